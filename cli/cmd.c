@@ -1,0 +1,317 @@
+/* cmd.c - subcommand table, option parsing, validate, policies. */
+#include "cmd.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy.h"
+#include "scenario.h"
+#include "util.h"
+
+int cmd_parse(const char *cmd, const struct cmd_opt *opts, int argc, char **argv,
+	      struct cmd_args *out)
+{
+	memset(out, 0, sizeof *out);
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		if (a[0] != '-' || a[1] == '\0') {
+			if (out->npos == ARRAY_LEN(out->pos)) {
+				fprintf(stderr, "hetsim %s: too many arguments at '%s'\n", cmd, a);
+				return -1;
+			}
+			out->pos[out->npos++] = a;
+			continue;
+		}
+		int k = -1;
+		const char *inline_val = NULL;
+		for (int o = 0; opts[o].name; o++) {
+			size_t len = strlen(opts[o].name);
+			if (a[1] == '-' && strncmp(a + 2, opts[o].name, len) == 0 &&
+			    (a[2 + len] == '\0' || a[2 + len] == '=')) {
+				k = o;
+				if (a[2 + len] == '=')
+					inline_val = a + 3 + len;
+			} else if (a[1] != '-' && a[2] == '\0' && a[1] == opts[o].short_name) {
+				k = o;
+			}
+		}
+		if (k < 0) {
+			fprintf(stderr, "hetsim %s: unknown option '%s' (see hetsim %s --help)\n", cmd,
+				a, cmd);
+			return -1;
+		}
+		const char *v = "1";
+		if (opts[k].arg) {
+			if (inline_val)
+				v = inline_val;
+			else if (i + 1 < argc)
+				v = argv[++i];
+			else {
+				fprintf(stderr, "hetsim %s: option '--%s' needs a value (%s)\n", cmd,
+					opts[k].name, opts[k].arg);
+				return -1;
+			}
+		} else if (inline_val) {
+			fprintf(stderr, "hetsim %s: option '--%s' takes no value\n", cmd, opts[k].name);
+			return -1;
+		}
+		if (out->n == ARRAY_LEN(out->val)) {
+			fprintf(stderr, "hetsim %s: too many options at '%s'\n", cmd, a);
+			return -1;
+		}
+		out->opt[out->n] = k;
+		out->val[out->n++] = v;
+	}
+	return 0;
+}
+
+const char *cmd_get(const struct cmd_opt *opts, const struct cmd_args *a, const char *name)
+{
+	const char *v = NULL;
+	for (int i = 0; i < a->n; i++)
+		if (strcmp(opts[a->opt[i]].name, name) == 0)
+			v = a->val[i];
+	return v;
+}
+
+void cmd_help(const char *cmd, const char *usage, const char *about,
+	      const struct cmd_opt *opts)
+{
+	printf("usage: hetsim %s %s\n\n%s\n", cmd, usage, about);
+	if (opts[0].name)
+		printf("\noptions:\n");
+	for (int o = 0; opts[o].name; o++) {
+		char left[64];
+		snprintf(left, sizeof left, "%s%c%s--%s%s%s", opts[o].short_name ? "-" : "",
+			 opts[o].short_name ? opts[o].short_name : ' ',
+			 opts[o].short_name ? ", " : "  ", opts[o].name, opts[o].arg ? " " : "",
+			 opts[o].arg ? opts[o].arg : "");
+		printf("  %-28s %s\n", opts[o].short_name ? left : left + 1, opts[o].help);
+	}
+}
+
+int64_t cmd_int(const char *cmd, const char *opt, const char *v, int64_t max)
+{
+	char *end;
+	errno = 0;
+	long long x = strtoll(v, &end, 10);
+	if (errno || end == v || *end || x < 0 || x > max) {
+		fprintf(stderr, "hetsim %s: option '--%s' wants an integer from 0 to %" PRId64
+			", got '%s'\n", cmd, opt, max, v);
+		return -1;
+	}
+	return x;
+}
+
+/* ---- run ----------------------------------------------------------- */
+
+static const struct cmd_opt run_opts[] = {
+	{"output", 'o', "DIR", "write CSV results here (default results/<scenario>/)"},
+	{"seed", 0, "N", "override the scenario's seed"},
+	{"policy", 'p', "NAME", "run only this policy (a scenario entry's name, or a "
+				"registered policy with its defaults); repeatable"},
+	{"replications", 'r', "N", "override the number of replications"},
+	{"replication", 0, "K", "run replication K (0-based) alone, with the numbers it has "
+				"in a full run"},
+	{"quiet", 'q', NULL, "print no table"},
+	{"help", 'h', NULL, "show this help"},
+	{NULL, 0, NULL, NULL},
+};
+
+static struct scn *load(const char *path)
+{
+	char err[1024];
+	struct scn *s = scn_load(path, err, sizeof err);
+	if (!s)
+		fprintf(stderr, "%s\n", err);
+	return s;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	struct cmd_args a;
+	if (cmd_parse("run", run_opts, argc, argv, &a))
+		return 2;
+	if (cmd_get(run_opts, &a, "help")) {
+		cmd_help("run", "SCENARIO [options]",
+			 "Simulate a scenario under its policies; print a comparison table and\n"
+			 "write runs.csv, jobs.csv and executors.csv.", run_opts);
+		return 0;
+	}
+	if (a.npos != 1) {
+		fprintf(stderr, "hetsim run: expected one SCENARIO file, got %d arguments\n", a.npos);
+		return 2;
+	}
+	struct cmd_run_opts o = {.only_replication = -1};
+	const char *v;
+	if ((v = cmd_get(run_opts, &a, "seed"))) {
+		int64_t x = cmd_int("run", "seed", v, INT64_MAX);
+		if (x < 0)
+			return 2;
+		o.seed_set = true;
+		o.seed = (uint64_t)x;
+	}
+	if ((v = cmd_get(run_opts, &a, "replications"))) {
+		int64_t x = cmd_int("run", "replications", v, 1000000);
+		if (x < 1) {
+			if (x == 0)
+				fprintf(stderr, "hetsim run: option '--replications' must be at least 1\n");
+			return 2;
+		}
+		o.replications = (int)x;
+	}
+	if ((v = cmd_get(run_opts, &a, "replication"))) {
+		int64_t x = cmd_int("run", "replication", v, 1000000);
+		if (x < 0)
+			return 2;
+		o.only_replication = (int)x;
+	}
+	o.quiet = cmd_get(run_opts, &a, "quiet") != NULL;
+	for (int i = 0; i < a.n; i++)
+		if (strcmp(run_opts[a.opt[i]].name, "policy") == 0) {
+			if (o.npolicies == ARRAY_LEN(o.policies)) {
+				fprintf(stderr, "hetsim run: too many '--policy' options\n");
+				return 2;
+			}
+			o.policies[o.npolicies++] = a.val[i];
+		}
+
+	struct scn *s = load(a.pos[0]);
+	if (!s)
+		return 1;
+	char dir[4096];
+	const char *out = cmd_get(run_opts, &a, "output");
+	if (!out) {
+		snprintf(dir, sizeof dir, "results/%s", s->name);
+		out = dir;
+	}
+	int rc = cmd_run_scenario(s, &o, out);
+	scn_free(s);
+	return rc;
+}
+
+/* ---- validate ------------------------------------------------------ */
+
+static const struct cmd_opt validate_opts[] = {
+	{"help", 'h', NULL, "show this help"},
+	{NULL, 0, NULL, NULL},
+};
+
+static int cmd_validate(int argc, char **argv)
+{
+	struct cmd_args a;
+	if (cmd_parse("validate", validate_opts, argc, argv, &a))
+		return 2;
+	if (cmd_get(validate_opts, &a, "help")) {
+		cmd_help("validate", "SCENARIO...",
+			 "Check scenario files without running them; print one line per file.",
+			 validate_opts);
+		return 0;
+	}
+	if (a.npos < 1) {
+		fprintf(stderr, "hetsim validate: expected at least one SCENARIO file\n");
+		return 2;
+	}
+	int rc = 0;
+	for (int i = 0; i < a.npos; i++) {
+		struct scn *s = load(a.pos[i]);
+		if (!s) {
+			rc = 1;
+			continue;
+		}
+		int nodes = 0, jobs = 0;
+		for (int g = 0; g < s->ngroups; g++)
+			nodes += s->groups[g].count;
+		for (int g = 0; g < s->njobgroups; g++)
+			jobs += s->jobs[g].count;
+		printf("%s: ok (%d nodes, %d jobs, %d policies, %d replications)\n", a.pos[i],
+		       nodes, jobs, s->npolicies, s->replications);
+		scn_free(s);
+	}
+	return rc;
+}
+
+/* ---- policies ------------------------------------------------------ */
+
+static int cmd_policies(int argc, char **argv)
+{
+	struct cmd_args a;
+	if (cmd_parse("policies", validate_opts, argc, argv, &a))
+		return 2;
+	if (cmd_get(validate_opts, &a, "help")) {
+		cmd_help("policies", "", "List the registered policies and their switches.",
+			 validate_opts);
+		return 0;
+	}
+	if (a.npos) {
+		fprintf(stderr, "hetsim policies: unexpected argument '%s'\n", a.pos[0]);
+		return 2;
+	}
+	int n;
+	const struct policy_ops *const *all = pol_all(&n);
+	for (int i = 0; i < n; i++) {
+		printf("%-18s %s%s\n", all[i]->name, all[i]->summary,
+		       all[i]->uses_labels ? "" : " (ignores labels)");
+		for (const struct pol_param *p = all[i]->params; p->key; p++) {
+			char kind[128] = "true|false";
+			if (p->type == POL_CHOICE) {
+				kind[0] = '\0';
+				for (int c = 0; p->choices[c]; c++)
+					snprintf(kind + strlen(kind), sizeof kind - strlen(kind), "%s%s",
+						 c ? "|" : "", p->choices[c]);
+			}
+			printf("    %-14s %-18s default %-9s %s\n", p->key, kind, p->def, p->help);
+		}
+	}
+	return 0;
+}
+
+/* ---- the table ----------------------------------------------------- */
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+} commands[] = {
+	{"run", cmd_run, "simulate a scenario and compare its policies"},
+	{"validate", cmd_validate, "check scenario files"},
+	{"policies", cmd_policies, "list policies and their switches"},
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: hetsim [--version] [--help] COMMAND [ARGS]\n\ncommands:\n");
+	for (int i = 0; i < ARRAY_LEN(commands); i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\n'hetsim COMMAND --help' tells more.\n");
+}
+
+int cmd_main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	const char *c = argv[1];
+	if (strcmp(c, "--version") == 0) {
+		printf("hetsim %s\n", HETSIM_VERSION);
+		return 0;
+	}
+	if (strcmp(c, "--help") == 0 || strcmp(c, "-h") == 0 || strcmp(c, "help") == 0) {
+		usage(stdout);
+		return 0;
+	}
+	for (int i = 0; i < ARRAY_LEN(commands); i++)
+		if (strcmp(c, commands[i].name) == 0)
+			return commands[i].fn(argc - 2, argv + 2);
+	const char *names[ARRAY_LEN(commands)];
+	for (int i = 0; i < ARRAY_LEN(commands); i++)
+		names[i] = commands[i].name;
+	const char *near = suggest(c, names, ARRAY_LEN(commands));
+	fprintf(stderr, "hetsim: unknown command '%s'%s%s%s (see hetsim --help)\n", c,
+		near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+	return 2;
+}

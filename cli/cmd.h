@@ -1,0 +1,55 @@
+/* cmd.h - the hetsim command: subcommands and their options as data
+ * (cmd_ prefix, git's builtin table). */
+#ifndef HETSIM_CMD_H
+#define HETSIM_CMD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct scn;
+
+/* One option of a subcommand: drives both parsing and --help. */
+struct cmd_opt {
+	const char *name;   /* long name without "--" */
+	char short_name;    /* 0 if none */
+	const char *arg;    /* argument name, NULL for a flag */
+	const char *help;
+};
+
+/* Parsed options: values in option order; a repeated option keeps all. */
+struct cmd_args {
+	const char *pos[8]; int npos;       /* positional arguments */
+	const char *val[32]; int opt[32];   /* value (or "1") and option index */
+	int n;
+};
+
+/* Parse argv against opts.  On a bad command line prints
+ * "hetsim CMD: <what>" and returns -1 (the caller exits 2). */
+int cmd_parse(const char *cmd, const struct cmd_opt *opts, int argc, char **argv,
+	      struct cmd_args *out);
+/* Last value of option `name`, or NULL. */
+const char *cmd_get(const struct cmd_opt *opts, const struct cmd_args *a, const char *name);
+void cmd_help(const char *cmd, const char *usage, const char *about,
+	      const struct cmd_opt *opts);
+/* Parse a non-negative integer option value; -1 and a message if bad. */
+int64_t cmd_int(const char *cmd, const char *opt, const char *v, int64_t max);
+
+/* What `hetsim run` runs. */
+struct cmd_run_opts {
+	const char *policies[16]; int npolicies;  /* names; none = all */
+	bool seed_set; uint64_t seed;
+	int replications;         /* 0 = the scenario's */
+	int only_replication;     /* -1 = all */
+	bool quiet;               /* no table, no notes */
+};
+
+/* Run a scenario and write runs.csv, jobs.csv and executors.csv into
+ * `dir` (created if missing), each through a temporary file renamed at
+ * the end, so a failed run leaves no partial file.  Prints the table on
+ * stdout unless quiet.  Returns 0, 1 on bad input (message printed), 2
+ * on a bad option value. */
+int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *dir);
+
+int cmd_main(int argc, char **argv);
+
+#endif

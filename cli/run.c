@@ -1,0 +1,275 @@
+/* run.c - `hetsim run`: every (policy, replication) of a scenario, the
+ * comparison table, and the CSV files (docs/output.md). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cmd.h"
+#include "metrics.h"
+#include "policy.h"
+#include "rng.h"
+#include "scenario.h"
+#include "sim.h"
+#include "util.h"
+
+/* A growing text buffer: CSV rows stay in memory until every run is
+ * done, so a failure leaves no partial file. */
+struct sbuf {
+	char *p;
+	size_t len, cap;
+};
+
+static void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(struct sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	for (;;) {
+		size_t room = b->cap - b->len;
+		va_start(ap, fmt);
+		int n = vsnprintf(b->p ? b->p + b->len : NULL, room, fmt, ap);
+		va_end(ap);
+		if (n >= 0 && (size_t)n < room) {
+			b->len += (size_t)n;
+			return;
+		}
+		b->cap = b->cap ? b->cap * 2 + (size_t)n : 4096 + (size_t)n;
+		b->p = xrealloc(b->p, b->cap);
+	}
+}
+
+static const char *type_name(enum scn_job_type t)
+{
+	return t == SCN_JOB_WORDCOUNT ? "wordcount" : t == SCN_JOB_MNIST ? "mnist_spark" : "synthetic";
+}
+
+/* Seconds with microsecond precision, or empty for "never". */
+static const char *secs(int64_t us, char *buf)
+{
+	if (us < 0) {
+		buf[0] = '\0';
+		return buf;
+	}
+	return fmt_us(us, buf);
+}
+
+static void job_rows(struct sbuf *b, const struct sim *s, const char *pol, int rep)
+{
+	char a[32], st[32], e[32], jct[32];
+	for (int i = 0; i < sim_njobs(s); i++) {
+		const struct sim_job *j = sim_job(s, i);
+		const struct scn_job_group *g = sim_job_group(s, i);
+		sb_printf(b, "%s,%d,%d,%s,%d,%s,%s,%s,%s,%s,%s,%d,%d\n", pol, rep, j->id, g->name,
+			  j->index, type_name(j->type), sim_status_name(j->status),
+			  secs(j->arrival_us, a), secs(j->start_us, st), secs(j->end_us, e),
+			  j->end_us >= 0 ? fmt_us(j->end_us - j->arrival_us, jct) : "",
+			  j->nodes_used, j->gpus_used);
+	}
+}
+
+static void exec_rows(struct sbuf *b, const struct sim *s, const char *pol, int rep)
+{
+	char l[32], r[32], e[32];
+	const struct clu *c = sim_cluster(s);
+	for (int i = 0; i < sim_nexecs(s); i++) {
+		const struct sim_exec *x = sim_exec(s, i);
+		const struct sim_job *j = sim_job(s, x->job);
+		const char *role = j->type == SCN_JOB_MNIST ? (x->role ? "worker" : "ps") : "executor";
+		sb_printf(b, "%s,%d,%d,%d,%s,%s,%s,%s,%d,%" PRId64 ",%d,%s,%s,%s\n", pol, rep, x->id,
+			  x->job, sim_job_group(s, x->job)->name, type_name(j->type), role,
+			  c->nodes[x->node].name, x->cores, x->mem_mib, x->gpus + x->gpus_grabbed,
+			  secs(x->launch_us, l), secs(x->ready_us, r), secs(x->end_us, e));
+	}
+}
+
+static void run_row(struct sbuf *b, const struct scn *sc, const char *pol, int rep,
+		    const struct met_run *m)
+{
+	sb_printf(b, "%s,%s,%d,%" PRIu64 ",%d,%d,%d,%d,%d,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,"
+		  "%.6f,%.6f,%.6f,%.6f,%" PRIu64 ",%" PRIu64 "\n",
+		  sc->name, pol, rep, sc->seed, m->jobs, m->counted, m->done, m->failed,
+		  m->timed_out, m->unplaceable, m->makespan_s, m->jct_mean_s, m->jct_p50_s,
+		  m->jct_p95_s, m->jct_p99_s, m->wait_mean_s, m->cpu_util, m->gpu_util,
+		  m->cpu_alloc, m->gpu_alloc, m->events, m->decisions);
+}
+
+static int mkdirs(const char *dir)
+{
+	char p[4096];
+	snprintf(p, sizeof p, "%s", dir);
+	for (char *c = p + 1; *c; c++)
+		if (*c == '/') {
+			*c = '\0';
+			if (mkdir(p, 0777) && errno != EEXIST)
+				return -1;
+			*c = '/';
+		}
+	return mkdir(p, 0777) && errno != EEXIST ? -1 : 0;
+}
+
+/* Write through a temporary file renamed into place. */
+static int write_file(const char *dir, const char *name, const char *header,
+		      const struct sbuf *b)
+{
+	char path[4200], tmp[4300];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	FILE *f = fopen(tmp, "w");
+	if (!f) {
+		fprintf(stderr, "hetsim run: cannot write %s: %s\n", tmp, strerror(errno));
+		return -1;
+	}
+	fputs(header, f);
+	if (b->len)
+		fwrite(b->p, 1, b->len, f);
+	if (fclose(f) || rename(tmp, path)) {
+		fprintf(stderr, "hetsim run: cannot write %s: %s\n", path, strerror(errno));
+		remove(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+static bool scenario_has_labels(const struct scn *s)
+{
+	for (int g = 0; g < s->njobgroups; g++) {
+		const struct scn_job_group *j = &s->jobs[g];
+		if (j->require || j->prefer || j->ps.require || j->ps.prefer || j->worker.require ||
+		    j->worker.prefer || j->exec.require || j->exec.prefer)
+			return true;
+	}
+	return false;
+}
+
+/* The policies to run: the scenario's entries named on the command line
+ * (or a registered policy with its defaults), else all of them. */
+static int pick_policies(const struct scn *s, const struct cmd_run_opts *o,
+			 struct scn_policy *out, int *n)
+{
+	if (!o->npolicies) {
+		for (int i = 0; i < s->npolicies; i++)
+			out[i] = s->policies[i];
+		*n = s->npolicies;
+		return 0;
+	}
+	*n = 0;
+	for (int k = 0; k < o->npolicies; k++) {
+		const char *name = o->policies[k];
+		struct scn_policy *p = &out[(*n)++];
+		int i;
+		for (i = 0; i < s->npolicies; i++)
+			if (strcmp(s->policies[i].name, name) == 0)
+				break;
+		if (i < s->npolicies) {
+			*p = s->policies[i];
+		} else if (pol_find(name)) {
+			*p = (struct scn_policy){.name = (char *)name, .kind = (char *)name};
+		} else {
+			fprintf(stderr, "hetsim run: option '--policy': unknown policy '%s' "
+				"(registered: %s)\n", name, pol_names());
+			return -1;
+		}
+	}
+	return 0;
+}
+
+struct agg {
+	double makespan, jct, p95, wait, gpu, cpu;
+};
+
+static void print_table(const struct scn_policy *pols, int npol, const struct agg *a, int reps,
+			const struct scn *s)
+{
+	printf("%s: %d replication%s, seed %" PRIu64 "\n", s->name, reps, reps == 1 ? "" : "s",
+	       s->seed);
+	printf("%-18s %12s %12s %12s %12s %8s %8s %9s\n", "policy", "makespan_s", "jct_mean_s",
+	       "jct_p95_s", "wait_mean_s", "gpu_%", "cpu_%", "vs_first");
+	for (int p = 0; p < npol; p++) {
+		char vs[32] = "-";
+		if (p > 0 && a[0].makespan > 0)
+			snprintf(vs, sizeof vs, "%+.1f%%",
+				 100.0 * (a[p].makespan - a[0].makespan) / a[0].makespan);
+		printf("%-18s %12.3f %12.3f %12.3f %12.3f %8.1f %8.1f %9s\n", pols[p].name,
+		       a[p].makespan / reps, a[p].jct / reps, a[p].p95 / reps, a[p].wait / reps,
+		       100 * a[p].gpu / reps, 100 * a[p].cpu / reps, vs);
+	}
+}
+
+int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *dir)
+{
+	struct scn_policy pols[16];
+	int npol;
+	if (pick_policies(s, o, pols, &npol))
+		return 2;
+	if (o->seed_set)
+		s->seed = o->seed;
+	int reps = o->replications ? o->replications : s->replications;
+	int first = 0, last = reps;
+	if (o->only_replication >= 0) {
+		if (o->only_replication >= reps) {
+			fprintf(stderr, "hetsim run: option '--replication': %d is not below the %d "
+				"replications\n", o->only_replication, reps);
+			return 2;
+		}
+		first = o->only_replication;
+		last = first + 1;
+	}
+	bool labels = scenario_has_labels(s);
+	struct sbuf runs = {0}, jobs = {0}, execs = {0};
+	struct agg *agg = xcalloc((size_t)npol, sizeof *agg);
+	int rc = 0;
+	for (int p = 0; p < npol && !rc; p++) {
+		const struct policy_ops *ops = pol_find(pols[p].kind);
+		if (labels && !ops->uses_labels && !o->quiet)
+			fprintf(stderr, "note: policy '%s' (%s) ignores node labels\n", pols[p].name,
+				ops->name);
+		for (int r = first; r < last; r++) {
+			char err[256];
+			struct sim *sim = sim_new(s, &pols[p], (uint32_t)r, err, sizeof err);
+			if (!sim) {
+				fprintf(stderr, "hetsim run: %s\n", err);
+				rc = 1;
+				break;
+			}
+			sim_run(sim);
+			struct met_run m;
+			met_compute(sim, &m);
+			run_row(&runs, s, pols[p].name, r, &m);
+			job_rows(&jobs, sim, pols[p].name, r);
+			exec_rows(&execs, sim, pols[p].name, r);
+			agg[p] = (struct agg){agg[p].makespan + m.makespan_s, agg[p].jct + m.jct_mean_s,
+					      agg[p].p95 + m.jct_p95_s, agg[p].wait + m.wait_mean_s,
+					      agg[p].gpu + m.gpu_util, agg[p].cpu + m.cpu_util};
+			sim_free(sim);
+		}
+	}
+	if (!rc && mkdirs(dir)) {
+		fprintf(stderr, "hetsim run: cannot create %s: %s\n", dir, strerror(errno));
+		rc = 1;
+	}
+	if (!rc &&
+	    (write_file(dir, "runs.csv",
+			"scenario,policy,replication,seed,jobs,counted,done,failed,timed_out,"
+			"unplaceable,makespan_s,jct_mean_s,jct_p50_s,jct_p95_s,jct_p99_s,"
+			"wait_mean_s,cpu_util,gpu_util,cpu_alloc,gpu_alloc,events,decisions\n",
+			&runs) ||
+	     write_file(dir, "jobs.csv",
+			"policy,replication,job,group,index,type,status,arrival_s,start_s,end_s,"
+			"jct_s,nodes,gpus\n",
+			&jobs) ||
+	     write_file(dir, "executors.csv",
+			"policy,replication,executor,job,group,type,role,node,cores,memory_mib,"
+			"gpus,launch_s,ready_s,end_s\n",
+			&execs)))
+		rc = 1;
+	if (!rc && !o->quiet)
+		print_table(pols, npol, agg, last - first, s);
+	free(runs.p);
+	free(jobs.p);
+	free(execs.p);
+	free(agg);
+	return rc;
+}

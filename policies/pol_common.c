@@ -1,0 +1,118 @@
+/* pol_common.c - job queues, tentative placement, feasibility. */
+#include "pol_common.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+#include "util.h"
+
+void pol_queue_init(struct pol_queue *q, int njobs)
+{
+	q->prev = xmalloc((size_t)(njobs ? njobs : 1) * sizeof *q->prev);
+	q->next = xmalloc((size_t)(njobs ? njobs : 1) * sizeof *q->next);
+	for (int i = 0; i < njobs; i++)
+		q->prev[i] = q->next[i] = -2;
+	q->head = q->tail = -1;
+	q->len = 0;
+}
+
+void pol_queue_free(struct pol_queue *q)
+{
+	free(q->prev);
+	free(q->next);
+}
+
+void pol_queue_push(struct pol_queue *q, int job)
+{
+	q->prev[job] = q->tail;
+	q->next[job] = -1;
+	if (q->tail >= 0)
+		q->next[q->tail] = job;
+	else
+		q->head = job;
+	q->tail = job;
+	q->len++;
+}
+
+void pol_queue_remove(struct pol_queue *q, int job)
+{
+	if (q->next[job] == -2)
+		return;
+	int p = q->prev[job], n = q->next[job];
+	if (p >= 0)
+		q->next[p] = n;
+	else
+		q->head = n;
+	if (n >= 0)
+		q->prev[n] = p;
+	else
+		q->tail = p;
+	q->prev[job] = q->next[job] = -2;
+	q->len--;
+}
+
+void pol_tent_reset(struct pol_tent *t)
+{
+	t->n = 0;
+}
+
+void pol_tent_add(struct pol_tent *t, int node, int role, int cores, int64_t mem, int gpus)
+{
+	xgrow(&t->e, &t->cap, t->n + 1, sizeof *t->e);
+	t->e[t->n++] = (struct pol_tent_exec){node, role, cores, mem, gpus};
+}
+
+void pol_tent_free(const struct pol_tent *t, const struct clu_node *n, int *cores,
+		   int64_t *mem, int *gpus)
+{
+	*cores = n->cores_free;
+	*mem = n->mem_free;
+	*gpus = n->gpus_free;
+	for (int i = 0; i < t->n; i++) /* a gang is small: a linear look is fine */
+		if (t->e[i].node == n->id) {
+			*cores -= t->e[i].cores;
+			*mem -= t->e[i].mem_mib;
+			*gpus -= t->e[i].gpus;
+		}
+}
+
+void pol_tent_launch(struct pol_tent *t, struct sim *s, int job)
+{
+	for (int i = 0; i < t->n; i++)
+		sim_launch_executor(s, job, t->e[i].role, t->e[i].node, t->e[i].cores,
+				    t->e[i].mem_mib, t->e[i].gpus);
+	t->n = 0;
+}
+
+void pol_tent_fini(struct pol_tent *t)
+{
+	free(t->e);
+	memset(t, 0, sizeof *t);
+}
+
+bool pol_feasible(const struct sim *s, const struct sim_job *j, bool use_labels,
+		  bool check_cores, bool use_gpus)
+{
+	const struct scn *sc = sim_scenario(s);
+	for (int r = 0; r < j->nroles; r++) {
+		const struct sim_role *ro = &j->role[r];
+		int want = ro->count - ro->granted;
+		int cores = ro->cores ? ro->cores : 1, gpus = use_gpus ? ro->gpus : 0;
+		int64_t fit = 0; /* executors of this role the empty cluster holds */
+		for (int g = 0; g < sc->ngroups && want > 0; g++) {
+			const struct scn_node_group *ng = &sc->groups[g];
+			if (use_labels && (ng->labels & ro->require) != ro->require)
+				continue;
+			int64_t k = ng->mem_mib / ro->mem_mib;
+			if (check_cores && ng->cores / cores < k)
+				k = ng->cores / cores;
+			if (gpus && ng->gpus / gpus < k)
+				k = ng->gpus / gpus;
+			fit += k * ng->count;
+		}
+		if (want > 0 && fit < want)
+			return false;
+	}
+	return true;
+}

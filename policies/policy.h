@@ -1,0 +1,72 @@
+/* policy.h - the ops table every cluster-level policy implements (pol_).
+ *
+ * A policy decides which application gets which executors on which
+ * nodes.  It reads the cluster and the jobs through the const accessors
+ * of sim.h and changes the simulation only through sim_launch_executor()
+ * and sim_reject_job().  Tasks inside an application are dispatched by
+ * the engine (Spark's FIFO order), never by the policy.
+ *
+ * Lifecycle, all hooks called by the engine at the current simulated time:
+ *   init          once per run, before any event; returns the policy's
+ *                 private state (NULL allowed when it has none).
+ *   job_arrived   a job was submitted.  The policy queues it.  Called
+ *                 in arrival order (ties in job id order).
+ *   job_finished  a job ended (done, failed, timed out, rejected); its
+ *                 executors are already released.  The policy drops it.
+ *   schedule      after all events of one timestamp were applied, when
+ *                 something that can change a decision happened (arrival,
+ *                 release of resources).  May launch executors.
+ *   fini          end of run; frees the state.
+ * A hook left NULL does nothing.
+ */
+#ifndef HETSIM_POLICY_H
+#define HETSIM_POLICY_H
+
+#include <stdbool.h>
+
+struct sim;
+struct scn_policy;
+
+enum pol_param_type {
+	POL_BOOL,   /* true | false */
+	POL_CHOICE, /* one of `choices` */
+};
+
+struct pol_param {
+	const char *key;
+	enum pol_param_type type;
+	const char *const *choices; /* POL_CHOICE: NULL-terminated list */
+	const char *def;            /* default value, as written in YAML */
+	const char *help;           /* one line for `hetsim policies` */
+};
+
+struct policy_ops {
+	const char *name;              /* registry name, e.g. "label-dual" */
+	const char *summary;           /* one line */
+	const struct pol_param *params;/* terminated by a {NULL} entry */
+	bool uses_labels;              /* false: says so once if labels exist */
+
+	void *(*init)(struct sim *s, const struct scn_policy *cfg);
+	void (*job_arrived)(void *st, struct sim *s, int job);
+	void (*job_finished)(void *st, struct sim *s, int job);
+	void (*schedule)(void *st, struct sim *s);
+	void (*fini)(void *st);
+};
+
+/* The policy registered under `name`, or NULL. */
+const struct policy_ops *pol_find(const char *name);
+/* All registered policies, in registry order; *n receives the count. */
+const struct policy_ops *const *pol_all(int *n);
+/* Comma-separated list of the registered names, for messages. */
+const char *pol_names(void);
+/* The spec of switch `key` of policy `ops`, or NULL if it has none. */
+const struct pol_param *pol_param_spec(const struct policy_ops *ops, const char *key);
+/* Value of switch `key` for a configured policy: the scenario's value,
+ * else the spec's default.  The key must be in the spec. */
+const char *pol_param_value(const struct policy_ops *ops,
+			    const struct scn_policy *cfg, const char *key);
+/* pol_param_value() for a POL_BOOL switch. */
+bool pol_param_bool(const struct policy_ops *ops,
+		    const struct scn_policy *cfg, const char *key);
+
+#endif

@@ -1,0 +1,210 @@
+/* spark_standalone.c - Spark's standalone Master (spark-semantics.md §2,
+ * §7(a); Master.scala startExecutorsOnWorkers / scheduleExecutorsOnWorkers).
+ *
+ * Applications in arrival order, with no head-of-line blocking: each app
+ * that still wants cores gets what the workers can give, then the next.
+ * An app wants cores until it holds spark.cores.max (unlimited by
+ * default: the first app takes every free core).  For each app:
+ *
+ *   usable workers: free memory >= executor memory and free cores >=
+ *     executor cores (1 if unset), sorted by free cores, most first
+ *     (ties in node order);
+ *   spread out (default): one unit per worker per round-robin pass; a
+ *     unit is one executor when executor_cores is set, else one core of
+ *     the single executor the app gets on that worker in this pass;
+ *     not spread out: fill each worker before the next.
+ *
+ * GPU-blind: executors get no GPUs whatever the job asks; a TF worker
+ * may still find an idle GPU on its node (sim.c).  Labels are ignored.
+ * mnist_spark as TFoS users submit it: executors sized for the larger
+ * role, spark.cores.max = cluster_size × executor cores, so the app gets
+ * exactly cluster_size executors, the first one becoming the PS.
+ *
+ * Cost: O(apps wanting cores × usable workers log workers) per decision;
+ * nothing is done when the cluster has no free core.
+ */
+#include <limits.h>
+#include <stdlib.h>
+
+#include "pol_common.h"
+#include "sim.h"
+#include "util.h"
+
+struct standalone {
+	struct pol_queue q;   /* apps that may still want cores */
+	bool spread_out;
+	int *usable;          /* scratch: node ids */
+	int *acores, *aexecs; /* scratch: assigned in this pass, by usable pos */
+	int cap;
+};
+
+/* Executor size and core limit of an app, as the Master sees them. */
+struct app_shape {
+	int exec_cores;       /* 0 = unset: one executor per worker */
+	int64_t mem_mib;
+	int cores_max;        /* INT_MAX = unlimited */
+};
+
+static struct app_shape shape(const struct sim_job *j)
+{
+	struct app_shape a = {j->role[0].cores, j->role[0].mem_mib,
+			      j->cores_max ? j->cores_max : INT_MAX};
+	if (j->type == SCN_JOB_MNIST) {
+		int c = 1;
+		for (int r = 0; r < j->nroles; r++) {
+			if (j->role[r].cores > c)
+				c = j->role[r].cores;
+			if (j->role[r].mem_mib > a.mem_mib)
+				a.mem_mib = j->role[r].mem_mib;
+		}
+		a.exec_cores = c;
+		a.cores_max = c * (j->role[0].count + j->role[1].count);
+	}
+	return a;
+}
+
+static void *sa_init(struct sim *s, const struct scn_policy *cfg)
+{
+	struct standalone *p = xcalloc(1, sizeof *p);
+	pol_queue_init(&p->q, sim_njobs(s));
+	p->spread_out = pol_param_bool(&pol_spark_standalone, cfg, "spread_out");
+	p->cap = sim_cluster(s)->n;
+	p->usable = xmalloc((size_t)(p->cap ? p->cap : 1) * sizeof *p->usable);
+	p->acores = xmalloc((size_t)(p->cap ? p->cap : 1) * sizeof *p->acores);
+	p->aexecs = xmalloc((size_t)(p->cap ? p->cap : 1) * sizeof *p->aexecs);
+	return p;
+}
+
+static void sa_arrived(void *st, struct sim *s, int job)
+{
+	(void)s;
+	pol_queue_push(&((struct standalone *)st)->q, job);
+}
+
+static void sa_finished(void *st, struct sim *s, int job)
+{
+	(void)s;
+	pol_queue_remove(&((struct standalone *)st)->q, job);
+}
+
+static const struct clu *cmp_clu; /* qsort has no context argument */
+static int by_free_cores(const void *a, const void *b)
+{
+	const struct clu_node *x = &cmp_clu->nodes[*(const int *)a];
+	const struct clu_node *y = &cmp_clu->nodes[*(const int *)b];
+	if (x->cores_free != y->cores_free)
+		return x->cores_free > y->cores_free ? -1 : 1;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* Master.scheduleExecutorsOnWorkers: may one more unit go to usable[pos]? */
+static bool can_launch(const struct standalone *p, const struct clu *c, int pos,
+		       const struct app_shape *a, int to_assign)
+{
+	const struct clu_node *n = &c->nodes[p->usable[pos]];
+	int min_cores = a->exec_cores ? a->exec_cores : 1;
+	bool one_per_worker = a->exec_cores == 0;
+	if (to_assign < min_cores || n->cores_free - p->acores[pos] < min_cores)
+		return false;
+	bool new_exec = !one_per_worker || p->aexecs[pos] == 0;
+	return !new_exec || n->mem_free - (int64_t)p->aexecs[pos] * a->mem_mib >= a->mem_mib;
+}
+
+static void launch_assigned(struct standalone *p, struct sim *s, int job, int nusable,
+			    const struct app_shape *a)
+{
+	for (int pos = 0; pos < nusable; pos++) {
+		if (!p->acores[pos])
+			continue;
+		int node = p->usable[pos];
+		int n = a->exec_cores ? p->acores[pos] / a->exec_cores : 1;
+		int cores = a->exec_cores ? a->exec_cores : p->acores[pos];
+		for (int k = 0; k < n; k++)
+			sim_launch_executor(s, job, sim_next_role(sim_job(s, job)), node, cores,
+					    a->mem_mib, 0);
+	}
+}
+
+static void schedule_app(struct standalone *p, struct sim *s, int job)
+{
+	const struct clu *c = sim_cluster(s);
+	const struct sim_job *j = sim_job(s, job);
+	struct app_shape a = shape(j);
+	int min_cores = a.exec_cores ? a.exec_cores : 1;
+	int left = a.cores_max == INT_MAX ? INT_MAX : a.cores_max - j->cores_granted;
+	if (left < min_cores) {
+		pol_queue_remove(&p->q, job); /* it can never want more */
+		return;
+	}
+	int nusable = 0;
+	int64_t free_sum = 0;
+	for (int i = 0; i < c->n; i++) {
+		const struct clu_node *n = &c->nodes[i];
+		if (n->mem_free >= a.mem_mib && n->cores_free >= min_cores) {
+			p->usable[nusable++] = i;
+			free_sum += n->cores_free;
+		}
+	}
+	if (!nusable)
+		return;
+	cmp_clu = c;
+	qsort(p->usable, (size_t)nusable, sizeof *p->usable, by_free_cores);
+	for (int pos = 0; pos < nusable; pos++)
+		p->acores[pos] = p->aexecs[pos] = 0;
+	int to_assign = left < free_sum ? left : (int)free_sum;
+	bool any = true;
+	while (any) {
+		any = false;
+		for (int pos = 0; pos < nusable; pos++) {
+			bool keep = true;
+			while (keep && can_launch(p, c, pos, &a, to_assign)) {
+				to_assign -= min_cores;
+				p->acores[pos] += min_cores;
+				p->aexecs[pos] = a.exec_cores ? p->aexecs[pos] + 1 : 1;
+				any = true;
+				if (p->spread_out)
+					keep = false;
+			}
+		}
+	}
+	launch_assigned(p, s, job, nusable, &a);
+}
+
+static void sa_schedule(void *st, struct sim *s)
+{
+	struct standalone *p = st;
+	int job = p->q.head;
+	while (job >= 0 && sim_cluster(s)->free_cores > 0) {
+		int next = pol_queue_next(&p->q, job); /* schedule_app may remove job */
+		schedule_app(p, s, job);
+		job = next;
+	}
+}
+
+static void sa_fini(void *st)
+{
+	struct standalone *p = st;
+	pol_queue_free(&p->q);
+	free(p->usable);
+	free(p->acores);
+	free(p->aexecs);
+	free(p);
+}
+
+static const struct pol_param sa_params[] = {
+	{"spread_out", POL_BOOL, NULL, "true",
+	 "spark.deploy.spreadOut: spread each app over workers (true) or fill workers in turn"},
+	{NULL, POL_BOOL, NULL, NULL, NULL},
+};
+
+const struct policy_ops pol_spark_standalone = {
+	.name = "spark-standalone",
+	.summary = "stock Spark Master: apps FIFO without blocking, spread out, GPU-blind",
+	.params = sa_params,
+	.uses_labels = false,
+	.init = sa_init,
+	.job_arrived = sa_arrived,
+	.job_finished = sa_finished,
+	.schedule = sa_schedule,
+	.fini = sa_fini,
+};

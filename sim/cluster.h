@@ -1,0 +1,76 @@
+/* cluster.h - nodes and their capacity accounting (clu_ prefix).
+ *
+ * A node has a capacity vector (cores, memory, GPUs) and what is free of
+ * it.  Memory and GPUs are hard limits: clu_take() refuses to drive them
+ * below zero.  Cores may go below zero when a policy's calculator allows
+ * oversubscription (YARN's memory-only one); the tasks running on such a
+ * node then share its cores (processor sharing, see sim.c).
+ *
+ * GPUs have two kinds of users: executors the scheduler gave GPUs to,
+ * and TensorFlow workers that grab an idle GPU on their node behind a
+ * GPU-blind scheduler's back (TFoS's nvidia-smi probe).  Both take from
+ * gpus_free, so it always counts GPUs physically idle.
+ */
+#ifndef HETSIM_CLUSTER_H
+#define HETSIM_CLUSTER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct scn;
+
+struct clu_node {
+	char *name;          /* "<group>-<i>"; owned */
+	int id;              /* index in the cluster, = node order */
+	int group;           /* index of its scenario node group */
+	uint64_t labels;     /* label bits (scn.label_names) */
+	const char *gpu_model; /* NULL without GPUs; points into the scenario */
+
+	int cores;           /* physical cores */
+	int64_t mem_mib;     /* memory, MiB */
+	int gpus;            /* GPUs */
+	double cpu_speed;    /* speed factor, 1.0 = reference core */
+
+	int cores_free;      /* cores not given to executors; < 0 = oversubscribed */
+	int64_t mem_free;    /* MiB not given to executors, >= 0 */
+	int gpus_free;       /* GPUs physically idle, >= 0 */
+
+	int nexec;           /* live executors on the node */
+	int load;            /* cores demanded by running tasks (task_cpus each) */
+	int run_head;        /* first running task on the node, -1 if none */
+	int exec_head;       /* first live executor on the node, -1 if none */
+};
+
+struct clu {
+	struct clu_node *nodes; /* owned, in node order */
+	int n;
+	int64_t total_cores, total_mem_mib, total_gpus;
+	int64_t free_cores;     /* sum of max(cores_free, 0): cores a new
+				   executor could get without oversubscribing */
+	int64_t free_mem_mib;   /* sum of mem_free */
+	int64_t free_gpus;      /* sum of gpus_free */
+};
+
+/* Build the nodes of a scenario's node groups, in group order.
+ * Owned by the caller; free with clu_free. */
+void clu_init(struct clu *c, const struct scn *s);
+void clu_free(struct clu *c);
+
+/* Take (sign +1) or give back (sign -1) a demand on node `n`.  Taking
+ * more memory or GPUs than free is a broken invariant: the caller must
+ * have checked (clu_fits).  Cores may go negative. */
+void clu_take(struct clu *c, int node, int cores, int64_t mem_mib, int gpus);
+void clu_give(struct clu *c, int node, int cores, int64_t mem_mib, int gpus);
+
+/* Whether a demand fits node `n` now.  check_cores false: cores are not
+ * checked (memory-only calculators).  Memory and GPUs always are. */
+bool clu_fits(const struct clu_node *n, int cores, int64_t mem_mib, int gpus,
+	      bool check_cores);
+
+/* Whether node `n` carries every label of `require`. */
+static inline bool clu_has_labels(const struct clu_node *n, uint64_t require)
+{
+	return (n->labels & require) == require;
+}
+
+#endif

@@ -1,0 +1,147 @@
+/* rng.c - keyed (counter-based) random numbers.
+ *
+ * Design.  A number is a hash of (key, draw index); there is no state.
+ * The building blocks are two well-studied 64-bit finalisers, splitmix64's
+ * (Stafford's "variant 13") and MurmurHash3's fmix64.  Each is a
+ * bijection of 64-bit words (xor-shift-right and multiplication by an odd
+ * constant are both invertible) with full avalanche: flipping any input
+ * bit flips each output bit with probability close to 1/2.
+ *
+ *   rng_u64(k, d) = fmix64(split13(k.a + d * GOLDEN) ^ k.b)
+ *
+ * The inner part is exactly splitmix64's d-th output for the seed k.a
+ * (a Weyl sequence through split13), a generator that passes BigCrush.
+ * For a fixed key every step is a bijection of d, so distinct draws of
+ * one key never repeat a number.  The outer round, keyed by the other
+ * 64 bits, separates keys: two keys whose Weyl sequences overlap
+ * (k'.a = k.a + t * GOLDEN) would otherwise give the same numbers
+ * shifted by t, and with a different k.b they give unrelated ones.
+ *
+ * Keys come from absorbing three words, (replication seed),
+ * (stream, x), (y, z), into two chains with different starting values:
+ *
+ *   h = fmix64(h ^ split13(w + C))   per word, for each chain
+ *
+ * For a fixed h this is a bijection of w, and for a fixed w a bijection
+ * of h, so tuples that differ in one word only always get different
+ * keys; others collide in both 64-bit halves with probability ~2^-128.
+ *
+ * Why this is sound enough for simulation: outputs are bijective mixes
+ * of distinct inputs through at least two full-avalanche rounds, so
+ * there is no short period, no correlation between neighbouring draws
+ * or neighbouring coordinates that a simulation could notice, and the
+ * tests check moments, bucket uniformity and lag correlations.  It is
+ * not cryptographic, and need not be.
+ */
+#include "rng.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "scenario.h"
+
+#define GOLDEN UINT64_C(0x9e3779b97f4a7c15) /* 2^64 / golden ratio, odd */
+#define TWO_PI 6.283185307179586476925286766559 /* M_PI is not C11 */
+
+/* splitmix64's finaliser (Stafford variant 13).  A bijection. */
+static inline uint64_t split13(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+/* MurmurHash3's fmix64.  A bijection. */
+static inline uint64_t fmix64(uint64_t z)
+{
+	z = (z ^ (z >> 33)) * UINT64_C(0xff51afd7ed558ccd);
+	z = (z ^ (z >> 33)) * UINT64_C(0xc4ceb9fe1a85ec53);
+	return z ^ (z >> 33);
+}
+
+/* One word into a hash chain: bijective in h for fixed w, and in w for
+ * fixed h. */
+static inline uint64_t absorb(uint64_t h, uint64_t w, uint64_t c)
+{
+	return fmix64(h ^ split13(w + c));
+}
+
+uint64_t rng_replication_seed(uint64_t seed, uint32_t replication)
+{
+	return fmix64(seed ^ split13((uint64_t)replication + GOLDEN));
+}
+
+struct rng_key rng_key(uint64_t seed, uint32_t replication, enum rng_stream stream,
+                       uint32_t x, uint32_t y, uint32_t z)
+{
+	uint64_t w[3] = {
+		rng_replication_seed(seed, replication),
+		(uint64_t)(uint32_t)stream << 32 | x,
+		(uint64_t)y << 32 | z,
+	};
+	/* Two chains with unrelated starting values and constants (digits
+	 * of pi and e), so the halves of the key are unrelated hashes. */
+	uint64_t a = UINT64_C(0x243f6a8885a308d3), b = UINT64_C(0xb7e151628aed2a6a);
+	for (int i = 0; i < 3; i++) {
+		a = absorb(a, w[i], UINT64_C(0x13198a2e03707344));
+		b = absorb(b, w[i], UINT64_C(0xbf7158809cf4f3c7));
+	}
+	return (struct rng_key){a, b};
+}
+
+uint64_t rng_u64(struct rng_key k, uint64_t draw)
+{
+	return fmix64(split13(k.a + draw * GOLDEN) ^ k.b);
+}
+
+double rng_u01(struct rng_key k, uint64_t draw)
+{
+	/* 52 bits so that j + 0.5 is exact and the largest value,
+	 * 1 - 2^-53, is a double below 1 (with 53 bits it would round to 1). */
+	return ((double)(rng_u64(k, draw) >> 12) + 0.5) * 0x1p-52;
+}
+
+double rng_exponential(struct rng_key k, uint64_t draw, double mean)
+{
+	return -mean * log(rng_u01(k, draw));
+}
+
+double rng_uniform(struct rng_key k, uint64_t draw, double lo, double hi)
+{
+	return lo + (hi - lo) * rng_u01(k, draw);
+}
+
+double rng_normal(struct rng_key k, uint64_t draw)
+{
+	/* The normals' sub-stream: k with b tweaked, so its raw numbers are
+	 * unrelated to the uniforms of k. */
+	struct rng_key kn = {k.a, k.b ^ UINT64_C(0x452821e638d01377)};
+	double u1 = rng_u01(kn, 2 * draw), u2 = rng_u01(kn, 2 * draw + 1);
+	return sqrt(-2.0 * log(u1)) * cos(TWO_PI * u2);
+}
+
+double rng_lognormal(struct rng_key k, uint64_t draw, double mean, double cv)
+{
+	if (cv == 0)
+		return mean;
+	double s2 = log1p(cv * cv);
+	double mu = log(mean) - s2 / 2;
+	return exp(mu + sqrt(s2) * rng_normal(k, draw));
+}
+
+double rng_dist(const struct scn_dist *d, struct rng_key k, uint64_t draw)
+{
+	switch (d->kind) {
+	case SCN_DIST_CONST:
+		return d->a;
+	case SCN_DIST_EXPONENTIAL:
+		return rng_exponential(k, draw, d->a);
+	case SCN_DIST_LOGNORMAL:
+		return rng_lognormal(k, draw, d->a, d->b);
+	case SCN_DIST_UNIFORM:
+		return rng_uniform(k, draw, d->a, d->b);
+	}
+	fprintf(stderr, "hetsim: rng_dist: unknown distribution kind %d\n", (int)d->kind);
+	abort();
+}

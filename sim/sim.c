@@ -1,0 +1,870 @@
+/* sim.c - the event loop, executor and task lifecycle, Spark's in-app
+ * dispatch, TensorFlowOnSpark phases, processor sharing, invariants.
+ *
+ * Work per event is bounded by what the event touches: the job, its
+ * executors, one node and the tasks running on it.  Nothing here scans all
+ * nodes or all jobs, except the final checks at the end of a run.
+ */
+#include "sim.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eq.h"
+#include "policy.h"
+#include "rng.h"
+#include "util.h"
+#include "workload.h"
+
+#ifndef SIM_CHECK_EVERY_EVENT
+#define SIM_CHECK_EVERY_EVENT 0 /* 1 in the sanitizer build (make SAN=1) */
+#endif
+
+enum ev_kind {
+	EV_ARRIVE,     /* obj = job */
+	EV_EXEC_READY, /* obj = executor */
+	EV_TASK_END,   /* obj = run slot, ver = its version */
+	EV_PHASE,      /* obj = job: an mnist_spark phase ended */
+	EV_TIMEOUT,    /* obj = job: TFoS reservation timeout */
+};
+static const char *const ev_names[] = {"arrival", "executor-ready", "task-end",
+				       "phase-end", "reservation-timeout"};
+
+enum task_state { T_PENDING, T_RUNNING, T_DONE };
+
+struct sim_stage {
+	struct wl_stage w;     /* tasks and their work, from the job model */
+	int next;              /* next task to dispatch */
+	int done;              /* tasks finished */
+	int parents_left;      /* parent stages not finished */
+	int *children; int nchildren; /* stages waiting on this one; owned */
+	uint8_t *state;        /* enum task_state per task; owned */
+};
+
+/* A task running on an executor.  Its end event is rescheduled when its
+ * node's load changes its rate; `ver` tells stale end events apart. */
+struct run {
+	int job, stage, task, exec, node;
+	int cpus;              /* cores it demands (task_cpus) */
+	double remaining_us;   /* work left, in µs at rate 1 */
+	int64_t from_us;       /* remaining_us holds as of this time */
+	double rate;           /* progress per µs: speed × core share */
+	uint32_t ver;
+	int prev, next;        /* the node's list of running tasks */
+};
+
+struct sim {
+	const struct scn *scn;
+	const struct scn_policy *pcfg;
+	const struct policy_ops *ops;
+	void *pst;                  /* the policy's state */
+	uint32_t rep;
+	uint64_t seed;              /* this replication's seed */
+
+	struct clu clu;
+	struct eq q;
+	int64_t now;                /* µs */
+	int next_arrival;           /* next job whose arrival is not queued */
+
+	struct sim_job *jobs; int njobs;
+	struct sim_exec *execs; int nexecs, cap_execs;
+	struct run *runs; int cap_runs, free_run; /* slot pool, free list */
+
+	int *dispatch; int ndispatch, cap_dispatch; /* jobs to dispatch */
+	bool sched_dirty;           /* run the policy's schedule hook */
+
+	struct sim_totals tot;
+	int64_t integ_at;           /* integrals below are up to here */
+	int busy_cores, train_gpus, alloc_cores, alloc_gpus; /* current */
+
+	enum ev_kind cur_kind;      /* event being handled, for messages */
+	uint32_t cur_obj;
+	bool in_event;
+};
+
+/* ---- invariants ---------------------------------------------------- */
+
+static void die(const struct sim *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3), noreturn));
+
+#include <stdarg.h>
+static void die(const struct sim *s, const char *fmt, ...)
+{
+	char t[32];
+	va_list ap;
+	fprintf(stderr, "hetsim: broken invariant at t=%s s", fmt_us(s->now, t));
+	if (s->in_event)
+		fprintf(stderr, " (event %" PRIu64 ", %s of %u)", s->tot.events,
+			ev_names[s->cur_kind], s->cur_obj);
+	fputs(": ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	abort();
+}
+
+/* Recount node `id` from its executors and running tasks. */
+static void check_node(const struct sim *s, int id)
+{
+	const struct clu_node *n = &s->clu.nodes[id];
+	int cores = 0, gpus = 0, load = 0, ne = 0;
+	int64_t mem = 0;
+	for (int e = n->exec_head; e >= 0; e = s->execs[e].node_next) {
+		const struct sim_exec *x = &s->execs[e];
+		if (!x->live || x->node != id)
+			die(s, "executor %d listed on node %s is not live there", e, n->name);
+		cores += x->cores;
+		mem += x->mem_mib;
+		gpus += x->gpus + x->gpus_grabbed;
+		ne++;
+	}
+	for (int r = n->run_head; r >= 0; r = s->runs[r].next)
+		load += s->runs[r].cpus;
+	if (n->mem_free < 0 || n->gpus_free < 0)
+		die(s, "node %s has negative free memory (%" PRId64 " MiB) or GPUs (%d)",
+		    n->name, n->mem_free, n->gpus_free);
+	if (cores != n->cores - n->cores_free || mem != n->mem_mib - n->mem_free ||
+	    gpus != n->gpus - n->gpus_free || ne != n->nexec)
+		die(s, "node %s: executors hold %d cores, %" PRId64 " MiB, %d GPUs in %d "
+		    "executors, but the node has %d, %" PRId64 ", %d in use in %d",
+		    n->name, cores, mem, gpus, ne, n->cores - n->cores_free,
+		    n->mem_mib - n->mem_free, n->gpus - n->gpus_free, n->nexec);
+	if (load != n->load)
+		die(s, "node %s: running tasks demand %d cores, load says %d", n->name, load,
+		    n->load);
+}
+
+static void check_all(const struct sim *s)
+{
+	int64_t fc = 0, fm = 0, fg = 0;
+	for (int i = 0; i < s->clu.n; i++) {
+		const struct clu_node *n = &s->clu.nodes[i];
+		check_node(s, i);
+		fc += n->cores_free > 0 ? n->cores_free : 0;
+		fm += n->mem_free;
+		fg += n->gpus_free;
+	}
+	if (fc != s->clu.free_cores || fm != s->clu.free_mem_mib || fg != s->clu.free_gpus)
+		die(s, "cluster free totals (%" PRId64 ", %" PRId64 ", %" PRId64
+		    ") differ from the nodes' (%" PRId64 ", %" PRId64 ", %" PRId64 ")",
+		    s->clu.free_cores, s->clu.free_mem_mib, s->clu.free_gpus, fc, fm, fg);
+}
+
+/* ---- time integrals (utilisation) ---------------------------------- */
+
+/* Bring the integrals up to now; call before changing what they integrate. */
+static void integrate(struct sim *s)
+{
+	double dt = (double)(s->now - s->integ_at);
+	if (dt > 0) {
+		s->tot.core_busy_us += dt * s->busy_cores;
+		s->tot.gpu_busy_us += dt * s->train_gpus;
+		s->tot.core_alloc_us += dt * s->alloc_cores;
+		s->tot.gpu_alloc_us += dt * s->alloc_gpus;
+	}
+	s->integ_at = s->now;
+}
+
+static int min_int(int a, int b)
+{
+	return a < b ? a : b;
+}
+
+/* ---- small helpers ------------------------------------------------- */
+
+static void queue_dispatch(struct sim *s, struct sim_job *j)
+{
+	if (j->dispatch_queued)
+		return;
+	j->dispatch_queued = true;
+	xgrow(&s->dispatch, &s->cap_dispatch, s->ndispatch + 1, sizeof *s->dispatch);
+	s->dispatch[s->ndispatch++] = j->id;
+}
+
+static bool job_active(const struct sim_job *j)
+{
+	return j->status == JOB_WAITING || j->status == JOB_RUNNING;
+}
+
+int sim_next_role(const struct sim_job *j)
+{
+	for (int r = 0; r < j->nroles; r++)
+		if (j->role[r].granted < j->role[r].count)
+			return r;
+	return j->nroles - 1;
+}
+
+int sim_execs_wanted(const struct sim_job *j)
+{
+	int n = 0;
+	for (int r = 0; r < j->nroles; r++)
+		if (j->role[r].granted < j->role[r].count)
+			n += j->role[r].count - j->role[r].granted;
+	return n;
+}
+
+static int total_execs(const struct sim_job *j)
+{
+	int n = 0;
+	for (int r = 0; r < j->nroles; r++)
+		n += j->role[r].count;
+	return n;
+}
+
+/* ---- processor sharing --------------------------------------------- */
+
+/* Progress rate of a task on node n: its speed, times the share of a core
+ * each task gets when running tasks demand more cores than the node has. */
+static double node_rate(const struct clu_node *n)
+{
+	double share = n->load > n->cores ? (double)n->cores / n->load : 1.0;
+	return n->cpu_speed * share;
+}
+
+static void push_task_end(struct sim *s, int r)
+{
+	struct run *ru = &s->runs[r];
+	double left = ru->remaining_us > 0 ? ru->remaining_us : 0;
+	int64_t end = ru->from_us + (int64_t)llround(left / ru->rate);
+	eq_push(&s->q, end, EV_TASK_END, (uint32_t)r, ru->ver);
+}
+
+/* The load of node `id` changes by `delta` cores.  If that changes the
+ * rate of its tasks, bring each one's remaining work up to now and move
+ * its end event. */
+static void change_load(struct sim *s, int id, int delta)
+{
+	struct clu_node *n = &s->clu.nodes[id];
+	double old = node_rate(n);
+	s->busy_cores -= min_int(n->load, n->cores);
+	n->load += delta;
+	s->busy_cores += min_int(n->load, n->cores);
+	double rate = node_rate(n);
+	if (rate == old)
+		return;
+	for (int r = n->run_head; r >= 0; r = s->runs[r].next) {
+		struct run *ru = &s->runs[r];
+		if (ru->rate == rate)
+			continue; /* just started at the new rate */
+		if (s->now > ru->from_us) {
+			ru->remaining_us -= (double)(s->now - ru->from_us) * ru->rate;
+			ru->from_us = s->now;
+		}
+		ru->rate = rate;
+		ru->ver++;
+		push_task_end(s, r);
+	}
+}
+
+/* ---- executors ------------------------------------------------------ */
+
+int sim_launch_executor(struct sim *s, int job, int role, int node, int cores,
+			int64_t mem_mib, int gpus)
+{
+	if (job < 0 || job >= s->njobs || node < 0 || node >= s->clu.n)
+		die(s, "policy launched an executor for job %d on node %d: no such job or node",
+		    job, node);
+	struct sim_job *j = &s->jobs[job];
+	struct clu_node *n = &s->clu.nodes[node];
+	if (!job_active(j) || role < 0 || role >= j->nroles || cores < 0 || mem_mib < 0 ||
+	    gpus < 0)
+		die(s, "policy launched an invalid executor (job %d, status %s, role %d)", job,
+		    sim_status_name(j->status), role);
+	if (!clu_fits(n, cores, mem_mib, gpus, false))
+		die(s, "policy launched an executor of %" PRId64 " MiB and %d GPUs for job %d on "
+		    "node %s, which has %" PRId64 " MiB and %d GPUs free",
+		    mem_mib, gpus, job, n->name, n->mem_free, n->gpus_free);
+
+	integrate(s);
+	xgrow(&s->execs, &s->cap_execs, s->nexecs + 1, sizeof *s->execs);
+	int id = s->nexecs++;
+	struct sim_exec *x = &s->execs[id];
+	*x = (struct sim_exec){.id = id, .job = job, .role = role, .node = node,
+			       .cores = cores, .mem_mib = mem_mib, .gpus = gpus,
+			       .launch_us = s->now, .ready_us = -1, .end_us = -1,
+			       .slots_free = j->task_cpus ? cores / j->task_cpus : cores,
+			       .live = true, .node_prev = -1, .node_next = n->exec_head};
+	if (j->type == SCN_JOB_MNIST)
+		x->slots_free = 1; /* TFoS: one task per executor */
+	if (n->exec_head >= 0)
+		s->execs[n->exec_head].node_prev = id;
+	n->exec_head = id;
+	n->nexec++;
+	clu_take(&s->clu, node, cores, mem_mib, gpus);
+	s->alloc_cores += cores;
+	s->alloc_gpus += gpus;
+
+	bool new_node = true;
+	for (int i = 0; i < j->nexecs; i++)
+		if (s->execs[j->execs[i]].node == node)
+			new_node = false;
+	j->nodes_used += new_node;
+	xgrow(&j->execs, &j->cap_execs, j->nexecs + 1, sizeof *j->execs);
+	j->execs[j->nexecs++] = id;
+	j->role[role].granted++;
+	j->cores_granted += cores;
+	j->execs_live++;
+	j->gpus_used += gpus;
+	eq_push(&s->q, s->now + s->scn->over.executor_startup_us, EV_EXEC_READY,
+		(uint32_t)id, 0);
+	check_node(s, node);
+	return id;
+}
+
+static void release_exec(struct sim *s, int id)
+{
+	struct sim_exec *x = &s->execs[id];
+	struct clu_node *n = &s->clu.nodes[x->node];
+	struct sim_job *j = &s->jobs[x->job];
+	if (!x->live)
+		die(s, "executor %d released twice", id);
+	integrate(s);
+	x->live = false;
+	x->end_us = s->now;
+	if (x->node_prev >= 0)
+		s->execs[x->node_prev].node_next = x->node_next;
+	else
+		n->exec_head = x->node_next;
+	if (x->node_next >= 0)
+		s->execs[x->node_next].node_prev = x->node_prev;
+	n->nexec--;
+	clu_give(&s->clu, x->node, x->cores, x->mem_mib, x->gpus + x->gpus_grabbed);
+	s->alloc_cores -= x->cores;
+	s->alloc_gpus -= x->gpus + x->gpus_grabbed;
+	j->cores_granted -= x->cores;
+	j->execs_live--;
+	check_node(s, x->node);
+}
+
+/* ---- jobs ---------------------------------------------------------- */
+
+static void free_stages(struct sim_job *j)
+{
+	for (int i = 0; i < j->nstages; i++) {
+		struct sim_stage *st = &j->stages[i];
+		free(st->w.work_us);
+		free(st->w.parents);
+		free(st->children);
+		free(st->state);
+	}
+	free(j->stages);
+	j->stages = NULL;
+	j->nstages = 0;
+}
+
+/* The job ends now with status `st`: its executors go back, the policy
+ * forgets it.  Tasks still running (a rejected job) are not possible:
+ * only jobs without running tasks end other than DONE. */
+static void end_job(struct sim *s, struct sim_job *j, enum sim_job_status st)
+{
+	if (!job_active(j))
+		die(s, "job %d ended twice", j->id);
+	if (j->tasks_running)
+		die(s, "job %d ended with %d tasks running", j->id, j->tasks_running);
+	if (st == JOB_DONE && j->type != SCN_JOB_MNIST && j->stages_done != j->nstages)
+		die(s, "job %d done with %d of %d stages", j->id, j->stages_done, j->nstages);
+	j->status = st;
+	j->end_us = s->now;
+	j->phase = PH_OVER;
+	for (int i = 0; i < j->nexecs; i++)
+		if (s->execs[j->execs[i]].live)
+			release_exec(s, j->execs[i]);
+	free_stages(j);
+	if (j->end_us > s->tot.last_end_us)
+		s->tot.last_end_us = j->end_us;
+	if (s->ops->job_finished)
+		s->ops->job_finished(s->pst, s, j->id);
+	s->sched_dirty = true;
+}
+
+void sim_reject_job(struct sim *s, int job, enum sim_job_status why)
+{
+	struct sim_job *j = &s->jobs[job];
+	if (why != JOB_UNPLACEABLE && why != JOB_FAILED)
+		die(s, "policy rejected job %d with status %s", job, sim_status_name(why));
+	end_job(s, j, why);
+}
+
+static void build_stages(struct sim *s, struct sim_job *j)
+{
+	struct wl_dag d;
+	wl_build_dag(s->scn, j->group, j->index, s->seed, &d);
+	j->nstages = d.nstages;
+	j->stages = xcalloc((size_t)d.nstages, sizeof *j->stages);
+	j->task_delay_us = d.task_delay_us;
+	for (int i = 0; i < d.nstages; i++) {
+		struct sim_stage *st = &j->stages[i];
+		st->w = d.st[i];
+		st->state = xcalloc((size_t)st->w.ntasks, 1);
+		st->parents_left = st->w.nparents;
+		for (int p = 0; p < st->w.nparents; p++) {
+			struct sim_stage *ps = &j->stages[st->w.parents[p]];
+			ps->children = xrealloc(ps->children,
+						(size_t)(ps->nchildren + 1) * sizeof *ps->children);
+			ps->children[ps->nchildren++] = i;
+		}
+	}
+	free(d.st); /* the stages' arrays now belong to the job */
+}
+
+static void on_arrive(struct sim *s, struct sim_job *j)
+{
+	/* queue the next arrival: one pending arrival at a time keeps the
+	 * event queue small whatever the number of jobs */
+	if (s->next_arrival < s->njobs) {
+		const struct sim_job *nx = &s->jobs[s->next_arrival];
+		eq_push(&s->q, nx->arrival_us, EV_ARRIVE, (uint32_t)nx->id, 0);
+		s->next_arrival++;
+	}
+	j->status = JOB_WAITING;
+	if (j->type == SCN_JOB_MNIST) {
+		const struct scn_job_group *g = &s->scn->jobs[j->group];
+		eq_push(&s->q, s->now + g->reservation_timeout_us, EV_TIMEOUT, (uint32_t)j->id, 0);
+	} else {
+		build_stages(s, j);
+	}
+	if (s->ops->job_arrived)
+		s->ops->job_arrived(s->pst, s, j->id);
+	s->sched_dirty = true;
+}
+
+/* ---- tasks --------------------------------------------------------- */
+
+/* The first task of the first stage (in stage order) whose parents are
+ * done, as Spark's FIFO order within an application. */
+static bool next_task(struct sim_job *j, int *stage, int *task)
+{
+	for (int i = 0; i < j->nstages; i++) {
+		struct sim_stage *st = &j->stages[i];
+		if (st->parents_left == 0 && st->next < st->w.ntasks) {
+			*stage = i;
+			*task = st->next;
+			return true;
+		}
+	}
+	return false;
+}
+
+static void start_task(struct sim *s, struct sim_job *j, struct sim_exec *x, int stage,
+		       int task)
+{
+	struct sim_stage *st = &j->stages[stage];
+	if (st->state[task] != T_PENDING)
+		die(s, "task %d of stage %d of job %d started twice", task, stage, j->id);
+	st->state[task] = T_RUNNING;
+	st->next++;
+	x->slots_free--;
+	j->tasks_running++;
+	if (j->start_us < 0) {
+		j->start_us = s->now;
+		j->status = JOB_RUNNING;
+	}
+
+	if (s->free_run < 0) {
+		int old = s->cap_runs;
+		xgrow(&s->runs, &s->cap_runs, old + 1, sizeof *s->runs);
+		for (int r = s->cap_runs - 1; r >= old; r--) {
+			s->runs[r].next = s->free_run;
+			s->runs[r].ver = 0;
+			s->free_run = r;
+		}
+	}
+	int r = s->free_run;
+	struct run *ru = &s->runs[r];
+	s->free_run = ru->next;
+	struct clu_node *n = &s->clu.nodes[x->node];
+	*ru = (struct run){.job = j->id, .stage = stage, .task = task, .exec = x->id,
+			   .node = x->node, .cpus = j->task_cpus,
+			   .remaining_us = st->w.work_us[task],
+			   .from_us = s->now + j->task_delay_us, .ver = ru->ver + 1,
+			   .prev = -1, .next = n->run_head};
+	if (n->run_head >= 0)
+		s->runs[n->run_head].prev = r;
+	n->run_head = r;
+	integrate(s);
+	ru->rate = -1; /* not yet rated: change_load rates it with the others */
+	change_load(s, x->node, ru->cpus);
+	if (ru->rate < 0) { /* the node's rate did not change */
+		ru->rate = node_rate(n);
+		push_task_end(s, r);
+	}
+}
+
+static void dispatch_job(struct sim *s, struct sim_job *j)
+{
+	j->dispatch_queued = false;
+	if (!job_active(j) || j->type == SCN_JOB_MNIST)
+		return;
+	/* Spark's resourceOffers: each pass gives every executor with a free
+	 * slot at most one task, from the first runnable stage. */
+	bool launched = true;
+	while (launched) {
+		launched = false;
+		for (int i = 0; i < j->nexecs; i++) {
+			struct sim_exec *x = &s->execs[j->execs[i]];
+			int stage, task;
+			if (!x->live || !x->ready || x->slots_free <= 0)
+				continue;
+			if (!next_task(j, &stage, &task))
+				return;
+			start_task(s, j, x, stage, task);
+			launched = true;
+		}
+	}
+}
+
+static void on_task_end(struct sim *s, int r)
+{
+	struct run *ru = &s->runs[r];
+	struct sim_job *j = &s->jobs[ru->job];
+	struct sim_stage *st = &j->stages[ru->stage];
+	struct sim_exec *x = &s->execs[ru->exec];
+	struct clu_node *n = &s->clu.nodes[ru->node];
+	if (st->state[ru->task] != T_RUNNING)
+		die(s, "task %d of stage %d of job %d ended but was not running", ru->task,
+		    ru->stage, j->id);
+	st->state[ru->task] = T_DONE;
+	st->done++;
+	j->tasks_running--;
+	x->slots_free++;
+
+	if (ru->prev >= 0)
+		s->runs[ru->prev].next = ru->next;
+	else
+		n->run_head = ru->next;
+	if (ru->next >= 0)
+		s->runs[ru->next].prev = ru->prev;
+	int node = ru->node, cpus = ru->cpus, stage = ru->stage;
+	ru->ver++; /* any event still queued for this slot is now stale */
+	ru->next = s->free_run;
+	s->free_run = r;
+	integrate(s);
+	change_load(s, node, -cpus);
+	check_node(s, node);
+
+	if (st->done == st->w.ntasks) {
+		j->stages_done++;
+		for (int c = 0; c < st->nchildren; c++)
+			j->stages[st->children[c]].parents_left--;
+		(void)stage;
+		if (j->stages_done == j->nstages) {
+			end_job(s, j, JOB_DONE);
+			return;
+		}
+	}
+	queue_dispatch(s, j);
+}
+
+/* ---- TensorFlowOnSpark phases -------------------------------------- */
+
+static void start_training(struct sim *s, struct sim_job *j)
+{
+	const struct scn_job_group *g = &s->scn->jobs[j->group];
+	double inv = 0;
+	int workers = 0, on_gpu = 0;
+	integrate(s);
+	for (int i = 0; i < j->nexecs; i++) {
+		struct sim_exec *x = &s->execs[j->execs[i]];
+		if (x->role != 1)
+			continue;
+		struct clu_node *n = &s->clu.nodes[x->node];
+		bool gpu = x->gpus > 0;
+		if (!gpu && n->gpus_free > 0) {
+			/* TFoS finds an idle GPU with nvidia-smi and takes it,
+			 * whatever the scheduler believes */
+			clu_take(&s->clu, x->node, 0, 0, 1);
+			x->gpus_grabbed = 1;
+			j->gpus_used++;
+			s->alloc_gpus++;
+			gpu = true;
+			check_node(s, x->node);
+		}
+		inv += 1.0 / wl_mnist_step_us(s->scn, j->group, j->index, workers, n, gpu, s->seed);
+		on_gpu += gpu;
+		workers++;
+	}
+	double train = g->steps / inv;
+	int64_t feed = wl_mnist_feed_us(s->scn, j->group, workers);
+	int64_t dur = (int64_t)llround(train);
+	if (dur < feed)
+		dur = feed;
+	j->gpus_training = on_gpu;
+	s->train_gpus += on_gpu;
+	j->phase = PH_TRAIN;
+	eq_push(&s->q, s->now + dur, EV_PHASE, (uint32_t)j->id, 0);
+}
+
+static void stop_training(struct sim *s, struct sim_job *j)
+{
+	integrate(s);
+	s->train_gpus -= j->gpus_training;
+	j->gpus_training = 0;
+	for (int i = 0; i < j->nexecs; i++) {
+		struct sim_exec *x = &s->execs[j->execs[i]];
+		if (x->gpus_grabbed) {
+			clu_give(&s->clu, x->node, 0, 0, x->gpus_grabbed);
+			s->alloc_gpus -= x->gpus_grabbed;
+			x->gpus_grabbed = 0;
+			check_node(s, x->node);
+		}
+	}
+}
+
+static void on_phase_end(struct sim *s, struct sim_job *j)
+{
+	const struct scn_job_group *g = &s->scn->jobs[j->group];
+	switch (j->phase) {
+	case PH_STARTUP:
+		start_training(s, j);
+		break;
+	case PH_TRAIN:
+		stop_training(s, j);
+		j->phase = PH_SHUTDOWN;
+		eq_push(&s->q, s->now + g->shutdown_us, EV_PHASE, (uint32_t)j->id, 0);
+		break;
+	case PH_SHUTDOWN:
+		end_job(s, j, JOB_DONE);
+		break;
+	default:
+		die(s, "job %d: phase event in phase %d", j->id, (int)j->phase);
+	}
+}
+
+static void on_exec_ready(struct sim *s, struct sim_exec *x)
+{
+	if (!x->live)
+		return; /* its job ended while it was starting */
+	struct sim_job *j = &s->jobs[x->job];
+	x->ready = true;
+	x->ready_us = s->now;
+	j->execs_ready++;
+	if (j->type != SCN_JOB_MNIST) {
+		queue_dispatch(s, j);
+		return;
+	}
+	/* TFoS: every node waits in await_reservations() until all are up */
+	if (j->phase == PH_RESERVE && j->execs_ready == total_execs(j)) {
+		const struct scn_job_group *g = &s->scn->jobs[j->group];
+		j->phase = PH_STARTUP;
+		j->status = JOB_RUNNING;
+		j->start_us = s->now;
+		eq_push(&s->q, s->now + g->startup_us, EV_PHASE, (uint32_t)j->id, 0);
+	}
+}
+
+static void on_timeout(struct sim *s, struct sim_job *j)
+{
+	end_job(s, j, JOB_TIMED_OUT); /* stale() let it through: still reserving */
+}
+
+/* ---- the loop ------------------------------------------------------ */
+
+static void handle(struct sim *s, const struct eq_event *ev)
+{
+	s->cur_kind = (enum ev_kind)ev->kind;
+	s->cur_obj = ev->obj;
+	s->in_event = true;
+	switch ((enum ev_kind)ev->kind) {
+	case EV_ARRIVE:
+		on_arrive(s, &s->jobs[ev->obj]);
+		break;
+	case EV_EXEC_READY:
+		on_exec_ready(s, &s->execs[ev->obj]);
+		break;
+	case EV_TASK_END:
+		on_task_end(s, (int)ev->obj);
+		break;
+	case EV_PHASE:
+		on_phase_end(s, &s->jobs[ev->obj]);
+		break;
+	case EV_TIMEOUT:
+		on_timeout(s, &s->jobs[ev->obj]);
+		break;
+	}
+	s->tot.events++;
+	s->in_event = false;
+	if (SIM_CHECK_EVERY_EVENT)
+		check_all(s);
+}
+
+/* An event that no longer means anything: a task end superseded by a
+ * rescheduled one, or the reservation timeout of a job that got all its
+ * executors or ended.  Dropped without advancing the clock. */
+static bool stale(const struct sim *s, const struct eq_event *ev)
+{
+	if (ev->kind == EV_TASK_END)
+		return s->runs[ev->obj].ver != ev->ver;
+	if (ev->kind == EV_TIMEOUT)
+		return s->jobs[ev->obj].phase != PH_RESERVE;
+	return false;
+}
+
+/* After the events of one timestamp: the policy, then the dispatcher.
+ * Both may queue events at the same time; the loop then comes back. */
+static void settle(struct sim *s)
+{
+	if (s->sched_dirty) {
+		s->sched_dirty = false;
+		s->tot.decisions++;
+		if (s->ops->schedule)
+			s->ops->schedule(s->pst, s);
+	}
+	for (int i = 0; i < s->ndispatch; i++)
+		dispatch_job(s, &s->jobs[s->dispatch[i]]);
+	s->ndispatch = 0;
+}
+
+/* Jobs still waiting when nothing more can happen were never placed. */
+static void finish(struct sim *s)
+{
+	int64_t last_end = s->tot.last_end_us;
+	for (int i = 0; i < s->njobs; i++) {
+		struct sim_job *j = &s->jobs[i];
+		if (!job_active(j))
+			continue;
+		if (j->tasks_running)
+			die(s, "job %d has running tasks but no events", j->id);
+		end_job(s, j, JOB_UNPLACEABLE);
+		j->end_us = -1; /* it never ended: no end time, no makespan */
+	}
+	s->tot.last_end_us = last_end;
+	check_all(s);
+	for (int i = 0; i < s->clu.n; i++) {
+		const struct clu_node *n = &s->clu.nodes[i];
+		if (n->cores_free != n->cores || n->mem_free != n->mem_mib ||
+		    n->gpus_free != n->gpus || n->load)
+			die(s, "node %s not back to its capacity at the end", n->name);
+	}
+}
+
+int sim_run(struct sim *s)
+{
+	struct eq_event ev;
+	if (s->njobs > 0) {
+		eq_push(&s->q, s->jobs[0].arrival_us, EV_ARRIVE, 0, 0);
+		s->next_arrival = 1;
+		s->tot.first_arrival_us = s->jobs[0].arrival_us;
+		s->now = s->integ_at = s->jobs[0].arrival_us;
+	}
+	while (eq_size(&s->q)) {
+		if (stale(s, eq_top(&s->q))) {
+			eq_pop(&s->q, NULL);
+			continue;
+		}
+		s->now = eq_top(&s->q)->time;
+		while (eq_size(&s->q) && eq_top(&s->q)->time == s->now) {
+			eq_pop(&s->q, &ev);
+			if (!stale(s, &ev))
+				handle(s, &ev);
+		}
+		settle(s);
+	}
+	integrate(s);
+	finish(s);
+	return 0;
+}
+
+/* ---- construction -------------------------------------------------- */
+
+static int cmp_arrival(const void *a, const void *b)
+{
+	const struct sim_job *x = a, *y = b;
+	if (x->arrival_us != y->arrival_us)
+		return x->arrival_us < y->arrival_us ? -1 : 1;
+	if (x->group != y->group)
+		return x->group < y->group ? -1 : 1;
+	return (x->index > y->index) - (x->index < y->index);
+}
+
+struct sim *sim_new(const struct scn *scn, const struct scn_policy *pol,
+		    uint32_t replication, char *err, size_t errlen)
+{
+	const struct policy_ops *ops = pol_find(pol->kind);
+	if (!ops) {
+		snprintf(err, errlen, "unknown policy '%s' (known: %s)", pol->kind, pol_names());
+		return NULL;
+	}
+	struct sim *s = xcalloc(1, sizeof *s);
+	s->scn = scn;
+	s->pcfg = pol;
+	s->ops = ops;
+	s->rep = replication;
+	s->seed = rng_replication_seed(scn->seed, replication);
+	s->free_run = -1;
+	clu_init(&s->clu, scn);
+	eq_init(&s->q, 1024);
+
+	for (int g = 0; g < scn->njobgroups; g++)
+		s->njobs += scn->jobs[g].count;
+	s->jobs = xcalloc((size_t)s->njobs, sizeof *s->jobs);
+	int id = 0;
+	for (int g = 0; g < scn->njobgroups; g++) {
+		const struct scn_job_group *jg = &scn->jobs[g];
+		int64_t *t = xmalloc((size_t)jg->count * sizeof *t);
+		wl_arrivals(scn, g, s->seed, t);
+		for (int i = 0; i < jg->count; i++, id++) {
+			struct sim_job *j = &s->jobs[id];
+			j->group = g;
+			j->index = i;
+			j->type = jg->type;
+			j->arrival_us = t[i];
+		}
+		free(t);
+	}
+	qsort(s->jobs, (size_t)s->njobs, sizeof *s->jobs, cmp_arrival);
+	for (int i = 0; i < s->njobs; i++) {
+		struct sim_job *j = &s->jobs[i];
+		j->id = i;
+		j->status = JOB_PENDING;
+		j->start_us = j->end_us = -1;
+		j->phase = PH_RESERVE;
+		wl_job_setup(scn, j->group, j);
+	}
+	s->pst = ops->init ? ops->init(s, pol) : NULL;
+	return s;
+}
+
+void sim_free(struct sim *s)
+{
+	if (!s)
+		return;
+	if (s->ops->fini)
+		s->ops->fini(s->pst);
+	for (int i = 0; i < s->njobs; i++) {
+		free_stages(&s->jobs[i]);
+		free(s->jobs[i].execs);
+	}
+	free(s->jobs);
+	free(s->execs);
+	free(s->runs);
+	free(s->dispatch);
+	eq_free(&s->q);
+	clu_free(&s->clu);
+	free(s);
+}
+
+/* ---- accessors ----------------------------------------------------- */
+
+int64_t sim_now(const struct sim *s) { return s->now; }
+const struct scn *sim_scenario(const struct sim *s) { return s->scn; }
+const struct clu *sim_cluster(const struct sim *s) { return &s->clu; }
+int sim_njobs(const struct sim *s) { return s->njobs; }
+const struct sim_job *sim_job(const struct sim *s, int id) { return &s->jobs[id]; }
+int sim_nexecs(const struct sim *s) { return s->nexecs; }
+const struct sim_exec *sim_exec(const struct sim *s, int id) { return &s->execs[id]; }
+const struct sim_totals *sim_totals(const struct sim *s) { return &s->tot; }
+const struct scn_job_group *sim_job_group(const struct sim *s, int job)
+{
+	return &s->scn->jobs[s->jobs[job].group];
+}
+
+const char *sim_status_name(enum sim_job_status st)
+{
+	static const char *const names[] = {"pending", "waiting", "running", "done",
+					    "failed", "timed-out", "unplaceable"};
+	return names[st];
+}

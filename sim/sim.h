@@ -1,0 +1,151 @@
+/* sim.h - the engine: one simulated run of one policy (sim_ prefix).
+ *
+ * sim_new() builds the cluster and the jobs of one replication of a
+ * scenario; sim_run() plays it to the end under one policy.  Policies
+ * read nodes, jobs and executors through the const accessors below and
+ * act only through sim_launch_executor() and sim_reject_job().
+ *
+ * Time is an integer count of microseconds.  Events at the same time
+ * fire in the order they were scheduled; after all events of a timestamp
+ * the policy's schedule hook runs (if anything it cares about changed),
+ * then Spark's in-application dispatcher fills free task slots.
+ */
+#ifndef HETSIM_SIM_H
+#define HETSIM_SIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cluster.h"
+#include "scenario.h"
+
+struct sim;
+struct policy_ops;
+
+enum sim_job_status {
+	JOB_PENDING,     /* not arrived yet */
+	JOB_WAITING,     /* arrived, not all its work started */
+	JOB_RUNNING,     /* doing work (a task ran, or training began) */
+	JOB_DONE,        /* finished normally */
+	JOB_FAILED,      /* failed (e.g. a TF worker found no GPU, fail mode) */
+	JOB_TIMED_OUT,   /* TFoS reservation timeout */
+	JOB_UNPLACEABLE, /* the policy can never place it, or the run ended
+			    with it still waiting */
+};
+const char *sim_status_name(enum sim_job_status st);
+
+/* TFoS phases of an mnist_spark job. */
+enum sim_phase { PH_RESERVE, PH_STARTUP, PH_TRAIN, PH_SHUTDOWN, PH_OVER };
+
+/* What one role of a job asks for.  DAG jobs (wordcount, synthetic) have
+ * one role; mnist_spark has two: 0 = parameter server, 1 = workers. */
+struct sim_role {
+	int count;         /* executors wanted (spark.executor.instances) */
+	int cores;         /* cores each; 0 = unset (policy decides) */
+	int64_t mem_mib;   /* memory each, MiB */
+	int gpus;          /* GPUs each */
+	uint64_t require;  /* labels a node must carry */
+	uint64_t prefer;   /* labels preferred */
+	int granted;       /* executors launched for this role so far */
+};
+
+struct sim_stage;      /* engine-private */
+
+struct sim_job {
+	int id;                  /* index, in arrival order (ties: group order) */
+	int group;               /* scenario job group */
+	int index;               /* index of the job within its group */
+	enum scn_job_type type;
+	enum sim_job_status status;
+	int64_t arrival_us;      /* submission time */
+	int64_t start_us;        /* first task started / training began; -1 */
+	int64_t end_us;          /* finished, failed or given up; -1 */
+
+	int nroles;
+	struct sim_role role[2];
+	int cores_max;           /* spark.cores.max, 0 = unlimited */
+	int task_cpus;           /* cores per task */
+
+	int cores_granted;       /* cores of live executors */
+	int execs_live;          /* live executors */
+	int gpus_used;           /* GPUs its executors held or grabbed (max) */
+
+	/* engine-private below: policies must not rely on these */
+	int *execs; int nexecs, cap_execs;  /* executor ids, launch order */
+	int execs_ready;
+	struct sim_stage *stages; int nstages, stages_done;
+	int tasks_running;
+	int64_t task_delay_us;   /* launch delay of each task (overheads) */
+	bool dispatch_queued;    /* on the engine's dispatch list */
+	enum sim_phase phase;    /* mnist_spark */
+	int gpus_training;       /* mnist_spark: workers training on GPUs */
+	int nodes_used;          /* distinct nodes that hosted its executors */
+};
+
+struct sim_exec {
+	int id, job, role, node;
+	int cores;               /* cores held */
+	int64_t mem_mib;         /* memory held, MiB */
+	int gpus;                /* GPUs the scheduler gave it */
+	int gpus_grabbed;        /* GPUs a TF worker took behind the scheduler */
+	int64_t launch_us;       /* granted */
+	int64_t ready_us;        /* could run tasks (after start-up); -1 */
+	int64_t end_us;          /* released; -1 while live */
+	int slots_free;          /* task slots free (cores / task_cpus) */
+	bool ready, live;
+	int node_prev, node_next;/* engine-private: the node's executor list */
+};
+
+/* Totals of one run, for metrics. */
+struct sim_totals {
+	int64_t first_arrival_us, last_end_us;
+	uint64_t events;         /* events handled (stale ones not counted) */
+	uint64_t decisions;      /* schedule hook calls */
+	double core_busy_us;     /* ∫ busy cores dt (capped at each node's cores) */
+	double gpu_busy_us;      /* ∫ GPUs training dt */
+	double core_alloc_us;    /* ∫ cores held by executors dt */
+	double gpu_alloc_us;     /* ∫ GPUs held or grabbed dt */
+};
+
+/* Build run `replication` of scenario `s` under policy configuration
+ * `pol` (an entry of s->policies).  The scenario must outlive the sim.
+ * Returns NULL with a message in err only if the policy is unknown. */
+struct sim *sim_new(const struct scn *s, const struct scn_policy *pol,
+		    uint32_t replication, char *err, size_t errlen);
+void sim_free(struct sim *s);
+
+/* Play the run to its end.  Returns 0. */
+int sim_run(struct sim *s);
+
+/* Read-only views, for policies, metrics and outputs. */
+int64_t sim_now(const struct sim *s);
+const struct scn *sim_scenario(const struct sim *s);
+const struct clu *sim_cluster(const struct sim *s);
+int sim_njobs(const struct sim *s);
+const struct sim_job *sim_job(const struct sim *s, int id);
+int sim_nexecs(const struct sim *s);
+const struct sim_exec *sim_exec(const struct sim *s, int id);
+const struct sim_totals *sim_totals(const struct sim *s);
+const struct scn_job_group *sim_job_group(const struct sim *s, int job);
+
+/* Requests a policy may make during its hooks. */
+
+/* Give job `job` one executor of role `role` on node `node` holding
+ * (cores, mem_mib, gpus).  Memory and GPUs must fit (clu_fits); cores may
+ * oversubscribe.  The executor can run tasks after the executor start-up
+ * overhead.  Returns the executor id. */
+int sim_launch_executor(struct sim *s, int job, int role, int node,
+			int cores, int64_t mem_mib, int gpus);
+
+/* Give up on a waiting job: it ends now with status `why`
+ * (JOB_UNPLACEABLE or JOB_FAILED), releasing any executors it holds. */
+void sim_reject_job(struct sim *s, int job, enum sim_job_status why);
+
+/* Role of the next executor a role-blind policy launches for `job`:
+ * the first role still short of its count, else the last role. */
+int sim_next_role(const struct sim_job *j);
+
+/* Executors job `job` still wants over all roles (count - granted). */
+int sim_execs_wanted(const struct sim_job *j);
+
+#endif

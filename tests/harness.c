@@ -1,0 +1,97 @@
+/* harness.c - running scenario files inside tests. */
+#include "harness.h"
+
+#include <CUnit/CUnit.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scenario.h"
+#include "sim.h"
+
+struct scn *h_load(const char *path)
+{
+	char err[1024];
+	struct scn *s = scn_load(path, err, sizeof err);
+	if (!s)
+		fprintf(stderr, "\n%s\n", err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	return s;
+}
+
+struct sim *h_run(const char *path, const char *policy, int rep, struct scn **scn_out)
+{
+	struct scn *scn = h_load(path);
+	const struct scn_policy *p = NULL;
+	for (int i = 0; i < scn->npolicies; i++)
+		if (strcmp(scn->policies[i].name, policy) == 0)
+			p = &scn->policies[i];
+	if (!p)
+		fprintf(stderr, "\n%s: no policy named %s\n", path, policy);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	char err[256];
+	struct sim *s = sim_new(scn, p, (uint32_t)rep, err, sizeof err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	sim_run(s);
+	*scn_out = scn;
+	return s;
+}
+
+void h_done(struct sim *s, struct scn *scn)
+{
+	sim_free(s);
+	scn_free(scn);
+}
+
+const struct sim_job *h_job(const struct sim *s, const char *group, int idx)
+{
+	for (int i = 0; i < sim_njobs(s); i++) {
+		const struct sim_job *j = sim_job(s, i);
+		if (j->index == idx && strcmp(sim_job_group(s, i)->name, group) == 0)
+			return j;
+	}
+	return NULL;
+}
+
+const char *h_exec_nodes(const struct sim *s, const struct sim_job *j, char *buf, int len)
+{
+	int n = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < sim_nexecs(s); i++) {
+		const struct sim_exec *x = sim_exec(s, i);
+		if (x->job != j->id)
+			continue;
+		n += snprintf(buf + n, (size_t)(len - n), "%s%s", n ? "," : "",
+			      sim_cluster(s)->nodes[x->node].name);
+		if (n >= len)
+			break;
+	}
+	return buf;
+}
+
+int64_t h_makespan(const struct sim *s)
+{
+	const struct sim_totals *t = sim_totals(s);
+	return t->last_end_us - t->first_arrival_us;
+}
+
+char *h_slurp(const char *path, long *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *p = malloc((size_t)n + 1);
+	if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
+		free(p);
+		p = NULL;
+	}
+	if (p)
+		p[n] = '\0';
+	fclose(f);
+	if (len)
+		*len = n;
+	return p;
+}

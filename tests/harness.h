@@ -1,0 +1,29 @@
+/* harness.h - running scenario files inside tests. */
+#ifndef HETSIM_HARNESS_H
+#define HETSIM_HARNESS_H
+
+#include <stdint.h>
+
+struct scn;
+struct sim;
+struct sim_job;
+
+/* Load a scenario (CU_FAIL on error: the message is printed). */
+struct scn *h_load(const char *path);
+/* Run replication `rep` of `path` under the scenario's policy entry
+ * named `policy`.  *scn_out receives the scenario; free both with h_done. */
+struct sim *h_run(const char *path, const char *policy, int rep, struct scn **scn_out);
+void h_done(struct sim *s, struct scn *scn);
+
+/* The job of group `group` with index `idx` in a finished run, or NULL. */
+const struct sim_job *h_job(const struct sim *s, const char *group, int idx);
+/* Node names of a job's executors, comma-separated, in launch order. */
+const char *h_exec_nodes(const struct sim *s, const struct sim_job *j, char *buf, int len);
+/* Makespan of a run in µs. */
+int64_t h_makespan(const struct sim *s);
+/* Whole file into a malloc'ed string (NULL if unreadable). */
+char *h_slurp(const char *path, long *len);
+
+#define S(x) ((int64_t)((x) * 1000000.0 + 0.5)) /* seconds -> µs, for expected values */
+
+#endif

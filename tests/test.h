@@ -1,0 +1,34 @@
+/* test.h - what every CUnit suite file shares.
+ *
+ * Each tests/test_<module>.c defines one `int test_suite_<module>(void)`
+ * that adds its suite and tests to the registry and returns 0 (or -1 on
+ * a CUnit error); test_main.c calls them all.  Tests run from the
+ * repository root, so paths such as tests/scenarios/... resolve.
+ */
+#ifndef HETSIM_TEST_H
+#define HETSIM_TEST_H
+
+#include <CUnit/CUnit.h>
+
+int test_suite_eq(void);
+int test_suite_rng(void);
+int test_suite_cluster(void);
+int test_suite_scenario(void);
+int test_suite_policies(void);
+int test_suite_engine(void);
+int test_suite_determinism(void);
+int test_suite_queueing(void);
+
+/* Add a suite with the given tests (NULL-terminated pairs). */
+#define TEST_SUITE(name, ...)                                            \
+	do {                                                             \
+		CU_pSuite s_ = CU_add_suite(name, NULL, NULL);           \
+		if (!s_)                                                 \
+			return -1;                                       \
+		struct { const char *n; CU_TestFunc f; } t_[] = {__VA_ARGS__}; \
+		for (size_t i_ = 0; i_ < sizeof t_ / sizeof t_[0]; i_++) \
+			if (!CU_add_test(s_, t_[i_].n, t_[i_].f))        \
+				return -1;                               \
+	} while (0)
+
+#endif

@@ -1,0 +1,104 @@
+/* test_engine.c - the engine: DAG order, node speed, job models. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "rng.h"
+#include "scenario.h"
+#include "sim.h"
+#include "test.h"
+#include "workload.h"
+
+static void dag_diamond(void)
+{
+	struct scn *c;
+	struct sim *s = h_run("tests/scenarios/hand/dag.yaml", "fifo", 0, &c);
+	const struct sim_job *j = h_job(s, "diamond", 0);
+	CU_ASSERT_EQUAL(j->status, JOB_DONE);
+	CU_ASSERT_EQUAL(j->end_us, S(5));
+	/* 5 tasks, each ends once: 5 task-end events, 1 arrival, 1 ready */
+	CU_ASSERT_EQUAL(sim_totals(s)->events, 7);
+	h_done(s, c);
+}
+
+/* WordCount's map tasks follow Hadoop's split rule with the 1.1 slop. */
+static void wordcount_splits(void)
+{
+	struct scn *s = h_load("tests/scenarios/hand/wordcount.yaml");
+	static const struct {
+		int group;
+		int maps, reduces;
+		double first_split, last_split; /* MiB */
+	} want[] = {
+		{0, 8, 8, 128, 128},   /* 1 GiB: 8 blocks */
+		{1, 3, 3, 128, 44},    /* 300 MiB: 128, 128, 44 */
+		{2, 2, 4, 50, 50},     /* 100 MiB: two halves; parallelism 4 */
+		{3, 8, 8, 128, 134},   /* 1030 MiB: 7 x 128 + 134 (within slop) */
+	};
+	for (int k = 0; k < 4; k++) {
+		struct wl_dag d;
+		wl_build_dag(s, want[k].group, 0, 1, &d);
+		CU_ASSERT_EQUAL(d.nstages, 2);
+		CU_ASSERT_EQUAL(d.st[0].ntasks, want[k].maps);
+		CU_ASSERT_EQUAL(d.st[1].ntasks, want[k].reduces);
+		CU_ASSERT_EQUAL(d.st[1].nparents, 1);
+		/* cost: 1 s + 10 ms per MiB, no noise */
+		CU_ASSERT_DOUBLE_EQUAL(d.st[0].work_us[0], 1e6 + 1e4 * want[k].first_split, 1e-6);
+		CU_ASSERT_DOUBLE_EQUAL(d.st[0].work_us[d.st[0].ntasks - 1],
+				       1e6 + 1e4 * want[k].last_split, 1e-6);
+		/* task delay: launch 0 + framework overhead 40 ms */
+		CU_ASSERT_EQUAL(d.task_delay_us, 40000);
+		wl_dag_free(&d);
+	}
+	/* reduce: 1 GiB x 0.1 shuffle over 8 reducers = 12.8 MiB each;
+	 * cost 0.5 s + 20 ms per MiB = 756 ms */
+	struct wl_dag d;
+	wl_build_dag(s, 0, 0, 1, &d);
+	CU_ASSERT_DOUBLE_EQUAL(d.st[1].work_us[0], 756000.0, 1e-6);
+	wl_dag_free(&d);
+	scn_free(s);
+}
+
+/* A wordcount job end to end: 1 GiB, 2 executors x 2 cores (4 slots),
+ * overheads 0 + 40 ms framework: maps of 2.28 s + 40 ms in two waves
+ * (8 tasks, 4 slots) = 4.64 s; reduces of 756 ms + 40 ms in two waves
+ * = 1.592 s; total 6.232 s. */
+static void wordcount_run(void)
+{
+	struct scn *c;
+	struct sim *s = h_run("tests/scenarios/hand/wordcount.yaml", "label-dual", 0, &c);
+	const struct sim_job *j = h_job(s, "gib", 0);
+	CU_ASSERT_EQUAL(j->status, JOB_DONE);
+	CU_ASSERT_EQUAL(j->end_us - j->arrival_us, 6232000);
+	h_done(s, c);
+}
+
+/* Keyed draws: a job's task durations do not depend on the policy or
+ * on which other jobs exist. */
+static void keyed_durations(void)
+{
+	struct scn *s = h_load("tests/scenarios/hand/keyed.yaml");
+	struct wl_dag a, b;
+	wl_build_dag(s, 1, 3, 77, &a);
+	wl_build_dag(s, 1, 3, 77, &b);
+	CU_ASSERT_EQUAL(a.st[0].ntasks, b.st[0].ntasks);
+	CU_ASSERT_EQUAL(memcmp(a.st[0].work_us, b.st[0].work_us,
+			       (size_t)a.st[0].ntasks * sizeof *a.st[0].work_us), 0);
+	wl_dag_free(&b);
+	wl_build_dag(s, 1, 3, 78, &b); /* another seed: other durations */
+	CU_ASSERT_NOT_EQUAL(a.st[0].work_us[0], b.st[0].work_us[0]);
+	wl_dag_free(&a);
+	wl_dag_free(&b);
+	scn_free(s);
+}
+
+int test_suite_engine(void)
+{
+	TEST_SUITE("engine",
+		   {"DAG of stages with node speed 2", dag_diamond},
+		   {"wordcount: split rule, task counts, costs", wordcount_splits},
+		   {"wordcount: a whole job, exact", wordcount_run},
+		   {"durations keyed by (seed, job, stage, task)", keyed_durations});
+	return 0;
+}

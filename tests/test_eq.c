@@ -1,0 +1,259 @@
+/* test_eq.c - the event queue against a sorted reference.
+ *
+ * The reference is a plain sorted array (binary search + memmove): slow
+ * but obviously right.  Every pop of the heap must return exactly the
+ * reference's least event: the earliest time, and among equal times the
+ * earliest push.
+ */
+#include "test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "eq.h"
+#include "util.h"
+
+/* A small local generator (xorshift64*), so this suite does not depend
+ * on rng.c. */
+static uint64_t xs_state;
+static uint64_t xs(void)
+{
+	xs_state ^= xs_state >> 12;
+	xs_state ^= xs_state << 25;
+	xs_state ^= xs_state >> 27;
+	return xs_state * UINT64_C(2685821657736338717);
+}
+
+/* Payload fields are derived from seq so that the reference need only
+ * store (time, seq) and can still check that events come back intact. */
+static uint32_t kind_of(uint64_t seq) { return (uint32_t)(seq % 7); }
+static uint32_t obj_of(uint64_t seq) { return (uint32_t)(seq * 2654435761u); }
+static uint32_t ver_of(uint64_t seq) { return (uint32_t)(seq >> 3) ^ 0x5a5a5a5au; }
+
+/* Every event is no earlier, in (time, seq) order, than its parent. */
+static bool heap_ok(const struct eq *q)
+{
+	for (size_t i = 1; i < q->n; i++) {
+		const struct eq_event *c = &q->heap[i], *p = &q->heap[(i - 1) / 4];
+		if (c->time < p->time || (c->time == p->time && c->seq < p->seq))
+			return false;
+	}
+	return true;
+}
+
+static void test_empty(void)
+{
+	struct eq q;
+	struct eq_event e = {.time = 42, .seq = 7};
+	eq_init(&q, 0);
+	CU_ASSERT_EQUAL(eq_size(&q), 0);
+	CU_ASSERT_PTR_NULL(eq_top(&q));
+	CU_ASSERT_FALSE(eq_pop(&q, &e));
+	CU_ASSERT_EQUAL(e.time, 42); /* untouched */
+	CU_ASSERT_FALSE(eq_pop(&q, NULL));
+
+	eq_push(&q, 5, 1, 2, 3);
+	CU_ASSERT_TRUE(eq_pop(&q, NULL)); /* dropped */
+	CU_ASSERT_FALSE(eq_pop(&q, &e));
+	CU_ASSERT_PTR_NULL(eq_top(&q));
+	eq_free(&q);
+	eq_free(&q); /* harmless twice */
+	CU_ASSERT_PTR_NULL(q.heap);
+	CU_ASSERT_EQUAL(q.cap, 0);
+}
+
+static void test_ties_in_insertion_order(void)
+{
+	struct eq q;
+	struct eq_event e;
+	eq_init(&q, 4);
+	/* 300 events at one time: they come back in push order. */
+	for (uint32_t i = 0; i < 300; i++)
+		eq_push(&q, 1000, 9, i, 0);
+	for (uint32_t i = 0; i < 300; i++) {
+		CU_ASSERT_TRUE_FATAL(eq_pop(&q, &e));
+		CU_ASSERT_EQUAL(e.time, 1000);
+		CU_ASSERT_EQUAL(e.obj, i);
+		CU_ASSERT_EQUAL(e.seq, i);
+	}
+	/* Interleaved times: ties keep push order within each time. */
+	static const int64_t t[] = {5, 3, 5, 3, 1, 5, 3, 1};
+	static const uint32_t want[] = {4, 7, 1, 3, 6, 0, 2, 5}; /* push numbers */
+	for (uint32_t i = 0; i < 8; i++)
+		eq_push(&q, t[i], 0, i, 0);
+	for (int i = 0; i < 8; i++) {
+		CU_ASSERT_TRUE_FATAL(eq_pop(&q, &e));
+		CU_ASSERT_EQUAL(e.obj, want[i]);
+		CU_ASSERT_EQUAL(e.time, t[want[i]]);
+		CU_ASSERT_EQUAL(e.seq, 300 + want[i]); /* seq counts every push */
+	}
+	CU_ASSERT_FALSE(eq_pop(&q, &e));
+	eq_free(&q);
+}
+
+static void test_extreme_times(void)
+{
+	static const int64_t t[] = {0, INT64_MAX, -1, INT64_MIN, 1, INT64_MIN, INT64_MAX, -INT64_MAX};
+	static const uint32_t want[] = {3, 5, 7, 2, 0, 4, 1, 6};
+	struct eq q;
+	struct eq_event e;
+	eq_init(&q, 0);
+	for (uint32_t i = 0; i < 8; i++)
+		eq_push(&q, t[i], 0, i, 0);
+	for (int i = 0; i < 8; i++) {
+		CU_ASSERT_TRUE_FATAL(eq_pop(&q, &e));
+		CU_ASSERT_EQUAL(e.obj, want[i]);
+	}
+	eq_free(&q);
+}
+
+static void test_growth(void)
+{
+	struct eq q;
+	struct eq_event e;
+	eq_init(&q, 0);
+	CU_ASSERT_PTR_NULL(q.heap);
+	CU_ASSERT_EQUAL(q.cap, 0);
+	/* Decreasing times: every push sifts to the root. */
+	int grew = 0;
+	bool fits = true;
+	for (uint32_t i = 0; i < 100000; i++) {
+		size_t cap = q.cap;
+		eq_push(&q, 100000 - (int64_t)i, 0, i, 0);
+		grew += q.cap != cap;
+		fits &= q.cap >= q.n;
+	}
+	CU_ASSERT_TRUE(fits);
+	CU_ASSERT_EQUAL(eq_size(&q), 100000);
+	/* Geometric growth: a few reallocations, not one per event, and
+	 * no more than twice the room needed. */
+	CU_ASSERT(grew >= 1 && grew <= 20);
+	CU_ASSERT(q.cap < 2 * 100000 + 64);
+	CU_ASSERT_TRUE(heap_ok(&q));
+	for (int64_t t = 1; t <= 100000; t++) {
+		CU_ASSERT_TRUE_FATAL(eq_pop(&q, &e));
+		CU_ASSERT_EQUAL_FATAL(e.time, t);
+	}
+	CU_ASSERT_FALSE(eq_pop(&q, &e));
+	eq_free(&q);
+
+	/* A hint is honoured and then outgrown. */
+	eq_init(&q, 5);
+	CU_ASSERT_EQUAL(q.cap, 5);
+	for (int i = 0; i < 6; i++)
+		eq_push(&q, i, 0, 0, 0);
+	CU_ASSERT(q.cap >= 6);
+	for (int64_t t = 0; t < 6; t++) {
+		CU_ASSERT_TRUE_FATAL(eq_pop(&q, &e));
+		CU_ASSERT_EQUAL(e.time, t);
+	}
+	eq_free(&q);
+}
+
+/* The reference: (time, seq) sorted in decreasing order, so that the
+ * least is at the end. */
+struct ref_ev {
+	int64_t time;
+	uint64_t seq;
+};
+struct ref {
+	struct ref_ev *v;
+	size_t n;
+};
+
+static void ref_push(struct ref *r, int64_t time, uint64_t seq)
+{
+	/* seq is larger than any present, so among equal times the new
+	 * event pops last: it goes before every event with time <= its own. */
+	size_t lo = 0, hi = r->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (r->v[mid].time > time)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	memmove(&r->v[lo + 1], &r->v[lo], (r->n - lo) * sizeof *r->v);
+	r->v[lo] = (struct ref_ev){time, seq};
+	r->n++;
+}
+
+/* A random time: mostly from small ranges (many exact ties), some near
+ * the last popped time (as in a simulation), a few anywhere. */
+static int64_t random_time(int64_t now)
+{
+	uint64_t u = xs();
+	switch (u % 10) {
+	case 0: case 1: case 2: case 3:
+		return (int64_t)(xs() % 16);
+	case 4: case 5:
+		return now + (int64_t)(xs() % 64);
+	case 6: case 7: case 8:
+		return now + (int64_t)(xs() % 1000000);
+	default:
+		return (int64_t)xs(); /* any int64, negative too */
+	}
+}
+
+#define REF_OPS 1000000
+#define REF_MAX 4096 /* bound on pending events: keeps the memmove cheap */
+
+static void test_against_reference(void)
+{
+	struct eq q;
+	struct ref r = {xmalloc(REF_MAX * sizeof *r.v), 0};
+	struct eq_event e;
+	uint64_t pushes = 0, pops = 0, empty_pops = 0, mismatches = 0;
+	int64_t now = 0;
+	unsigned push_pct = 50;
+	xs_state = UINT64_C(0x9e3779b97f4a7c15);
+	eq_init(&q, 0);
+	for (long op = 0; op < REF_OPS; op++) {
+		if (op % 2000 == 0) /* phases that grow, drain or hold */
+			push_pct = (unsigned[]){20, 50, 50, 80}[xs() % 4];
+		bool push = xs() % 100 < push_pct;
+		if (r.n == REF_MAX)
+			push = false;
+		if (push) {
+			int64_t t = random_time(now);
+			eq_push(&q, t, kind_of(pushes), obj_of(pushes), ver_of(pushes));
+			ref_push(&r, t, pushes);
+			pushes++;
+		} else if (r.n == 0) {
+			if (eq_pop(&q, &e))
+				mismatches++;
+			empty_pops++;
+		} else {
+			struct ref_ev want = r.v[--r.n];
+			if (!eq_pop(&q, &e) || e.time != want.time || e.seq != want.seq ||
+			    e.kind != kind_of(want.seq) || e.obj != obj_of(want.seq) ||
+			    e.ver != ver_of(want.seq))
+				mismatches++;
+			now = want.time;
+			pops++;
+		}
+		if (eq_size(&q) != r.n || (r.n && eq_top(&q)->seq != r.v[r.n - 1].seq))
+			mismatches++;
+		if (op % 65536 == 0 && !heap_ok(&q))
+			mismatches++;
+	}
+	CU_ASSERT_EQUAL(mismatches, 0);
+	/* The mix really exercised what it claims to. */
+	CU_ASSERT(pushes > REF_OPS / 3);
+	CU_ASSERT(pops > REF_OPS / 3);
+	CU_ASSERT(empty_pops > 100);
+	CU_ASSERT_EQUAL(q.next_seq, pushes);
+	eq_free(&q);
+	free(r.v);
+}
+
+int test_suite_eq(void)
+{
+	TEST_SUITE("eq",
+		   {"empty queue", test_empty},
+		   {"equal times pop in push order", test_ties_in_insertion_order},
+		   {"extreme times", test_extreme_times},
+		   {"growth from cap_hint 0", test_growth},
+		   {"1e6 random ops against a sorted reference", test_against_reference});
+	return 0;
+}

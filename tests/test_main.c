@@ -1,0 +1,41 @@
+/* test_main.c - runs every CUnit suite; exit status 1 if any test fails.
+ * An optional argument runs only the suite of that name. */
+#include "test.h"
+
+#include <CUnit/Basic.h>
+#include <stdio.h>
+#include <string.h>
+
+static const struct {
+	const char *name;
+	int (*add)(void);
+} suites[] = {
+	{"eq", test_suite_eq},
+	{"rng", test_suite_rng},
+	{"cluster", test_suite_cluster},
+	{"scenario", test_suite_scenario},
+	{"policies", test_suite_policies},
+	{"engine", test_suite_engine},
+	{"determinism", test_suite_determinism},
+	{"queueing", test_suite_queueing},
+};
+
+int main(int argc, char **argv)
+{
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 2;
+	for (size_t i = 0; i < sizeof suites / sizeof suites[0]; i++) {
+		if (argc > 1 && strcmp(argv[1], suites[i].name) != 0)
+			continue;
+		if (suites[i].add() != 0) {
+			fprintf(stderr, "cannot add suite %s: %s\n", suites[i].name, CU_get_error_msg());
+			CU_cleanup_registry();
+			return 2;
+		}
+	}
+	CU_basic_set_mode(CU_BRM_NORMAL);
+	CU_basic_run_tests();
+	unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
+	CU_cleanup_registry();
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,223 @@
+/* test_policies.c - hand-computed scenarios, exact to the microsecond.
+ * Each scenario file under tests/scenarios/hand/ explains its arithmetic. */
+#include <string.h>
+
+#include "harness.h"
+#include "scenario.h"
+#include "sim.h"
+#include "test.h"
+
+#define HAND "tests/scenarios/hand/"
+
+/* Assert a job's start and end, in seconds. */
+#define JOB_AT(s, g, i, start, end)                                    \
+	do {                                                           \
+		const struct sim_job *j_ = h_job(s, g, i);             \
+		CU_ASSERT_PTR_NOT_NULL_FATAL(j_);                      \
+		CU_ASSERT_EQUAL(j_->status, JOB_DONE);                 \
+		CU_ASSERT_EQUAL(j_->start_us, S(start));               \
+		CU_ASSERT_EQUAL(j_->end_us, S(end));                   \
+	} while (0)
+
+#define NODES(s, g, i, expect)                                                  \
+	do {                                                                    \
+		char b_[256];                                                   \
+		const struct sim_job *j_ = h_job(s, g, i);                      \
+		CU_ASSERT_PTR_NOT_NULL_FATAL(j_);                               \
+		CU_ASSERT_STRING_EQUAL(h_exec_nodes(s, j_, b_, sizeof b_), expect); \
+	} while (0)
+
+static void fifo_hol(void)
+{
+	struct scn *c;
+	struct sim *s = h_run(HAND "fifo-hol.yaml", "fifo", 0, &c);
+	JOB_AT(s, "a", 0, 0, 10);
+	JOB_AT(s, "b", 0, 10, 15);
+	JOB_AT(s, "c", 0, 15, 16);
+	CU_ASSERT_EQUAL(h_makespan(s), S(16));
+	h_done(s, c);
+
+	s = h_run(HAND "fifo-hol.yaml", "label-dual", 0, &c); /* backfill */
+	JOB_AT(s, "c", 0, 2, 3);
+	JOB_AT(s, "b", 0, 10, 15);
+	CU_ASSERT_EQUAL(h_makespan(s), S(15));
+	h_done(s, c);
+}
+
+static void fifo_first_fit(void)
+{
+	struct scn *c;
+	struct sim *s = h_run(HAND "fifo-firstfit.yaml", "fifo", 0, &c);
+	NODES(s, "mem", 0, "big-0");
+	NODES(s, "three", 0, "n-0,n-0,n-1");
+	JOB_AT(s, "mem", 0, 0, 3);
+	JOB_AT(s, "three", 0, 0, 4);
+	CU_ASSERT_EQUAL(h_job(s, "three", 0)->nodes_used, 2);
+	CU_ASSERT_EQUAL(h_makespan(s), S(4));
+	h_done(s, c);
+}
+
+static void fifo_overheads(void)
+{
+	struct scn *c;
+	struct sim *s = h_run(HAND "fifo-overheads.yaml", "fifo", 0, &c);
+	/* start = first dispatch (at 2, when the executor is ready) */
+	JOB_AT(s, "j", 0, 2, 9);
+	NODES(s, "j", 0, "n-0");
+	/* f: first fit takes n-0 again (free by then); 3 s at speed 1:
+	 * ready 22, works 22.5..25.5 */
+	JOB_AT(s, "f", 0, 22, 25.5);
+	CU_ASSERT_EQUAL(h_makespan(s), S(25.5));
+	h_done(s, c);
+}
+
+static void standalone_greedy(void)
+{
+	struct scn *c;
+	struct sim *s = h_run(HAND "standalone-greedy.yaml", "spark-standalone", 0, &c);
+	JOB_AT(s, "a", 0, 0, 10);
+	JOB_AT(s, "b", 0, 10, 15);
+	NODES(s, "a", 0, "n-0,n-1");
+	NODES(s, "b", 0, "n-0,n-1");
+	for (int i = 0; i < sim_nexecs(s); i++)
+		CU_ASSERT_EQUAL(sim_exec(s, i)->cores, 4);
+	CU_ASSERT_EQUAL(h_makespan(s), S(15));
+	h_done(s, c);
+
+	/* fifo: 2 executors of 1 core (the defaults): 8 tasks in 4 waves */
+	s = h_run(HAND "standalone-greedy.yaml", "fifo", 0, &c);
+	JOB_AT(s, "a", 0, 0, 40);
+	JOB_AT(s, "b", 0, 1, 6);
+	CU_ASSERT_EQUAL(h_makespan(s), S(40));
+	h_done(s, c);
+}
+
+static void standalone_spread(void)
+{
+	struct scn *c;
+	struct sim *s = h_run(HAND "standalone-spread.yaml", "spark-standalone", 0, &c);
+	NODES(s, "a", 0, "big-0,big-1,small-0");
+	JOB_AT(s, "a", 0, 0, 6);
+	h_done(s, c);
+	s = h_run(HAND "standalone-spread.yaml", "packed", 0, &c);
+	NODES(s, "a", 0, "big-0,big-0,big-0");
+	JOB_AT(s, "a", 0, 0, 6);
+	h_done(s, c);
+}
+
+static void standalone_memory(void)
+{
+	struct scn *c;
+	struct sim *s = h_run(HAND "standalone-memory.yaml", "spark-standalone", 0, &c);
+	NODES(s, "a", 0, "fat-0");
+	CU_ASSERT_EQUAL(sim_exec(s, 0)->cores, 2);
+	JOB_AT(s, "a", 0, 0, 10);
+	h_done(s, c);
+}
+
+static void standalone_mnist(void)
+{
+	struct scn *c;
+	struct sim *s = h_run(HAND "standalone-mnist.yaml", "spark-standalone", 0, &c);
+	const struct sim_job *j = h_job(s, "m", 0);
+	NODES(s, "m", 0, "gpu-0,gpu-0,cpu-0");
+	CU_ASSERT_EQUAL(sim_exec(s, 0)->role, 0); /* the first executor is the PS */
+	CU_ASSERT_EQUAL(sim_exec(s, 1)->role, 1);
+	CU_ASSERT_EQUAL(sim_exec(s, 0)->gpus, 0);  /* GPU-blind */
+	CU_ASSERT_EQUAL(sim_exec(s, 1)->gpus_grabbed, 0); /* given back after training */
+	CU_ASSERT_EQUAL(j->gpus_used, 1);
+	CU_ASSERT_EQUAL(j->status, JOB_DONE);
+	CU_ASSERT_EQUAL(j->start_us, 0);
+	CU_ASSERT_EQUAL(j->end_us, 3666667); /* 1 s + 1666.667 ms + 1 s */
+	h_done(s, c);
+
+	s = h_run(HAND "standalone-mnist.yaml", "label-dual", 0, &c);
+	CU_ASSERT_EQUAL(h_job(s, "m", 0)->status, JOB_UNPLACEABLE);
+	CU_ASSERT_EQUAL(sim_nexecs(s), 0);
+	h_done(s, c);
+}
+
+static void standalone_timeout(void)
+{
+	struct scn *c;
+	struct sim *s = h_run(HAND "standalone-timeout.yaml", "spark-standalone", 0, &c);
+	const struct sim_job *m = h_job(s, "m", 0);
+	CU_ASSERT_EQUAL(m->status, JOB_TIMED_OUT);
+	CU_ASSERT_EQUAL(m->end_us, S(31));
+	CU_ASSERT_EQUAL(m->start_us, -1);
+	JOB_AT(s, "a", 0, 0, 100);
+	h_done(s, c);
+}
+
+static void dual_labels(void)
+{
+	struct scn *c;
+	struct sim *s = h_run(HAND "dual-labels.yaml", "label-dual", 0, &c);
+	NODES(s, "g", 0, "gpu-0");
+	NODES(s, "c", 0, "cpu-0");
+	NODES(s, "p", 0, "cpu-0,gpu-0");
+	JOB_AT(s, "g", 0, 0, 5);
+	JOB_AT(s, "c", 0, 0, 5);
+	JOB_AT(s, "p", 0, 5, 10);
+	h_done(s, c);
+}
+
+static void dual_gang(void)
+{
+	struct scn *c;
+	struct sim *s = h_run(HAND "dual-gang.yaml", "label-dual", 0, &c);
+	JOB_AT(s, "a", 0, 0, 10);
+	JOB_AT(s, "b", 0, 10, 15);
+	JOB_AT(s, "c", 0, 2, 5);
+	CU_ASSERT_EQUAL(h_makespan(s), S(15));
+	h_done(s, c);
+
+	s = h_run(HAND "dual-gang.yaml", "nogang", 0, &c);
+	JOB_AT(s, "a", 0, 0, 10);
+	JOB_AT(s, "b", 0, 1, 6);
+	JOB_AT(s, "c", 0, 6, 9);
+	CU_ASSERT_EQUAL(h_job(s, "b", 0)->role[0].granted, 1);
+	CU_ASSERT_EQUAL(h_makespan(s), S(10));
+	h_done(s, c);
+}
+
+static void dual_best_fit(void)
+{
+	struct scn *c;
+	struct sim *s = h_run(HAND "dual-bestfit.yaml", "label-dual", 0, &c);
+	NODES(s, "small", 0, "c-0");
+	NODES(s, "large", 0, "b-0");
+	JOB_AT(s, "large", 0, 1, 3);
+	h_done(s, c);
+}
+
+static void dual_sharing(void)
+{
+	struct scn *c;
+	struct sim *s = h_run(HAND "dual-sharing.yaml", "memcalc", 0, &c);
+	JOB_AT(s, "a", 0, 0, 15);
+	JOB_AT(s, "b", 0, 5, 20);
+	h_done(s, c);
+	s = h_run(HAND "dual-sharing.yaml", "label-dual", 0, &c);
+	JOB_AT(s, "a", 0, 0, 10);
+	JOB_AT(s, "b", 0, 10, 20);
+	h_done(s, c);
+}
+
+int test_suite_policies(void)
+{
+	TEST_SUITE("policies",
+		   {"fifo: head-of-line blocking (label-dual backfills)", fifo_hol},
+		   {"fifo: first fit, node skipped for memory, whole job", fifo_first_fit},
+		   {"fifo: executor start-up and task launch overheads", fifo_overheads},
+		   {"spark-standalone: no cores_max takes every core", standalone_greedy},
+		   {"spark-standalone: spread out over sorted workers", standalone_spread},
+		   {"spark-standalone: worker filtered for memory", standalone_memory},
+		   {"spark-standalone: GPU-blind mnist_spark grabs a GPU", standalone_mnist},
+		   {"spark-standalone: TFoS reservation timeout", standalone_timeout},
+		   {"label-dual: required label forbids a node, preference falls back", dual_labels},
+		   {"label-dual: gang waits, backfill; without gang", dual_gang},
+		   {"label-dual: best fit by dominant leftover", dual_best_fit},
+		   {"label-dual: memory calculator oversubscribes, processor sharing", dual_sharing});
+	return 0;
+}

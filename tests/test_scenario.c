@@ -1,0 +1,599 @@
+/* test_scenario.c - the scenario loader (scn_): good files read back
+ * field by field, units converted exactly, and every class of bad input
+ * reported with its exact one-line message.
+ *
+ * Files: tests/scenarios/ok/ (full.yaml uses every key; minimal.yaml only
+ * the required ones; cost.yaml is the cost model full.yaml names by path)
+ * and tests/scenarios/bad/ (one mistake each, message pinned below).
+ */
+#include "test.h"
+
+#include "policy.h"
+#include "scenario.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define OK_DIR "tests/scenarios/ok/"
+#define BAD_DIR "tests/scenarios/bad/"
+
+static struct scn *load_ok(const char *path)
+{
+	char err[512] = "";
+	struct scn *s = scn_load(path, err, sizeof err);
+	if (!s)
+		fprintf(stderr, "\n  %s\n", err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	return s;
+}
+
+/* The bit of label `name`; fails the test if the scenario lacks it. */
+static uint64_t bit(const struct scn *s, const char *name)
+{
+	int i = scn_label_index(s, name);
+	CU_ASSERT_FATAL(i >= 0);
+	return 1ULL << i;
+}
+
+/* ------------------------------------------------------------------ */
+/* full.yaml                                                           */
+
+static void test_full_top(void)
+{
+	struct scn *s = load_ok(OK_DIR "full.yaml");
+	CU_ASSERT_STRING_EQUAL(s->path, OK_DIR "full.yaml");
+	CU_ASSERT_STRING_EQUAL(s->name, "full-test");
+	CU_ASSERT_EQUAL(s->seed, 42);
+	CU_ASSERT_EQUAL(s->replications, 3);
+	CU_ASSERT_EQUAL(s->warmup_jobs, 2);
+	CU_ASSERT_EQUAL(s->over.executor_startup_us, 1500000);
+	CU_ASSERT_EQUAL(s->over.task_launch_us, 250000);
+	/* labels in order of first appearance: auto gives gpu, v100; cpu */
+	CU_ASSERT_EQUAL_FATAL(s->nlabels, 4);
+	CU_ASSERT_STRING_EQUAL(s->label_names[0], "gpu");
+	CU_ASSERT_STRING_EQUAL(s->label_names[1], "v100");
+	CU_ASSERT_STRING_EQUAL(s->label_names[2], "cpu");
+	CU_ASSERT_STRING_EQUAL(s->label_names[3], "fast");
+	CU_ASSERT_EQUAL(scn_label_index(s, "tpu"), -1);
+	scn_free(s);
+}
+
+static void test_full_cluster(void)
+{
+	struct scn *s = load_ok(OK_DIR "full.yaml");
+	CU_ASSERT_EQUAL_FATAL(s->ngroups, 3);
+	const struct scn_node_group *g = s->groups;
+	CU_ASSERT_STRING_EQUAL(g[0].name, "gpu");
+	CU_ASSERT_EQUAL(g[0].count, 2);
+	CU_ASSERT_EQUAL(g[0].cores, 16);
+	CU_ASSERT_EQUAL(g[0].mem_mib, 1536);           /* 1.5GiB */
+	CU_ASSERT_EQUAL(g[0].gpus, 2);
+	CU_ASSERT_STRING_EQUAL(g[0].gpu_model, "v100");
+	CU_ASSERT_DOUBLE_EQUAL(g[0].cpu_speed, 1.25, 0);
+	CU_ASSERT_EQUAL(g[0].labels, bit(s, "gpu") | bit(s, "v100")); /* auto */
+	CU_ASSERT_PTR_EQUAL(g[0].pos.file, s->path);
+	CU_ASSERT_EQUAL(g[0].pos.line, 9);
+	CU_ASSERT_EQUAL(g[0].pos.col, 3);
+
+	CU_ASSERT_STRING_EQUAL(g[1].name, "cpu");
+	CU_ASSERT_EQUAL(g[1].count, 3);
+	CU_ASSERT_EQUAL(g[1].mem_mib, 65536);          /* 64G = 64GiB */
+	CU_ASSERT_EQUAL(g[1].gpus, 0);
+	CU_ASSERT_PTR_NULL(g[1].gpu_model);
+	CU_ASSERT_DOUBLE_EQUAL(g[1].cpu_speed, 1.0, 0);
+	CU_ASSERT_EQUAL(g[1].labels, bit(s, "cpu"));   /* auto without GPUs */
+
+	CU_ASSERT_EQUAL(g[2].count, 1);
+	CU_ASSERT_EQUAL(g[2].cores, 32);
+	CU_ASSERT_EQUAL(g[2].mem_mib, 1048576);        /* 1TiB */
+	CU_ASSERT_EQUAL(g[2].labels, bit(s, "fast") | bit(s, "cpu"));
+	scn_free(s);
+}
+
+static void test_full_wordcount(void)
+{
+	struct scn *s = load_ok(OK_DIR "full.yaml");
+	CU_ASSERT_EQUAL_FATAL(s->njobgroups, 3);
+	const struct scn_job_group *j = &s->jobs[0];
+	CU_ASSERT_STRING_EQUAL(j->name, "wc");
+	CU_ASSERT_EQUAL(j->type, SCN_JOB_WORDCOUNT);
+	CU_ASSERT_EQUAL(j->count, 4);
+	CU_ASSERT_EQUAL(j->arrival.kind, SCN_ARR_INTERVAL);
+	CU_ASSERT_EQUAL(j->arrival.interval_us, 30000000);
+	CU_ASSERT_EQUAL(j->arrival.start_us, 60000000); /* 1min */
+	CU_ASSERT_EQUAL(j->require, bit(s, "cpu"));     /* a single scalar */
+	CU_ASSERT_EQUAL(j->prefer, bit(s, "fast"));
+	CU_ASSERT_EQUAL(j->exec.count, 3);
+	CU_ASSERT_EQUAL(j->exec.cores, 4);
+	CU_ASSERT_EQUAL(j->exec.mem_mib, 4096);
+	CU_ASSERT_EQUAL(j->exec.gpus, 0);
+	CU_ASSERT_FALSE(j->exec.has_labels);
+	CU_ASSERT_EQUAL(j->exec.require, j->require);   /* inherited */
+	CU_ASSERT_EQUAL(j->exec.prefer, j->prefer);
+	CU_ASSERT_EQUAL(j->cores_max, 12);
+	CU_ASSERT_EQUAL(j->task_cpus, 2);
+	CU_ASSERT_EQUAL(j->input_mib.kind, SCN_DIST_UNIFORM);
+	CU_ASSERT_DOUBLE_EQUAL(j->input_mib.a, 512, 0);
+	CU_ASSERT_DOUBLE_EQUAL(j->input_mib.b, 2048, 0);
+	CU_ASSERT_EQUAL(j->parallelism, 8);
+	CU_ASSERT_DOUBLE_EQUAL(j->shuffle_ratio, 0.25, 0);
+	CU_ASSERT_EQUAL(j->split_mib, 64);
+	CU_ASSERT_EQUAL(j->pos.line, 27);
+	scn_free(s);
+}
+
+static void test_full_mnist(void)
+{
+	struct scn *s = load_ok(OK_DIR "full.yaml");
+	const struct scn_job_group *j = &s->jobs[1];
+	CU_ASSERT_EQUAL(j->type, SCN_JOB_MNIST);
+	CU_ASSERT_EQUAL(j->count, 3);                   /* from times */
+	CU_ASSERT_EQUAL_FATAL(j->arrival.kind, SCN_ARR_LIST);
+	CU_ASSERT_EQUAL_FATAL(j->arrival.ntimes, 3);
+	CU_ASSERT_EQUAL(j->arrival.times_us[0], 0);
+	CU_ASSERT_EQUAL(j->arrival.times_us[1], 10000000);
+	CU_ASSERT_EQUAL(j->arrival.times_us[2], 25000000);
+	CU_ASSERT_EQUAL(j->require, 0);
+	CU_ASSERT_EQUAL(j->prefer, bit(s, "gpu"));
+	CU_ASSERT_EQUAL(j->cores_max, 4);
+	CU_ASSERT_EQUAL(j->cluster_size, 4);
+	/* ps gives only require: its prefer stays the job's */
+	CU_ASSERT_EQUAL(j->ps.cores, 2);
+	CU_ASSERT_EQUAL(j->ps.mem_mib, 1024);
+	CU_ASSERT_EQUAL(j->ps.gpus, 0);
+	CU_ASSERT_TRUE(j->ps.has_labels);
+	CU_ASSERT_EQUAL(j->ps.require, bit(s, "cpu"));
+	CU_ASSERT_EQUAL(j->ps.prefer, bit(s, "gpu"));
+	/* worker gives both; prefer: [] empties the job's preference */
+	CU_ASSERT_EQUAL(j->worker.count, 3);            /* cluster_size - 1 */
+	CU_ASSERT_EQUAL(j->worker.cores, 1);
+	CU_ASSERT_EQUAL(j->worker.mem_mib, 3072);
+	CU_ASSERT_EQUAL(j->worker.gpus, 1);
+	CU_ASSERT_TRUE(j->worker.has_labels);
+	CU_ASSERT_EQUAL(j->worker.require, bit(s, "gpu") | bit(s, "v100"));
+	CU_ASSERT_EQUAL(j->worker.prefer, 0);
+	CU_ASSERT_EQUAL(j->steps, 2000);
+	CU_ASSERT_EQUAL(j->batch_size, 64);
+	CU_ASSERT_EQUAL(j->epochs, 2);
+	CU_ASSERT_EQUAL(j->partitions, 20);
+	CU_ASSERT_EQUAL(j->feed_task_us, 1);            /* 0.0000005s rounds up */
+	CU_ASSERT_EQUAL(j->startup_us, 12000000);
+	CU_ASSERT_EQUAL(j->shutdown_us, 3000000);
+	CU_ASSERT_EQUAL(j->reservation_timeout_us, 600000000); /* 10min */
+	scn_free(s);
+}
+
+static void test_full_synthetic(void)
+{
+	struct scn *s = load_ok(OK_DIR "full.yaml");
+	const struct scn_job_group *j = &s->jobs[2];
+	CU_ASSERT_EQUAL(j->type, SCN_JOB_SYNTHETIC);
+	CU_ASSERT_EQUAL(j->count, 2);
+	CU_ASSERT_EQUAL(j->arrival.kind, SCN_ARR_POISSON);
+	CU_ASSERT_DOUBLE_EQUAL(j->arrival.mean_gap_us, 2e6, 0); /* 0.5/s */
+	CU_ASSERT_EQUAL(j->arrival.start_us, 5000000);
+	CU_ASSERT_EQUAL(j->exec.count, 2);              /* defaults */
+	CU_ASSERT_EQUAL(j->exec.mem_mib, 1024);
+	CU_ASSERT_EQUAL_FATAL(j->nstages, 4);
+	const struct scn_stage *st = j->stages;
+	CU_ASSERT_STRING_EQUAL(st[0].name, "load");
+	CU_ASSERT_EQUAL(st[0].tasks, 10);
+	CU_ASSERT_EQUAL(st[0].dur.kind, SCN_DIST_CONST);
+	CU_ASSERT_DOUBLE_EQUAL(st[0].dur.a, 2e6, 0);
+	CU_ASSERT_EQUAL(st[0].nparents, 0);             /* first: a root */
+	CU_ASSERT_EQUAL(st[1].dur.kind, SCN_DIST_EXPONENTIAL);
+	CU_ASSERT_DOUBLE_EQUAL(st[1].dur.a, 250000, 0);
+	CU_ASSERT_EQUAL_FATAL(st[1].nparents, 1);       /* chain default */
+	CU_ASSERT_EQUAL(st[1].parents[0], 0);
+	CU_ASSERT_EQUAL(st[2].dur.kind, SCN_DIST_LOGNORMAL);
+	CU_ASSERT_DOUBLE_EQUAL(st[2].dur.a, 1e6, 0);
+	CU_ASSERT_DOUBLE_EQUAL(st[2].dur.b, 0.5, 0);
+	CU_ASSERT_EQUAL(st[2].nparents, 0);             /* parents: [] */
+	CU_ASSERT_STRING_EQUAL(st[3].name, "join");
+	CU_ASSERT_EQUAL(st[3].dur.kind, SCN_DIST_CONST);
+	CU_ASSERT_DOUBLE_EQUAL(st[3].dur.a, 3.6e9, 0);
+	CU_ASSERT_EQUAL_FATAL(st[3].nparents, 2);
+	CU_ASSERT_EQUAL(st[3].parents[0], 1);
+	CU_ASSERT_EQUAL(st[3].parents[1], 2);
+	scn_free(s);
+}
+
+static void test_full_cost_file(void)
+{
+	struct scn *s = load_ok(OK_DIR "full.yaml");
+	const struct scn_cost_model *c = &s->cost;
+	CU_ASSERT_STRING_EQUAL(c->path, OK_DIR "cost.yaml"); /* relative to full.yaml */
+	CU_ASSERT_EQUAL(c->version, 1);
+	CU_ASSERT_EQUAL(c->task_overhead_us, 5000);
+	CU_ASSERT_EQUAL_FATAL(c->nkernels, 3);
+	const struct scn_cost_kernel *k = scn_cost_kernel(s, "wordcount_map");
+	CU_ASSERT_PTR_EQUAL_FATAL(k, &c->kernels[0]);
+	CU_ASSERT_STRING_EQUAL(k->unit, "MiB");
+	CU_ASSERT_EQUAL(k->noise, SCN_NOISE_LOGNORMAL);
+	CU_ASSERT_DOUBLE_EQUAL(k->noise_cv, 0.05, 0);
+	CU_ASSERT_EQUAL_FATAL(k->ndevs, 1);
+	CU_ASSERT_STRING_EQUAL(k->devs[0].device, "cpu");
+	CU_ASSERT_DOUBLE_EQUAL(k->devs[0].intercept_us, 50000, 0);
+	CU_ASSERT_DOUBLE_EQUAL(k->devs[0].slope_us, 8000, 0);
+	k = scn_cost_kernel(s, "wordcount_reduce");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+	CU_ASSERT_EQUAL(k->noise, SCN_NOISE_NONE);
+	CU_ASSERT_DOUBLE_EQUAL(k->devs[0].slope_us, 0.5, 0); /* fractions of µs kept */
+	k = scn_cost_kernel(s, "mnist_step");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+	CU_ASSERT_STRING_EQUAL(k->unit, "samples");
+	const struct scn_cost_dev *d = scn_cost_device(k, "v100");
+	CU_ASSERT_PTR_EQUAL_FATAL(d, &k->devs[2]);
+	CU_ASSERT_DOUBLE_EQUAL(d->intercept_us, 1500, 0);
+	CU_ASSERT_DOUBLE_EQUAL(d->slope_us, 4, 1e-9);
+	CU_ASSERT_PTR_NULL(scn_cost_device(k, "a100"));
+	CU_ASSERT_PTR_NULL(scn_cost_kernel(s, "nope"));
+	scn_free(s);
+}
+
+static void test_full_policies(void)
+{
+	struct scn *s = load_ok(OK_DIR "full.yaml");
+	CU_ASSERT_EQUAL_FATAL(s->npolicies, 3);
+	const struct scn_policy *p = s->policies;
+	CU_ASSERT_STRING_EQUAL(p[0].name, "spark-standalone"); /* scalar form */
+	CU_ASSERT_STRING_EQUAL(p[0].kind, "spark-standalone");
+	CU_ASSERT_EQUAL(p[0].nparams, 0);
+	CU_ASSERT_EQUAL(p[0].pos.line, 81);
+	CU_ASSERT_STRING_EQUAL(p[1].name, "dual-nogang");
+	CU_ASSERT_STRING_EQUAL(p[1].kind, "label-dual");
+	CU_ASSERT_EQUAL(p[1].pos.line, 82);
+	CU_ASSERT_EQUAL_FATAL(p[1].nparams, 2);                /* in file order */
+	CU_ASSERT_STRING_EQUAL(p[1].params[0].key, "gang");
+	CU_ASSERT_STRING_EQUAL(p[1].params[0].value, "false");
+	CU_ASSERT_EQUAL(p[1].params[0].pos.line, 84);
+	CU_ASSERT_EQUAL(p[1].params[0].pos.col, 9);
+	CU_ASSERT_STRING_EQUAL(p[1].params[1].key, "calculator");
+	CU_ASSERT_STRING_EQUAL(p[1].params[1].value, "memory");
+	CU_ASSERT_STRING_EQUAL(p[2].name, "fifo");
+	scn_free(s);
+}
+
+/* ------------------------------------------------------------------ */
+/* minimal.yaml: defaults                                              */
+
+static void test_defaults(void)
+{
+	struct scn *s = load_ok(OK_DIR "minimal.yaml");
+	CU_ASSERT_STRING_EQUAL(s->name, "minimal");   /* basename, no .yaml */
+	CU_ASSERT_EQUAL(s->seed, 1);
+	CU_ASSERT_EQUAL(s->replications, 1);
+	CU_ASSERT_EQUAL(s->warmup_jobs, 0);
+	CU_ASSERT_EQUAL(s->over.executor_startup_us, 2000000);
+	CU_ASSERT_EQUAL(s->over.task_launch_us, 10000);
+	CU_ASSERT_EQUAL(s->nlabels, 0);
+
+	const struct scn_node_group *g = &s->groups[0];
+	CU_ASSERT_EQUAL(g->count, 1);
+	CU_ASSERT_EQUAL(g->gpus, 0);
+	CU_ASSERT_PTR_NULL(g->gpu_model);
+	CU_ASSERT_DOUBLE_EQUAL(g->cpu_speed, 1.0, 0);
+	CU_ASSERT_EQUAL(g->labels, 0);
+
+	CU_ASSERT_EQUAL_FATAL(s->njobgroups, 3);
+	const struct scn_job_group *wc = &s->jobs[0], *tf = &s->jobs[1], *ch = &s->jobs[2];
+	CU_ASSERT_EQUAL(wc->count, 1);
+	CU_ASSERT_EQUAL(wc->arrival.kind, SCN_ARR_FIXED);
+	CU_ASSERT_EQUAL(wc->arrival.start_us, 0);
+	CU_ASSERT_EQUAL(wc->require, 0);
+	CU_ASSERT_EQUAL(wc->prefer, 0);
+	CU_ASSERT_EQUAL(wc->exec.count, 2);
+	CU_ASSERT_EQUAL(wc->exec.cores, 0);
+	CU_ASSERT_EQUAL(wc->exec.mem_mib, 1024);
+	CU_ASSERT_EQUAL(wc->exec.gpus, 0);
+	CU_ASSERT_FALSE(wc->exec.has_labels);
+	CU_ASSERT_EQUAL(wc->cores_max, 0);
+	CU_ASSERT_EQUAL(wc->task_cpus, 1);
+	CU_ASSERT_EQUAL(wc->input_mib.kind, SCN_DIST_CONST);
+	CU_ASSERT_DOUBLE_EQUAL(wc->input_mib.a, 1024, 0);
+	CU_ASSERT_EQUAL(wc->parallelism, 0);
+	CU_ASSERT_DOUBLE_EQUAL(wc->shuffle_ratio, 0.1, 0);
+	CU_ASSERT_EQUAL(wc->split_mib, 128);
+
+	CU_ASSERT_EQUAL(tf->cluster_size, 3);
+	CU_ASSERT_EQUAL(tf->ps.cores, 1);
+	CU_ASSERT_EQUAL(tf->ps.mem_mib, 2048);
+	CU_ASSERT_EQUAL(tf->ps.gpus, 0);
+	CU_ASSERT_FALSE(tf->ps.has_labels);
+	CU_ASSERT_EQUAL(tf->worker.cores, 1);
+	CU_ASSERT_EQUAL(tf->worker.mem_mib, 3072);
+	CU_ASSERT_EQUAL(tf->worker.gpus, 1);
+	CU_ASSERT_EQUAL(tf->worker.count, 2);
+	CU_ASSERT_FALSE(tf->worker.has_labels);
+	CU_ASSERT_EQUAL(tf->steps, 1000);
+	CU_ASSERT_EQUAL(tf->batch_size, 100);
+	CU_ASSERT_EQUAL(tf->epochs, 1);
+	CU_ASSERT_EQUAL(tf->partitions, 10);
+	CU_ASSERT_EQUAL(tf->feed_task_us, 1000000);
+	CU_ASSERT_EQUAL(tf->startup_us, 10000000);
+	CU_ASSERT_EQUAL(tf->shutdown_us, 2000000);
+	CU_ASSERT_EQUAL(tf->reservation_timeout_us, 600000000);
+
+	CU_ASSERT_EQUAL_FATAL(ch->nstages, 3);           /* a chain a <- b <- c */
+	CU_ASSERT_EQUAL(ch->stages[0].nparents, 0);
+	CU_ASSERT_EQUAL_FATAL(ch->stages[1].nparents, 1);
+	CU_ASSERT_EQUAL(ch->stages[1].parents[0], 0);
+	CU_ASSERT_EQUAL_FATAL(ch->stages[2].nparents, 1);
+	CU_ASSERT_EQUAL(ch->stages[2].parents[0], 1);
+
+	/* inline cost model */
+	CU_ASSERT_PTR_NULL(s->cost.path);
+	CU_ASSERT_EQUAL(s->cost.version, 1);
+	CU_ASSERT_EQUAL(s->cost.task_overhead_us, 0);
+	CU_ASSERT_EQUAL(s->cost.nkernels, 3);
+	const struct scn_cost_kernel *k = scn_cost_kernel(s, "mnist_step");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+	CU_ASSERT_EQUAL(k->noise, SCN_NOISE_NONE);
+	CU_ASSERT_DOUBLE_EQUAL(scn_cost_device(k, "cpu")->slope_us, 100, 1e-9);
+
+	CU_ASSERT_EQUAL_FATAL(s->npolicies, 1);
+	CU_ASSERT_STRING_EQUAL(s->policies[0].kind, "fifo");
+	scn_free(s);
+}
+
+/* ------------------------------------------------------------------ */
+/* Units, one value at a time, through a scratch scenario file         */
+
+#define TAIL                                                                           \
+	"workload: [{name: j, type: wordcount, input: 1GiB%s}]\n"                        \
+	"cost_model: {version: 1, kernels: {\n"                                          \
+	"  wordcount_map: {unit: MiB, devices: {cpu: {intercept: 1ms, slope: 1ms}}},\n"  \
+	"  wordcount_reduce: {unit: MiB, devices: {cpu: {intercept: 1ms, slope: 1ms}}}}}\n" \
+	"policies: [fifo]\n"
+
+enum field { F_TIME, F_SIZE, F_RATE, F_INT };
+
+/* Line 1 of the scratch file holds the value under test. */
+static const char *const tmpl[] = {
+	[F_TIME] = "overheads: {task_launch: %s}\ncluster: [{name: n, cores: 1, memory: 1GiB}]\n" TAIL,
+	[F_SIZE] = "cluster: [{name: n, cores: 1, memory: %s}]\n" TAIL,
+	[F_RATE] = "seed: 1\ncluster: [{name: n, cores: 1, memory: 1GiB}]\n" TAIL,
+	[F_INT] = "cluster: [{name: n, cores: %s, memory: 1GiB}]\n" TAIL,
+};
+
+/* Write a scenario whose value under test is `value` and load it.  The
+ * message (past "file:line:col: ") lands in msg. */
+static struct scn *load_value(enum field f, const char *value, char *msg, size_t len)
+{
+	char path[] = "/tmp/hetsim-scn-XXXXXX", err[512] = "", rate[64] = "";
+	int fd = mkstemp(path);
+	CU_ASSERT_FATAL(fd >= 0);
+	FILE *fp = fdopen(fd, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+	if (f == F_RATE) {
+		snprintf(rate, sizeof rate, ", arrival: {poisson: %s}", value);
+		fprintf(fp, tmpl[f], rate);
+	} else {
+		fprintf(fp, tmpl[f], value, "");
+	}
+	fclose(fp);
+	struct scn *s = scn_load(path, err, sizeof err);
+	unlink(path);
+	const char *m = err + strlen(path);
+	for (int colons = 0; *m && colons < 3; m++)
+		colons += *m == ':';
+	snprintf(msg, len, "%s", *m == ' ' ? m + 1 : err);
+	return s;
+}
+
+static const struct {
+	enum field f;
+	const char *value;
+	int64_t want;    /* µs, MiB, mean gap µs or the integer */
+	const char *msg; /* NULL: must load */
+} units[] = {
+	{F_TIME, "250ms", 250000, NULL},
+	{F_TIME, "0.0000005s", 1, NULL},        /* half a µs rounds away from 0 */
+	{F_TIME, "0.0000004s", 0, NULL},
+	{F_TIME, "1.5us", 2, NULL},
+	{F_TIME, "2.5us", 3, NULL},
+	{F_TIME, "0.001ms", 1, NULL},
+	{F_TIME, "3 s", 3000000, NULL},
+	{F_TIME, "1.5h", 5400000000, NULL},
+	{F_TIME, "2min", 120000000, NULL},
+	{F_TIME, "2562047788h", 9223372036800000000, NULL}, /* INT64_MAX µs is 2562047788.01h */
+	{F_TIME, "2562047789h", 0, "time '2562047789h' is too large"},
+	{F_TIME, "9223372036854775us", 9223372036854775, NULL},
+	{F_TIME, "1234567890123456789us", 0,
+	 "expected a time with a unit (us, ms, s, min, h), got '1234567890123456789us'"}, /* > 18 digits */
+	{F_TIME, "5", 0, "expected a time with a unit (us, ms, s, min, h), got '5'"},
+	{F_TIME, "5sec", 0, "expected a time with a unit (us, ms, s, min, h), got '5sec'"},
+	{F_TIME, "1e3s", 0, "expected a time with a unit (us, ms, s, min, h), got '1e3s'"},
+	{F_TIME, "-1ms", 0, "expected a time >= 0, got '-1ms'"},
+	{F_SIZE, "1.5GiB", 1536, NULL},
+	{F_SIZE, "2T", 2097152, NULL},
+	{F_SIZE, "512M", 512, NULL},
+	{F_SIZE, "1 GiB", 1024, NULL},
+	{F_SIZE, "0.0009765625GiB", 1, NULL},   /* exactly 1 MiB */
+	{F_SIZE, "0.5MiB", 0, "expected a whole number of MiB, got '0.5MiB'"},
+	{F_SIZE, "64", 0, "expected a size such as 512MiB or 64GiB, got '64'"},
+	{F_SIZE, "64GB", 0, "expected a size such as 512MiB or 64GiB, got '64GB'"},
+	{F_SIZE, "0MiB", 0, "expected a size >= 1MiB, got '0MiB'"},
+	{F_SIZE, "{a: 1}", 0, "expected a size such as 512MiB or 64GiB, got a mapping"},
+	{F_RATE, "0.5/s", 2000000, NULL},
+	{F_RATE, "3/min", 20000000, NULL},
+	{F_RATE, "10/h", 360000000, NULL},
+	{F_RATE, "0.25 /s", 4000000, NULL},
+	{F_RATE, "-1/s", 0, "expected a rate > 0, got '-1/s'"},
+	{F_RATE, "1/d", 0, "expected a rate such as 0.5/s, 3/min or 10/h, got '1/d'"},
+	{F_RATE, "0/s", 0, "expected a rate > 0, got '0/s'"},
+	{F_RATE, "2", 0, "expected a rate such as 0.5/s, 3/min or 10/h, got '2'"},
+	{F_INT, "7", 7, NULL},
+	{F_INT, "+7", 7, NULL},
+	{F_INT, "3.5", 0, "expected an integer, got '3.5'"},
+	{F_INT, "3x", 0, "expected an integer, got '3x'"},
+	{F_INT, "0", 0, "expected an integer >= 1, got '0'"},
+	{F_INT, "99999999999", 0, "expected an integer <= 2147483647, got '99999999999'"},
+	{F_INT, "99999999999999999999", 0, "integer '99999999999999999999' is out of range"},
+	{F_INT, "", 0, "expected an integer, got nothing"},
+};
+
+/* The value under test, read back; a mean gap is a whole number of µs in
+ * the table, so comparing it exactly is fair. */
+static bool field_is(const struct scn *s, enum field f, int64_t want)
+{
+	switch (f) {
+	case F_TIME:
+		return s->over.task_launch_us == want;
+	case F_SIZE:
+		return s->groups[0].mem_mib == want;
+	case F_RATE:
+		return s->jobs[0].arrival.mean_gap_us == (double)want;
+	default:
+		return s->groups[0].cores == want;
+	}
+}
+
+static void test_units(void)
+{
+	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+		char msg[512];
+		struct scn *s = load_value(units[i].f, units[i].value, msg, sizeof msg);
+		if (units[i].msg) {
+			CU_ASSERT_PTR_NULL(s);
+			CU_ASSERT_STRING_EQUAL(msg, units[i].msg);
+		} else {
+			CU_ASSERT_PTR_NOT_NULL(s);
+			CU_ASSERT(s && field_is(s, units[i].f, units[i].want));
+		}
+		if ((s != NULL) != (units[i].msg == NULL))
+			fprintf(stderr, "\n  value '%s': %s\n", units[i].value, s ? "loaded" : msg);
+		scn_free(s);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Bad files: exact messages                                           */
+
+/* "%s" in a message stands for pol_names(). */
+static const struct {
+	const char *file, *msg;
+} bad[] = {
+	{"syntax", "syntax.yaml:19:11: did not find expected ',' or ']' (while parsing a flow sequence at line 18)"},
+	{"top_typo", "top_typo.yaml:19:1: unknown key 'polices' at top level (did you mean 'policies'?)"},
+	{"policy_unknown", "policy_unknown.yaml:22:11: unknown policy 'label-dul' (known: %s)"},
+	{"switch_value", "switch_value.yaml:22:9: expected true or false for switch 'gang' of policy label-dual, got 'maybe'"},
+	{"switch_unknown", "switch_unknown.yaml:22:3: policy label-dual has no switch 'gnag' (switches: labels, calculator, gang)"},
+	{"choice_value", "choice_value.yaml:22:15: expected one of dominant, memory for switch 'calculator' of policy label-dual, got 'fastest'"},
+	{"policy_key_typo", "policy_key_typo.yaml:9:3: unknown key 'polcy' in policy entry (did you mean 'policy'?)"},
+	{"policy_dup", "policy_dup.yaml:22:3: duplicate policy name 'spark-standalone' (first at line 20); give one a name"},
+	{"size_bare", "size_bare.yaml:5:11: expected a size such as 512MiB or 64GiB, got '64'"},
+	{"size_fraction", "size_fraction.yaml:18:20: expected a whole number of MiB, got '0.3MiB'"},
+	{"time_bare", "time_bare.yaml:2:48: expected a time with a unit (us, ms, s, min, h), got '5'"},
+	{"time_negative", "time_negative.yaml:18:17: expected a time >= 0, got '-5s'"},
+	{"time_overflow", "time_overflow.yaml:2:31: time '9999999999999h' is too large"},
+	{"rate_bare", "rate_bare.yaml:18:22: expected a rate such as 0.5/s, 3/min or 10/h, got '2'"},
+	{"missing_key", "missing_key.yaml:3:3: missing key 'cores' in node group 'gpu'"},
+	{"duplicate_key", "duplicate_key.yaml:6:3: duplicate key 'cores' (first at line 4)"},
+	{"group_dup", "group_dup.yaml:6:9: duplicate node group name 'cpu' (first at line 3)"},
+	{"wrong_type_key", "wrong_type_key.yaml:18:3: key 'input' is for wordcount jobs, not mnist_spark"},
+	{"stages_wordcount", "stages_wordcount.yaml:18:3: key 'stages' is for synthetic jobs, not wordcount"},
+	{"executors_mnist", "executors_mnist.yaml:17:3: key 'executors' is for wordcount and synthetic jobs, not mnist_spark"},
+	{"job_type", "job_type.yaml:16:9: unknown job type 'mnist-spark' (did you mean 'mnist_spark'?)"},
+	{"role_key", "role_key.yaml:17:22: unknown key 'gpu' in role worker (did you mean 'gpus'?)"},
+	{"parent_later", "parent_later.yaml:21:15: parent 'reduce' of stage 'map' comes after it (parents must be earlier stages)"},
+	{"parent_unknown", "parent_unknown.yaml:24:15: unknown stage 'mpa' in parents of 'reduce' (earlier stages: map)"},
+	{"dist_unknown", "dist_unknown.yaml:20:22: unknown distribution 'normal' (known: constant, exponential, lognormal, uniform)"},
+	{"label_unknown", "label_unknown.yaml:18:18: no node group carries label 'tpu' (did you mean 'gpu'?)"},
+	{"labels_auto_mixed", "labels_auto_mixed.yaml:6:12: 'auto' cannot be mixed with other labels; write labels: auto"},
+	{"count_negative", "count_negative.yaml:17:10: expected an integer >= 1, got '-2'"},
+	{"int_float", "int_float.yaml:4:10: expected an integer, got '3.5'"},
+	{"gpus_no_model", "gpus_no_model.yaml:3:3: missing key 'gpu_model' in node group 'gpu' (required when gpus > 0)"},
+	{"model_without_gpus", "model_without_gpus.yaml:6:14: gpu_model given but node group 'cpu' has no GPUs (gpus: 0)"},
+	{"arrival_two", "arrival_two.yaml:18:12: arrival takes exactly one of at, every, poisson, times (got at, every)"},
+	{"times_count", "times_count.yaml:17:10: count 2 disagrees with the 3 arrival times"},
+	{"times_decrease", "times_decrease.yaml:18:30: arrival times must not decrease: '9s' comes after '10s'"},
+	{"cluster_empty", "cluster_empty.yaml:2:10: expected at least one node group in cluster, got an empty list"},
+	{"cost_version", "cost_version.model.yaml:2:10: unsupported cost model version '2' (this hetsim reads version 1)"},
+	{"cost_missing", "cost_missing.yaml:18:13: cannot open cost model 'tests/scenarios/bad/models/missing.yaml': No such file or directory"},
+	{"cost_inline_slope", "cost_inline_slope.yaml:24:14: missing key 'slope' in device 'cpu'"},
+	{"alias", "alias.yaml:7:10: aliases (*c) are not supported; write the value out"},
+	{"merge_key", "merge_key.yaml:4:3: merge keys (<<) are not supported; write the keys out"},
+	{"two_docs", "two_docs.yaml:22:1: a scenario file holds a single YAML document"},
+	{"top_list", "top_list.yaml:2:1: expected a mapping at top level, got a list"},
+	{"empty", "empty.yaml:1:1: empty file"},
+};
+
+static void test_bad_files(void)
+{
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char path[256], want[512], err[512] = "";
+		snprintf(path, sizeof path, BAD_DIR "%s.yaml", bad[i].file);
+		snprintf(want, sizeof want, BAD_DIR "%s", bad[i].msg);
+		char *pct = strstr(want, "%s");
+		if (pct) { /* splice in the registry's names */
+			char tail[512];
+			snprintf(tail, sizeof tail, "%s%s", pol_names(), pct + 2);
+			snprintf(pct, sizeof want - (size_t)(pct - want), "%s", tail);
+		}
+		struct scn *s = scn_load(path, err, sizeof err);
+		CU_ASSERT_PTR_NULL(s);
+		CU_ASSERT_STRING_EQUAL(err, want);
+		CU_ASSERT_PTR_NULL(strchr(err, '\n'));
+		if (s || strcmp(err, want) != 0)
+			fprintf(stderr, "\n  %s\n  want: %s\n  got:  %s\n", path, want, err);
+		scn_free(s);
+	}
+}
+
+static void test_cannot_open(void)
+{
+	char err[256] = "";
+	CU_ASSERT_PTR_NULL(scn_load(BAD_DIR "no-such-file.yaml", err, sizeof err));
+	CU_ASSERT_STRING_EQUAL(err, BAD_DIR "no-such-file.yaml:0:0: cannot open: No such file or directory");
+	CU_ASSERT_PTR_NULL(scn_load("tests/scenarios", err, sizeof err));
+	CU_ASSERT_STRING_EQUAL(err, "tests/scenarios:0:0: cannot open: Is a directory");
+}
+
+/* The message is cut to fit the buffer, always NUL-terminated; a zero
+ * length buffer is not touched. */
+static void test_err_buffer(void)
+{
+	char err[20];
+	memset(err, 'x', sizeof err);
+	CU_ASSERT_PTR_NULL(scn_load(BAD_DIR "int_float.yaml", err, sizeof err));
+	CU_ASSERT_STRING_EQUAL(err, "tests/scenarios/bad"); /* 19 + NUL */
+	memset(err, 'x', sizeof err);
+	CU_ASSERT_PTR_NULL(scn_load(BAD_DIR "int_float.yaml", err, 0));
+	CU_ASSERT_EQUAL(err[0], 'x');
+	CU_ASSERT_PTR_NULL(scn_load(BAD_DIR "syntax.yaml", err, 0));
+	CU_ASSERT_EQUAL(err[0], 'x');
+}
+
+/* A quoted value with a newline still gives a one-line message. */
+static void test_one_line(void)
+{
+	char msg[512];
+	struct scn *s = load_value(F_INT, "\"3\\n4\"", msg, sizeof msg);
+	CU_ASSERT_PTR_NULL(s);
+	CU_ASSERT_STRING_EQUAL(msg, "expected an integer, got '3 4'");
+	scn_free(s);
+}
+
+int test_suite_scenario(void)
+{
+	TEST_SUITE("scenario",
+		   {"full file: top level and labels", test_full_top},
+		   {"full file: cluster", test_full_cluster},
+		   {"full file: wordcount job", test_full_wordcount},
+		   {"full file: mnist_spark job, role labels", test_full_mnist},
+		   {"full file: synthetic job, stage DAG", test_full_synthetic},
+		   {"full file: cost model by path", test_full_cost_file},
+		   {"full file: policies and switches", test_full_policies},
+		   {"defaults, inline cost model", test_defaults},
+		   {"units, rounding and ranges", test_units},
+		   {"bad files: exact messages", test_bad_files},
+		   {"file that cannot be opened", test_cannot_open},
+		   {"error buffer limits", test_err_buffer},
+		   {"messages stay on one line", test_one_line});
+	return 0;
+}

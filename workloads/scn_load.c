@@ -1,0 +1,1477 @@
+/* scn_load.c - the scenario schema: walk a YAML tree (scn_yaml.h) into a
+ * struct scn, checking every key, unit and range of docs/scenario.md.
+ *
+ * Each walker returns 0, or -1 after fail() wrote the one error message.
+ * Everything allocated is hung on the scn at once (arrays are allocated
+ * zeroed at their full length first), so scn_free() can take back a
+ * half-built scenario and no walker has cleanup of its own.
+ */
+#include "scenario.h"
+
+#include "policy.h"
+#include "scn_yaml.h"
+#include "util.h"
+#include "workload.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct ld {
+	struct scn *s;
+	const char *file; /* file of the tree walked: s->path or s->cost.path */
+	char *err;
+	size_t errlen;
+	char got[96];     /* got()'s quoted value */
+};
+
+/* ------------------------------------------------------------------ */
+/* Messages                                                            */
+
+static int fail(struct ld *ld, const struct yn *at, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (ld->errlen)
+		snprintf(ld->err, ld->errlen, "%s:%d:%d: %s", ld->file, at->line, at->col, msg);
+	return -1;
+}
+
+/* The offending value for a message: 'text', nothing, or a mapping/list. */
+static const char *got(struct ld *ld, const struct yn *v)
+{
+	if (v->kind != YN_SCALAR)
+		return yn_kind_name(v);
+	if (!*v->str)
+		return "nothing";
+	if (strlen(v->str) > 60)
+		snprintf(ld->got, sizeof ld->got, "'%.57s...'", v->str);
+	else
+		snprintf(ld->got, sizeof ld->got, "'%s'", v->str);
+	return ld->got;
+}
+
+/* "a, b, c" into buf (truncated to fit). */
+static const char *join(const char *const *v, int n, char *buf, size_t len)
+{
+	size_t at = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < n && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? ", " : "", v[i]);
+	return buf;
+}
+
+static const char *where(const char *what)
+{
+	return strcmp(what, "top level") == 0 ? "at" : "in";
+}
+
+static struct scn_pos pos(const struct ld *ld, const struct yn *v)
+{
+	return (struct scn_pos){ld->file, v->line, v->col};
+}
+
+/* ------------------------------------------------------------------ */
+/* Shapes and keys                                                     */
+
+static int want(struct ld *ld, const struct yn *v, enum yn_kind k, const char *what)
+{
+	static const char *const kinds[] = {[YN_SCALAR] = "a scalar", [YN_SEQ] = "a list",
+					    [YN_MAP] = "a mapping"};
+	if (v->kind == k)
+		return 0;
+	return fail(ld, v, "expected %s for %s, got %s", kinds[k], what, got(ld, v));
+}
+
+/* A non-empty list; `item` names its entries ("node group"). */
+static int want_list(struct ld *ld, const struct yn *v, const char *what, const char *item)
+{
+	if (want(ld, v, YN_SEQ, what) < 0)
+		return -1;
+	if (v->nkids == 0)
+		return fail(ld, v, "expected at least one %s in %s, got an empty list", item, what);
+	return 0;
+}
+
+static int unknown_key(struct ld *ld, const struct yn *k, const char *what,
+		       const char *const *keys, int n)
+{
+	char list[512];
+	const char *s = suggest(k->str, keys, n);
+	if (s)
+		return fail(ld, k, "unknown key '%s' %s %s (did you mean '%s'?)", k->str, where(what),
+			    what, s);
+	return fail(ld, k, "unknown key '%s' %s %s (known: %s)", k->str, where(what), what,
+		    join(keys, n, list, sizeof list));
+}
+
+static bool in_list(const char *s, const char *const *v, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(s, v[i]) == 0)
+			return true;
+	return false;
+}
+
+/* `map` is a mapping whose keys are all in `keys`. */
+static int check_map(struct ld *ld, const struct yn *map, const char *what,
+		     const char *const *keys, int n)
+{
+	if (want(ld, map, YN_MAP, what) < 0)
+		return -1;
+	for (int i = 0; i < map->nkids; i += 2)
+		if (!in_list(map->kids[i]->str, keys, n))
+			return unknown_key(ld, map->kids[i], what, keys, n);
+	return 0;
+}
+#define CHECK_MAP(ld, map, what, keys) check_map(ld, map, what, keys, ARRAY_LEN(keys))
+
+/* The value of a required key; `name` (may be NULL) names the mapping. */
+static const struct yn *need(struct ld *ld, const struct yn *map, const char *key,
+			     const char *what, const char *name)
+{
+	const struct yn *v = yn_get(map, key);
+	if (v)
+		return v;
+	if (name)
+		fail(ld, map, "missing key '%s' %s %s '%s'", key, where(what), what, name);
+	else
+		fail(ld, map, "missing key '%s' %s %s", key, where(what), what);
+	return NULL;
+}
+
+/* A name list (require, prefer, labels, parents) is a scalar, standing
+ * for a one-item list, or a list of scalars: nitems()/item() walk both. */
+static int check_items(struct ld *ld, const struct yn *v, const char *what)
+{
+	if (v->kind == YN_SCALAR)
+		return 0;
+	if (v->kind != YN_SEQ)
+		return fail(ld, v, "expected a name or a list of names for %s, got %s", what,
+			    got(ld, v));
+	for (int i = 0; i < v->nkids; i++)
+		if (v->kids[i]->kind != YN_SCALAR)
+			return fail(ld, v->kids[i], "expected a name in %s, got %s", what,
+				    got(ld, v->kids[i]));
+	return 0;
+}
+
+static int nitems(const struct yn *v)
+{
+	return v->kind == YN_SEQ ? v->nkids : 1;
+}
+
+static const struct yn *item(const struct yn *v, int i)
+{
+	return v->kind == YN_SEQ ? v->kids[i] : v;
+}
+
+/* ------------------------------------------------------------------ */
+/* Scalars                                                             */
+
+enum ident { ID_NAME, ID_LOWER };
+
+/* A name: [A-Za-z0-9_.-]+ (ID_NAME) or [a-z0-9_-]+ (ID_LOWER). */
+static int get_ident(struct ld *ld, const struct yn *v, enum ident kind, const char *what,
+		     char **out)
+{
+	static const char *const sets[] = {
+		[ID_NAME] = "letters, digits, '_', '-' and '.'",
+		[ID_LOWER] = "lowercase letters, digits, '_' and '-'",
+	};
+	bool ok = v->kind == YN_SCALAR && *v->str;
+	for (const char *p = ok ? v->str : ""; *p && ok; p++) {
+		char c = *p;
+		bool lower = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+		ok = lower || (kind == ID_NAME && ((c >= 'A' && c <= 'Z') || c == '.'));
+	}
+	if (!ok)
+		return fail(ld, v, "expected a %s made of %s, got %s", what, sets[kind], got(ld, v));
+	*out = xstrdup(v->str);
+	return 0;
+}
+
+static int get_ll(struct ld *ld, const struct yn *v, long long lo, long long hi, long long *out)
+{
+	const char *p = v->kind == YN_SCALAR ? v->str : "";
+	const char *q = p + (*p == '+' || *p == '-');
+	bool ok = *q != '\0';
+	for (; *q && ok; q++)
+		ok = *q >= '0' && *q <= '9';
+	if (!ok)
+		return fail(ld, v, "expected an integer, got %s", got(ld, v));
+	errno = 0;
+	long long x = strtoll(p, NULL, 10);
+	if (errno == ERANGE)
+		return fail(ld, v, "integer %s is out of range", got(ld, v));
+	if (x < lo)
+		return fail(ld, v, "expected an integer >= %lld, got %s", lo, got(ld, v));
+	if (x > hi)
+		return fail(ld, v, "expected an integer <= %lld, got %s", hi, got(ld, v));
+	*out = x;
+	return 0;
+}
+
+static int get_int(struct ld *ld, const struct yn *v, int lo, int *out)
+{
+	long long x;
+	if (get_ll(ld, v, lo, INT_MAX, &x) < 0)
+		return -1;
+	*out = (int)x;
+	return 0;
+}
+
+/* An optional integer key: left as is when absent. */
+static int opt_int(struct ld *ld, const struct yn *map, const char *key, int lo, int *out)
+{
+	const struct yn *v = yn_get(map, key);
+	return v ? get_int(ld, v, lo, out) : 0;
+}
+
+static int get_seed(struct ld *ld, const struct yn *v, uint64_t *out)
+{
+	const char *p = v->kind == YN_SCALAR ? v->str : "";
+	const char *q = p + (*p == '+' || *p == '-');
+	bool ok = *q != '\0';
+	for (; *q && ok; q++)
+		ok = *q >= '0' && *q <= '9';
+	if (!ok)
+		return fail(ld, v, "expected an integer, got %s", got(ld, v));
+	if (*p == '-')
+		return fail(ld, v, "expected an integer >= 0, got %s", got(ld, v));
+	errno = 0;
+	unsigned long long x = strtoull(p, NULL, 10);
+	if (errno == ERANGE)
+		return fail(ld, v, "integer %s is out of range", got(ld, v));
+	*out = x;
+	return 0;
+}
+
+/* A real number: decimal, optionally with an exponent ("0.1", "1e-3"). */
+static int get_num(struct ld *ld, const struct yn *v, double *out)
+{
+	const char *p = v->kind == YN_SCALAR ? v->str : "";
+	bool ok = *p != '\0';
+	for (const char *q = p; *q && ok; q++)
+		ok = strchr("0123456789+-.eE", *q) != NULL;
+	char *end = NULL;
+	double x = ok ? strtod(p, &end) : 0;
+	if (!ok || *end || !isfinite(x))
+		return fail(ld, v, "expected a number, got %s", got(ld, v));
+	*out = x;
+	return 0;
+}
+
+/* A boolean policy switch: exactly true or false. */
+static bool is_bool(const char *s)
+{
+	return strcmp(s, "true") == 0 || strcmp(s, "false") == 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Quantities with units                                               */
+
+static const uint64_t pow10s[] = {
+	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
+	100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
+	10000000000000ULL, 100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+	100000000000000000ULL, 1000000000000000000ULL,
+};
+
+/* ±mant / 10^frac, exactly as written. */
+struct dec {
+	bool neg;
+	uint64_t mant;
+	int frac;
+};
+
+/* [+-]digits[.digits] at the start of `s` (a digit on one side of the
+ * point at least), at most 18 significant digits and 18 decimals.
+ * Returns the end of the number, or NULL. */
+static const char *parse_dec(const char *s, struct dec *d)
+{
+	int ndig = 0, sig = 0;
+	bool point = false;
+	*d = (struct dec){0};
+	if (*s == '+' || *s == '-')
+		d->neg = *s++ == '-';
+	for (;; s++) {
+		if (*s == '.' && !point) {
+			point = true;
+			continue;
+		}
+		if (*s < '0' || *s > '9')
+			break;
+		ndig++;
+		d->frac += point;
+		if (d->mant == 0 && *s == '0')
+			continue;
+		if (++sig > 18)
+			return NULL;
+		d->mant = d->mant * 10 + (uint64_t)(*s - '0');
+	}
+	while (d->frac > 0 && d->mant % 10 == 0) {
+		d->mant /= 10;
+		d->frac--;
+	}
+	if (d->mant == 0)
+		d->frac = 0;
+	return ndig && d->frac <= 18 ? s : NULL;
+}
+
+static uint64_t gcd(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* A number, optional blanks, then one of `units` (n of them; the index
+ * goes to *unit).  0, or -1 when the text has another shape. */
+static int parse_qty(const struct yn *v, const char *const *units, int n, struct dec *d, int *unit)
+{
+	const char *p = v->kind == YN_SCALAR ? parse_dec(v->str, d) : NULL;
+	if (!p)
+		return -1;
+	while (*p == ' ')
+		p++;
+	for (int i = 0; i < n; i++)
+		if (strcmp(p, units[i]) == 0) {
+			*unit = i;
+			return 0;
+		}
+	return -1;
+}
+
+static const char *const size_units[] = {"MiB", "GiB", "TiB", "M", "G", "T"};
+static const int size_shift[] = {0, 10, 20, 0, 10, 20};
+
+/* A size in whole MiB, >= min. */
+static int get_size(struct ld *ld, const struct yn *v, int64_t min, int64_t *mib)
+{
+	struct dec d;
+	int u;
+	if (parse_qty(v, size_units, ARRAY_LEN(size_units), &d, &u) < 0)
+		return fail(ld, v, "expected a size such as 512MiB or 64GiB, got %s", got(ld, v));
+	int sh = size_shift[u];
+	if (d.mant > ((uint64_t)INT64_MAX >> sh))
+		return fail(ld, v, "size %s is too large", got(ld, v));
+	uint64_t num = d.mant << sh, den = pow10s[d.frac];
+	if (num % den)
+		return fail(ld, v, "expected a whole number of MiB, got %s", got(ld, v));
+	int64_t x = (int64_t)(num / den) * (d.neg ? -1 : 1);
+	if (x < min)
+		return fail(ld, v, "expected a size >= %" PRId64 "MiB, got %s", min, got(ld, v));
+	*mib = x;
+	return 0;
+}
+
+static const char *const time_units[] = {"us", "ms", "s", "min", "h"};
+static const uint64_t time_us[] = {1, 1000, 1000000, 60000000, 3600000000};
+#define TIME_EXPECTED "expected a time with a unit (us, ms, s, min, h), got %s"
+
+enum sign { NONNEG, POSITIVE };
+
+/* A time rounded to the nearest µs (half away from zero). */
+static int get_time(struct ld *ld, const struct yn *v, enum sign sign, int64_t *us)
+{
+	struct dec d;
+	int u;
+	if (parse_qty(v, time_units, ARRAY_LEN(time_units), &d, &u) < 0)
+		return fail(ld, v, TIME_EXPECTED, got(ld, v));
+	/* value = mant * m / den; reduced, m stays small whenever den > 1,
+	   so r * m below cannot overflow. */
+	uint64_t m = time_us[u], den = pow10s[d.frac], g = gcd(m, den);
+	m /= g;
+	den /= g;
+	uint64_t q = d.mant / den, r = d.mant % den;
+	if (q > (uint64_t)(INT64_MAX - 1) / m)
+		return fail(ld, v, "time %s is too large", got(ld, v));
+	uint64_t x = q * m + r * m / den + (2 * (r * m % den) >= den);
+	if (x > (uint64_t)INT64_MAX)
+		return fail(ld, v, "time %s is too large", got(ld, v));
+	int64_t t = d.neg ? -(int64_t)x : (int64_t)x;
+	if (t < 0 || (sign == POSITIVE && t == 0))
+		return fail(ld, v, "expected a time %s 0, got %s", sign == POSITIVE ? ">" : ">=",
+			    got(ld, v));
+	*us = t;
+	return 0;
+}
+
+static int opt_time(struct ld *ld, const struct yn *map, const char *key, enum sign sign,
+		    int64_t *us)
+{
+	const struct yn *v = yn_get(map, key);
+	return v ? get_time(ld, v, sign, us) : 0;
+}
+
+/* A cost-model time >= 0 in µs, kept fractional (slopes can be < 1 µs). */
+static int get_time_real(struct ld *ld, const struct yn *v, double *us)
+{
+	struct dec d;
+	int u;
+	if (parse_qty(v, time_units, ARRAY_LEN(time_units), &d, &u) < 0)
+		return fail(ld, v, TIME_EXPECTED, got(ld, v));
+	if (d.neg && d.mant)
+		return fail(ld, v, "expected a time >= 0, got %s", got(ld, v));
+	*us = (double)d.mant * (double)time_us[u] / (double)pow10s[d.frac];
+	return 0;
+}
+
+static const char *const rate_units[] = {"/s", "/min", "/h"};
+static const double rate_div[] = {1, 60, 3600};
+
+/* A rate "R/unit" > 0, returned as the mean gap 1/R in µs. */
+static int get_rate(struct ld *ld, const struct yn *v, double *mean_gap_us)
+{
+	struct dec d;
+	int u;
+	if (parse_qty(v, rate_units, ARRAY_LEN(rate_units), &d, &u) < 0)
+		return fail(ld, v, "expected a rate such as 0.5/s, 3/min or 10/h, got %s", got(ld, v));
+	if (d.neg || d.mant == 0)
+		return fail(ld, v, "expected a rate > 0, got %s", got(ld, v));
+	*mean_gap_us = 1e6 * rate_div[u] * (double)pow10s[d.frac] / (double)d.mant;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Distributions                                                       */
+
+enum qty { Q_SIZE, Q_TIME };
+
+/* A size (MiB) or time (µs) >= 0 as a double. */
+static int get_qty(struct ld *ld, const struct yn *v, enum qty q, double *out)
+{
+	int64_t x;
+	if ((q == Q_SIZE ? get_size(ld, v, 0, &x) : get_time(ld, v, NONNEG, &x)) < 0)
+		return -1;
+	*out = (double)x;
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	enum scn_dist_kind kind;
+	const char *const keys[3]; /* dist, a, b */
+} dists[] = {
+	{"constant", SCN_DIST_CONST, {"dist", "value", NULL}},
+	{"exponential", SCN_DIST_EXPONENTIAL, {"dist", "mean", NULL}},
+	{"lognormal", SCN_DIST_LOGNORMAL, {"dist", "mean", "cv"}},
+	{"uniform", SCN_DIST_UNIFORM, {"dist", "min", "max"}},
+};
+
+static int dist_params(struct ld *ld, const struct yn *m, int i, enum qty q, struct scn_dist *d)
+{
+	char what[64];
+	snprintf(what, sizeof what, "%s distribution", dists[i].name);
+	const char *const *keys = dists[i].keys;
+	const struct yn *a, *b = NULL;
+	if (check_map(ld, m, what, keys, keys[2] ? 3 : 2) < 0 || !(a = need(ld, m, keys[1], what, NULL)) ||
+	    (keys[2] && !(b = need(ld, m, keys[2], what, NULL))) || get_qty(ld, a, q, &d->a) < 0)
+		return -1;
+	d->kind = dists[i].kind;
+	if (d->kind == SCN_DIST_EXPONENTIAL || d->kind == SCN_DIST_LOGNORMAL)
+		if (d->a <= 0)
+			return fail(ld, a, "expected a mean > 0, got %s", got(ld, a));
+	if (d->kind == SCN_DIST_LOGNORMAL) {
+		if (get_num(ld, b, &d->b) < 0)
+			return -1;
+		if (d->b < 0)
+			return fail(ld, b, "expected a cv >= 0, got %s", got(ld, b));
+	}
+	if (d->kind == SCN_DIST_UNIFORM) {
+		if (get_qty(ld, b, q, &d->b) < 0)
+			return -1;
+		if (d->b < d->a)
+			return fail(ld, b, "expected max >= min ('%s'), got %s", a->str, got(ld, b));
+	}
+	return 0;
+}
+
+/* A value with a unit (constant) or {dist: ..., ...}; a, b in the unit. */
+static int get_dist(struct ld *ld, const struct yn *v, enum qty q, struct scn_dist *d)
+{
+	if (v->kind == YN_SCALAR) {
+		d->kind = SCN_DIST_CONST;
+		return get_qty(ld, v, q, &d->a);
+	}
+	if (v->kind != YN_MAP)
+		return fail(ld, v, "expected a %s or a {dist: ...} mapping, got %s",
+			    q == Q_SIZE ? "size" : "time", got(ld, v));
+	const struct yn *k = need(ld, v, "dist", "distribution", NULL);
+	if (!k)
+		return -1;
+	const char *names[ARRAY_LEN(dists)];
+	for (int i = 0; i < ARRAY_LEN(dists); i++) {
+		names[i] = dists[i].name;
+		if (k->kind == YN_SCALAR && strcmp(k->str, names[i]) == 0)
+			return dist_params(ld, v, i, q, d);
+	}
+	char list[128];
+	return fail(ld, k, "unknown distribution %s (known: %s)", got(ld, k),
+		    join(names, ARRAY_LEN(names), list, sizeof list));
+}
+
+/* ------------------------------------------------------------------ */
+/* Labels                                                              */
+
+static int add_label(struct ld *ld, const struct yn *at, const char *name, uint64_t *bits)
+{
+	struct scn *s = ld->s;
+	int i = scn_label_index(s, name);
+	if (i < 0) {
+		if (s->nlabels == SCN_MAX_LABELS)
+			return fail(ld, at, "too many distinct labels (at most %d)", SCN_MAX_LABELS);
+		i = s->nlabels++;
+		s->label_names[i] = xstrdup(name);
+	}
+	*bits |= 1ULL << i;
+	return 0;
+}
+
+/* A node group's `labels`: auto, one label, or a list. */
+static int node_labels(struct ld *ld, const struct yn *v, struct scn_node_group *g)
+{
+	if (v->kind == YN_SCALAR && strcmp(v->str, "auto") == 0) {
+		if (g->gpus == 0)
+			return add_label(ld, v, "cpu", &g->labels);
+		return add_label(ld, v, "gpu", &g->labels) < 0 ? -1
+			: add_label(ld, v, g->gpu_model, &g->labels);
+	}
+	if (check_items(ld, v, "labels") < 0)
+		return -1;
+	for (int i = 0; i < nitems(v); i++) {
+		const struct yn *it = item(v, i);
+		char *name;
+		if (strcmp(it->str, "auto") == 0)
+			return fail(ld, it, "'auto' cannot be mixed with other labels; write labels: auto");
+		if (get_ident(ld, it, ID_NAME, "label", &name) < 0)
+			return -1;
+		int r = add_label(ld, it, name, &g->labels);
+		free(name);
+		if (r < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* A job's or role's require/prefer: labels some node group carries. */
+static int job_labels(struct ld *ld, const struct yn *v, const char *what, uint64_t *bits)
+{
+	struct scn *s = ld->s;
+	const char *const *known = (const char *const *)s->label_names;
+	char list[512];
+	if (check_items(ld, v, what) < 0)
+		return -1;
+	*bits = 0;
+	for (int i = 0; i < nitems(v); i++) {
+		const struct yn *it = item(v, i);
+		int k = scn_label_index(s, it->str);
+		if (k >= 0) {
+			*bits |= 1ULL << k;
+			continue;
+		}
+		const char *sug = suggest(it->str, known, s->nlabels);
+		if (sug)
+			return fail(ld, it, "no node group carries label %s (did you mean '%s'?)",
+				    got(ld, it), sug);
+		if (s->nlabels)
+			return fail(ld, it, "no node group carries label %s (node labels: %s)",
+				    got(ld, it), join(known, s->nlabels, list, sizeof list));
+		return fail(ld, it, "no node group carries label %s (no node group has labels)",
+			    got(ld, it));
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Cluster                                                             */
+
+static const char *const group_keys[] = {"name", "count", "cores", "memory", "gpus",
+					  "gpu_model", "cpu_speed", "labels"};
+
+static int group_gpus(struct ld *ld, const struct yn *m, struct scn_node_group *g)
+{
+	const struct yn *v = yn_get(m, "gpu_model");
+	if (opt_int(ld, m, "gpus", 0, &g->gpus) < 0)
+		return -1;
+	if (g->gpus > 0 && !v)
+		return fail(ld, m, "missing key 'gpu_model' in node group '%s' (required when gpus > 0)",
+			    g->name);
+	if (g->gpus == 0 && v)
+		return fail(ld, v, "gpu_model given but node group '%s' has no GPUs (gpus: 0)", g->name);
+	return v ? get_ident(ld, v, ID_LOWER, "GPU model", &g->gpu_model) : 0;
+}
+
+static int load_group(struct ld *ld, const struct yn *m, struct scn_node_group *g)
+{
+	const struct yn *v;
+	g->count = 1;
+	g->cpu_speed = 1.0;
+	g->pos = pos(ld, m);
+	if (CHECK_MAP(ld, m, "node group", group_keys) < 0 ||
+	    !(v = need(ld, m, "name", "node group", NULL)) ||
+	    get_ident(ld, v, ID_NAME, "node group name", &g->name) < 0 ||
+	    opt_int(ld, m, "count", 1, &g->count) < 0 ||
+	    !(v = need(ld, m, "cores", "node group", g->name)) || get_int(ld, v, 1, &g->cores) < 0 ||
+	    !(v = need(ld, m, "memory", "node group", g->name)) || get_size(ld, v, 1, &g->mem_mib) < 0 ||
+	    group_gpus(ld, m, g) < 0)
+		return -1;
+	if ((v = yn_get(m, "cpu_speed"))) {
+		if (get_num(ld, v, &g->cpu_speed) < 0)
+			return -1;
+		if (g->cpu_speed <= 0)
+			return fail(ld, v, "expected a number > 0, got %s", got(ld, v));
+	}
+	return (v = yn_get(m, "labels")) ? node_labels(ld, v, g) : 0;
+}
+
+/* The `name` node of list entry i (NULL if it has none), for messages. */
+static const struct yn *entry_name(const struct yn *list, int i)
+{
+	return yn_get(list->kids[i], "name");
+}
+
+/* Entry i's name equals an earlier entry's: report it. */
+static int check_unique(struct ld *ld, const struct yn *list, int i, const char *name,
+			const char *what)
+{
+	for (int j = 0; j < i; j++) {
+		const struct yn *o = entry_name(list, j);
+		if (o && strcmp(o->str, name) == 0)
+			return fail(ld, entry_name(list, i), "duplicate %s name '%s' (first at line %d)",
+				    what, name, o->line);
+	}
+	return 0;
+}
+
+static int load_cluster(struct ld *ld, const struct yn *v)
+{
+	struct scn *s = ld->s;
+	if (want_list(ld, v, "cluster", "node group") < 0)
+		return -1;
+	s->groups = xcalloc((size_t)v->nkids, sizeof *s->groups);
+	s->ngroups = v->nkids;
+	for (int i = 0; i < v->nkids; i++)
+		if (load_group(ld, v->kids[i], &s->groups[i]) < 0 ||
+		    check_unique(ld, v, i, s->groups[i].name, "node group") < 0)
+			return -1;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Workload                                                            */
+
+enum {
+	T_WC = 1 << SCN_JOB_WORDCOUNT,
+	T_MN = 1 << SCN_JOB_MNIST,
+	T_SY = 1 << SCN_JOB_SYNTHETIC,
+	T_ALL = T_WC | T_MN | T_SY,
+	T_EXE = T_WC | T_SY,
+};
+static const char *const type_names[] = {
+	[SCN_JOB_WORDCOUNT] = "wordcount",
+	[SCN_JOB_MNIST] = "mnist_spark",
+	[SCN_JOB_SYNTHETIC] = "synthetic",
+};
+static const struct {
+	const char *key;
+	unsigned types;
+} job_keys[] = {
+	{"name", T_ALL}, {"type", T_ALL}, {"count", T_ALL}, {"arrival", T_ALL},
+	{"require", T_ALL}, {"prefer", T_ALL}, {"cores_max", T_ALL}, {"task_cpus", T_ALL},
+	{"executors", T_EXE}, {"executor_cores", T_EXE}, {"executor_memory", T_EXE},
+	{"executor_gpus", T_EXE},
+	{"input", T_WC}, {"parallelism", T_WC}, {"shuffle_ratio", T_WC}, {"split", T_WC},
+	{"cluster_size", T_MN}, {"ps", T_MN}, {"worker", T_MN}, {"steps", T_MN},
+	{"batch_size", T_MN}, {"epochs", T_MN}, {"partitions", T_MN}, {"feed_task", T_MN},
+	{"startup", T_MN}, {"shutdown", T_MN}, {"reservation_timeout", T_MN},
+	{"stages", T_SY},
+};
+
+/* "wordcount and synthetic" */
+static const char *types_text(unsigned types, char *buf, size_t len)
+{
+	const char *v[3] = {0};
+	int n = 0;
+	for (int t = 0; t < 3; t++)
+		if (types & (1u << t))
+			v[n++] = type_names[t];
+	snprintf(buf, len, "%s%s%s%s%s", v[0], n > 2 ? ", " : "", n > 2 ? v[1] : "",
+		 n > 1 ? " and " : "", n > 1 ? v[n - 1] : "");
+	return buf;
+}
+
+/* Every key of job group `m` is known and belongs to job type `types`
+ * (a single bit, or T_ALL while the type is unknown). */
+static int check_job_keys(struct ld *ld, const struct yn *m, unsigned types)
+{
+	const char *mine[ARRAY_LEN(job_keys)];
+	int n = 0;
+	char a[64], b[64];
+	for (int i = 0; i < ARRAY_LEN(job_keys); i++)
+		if (job_keys[i].types & types)
+			mine[n++] = job_keys[i].key;
+	for (int i = 0; i < m->nkids; i += 2) {
+		const struct yn *k = m->kids[i];
+		int j = 0;
+		while (j < ARRAY_LEN(job_keys) && strcmp(job_keys[j].key, k->str) != 0)
+			j++;
+		if (j == ARRAY_LEN(job_keys))
+			return unknown_key(ld, k, "job group", mine, n);
+		if (!(job_keys[j].types & types))
+			return fail(ld, k, "key '%s' is for %s jobs, not %s", k->str,
+				    types_text(job_keys[j].types, a, sizeof a),
+				    types_text(types, b, sizeof b));
+	}
+	return 0;
+}
+
+static const char *const arrival_keys[] = {"at", "every", "poisson", "times", "start"};
+
+static int arrival_times(struct ld *ld, const struct yn *v, struct scn_arrival *a)
+{
+	if (want_list(ld, v, "times", "time") < 0)
+		return -1;
+	a->kind = SCN_ARR_LIST;
+	a->times_us = xcalloc((size_t)v->nkids, sizeof *a->times_us);
+	a->ntimes = v->nkids;
+	for (int i = 0; i < v->nkids; i++) {
+		if (get_time(ld, v->kids[i], NONNEG, &a->times_us[i]) < 0)
+			return -1;
+		if (i && a->times_us[i] < a->times_us[i - 1])
+			return fail(ld, v->kids[i], "arrival times must not decrease: %s comes after '%s'",
+				    got(ld, v->kids[i]), v->kids[i - 1]->str);
+	}
+	return 0;
+}
+
+static int load_arrival(struct ld *ld, const struct yn *m, struct scn_arrival *a)
+{
+	const char *forms[4];
+	int nforms = 0, form = -1;
+	char list[64];
+	if (CHECK_MAP(ld, m, "arrival", arrival_keys) < 0)
+		return -1;
+	for (int i = 0; i < 4; i++)
+		if (yn_get(m, arrival_keys[i])) {
+			forms[nforms++] = arrival_keys[i];
+			form = i;
+		}
+	if (nforms != 1)
+		return fail(ld, m, "arrival takes exactly one of at, every, poisson, times (got %s)",
+			    nforms ? join(forms, nforms, list, sizeof list) : "none");
+	const struct yn *v = yn_get(m, arrival_keys[form]), *start = yn_get(m, "start");
+	if (start && (form == 0 || form == 3))
+		return fail(ld, start, "key 'start' goes with every or poisson, not %s",
+			    arrival_keys[form]);
+	if (start && get_time(ld, start, NONNEG, &a->start_us) < 0)
+		return -1;
+	switch (form) {
+	case 0:
+		a->kind = SCN_ARR_FIXED;
+		return get_time(ld, v, NONNEG, &a->start_us);
+	case 1:
+		a->kind = SCN_ARR_INTERVAL;
+		return get_time(ld, v, POSITIVE, &a->interval_us);
+	case 2:
+		a->kind = SCN_ARR_POISSON;
+		return get_rate(ld, v, &a->mean_gap_us);
+	default:
+		return arrival_times(ld, v, a);
+	}
+}
+
+/* count and arrival; with `times`, count defaults to (and must equal) their number. */
+static int job_arrival(struct ld *ld, const struct yn *m, struct scn_job_group *j)
+{
+	const struct yn *v = yn_get(m, "arrival"), *c = yn_get(m, "count");
+	if ((v && load_arrival(ld, v, &j->arrival) < 0) || (c && get_int(ld, c, 1, &j->count) < 0))
+		return -1;
+	if (j->arrival.kind != SCN_ARR_LIST)
+		return 0;
+	if (c && j->count != j->arrival.ntimes)
+		return fail(ld, c, "count %d disagrees with the %d arrival times", j->count,
+			    j->arrival.ntimes);
+	j->count = j->arrival.ntimes;
+	return 0;
+}
+
+static const char *const role_keys[] = {"cores", "memory", "gpus", "require", "prefer"};
+
+/* A TensorFlowOnSpark role (ps or worker); e holds its defaults. */
+static int load_role(struct ld *ld, const struct yn *m, const char *role, struct scn_exec *e)
+{
+	char what[32];
+	const struct yn *v;
+	snprintf(what, sizeof what, "role %s", role);
+	if (CHECK_MAP(ld, m, what, role_keys) < 0 || opt_int(ld, m, "cores", 1, &e->cores) < 0 ||
+	    opt_int(ld, m, "gpus", 0, &e->gpus) < 0 ||
+	    ((v = yn_get(m, "memory")) && get_size(ld, v, 1, &e->mem_mib) < 0))
+		return -1;
+	for (int i = 0; i < 2; i++) {
+		const char *key = i ? "prefer" : "require";
+		if (!(v = yn_get(m, key)))
+			continue;
+		e->has_labels = true;
+		if (job_labels(ld, v, key, i ? &e->prefer : &e->require) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int load_mnist(struct ld *ld, const struct yn *m, struct scn_job_group *j)
+{
+	const struct yn *v;
+	if (opt_int(ld, m, "cluster_size", 2, &j->cluster_size) < 0 ||
+	    ((v = yn_get(m, "ps")) && load_role(ld, v, "ps", &j->ps) < 0) ||
+	    ((v = yn_get(m, "worker")) && load_role(ld, v, "worker", &j->worker) < 0) ||
+	    opt_int(ld, m, "steps", 1, &j->steps) < 0 ||
+	    opt_int(ld, m, "batch_size", 1, &j->batch_size) < 0 ||
+	    opt_int(ld, m, "epochs", 1, &j->epochs) < 0 ||
+	    opt_int(ld, m, "partitions", 1, &j->partitions) < 0 ||
+	    opt_time(ld, m, "feed_task", NONNEG, &j->feed_task_us) < 0 ||
+	    opt_time(ld, m, "startup", NONNEG, &j->startup_us) < 0 ||
+	    opt_time(ld, m, "shutdown", NONNEG, &j->shutdown_us) < 0 ||
+	    opt_time(ld, m, "reservation_timeout", POSITIVE, &j->reservation_timeout_us) < 0)
+		return -1;
+	j->worker.count = j->cluster_size - 1;
+	return 0;
+}
+
+static int load_wordcount(struct ld *ld, const struct yn *m, struct scn_job_group *j)
+{
+	const struct yn *v;
+	if (!(v = need(ld, m, "input", "job group", j->name)) || get_dist(ld, v, Q_SIZE, &j->input_mib) < 0 ||
+	    opt_int(ld, m, "parallelism", 1, &j->parallelism) < 0 ||
+	    ((v = yn_get(m, "split")) && get_size(ld, v, 1, &j->split_mib) < 0))
+		return -1;
+	if ((v = yn_get(m, "shuffle_ratio"))) {
+		if (get_num(ld, v, &j->shuffle_ratio) < 0)
+			return -1;
+		if (!(j->shuffle_ratio > 0 && j->shuffle_ratio <= 10))
+			return fail(ld, v, "expected a number in (0, 10], got %s", got(ld, v));
+	}
+	return 0;
+}
+
+/* wordcount and synthetic executors */
+static int load_exec(struct ld *ld, const struct yn *m, struct scn_exec *e)
+{
+	const struct yn *v;
+	if (opt_int(ld, m, "executors", 1, &e->count) < 0 ||
+	    opt_int(ld, m, "executor_cores", 1, &e->cores) < 0 ||
+	    ((v = yn_get(m, "executor_memory")) && get_size(ld, v, 1, &e->mem_mib) < 0) ||
+	    opt_int(ld, m, "executor_gpus", 0, &e->gpus) < 0)
+		return -1;
+	return 0;
+}
+
+static const char *const stage_keys[] = {"name", "tasks", "duration", "parents"};
+
+/* Index of parent `p` of stage i: an earlier stage of the list. */
+static int find_parent(struct ld *ld, const struct yn *list, int i, const struct yn *p,
+		       const struct scn_job_group *j)
+{
+	const char *me = j->stages[i].name, *earlier[64];
+	char names[512];
+	int n = 0;
+	for (int k = 0; k < i; k++) {
+		if (strcmp(j->stages[k].name, p->str) == 0)
+			return k;
+		if (n < ARRAY_LEN(earlier))
+			earlier[n++] = j->stages[k].name;
+	}
+	if (strcmp(p->str, me) == 0)
+		return fail(ld, p, "stage '%s' cannot be its own parent", me);
+	for (int k = i + 1; k < list->nkids; k++) {
+		const struct yn *o = entry_name(list, k);
+		if (o && strcmp(o->str, p->str) == 0)
+			return fail(ld, p, "parent '%s' of stage '%s' comes after it (parents must be earlier stages)",
+				    p->str, me);
+	}
+	const char *sug = suggest(p->str, earlier, n);
+	if (sug)
+		return fail(ld, p, "unknown stage %s in parents of '%s' (did you mean '%s'?)", got(ld, p),
+			    me, sug);
+	if (n)
+		return fail(ld, p, "unknown stage %s in parents of '%s' (earlier stages: %s)", got(ld, p),
+			    me, join(earlier, n, names, sizeof names));
+	return fail(ld, p, "unknown stage %s in parents of '%s' (it is the first stage)", got(ld, p), me);
+}
+
+static int stage_parents(struct ld *ld, const struct yn *list, int i, struct scn_job_group *j)
+{
+	struct scn_stage *st = &j->stages[i];
+	const struct yn *v = yn_get(list->kids[i], "parents");
+	if (!v) { /* a chain: the previous stage */
+		if (i > 0) {
+			st->parents = xmalloc(sizeof *st->parents);
+			st->parents[0] = i - 1;
+			st->nparents = 1;
+		}
+		return 0;
+	}
+	if (check_items(ld, v, "parents") < 0)
+		return -1;
+	st->parents = xcalloc((size_t)nitems(v), sizeof *st->parents);
+	for (int k = 0; k < nitems(v); k++) {
+		const struct yn *it = item(v, k);
+		int p = find_parent(ld, list, i, it, j);
+		if (p < 0)
+			return -1;
+		for (int q = 0; q < st->nparents; q++)
+			if (st->parents[q] == p)
+				return fail(ld, it, "stage '%s' is listed twice in parents", it->str);
+		st->parents[st->nparents++] = p;
+	}
+	return 0;
+}
+
+static int load_stage(struct ld *ld, const struct yn *list, int i, struct scn_job_group *j)
+{
+	const struct yn *m = list->kids[i], *v;
+	struct scn_stage *st = &j->stages[i];
+	if (CHECK_MAP(ld, m, "stage", stage_keys) < 0 || !(v = need(ld, m, "name", "stage", NULL)) ||
+	    get_ident(ld, v, ID_NAME, "stage name", &st->name) < 0 ||
+	    check_unique(ld, list, i, st->name, "stage") < 0 ||
+	    !(v = need(ld, m, "tasks", "stage", st->name)) || get_int(ld, v, 1, &st->tasks) < 0 ||
+	    !(v = need(ld, m, "duration", "stage", st->name)) || get_dist(ld, v, Q_TIME, &st->dur) < 0)
+		return -1;
+	return stage_parents(ld, list, i, j);
+}
+
+static int load_synthetic(struct ld *ld, const struct yn *m, struct scn_job_group *j)
+{
+	const struct yn *v = need(ld, m, "stages", "job group", j->name);
+	if (!v || want_list(ld, v, "stages", "stage") < 0)
+		return -1;
+	j->stages = xcalloc((size_t)v->nkids, sizeof *j->stages);
+	j->nstages = v->nkids;
+	for (int i = 0; i < v->nkids; i++)
+		if (load_stage(ld, v, i, j) < 0)
+			return -1;
+	return 0;
+}
+
+/* Every field of every job type at its documented default. */
+static void job_defaults(struct scn_job_group *j)
+{
+	j->count = 1;
+	j->arrival.kind = SCN_ARR_FIXED;
+	j->task_cpus = 1;
+	j->exec = (struct scn_exec){.count = 2, .mem_mib = 1024};
+	j->input_mib.kind = SCN_DIST_CONST;
+	j->shuffle_ratio = 0.1;
+	j->split_mib = 128;
+	j->cluster_size = 3;
+	j->ps = (struct scn_exec){.count = 1, .cores = 1, .mem_mib = 2048};
+	j->worker = (struct scn_exec){.count = 2, .cores = 1, .mem_mib = 3072, .gpus = 1};
+	j->steps = 1000;
+	j->batch_size = 100;
+	j->epochs = 1;
+	j->partitions = 10;
+	j->feed_task_us = 1 * US_PER_S;
+	j->startup_us = 10 * US_PER_S;
+	j->shutdown_us = 2 * US_PER_S;
+	j->reservation_timeout_us = 600 * US_PER_S;
+}
+
+/* The job type, read before the other keys since it decides which apply. */
+static int job_type(struct ld *ld, const struct yn *m, const char *name, enum scn_job_type *t)
+{
+	const struct yn *v = yn_get(m, "type");
+	char list[128];
+	if (!v)
+		return check_job_keys(ld, m, T_ALL) < 0 ? -1
+			: (need(ld, m, "type", "job group", name), -1);
+	for (int i = 0; i < ARRAY_LEN(type_names); i++)
+		if (v->kind == YN_SCALAR && strcmp(v->str, type_names[i]) == 0) {
+			*t = (enum scn_job_type)i;
+			return check_job_keys(ld, m, 1u << i);
+		}
+	const char *sug = v->kind == YN_SCALAR ? suggest(v->str, type_names, ARRAY_LEN(type_names)) : NULL;
+	if (sug)
+		return fail(ld, v, "unknown job type %s (did you mean '%s'?)", got(ld, v), sug);
+	return fail(ld, v, "unknown job type %s (known: %s)", got(ld, v),
+		    join(type_names, ARRAY_LEN(type_names), list, sizeof list));
+}
+
+static int load_job(struct ld *ld, const struct yn *m, struct scn_job_group *j)
+{
+	const struct yn *v, *name = yn_get(m, "name");
+	job_defaults(j);
+	j->pos = pos(ld, m);
+	if (want(ld, m, YN_MAP, "job group") < 0 ||
+	    job_type(ld, m, name && name->kind == YN_SCALAR ? name->str : NULL, &j->type) < 0 ||
+	    !(v = need(ld, m, "name", "job group", NULL)) ||
+	    get_ident(ld, v, ID_NAME, "job group name", &j->name) < 0 || job_arrival(ld, m, j) < 0 ||
+	    ((v = yn_get(m, "require")) && job_labels(ld, v, "require", &j->require) < 0) ||
+	    ((v = yn_get(m, "prefer")) && job_labels(ld, v, "prefer", &j->prefer) < 0) ||
+	    opt_int(ld, m, "cores_max", 1, &j->cores_max) < 0 ||
+	    opt_int(ld, m, "task_cpus", 1, &j->task_cpus) < 0)
+		return -1;
+	/* Roles carry the labels that apply to them: the job's unless the
+	   role gave its own (has_labels). */
+	j->exec.require = j->ps.require = j->worker.require = j->require;
+	j->exec.prefer = j->ps.prefer = j->worker.prefer = j->prefer;
+	switch (j->type) {
+	case SCN_JOB_WORDCOUNT:
+		return load_exec(ld, m, &j->exec) < 0 ? -1 : load_wordcount(ld, m, j);
+	case SCN_JOB_MNIST:
+		return load_mnist(ld, m, j);
+	default:
+		return load_exec(ld, m, &j->exec) < 0 ? -1 : load_synthetic(ld, m, j);
+	}
+}
+
+static int load_workload(struct ld *ld, const struct yn *v)
+{
+	struct scn *s = ld->s;
+	if (want_list(ld, v, "workload", "job group") < 0)
+		return -1;
+	s->jobs = xcalloc((size_t)v->nkids, sizeof *s->jobs);
+	s->njobgroups = v->nkids;
+	for (int i = 0; i < v->nkids; i++)
+		if (load_job(ld, v->kids[i], &s->jobs[i]) < 0 ||
+		    check_unique(ld, v, i, s->jobs[i].name, "job group") < 0)
+			return -1;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Cost model                                                          */
+
+static const char *const cost_keys[] = {"version", "task_overhead", "meta", "kernels"};
+static const char *const kernel_keys[] = {"unit", "noise", "devices", "fit"};
+static const char *const noise_keys[] = {"dist", "cv"};
+static const char *const device_keys[] = {"intercept", "slope"};
+
+static int load_noise(struct ld *ld, const struct yn *v, struct scn_cost_kernel *k)
+{
+	const struct yn *d, *cv;
+	if (v->kind == YN_SCALAR && strcmp(v->str, "none") == 0)
+		return 0;
+	if (v->kind != YN_MAP)
+		return fail(ld, v, "expected none or {dist: lognormal, cv: C} for noise, got %s", got(ld, v));
+	if (CHECK_MAP(ld, v, "noise", noise_keys) < 0 || !(d = need(ld, v, "dist", "noise", NULL)) ||
+	    !(cv = need(ld, v, "cv", "noise", NULL)))
+		return -1;
+	if (d->kind != YN_SCALAR || strcmp(d->str, "lognormal") != 0)
+		return fail(ld, d, "unknown noise distribution %s (known: lognormal)", got(ld, d));
+	k->noise = SCN_NOISE_LOGNORMAL;
+	if (get_num(ld, cv, &k->noise_cv) < 0)
+		return -1;
+	return k->noise_cv < 0 ? fail(ld, cv, "expected a cv >= 0, got %s", got(ld, cv)) : 0;
+}
+
+static int load_devices(struct ld *ld, const struct yn *m, struct scn_cost_kernel *k)
+{
+	if (want(ld, m, YN_MAP, "devices") < 0)
+		return -1;
+	if (m->nkids == 0)
+		return fail(ld, m, "expected at least one device in devices of kernel '%s'", k->name);
+	k->devs = xcalloc((size_t)m->nkids / 2, sizeof *k->devs);
+	k->ndevs = m->nkids / 2;
+	for (int i = 0; i < k->ndevs; i++) {
+		struct scn_cost_dev *d = &k->devs[i];
+		const struct yn *key = m->kids[2 * i], *v = m->kids[2 * i + 1], *a, *b;
+		if (get_ident(ld, key, ID_LOWER, "device key", &d->device) < 0 ||
+		    CHECK_MAP(ld, v, "device", device_keys) < 0 ||
+		    !(a = need(ld, v, "intercept", "device", d->device)) ||
+		    !(b = need(ld, v, "slope", "device", d->device)) ||
+		    get_time_real(ld, a, &d->intercept_us) < 0 || get_time_real(ld, b, &d->slope_us) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int load_kernel(struct ld *ld, const struct yn *key, const struct yn *m,
+		       struct scn_cost_kernel *k)
+{
+	const struct yn *v;
+	if (get_ident(ld, key, ID_NAME, "kernel name", &k->name) < 0 ||
+	    CHECK_MAP(ld, m, "kernel", kernel_keys) < 0 ||
+	    !(v = need(ld, m, "unit", "kernel", k->name)) ||
+	    get_ident(ld, v, ID_NAME, "work unit", &k->unit) < 0 ||
+	    ((v = yn_get(m, "noise")) && load_noise(ld, v, k) < 0) ||
+	    !(v = need(ld, m, "devices", "kernel", k->name)))
+		return -1;
+	return load_devices(ld, v, k);
+}
+
+static int load_cost(struct ld *ld, const struct yn *m)
+{
+	struct scn_cost_model *c = &ld->s->cost;
+	const struct yn *v;
+	long long version;
+	if (CHECK_MAP(ld, m, "cost model", cost_keys) < 0 ||
+	    !(v = need(ld, m, "version", "cost model", NULL)) ||
+	    get_ll(ld, v, LLONG_MIN, LLONG_MAX, &version) < 0)
+		return -1;
+	if (version != 1)
+		return fail(ld, v, "unsupported cost model version %s (this hetsim reads version 1)",
+			    got(ld, v));
+	c->version = 1;
+	if (opt_time(ld, m, "task_overhead", NONNEG, &c->task_overhead_us) < 0 ||
+	    !(v = need(ld, m, "kernels", "cost model", NULL)) || want(ld, v, YN_MAP, "kernels") < 0)
+		return -1;
+	if (v->nkids == 0)
+		return fail(ld, v, "expected at least one kernel in kernels");
+	c->kernels = xcalloc((size_t)v->nkids / 2, sizeof *c->kernels);
+	c->nkernels = v->nkids / 2;
+	for (int i = 0; i < c->nkernels; i++)
+		if (load_kernel(ld, v->kids[2 * i], v->kids[2 * i + 1], &c->kernels[i]) < 0)
+			return -1;
+	return 0;
+}
+
+/* `p` relative to the directory of the scenario file (absolute: as is). */
+static char *resolve(const char *scenario, const char *p)
+{
+	const char *slash = strrchr(scenario, '/');
+	if (p[0] == '/' || !slash)
+		return xstrdup(p);
+	size_t dir = (size_t)(slash - scenario) + 1, n = strlen(p) + 1;
+	char *r = xmalloc(dir + n);
+	memcpy(r, scenario, dir);
+	memcpy(r + dir, p, n);
+	return r;
+}
+
+/* cost_model: a path to a cost-model file, or the model inline. */
+static int load_cost_ref(struct ld *ld, const struct yn *v)
+{
+	struct scn *s = ld->s;
+	if (v->kind == YN_MAP)
+		return load_cost(ld, v);
+	if (v->kind != YN_SCALAR || !*v->str)
+		return fail(ld, v, "expected a path or a mapping for cost_model, got %s", got(ld, v));
+	s->cost.path = resolve(s->path, v->str);
+	FILE *f = fopen(s->cost.path, "rb");
+	if (!f)
+		return fail(ld, v, "cannot open cost model '%s': %s", s->cost.path, strerror(errno));
+	fclose(f);
+	struct yn *root = yn_load(s->cost.path, ld->err, ld->errlen);
+	if (!root)
+		return -1;
+	ld->file = s->cost.path;
+	int r = load_cost(ld, root);
+	ld->file = s->path;
+	yn_free(root);
+	return r;
+}
+
+/* ------------------------------------------------------------------ */
+/* Policies                                                            */
+
+static const struct policy_ops *find_policy(struct ld *ld, const struct yn *v)
+{
+	const struct policy_ops *ops = v->kind == YN_SCALAR ? pol_find(v->str) : NULL;
+	if (!ops)
+		fail(ld, v, "unknown policy %s (known: %s)", got(ld, v), pol_names());
+	return ops;
+}
+
+static const char *const entry_keys[] = {"name", "policy"};
+
+/* Key `k` of a policy entry, not a known one, looks like a typo of one. */
+static int entry_typo(struct ld *ld, const struct yn *k)
+{
+	const char *sug = suggest(k->str, entry_keys, ARRAY_LEN(entry_keys));
+	if (sug)
+		return fail(ld, k, "unknown key '%s' in policy entry (did you mean '%s'?)", k->str, sug);
+	return 0;
+}
+
+static int bad_switch(struct ld *ld, const struct yn *k, const struct policy_ops *ops)
+{
+	const char *keys[32], *sug;
+	char list[512];
+	int n = 0;
+	if (entry_typo(ld, k) < 0)
+		return -1;
+	for (const struct pol_param *p = ops->params; p && p->key && n < ARRAY_LEN(keys); p++)
+		keys[n++] = p->key;
+	sug = suggest(k->str, keys, n);
+	if (sug)
+		return fail(ld, k, "policy %s has no switch '%s' (did you mean '%s'?)", ops->name,
+			    k->str, sug);
+	if (n)
+		return fail(ld, k, "policy %s has no switch '%s' (switches: %s)", ops->name, k->str,
+			    join(keys, n, list, sizeof list));
+	return fail(ld, k, "policy %s has no switch '%s' (it has no switches)", ops->name, k->str);
+}
+
+static int load_switch(struct ld *ld, const struct yn *k, const struct yn *v,
+		       const struct policy_ops *ops, struct scn_policy *p)
+{
+	char list[512];
+	const struct pol_param *spec = pol_param_spec(ops, k->str);
+	if (!spec)
+		return bad_switch(ld, k, ops);
+	if (spec->type == POL_BOOL && (v->kind != YN_SCALAR || !is_bool(v->str)))
+		return fail(ld, v, "expected true or false for switch '%s' of policy %s, got %s",
+			    k->str, ops->name, got(ld, v));
+	if (spec->type == POL_CHOICE) {
+		int n = 0;
+		bool ok = false;
+		while (spec->choices && spec->choices[n]) {
+			ok |= v->kind == YN_SCALAR && strcmp(v->str, spec->choices[n]) == 0;
+			n++;
+		}
+		if (!ok)
+			return fail(ld, v, "expected one of %s for switch '%s' of policy %s, got %s",
+				    join(spec->choices, n, list, sizeof list), k->str, ops->name,
+				    got(ld, v));
+	}
+	struct scn_param *q = &p->params[p->nparams++];
+	q->key = xstrdup(k->str);
+	q->value = xstrdup(v->str);
+	q->pos = pos(ld, v);
+	return 0;
+}
+
+static int load_policy(struct ld *ld, const struct yn *v, struct scn_policy *p)
+{
+	const struct policy_ops *ops;
+	const struct yn *kind, *name;
+	p->pos = pos(ld, v);
+	if (v->kind == YN_SCALAR) {
+		if (!(ops = find_policy(ld, v)))
+			return -1;
+		p->kind = xstrdup(ops->name);
+		p->name = xstrdup(ops->name);
+		return 0;
+	}
+	if (v->kind != YN_MAP)
+		return fail(ld, v, "expected a policy name or a mapping for policy, got %s", got(ld, v));
+	name = yn_get(v, "name");
+	for (int i = 0; i < v->nkids && !yn_get(v, "policy"); i += 2) /* misspelt? */
+		if (!in_list(v->kids[i]->str, entry_keys, ARRAY_LEN(entry_keys)) &&
+		    entry_typo(ld, v->kids[i]) < 0)
+			return -1;
+	if (!(kind = need(ld, v, "policy", "policy entry",
+			  name && name->kind == YN_SCALAR ? name->str : NULL)) ||
+	    !(ops = find_policy(ld, kind)))
+		return -1;
+	p->kind = xstrdup(ops->name);
+	if (name) {
+		if (get_ident(ld, name, ID_NAME, "policy name", &p->name) < 0)
+			return -1;
+	} else {
+		p->name = xstrdup(ops->name);
+	}
+	p->params = xcalloc((size_t)v->nkids / 2, sizeof *p->params);
+	for (int i = 0; i < v->nkids; i += 2) {
+		const struct yn *k = v->kids[i];
+		if (!in_list(k->str, entry_keys, ARRAY_LEN(entry_keys)) &&
+		    load_switch(ld, k, v->kids[i + 1], ops, p) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int load_policies(struct ld *ld, const struct yn *v)
+{
+	struct scn *s = ld->s;
+	if (want_list(ld, v, "policies", "policy") < 0)
+		return -1;
+	s->policies = xcalloc((size_t)v->nkids, sizeof *s->policies);
+	s->npolicies = v->nkids;
+	for (int i = 0; i < v->nkids; i++) {
+		if (load_policy(ld, v->kids[i], &s->policies[i]) < 0)
+			return -1;
+		for (int j = 0; j < i; j++)
+			if (strcmp(s->policies[j].name, s->policies[i].name) == 0)
+				return fail(ld, v->kids[i],
+					    "duplicate policy name '%s' (first at line %d); give one a name",
+					    s->policies[i].name, s->policies[j].pos.line);
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Top level                                                           */
+
+static const char *const top_keys[] = {"name", "seed", "replications", "metrics", "overheads",
+				       "cluster", "workload", "cost_model", "policies"};
+static const char *const metric_keys[] = {"warmup_jobs"};
+static const char *const overhead_keys[] = {"executor_startup", "task_launch"};
+
+/* The file's basename without .yaml or .yml. */
+static char *default_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	char *name = xstrdup(b ? b + 1 : path);
+	size_t n = strlen(name);
+	static const char *const ext[] = {".yaml", ".yml"};
+	for (int i = 0; i < 2; i++) {
+		size_t e = strlen(ext[i]);
+		if (n > e && strcmp(name + n - e, ext[i]) == 0) {
+			name[n - e] = '\0';
+			break;
+		}
+	}
+	return name;
+}
+
+static int load_options(struct ld *ld, const struct yn *root)
+{
+	struct scn *s = ld->s;
+	const struct yn *v;
+	if ((v = yn_get(root, "name"))) {
+		if (get_ident(ld, v, ID_NAME, "scenario name", &s->name) < 0)
+			return -1;
+	} else {
+		s->name = default_name(s->path);
+	}
+	if (((v = yn_get(root, "seed")) && get_seed(ld, v, &s->seed) < 0) ||
+	    opt_int(ld, root, "replications", 1, &s->replications) < 0)
+		return -1;
+	if ((v = yn_get(root, "metrics")) &&
+	    (CHECK_MAP(ld, v, "metrics", metric_keys) < 0 ||
+	     opt_int(ld, v, "warmup_jobs", 0, &s->warmup_jobs) < 0))
+		return -1;
+	if ((v = yn_get(root, "overheads")) &&
+	    (CHECK_MAP(ld, v, "overheads", overhead_keys) < 0 ||
+	     opt_time(ld, v, "executor_startup", NONNEG, &s->over.executor_startup_us) < 0 ||
+	     opt_time(ld, v, "task_launch", NONNEG, &s->over.task_launch_us) < 0))
+		return -1;
+	return 0;
+}
+
+static int load_top(struct ld *ld, const struct yn *root)
+{
+	const struct yn *v;
+	if (root->kind != YN_MAP)
+		return fail(ld, root, "expected a mapping at top level, got %s", got(ld, root));
+	if (CHECK_MAP(ld, root, "top level", top_keys) < 0 || load_options(ld, root) < 0 ||
+	    !(v = need(ld, root, "cluster", "top level", NULL)) || load_cluster(ld, v) < 0 ||
+	    !(v = need(ld, root, "workload", "top level", NULL)) || load_workload(ld, v) < 0 ||
+	    ((v = yn_get(root, "cost_model")) && load_cost_ref(ld, v) < 0) ||
+	    !(v = need(ld, root, "policies", "top level", NULL)) || load_policies(ld, v) < 0)
+		return -1;
+	return 0;
+}
+
+/* Messages are one line: a quoted value may hold a newline or a tab. */
+static void one_line(char *err, size_t errlen)
+{
+	for (size_t i = 0; i < errlen && err[i]; i++)
+		if ((unsigned char)err[i] < 0x20)
+			err[i] = ' ';
+}
+
+struct scn *scn_load(const char *path, char *err, size_t errlen)
+{
+	struct scn *s = xcalloc(1, sizeof *s);
+	s->path = xstrdup(path);
+	s->seed = 1;
+	s->replications = 1;
+	s->over.executor_startup_us = 2 * US_PER_S;
+	s->over.task_launch_us = 10000;
+	struct ld ld = {.s = s, .file = s->path, .err = err, .errlen = errlen};
+	struct yn *root = yn_load(path, err, errlen);
+	bool ok = root && load_top(&ld, root) == 0 && wl_check(s, err, errlen) == 0;
+	yn_free(root);
+	if (ok)
+		return s;
+	one_line(err, errlen);
+	scn_free(s);
+	return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Freeing and look-ups                                                */
+
+static void free_job(struct scn_job_group *j)
+{
+	free(j->name);
+	free(j->arrival.times_us);
+	for (int i = 0; i < j->nstages; i++) {
+		free(j->stages[i].name);
+		free(j->stages[i].parents);
+	}
+	free(j->stages);
+}
+
+static void free_cost(struct scn_cost_model *c)
+{
+	for (int i = 0; i < c->nkernels; i++) {
+		struct scn_cost_kernel *k = &c->kernels[i];
+		for (int d = 0; d < k->ndevs; d++)
+			free(k->devs[d].device);
+		free(k->devs);
+		free(k->name);
+		free(k->unit);
+	}
+	free(c->kernels);
+	free(c->path);
+}
+
+void scn_free(struct scn *s)
+{
+	if (!s)
+		return;
+	for (int i = 0; i < s->nlabels; i++)
+		free(s->label_names[i]);
+	for (int i = 0; i < s->ngroups; i++) {
+		free(s->groups[i].name);
+		free(s->groups[i].gpu_model);
+	}
+	free(s->groups);
+	for (int i = 0; i < s->njobgroups; i++)
+		free_job(&s->jobs[i]);
+	free(s->jobs);
+	free_cost(&s->cost);
+	for (int i = 0; i < s->npolicies; i++) {
+		struct scn_policy *p = &s->policies[i];
+		for (int k = 0; k < p->nparams; k++) {
+			free(p->params[k].key);
+			free(p->params[k].value);
+		}
+		free(p->params);
+		free(p->name);
+		free(p->kind);
+	}
+	free(s->policies);
+	free(s->name);
+	free(s->path);
+	free(s);
+}
+
+int scn_label_index(const struct scn *s, const char *name)
+{
+	for (int i = 0; i < s->nlabels; i++)
+		if (strcmp(s->label_names[i], name) == 0)
+			return i;
+	return -1;
+}
+
+const struct scn_cost_kernel *scn_cost_kernel(const struct scn *s, const char *name)
+{
+	for (int i = 0; i < s->cost.nkernels; i++)
+		if (strcmp(s->cost.kernels[i].name, name) == 0)
+			return &s->cost.kernels[i];
+	return NULL;
+}
+
+const struct scn_cost_dev *scn_cost_device(const struct scn_cost_kernel *k, const char *device)
+{
+	for (int i = 0; i < k->ndevs; i++)
+		if (strcmp(k->devs[i].device, device) == 0)
+			return &k->devs[i];
+	return NULL;
+}

@@ -1,0 +1,72 @@
+/* workload.h - job models: turn a scenario's job groups into jobs (wl_).
+ *
+ * wordcount.c, mnist_spark.c and synthetic.c each know one job type.
+ * They build a job's executor roles and, when the job arrives, its stages
+ * and task durations.  Every random number is drawn from keyed streams
+ * (rng.h) with the key (replication seed, purpose, group, index in group,
+ * stage) and the task as draw index, so every policy sees the same jobs
+ * and no result depends on the order things are drawn in.
+ */
+#ifndef HETSIM_WORKLOAD_H
+#define HETSIM_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct scn;
+struct sim_job;
+struct clu_node;
+
+/* One stage of a job's DAG, as a job model builds it. */
+struct wl_stage {
+	int ntasks;
+	double *work_us;   /* per task: duration at speed 1, µs; owned */
+	int *parents;      /* indices of earlier stages; owned */
+	int nparents;
+};
+struct wl_dag {
+	int nstages;
+	struct wl_stage *st; /* owned */
+	int64_t task_delay_us; /* per-task launch delay (overheads) */
+};
+
+/* Semantic checks that need the job models (a cost-model kernel a job
+ * type needs, a GPU model without a cost entry, ...).  Called by
+ * scn_load() last.  Returns 0, or -1 with "file:line:col: message" in err. */
+int wl_check(const struct scn *s, char *err, size_t errlen);
+
+/* Arrival times of the jobs of group `g`, in µs, into out[0..count-1]
+ * (non-decreasing). */
+void wl_arrivals(const struct scn *s, int g, uint64_t seed, int64_t *out);
+
+/* Fill a job's roles, cores_max and task_cpus from its group. */
+void wl_job_setup(const struct scn *s, int g, struct sim_job *j);
+
+/* Build the DAG of a wordcount or synthetic job (index `idx` of group
+ * `g`).  The caller owns *out; free with wl_dag_free. */
+void wl_build_dag(const struct scn *s, int g, int idx, uint64_t seed,
+		  struct wl_dag *out);
+void wl_dag_free(struct wl_dag *d);
+
+/* mnist_spark: time of one training step, µs, of worker `w` of job
+ * (g, idx) on node `n`, on one of its GPUs if `gpu`, else on its CPU. */
+double wl_mnist_step_us(const struct scn *s, int g, int idx, int w,
+			const struct clu_node *n, bool gpu, uint64_t seed);
+/* mnist_spark: time to feed the training data with `workers` workers. */
+int64_t wl_mnist_feed_us(const struct scn *s, int g, int workers);
+
+/* Per-type parts, called by the generic functions above. */
+void wl_wordcount_dag(const struct scn *s, int g, int idx, uint64_t seed, struct wl_dag *out);
+void wl_synthetic_dag(const struct scn *s, int g, int idx, uint64_t seed, struct wl_dag *out);
+int wl_wordcount_check(const struct scn *s, int g, char *err, size_t errlen);
+int wl_mnist_check(const struct scn *s, int g, char *err, size_t errlen);
+
+/* Duration of `work` units of kernel `kernel` on `device`, at speed 1
+ * for "cpu" scaled by `cpu_speed`, with the kernel's noise drawn from
+ * (key words, draw).  The kernel and device must exist (wl_check). */
+double wl_cost_us(const struct scn *s, const char *kernel, const char *device,
+		  double work, double cpu_speed, uint64_t seed, uint32_t x,
+		  uint32_t y, uint32_t z, uint64_t draw);
+
+#endif
