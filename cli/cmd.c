@@ -84,12 +84,12 @@ void cmd_help(const char *cmd, const char *usage, const char *about,
 	if (opts[0].name)
 		printf("\noptions:\n");
 	for (int o = 0; opts[o].name; o++) {
-		char left[64];
-		snprintf(left, sizeof left, "%s%c%s--%s%s%s", opts[o].short_name ? "-" : "",
-			 opts[o].short_name ? opts[o].short_name : ' ',
-			 opts[o].short_name ? ", " : "  ", opts[o].name, opts[o].arg ? " " : "",
+		char left[64], sh[8] = "    ";
+		if (opts[o].short_name)
+			snprintf(sh, sizeof sh, "-%c, ", opts[o].short_name);
+		snprintf(left, sizeof left, "%s--%s%s%s", sh, opts[o].name, opts[o].arg ? " " : "",
 			 opts[o].arg ? opts[o].arg : "");
-		printf("  %-28s %s\n", opts[o].short_name ? left : left + 1, opts[o].help);
+		printf("  %-26s %s\n", left, opts[o].help);
 	}
 }
 

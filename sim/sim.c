@@ -298,11 +298,6 @@ int sim_launch_executor(struct sim *s, int job, int role, int node, int cores,
 	s->alloc_cores += cores;
 	s->alloc_gpus += gpus;
 
-	bool new_node = true;
-	for (int i = 0; i < j->nexecs; i++)
-		if (s->execs[j->execs[i]].node == node)
-			new_node = false;
-	j->nodes_used += new_node;
 	xgrow(&j->execs, &j->cap_execs, j->nexecs + 1, sizeof *j->execs);
 	j->execs[j->nexecs++] = id;
 	j->role[role].granted++;
@@ -356,6 +351,28 @@ static void free_stages(struct sim_job *j)
 	j->nstages = 0;
 }
 
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+/* Distinct nodes that hosted the job's executors. */
+static int count_nodes(const struct sim *s, const struct sim_job *j)
+{
+	if (j->nexecs == 0)
+		return 0;
+	int *nodes = xmalloc((size_t)j->nexecs * sizeof *nodes);
+	for (int i = 0; i < j->nexecs; i++)
+		nodes[i] = s->execs[j->execs[i]].node;
+	qsort(nodes, (size_t)j->nexecs, sizeof *nodes, cmp_int);
+	int n = 1;
+	for (int i = 1; i < j->nexecs; i++)
+		n += nodes[i] != nodes[i - 1];
+	free(nodes);
+	return n;
+}
+
 /* The job ends now with status `st`: its executors go back, the policy
  * forgets it.  Tasks still running (a rejected job) are not possible:
  * only jobs without running tasks end other than DONE. */
@@ -370,6 +387,7 @@ static void end_job(struct sim *s, struct sim_job *j, enum sim_job_status st)
 	j->status = st;
 	j->end_us = s->now;
 	j->phase = PH_OVER;
+	j->nodes_used = count_nodes(s, j);
 	for (int i = 0; i < j->nexecs; i++)
 		if (s->execs[j->execs[i]].live)
 			release_exec(s, j->execs[i]);

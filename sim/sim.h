@@ -79,7 +79,7 @@ struct sim_job {
 	bool dispatch_queued;    /* on the engine's dispatch list */
 	enum sim_phase phase;    /* mnist_spark */
 	int gpus_training;       /* mnist_spark: workers training on GPUs */
-	int nodes_used;          /* distinct nodes that hosted its executors */
+	int nodes_used;          /* distinct nodes that hosted its executors (set at end) */
 };
 
 struct sim_exec {
