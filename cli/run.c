@@ -2,7 +2,6 @@
  * comparison table, and the CSV files (docs/output.md). */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,31 +14,6 @@
 #include "scenario.h"
 #include "sim.h"
 #include "util.h"
-
-/* A growing text buffer: CSV rows stay in memory until every run is
- * done, so a failure leaves no partial file. */
-struct sbuf {
-	char *p;
-	size_t len, cap;
-};
-
-static void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(struct sbuf *b, const char *fmt, ...)
-{
-	va_list ap;
-	for (;;) {
-		size_t room = b->cap - b->len;
-		va_start(ap, fmt);
-		int n = vsnprintf(b->p ? b->p + b->len : NULL, room, fmt, ap);
-		va_end(ap);
-		if (n >= 0 && (size_t)n < room) {
-			b->len += (size_t)n;
-			return;
-		}
-		b->cap = b->cap ? b->cap * 2 + (size_t)n : 4096 + (size_t)n;
-		b->p = xrealloc(b->p, b->cap);
-	}
-}
 
 static const char *type_name(enum scn_job_type t)
 {
@@ -56,13 +30,13 @@ static const char *secs(int64_t us, char *buf)
 	return fmt_us(us, buf);
 }
 
-static void job_rows(struct sbuf *b, const struct sim *s, const char *pol, int rep)
+static void job_rows(FILE *b, const struct sim *s, const char *pol, int rep)
 {
 	char a[32], st[32], e[32], jct[32];
 	for (int i = 0; i < sim_njobs(s); i++) {
 		const struct sim_job *j = sim_job(s, i);
 		const struct scn_job_group *g = sim_job_group(s, i);
-		sb_printf(b, "%s,%d,%d,%s,%d,%s,%s,%s,%s,%s,%s,%d,%d\n", pol, rep, j->id, g->name,
+		fprintf(b, "%s,%d,%d,%s,%d,%s,%s,%s,%s,%s,%s,%d,%d\n", pol, rep, j->id, g->name,
 			  j->index, type_name(j->type), sim_status_name(j->status),
 			  secs(j->arrival_us, a), secs(j->start_us, st), secs(j->end_us, e),
 			  j->end_us >= 0 ? fmt_us(j->end_us - j->arrival_us, jct) : "",
@@ -70,25 +44,30 @@ static void job_rows(struct sbuf *b, const struct sim *s, const char *pol, int r
 	}
 }
 
-static void exec_rows(struct sbuf *b, const struct sim *s, const char *pol, int rep)
+/* The output of one run in progress, for the executor sink. */
+struct out_ctx {
+	FILE *f;
+	const char *policy;
+	int rep;
+};
+
+static void exec_row(void *ctx, const struct sim *s, const struct sim_exec *x)
 {
+	const struct out_ctx *o = ctx;
 	char l[32], r[32], e[32];
-	const struct clu *c = sim_cluster(s);
-	for (int i = 0; i < sim_nexecs(s); i++) {
-		const struct sim_exec *x = sim_exec(s, i);
-		const struct sim_job *j = sim_job(s, x->job);
-		const char *role = j->type == SCN_JOB_MNIST ? (x->role ? "worker" : "ps") : "executor";
-		sb_printf(b, "%s,%d,%d,%d,%s,%s,%s,%s,%d,%" PRId64 ",%d,%s,%s,%s\n", pol, rep, x->id,
-			  x->job, sim_job_group(s, x->job)->name, type_name(j->type), role,
-			  c->nodes[x->node].name, x->cores, x->mem_mib, x->gpus + x->gpus_grabbed,
-			  secs(x->launch_us, l), secs(x->ready_us, r), secs(x->end_us, e));
-	}
+	const struct sim_job *j = sim_job(s, x->job);
+	const char *role = j->type == SCN_JOB_MNIST ? (x->role ? "worker" : "ps") : "executor";
+	fprintf(o->f, "%s,%d,%d,%d,%s,%s,%s,%s,%d,%" PRId64 ",%d,%s,%s,%s\n", o->policy, o->rep,
+		x->id, x->job, sim_job_group(s, x->job)->name, type_name(j->type), role,
+		sim_cluster(s)->nodes[x->node].name, x->cores, x->mem_mib,
+		x->gpus + x->gpus_grabbed, secs(x->launch_us, l), secs(x->ready_us, r),
+		secs(x->end_us, e));
 }
 
-static void run_row(struct sbuf *b, const struct scn *sc, const char *pol, int rep,
+static void run_row(FILE *b, const struct scn *sc, const char *pol, int rep,
 		    const struct met_run *m)
 {
-	sb_printf(b, "%s,%s,%d,%" PRIu64 ",%d,%d,%d,%d,%d,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,"
+	fprintf(b, "%s,%s,%d,%" PRIu64 ",%d,%d,%d,%d,%d,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,"
 		  "%.6f,%.6f,%.6f,%.6f,%" PRIu64 ",%" PRIu64 "\n",
 		  sc->name, pol, rep, sc->seed, m->jobs, m->counted, m->done, m->failed,
 		  m->timed_out, m->unplaceable, m->makespan_s, m->jct_mean_s, m->jct_p50_s,
@@ -110,27 +89,66 @@ static int mkdirs(const char *dir)
 	return mkdir(p, 0777) && errno != EEXIST ? -1 : 0;
 }
 
-/* Write through a temporary file renamed into place. */
-static int write_file(const char *dir, const char *name, const char *header,
-		      const struct sbuf *b)
+/* The three result files, written as NAME.tmp and renamed into place
+ * only when every run is done. */
+static const struct {
+	const char *name, *header;
+} outputs[3] = {
+	{"runs.csv", "scenario,policy,replication,seed,jobs,counted,done,failed,timed_out,"
+		     "unplaceable,makespan_s,jct_mean_s,jct_p50_s,jct_p95_s,jct_p99_s,"
+		     "wait_mean_s,cpu_util,gpu_util,cpu_alloc,gpu_alloc,events,decisions\n"},
+	{"jobs.csv", "policy,replication,job,group,index,type,status,arrival_s,start_s,end_s,"
+		     "jct_s,nodes,gpus\n"},
+	{"executors.csv", "policy,replication,executor,job,group,type,role,node,cores,"
+			  "memory_mib,gpus,launch_s,ready_s,end_s\n"},
+};
+
+static void out_path(char *buf, size_t len, const char *dir, int i, bool tmp)
 {
-	char path[4200], tmp[4300];
-	snprintf(path, sizeof path, "%s/%s", dir, name);
-	snprintf(tmp, sizeof tmp, "%s.tmp", path);
-	FILE *f = fopen(tmp, "w");
-	if (!f) {
-		fprintf(stderr, "hetsim run: cannot write %s: %s\n", tmp, strerror(errno));
-		return -1;
-	}
-	fputs(header, f);
-	if (b->len)
-		fwrite(b->p, 1, b->len, f);
-	if (fclose(f) || rename(tmp, path)) {
-		fprintf(stderr, "hetsim run: cannot write %s: %s\n", path, strerror(errno));
-		remove(tmp);
-		return -1;
+	snprintf(buf, len, "%s/%s%s", dir, outputs[i].name, tmp ? ".tmp" : "");
+}
+
+static int open_outputs(const char *dir, FILE *f[3])
+{
+	char p[4200];
+	for (int i = 0; i < 3; i++) {
+		out_path(p, sizeof p, dir, i, true);
+		if (!(f[i] = fopen(p, "w"))) {
+			fprintf(stderr, "hetsim run: cannot write %s: %s\n", p, strerror(errno));
+			return -1;
+		}
+		fputs(outputs[i].header, f[i]);
 	}
 	return 0;
+}
+
+/* Close the files; rename them into place if ok, else remove them. */
+static int close_outputs(const char *dir, FILE *f[3], bool ok)
+{
+	char tmp[4200], dst[4200];
+	for (int i = 0; i < 3; i++) {
+		if (!f[i])
+			continue;
+		bool bad = ferror(f[i]) != 0;
+		if (fclose(f[i]) || bad) {
+			if (ok)
+				fprintf(stderr, "hetsim run: cannot write %s/%s: %s\n", dir,
+					outputs[i].name, strerror(errno));
+			ok = false;
+		}
+		f[i] = NULL;
+	}
+	for (int i = 0; i < 3; i++) {
+		out_path(tmp, sizeof tmp, dir, i, true);
+		out_path(dst, sizeof dst, dir, i, false);
+		if (ok && rename(tmp, dst)) {
+			fprintf(stderr, "hetsim run: cannot write %s: %s\n", dst, strerror(errno));
+			ok = false;
+		}
+		if (!ok)
+			remove(tmp);
+	}
+	return ok ? 0 : -1;
 }
 
 static bool scenario_has_labels(const struct scn *s)
@@ -218,7 +236,15 @@ int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *di
 		last = first + 1;
 	}
 	bool labels = scenario_has_labels(s);
-	struct sbuf runs = {0}, jobs = {0}, execs = {0};
+	FILE *f[3] = {NULL, NULL, NULL};
+	if (mkdirs(dir)) {
+		fprintf(stderr, "hetsim run: cannot create %s: %s\n", dir, strerror(errno));
+		return 1;
+	}
+	if (open_outputs(dir, f)) {
+		close_outputs(dir, f, false);
+		return 1;
+	}
 	struct agg *agg = xcalloc((size_t)npol, sizeof *agg);
 	int rc = 0;
 	for (int p = 0; p < npol && !rc; p++) {
@@ -234,42 +260,23 @@ int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *di
 				rc = 1;
 				break;
 			}
+			struct out_ctx oc = {f[2], pols[p].name, r};
+			sim_set_exec_sink(sim, exec_row, &oc);
 			sim_run(sim);
 			struct met_run m;
 			met_compute(sim, &m);
-			run_row(&runs, s, pols[p].name, r, &m);
-			job_rows(&jobs, sim, pols[p].name, r);
-			exec_rows(&execs, sim, pols[p].name, r);
+			run_row(f[0], s, pols[p].name, r, &m);
+			job_rows(f[1], sim, pols[p].name, r);
 			agg[p] = (struct agg){agg[p].makespan + m.makespan_s, agg[p].jct + m.jct_mean_s,
 					      agg[p].p95 + m.jct_p95_s, agg[p].wait + m.wait_mean_s,
 					      agg[p].gpu + m.gpu_util, agg[p].cpu + m.cpu_util};
 			sim_free(sim);
 		}
 	}
-	if (!rc && mkdirs(dir)) {
-		fprintf(stderr, "hetsim run: cannot create %s: %s\n", dir, strerror(errno));
-		rc = 1;
-	}
-	if (!rc &&
-	    (write_file(dir, "runs.csv",
-			"scenario,policy,replication,seed,jobs,counted,done,failed,timed_out,"
-			"unplaceable,makespan_s,jct_mean_s,jct_p50_s,jct_p95_s,jct_p99_s,"
-			"wait_mean_s,cpu_util,gpu_util,cpu_alloc,gpu_alloc,events,decisions\n",
-			&runs) ||
-	     write_file(dir, "jobs.csv",
-			"policy,replication,job,group,index,type,status,arrival_s,start_s,end_s,"
-			"jct_s,nodes,gpus\n",
-			&jobs) ||
-	     write_file(dir, "executors.csv",
-			"policy,replication,executor,job,group,type,role,node,cores,memory_mib,"
-			"gpus,launch_s,ready_s,end_s\n",
-			&execs)))
+	if (close_outputs(dir, f, rc == 0))
 		rc = 1;
 	if (!rc && !o->quiet)
 		print_table(pols, npol, agg, last - first, s);
-	free(runs.p);
-	free(jobs.p);
-	free(execs.p);
 	free(agg);
 	return rc;
 }

@@ -70,7 +70,10 @@ struct sim {
 	int next_arrival;           /* next job whose arrival is not queued */
 
 	struct sim_job *jobs; int njobs;
-	struct sim_exec *execs; int nexecs, cap_execs;
+	struct sim_exec *execs; int cap_execs; /* slot pool of live executors */
+	int free_exec;              /* free slot list (through node_next) */
+	int nexecs;                 /* executors launched so far */
+	sim_exec_sink exec_sink; void *exec_ctx;
 	struct run *runs; int cap_runs, free_run; /* slot pool, free list */
 
 	int *dispatch; int ndispatch, cap_dispatch; /* jobs to dispatch */
@@ -280,14 +283,24 @@ int sim_launch_executor(struct sim *s, int job, int role, int node, int cores,
 		    mem_mib, gpus, job, n->name, n->mem_free, n->gpus_free);
 
 	integrate(s);
-	xgrow(&s->execs, &s->cap_execs, s->nexecs + 1, sizeof *s->execs);
-	int id = s->nexecs++;
+	if (s->free_exec < 0) {
+		int old = s->cap_execs;
+		xgrow(&s->execs, &s->cap_execs, old + 1, sizeof *s->execs);
+		for (int e = s->cap_execs - 1; e >= old; e--) {
+			s->execs[e].node_next = s->free_exec;
+			s->execs[e].gen = 0;
+			s->free_exec = e;
+		}
+	}
+	int id = s->free_exec; /* the slot */
 	struct sim_exec *x = &s->execs[id];
-	*x = (struct sim_exec){.id = id, .job = job, .role = role, .node = node,
+	s->free_exec = x->node_next;
+	*x = (struct sim_exec){.id = s->nexecs++, .job = job, .role = role, .node = node,
 			       .cores = cores, .mem_mib = mem_mib, .gpus = gpus,
 			       .launch_us = s->now, .ready_us = -1, .end_us = -1,
 			       .slots_free = j->task_cpus ? cores / j->task_cpus : cores,
-			       .live = true, .node_prev = -1, .node_next = n->exec_head};
+			       .live = true, .gen = x->gen, .node_prev = -1,
+			       .node_next = n->exec_head};
 	if (j->type == SCN_JOB_MNIST)
 		x->slots_free = 1; /* TFoS: one task per executor */
 	if (n->exec_head >= 0)
@@ -305,9 +318,9 @@ int sim_launch_executor(struct sim *s, int job, int role, int node, int cores,
 	j->execs_live++;
 	j->gpus_used += gpus;
 	eq_push(&s->q, s->now + s->scn->over.executor_startup_us, EV_EXEC_READY,
-		(uint32_t)id, 0);
+		(uint32_t)id, x->gen);
 	check_node(s, node);
-	return id;
+	return x->id;
 }
 
 static void release_exec(struct sim *s, int id)
@@ -333,6 +346,11 @@ static void release_exec(struct sim *s, int id)
 	j->cores_granted -= x->cores;
 	j->execs_live--;
 	check_node(s, x->node);
+	if (s->exec_sink)
+		s->exec_sink(s->exec_ctx, s, x);
+	x->gen++; /* a queued ready event of this slot is now stale */
+	x->node_next = s->free_exec;
+	s->free_exec = id;
 }
 
 /* ---- jobs ---------------------------------------------------------- */
@@ -389,8 +407,10 @@ static void end_job(struct sim *s, struct sim_job *j, enum sim_job_status st)
 	j->phase = PH_OVER;
 	j->nodes_used = count_nodes(s, j);
 	for (int i = 0; i < j->nexecs; i++)
-		if (s->execs[j->execs[i]].live)
-			release_exec(s, j->execs[i]);
+		release_exec(s, j->execs[i]);
+	free(j->execs);
+	j->execs = NULL;
+	j->nexecs = j->cap_execs = 0;
 	free_stages(j);
 	if (j->end_us > s->tot.last_end_us)
 		s->tot.last_end_us = j->end_us;
@@ -495,7 +515,7 @@ static void start_task(struct sim *s, struct sim_job *j, struct sim_exec *x, int
 	struct run *ru = &s->runs[r];
 	s->free_run = ru->next;
 	struct clu_node *n = &s->clu.nodes[x->node];
-	*ru = (struct run){.job = j->id, .stage = stage, .task = task, .exec = x->id,
+	*ru = (struct run){.job = j->id, .stage = stage, .task = task, .exec = (int)(x - s->execs),
 			   .node = x->node, .cpus = j->task_cpus,
 			   .remaining_us = st->w.work_us[task],
 			   .from_us = s->now + j->task_delay_us, .ver = ru->ver + 1,
@@ -654,8 +674,6 @@ static void on_phase_end(struct sim *s, struct sim_job *j)
 
 static void on_exec_ready(struct sim *s, struct sim_exec *x)
 {
-	if (!x->live)
-		return; /* its job ended while it was starting */
 	struct sim_job *j = &s->jobs[x->job];
 	x->ready = true;
 	x->ready_us = s->now;
@@ -710,14 +728,17 @@ static void handle(struct sim *s, const struct eq_event *ev)
 }
 
 /* An event that no longer means anything: a task end superseded by a
- * rescheduled one, or the reservation timeout of a job that got all its
- * executors or ended.  Dropped without advancing the clock. */
+ * rescheduled one, the reservation timeout of a job that got all its
+ * executors or ended, the start-up end of an executor already released.
+ * Dropped without advancing the clock. */
 static bool stale(const struct sim *s, const struct eq_event *ev)
 {
 	if (ev->kind == EV_TASK_END)
 		return s->runs[ev->obj].ver != ev->ver;
 	if (ev->kind == EV_TIMEOUT)
 		return s->jobs[ev->obj].phase != PH_RESERVE;
+	if (ev->kind == EV_EXEC_READY) /* released (its job ended) while starting */
+		return s->execs[ev->obj].gen != ev->ver;
 	return false;
 }
 
@@ -813,6 +834,7 @@ struct sim *sim_new(const struct scn *scn, const struct scn_policy *pol,
 	s->rep = replication;
 	s->seed = rng_replication_seed(scn->seed, replication);
 	s->free_run = -1;
+	s->free_exec = -1;
 	clu_init(&s->clu, scn);
 	eq_init(&s->q, 1024);
 
@@ -873,7 +895,11 @@ const struct clu *sim_cluster(const struct sim *s) { return &s->clu; }
 int sim_njobs(const struct sim *s) { return s->njobs; }
 const struct sim_job *sim_job(const struct sim *s, int id) { return &s->jobs[id]; }
 int sim_nexecs(const struct sim *s) { return s->nexecs; }
-const struct sim_exec *sim_exec(const struct sim *s, int id) { return &s->execs[id]; }
+void sim_set_exec_sink(struct sim *s, sim_exec_sink fn, void *ctx)
+{
+	s->exec_sink = fn;
+	s->exec_ctx = ctx;
+}
 const struct sim_totals *sim_totals(const struct sim *s) { return &s->tot; }
 const struct scn_job_group *sim_job_group(const struct sim *s, int job)
 {

@@ -71,7 +71,8 @@ struct sim_job {
 	int gpus_used;           /* GPUs its executors held or grabbed (max) */
 
 	/* engine-private below: policies must not rely on these */
-	int *execs; int nexecs, cap_execs;  /* executor ids, launch order */
+	int *execs; int nexecs, cap_execs;  /* its executors' slots, launch order;
+					       freed when the job ends */
 	int execs_ready;
 	struct sim_stage *stages; int nstages, stages_done;
 	int tasks_running;
@@ -83,7 +84,8 @@ struct sim_job {
 };
 
 struct sim_exec {
-	int id, job, role, node;
+	int id;                  /* launch number, unique in the run */
+	int job, role, node;
 	int cores;               /* cores held */
 	int64_t mem_mib;         /* memory held, MiB */
 	int gpus;                /* GPUs the scheduler gave it */
@@ -93,8 +95,15 @@ struct sim_exec {
 	int64_t end_us;          /* released; -1 while live */
 	int slots_free;          /* task slots free (cores / task_cpus) */
 	bool ready, live;
-	int node_prev, node_next;/* engine-private: the node's executor list */
+	/* engine-private */
+	uint32_t gen;            /* bumped when the slot is reused */
+	int node_prev, node_next;/* the node's executor list; next = free list */
 };
+
+/* Called once per executor when it is released (end_us set), in release
+ * order; the record is gone after the call.  This keeps the engine's
+ * memory in proportion to the live executors, whatever the run's length. */
+typedef void (*sim_exec_sink)(void *ctx, const struct sim *s, const struct sim_exec *x);
 
 /* Totals of one run, for metrics. */
 struct sim_totals {
@@ -123,8 +132,9 @@ const struct scn *sim_scenario(const struct sim *s);
 const struct clu *sim_cluster(const struct sim *s);
 int sim_njobs(const struct sim *s);
 const struct sim_job *sim_job(const struct sim *s, int id);
-int sim_nexecs(const struct sim *s);
-const struct sim_exec *sim_exec(const struct sim *s, int id);
+int sim_nexecs(const struct sim *s);   /* executors launched so far */
+/* Where released executors go (none by default).  Set before sim_run. */
+void sim_set_exec_sink(struct sim *s, sim_exec_sink fn, void *ctx);
 const struct sim_totals *sim_totals(const struct sim *s);
 const struct scn_job_group *sim_job_group(const struct sim *s, int job);
 

@@ -19,6 +19,33 @@ struct scn *h_load(const char *path)
 	return s;
 }
 
+/* Executors of the last run, indexed by id (launch order). */
+static struct sim_exec *rec;
+static int nrec, caprec;
+
+static void record(void *ctx, const struct sim *s, const struct sim_exec *x)
+{
+	(void)ctx;
+	(void)s;
+	if (x->id >= caprec) {
+		caprec = 2 * x->id + 16;
+		rec = realloc(rec, (size_t)caprec * sizeof *rec);
+	}
+	rec[x->id] = *x;
+	if (x->id >= nrec)
+		nrec = x->id + 1;
+}
+
+const struct sim_exec *h_exec(int id)
+{
+	return id >= 0 && id < nrec ? &rec[id] : NULL;
+}
+
+int h_nexecs(void)
+{
+	return nrec;
+}
+
 struct sim *h_run(const char *path, const char *policy, int rep, struct scn **scn_out)
 {
 	struct scn *scn = h_load(path);
@@ -32,7 +59,10 @@ struct sim *h_run(const char *path, const char *policy, int rep, struct scn **sc
 	char err[256];
 	struct sim *s = sim_new(scn, p, (uint32_t)rep, err, sizeof err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	nrec = 0;
+	sim_set_exec_sink(s, record, NULL);
 	sim_run(s);
+	CU_ASSERT_EQUAL(nrec, sim_nexecs(s)); /* every executor was released */
 	*scn_out = scn;
 	return s;
 }
@@ -57,8 +87,8 @@ const char *h_exec_nodes(const struct sim *s, const struct sim_job *j, char *buf
 {
 	int n = 0;
 	buf[0] = '\0';
-	for (int i = 0; i < sim_nexecs(s); i++) {
-		const struct sim_exec *x = sim_exec(s, i);
+	for (int i = 0; i < h_nexecs(); i++) {
+		const struct sim_exec *x = h_exec(i);
 		if (x->job != j->id)
 			continue;
 		n += snprintf(buf + n, (size_t)(len - n), "%s%s", n ? "," : "",

@@ -7,6 +7,7 @@
 struct scn;
 struct sim;
 struct sim_job;
+struct sim_exec;
 
 /* Load a scenario (CU_FAIL on error: the message is printed). */
 struct scn *h_load(const char *path);
@@ -14,6 +15,11 @@ struct scn *h_load(const char *path);
  * named `policy`.  *scn_out receives the scenario; free both with h_done. */
 struct sim *h_run(const char *path, const char *policy, int rep, struct scn **scn_out);
 void h_done(struct sim *s, struct scn *scn);
+
+/* Executor `id` (launch order) of the last run started with h_run, as
+ * the engine released it; NULL if there is no such executor. */
+const struct sim_exec *h_exec(int id);
+int h_nexecs(void);
 
 /* The job of group `group` with index `idx` in a finished run, or NULL. */
 const struct sim_job *h_job(const struct sim *s, const char *group, int idx);

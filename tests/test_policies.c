@@ -79,8 +79,9 @@ static void standalone_greedy(void)
 	JOB_AT(s, "b", 0, 10, 15);
 	NODES(s, "a", 0, "n-0,n-1");
 	NODES(s, "b", 0, "n-0,n-1");
-	for (int i = 0; i < sim_nexecs(s); i++)
-		CU_ASSERT_EQUAL(sim_exec(s, i)->cores, 4);
+	CU_ASSERT_EQUAL(h_nexecs(), 4);
+	for (int i = 0; i < h_nexecs(); i++)
+		CU_ASSERT_EQUAL(h_exec(i)->cores, 4);
 	CU_ASSERT_EQUAL(h_makespan(s), S(15));
 	h_done(s, c);
 
@@ -110,7 +111,7 @@ static void standalone_memory(void)
 	struct scn *c;
 	struct sim *s = h_run(HAND "standalone-memory.yaml", "spark-standalone", 0, &c);
 	NODES(s, "a", 0, "fat-0");
-	CU_ASSERT_EQUAL(sim_exec(s, 0)->cores, 2);
+	CU_ASSERT_EQUAL(h_exec(0)->cores, 2);
 	JOB_AT(s, "a", 0, 0, 10);
 	h_done(s, c);
 }
@@ -121,10 +122,10 @@ static void standalone_mnist(void)
 	struct sim *s = h_run(HAND "standalone-mnist.yaml", "spark-standalone", 0, &c);
 	const struct sim_job *j = h_job(s, "m", 0);
 	NODES(s, "m", 0, "gpu-0,gpu-0,cpu-0");
-	CU_ASSERT_EQUAL(sim_exec(s, 0)->role, 0); /* the first executor is the PS */
-	CU_ASSERT_EQUAL(sim_exec(s, 1)->role, 1);
-	CU_ASSERT_EQUAL(sim_exec(s, 0)->gpus, 0);  /* GPU-blind */
-	CU_ASSERT_EQUAL(sim_exec(s, 1)->gpus_grabbed, 0); /* given back after training */
+	CU_ASSERT_EQUAL(h_exec(0)->role, 0); /* the first executor is the PS */
+	CU_ASSERT_EQUAL(h_exec(1)->role, 1);
+	CU_ASSERT_EQUAL(h_exec(0)->gpus, 0);  /* GPU-blind */
+	CU_ASSERT_EQUAL(h_exec(1)->gpus_grabbed, 0); /* given back after training */
 	CU_ASSERT_EQUAL(j->gpus_used, 1);
 	CU_ASSERT_EQUAL(j->status, JOB_DONE);
 	CU_ASSERT_EQUAL(j->start_us, 0);
