@@ -250,8 +250,10 @@ int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *di
 	for (int p = 0; p < npol && !rc; p++) {
 		const struct policy_ops *ops = pol_find(pols[p].kind);
 		if (labels && !ops->uses_labels && !o->quiet)
-			fprintf(stderr, "note: policy '%s' (%s) ignores node labels\n", pols[p].name,
-				ops->name);
+			fprintf(stderr, "note: policy '%s'%s%s%s ignores the scenario's node labels\n",
+				pols[p].name, strcmp(pols[p].name, ops->name) ? " (" : "",
+				strcmp(pols[p].name, ops->name) ? ops->name : "",
+				strcmp(pols[p].name, ops->name) ? ")" : "");
 		for (int r = first; r < last; r++) {
 			char err[256];
 			struct sim *sim = sim_new(s, &pols[p], (uint32_t)r, err, sizeof err);

@@ -96,17 +96,17 @@ static void die(const struct sim *s, const char *fmt, ...)
 #include <stdarg.h>
 static void die(const struct sim *s, const char *fmt, ...)
 {
-	char t[32];
-	va_list ap;
-	fprintf(stderr, "hetsim: broken invariant at t=%s s", fmt_us(s->now, t));
+	char t[32], msg[1024];
+	int n = snprintf(msg, sizeof msg, "hetsim: broken invariant at t=%s s", fmt_us(s->now, t));
 	if (s->in_event)
-		fprintf(stderr, " (event %" PRIu64 ", %s of %u)", s->tot.events,
-			ev_names[s->cur_kind], s->cur_obj);
-	fputs(": ", stderr);
+		n += snprintf(msg + n, sizeof msg - (size_t)n, " (event %" PRIu64 ", %s of %u)",
+			      s->tot.events, ev_names[s->cur_kind], s->cur_obj);
+	n += snprintf(msg + n, sizeof msg - (size_t)n, ": ");
+	va_list ap;
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	fprintf(stderr, "%s\n", msg); /* one write: the line arrives whole */
 	abort();
 }
 

@@ -1,7 +1,11 @@
 /* test_engine.c - the engine: DAG order, node speed, job models. */
 #include <math.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "harness.h"
 #include "rng.h"
@@ -93,12 +97,49 @@ static void keyed_durations(void)
 	scn_free(s);
 }
 
+/* A broken invariant aborts with the simulated time: an executor asked
+ * for a job that has not arrived, in a child process. */
+static void invariant_aborts(void)
+{
+	int fd[2];
+	CU_ASSERT_FATAL(pipe(fd) == 0);
+	fflush(NULL);
+	pid_t pid = fork();
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0) {
+		dup2(fd[1], 2);
+		close(fd[0]);
+		char err[256];
+		struct scn *s = scn_load("tests/scenarios/hand/dag.yaml", err, sizeof err);
+		struct sim *m = s ? sim_new(s, &s->policies[0], 0, err, sizeof err) : NULL;
+		if (m)
+			sim_launch_executor(m, 0, 0, 0, 1, 1024, 0);
+		_exit(0); /* not reached if the engine caught it */
+	}
+	close(fd[1]);
+	char buf[512] = "";
+	size_t len = 0;
+	ssize_t n;
+	while (len < sizeof buf - 1 && (n = read(fd[0], buf + len, sizeof buf - 1 - len)) > 0)
+		len += (size_t)n;
+	close(fd[0]);
+	int st;
+	waitpid(pid, &st, 0);
+	buf[len] = '\0';
+	if (!(WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT))
+		fprintf(stderr, "\nchild status %#x, said: %s\n", st, buf);
+	CU_ASSERT(WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT);
+	CU_ASSERT_STRING_EQUAL(buf, "hetsim: broken invariant at t=0.000000 s: policy launched an "
+				    "invalid executor (job 0, status pending, role 0)\n");
+}
+
 int test_suite_engine(void)
 {
 	TEST_SUITE("engine",
 		   {"DAG of stages with node speed 2", dag_diamond},
 		   {"wordcount: split rule, task counts, costs", wordcount_splits},
 		   {"wordcount: a whole job, exact", wordcount_run},
-		   {"durations keyed by (seed, job, stage, task)", keyed_durations});
+		   {"durations keyed by (seed, job, stage, task)", keyed_durations},
+		   {"a broken invariant aborts with the simulated time", invariant_aborts});
 	return 0;
 }
