@@ -15,9 +15,27 @@
 #include "sim.h"
 #include "util.h"
 
+static const char *const type_names[SCN_JOB_TYPES] = {
+	[SCN_JOB_WORDCOUNT] = "wordcount",
+	[SCN_JOB_MNIST] = "mnist_spark",
+	[SCN_JOB_SYNTHETIC] = "synthetic",
+	[SCN_JOB_ANGEL] = "angel",
+};
+
 static const char *type_name(enum scn_job_type t)
 {
-	return t == SCN_JOB_WORDCOUNT ? "wordcount" : t == SCN_JOB_MNIST ? "mnist_spark" : "synthetic";
+	return type_names[t];
+}
+
+static const char *role_name(const struct sim_job *j, int role)
+{
+	if (role == SIM_ROLE_AM)
+		return "am";
+	if (j->type == SCN_JOB_MNIST)
+		return role ? "worker" : "ps";
+	if (j->type == SCN_JOB_ANGEL && role == 1)
+		return "ps";
+	return "executor";
 }
 
 /* Seconds with microsecond precision, or empty for "never". */
@@ -56,7 +74,7 @@ static void exec_row(void *ctx, const struct sim *s, const struct sim_exec *x)
 	const struct out_ctx *o = ctx;
 	char l[32], r[32], e[32];
 	const struct sim_job *j = sim_job(s, x->job);
-	const char *role = j->type == SCN_JOB_MNIST ? (x->role ? "worker" : "ps") : "executor";
+	const char *role = role_name(j, x->role);
 	fprintf(o->f, "%s,%d,%d,%d,%s,%s,%s,%s,%d,%" PRId64 ",%d,%s,%s,%s\n", o->policy, o->rep,
 		x->id, x->job, sim_job_group(s, x->job)->name, type_name(j->type), role,
 		sim_cluster(s)->nodes[x->node].name, x->cores, x->mem_mib,
@@ -68,11 +86,17 @@ static void run_row(FILE *b, const struct scn *sc, const char *pol, int rep,
 		    const struct met_run *m)
 {
 	fprintf(b, "%s,%s,%d,%" PRIu64 ",%d,%d,%d,%d,%d,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,"
-		  "%.6f,%.6f,%.6f,%.6f,%" PRIu64 ",%" PRIu64 "\n",
+		  "%.6f,%.6f,%.6f,%.6f,%" PRIu64 ",%" PRIu64,
 		  sc->name, pol, rep, sc->seed, m->jobs, m->counted, m->done, m->failed,
 		  m->timed_out, m->unplaceable, m->makespan_s, m->jct_mean_s, m->jct_p50_s,
 		  m->jct_p95_s, m->jct_p99_s, m->wait_mean_s, m->cpu_util, m->gpu_util,
 		  m->cpu_alloc, m->gpu_alloc, m->events, m->decisions);
+	for (int t = 0; t < SCN_JOB_TYPES; t++) /* empty when the run has none */
+		if (m->done_type[t])
+			fprintf(b, ",%.6f", m->jct_type_s[t]);
+		else
+			fputs(",", b);
+	fputc('\n', b);
 }
 
 static int mkdirs(const char *dir)
@@ -96,7 +120,9 @@ static const struct {
 } outputs[3] = {
 	{"runs.csv", "scenario,policy,replication,seed,jobs,counted,done,failed,timed_out,"
 		     "unplaceable,makespan_s,jct_mean_s,jct_p50_s,jct_p95_s,jct_p99_s,"
-		     "wait_mean_s,cpu_util,gpu_util,cpu_alloc,gpu_alloc,events,decisions\n"},
+		     "wait_mean_s,cpu_util,gpu_util,cpu_alloc,gpu_alloc,events,decisions,"
+		     "jct_mean_wordcount_s,jct_mean_mnist_spark_s,jct_mean_synthetic_s,"
+		     "jct_mean_angel_s\n"},
 	{"jobs.csv", "policy,replication,job,group,index,type,status,arrival_s,start_s,end_s,"
 		     "jct_s,nodes,gpus\n"},
 	{"executors.csv", "policy,replication,executor,job,group,type,role,node,cores,"

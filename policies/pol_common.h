@@ -15,6 +15,7 @@ struct clu_node;
 extern const struct policy_ops pol_fifo;
 extern const struct policy_ops pol_spark_standalone;
 extern const struct policy_ops pol_label_dual;
+extern const struct policy_ops pol_yarn;
 
 /* A queue of job ids in arrival order, with O(1) removal of any job. */
 struct pol_queue {

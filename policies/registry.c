@@ -10,6 +10,7 @@ static const struct policy_ops *const policies[] = {
 	&pol_fifo,
 	&pol_spark_standalone,
 	&pol_label_dual,
+	&pol_yarn,
 };
 
 const struct policy_ops *pol_find(const char *name)

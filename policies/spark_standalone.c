@@ -19,6 +19,7 @@
  * mnist_spark as TFoS users submit it: executors sized for the larger
  * role, spark.cores.max = cluster_size × executor cores, so the app gets
  * exactly cluster_size executors, the first one becoming the PS.
+ * Spark-on-Angel has no standalone mode: angel jobs are unplaceable.
  *
  * Cost: O(apps wanting cores × usable workers log workers) per decision;
  * nothing is done when the cluster has no free core.
@@ -77,7 +78,12 @@ static void *sa_init(struct sim *s, const struct scn_policy *cfg)
 
 static void sa_arrived(void *st, struct sim *s, int job)
 {
-	(void)s;
+	if (sim_job(s, job)->type == SCN_JOB_ANGEL) {
+		/* Angel deploys its parameter servers on YARN or Kubernetes;
+		 * there is no standalone mode (spark-semantics.md §5) */
+		sim_reject_job(s, job, JOB_UNPLACEABLE);
+		return;
+	}
 	pol_queue_push(&((struct standalone *)st)->q, job);
 }
 

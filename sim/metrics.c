@@ -31,8 +31,11 @@ void met_compute(const struct sim *s, struct met_run *m)
 		m->failed += j->status == JOB_FAILED;
 		m->timed_out += j->status == JOB_TIMED_OUT;
 		m->unplaceable += j->status == JOB_UNPLACEABLE;
-		if (j->status == JOB_DONE)
+		if (j->status == JOB_DONE) {
 			jct[njct++] = (double)(j->end_us - j->arrival_us) / US_PER_S;
+			m->jct_type_s[j->type] += jct[njct - 1];
+			m->done_type[j->type]++;
+		}
 		if (j->start_us >= 0) {
 			wait += (double)(j->start_us - j->arrival_us) / US_PER_S;
 			nwait++;
@@ -44,6 +47,9 @@ void met_compute(const struct sim *s, struct met_run *m)
 	m->jct_p95_s = met_quantile(jct, njct, 0.95);
 	m->jct_p99_s = met_quantile(jct, njct, 0.99);
 	m->wait_mean_s = nwait ? wait / nwait : 0.0;
+	for (int t = 0; t < SCN_JOB_TYPES; t++)
+		if (m->done_type[t])
+			m->jct_type_s[t] /= m->done_type[t];
 	free(jct);
 
 	double span = t->last_end_us > t->first_arrival_us

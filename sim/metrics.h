@@ -8,6 +8,8 @@
 
 #include <stdint.h>
 
+#include "scenario.h"
+
 struct sim;
 
 struct met_run {
@@ -21,6 +23,8 @@ struct met_run {
 	double gpu_util;          /* training GPU-time / (GPUs × span) */
 	double cpu_alloc;         /* cores held by executors / (cores × span) */
 	double gpu_alloc;         /* GPUs held or grabbed / (GPUs × span) */
+	double jct_type_s[SCN_JOB_TYPES]; /* mean JCT of done, counted jobs of a type */
+	int done_type[SCN_JOB_TYPES];     /* how many: 0 = no such job, mean undefined */
 	uint64_t events;          /* events handled */
 	uint64_t decisions;       /* policy schedule calls */
 };

@@ -273,8 +273,8 @@ int sim_launch_executor(struct sim *s, int job, int role, int node, int cores,
 		    job, node);
 	struct sim_job *j = &s->jobs[job];
 	struct clu_node *n = &s->clu.nodes[node];
-	if (!job_active(j) || role < 0 || role >= j->nroles || cores < 0 || mem_mib < 0 ||
-	    gpus < 0)
+	if (!job_active(j) || role < SIM_ROLE_AM || role >= j->nroles || cores < 0 ||
+	    mem_mib < 0 || gpus < 0)
 		die(s, "policy launched an invalid executor (job %d, status %s, role %d)", job,
 		    sim_status_name(j->status), role);
 	if (!clu_fits(n, cores, mem_mib, gpus, false))
@@ -303,6 +303,8 @@ int sim_launch_executor(struct sim *s, int job, int role, int node, int cores,
 			       .node_next = n->exec_head};
 	if (j->type == SCN_JOB_MNIST)
 		x->slots_free = 1; /* TFoS: one task per executor */
+	if (role != 0 && j->type != SCN_JOB_MNIST)
+		x->slots_free = 0; /* AMs and Angel PS run no Spark task */
 	if (n->exec_head >= 0)
 		s->execs[n->exec_head].node_prev = id;
 	n->exec_head = id;
@@ -313,9 +315,13 @@ int sim_launch_executor(struct sim *s, int job, int role, int node, int cores,
 
 	xgrow(&j->execs, &j->cap_execs, j->nexecs + 1, sizeof *j->execs);
 	j->execs[j->nexecs++] = id;
-	j->role[role].granted++;
-	j->cores_granted += cores;
-	j->execs_live++;
+	if (role == SIM_ROLE_AM) {
+		j->ams_live++;
+	} else {
+		j->role[role].granted++;
+		j->cores_granted += cores;
+		j->execs_live++;
+	}
 	j->gpus_used += gpus;
 	eq_push(&s->q, s->now + s->scn->over.executor_startup_us, EV_EXEC_READY,
 		(uint32_t)id, x->gen);
@@ -343,8 +349,12 @@ static void release_exec(struct sim *s, int id)
 	clu_give(&s->clu, x->node, x->cores, x->mem_mib, x->gpus + x->gpus_grabbed);
 	s->alloc_cores -= x->cores;
 	s->alloc_gpus -= x->gpus + x->gpus_grabbed;
-	j->cores_granted -= x->cores;
-	j->execs_live--;
+	if (x->role == SIM_ROLE_AM) {
+		j->ams_live--;
+	} else {
+		j->cores_granted -= x->cores;
+		j->execs_live--;
+	}
 	check_node(s, x->node);
 	if (s->exec_sink)
 		s->exec_sink(s->exec_ctx, s, x);
@@ -400,7 +410,7 @@ static void end_job(struct sim *s, struct sim_job *j, enum sim_job_status st)
 		die(s, "job %d ended twice", j->id);
 	if (j->tasks_running)
 		die(s, "job %d ended with %d tasks running", j->id, j->tasks_running);
-	if (st == JOB_DONE && j->type != SCN_JOB_MNIST && j->stages_done != j->nstages)
+	if (st == JOB_DONE && j->nstages != j->stages_done)
 		die(s, "job %d done with %d of %d stages", j->id, j->stages_done, j->nstages);
 	j->status = st;
 	j->end_us = s->now;
@@ -537,6 +547,8 @@ static void dispatch_job(struct sim *s, struct sim_job *j)
 	j->dispatch_queued = false;
 	if (!job_active(j) || j->type == SCN_JOB_MNIST)
 		return;
+	if (j->type == SCN_JOB_ANGEL && j->role_ready[1] < j->role[1].count)
+		return; /* waitForAllPS: the PS group starts as a gang */
 	/* Spark's resourceOffers: each pass gives every executor with a free
 	 * slot at most one task, from the first runnable stage. */
 	bool launched = true;
@@ -545,7 +557,7 @@ static void dispatch_job(struct sim *s, struct sim_job *j)
 		for (int i = 0; i < j->nexecs; i++) {
 			struct sim_exec *x = &s->execs[j->execs[i]];
 			int stage, task;
-			if (!x->live || !x->ready || x->slots_free <= 0)
+			if (!x->ready || x->slots_free <= 0)
 				continue;
 			if (!next_task(j, &stage, &task))
 				return;
@@ -677,7 +689,13 @@ static void on_exec_ready(struct sim *s, struct sim_exec *x)
 	struct sim_job *j = &s->jobs[x->job];
 	x->ready = true;
 	x->ready_us = s->now;
+	if (x->role == SIM_ROLE_AM) {
+		j->ams_ready++;
+		s->sched_dirty = true; /* the AM now asks for its containers */
+		return;
+	}
 	j->execs_ready++;
+	j->role_ready[x->role]++;
 	if (j->type != SCN_JOB_MNIST) {
 		queue_dispatch(s, j);
 		return;

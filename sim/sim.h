@@ -34,11 +34,18 @@ enum sim_job_status {
 };
 const char *sim_status_name(enum sim_job_status st);
 
+/* Role of an application master container (YARN): it holds resources for
+ * the application's lifetime and runs no task; not one of a job's roles. */
+#define SIM_ROLE_AM (-1)
+
 /* TFoS phases of an mnist_spark job. */
 enum sim_phase { PH_RESERVE, PH_STARTUP, PH_TRAIN, PH_SHUTDOWN, PH_OVER };
 
-/* What one role of a job asks for.  DAG jobs (wordcount, synthetic) have
- * one role; mnist_spark has two: 0 = parameter server, 1 = workers. */
+/* What one role of a job asks for.  wordcount and synthetic jobs have one
+ * role (0 = Spark executors); mnist_spark has two (0 = the TF parameter
+ * server, 1 = TF workers); angel has two (0 = Spark executors, 1 = Angel
+ * parameter servers, which run no task and must all be up before the
+ * first task starts). */
 struct sim_role {
 	int count;         /* executors wanted (spark.executor.instances) */
 	int cores;         /* cores each; 0 = unset (policy decides) */
@@ -66,14 +73,16 @@ struct sim_job {
 	int cores_max;           /* spark.cores.max, 0 = unlimited */
 	int task_cpus;           /* cores per task */
 
-	int cores_granted;       /* cores of live executors */
-	int execs_live;          /* live executors */
+	int cores_granted;       /* cores of live executors (AMs excluded) */
+	int execs_live;          /* live executors (AMs excluded) */
+	int ams_live, ams_ready; /* application masters launched / up */
+	int role_ready[2];       /* executors of each role that are up */
 	int gpus_used;           /* GPUs its executors held or grabbed (max) */
 
 	/* engine-private below: policies must not rely on these */
 	int *execs; int nexecs, cap_execs;  /* its executors' slots, launch order;
 					       freed when the job ends */
-	int execs_ready;
+	int execs_ready;         /* executors of its roles that are up */
 	struct sim_stage *stages; int nstages, stages_done;
 	int tasks_running;
 	int64_t task_delay_us;   /* launch delay of each task (overheads) */
@@ -140,10 +149,12 @@ const struct scn_job_group *sim_job_group(const struct sim *s, int job);
 
 /* Requests a policy may make during its hooks. */
 
-/* Give job `job` one executor of role `role` on node `node` holding
- * (cores, mem_mib, gpus).  Memory and GPUs must fit (clu_fits); cores may
- * oversubscribe.  The executor can run tasks after the executor start-up
- * overhead.  Returns the executor id. */
+/* Give job `job` one executor of role `role` (or an application master,
+ * role SIM_ROLE_AM) on node `node` holding (cores, mem_mib, gpus).
+ * Memory and GPUs must fit (clu_fits); cores may oversubscribe.  The
+ * executor can run tasks after the executor start-up overhead; an AM
+ * coming up makes the policy's schedule hook run.  Returns the executor
+ * id. */
 int sim_launch_executor(struct sim *s, int job, int role, int node,
 			int cores, int64_t mem_mib, int gpus);
 

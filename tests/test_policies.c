@@ -205,6 +205,56 @@ static void dual_sharing(void)
 	h_done(s, c);
 }
 
+static void yarn_am_cap(void)
+{
+	struct scn *c;
+	struct sim *s = h_run(HAND "yarn-am.yaml", "yarn", 0, &c);
+	JOB_AT(s, "a", 0, 0, 20);  /* 4 tasks share 2 cores */
+	JOB_AT(s, "b", 0, 20, 25); /* its AM waited for a's */
+	CU_ASSERT_EQUAL(h_job(s, "huge", 0)->status, JOB_UNPLACEABLE);
+	/* a: AM then two executors; b: AM then one */
+	CU_ASSERT_EQUAL(h_nexecs(), 5);
+	CU_ASSERT_EQUAL(h_exec(0)->role, SIM_ROLE_AM);
+	CU_ASSERT_EQUAL(h_exec(0)->mem_mib, 1024);
+	CU_ASSERT_EQUAL(h_exec(0)->cores, 1);
+	CU_ASSERT_EQUAL(h_exec(1)->mem_mib, 2048);
+	CU_ASSERT_EQUAL(h_exec(1)->cores, 2);
+	CU_ASSERT_EQUAL(h_exec(3)->role, SIM_ROLE_AM);
+	CU_ASSERT_EQUAL(h_exec(3)->launch_us, S(20));
+	h_done(s, c);
+}
+
+static void yarn_heartbeat(void)
+{
+	struct scn *c;
+	struct sim *s = h_run(HAND "yarn-heartbeat.yaml", "yarn", 0, &c);
+	NODES(s, "a", 0, "n-0,n-1,n-2,n-0");
+	CU_ASSERT_EQUAL(h_exec(1)->launch_us, S(1)); /* once the AM is up */
+	JOB_AT(s, "a", 0, 2, 6);
+	h_done(s, c);
+}
+
+static void angel_gang(void)
+{
+	struct scn *c;
+	struct sim *s = h_run(HAND "angel.yaml", "yarn", 0, &c);
+	NODES(s, "ang", 0, "n-0,n-1,n-2,n-0,n-1");
+	CU_ASSERT_EQUAL(h_exec(1)->mem_mib, 2048); /* the Angel master */
+	CU_ASSERT_EQUAL(h_exec(2)->role, 1);       /* the PS, 4 GiB as configured */
+	CU_ASSERT_EQUAL(h_exec(2)->mem_mib, 4096);
+	CU_ASSERT_EQUAL(h_exec(3)->mem_mib, 3072); /* 2 GiB + 384 -> 3072 */
+	JOB_AT(s, "ang", 0, 2, 5);
+	h_done(s, c);
+
+	s = h_run(HAND "angel.yaml", "spark-standalone", 0, &c);
+	CU_ASSERT_EQUAL(h_job(s, "ang", 0)->status, JOB_UNPLACEABLE);
+	h_done(s, c);
+
+	s = h_run(HAND "angel.yaml", "label-dual", 0, &c);
+	JOB_AT(s, "ang", 0, 1, 4);
+	h_done(s, c);
+}
+
 int test_suite_policies(void)
 {
 	TEST_SUITE("policies",
@@ -219,6 +269,9 @@ int test_suite_policies(void)
 		   {"label-dual: required label forbids a node, preference falls back", dual_labels},
 		   {"label-dual: gang waits, backfill; without gang", dual_gang},
 		   {"label-dual: best fit by dominant leftover", dual_best_fit},
-		   {"label-dual: memory calculator oversubscribes, processor sharing", dual_sharing});
+		   {"label-dual: memory calculator oversubscribes, processor sharing", dual_sharing},
+		   {"yarn: AM share cap, container sizes, vcores oversubscribed", yarn_am_cap},
+		   {"yarn: containers in heartbeat order after the AM is up", yarn_heartbeat},
+		   {"angel: PS gang before tasks, under yarn, standalone, label-dual", angel_gang});
 	return 0;
 }

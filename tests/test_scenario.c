@@ -400,11 +400,16 @@ static const struct {
 	{F_TIME, "3 s", 3000000, NULL},
 	{F_TIME, "1.5h", 5400000000, NULL},
 	{F_TIME, "2min", 120000000, NULL},
-	{F_TIME, "2562047788h", 9223372036800000000, NULL}, /* INT64_MAX µs is 2562047788.01h */
-	{F_TIME, "2562047789h", 0, "time '2562047789h' is too large"},
-	{F_TIME, "9223372036854775us", 9223372036854775, NULL},
+	{F_TIME, "100000000s", 100000000000000, NULL},  /* the limit of times */
+	{F_TIME, "100000000000000us", 100000000000000, NULL},
+	{F_TIME, "100000000.0000005s", 0, "time '100000000.0000005s' is too large (at most 100000000s)"},
+	{F_TIME, "27778h", 0, "time '27778h' is too large (at most 100000000s)"},
+	{F_TIME, "2562047789h", 0, "time '2562047789h' is too large (at most 100000000s)"}, /* > INT64_MAX µs */
 	{F_TIME, "1234567890123456789us", 0,
-	 "expected a time with a unit (us, ms, s, min, h), got '1234567890123456789us'"}, /* > 18 digits */
+	 "'1234567890123456789us' has too many digits (at most 18 significant digits and 18 decimals)"},
+	{F_TIME, "1.0000000000000000001s", 0,
+	 "'1.0000000000000000001s' has too many digits (at most 18 significant digits and 18 decimals)"},
+	{F_TIME, "1.5xs", 0, "expected a time with a unit (us, ms, s, min, h), got '1.5xs'"},
 	{F_TIME, "5", 0, "expected a time with a unit (us, ms, s, min, h), got '5'"},
 	{F_TIME, "5sec", 0, "expected a time with a unit (us, ms, s, min, h), got '5sec'"},
 	{F_TIME, "1e3s", 0, "expected a time with a unit (us, ms, s, min, h), got '1e3s'"},
@@ -418,6 +423,9 @@ static const struct {
 	{F_SIZE, "64", 0, "expected a size such as 512MiB or 64GiB, got '64'"},
 	{F_SIZE, "64GB", 0, "expected a size such as 512MiB or 64GiB, got '64GB'"},
 	{F_SIZE, "0MiB", 0, "expected a size >= 1MiB, got '0MiB'"},
+	{F_SIZE, "1024TiB", 1073741824, NULL},     /* the limit of sizes */
+	{F_SIZE, "1025TiB", 0, "size '1025TiB' is too large (at most 1024TiB)"},
+	{F_SIZE, "9999999999999999T", 0, "size '9999999999999999T' is too large (at most 1024TiB)"},
 	{F_SIZE, "{a: 1}", 0, "expected a size such as 512MiB or 64GiB, got a mapping"},
 	{F_RATE, "0.5/s", 2000000, NULL},
 	{F_RATE, "3/min", 20000000, NULL},
@@ -433,6 +441,8 @@ static const struct {
 	{F_INT, "3x", 0, "expected an integer, got '3x'"},
 	{F_INT, "0", 0, "expected an integer >= 1, got '0'"},
 	{F_INT, "99999999999", 0, "expected an integer <= 2147483647, got '99999999999'"},
+	{F_INT, "10000", 10000, NULL},              /* the limit of cores per node */
+	{F_INT, "10001", 0, "'10001' is above the limit of 10000 cores per node"},
 	{F_INT, "99999999999999999999", 0, "integer '99999999999999999999' is out of range"},
 	{F_INT, "", 0, "expected an integer, got nothing"},
 };
@@ -490,7 +500,7 @@ static const struct {
 	{"size_fraction", "size_fraction.yaml:18:20: expected a whole number of MiB, got '0.3MiB'"},
 	{"time_bare", "time_bare.yaml:2:48: expected a time with a unit (us, ms, s, min, h), got '5'"},
 	{"time_negative", "time_negative.yaml:18:17: expected a time >= 0, got '-5s'"},
-	{"time_overflow", "time_overflow.yaml:2:31: time '9999999999999h' is too large"},
+	{"time_overflow", "time_overflow.yaml:2:31: time '9999999999999h' is too large (at most 100000000s)"},
 	{"rate_bare", "rate_bare.yaml:18:22: expected a rate such as 0.5/s, 3/min or 10/h, got '2'"},
 	{"missing_key", "missing_key.yaml:3:3: missing key 'cores' in node group 'gpu'"},
 	{"duplicate_key", "duplicate_key.yaml:6:3: duplicate key 'cores' (first at line 4)"},
@@ -521,6 +531,31 @@ static const struct {
 	{"two_docs", "two_docs.yaml:22:1: a scenario file holds a single YAML document"},
 	{"top_list", "top_list.yaml:2:1: expected a mapping at top level, got a list"},
 	{"empty", "empty.yaml:1:1: empty file"},
+	/* limits (docs/scenario.md, "Limits") */
+	{"limit_nodes", "limit_nodes.yaml:3:20: '2000000000' is above the limit of 100000 nodes in the cluster"},
+	{"limit_nodes_total", "limit_nodes_total.yaml:4:3: node group 'b' brings the cluster to 120000 nodes, above the limit of 100000"},
+	{"limit_cores", "limit_cores.yaml:3:20: '2147483647' is above the limit of 10000 cores per node"},
+	{"limit_cpu_speed", "limit_cpu_speed.yaml:3:49: cpu_speed '1e-300' is outside the limits [0.001, 1000]"},
+	{"limit_jobs", "limit_jobs.yaml:5:39: '2000000000' is above the limit of 10000000 jobs in the workload"},
+	{"limit_jobs_total", "limit_jobs_total.yaml:6:3: job group 'b' brings the workload to 12000000 jobs, above the limit of 10000000"},
+	{"limit_tasks", "limit_tasks.yaml:5:58: '1000000000' is above the limit of 1000000 tasks per stage"},
+	{"limit_tasks_total", "limit_tasks_total.yaml:5:3: job group 'dag' brings the workload to 1000000000 tasks (count x tasks of its stages), above the limit of 100000000"},
+	{"limit_executors", "limit_executors.yaml:5:43: '2147483647' is above the limit of 10000 executors per job"},
+	{"limit_task_cpus", "limit_task_cpus.yaml:5:43: '2147483647' is above the limit of 10000 cores per task"},
+	{"limit_cv", "limit_cv.yaml:5:103: '1e308' is above the limit of 100 for a cv"},
+	{"limit_every", "limit_every.yaml:5:61: the last of 100 arrivals is past the limit of 100000000s (start + (count - 1) x every)"},
+	{"limit_poisson", "limit_poisson.yaml:5:61: the last of 3 arrivals is past the limit of 100000000s on average (start + count / rate)"},
+	{"limit_splits", "limit_splits.yaml:5:38: the largest input of 1073741824MiB in splits of 1MiB makes more than 1000000 map tasks (the limit of tasks per stage)"},
+	{"limit_parallelism", "limit_parallelism.yaml:5:57: '2147483647' is above the limit of 1000000 tasks per stage"},
+	{"limit_size", "limit_size.yaml:3:31: size '9999999TiB' is too large (at most 1024TiB)"},
+	{"limit_cluster_size", "limit_cluster_size.yaml:5:47: '2147483647' is above the limit of 10000 executors per job"},
+	{"limit_feed", "limit_feed.yaml:5:79: feeding 1000000000 partitions (partitions x epochs) of 1000000us each takes longer than the limit of 100000000s"},
+	{"limit_replications", "limit_replications.yaml:2:15: '1000000000' is above the limit of 1000000 replications"},
+	{"limit_policies", "limit_policies.yaml:23:3: too many policies (at most 16)"},
+	{"limit_name", "limit_name.yaml:3:10: expected a node group name of at most 100 characters, got 'nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn...'"},
+	{"limit_digits", "limit_digits.yaml:2:31: '9000000000000000000us' has too many digits (at most 18 significant digits and 18 decimals)"},
+	{"limit_depth", "limit_depth.yaml:2:70: nested too deeply (at most 64 levels of lists and mappings)"},
+	{"limit_keys", "limit_keys.yaml:1010:5: too many keys in one mapping (at most 1000)"},
 };
 
 static void test_bad_files(void)
@@ -569,6 +604,71 @@ static void test_err_buffer(void)
 	CU_ASSERT_EQUAL(err[0], 'x');
 }
 
+/* Write `head`, then n lines of `line` (its %d: 0..n-1), then `tail` to a
+ * scratch file and load it.  What follows the file name in the message
+ * (":line:col: message") lands in msg. */
+static struct scn *load_lines(const char *head, const char *line, int n, const char *tail,
+			      char *msg, size_t len)
+{
+	char path[] = "/tmp/hetsim-scn-XXXXXX", err[512] = "";
+	int fd = mkstemp(path);
+	CU_ASSERT_FATAL(fd >= 0);
+	FILE *fp = fdopen(fd, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+	fputs(head, fp);
+	for (int i = 0; i < n; i++)
+		fprintf(fp, line, i);
+	fputs(tail, fp);
+	fclose(fp);
+	struct scn *s = scn_load(path, err, sizeof err);
+	unlink(path);
+	snprintf(msg, len, "%s", strncmp(err, path, strlen(path)) == 0 ? err + strlen(path) : err);
+	return s;
+}
+
+#define LIST_SY "- {name: j, type: synthetic, stages: [{name: a, tasks: 1, duration: 1s}]}\n"
+
+/* Lists past their limits, and the longest ones allowed (which must
+ * load quickly: the walk is linear in them). */
+static void test_long_lists(void)
+{
+	static const struct {
+		const char *head, *line, *tail;
+		int n;
+		const char *msg; /* NULL: must load */
+	} cases[] = {
+		{"cluster:\n", "- {name: n%d, cores: 1, memory: 1GiB}\n", "workload:\n" LIST_SY "policies: [fifo]\n",
+		 10000, NULL},
+		{"cluster:\n", "- {name: n%d, cores: 1, memory: 1GiB}\n", "workload:\n" LIST_SY "policies: [fifo]\n",
+		 10001, ":10002:3: too many node groups (at most 10000)"},
+		{"cluster: [{name: n, cores: 1, memory: 1GiB}]\nworkload:\n",
+		 "- {name: j%d, type: synthetic, stages: [{name: a, tasks: 1, duration: 1s}]}\n",
+		 "policies: [fifo]\n", 10001, ":10003:3: too many job groups (at most 10000)"},
+		{"cluster: [{name: n, cores: 1, memory: 1GiB}]\nworkload:\n- name: j\n  type: synthetic\n  stages:\n",
+		 "  - {name: s%d, tasks: 1, duration: 1s}\n", "policies: [fifo]\n", 10000, NULL},
+		{"cluster: [{name: n, cores: 1, memory: 1GiB}]\nworkload:\n- name: j\n  type: synthetic\n  stages:\n",
+		 "  - {name: s%d, tasks: 1, duration: 1s}\n", "policies: [fifo]\n", 10001,
+		 ":10006:5: too many stages in a job (at most 10000)"},
+		{"cluster: [{name: n, cores: 1, memory: 1GiB}]\nworkload:\n"
+		 "- name: j\n  type: synthetic\n  arrival:\n    times:\n",
+		 "    - %dus\n", "  stages: [{name: a, tasks: 1, duration: 1s}]\npolicies: [fifo]\n", 100000, NULL},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char msg[512];
+		struct scn *s = load_lines(cases[i].head, cases[i].line, cases[i].n, cases[i].tail, msg,
+					   sizeof msg);
+		if (cases[i].msg) {
+			CU_ASSERT_PTR_NULL(s);
+			CU_ASSERT_STRING_EQUAL(msg, cases[i].msg);
+		} else {
+			CU_ASSERT_PTR_NOT_NULL(s);
+		}
+		if ((s != NULL) != (cases[i].msg == NULL) || (s == NULL && strcmp(msg, cases[i].msg)))
+			fprintf(stderr, "\n  case %zu: %s\n", i, s ? "loaded" : msg);
+		scn_free(s);
+	}
+}
+
 /* A quoted value with a newline still gives a one-line message. */
 static void test_one_line(void)
 {
@@ -594,6 +694,7 @@ int test_suite_scenario(void)
 		   {"bad files: exact messages", test_bad_files},
 		   {"file that cannot be opened", test_cannot_open},
 		   {"error buffer limits", test_err_buffer},
-		   {"messages stay on one line", test_one_line});
+		   {"messages stay on one line", test_one_line},
+		   {"long lists and their limits", test_long_lists});
 	return 0;
 }

@@ -61,7 +61,13 @@ struct scn_arrival {
 	int ntimes;
 };
 
-enum scn_job_type { SCN_JOB_WORDCOUNT, SCN_JOB_MNIST, SCN_JOB_SYNTHETIC };
+enum scn_job_type {
+	SCN_JOB_WORDCOUNT,
+	SCN_JOB_MNIST,
+	SCN_JOB_SYNTHETIC,
+	SCN_JOB_ANGEL,
+	SCN_JOB_TYPES /* count */
+};
 
 /* Executor demand of one role of a job.  Fields at 0 mean "not given":
  * the job model or the policy applies its documented default. */
@@ -114,6 +120,13 @@ struct scn_job_group {
 	/* synthetic */
 	struct scn_stage *stages;  /* owned; topological order */
 	int nstages;
+
+	/* angel (Spark-on-Angel): Spark executors in `exec`; the parameter
+	 * servers in `ps` (count = spark.ps.instances, default 1; cores 1,
+	 * memory 4 GiB); `partitions` tasks per iteration */
+	int iterations;            /* training iterations, default 10 */
+	double samples;            /* samples per partition per iteration */
+	double model_mib;          /* model size pulled and pushed per task, MiB */
 
 	struct scn_pos pos;
 };

@@ -22,6 +22,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Limits (docs/scenario.md, "Limits"): past them a run could not finish,
+ * would not fit in memory, or would overflow the engine's integers. */
+#define MAX_NAME 100                 /* characters of a name */
+#define MAX_NODES 100000             /* nodes in the cluster */
+#define MAX_JOBS 10000000            /* jobs in the workload */
+#define MAX_GROUPS 10000             /* node groups; job groups */
+#define MAX_CORES 10000              /* cores of a node, an executor or a task */
+#define MAX_GPUS 1000                /* GPUs of a node or an executor */
+#define MAX_EXECUTORS 10000          /* executors of one job */
+#define MAX_STAGES 10000             /* stages of a synthetic job */
+#define MAX_TASKS 1000000            /* tasks of one stage */
+#define MAX_ALL_TASKS 100000000LL    /* synthetic tasks of the whole workload */
+#define MAX_MIB (1LL << 30)          /* any size: 1024TiB */
+#define MAX_TIME_S 100000000LL       /* any time, and the last arrival: ~3 years */
+#define MAX_TIME_US (MAX_TIME_S * US_PER_S)
+#define MAX_CV 100                   /* coefficients of variation */
+#define MIN_SPEED 0.001              /* cpu_speed */
+#define MAX_SPEED 1000.0
+#define MAX_REPLICATIONS 1000000
+#define MAX_POLICIES 16              /* policies a run compares (cli/run.c) */
+#define MAX_STEPS 1000000000         /* mnist_spark steps */
+#define MAX_MNIST 1000000            /* mnist_spark batch_size, epochs, partitions */
+
 struct ld {
 	struct scn *s;
 	const char *file; /* file of the tree walked: s->path or s->cost.path */
@@ -69,6 +92,13 @@ static const char *join(const char *const *v, int n, char *buf, size_t len)
 	return buf;
 }
 
+/* suggest(), but not for a word longer than any name: the edit distance
+ * is quadratic and no name is that long. */
+static const char *near(const char *word, const char *const *known, int n)
+{
+	return strlen(word) > MAX_NAME ? NULL : suggest(word, known, n);
+}
+
 static const char *where(const char *what)
 {
 	return strcmp(what, "top level") == 0 ? "at" : "in";
@@ -105,7 +135,7 @@ static int unknown_key(struct ld *ld, const struct yn *k, const char *what,
 		       const char *const *keys, int n)
 {
 	char list[512];
-	const char *s = suggest(k->str, keys, n);
+	const char *s = near(k->str, keys, n);
 	if (s)
 		return fail(ld, k, "unknown key '%s' %s %s (did you mean '%s'?)", k->str, where(what),
 			    what, s);
@@ -195,6 +225,9 @@ static int get_ident(struct ld *ld, const struct yn *v, enum ident kind, const c
 	}
 	if (!ok)
 		return fail(ld, v, "expected a %s made of %s, got %s", what, sets[kind], got(ld, v));
+	if (strlen(v->str) > MAX_NAME)
+		return fail(ld, v, "expected a %s of at most %d characters, got %s", what, MAX_NAME,
+			    got(ld, v));
 	*out = xstrdup(v->str);
 	return 0;
 }
@@ -229,11 +262,29 @@ static int get_int(struct ld *ld, const struct yn *v, int lo, int *out)
 	return 0;
 }
 
+/* An integer >= lo and at most one of hetsim's limits, `hi` `what`
+ * ("cores per node"). */
+static int get_lim(struct ld *ld, const struct yn *v, int lo, int hi, const char *what, int *out)
+{
+	if (get_int(ld, v, lo, out) < 0)
+		return -1;
+	if (*out > hi)
+		return fail(ld, v, "%s is above the limit of %d %s", got(ld, v), hi, what);
+	return 0;
+}
+
 /* An optional integer key: left as is when absent. */
 static int opt_int(struct ld *ld, const struct yn *map, const char *key, int lo, int *out)
 {
 	const struct yn *v = yn_get(map, key);
 	return v ? get_int(ld, v, lo, out) : 0;
+}
+
+static int opt_lim(struct ld *ld, const struct yn *map, const char *key, int lo, int hi,
+		   const char *what, int *out)
+{
+	const struct yn *v = yn_get(map, key);
+	return v ? get_lim(ld, v, lo, hi, what, out) : 0;
 }
 
 static int get_seed(struct ld *ld, const struct yn *v, uint64_t *out)
@@ -270,6 +321,18 @@ static int get_num(struct ld *ld, const struct yn *v, double *out)
 	return 0;
 }
 
+/* A coefficient of variation in [0, MAX_CV]. */
+static int get_cv(struct ld *ld, const struct yn *v, double *out)
+{
+	if (get_num(ld, v, out) < 0)
+		return -1;
+	if (*out < 0)
+		return fail(ld, v, "expected a cv >= 0, got %s", got(ld, v));
+	if (*out > MAX_CV)
+		return fail(ld, v, "%s is above the limit of %d for a cv", got(ld, v), MAX_CV);
+	return 0;
+}
+
 /* A boolean policy switch: exactly true or false. */
 static bool is_bool(const char *s)
 {
@@ -291,11 +354,13 @@ struct dec {
 	bool neg;
 	uint64_t mant;
 	int frac;
+	bool many;  /* more than 18 significant digits or 18 decimals */
 };
 
 /* [+-]digits[.digits] at the start of `s` (a digit on one side of the
- * point at least), at most 18 significant digits and 18 decimals.
- * Returns the end of the number, or NULL. */
+ * point at least).  Returns the end of the number, or NULL.  The value is
+ * exact with at most 18 significant digits and 18 decimals; past that,
+ * d->many is set. */
 static const char *parse_dec(const char *s, struct dec *d)
 {
 	int ndig = 0, sig = 0;
@@ -315,8 +380,9 @@ static const char *parse_dec(const char *s, struct dec *d)
 		if (d->mant == 0 && *s == '0')
 			continue;
 		if (++sig > 18)
-			return NULL;
-		d->mant = d->mant * 10 + (uint64_t)(*s - '0');
+			d->many = true;
+		else
+			d->mant = d->mant * 10 + (uint64_t)(*s - '0');
 	}
 	while (d->frac > 0 && d->mant % 10 == 0) {
 		d->mant /= 10;
@@ -324,7 +390,8 @@ static const char *parse_dec(const char *s, struct dec *d)
 	}
 	if (d->mant == 0)
 		d->frac = 0;
-	return ndig && d->frac <= 18 ? s : NULL;
+	d->many |= d->frac > 18;
+	return ndig ? s : NULL;
 }
 
 static uint64_t gcd(uint64_t a, uint64_t b)
@@ -338,20 +405,23 @@ static uint64_t gcd(uint64_t a, uint64_t b)
 }
 
 /* A number, optional blanks, then one of `units` (n of them; the index
- * goes to *unit).  0, or -1 when the text has another shape. */
-static int parse_qty(const struct yn *v, const char *const *units, int n, struct dec *d, int *unit)
+ * goes to *unit).  0; -1 when the text has another shape, after writing
+ * `expected` (a format for got()); -1 when the number has too many digits. */
+static int parse_qty(struct ld *ld, const struct yn *v, const char *const *units, int n,
+		     struct dec *d, int *unit, const char *expected)
 {
 	const char *p = v->kind == YN_SCALAR ? parse_dec(v->str, d) : NULL;
-	if (!p)
-		return -1;
-	while (*p == ' ')
+	while (p && *p == ' ')
 		p++;
-	for (int i = 0; i < n; i++)
+	for (int i = 0; p && i < n; i++)
 		if (strcmp(p, units[i]) == 0) {
 			*unit = i;
+			if (d->many)
+				return fail(ld, v, "%s has too many digits (at most 18 significant "
+					    "digits and 18 decimals)", got(ld, v));
 			return 0;
 		}
-	return -1;
+	return fail(ld, v, expected, got(ld, v));
 }
 
 static const char *const size_units[] = {"MiB", "GiB", "TiB", "M", "G", "T"};
@@ -362,17 +432,21 @@ static int get_size(struct ld *ld, const struct yn *v, int64_t min, int64_t *mib
 {
 	struct dec d;
 	int u;
-	if (parse_qty(v, size_units, ARRAY_LEN(size_units), &d, &u) < 0)
-		return fail(ld, v, "expected a size such as 512MiB or 64GiB, got %s", got(ld, v));
+	if (parse_qty(ld, v, size_units, ARRAY_LEN(size_units), &d, &u,
+		      "expected a size such as 512MiB or 64GiB, got %s") < 0)
+		return -1;
 	int sh = size_shift[u];
+	uint64_t den = pow10s[d.frac];
 	if (d.mant > ((uint64_t)INT64_MAX >> sh))
-		return fail(ld, v, "size %s is too large", got(ld, v));
-	uint64_t num = d.mant << sh, den = pow10s[d.frac];
+		return fail(ld, v, "size %s is too large (at most %lldTiB)", got(ld, v), MAX_MIB >> 20);
+	uint64_t num = d.mant << sh;
 	if (num % den)
 		return fail(ld, v, "expected a whole number of MiB, got %s", got(ld, v));
 	int64_t x = (int64_t)(num / den) * (d.neg ? -1 : 1);
 	if (x < min)
 		return fail(ld, v, "expected a size >= %" PRId64 "MiB, got %s", min, got(ld, v));
+	if (x > MAX_MIB)
+		return fail(ld, v, "size %s is too large (at most %lldTiB)", got(ld, v), MAX_MIB >> 20);
 	*mib = x;
 	return 0;
 }
@@ -380,6 +454,7 @@ static int get_size(struct ld *ld, const struct yn *v, int64_t min, int64_t *mib
 static const char *const time_units[] = {"us", "ms", "s", "min", "h"};
 static const uint64_t time_us[] = {1, 1000, 1000000, 60000000, 3600000000};
 #define TIME_EXPECTED "expected a time with a unit (us, ms, s, min, h), got %s"
+#define TIME_TOO_LARGE "time %s is too large (at most %llds)"
 
 enum sign { NONNEG, POSITIVE };
 
@@ -388,8 +463,8 @@ static int get_time(struct ld *ld, const struct yn *v, enum sign sign, int64_t *
 {
 	struct dec d;
 	int u;
-	if (parse_qty(v, time_units, ARRAY_LEN(time_units), &d, &u) < 0)
-		return fail(ld, v, TIME_EXPECTED, got(ld, v));
+	if (parse_qty(ld, v, time_units, ARRAY_LEN(time_units), &d, &u, TIME_EXPECTED) < 0)
+		return -1;
 	/* value = mant * m / den; reduced, m stays small whenever den > 1,
 	   so r * m below cannot overflow. */
 	uint64_t m = time_us[u], den = pow10s[d.frac], g = gcd(m, den);
@@ -397,14 +472,16 @@ static int get_time(struct ld *ld, const struct yn *v, enum sign sign, int64_t *
 	den /= g;
 	uint64_t q = d.mant / den, r = d.mant % den;
 	if (q > (uint64_t)(INT64_MAX - 1) / m)
-		return fail(ld, v, "time %s is too large", got(ld, v));
+		return fail(ld, v, TIME_TOO_LARGE, got(ld, v), MAX_TIME_S);
 	uint64_t x = q * m + r * m / den + (2 * (r * m % den) >= den);
 	if (x > (uint64_t)INT64_MAX)
-		return fail(ld, v, "time %s is too large", got(ld, v));
+		return fail(ld, v, TIME_TOO_LARGE, got(ld, v), MAX_TIME_S);
 	int64_t t = d.neg ? -(int64_t)x : (int64_t)x;
 	if (t < 0 || (sign == POSITIVE && t == 0))
 		return fail(ld, v, "expected a time %s 0, got %s", sign == POSITIVE ? ">" : ">=",
 			    got(ld, v));
+	if (t > MAX_TIME_US)
+		return fail(ld, v, TIME_TOO_LARGE, got(ld, v), MAX_TIME_S);
 	*us = t;
 	return 0;
 }
@@ -421,11 +498,13 @@ static int get_time_real(struct ld *ld, const struct yn *v, double *us)
 {
 	struct dec d;
 	int u;
-	if (parse_qty(v, time_units, ARRAY_LEN(time_units), &d, &u) < 0)
-		return fail(ld, v, TIME_EXPECTED, got(ld, v));
+	if (parse_qty(ld, v, time_units, ARRAY_LEN(time_units), &d, &u, TIME_EXPECTED) < 0)
+		return -1;
 	if (d.neg && d.mant)
 		return fail(ld, v, "expected a time >= 0, got %s", got(ld, v));
 	*us = (double)d.mant * (double)time_us[u] / (double)pow10s[d.frac];
+	if (*us > (double)MAX_TIME_US)
+		return fail(ld, v, TIME_TOO_LARGE, got(ld, v), MAX_TIME_S);
 	return 0;
 }
 
@@ -437,8 +516,9 @@ static int get_rate(struct ld *ld, const struct yn *v, double *mean_gap_us)
 {
 	struct dec d;
 	int u;
-	if (parse_qty(v, rate_units, ARRAY_LEN(rate_units), &d, &u) < 0)
-		return fail(ld, v, "expected a rate such as 0.5/s, 3/min or 10/h, got %s", got(ld, v));
+	if (parse_qty(ld, v, rate_units, ARRAY_LEN(rate_units), &d, &u,
+		      "expected a rate such as 0.5/s, 3/min or 10/h, got %s") < 0)
+		return -1;
 	if (d.neg || d.mant == 0)
 		return fail(ld, v, "expected a rate > 0, got %s", got(ld, v));
 	*mean_gap_us = 1e6 * rate_div[u] * (double)pow10s[d.frac] / (double)d.mant;
@@ -485,10 +565,8 @@ static int dist_params(struct ld *ld, const struct yn *m, int i, enum qty q, str
 		if (d->a <= 0)
 			return fail(ld, a, "expected a mean > 0, got %s", got(ld, a));
 	if (d->kind == SCN_DIST_LOGNORMAL) {
-		if (get_num(ld, b, &d->b) < 0)
+		if (get_cv(ld, b, &d->b) < 0)
 			return -1;
-		if (d->b < 0)
-			return fail(ld, b, "expected a cv >= 0, got %s", got(ld, b));
 	}
 	if (d->kind == SCN_DIST_UNIFORM) {
 		if (get_qty(ld, b, q, &d->b) < 0)
@@ -582,7 +660,7 @@ static int job_labels(struct ld *ld, const struct yn *v, const char *what, uint6
 			*bits |= 1ULL << k;
 			continue;
 		}
-		const char *sug = suggest(it->str, known, s->nlabels);
+		const char *sug = near(it->str, known, s->nlabels);
 		if (sug)
 			return fail(ld, it, "no node group carries label %s (did you mean '%s'?)",
 				    got(ld, it), sug);
@@ -604,7 +682,7 @@ static const char *const group_keys[] = {"name", "count", "cores", "memory", "gp
 static int group_gpus(struct ld *ld, const struct yn *m, struct scn_node_group *g)
 {
 	const struct yn *v = yn_get(m, "gpu_model");
-	if (opt_int(ld, m, "gpus", 0, &g->gpus) < 0)
+	if (opt_lim(ld, m, "gpus", 0, MAX_GPUS, "GPUs per node", &g->gpus) < 0)
 		return -1;
 	if (g->gpus > 0 && !v)
 		return fail(ld, m, "missing key 'gpu_model' in node group '%s' (required when gpus > 0)",
@@ -623,8 +701,9 @@ static int load_group(struct ld *ld, const struct yn *m, struct scn_node_group *
 	if (CHECK_MAP(ld, m, "node group", group_keys) < 0 ||
 	    !(v = need(ld, m, "name", "node group", NULL)) ||
 	    get_ident(ld, v, ID_NAME, "node group name", &g->name) < 0 ||
-	    opt_int(ld, m, "count", 1, &g->count) < 0 ||
-	    !(v = need(ld, m, "cores", "node group", g->name)) || get_int(ld, v, 1, &g->cores) < 0 ||
+	    opt_lim(ld, m, "count", 1, MAX_NODES, "nodes in the cluster", &g->count) < 0 ||
+	    !(v = need(ld, m, "cores", "node group", g->name)) ||
+	    get_lim(ld, v, 1, MAX_CORES, "cores per node", &g->cores) < 0 ||
 	    !(v = need(ld, m, "memory", "node group", g->name)) || get_size(ld, v, 1, &g->mem_mib) < 0 ||
 	    group_gpus(ld, m, g) < 0)
 		return -1;
@@ -633,6 +712,9 @@ static int load_group(struct ld *ld, const struct yn *m, struct scn_node_group *
 			return -1;
 		if (g->cpu_speed <= 0)
 			return fail(ld, v, "expected a number > 0, got %s", got(ld, v));
+		if (g->cpu_speed < MIN_SPEED || g->cpu_speed > MAX_SPEED)
+			return fail(ld, v, "cpu_speed %s is outside the limits [%g, %g]", got(ld, v),
+				    MIN_SPEED, MAX_SPEED);
 	}
 	return (v = yn_get(m, "labels")) ? node_labels(ld, v, g) : 0;
 }
@@ -643,30 +725,46 @@ static const struct yn *entry_name(const struct yn *list, int i)
 	return yn_get(list->kids[i], "name");
 }
 
-/* Entry i's name equals an earlier entry's: report it. */
-static int check_unique(struct ld *ld, const struct yn *list, int i, const char *name,
-			const char *what)
+/* Entry i's name equals an earlier entry's: report it.  The names loaded
+ * so far are at `names` (the name field of entry 0 of an array of
+ * `stride`-byte structs).  O(i): lists are at most MAX_GROUPS or
+ * MAX_STAGES long. */
+static int check_unique(struct ld *ld, const struct yn *list, int i, const void *names,
+			size_t stride, const char *what)
 {
-	for (int j = 0; j < i; j++) {
-		const struct yn *o = entry_name(list, j);
-		if (o && strcmp(o->str, name) == 0)
+	const char *name = *(char *const *)((const char *)names + (size_t)i * stride);
+	for (int j = 0; j < i; j++)
+		if (strcmp(*(char *const *)((const char *)names + (size_t)j * stride), name) == 0)
 			return fail(ld, entry_name(list, i), "duplicate %s name '%s' (first at line %d)",
-				    what, name, o->line);
-	}
+				    what, name, entry_name(list, j)->line);
+	return 0;
+}
+
+/* A list of at most `max` entries. */
+static int check_len(struct ld *ld, const struct yn *list, int max, const char *what)
+{
+	if (list->nkids > max)
+		return fail(ld, list->kids[max], "too many %s (at most %d)", what, max);
 	return 0;
 }
 
 static int load_cluster(struct ld *ld, const struct yn *v)
 {
 	struct scn *s = ld->s;
-	if (want_list(ld, v, "cluster", "node group") < 0)
+	long long nodes = 0;
+	if (want_list(ld, v, "cluster", "node group") < 0 ||
+	    check_len(ld, v, MAX_GROUPS, "node groups") < 0)
 		return -1;
 	s->groups = xcalloc((size_t)v->nkids, sizeof *s->groups);
 	s->ngroups = v->nkids;
-	for (int i = 0; i < v->nkids; i++)
+	for (int i = 0; i < v->nkids; i++) {
 		if (load_group(ld, v->kids[i], &s->groups[i]) < 0 ||
-		    check_unique(ld, v, i, s->groups[i].name, "node group") < 0)
+		    check_unique(ld, v, i, &s->groups[0].name, sizeof *s->groups, "node group") < 0)
 			return -1;
+		if ((nodes += s->groups[i].count) > MAX_NODES)
+			return fail(ld, v->kids[i], "node group '%s' brings the cluster to %lld nodes, "
+				    "above the limit of %d", s->groups[i].name, nodes, MAX_NODES);
+	}
 	return 0;
 }
 
@@ -742,7 +840,8 @@ static const char *const arrival_keys[] = {"at", "every", "poisson", "times", "s
 
 static int arrival_times(struct ld *ld, const struct yn *v, struct scn_arrival *a)
 {
-	if (want_list(ld, v, "times", "time") < 0)
+	if (want_list(ld, v, "times", "time") < 0 ||
+	    check_len(ld, v, MAX_JOBS, "arrival times") < 0)
 		return -1;
 	a->kind = SCN_ARR_LIST;
 	a->times_us = xcalloc((size_t)v->nkids, sizeof *a->times_us);
@@ -793,14 +892,30 @@ static int load_arrival(struct ld *ld, const struct yn *m, struct scn_arrival *a
 	}
 }
 
+/* The last arrival of `every` and `poisson` (on average) is within the
+ * limit of times; `v` is the arrival mapping. */
+static int last_arrival(struct ld *ld, const struct yn *v, const struct scn_job_group *j)
+{
+	const struct scn_arrival *a = &j->arrival;
+	const int64_t room = MAX_TIME_US - a->start_us;
+	if (a->kind == SCN_ARR_INTERVAL && j->count - 1 > room / a->interval_us)
+		return fail(ld, yn_get(v, "every"), "the last of %d arrivals is past the limit of "
+			    "%llds (start + (count - 1) x every)", j->count, MAX_TIME_S);
+	if (a->kind == SCN_ARR_POISSON && j->count * a->mean_gap_us > (double)room)
+		return fail(ld, yn_get(v, "poisson"), "the last of %d arrivals is past the limit of "
+			    "%llds on average (start + count / rate)", j->count, MAX_TIME_S);
+	return 0;
+}
+
 /* count and arrival; with `times`, count defaults to (and must equal) their number. */
 static int job_arrival(struct ld *ld, const struct yn *m, struct scn_job_group *j)
 {
 	const struct yn *v = yn_get(m, "arrival"), *c = yn_get(m, "count");
-	if ((v && load_arrival(ld, v, &j->arrival) < 0) || (c && get_int(ld, c, 1, &j->count) < 0))
+	if ((v && load_arrival(ld, v, &j->arrival) < 0) ||
+	    (c && get_lim(ld, c, 1, MAX_JOBS, "jobs in the workload", &j->count) < 0))
 		return -1;
 	if (j->arrival.kind != SCN_ARR_LIST)
-		return 0;
+		return last_arrival(ld, v, j);
 	if (c && j->count != j->arrival.ntimes)
 		return fail(ld, c, "count %d disagrees with the %d arrival times", j->count,
 			    j->arrival.ntimes);
@@ -816,8 +931,9 @@ static int load_role(struct ld *ld, const struct yn *m, const char *role, struct
 	char what[32];
 	const struct yn *v;
 	snprintf(what, sizeof what, "role %s", role);
-	if (CHECK_MAP(ld, m, what, role_keys) < 0 || opt_int(ld, m, "cores", 1, &e->cores) < 0 ||
-	    opt_int(ld, m, "gpus", 0, &e->gpus) < 0 ||
+	if (CHECK_MAP(ld, m, what, role_keys) < 0 ||
+	    opt_lim(ld, m, "cores", 1, MAX_CORES, "cores per executor", &e->cores) < 0 ||
+	    opt_lim(ld, m, "gpus", 0, MAX_GPUS, "GPUs per executor", &e->gpus) < 0 ||
 	    ((v = yn_get(m, "memory")) && get_size(ld, v, 1, &e->mem_mib) < 0))
 		return -1;
 	for (int i = 0; i < 2; i++) {
@@ -834,29 +950,48 @@ static int load_role(struct ld *ld, const struct yn *m, const char *role, struct
 static int load_mnist(struct ld *ld, const struct yn *m, struct scn_job_group *j)
 {
 	const struct yn *v;
-	if (opt_int(ld, m, "cluster_size", 2, &j->cluster_size) < 0 ||
+	if (opt_lim(ld, m, "cluster_size", 2, MAX_EXECUTORS, "executors per job",
+		    &j->cluster_size) < 0 ||
 	    ((v = yn_get(m, "ps")) && load_role(ld, v, "ps", &j->ps) < 0) ||
 	    ((v = yn_get(m, "worker")) && load_role(ld, v, "worker", &j->worker) < 0) ||
-	    opt_int(ld, m, "steps", 1, &j->steps) < 0 ||
-	    opt_int(ld, m, "batch_size", 1, &j->batch_size) < 0 ||
-	    opt_int(ld, m, "epochs", 1, &j->epochs) < 0 ||
-	    opt_int(ld, m, "partitions", 1, &j->partitions) < 0 ||
+	    opt_lim(ld, m, "steps", 1, MAX_STEPS, "steps", &j->steps) < 0 ||
+	    opt_lim(ld, m, "batch_size", 1, MAX_MNIST, "samples per batch", &j->batch_size) < 0 ||
+	    opt_lim(ld, m, "epochs", 1, MAX_MNIST, "epochs", &j->epochs) < 0 ||
+	    opt_lim(ld, m, "partitions", 1, MAX_MNIST, "partitions", &j->partitions) < 0 ||
 	    opt_time(ld, m, "feed_task", NONNEG, &j->feed_task_us) < 0 ||
 	    opt_time(ld, m, "startup", NONNEG, &j->startup_us) < 0 ||
 	    opt_time(ld, m, "shutdown", NONNEG, &j->shutdown_us) < 0 ||
 	    opt_time(ld, m, "reservation_timeout", POSITIVE, &j->reservation_timeout_us) < 0)
 		return -1;
 	j->worker.count = j->cluster_size - 1;
+	/* feeding with a single worker: partitions x epochs feed tasks */
+	int64_t feeds = (int64_t)j->partitions * j->epochs;
+	if (j->feed_task_us && feeds > MAX_TIME_US / j->feed_task_us)
+		return fail(ld, (v = yn_get(m, "feed_task")) ? v : m,
+			    "feeding %" PRId64 " partitions (partitions x epochs) of %" PRId64 "us "
+			    "each takes longer than the limit of %llds", feeds, j->feed_task_us,
+			    MAX_TIME_S);
 	return 0;
 }
 
 static int load_wordcount(struct ld *ld, const struct yn *m, struct scn_job_group *j)
 {
 	const struct yn *v;
-	if (!(v = need(ld, m, "input", "job group", j->name)) || get_dist(ld, v, Q_SIZE, &j->input_mib) < 0 ||
-	    opt_int(ld, m, "parallelism", 1, &j->parallelism) < 0 ||
+	const struct yn *in;
+	if (!(in = need(ld, m, "input", "job group", j->name)) ||
+	    get_dist(ld, in, Q_SIZE, &j->input_mib) < 0 ||
+	    opt_lim(ld, m, "parallelism", 1, MAX_TASKS, "tasks per stage", &j->parallelism) < 0 ||
 	    ((v = yn_get(m, "split")) && get_size(ld, v, 1, &j->split_mib) < 0))
 		return -1;
+	/* one map task per split: the largest input (the mean of an unbounded
+	   distribution) over the split size */
+	enum scn_dist_kind k = j->input_mib.kind;
+	double most = k == SCN_DIST_UNIFORM ? j->input_mib.b : j->input_mib.a;
+	if (most / (double)j->split_mib > MAX_TASKS)
+		return fail(ld, in, "%s input of %.0fMiB in splits of %" PRId64 "MiB makes more than "
+			    "%d map tasks (the limit of tasks per stage)",
+			    k == SCN_DIST_CONST ? "the" : k == SCN_DIST_UNIFORM ? "the largest" : "the mean",
+			    most, j->split_mib, MAX_TASKS);
 	if ((v = yn_get(m, "shuffle_ratio"))) {
 		if (get_num(ld, v, &j->shuffle_ratio) < 0)
 			return -1;
@@ -870,29 +1005,30 @@ static int load_wordcount(struct ld *ld, const struct yn *m, struct scn_job_grou
 static int load_exec(struct ld *ld, const struct yn *m, struct scn_exec *e)
 {
 	const struct yn *v;
-	if (opt_int(ld, m, "executors", 1, &e->count) < 0 ||
-	    opt_int(ld, m, "executor_cores", 1, &e->cores) < 0 ||
+	if (opt_lim(ld, m, "executors", 1, MAX_EXECUTORS, "executors per job", &e->count) < 0 ||
+	    opt_lim(ld, m, "executor_cores", 1, MAX_CORES, "cores per executor", &e->cores) < 0 ||
 	    ((v = yn_get(m, "executor_memory")) && get_size(ld, v, 1, &e->mem_mib) < 0) ||
-	    opt_int(ld, m, "executor_gpus", 0, &e->gpus) < 0)
+	    opt_lim(ld, m, "executor_gpus", 0, MAX_GPUS, "GPUs per executor", &e->gpus) < 0)
 		return -1;
 	return 0;
 }
 
 static const char *const stage_keys[] = {"name", "tasks", "duration", "parents"};
 
-/* Index of parent `p` of stage i: an earlier stage of the list. */
+/* Index of parent `p` of stage i: an earlier stage of the list.  The
+ * search starts at stage `from` (< i) and wraps around, so that parents
+ * listed in stage order are found at once. */
 static int find_parent(struct ld *ld, const struct yn *list, int i, const struct yn *p,
-		       const struct scn_job_group *j)
+		       int from, const struct scn_job_group *j)
 {
 	const char *me = j->stages[i].name, *earlier[64];
 	char names[512];
 	int n = 0;
-	for (int k = 0; k < i; k++) {
+	for (int k = from, left = i; left > 0; left--, k = k + 1 < i ? k + 1 : 0)
 		if (strcmp(j->stages[k].name, p->str) == 0)
 			return k;
-		if (n < ARRAY_LEN(earlier))
-			earlier[n++] = j->stages[k].name;
-	}
+	for (int k = 0; k < i && n < ARRAY_LEN(earlier); k++)
+		earlier[n++] = j->stages[k].name;
 	if (strcmp(p->str, me) == 0)
 		return fail(ld, p, "stage '%s' cannot be its own parent", me);
 	for (int k = i + 1; k < list->nkids; k++) {
@@ -901,7 +1037,7 @@ static int find_parent(struct ld *ld, const struct yn *list, int i, const struct
 			return fail(ld, p, "parent '%s' of stage '%s' comes after it (parents must be earlier stages)",
 				    p->str, me);
 	}
-	const char *sug = suggest(p->str, earlier, n);
+	const char *sug = near(p->str, earlier, n);
 	if (sug)
 		return fail(ld, p, "unknown stage %s in parents of '%s' (did you mean '%s'?)", got(ld, p),
 			    me, sug);
@@ -926,15 +1062,18 @@ static int stage_parents(struct ld *ld, const struct yn *list, int i, struct scn
 	if (check_items(ld, v, "parents") < 0)
 		return -1;
 	st->parents = xcalloc((size_t)nitems(v), sizeof *st->parents);
+	int from = 0, max = -1; /* parents in stage order cost O(1) each */
 	for (int k = 0; k < nitems(v); k++) {
 		const struct yn *it = item(v, k);
-		int p = find_parent(ld, list, i, it, j);
+		int p = find_parent(ld, list, i, it, from, j);
 		if (p < 0)
 			return -1;
-		for (int q = 0; q < st->nparents; q++)
+		for (int q = 0; p <= max && q < st->nparents; q++)
 			if (st->parents[q] == p)
 				return fail(ld, it, "stage '%s' is listed twice in parents", it->str);
 		st->parents[st->nparents++] = p;
+		from = p + 1 < i ? p + 1 : 0;
+		max = p > max ? p : max;
 	}
 	return 0;
 }
@@ -945,8 +1084,9 @@ static int load_stage(struct ld *ld, const struct yn *list, int i, struct scn_jo
 	struct scn_stage *st = &j->stages[i];
 	if (CHECK_MAP(ld, m, "stage", stage_keys) < 0 || !(v = need(ld, m, "name", "stage", NULL)) ||
 	    get_ident(ld, v, ID_NAME, "stage name", &st->name) < 0 ||
-	    check_unique(ld, list, i, st->name, "stage") < 0 ||
-	    !(v = need(ld, m, "tasks", "stage", st->name)) || get_int(ld, v, 1, &st->tasks) < 0 ||
+	    check_unique(ld, list, i, &j->stages[0].name, sizeof *j->stages, "stage") < 0 ||
+	    !(v = need(ld, m, "tasks", "stage", st->name)) ||
+	    get_lim(ld, v, 1, MAX_TASKS, "tasks per stage", &st->tasks) < 0 ||
 	    !(v = need(ld, m, "duration", "stage", st->name)) || get_dist(ld, v, Q_TIME, &st->dur) < 0)
 		return -1;
 	return stage_parents(ld, list, i, j);
@@ -955,7 +1095,8 @@ static int load_stage(struct ld *ld, const struct yn *list, int i, struct scn_jo
 static int load_synthetic(struct ld *ld, const struct yn *m, struct scn_job_group *j)
 {
 	const struct yn *v = need(ld, m, "stages", "job group", j->name);
-	if (!v || want_list(ld, v, "stages", "stage") < 0)
+	if (!v || want_list(ld, v, "stages", "stage") < 0 ||
+	    check_len(ld, v, MAX_STAGES, "stages in a job") < 0)
 		return -1;
 	j->stages = xcalloc((size_t)v->nkids, sizeof *j->stages);
 	j->nstages = v->nkids;
@@ -1001,7 +1142,7 @@ static int job_type(struct ld *ld, const struct yn *m, const char *name, enum sc
 			*t = (enum scn_job_type)i;
 			return check_job_keys(ld, m, 1u << i);
 		}
-	const char *sug = v->kind == YN_SCALAR ? suggest(v->str, type_names, ARRAY_LEN(type_names)) : NULL;
+	const char *sug = v->kind == YN_SCALAR ? near(v->str, type_names, ARRAY_LEN(type_names)) : NULL;
 	if (sug)
 		return fail(ld, v, "unknown job type %s (did you mean '%s'?)", got(ld, v), sug);
 	return fail(ld, v, "unknown job type %s (known: %s)", got(ld, v),
@@ -1020,7 +1161,7 @@ static int load_job(struct ld *ld, const struct yn *m, struct scn_job_group *j)
 	    ((v = yn_get(m, "require")) && job_labels(ld, v, "require", &j->require) < 0) ||
 	    ((v = yn_get(m, "prefer")) && job_labels(ld, v, "prefer", &j->prefer) < 0) ||
 	    opt_int(ld, m, "cores_max", 1, &j->cores_max) < 0 ||
-	    opt_int(ld, m, "task_cpus", 1, &j->task_cpus) < 0)
+	    opt_lim(ld, m, "task_cpus", 1, MAX_CORES, "cores per task", &j->task_cpus) < 0)
 		return -1;
 	/* Roles carry the labels that apply to them: the job's unless the
 	   role gave its own (has_labels). */
@@ -1036,16 +1177,36 @@ static int load_job(struct ld *ld, const struct yn *m, struct scn_job_group *j)
 	}
 }
 
+/* Job group i within the limits of the whole workload: jobs, and tasks
+ * of synthetic jobs (*jobs and *tasks: the totals so far). */
+static int workload_totals(struct ld *ld, const struct yn *m, const struct scn_job_group *j,
+			   long long *jobs, long long *tasks)
+{
+	long long per_job = 0;
+	for (int i = 0; i < j->nstages; i++)
+		per_job += j->stages[i].tasks;
+	if ((*jobs += j->count) > MAX_JOBS)
+		return fail(ld, m, "job group '%s' brings the workload to %lld jobs, above the limit "
+			    "of %d", j->name, *jobs, MAX_JOBS);
+	if ((*tasks += j->count * per_job) > MAX_ALL_TASKS)
+		return fail(ld, m, "job group '%s' brings the workload to %lld tasks (count x tasks "
+			    "of its stages), above the limit of %lld", j->name, *tasks, MAX_ALL_TASKS);
+	return 0;
+}
+
 static int load_workload(struct ld *ld, const struct yn *v)
 {
 	struct scn *s = ld->s;
-	if (want_list(ld, v, "workload", "job group") < 0)
+	long long jobs = 0, tasks = 0;
+	if (want_list(ld, v, "workload", "job group") < 0 ||
+	    check_len(ld, v, MAX_GROUPS, "job groups") < 0)
 		return -1;
 	s->jobs = xcalloc((size_t)v->nkids, sizeof *s->jobs);
 	s->njobgroups = v->nkids;
 	for (int i = 0; i < v->nkids; i++)
 		if (load_job(ld, v->kids[i], &s->jobs[i]) < 0 ||
-		    check_unique(ld, v, i, s->jobs[i].name, "job group") < 0)
+		    check_unique(ld, v, i, &s->jobs[0].name, sizeof *s->jobs, "job group") < 0 ||
+		    workload_totals(ld, v->kids[i], &s->jobs[i], &jobs, &tasks) < 0)
 			return -1;
 	return 0;
 }
@@ -1071,9 +1232,7 @@ static int load_noise(struct ld *ld, const struct yn *v, struct scn_cost_kernel 
 	if (d->kind != YN_SCALAR || strcmp(d->str, "lognormal") != 0)
 		return fail(ld, d, "unknown noise distribution %s (known: lognormal)", got(ld, d));
 	k->noise = SCN_NOISE_LOGNORMAL;
-	if (get_num(ld, cv, &k->noise_cv) < 0)
-		return -1;
-	return k->noise_cv < 0 ? fail(ld, cv, "expected a cv >= 0, got %s", got(ld, cv)) : 0;
+	return get_cv(ld, cv, &k->noise_cv);
 }
 
 static int load_devices(struct ld *ld, const struct yn *m, struct scn_cost_kernel *k)
@@ -1189,7 +1348,7 @@ static const char *const entry_keys[] = {"name", "policy"};
 /* Key `k` of a policy entry, not a known one, looks like a typo of one. */
 static int entry_typo(struct ld *ld, const struct yn *k)
 {
-	const char *sug = suggest(k->str, entry_keys, ARRAY_LEN(entry_keys));
+	const char *sug = near(k->str, entry_keys, ARRAY_LEN(entry_keys));
 	if (sug)
 		return fail(ld, k, "unknown key '%s' in policy entry (did you mean '%s'?)", k->str, sug);
 	return 0;
@@ -1204,7 +1363,7 @@ static int bad_switch(struct ld *ld, const struct yn *k, const struct policy_ops
 		return -1;
 	for (const struct pol_param *p = ops->params; p && p->key && n < ARRAY_LEN(keys); p++)
 		keys[n++] = p->key;
-	sug = suggest(k->str, keys, n);
+	sug = near(k->str, keys, n);
 	if (sug)
 		return fail(ld, k, "policy %s has no switch '%s' (did you mean '%s'?)", ops->name,
 			    k->str, sug);
@@ -1286,7 +1445,8 @@ static int load_policy(struct ld *ld, const struct yn *v, struct scn_policy *p)
 static int load_policies(struct ld *ld, const struct yn *v)
 {
 	struct scn *s = ld->s;
-	if (want_list(ld, v, "policies", "policy") < 0)
+	if (want_list(ld, v, "policies", "policy") < 0 ||
+	    check_len(ld, v, MAX_POLICIES, "policies") < 0)
 		return -1;
 	s->policies = xcalloc((size_t)v->nkids, sizeof *s->policies);
 	s->npolicies = v->nkids;
@@ -1338,7 +1498,8 @@ static int load_options(struct ld *ld, const struct yn *root)
 		s->name = default_name(s->path);
 	}
 	if (((v = yn_get(root, "seed")) && get_seed(ld, v, &s->seed) < 0) ||
-	    opt_int(ld, root, "replications", 1, &s->replications) < 0)
+	    opt_lim(ld, root, "replications", 1, MAX_REPLICATIONS, "replications",
+		    &s->replications) < 0)
 		return -1;
 	if ((v = yn_get(root, "metrics")) &&
 	    (CHECK_MAP(ld, v, "metrics", metric_keys) < 0 ||

@@ -56,8 +56,8 @@ static struct yn *new_node(enum yn_kind kind, const yaml_mark_t *m)
 
 static void append(struct yn *parent, struct yn *kid)
 {
-	/* Grows by one: lists and mappings here are short. */
-	parent->kids = xrealloc(parent->kids, (size_t)(parent->nkids + 1) * sizeof *parent->kids);
+	/* Doubling: a list of arrival times can be long. */
+	xgrow(&parent->kids, &parent->cap, parent->nkids + 1, sizeof *parent->kids);
 	parent->kids[parent->nkids++] = kid;
 }
 
@@ -79,6 +79,11 @@ static int attach(struct builder *b, struct yn *n)
 		if (strcmp(n->str, "<<") == 0) {
 			yn_free(n);
 			return fail_at(b, line, col, "merge keys (<<) are not supported; write the keys out");
+		}
+		if (p->nkids / 2 == YN_MAX_KEYS) {
+			yn_free(n);
+			return fail_at(b, line, col, "too many keys in one mapping (at most %d)",
+				       YN_MAX_KEYS);
 		}
 		for (int i = 0; i < p->nkids; i += 2)
 			if (strcmp(p->kids[i]->str, n->str) == 0) {
@@ -109,6 +114,10 @@ static int on_scalar(struct builder *b, const yaml_event_t *ev)
 
 static int on_open(struct builder *b, enum yn_kind kind, const yaml_event_t *ev)
 {
+	if (b->depth == YN_MAX_DEPTH)
+		return fail_at(b, (int)ev->start_mark.line + 1, (int)ev->start_mark.column + 1,
+			       "nested too deeply (at most %d levels of lists and mappings)",
+			       YN_MAX_DEPTH);
 	struct yn *n = new_node(kind, &ev->start_mark);
 	if (attach(b, n) < 0)
 		return -1;

@@ -5,7 +5,8 @@
  * every node keeps the 1-based line and column where it was written, so
  * that the schema walk in scn_load.c can point at any value it rejects.
  * Only the YAML the scenario format needs is accepted: one document,
- * scalar mapping keys, no duplicate keys, no aliases, no merge keys.
+ * scalar mapping keys, no duplicate keys, no aliases, no merge keys,
+ * at most YN_MAX_DEPTH levels and YN_MAX_KEYS keys per mapping.
  * Tags are ignored; a scalar is its text, quoted or not.
  */
 #ifndef HETSIM_SCN_YAML_H
@@ -21,7 +22,13 @@ struct yn {
 	char *str;         /* YN_SCALAR: the text, NUL-terminated; owned */
 	struct yn **kids;  /* YN_SEQ: items; YN_MAP: key, value, key, value, ... */
 	int nkids;         /* YN_MAP: twice the number of pairs */
+	int cap;           /* room in kids */
 };
+
+/* Limits that keep the tree walk cheap: scenarios nest a few levels and
+ * their mappings have a dozen keys (the duplicate-key check is O(n^2)). */
+#define YN_MAX_DEPTH 64   /* nested collections */
+#define YN_MAX_KEYS 1000  /* keys of one mapping */
 
 /* Parse the file at `path` into a tree.  On success returns the root
  * (owned by the caller, free with yn_free).  On error returns NULL,

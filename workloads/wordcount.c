@@ -72,7 +72,7 @@ void wl_wordcount_dag(const struct scn *s, int g, int idx, uint64_t seed, struct
 	free(sz);
 }
 
-static int need_kernel(const struct scn *s, int g, const char *kernel, const char *dev,
+int wl_need_kernel(const struct scn *s, int g, const char *kernel, const char *dev,
 		       char *err, size_t errlen)
 {
 	const struct scn_job_group *jg = &s->jobs[g];
@@ -87,8 +87,8 @@ static int need_kernel(const struct scn *s, int g, const char *kernel, const cha
 
 int wl_wordcount_check(const struct scn *s, int g, char *err, size_t errlen)
 {
-	if (need_kernel(s, g, "wordcount_map", "cpu", err, errlen) ||
-	    need_kernel(s, g, "wordcount_reduce", "cpu", err, errlen))
+	if (wl_need_kernel(s, g, "wordcount_map", "cpu", err, errlen) ||
+	    wl_need_kernel(s, g, "wordcount_reduce", "cpu", err, errlen))
 		return -1;
 	return 0;
 }
@@ -96,13 +96,13 @@ int wl_wordcount_check(const struct scn *s, int g, char *err, size_t errlen)
 /* mnist_spark checks live here too: both need the same helper. */
 int wl_mnist_check(const struct scn *s, int g, char *err, size_t errlen)
 {
-	if (need_kernel(s, g, "mnist_step", "cpu", err, errlen))
+	if (wl_need_kernel(s, g, "mnist_step", "cpu", err, errlen))
 		return -1;
 	const struct scn_cost_kernel *k = scn_cost_kernel(s, "mnist_step");
 	for (int n = 0; n < s->ngroups; n++) {
 		const struct scn_node_group *ng = &s->groups[n];
 		if (ng->gpus > 0 && !scn_cost_device(k, ng->gpu_model) &&
-		    need_kernel(s, g, "mnist_step", "gpu", err, errlen))
+		    wl_need_kernel(s, g, "mnist_step", "gpu", err, errlen))
 			return -1;
 	}
 	return 0;

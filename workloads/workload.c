@@ -61,6 +61,10 @@ void wl_job_setup(const struct scn *s, int g, struct sim_job *j)
 		j->nroles = 2;
 		set_role(&j->role[0], &jg->ps, 1, jg);
 		set_role(&j->role[1], &jg->worker, jg->cluster_size - 1, jg);
+	} else if (jg->type == SCN_JOB_ANGEL) {
+		j->nroles = 2;
+		set_role(&j->role[0], &jg->exec, jg->exec.count > 0 ? jg->exec.count : 2, jg);
+		set_role(&j->role[1], &jg->ps, jg->ps.count > 0 ? jg->ps.count : 1, jg);
 	} else {
 		j->nroles = 1;
 		set_role(&j->role[0], &jg->exec, jg->exec.count > 0 ? jg->exec.count : 2, jg);
@@ -78,7 +82,11 @@ void wl_build_dag(const struct scn *s, int g, int idx, uint64_t seed, struct wl_
 	case SCN_JOB_SYNTHETIC:
 		wl_synthetic_dag(s, g, idx, seed, out);
 		break;
+	case SCN_JOB_ANGEL:
+		wl_angel_dag(s, g, idx, seed, out);
+		break;
 	case SCN_JOB_MNIST:
+	case SCN_JOB_TYPES:
 		break; /* no DAG: TFoS phases, see sim.c */
 	}
 }
@@ -120,6 +128,8 @@ int wl_check(const struct scn *s, char *err, size_t errlen)
 			rc = wl_wordcount_check(s, g, err, errlen);
 		else if (s->jobs[g].type == SCN_JOB_MNIST)
 			rc = wl_mnist_check(s, g, err, errlen);
+		else if (s->jobs[g].type == SCN_JOB_ANGEL)
+			rc = wl_angel_check(s, g, err, errlen);
 		if (rc)
 			return rc;
 	}

@@ -59,6 +59,11 @@ int64_t wl_mnist_feed_us(const struct scn *s, int g, int workers);
 /* Per-type parts, called by the generic functions above. */
 void wl_wordcount_dag(const struct scn *s, int g, int idx, uint64_t seed, struct wl_dag *out);
 void wl_synthetic_dag(const struct scn *s, int g, int idx, uint64_t seed, struct wl_dag *out);
+void wl_angel_dag(const struct scn *s, int g, int idx, uint64_t seed, struct wl_dag *out);
+int wl_angel_check(const struct scn *s, int g, char *err, size_t errlen);
+/* "job group G needs kernel K for device D" unless the cost model has it. */
+int wl_need_kernel(const struct scn *s, int g, const char *kernel, const char *dev,
+		   char *err, size_t errlen);
 int wl_wordcount_check(const struct scn *s, int g, char *err, size_t errlen);
 int wl_mnist_check(const struct scn *s, int g, char *err, size_t errlen);
 

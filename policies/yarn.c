@@ -1,0 +1,260 @@
+/* yarn.c - Spark on YARN under the CapacityScheduler (spark-semantics.md
+ * §3, §7(b)): one FIFO leaf queue, the DefaultResourceCalculator.
+ *
+ *   Containers.  An executor's container is its memory plus Spark's
+ *   overhead, max(384 MiB, 10 %), rounded up to a multiple of the minimum
+ *   allocation (1024 MiB); a container above the maximum allocation
+ *   (8192 MiB) makes the application fail at submission (unplaceable).
+ *   Executor cores default to 1 (spark.executor.cores on YARN).
+ *   DefaultResourceCalculator: only memory is compared, so vcores
+ *   oversubscribe and tasks on an oversubscribed node share its cores.
+ *   GPUs are not a resource type here (no yarn.io/gpu): GPU-blind.
+ *
+ *   Application masters.  Every application first gets an AM container
+ *   (client mode: spark.yarn.am.memory 512 MiB + 384 overhead -> 1024 MiB,
+ *   1 vcore) and asks for executors once its AM is up.  A Spark-on-Angel
+ *   job is two YARN applications: the Spark one and the Angel PS one with
+ *   its own master (spark.angel.master.memory 2 GiB); its parameter
+ *   servers are started as a gang.  Applications become active in arrival
+ *   order while the AMs of active applications use at most
+ *   maximum-am-resource-percent (0.1) of the cluster's memory; the first
+ *   application is always let in.
+ *
+ *   Order and placement.  Active applications are served in arrival
+ *   order; one that cannot get a container now does not block the next.
+ *   Containers go to nodes in heartbeat order: a round-robin pointer over
+ *   the nodes, the first with enough free memory.  No reservations, no
+ *   labels (a policy that ignores labels says so).
+ *
+ * Cost: O(active applications + nodes per container) per decision.
+ */
+#include <stdlib.h>
+
+#include "pol_common.h"
+#include "sim.h"
+#include "util.h"
+
+enum {
+	MIN_ALLOC_MIB = 1024,     /* yarn.scheduler.minimum-allocation-mb */
+	MAX_ALLOC_MIB = 8192,     /* yarn.scheduler.maximum-allocation-mb */
+	SPARK_AM_MIB = 512,       /* spark.yarn.am.memory (client mode) */
+	ANGEL_AM_MIB = 2048,      /* spark.angel.master.memory */
+};
+#define AM_PERCENT 0.1            /* maximum-am-resource-percent */
+
+struct yarn_app {
+	bool active;              /* its AMs count against the AM limit */
+	int ams;                  /* AM containers it needs (1, or 2 for angel) */
+	int64_t am_mib;           /* their memory, total */
+};
+
+struct yarn {
+	struct pol_queue q;       /* applications not finished, arrival order */
+	struct yarn_app *app;     /* by job id */
+	int64_t am_limit_mib, am_used_mib;
+	int nactive;
+	int next_node;            /* heartbeat pointer */
+	struct pol_tent t;
+};
+
+/* Memory of the container for `mem` MiB of JVM heap (with Spark's
+ * overhead when `overhead`), normalised up to the minimum allocation. */
+static int64_t container_mib(int64_t mem, bool overhead)
+{
+	int64_t c = mem;
+	if (overhead)
+		c += mem / 10 > 384 ? (mem + 9) / 10 : 384;
+	return (c + MIN_ALLOC_MIB - 1) / MIN_ALLOC_MIB * MIN_ALLOC_MIB;
+}
+
+/* Executor container of role r: mnist_spark's executors all have the
+ * size of the larger role (one spark.executor.memory per application). */
+static void exec_shape(const struct sim_job *j, int r, int *cores, int64_t *mib)
+{
+	int c = j->role[r].cores;
+	int64_t m = j->role[r].mem_mib;
+	if (j->type == SCN_JOB_MNIST)
+		for (int k = 0; k < j->nroles; k++) {
+			if (j->role[k].cores > c)
+				c = j->role[k].cores;
+			if (j->role[k].mem_mib > m)
+				m = j->role[k].mem_mib;
+		}
+	*cores = c ? c : 1;
+	/* Angel's PS containers hold their configured memory as is */
+	*mib = container_mib(m, !(j->type == SCN_JOB_ANGEL && r == 1));
+}
+
+static void *yarn_init(struct sim *s, const struct scn_policy *cfg)
+{
+	(void)cfg;
+	struct yarn *y = xcalloc(1, sizeof *y);
+	pol_queue_init(&y->q, sim_njobs(s));
+	y->app = xcalloc((size_t)(sim_njobs(s) ? sim_njobs(s) : 1), sizeof *y->app);
+	y->am_limit_mib = (int64_t)(AM_PERCENT * (double)sim_cluster(s)->total_mem_mib);
+	return y;
+}
+
+static int64_t max_node_mib(const struct sim *s)
+{
+	const struct scn *sc = sim_scenario(s);
+	int64_t m = 0;
+	for (int g = 0; g < sc->ngroups; g++) /* O(node groups) */
+		if (sc->groups[g].mem_mib > m)
+			m = sc->groups[g].mem_mib;
+	return m;
+}
+
+static void yarn_arrived(void *st, struct sim *s, int job)
+{
+	struct yarn *y = st;
+	const struct sim_job *j = sim_job(s, job);
+	struct yarn_app *a = &y->app[job];
+	a->ams = j->type == SCN_JOB_ANGEL ? 2 : 1;
+	a->am_mib = container_mib(SPARK_AM_MIB, true) +
+		    (a->ams == 2 ? container_mib(ANGEL_AM_MIB, false) : 0);
+	int64_t biggest = max_node_mib(s);
+	for (int r = 0; r < j->nroles; r++) {
+		int cores;
+		int64_t mib;
+		exec_shape(j, r, &cores, &mib);
+		if (mib > MAX_ALLOC_MIB || mib > biggest) {
+			sim_reject_job(s, job, JOB_UNPLACEABLE);
+			return;
+		}
+	}
+	pol_queue_push(&y->q, job);
+}
+
+static void yarn_finished(void *st, struct sim *s, int job)
+{
+	(void)s;
+	struct yarn *y = st;
+	if (y->app[job].active) {
+		y->app[job].active = false;
+		y->am_used_mib -= y->app[job].am_mib;
+		y->nactive--;
+	}
+	pol_queue_remove(&y->q, job);
+}
+
+/* Next node in heartbeat order with `mib` free (memory-only fit),
+ * counting what is tentatively placed; -1 if none. */
+static int heartbeat_fit(struct yarn *y, const struct clu *c, int64_t mib)
+{
+	for (int k = 0; k < c->n; k++) {
+		int i = (y->next_node + k) % c->n, fc, fg;
+		int64_t fm;
+		pol_tent_free(&y->t, &c->nodes[i], &fc, &fm, &fg);
+		if (fm >= mib) {
+			y->next_node = (i + 1) % c->n;
+			return i;
+		}
+	}
+	return -1;
+}
+
+/* Place (tentatively) n containers of role `role`; returns how many fit. */
+static int place(struct yarn *y, const struct clu *c, int n, int role, int cores, int64_t mib)
+{
+	int k;
+	for (k = 0; k < n; k++) {
+		int node = heartbeat_fit(y, c, mib);
+		if (node < 0)
+			break;
+		pol_tent_add(&y->t, node, role, cores, mib, 0);
+	}
+	return k;
+}
+
+static void activate(struct yarn *y, const struct sim *s)
+{
+	for (int job = y->q.head; job >= 0; job = pol_queue_next(&y->q, job)) {
+		struct yarn_app *a = &y->app[job];
+		if (a->active)
+			continue;
+		if (y->nactive && y->am_used_mib + a->am_mib > y->am_limit_mib)
+			return; /* applications are let in in order */
+		a->active = true;
+		y->am_used_mib += a->am_mib;
+		y->nactive++;
+	}
+	(void)s;
+}
+
+/* One application's turn: AMs, then (its AMs up) the Angel PS gang, then
+ * executors as they fit. */
+static void serve(struct yarn *y, struct sim *s, int job)
+{
+	const struct clu *c = sim_cluster(s);
+	const struct sim_job *j = sim_job(s, job);
+	const struct yarn_app *a = &y->app[job];
+	pol_tent_reset(&y->t);
+	if (j->ams_live < a->ams) {
+		int64_t mib[2] = {container_mib(SPARK_AM_MIB, true), container_mib(ANGEL_AM_MIB, false)};
+		int got = place(y, c, 1, SIM_ROLE_AM, 1, mib[j->ams_live]);
+		pol_tent_launch(&y->t, s, job);
+		if (got && j->ams_live < a->ams)
+			serve(y, s, job); /* the second AM of an angel job */
+		return;
+	}
+	if (j->ams_ready < a->ams)
+		return; /* the AM asks for containers once it is up */
+	int cores;
+	int64_t mib;
+	if (j->type == SCN_JOB_ANGEL && j->role[1].granted < j->role[1].count) {
+		exec_shape(j, 1, &cores, &mib);
+		int want = j->role[1].count - j->role[1].granted;
+		if (place(y, c, want, 1, cores, mib) == want)
+			pol_tent_launch(&y->t, s, job);
+		pol_tent_reset(&y->t);
+		if (j->role[1].granted < j->role[1].count)
+			return;
+	}
+	if (j->type == SCN_JOB_MNIST) { /* one executor size, roles in launch order */
+		exec_shape(j, 0, &cores, &mib);
+		while (sim_execs_wanted(j) > 0 && place(y, c, 1, sim_next_role(j), cores, mib))
+			pol_tent_launch(&y->t, s, job);
+		return;
+	}
+	exec_shape(j, 0, &cores, &mib);
+	int want = j->role[0].count - j->role[0].granted;
+	place(y, c, want, 0, cores, mib);
+	pol_tent_launch(&y->t, s, job);
+}
+
+static void yarn_schedule(void *st, struct sim *s)
+{
+	struct yarn *y = st;
+	activate(y, s);
+	for (int job = y->q.head; job >= 0; job = pol_queue_next(&y->q, job)) {
+		if (!y->app[job].active)
+			break; /* the rest are not active either */
+		if (sim_cluster(s)->free_mem_mib < MIN_ALLOC_MIB)
+			break;
+		serve(y, s, job);
+	}
+}
+
+static void yarn_fini(void *st)
+{
+	struct yarn *y = st;
+	pol_queue_free(&y->q);
+	pol_tent_fini(&y->t);
+	free(y->app);
+	free(y);
+}
+
+static const struct pol_param yarn_params[] = {{NULL, POL_BOOL, NULL, NULL, NULL}};
+
+const struct policy_ops pol_yarn = {
+	.name = "yarn",
+	.summary = "YARN CapacityScheduler: one FIFO queue, memory-only calculator, AM per app",
+	.params = yarn_params,
+	.uses_labels = false,
+	.init = yarn_init,
+	.job_arrived = yarn_arrived,
+	.job_finished = yarn_finished,
+	.schedule = yarn_schedule,
+	.fini = yarn_fini,
+};
