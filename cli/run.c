@@ -194,6 +194,10 @@ static int pick_policies(const struct scn *s, const struct cmd_run_opts *o,
 			 struct scn_policy *out, int *n)
 {
 	if (!o->npolicies) {
+		if (s->npolicies > ARRAY_LEN(o->policies)) { /* the loader's limit */
+			fprintf(stderr, "hetsim run: more than %d policies\n", ARRAY_LEN(o->policies));
+			return -1;
+		}
 		for (int i = 0; i < s->npolicies; i++)
 			out[i] = s->policies[i];
 		*n = s->npolicies;
@@ -290,7 +294,14 @@ int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *di
 			}
 			struct out_ctx oc = {f[2], pols[p].name, r};
 			sim_set_exec_sink(sim, exec_row, &oc);
-			sim_run(sim);
+			if (sim_run(sim)) {
+				fprintf(stderr, "hetsim run: %s: policy %s, replication %d: simulated time "
+					"passes %lld years; no results written\n", s->path, pols[p].name,
+					r, (long long)(SIM_TIME_MAX / US_PER_S / 31557600));
+				sim_free(sim);
+				rc = 1;
+				break;
+			}
 			struct met_run m;
 			met_compute(sim, &m);
 			run_row(f[0], s, pols[p].name, r, &m);

@@ -26,6 +26,7 @@ static void *fifo_init(struct sim *s, const struct scn_policy *cfg)
 	(void)cfg;
 	struct fifo *f = xcalloc(1, sizeof *f);
 	pol_queue_init(&f->q, sim_njobs(s));
+	pol_tent_init(&f->t, sim_cluster(s)->n);
 	return f;
 }
 

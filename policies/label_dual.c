@@ -43,6 +43,7 @@ static void *dual_init(struct sim *s, const struct scn_policy *cfg)
 {
 	struct dual *d = xcalloc(1, sizeof *d);
 	pol_queue_init(&d->q, sim_njobs(s));
+	pol_tent_init(&d->t, sim_cluster(s)->n);
 	d->labels = pol_param_bool(&pol_label_dual, cfg, "labels");
 	d->gang = pol_param_bool(&pol_label_dual, cfg, "gang");
 	d->check_cores = strcmp(pol_param_value(&pol_label_dual, cfg, "calculator"),

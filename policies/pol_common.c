@@ -52,8 +52,21 @@ void pol_queue_remove(struct pol_queue *q, int job)
 	q->len--;
 }
 
+void pol_tent_init(struct pol_tent *t, int nnodes)
+{
+	memset(t, 0, sizeof *t);
+	t->cores = xcalloc((size_t)(nnodes ? nnodes : 1), sizeof *t->cores);
+	t->gpus = xcalloc((size_t)(nnodes ? nnodes : 1), sizeof *t->gpus);
+	t->mem_mib = xcalloc((size_t)(nnodes ? nnodes : 1), sizeof *t->mem_mib);
+}
+
 void pol_tent_reset(struct pol_tent *t)
 {
+	for (int i = 0; i < t->n; i++) {
+		int node = t->e[i].node;
+		t->cores[node] = t->gpus[node] = 0;
+		t->mem_mib[node] = 0;
+	}
 	t->n = 0;
 }
 
@@ -61,20 +74,17 @@ void pol_tent_add(struct pol_tent *t, int node, int role, int cores, int64_t mem
 {
 	xgrow(&t->e, &t->cap, t->n + 1, sizeof *t->e);
 	t->e[t->n++] = (struct pol_tent_exec){node, role, cores, mem, gpus};
+	t->cores[node] += cores;
+	t->mem_mib[node] += mem;
+	t->gpus[node] += gpus;
 }
 
 void pol_tent_free(const struct pol_tent *t, const struct clu_node *n, int *cores,
 		   int64_t *mem, int *gpus)
 {
-	*cores = n->cores_free;
-	*mem = n->mem_free;
-	*gpus = n->gpus_free;
-	for (int i = 0; i < t->n; i++) /* a gang is small: a linear look is fine */
-		if (t->e[i].node == n->id) {
-			*cores -= t->e[i].cores;
-			*mem -= t->e[i].mem_mib;
-			*gpus -= t->e[i].gpus;
-		}
+	*cores = n->cores_free - t->cores[n->id];
+	*mem = n->mem_free - t->mem_mib[n->id];
+	*gpus = n->gpus_free - t->gpus[n->id];
 }
 
 void pol_tent_launch(struct pol_tent *t, struct sim *s, int job)
@@ -82,12 +92,15 @@ void pol_tent_launch(struct pol_tent *t, struct sim *s, int job)
 	for (int i = 0; i < t->n; i++)
 		sim_launch_executor(s, job, t->e[i].role, t->e[i].node, t->e[i].cores,
 				    t->e[i].mem_mib, t->e[i].gpus);
-	t->n = 0;
+	pol_tent_reset(t);
 }
 
 void pol_tent_fini(struct pol_tent *t)
 {
 	free(t->e);
+	free(t->cores);
+	free(t->gpus);
+	free(t->mem_mib);
 	memset(t, 0, sizeof *t);
 }
 

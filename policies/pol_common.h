@@ -37,10 +37,13 @@ static inline int pol_queue_next(const struct pol_queue *q, int job)
 struct pol_tent {
 	int n, cap;
 	struct pol_tent_exec { int node, role, cores; int64_t mem_mib; int gpus; } *e;
+	int *cores, *gpus;    /* by node: tentatively placed there */
+	int64_t *mem_mib;
 };
+void pol_tent_init(struct pol_tent *t, int nnodes);
 void pol_tent_reset(struct pol_tent *t);
 void pol_tent_add(struct pol_tent *t, int node, int role, int cores, int64_t mem, int gpus);
-/* Free amounts of a node less what is tentatively placed on it. */
+/* Free amounts of a node less what is tentatively placed on it; O(1). */
 void pol_tent_free(const struct pol_tent *t, const struct clu_node *n, int *cores,
 		   int64_t *mem, int *gpus);
 /* Launch every tentative executor for `job`, in order; then reset. */

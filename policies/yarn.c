@@ -90,6 +90,7 @@ static void *yarn_init(struct sim *s, const struct scn_policy *cfg)
 	(void)cfg;
 	struct yarn *y = xcalloc(1, sizeof *y);
 	pol_queue_init(&y->q, sim_njobs(s));
+	pol_tent_init(&y->t, sim_cluster(s)->n);
 	y->app = xcalloc((size_t)(sim_njobs(s) ? sim_njobs(s) : 1), sizeof *y->app);
 	y->am_limit_mib = (int64_t)(AM_PERCENT * (double)sim_cluster(s)->total_mem_mib);
 	return y;

@@ -83,6 +83,7 @@ struct sim {
 	int64_t integ_at;           /* integrals below are up to here */
 	int busy_cores, train_gpus, alloc_cores, alloc_gpus; /* current */
 
+	bool overflow;              /* an event fell past SIM_TIME_MAX */
 	enum ev_kind cur_kind;      /* event being handled, for messages */
 	uint32_t cur_obj;
 	bool in_event;
@@ -228,12 +229,22 @@ static double node_rate(const struct clu_node *n)
 	return n->cpu_speed * share;
 }
 
+/* Queue an event at `t` µs (real: rates may make it fractional, rounded
+ * to the nearest µs).  Past SIM_TIME_MAX the run stops: sim_run fails. */
+static void push_at(struct sim *s, double t, enum ev_kind kind, uint32_t obj, uint32_t ver)
+{
+	if (!(t <= (double)SIM_TIME_MAX)) {
+		s->overflow = true;
+		return;
+	}
+	eq_push(&s->q, (int64_t)llround(t), kind, obj, ver);
+}
+
 static void push_task_end(struct sim *s, int r)
 {
 	struct run *ru = &s->runs[r];
 	double left = ru->remaining_us > 0 ? ru->remaining_us : 0;
-	int64_t end = ru->from_us + (int64_t)llround(left / ru->rate);
-	eq_push(&s->q, end, EV_TASK_END, (uint32_t)r, ru->ver);
+	push_at(s, (double)ru->from_us + round(left / ru->rate), EV_TASK_END, (uint32_t)r, ru->ver);
 }
 
 /* The load of node `id` changes by `delta` cores.  If that changes the
@@ -323,7 +334,7 @@ int sim_launch_executor(struct sim *s, int job, int role, int node, int cores,
 		j->execs_live++;
 	}
 	j->gpus_used += gpus;
-	eq_push(&s->q, s->now + s->scn->over.executor_startup_us, EV_EXEC_READY,
+	push_at(s, (double)s->now + (double)s->scn->over.executor_startup_us, EV_EXEC_READY,
 		(uint32_t)id, x->gen);
 	check_node(s, node);
 	return x->id;
@@ -471,7 +482,8 @@ static void on_arrive(struct sim *s, struct sim_job *j)
 	j->status = JOB_WAITING;
 	if (j->type == SCN_JOB_MNIST) {
 		const struct scn_job_group *g = &s->scn->jobs[j->group];
-		eq_push(&s->q, s->now + g->reservation_timeout_us, EV_TIMEOUT, (uint32_t)j->id, 0);
+		push_at(s, (double)s->now + (double)g->reservation_timeout_us, EV_TIMEOUT,
+			(uint32_t)j->id, 0);
 	} else {
 		build_stages(s, j);
 	}
@@ -637,15 +649,12 @@ static void start_training(struct sim *s, struct sim_job *j)
 		on_gpu += gpu;
 		workers++;
 	}
-	double train = g->steps / inv;
-	int64_t feed = wl_mnist_feed_us(s->scn, j->group, workers);
-	int64_t dur = (int64_t)llround(train);
-	if (dur < feed)
-		dur = feed;
+	double train = round(g->steps / inv);
+	double feed = (double)wl_mnist_feed_us(s->scn, j->group, workers);
 	j->gpus_training = on_gpu;
 	s->train_gpus += on_gpu;
 	j->phase = PH_TRAIN;
-	eq_push(&s->q, s->now + dur, EV_PHASE, (uint32_t)j->id, 0);
+	push_at(s, (double)s->now + (train > feed ? train : feed), EV_PHASE, (uint32_t)j->id, 0);
 }
 
 static void stop_training(struct sim *s, struct sim_job *j)
@@ -674,7 +683,7 @@ static void on_phase_end(struct sim *s, struct sim_job *j)
 	case PH_TRAIN:
 		stop_training(s, j);
 		j->phase = PH_SHUTDOWN;
-		eq_push(&s->q, s->now + g->shutdown_us, EV_PHASE, (uint32_t)j->id, 0);
+		push_at(s, (double)s->now + (double)g->shutdown_us, EV_PHASE, (uint32_t)j->id, 0);
 		break;
 	case PH_SHUTDOWN:
 		end_job(s, j, JOB_DONE);
@@ -706,7 +715,7 @@ static void on_exec_ready(struct sim *s, struct sim_exec *x)
 		j->phase = PH_STARTUP;
 		j->status = JOB_RUNNING;
 		j->start_us = s->now;
-		eq_push(&s->q, s->now + g->startup_us, EV_PHASE, (uint32_t)j->id, 0);
+		push_at(s, (double)s->now + (double)g->startup_us, EV_PHASE, (uint32_t)j->id, 0);
 	}
 }
 
@@ -807,7 +816,7 @@ int sim_run(struct sim *s)
 		s->tot.first_arrival_us = s->jobs[0].arrival_us;
 		s->now = s->integ_at = s->jobs[0].arrival_us;
 	}
-	while (eq_size(&s->q)) {
+	while (eq_size(&s->q) && !s->overflow) {
 		if (stale(s, eq_top(&s->q))) {
 			eq_pop(&s->q, NULL);
 			continue;
@@ -820,6 +829,8 @@ int sim_run(struct sim *s)
 		}
 		settle(s);
 	}
+	if (s->overflow)
+		return -1;
 	integrate(s);
 	finish(s);
 	return 0;

@@ -132,7 +132,12 @@ struct sim *sim_new(const struct scn *s, const struct scn_policy *pol,
 		    uint32_t replication, char *err, size_t errlen);
 void sim_free(struct sim *s);
 
-/* Play the run to its end.  Returns 0. */
+/* Simulated time never goes past this (about 146 000 years). */
+#define SIM_TIME_MAX (INT64_C(1) << 62)
+
+/* Play the run to its end.  Returns 0, or -1 if an event would fall past
+ * SIM_TIME_MAX (absurd durations or speeds); the run's results are then
+ * meaningless and must not be written. */
 int sim_run(struct sim *s);
 
 /* Read-only views, for policies, metrics and outputs. */

@@ -507,7 +507,7 @@ static const struct {
 	{"group_dup", "group_dup.yaml:6:9: duplicate node group name 'cpu' (first at line 3)"},
 	{"wrong_type_key", "wrong_type_key.yaml:18:3: key 'input' is for wordcount jobs, not mnist_spark"},
 	{"stages_wordcount", "stages_wordcount.yaml:18:3: key 'stages' is for synthetic jobs, not wordcount"},
-	{"executors_mnist", "executors_mnist.yaml:17:3: key 'executors' is for wordcount and synthetic jobs, not mnist_spark"},
+	{"executors_mnist", "executors_mnist.yaml:17:3: key 'executors' is for wordcount, synthetic and angel jobs, not mnist_spark"},
 	{"job_type", "job_type.yaml:16:9: unknown job type 'mnist-spark' (did you mean 'mnist_spark'?)"},
 	{"role_key", "role_key.yaml:17:22: unknown key 'gpu' in role worker (did you mean 'gpus'?)"},
 	{"parent_later", "parent_later.yaml:21:15: parent 'reduce' of stage 'map' comes after it (parents must be earlier stages)"},

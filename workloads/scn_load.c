@@ -775,13 +775,15 @@ enum {
 	T_WC = 1 << SCN_JOB_WORDCOUNT,
 	T_MN = 1 << SCN_JOB_MNIST,
 	T_SY = 1 << SCN_JOB_SYNTHETIC,
-	T_ALL = T_WC | T_MN | T_SY,
-	T_EXE = T_WC | T_SY,
+	T_AN = 1 << SCN_JOB_ANGEL,
+	T_ALL = T_WC | T_MN | T_SY | T_AN,
+	T_EXE = T_WC | T_SY | T_AN,
 };
 static const char *const type_names[] = {
 	[SCN_JOB_WORDCOUNT] = "wordcount",
 	[SCN_JOB_MNIST] = "mnist_spark",
 	[SCN_JOB_SYNTHETIC] = "synthetic",
+	[SCN_JOB_ANGEL] = "angel",
 };
 static const struct {
 	const char *key;
@@ -792,8 +794,9 @@ static const struct {
 	{"executors", T_EXE}, {"executor_cores", T_EXE}, {"executor_memory", T_EXE},
 	{"executor_gpus", T_EXE},
 	{"input", T_WC}, {"parallelism", T_WC}, {"shuffle_ratio", T_WC}, {"split", T_WC},
-	{"cluster_size", T_MN}, {"ps", T_MN}, {"worker", T_MN}, {"steps", T_MN},
-	{"batch_size", T_MN}, {"epochs", T_MN}, {"partitions", T_MN}, {"feed_task", T_MN},
+	{"cluster_size", T_MN}, {"ps", T_MN | T_AN}, {"worker", T_MN}, {"steps", T_MN},
+	{"batch_size", T_MN}, {"epochs", T_MN}, {"partitions", T_MN | T_AN},
+	{"feed_task", T_MN}, {"iterations", T_AN}, {"samples", T_AN}, {"model", T_AN},
 	{"startup", T_MN}, {"shutdown", T_MN}, {"reservation_timeout", T_MN},
 	{"stages", T_SY},
 };
@@ -801,13 +804,15 @@ static const struct {
 /* "wordcount and synthetic" */
 static const char *types_text(unsigned types, char *buf, size_t len)
 {
-	const char *v[3] = {0};
+	const char *v[SCN_JOB_TYPES] = {0};
 	int n = 0;
-	for (int t = 0; t < 3; t++)
+	for (int t = 0; t < SCN_JOB_TYPES; t++)
 		if (types & (1u << t))
 			v[n++] = type_names[t];
-	snprintf(buf, len, "%s%s%s%s%s", v[0], n > 2 ? ", " : "", n > 2 ? v[1] : "",
-		 n > 1 ? " and " : "", n > 1 ? v[n - 1] : "");
+	buf[0] = '\0';
+	for (int i = 0; i < n; i++) /* "a", "a and b", "a, b and c" */
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
+			 i == 0 ? "" : i == n - 1 ? " and " : ", ", v[i]);
 	return buf;
 }
 
@@ -924,14 +929,20 @@ static int job_arrival(struct ld *ld, const struct yn *m, struct scn_job_group *
 }
 
 static const char *const role_keys[] = {"cores", "memory", "gpus", "require", "prefer"};
+static const char *const angel_ps_keys[] = {"count", "cores", "memory", "gpus", "require",
+					    "prefer"};
 
-/* A TensorFlowOnSpark role (ps or worker); e holds its defaults. */
-static int load_role(struct ld *ld, const struct yn *m, const char *role, struct scn_exec *e)
+/* A role (TensorFlowOnSpark ps or worker, Angel ps); e holds its defaults.
+ * Only Angel's parameter servers take a count. */
+static int load_role(struct ld *ld, const struct yn *m, const char *role, bool with_count,
+		     struct scn_exec *e)
 {
 	char what[32];
 	const struct yn *v;
 	snprintf(what, sizeof what, "role %s", role);
-	if (CHECK_MAP(ld, m, what, role_keys) < 0 ||
+	if ((with_count ? CHECK_MAP(ld, m, what, angel_ps_keys) : CHECK_MAP(ld, m, what, role_keys)) < 0 ||
+	    (with_count && opt_lim(ld, m, "count", 1, MAX_EXECUTORS, "executors per job",
+				   &e->count) < 0) ||
 	    opt_lim(ld, m, "cores", 1, MAX_CORES, "cores per executor", &e->cores) < 0 ||
 	    opt_lim(ld, m, "gpus", 0, MAX_GPUS, "GPUs per executor", &e->gpus) < 0 ||
 	    ((v = yn_get(m, "memory")) && get_size(ld, v, 1, &e->mem_mib) < 0))
@@ -952,8 +963,8 @@ static int load_mnist(struct ld *ld, const struct yn *m, struct scn_job_group *j
 	const struct yn *v;
 	if (opt_lim(ld, m, "cluster_size", 2, MAX_EXECUTORS, "executors per job",
 		    &j->cluster_size) < 0 ||
-	    ((v = yn_get(m, "ps")) && load_role(ld, v, "ps", &j->ps) < 0) ||
-	    ((v = yn_get(m, "worker")) && load_role(ld, v, "worker", &j->worker) < 0) ||
+	    ((v = yn_get(m, "ps")) && load_role(ld, v, "ps", false, &j->ps) < 0) ||
+	    ((v = yn_get(m, "worker")) && load_role(ld, v, "worker", false, &j->worker) < 0) ||
 	    opt_lim(ld, m, "steps", 1, MAX_STEPS, "steps", &j->steps) < 0 ||
 	    opt_lim(ld, m, "batch_size", 1, MAX_MNIST, "samples per batch", &j->batch_size) < 0 ||
 	    opt_lim(ld, m, "epochs", 1, MAX_MNIST, "epochs", &j->epochs) < 0 ||
@@ -1001,7 +1012,32 @@ static int load_wordcount(struct ld *ld, const struct yn *m, struct scn_job_grou
 	return 0;
 }
 
-/* wordcount and synthetic executors */
+/* Spark-on-Angel: defaults from the Angel quick start (executors of 2
+ * cores and 2 GiB) and AngelPSContext (1 PS of 1 core and 4 GiB). */
+static int load_angel(struct ld *ld, const struct yn *m, struct scn_job_group *j)
+{
+	const struct yn *v;
+	if (((v = yn_get(m, "ps")) && load_role(ld, v, "ps", true, &j->ps) < 0) ||
+	    opt_lim(ld, m, "iterations", 1, MAX_STAGES, "iterations", &j->iterations) < 0 ||
+	    opt_lim(ld, m, "partitions", 1, MAX_TASKS, "tasks per stage", &j->partitions) < 0)
+		return -1;
+	if ((v = yn_get(m, "samples"))) {
+		if (get_num(ld, v, &j->samples) < 0)
+			return -1;
+		if (!(j->samples >= 0 && j->samples <= 1e12))
+			return fail(ld, v, "expected a number of samples from 0 to 1e12, got %s",
+				    got(ld, v));
+	}
+	int64_t model;
+	if ((v = yn_get(m, "model"))) {
+		if (get_size(ld, v, 0, &model) < 0)
+			return -1;
+		j->model_mib = (double)model;
+	}
+	return 0;
+}
+
+/* wordcount, synthetic and angel executors */
 static int load_exec(struct ld *ld, const struct yn *m, struct scn_exec *e)
 {
 	const struct yn *v;
@@ -1127,6 +1163,9 @@ static void job_defaults(struct scn_job_group *j)
 	j->startup_us = 10 * US_PER_S;
 	j->shutdown_us = 2 * US_PER_S;
 	j->reservation_timeout_us = 600 * US_PER_S;
+	j->iterations = 10;
+	j->samples = 10000;
+	j->model_mib = 64;
 }
 
 /* The job type, read before the other keys since it decides which apply. */
@@ -1172,6 +1211,12 @@ static int load_job(struct ld *ld, const struct yn *m, struct scn_job_group *j)
 		return load_exec(ld, m, &j->exec) < 0 ? -1 : load_wordcount(ld, m, j);
 	case SCN_JOB_MNIST:
 		return load_mnist(ld, m, j);
+	case SCN_JOB_ANGEL:
+		j->exec = (struct scn_exec){.count = 2, .cores = 2, .mem_mib = 2048,
+					    .require = j->require, .prefer = j->prefer};
+		j->ps = (struct scn_exec){.count = 1, .cores = 1, .mem_mib = 4096,
+					  .require = j->require, .prefer = j->prefer};
+		return load_exec(ld, m, &j->exec) < 0 ? -1 : load_angel(ld, m, j);
 	default:
 		return load_exec(ld, m, &j->exec) < 0 ? -1 : load_synthetic(ld, m, j);
 	}
@@ -1185,6 +1230,8 @@ static int workload_totals(struct ld *ld, const struct yn *m, const struct scn_j
 	long long per_job = 0;
 	for (int i = 0; i < j->nstages; i++)
 		per_job += j->stages[i].tasks;
+	if (j->type == SCN_JOB_ANGEL)
+		per_job = (long long)j->iterations * j->partitions;
 	if ((*jobs += j->count) > MAX_JOBS)
 		return fail(ld, m, "job group '%s' brings the workload to %lld jobs, above the limit "
 			    "of %d", j->name, *jobs, MAX_JOBS);

@@ -45,8 +45,12 @@ void wl_wordcount_dag(const struct scn *s, int g, int idx, uint64_t seed, struct
 	const struct scn_job_group *jg = &s->jobs[g];
 	double in = rng_dist(&jg->input_mib, rng_key(seed, 0, RNG_SIZE, (uint32_t)g,
 						     (uint32_t)idx, 0), 0);
+	/* an unbounded size distribution may draw absurd inputs: at least
+	 * 1 MiB, at most 10^6 splits (the loader's limit of tasks per stage) */
 	if (in < 1)
 		in = 1;
+	if (in > 1e6 * (double)jg->split_mib)
+		in = 1e6 * (double)jg->split_mib;
 	double *sz;
 	int m = splits(in, (double)jg->split_mib, &sz);
 	int r = jg->parallelism > 0 ? jg->parallelism : m;
