@@ -3,6 +3,7 @@
 #   make run          install missing deps, build, run the default paper scenario
 #   make check        install missing deps, build, run the CUnit tests
 #   make check SAN=1  the same with address + undefined sanitizers
+#   make MPI=1        bin/hetsim-mpi: `hetsim sweep` across MPI ranks (mpicc, OpenMPI)
 #   make clean
 
 CC      ?= cc
@@ -23,6 +24,15 @@ else
   BUILD   := build/opt
 endif
 
+# MPI=1: the same sources through OpenMPI's mpicc with HETSIM_MPI, into
+# their own build folder and bin/hetsim-mpi.  Without it nothing
+# MPI-related is compiled.
+ifeq ($(MPI),1)
+  CC      := mpicc
+  CFLAGS  += -DHETSIM_MPI
+  BUILD   := $(BUILD)-mpi
+endif
+
 # pkg-config is asked only when a target needs the libraries, so that
 # `make clean` works on a machine where nothing is installed yet.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -33,10 +43,10 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC := $(wildcard tests/*.c)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 
-BIN      := bin/hetsim$(if $(filter 1,$(SAN)),-san,)
+BIN      := bin/hetsim$(if $(filter 1,$(MPI)),-mpi,)$(if $(filter 1,$(SAN)),-san,)
 TESTBIN  := $(BUILD)/hetsim-tests
 
-.PHONY: all run check test clean deps
+.PHONY: all run check test clean deps figures paper
 all: $(BIN)
 
 deps:
@@ -58,9 +68,20 @@ run: deps
 	@$(MAKE) --no-print-directory $(BIN)
 	./$(BIN) run scenarios/paper-mixed.yaml --policy spark-standalone --policy label-dual
 
+# After the CUnit suites, tests/mpi-sweep.sh (it builds MPI=1 itself)
+# where OpenMPI is installed; not under the sanitizers.
 check: deps
 	@$(MAKE) --no-print-directory $(BIN) $(TESTBIN)
 	./$(TESTBIN)
+ifeq ($(SAN),1)
+	@echo "mpi-sweep: skipped (SAN=1)"
+else
+	@if command -v mpicc >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1; then \
+		tests/mpi-sweep.sh; \
+	else \
+		echo "mpi-sweep: skipped (no mpicc/mpirun)"; \
+	fi
+endif
 
 test: check
 
@@ -68,3 +89,14 @@ clean:
 	rm -rf build bin
 
 -include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BUILD)/cli/main.d
+
+# Figures of the default paper scenario's results (results/paper-mixed/,
+# written by `make run`), rendered by gnuplot into results/paper-mixed/figures/.
+figures: $(BIN)
+	./$(BIN) plot all -s scenarios/paper-mixed.yaml
+
+# Both experiments of the study, the ablation, the sensitivity map, every
+# figure and results/paper/report.md (scripts/paper).  Never calibrates.
+paper: deps
+	@$(MAKE) --no-print-directory $(BIN)
+	scripts/paper ./$(BIN)

@@ -277,8 +277,10 @@ static const struct {
 	const char *summary;
 } commands[] = {
 	{"run", cmd_run, "simulate a scenario and compare its policies"},
+	{"sweep", cmd_sweep, "run a scenario's sweep with replications and confidence intervals"},
 	{"validate", cmd_validate, "check scenario files"},
 	{"policies", cmd_policies, "list policies and their switches"},
+	{"plot", cmd_plot, "render figures from results (gnuplot)"},
 };
 
 static void usage(FILE *f)

@@ -50,6 +50,38 @@ struct cmd_run_opts {
  * on a bad option value. */
 int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *dir);
 
+/* What `hetsim sweep` runs. */
+struct cmd_sweep_opts {
+	const char *policies[16]; int npolicies;  /* names; none = each point's all */
+	bool seed_set; uint64_t seed;
+	int replications;         /* 0 = each point's own */
+	int workers;              /* simulations at a time: 1 = in this process,
+				   * more = forked worker processes; 0 = online CPUs */
+	bool quiet;               /* no table, no notes, no progress bar */
+};
+
+struct scn_sweep;
+
+/* Run every (point, policy, replication) of a sweep and write runs.csv
+ * and summary.csv into `dir` (created if missing) through temporary
+ * files renamed at the end, so a failed sweep leaves no partial file.
+ * The bytes written do not depend on o->workers (nor, built with MPI, on
+ * the number of ranks; only rank 0 writes).  Sets every point's seed when
+ * o->seed_set.  Prints the table on stdout unless quiet.  Returns 0, 1 on
+ * a failure (message printed), 2 on a bad option value. */
+int cmd_sweep_scenario(struct scn_sweep *sw, const struct cmd_sweep_opts *o, const char *dir);
+
+/* Mean, sample standard deviation and half-width of the Student-t 95 %
+ * confidence interval of n values:  t(0.975, n-1) * sd / sqrt(n).
+ * n = 1: sd 0, half NaN (no interval); n = 0: all NaN. */
+struct cmd_ci {
+	int n;
+	double mean, sd, half;
+};
+void cmd_ci95(const double *x, int n, struct cmd_ci *out);
+
 int cmd_main(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 
 #endif

@@ -27,7 +27,6 @@
 #include "util.h"
 
 #define MAX_NAMES 64         /* policies, job types or labels in one figure */
-#define PLOT_NONE (-2)       /* a prep found nothing to draw (see below) */
 #define MINUS "\xe2\x88\x92" /* U+2212, the typographic minus */
 
 /* ---- CSV ------------------------------------------------------------ */
@@ -445,6 +444,41 @@ static void scenario_prefix(const struct plot_csv *c, int col, char *buf, size_t
 	snprintf(buf, len, "%s%s", s, *s ? ": " : "");
 }
 
+/* What a metric is called in a title. */
+static const char *metric_name(const char *metric, char *buf, size_t len)
+{
+	metric_label(metric, buf, len);
+	size_t n = strlen(buf);
+	if (!strcmp(metric, "makespan_s"))
+		snprintf(buf, len, "execution time");
+	else if (n > 3 && !strcmp(buf + n - 3, ", s"))
+		buf[n - 3] = '\0';
+	return buf;
+}
+
+/* figtitle "scenario: what" and subtitle "mean of N replications, 95 %
+ * CI", N from the first row of `metric`, and `extra` if not NULL. */
+static void sum_titles(struct plot_vars *v, const struct plot_csv *c, const struct sum_cols *k,
+		       const char *metric, const char *what, const char *extra)
+{
+	char title[512], sub[256], pre[128];
+	int reps = 0;
+	for (int r = 0; r < c->nrows && !reps; r++)
+		if (!strcmp(plot_csv_cell(c, r, k->metric), metric))
+			reps = atoi(plot_csv_cell(c, r, k->reps));
+	scenario_prefix(c, k->scenario, pre, sizeof pre);
+	snprintf(title, sizeof title, "%s%s", pre, what);
+	if (reps > 1)
+		snprintf(sub, sizeof sub, "mean of %d replications, 95 %% CI", reps);
+	else
+		snprintf(sub, sizeof sub, "%s",
+			 reps == 1 ? "one replication: no interval" : "mean, 95 % CI");
+	if (extra)
+		snprintf(sub + strlen(sub), sizeof sub - strlen(sub), "; %s", extra);
+	plot_var_str(v, "figtitle", title);
+	plot_var_str(v, "subtitle", sub);
+}
+
 /* The compared and the baseline policy: indices in pol, -1 each when a
  * default name is absent; -1 and a message when a name the user gave is. */
 static int pick_pair(const struct plot_csv *c, const struct names *pol, const struct plot_opts *o,
@@ -466,14 +500,15 @@ static int pick_pair(const struct plot_csv *c, const struct names *pol, const st
 	return 0;
 }
 
-/* The annotation "−X % (to Y % of BASE)": compare's value c against the
- * baseline's b. */
-static void reduction_note(struct plot_vars *v, double c, double b, const char *base)
+/* The annotation "[WHO: ]−X % (to Y % of BASE)": compare's value c
+ * against the baseline's b. */
+static void reduction_note(struct plot_vars *v, const char *who, double c, double b,
+			   const char *base)
 {
-	char note[256];
+	char note[512];
 	double r = c / b;
-	snprintf(note, sizeof note, "%s%.1f %% (to %.1f %% of %s)", r <= 1 ? MINUS : "+",
-		 fabs(1 - r) * 100, r * 100, base);
+	snprintf(note, sizeof note, "%s%s%s%.1f %% (to %.1f %% of %s)", who ? who : "",
+		 who ? ": " : "", r <= 1 ? MINUS : "+", fabs(1 - r) * 100, r * 100, base);
 	plot_var_str(v, "note", note);
 }
 
@@ -493,7 +528,7 @@ int plot_prep_policies(const struct plot_csv *sum, const struct plot_opts *o, FI
 	colours_for(policy_colours, &pol, col);
 	fprintf(dat, "# i policy mean ci95_lo ci95_hi top colour (%s at point %d)\n", metric,
 		o->point);
-	int n = 0, reps = 0, nx_c = -1;
+	int n = 0;
 	double ymax = 0;
 	for (int p = 0; p < pol.n; p++) {
 		if (isnan(ci[p].mean))
@@ -506,8 +541,6 @@ int plot_prep_policies(const struct plot_csv *sum, const struct plot_opts *o, FI
 		put_num(dat, " ", top);
 		fprintf(dat, " %ld\n", strtol(col[p] + 1, NULL, 16));
 		ymax = fmax(ymax, top);
-		if (p == ic)
-			nx_c = n;
 		n++;
 	}
 	if (n == 0) {
@@ -515,23 +548,16 @@ int plot_prep_policies(const struct plot_csv *sum, const struct plot_opts *o, FI
 			 o->point);
 		return -1;
 	}
-	for (int r = 0; r < sum->nrows && !reps; r++)
-		if (!strcmp(plot_csv_cell(sum, r, k.metric), metric))
-			reps = atoi(plot_csv_cell(sum, r, k.reps));
-	char title[512], label[256], pre[128];
-	scenario_prefix(sum, k.scenario, pre, sizeof pre);
+	char what[256], label[256], name[256];
+	snprintf(what, sizeof what, "%s per policy", metric_name(metric, name, sizeof name));
+	sum_titles(v, sum, &k, metric, what, NULL);
 	metric_label(metric, label, sizeof label);
-	snprintf(title, sizeof title, "%s%s per policy (mean of %d replication%s%s)", pre,
-		 strcmp(metric, "makespan_s") ? metric : "execution time", reps, reps == 1 ? "" : "s",
-		 reps > 1 ? ", 95 % CI" : "");
-	plot_var_str(v, "figtitle", title);
 	plot_var_str(v, "ylabel", label);
 	plot_var_num(v, "n", n);
 	plot_var_num(v, "ymax", ymax > 0 ? ymax * 1.25 : 1);
-	if (nx_c >= 0 && ib >= 0 && ic != ib && !isnan(ci[ib].mean) && ci[ib].mean > 0) {
-		reduction_note(v, ci[ic].mean, ci[ib].mean, pol.v[ib]);
-		plot_var_num(v, "notex", nx_c);
-		plot_var_num(v, "notey", isnan(ci[ic].hi) ? ci[ic].mean : ci[ic].hi);
+	if (ic >= 0 && ib >= 0 && ic != ib && !isnan(ci[ic].mean) && !isnan(ci[ib].mean) &&
+	    ci[ib].mean > 0) {
+		reduction_note(v, pol.v[ic], ci[ic].mean, ci[ib].mean, pol.v[ib]);
 		plot_var_str(v, "notecolour", col[ic]);
 	}
 	return 0;
@@ -601,10 +627,9 @@ int plot_prep_jct_by_type(const struct plot_csv *sum, const struct plot_opts *o,
 			ymax = fmax(ymax, isnan(c->hi) ? c->mean : c->hi);
 		}
 	}
-	char title[512], pre[128];
-	scenario_prefix(sum, k.scenario, pre, sizeof pre);
-	snprintf(title, sizeof title, "%smean job completion time by job type (95 %% CI)", pre);
-	plot_var_str(v, "figtitle", title);
+	char first[128];
+	snprintf(first, sizeof first, "jct_mean_%s_s", shown_t.v[0]);
+	sum_titles(v, sum, &k, first, "mean job completion time by job type", NULL);
 	plot_var_str(v, "ylabel", "mean job completion time, s");
 	var_words(v, "policies", shown_p.v, shown_p.n);
 	var_words(v, "colours", shown_col, shown_p.n);
@@ -656,21 +681,23 @@ static int sweep_axis(const struct plot_csv *c, const struct plot_opts *o, int *
 	return 0;
 }
 
-/* Collect the points of the metric along the axis, the other axes held
- * at their values at sweep point o->point.  *n points into *out (owned). */
-static int sweep_points(const struct plot_csv *c, const struct sum_cols *k, const struct names *pol,
-			const char *metric, int first, int last, int axis,
-			const struct plot_opts *o, struct sweep_pt **out, int *n, char *err,
-			size_t errlen)
+/* The first row of sweep point `point`, or -1 and a message. */
+static int point_row(const struct plot_csv *c, const struct sum_cols *k, int point, char *err,
+		     size_t errlen)
 {
-	int ref = -1;
-	for (int r = 0; r < c->nrows && ref < 0; r++)
-		if (cell_is_int(c, r, k->point, o->point))
-			ref = r;
-	if (ref < 0) {
-		snprintf(err, errlen, "%s: no sweep point %d (--point)", c->path, o->point);
-		return -1;
-	}
+	for (int r = 0; r < c->nrows; r++)
+		if (cell_is_int(c, r, k->point, point))
+			return r;
+	snprintf(err, errlen, "%s: no sweep point %d (--point)", c->path, point);
+	return -1;
+}
+
+/* Collect the points of the metric along the axis, the other axes held
+ * at their values in row `ref`.  *n points into *out (owned). */
+static int sweep_points(const struct plot_csv *c, const struct sum_cols *k, const struct names *pol,
+			const char *metric, int first, int last, int axis, int ref,
+			struct sweep_pt **out, int *n, char *err, size_t errlen)
+{
 	int cap = 0;
 	*out = NULL;
 	*n = 0;
@@ -740,11 +767,13 @@ int plot_prep_sweep(const struct plot_csv *sum, const struct plot_opts *o, FILE 
 	struct sum_cols k;
 	struct names pol, shown = {{0}, 0};
 	struct sweep_pt *s = NULL;
-	int first, last, axis, n, ic, ib, rc;
+	int first, last, axis, n, ic, ib, ref = 0, rc;
 	if ((rc = sum_cols(sum, &k, &pol, err, errlen)) ||
 	    (rc = sweep_axis(sum, o, &first, &last, &axis, err, errlen)) ||
 	    (rc = pick_pair(sum, &pol, o, &ic, &ib, err, errlen)) ||
-	    (rc = sweep_points(sum, &k, &pol, metric, first, last, axis, o, &s, &n, err, errlen))) {
+	    (rc = (ref = point_row(sum, &k, o->point, err, errlen)) < 0 ? -1 : 0) ||
+	    (rc = sweep_points(sum, &k, &pol, metric, first, last, axis, ref, &s, &n, err,
+			       errlen))) {
 		free(s);
 		return rc;
 	}
@@ -781,18 +810,21 @@ int plot_prep_sweep(const struct plot_csv *sum, const struct plot_opts *o, FILE 
 			    !(s[i].x <= xmax_c))
 				xmax_c = s[i].x, yc = s[i].mean, yb = s[j].mean;
 	if (!isnan(xmax_c)) {
-		reduction_note(v, yc, yb, pol.v[ib]);
+		reduction_note(v, NULL, yc, yb, pol.v[ib]);
 		plot_var_num(v, "notex", xmax_c);
 		plot_var_num(v, "notey", yc);
 		plot_var_num(v, "basey", yb);
 		plot_var_str(v, "notecolour", col[ic]);
 	}
-	char title[512], label[256], pre[128];
-	scenario_prefix(sum, k.scenario, pre, sizeof pre);
+	char what[512], label[256], name[256], extra[512] = "";
+	snprintf(what, sizeof what, "%s against %s", metric_name(metric, name, sizeof name),
+		 sum->hdr[axis]);
+	for (int a = first; a <= last; a++) /* where the other axes are held */
+		if (a != axis)
+			snprintf(extra + strlen(extra), sizeof extra - strlen(extra), "%s%s = %s",
+				 *extra ? ", " : "", sum->hdr[a], plot_csv_cell(sum, ref, a));
+	sum_titles(v, sum, &k, metric, what, *extra ? extra : NULL);
 	metric_label(metric, label, sizeof label);
-	snprintf(title, sizeof title, "%s%s against %s (mean, 95 %% CI)", pre,
-		 strcmp(metric, "makespan_s") ? metric : "execution time", sum->hdr[axis]);
-	plot_var_str(v, "figtitle", title);
 	plot_var_str(v, "ylabel", label);
 	plot_var_str(v, "xlabel", sum->hdr[axis]);
 	var_words(v, "policies", shown.v, shown.n);
@@ -1129,6 +1161,39 @@ static void assign_lanes(struct gx *g, int n, int *lanes)
 	free(end);
 }
 
+/* Without a scenario, node rows go in name order (group, then index). */
+static int row_cmp(const void *a, const void *b)
+{
+	return node_cmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static void sort_rows(struct node_rows *nr, struct gx *g, int n)
+{
+	const char **old = xmalloc(((size_t)nr->n + 1) * sizeof *old);
+	int *to = xmalloc(((size_t)nr->n + 1) * sizeof *to);
+	memcpy(old, nr->name, (size_t)nr->n * sizeof *old);
+	qsort(nr->name, (size_t)nr->n, sizeof *nr->name, row_cmp);
+	for (int i = 0; i < nr->n; i++)
+		for (int j = 0; j < nr->n; j++) /* O(nodes^2): fine for lab-sized clusters */
+			if (old[i] == nr->name[j])
+				to[i] = j;
+	for (int i = 0; i < n; i++)
+		g[i].node = to[g[i].node];
+	free(old);
+	free(to);
+}
+
+/* A box per executor of type t: its start-up (phase 0) or its run. */
+static void gantt_boxes(FILE *dat, const struct gx *g, int n, const double *y0, int t, int phase)
+{
+	for (int i = 0; i < n; i++) {
+		if (g[i].type != t)
+			continue;
+		double y = y0[g[i].node] + g[i].lane, r = isnan(g[i].r) ? g[i].e : g[i].r;
+		put_box(dat, phase ? r : g[i].l, phase ? g[i].e : r, y + 0.08, y + 0.92);
+	}
+}
+
 int plot_prep_gantt(const struct plot_csv *ex, const struct plot_nodes *nodes,
 		    const struct plot_opts *o, FILE *dat, struct plot_vars *v, char *err,
 		    size_t errlen)
@@ -1143,24 +1208,17 @@ int plot_prep_gantt(const struct plot_csv *ex, const struct plot_nodes *nodes,
 		free(nr.name);
 		return -1;
 	}
-	/* rows in order: scenario order, else by name */
-	int *rank = xmalloc((size_t)nr.n * sizeof *rank), *lanes = xcalloc((size_t)nr.n, sizeof *lanes);
-	for (int i = 0; i < nr.n; i++) {
-		rank[i] = 0;
-		for (int j = 0; j < nr.n; j++)
-			rank[i] += !nodes && node_cmp(nr.name[j], nr.name[i]) < 0;
-		if (nodes)
-			rank[i] = i;
-	}
-	const char **byrank = xmalloc((size_t)nr.n * sizeof *byrank);
+	if (!nodes)
+		sort_rows(&nr, g, n);
+	struct names seen = types;
+	order_types(&types);
 	for (int i = 0; i < n; i++)
-		g[i].node = rank[g[i].node];
-	for (int i = 0; i < nr.n; i++)
-		byrank[rank[i]] = nr.name[i];
+		g[i].type = names_find(&types, seen.v[g[i].type]);
+	int *lanes = xcalloc((size_t)nr.n, sizeof *lanes);
 	qsort(g, (size_t)n, sizeof *g, gx_cmp);
 	assign_lanes(g, n, lanes);
 
-	/* y: node i spans [y0[i], y0[i] + max(1, lanes)], 0.5 apart; y grows downwards */
+	/* node i spans [y0[i], y0[i] + max(1, lanes)], 0.5 apart; y grows downwards */
 	double *y0 = xmalloc(((size_t)nr.n + 1) * sizeof *y0), y = 0;
 	char *ytics = xmalloc((size_t)nr.n * 128 + 4);
 	strcpy(ytics, "(");
@@ -1170,28 +1228,20 @@ int plot_prep_gantt(const struct plot_csv *ex, const struct plot_nodes *nodes,
 		y0[i] = y;
 		if (i % 2)
 			put_box(dat, 0, tmax * 1.02, y - 0.25, y + h + 0.25);
-		sprintf(ytics + strlen(ytics), "%s\"%.100s\" %.2f", i ? ", " : "", byrank[i], y + h / 2.0);
+		sprintf(ytics + strlen(ytics), "%s\"%.100s\" %.2f", i ? ", " : "", nr.name[i],
+			y + h / 2.0);
 		y += h + 0.5;
 	}
-	if (nr.n < 2)
+	if (nr.n < 2) /* every block has a row: gnuplot stops on a missing one */
 		put_box(dat, NAN, NAN, NAN, NAN);
 	strcat(ytics, ")");
-	struct names seen = types;
-	order_types(&types);
-	for (int i = 0; i < n; i++)
-		g[i].type = names_find(&types, seen.v[g[i].type]);
-	int ngpu = 0;
 	for (int t = 0; t < types.n; t++)
 		for (int phase = 0; phase < 2; phase++) {
 			fprintf(dat, "\n\n# %s %s: x0 x1 y0 y1\n", types.v[t],
 				phase ? "running (ready..end)" : "start-up (launch..ready)");
-			for (int i = 0; i < n; i++) {
-				if (g[i].type != t)
-					continue;
-				double yl = y0[g[i].node] + g[i].lane, r = isnan(g[i].r) ? g[i].e : g[i].r;
-				put_box(dat, phase ? r : g[i].l, phase ? g[i].e : r, yl + 0.08, yl + 0.92);
-			}
+			gantt_boxes(dat, g, n, y0, t, phase);
 		}
+	int ngpu = 0;
 	fprintf(dat, "\n\n# executors holding GPUs: x0 x1 y0 y1\n");
 	for (int i = 0; i < n; i++)
 		if (g[i].gpus > 0) {
@@ -1217,10 +1267,521 @@ int plot_prep_gantt(const struct plot_csv *ex, const struct plot_nodes *nodes,
 	plot_var_num(v, "height", fmin(4000, fmax(360, 150 + 15 * y)));
 	free(ytics);
 	free(y0);
-	free(byrank);
-	free(rank);
 	free(lanes);
 	free(g);
 	free(nr.name);
 	return 0;
+}
+
+/* One change of what a label's executors hold. */
+struct step {
+	double t;          /* s */
+	int label;         /* index in the figure's labels */
+	int cores, gpus;   /* + at launch, - at end */
+};
+
+static int step_cmp(const void *a, const void *b)
+{
+	const struct step *p = a, *q = b;
+	return (p->t > q->t) - (p->t < q->t);
+}
+
+static void util_row(FILE *dat, double t, int nl, const double *held, const double *cap,
+		     const int *glab, int ng, const double *gheld, const double *gcap)
+{
+	put_num(dat, "", t);
+	for (int i = 0; i < nl; i++)
+		put_num(dat, " ", held[i] / cap[i]);
+	for (int j = 0; j < ng; j++)
+		put_num(dat, " ", gheld[glab[j]] / gcap[glab[j]]);
+	fputc('\n', dat);
+}
+
+int plot_prep_util(const struct plot_csv *ex, const struct plot_nodes *nodes,
+		   const struct plot_opts *o, FILE *dat, struct plot_vars *v, char *err,
+		   size_t errlen)
+{
+	struct node_rows nr = {NULL, 0, 0};
+	struct names types = {{0}, 0}, labels = {{0}, 0}, glabels = {{0}, 0};
+	struct gx *g = NULL;
+	int n, glab[MAX_NAMES];
+	double tmax, cap[MAX_NAMES] = {0}, gcap[MAX_NAMES] = {0};
+	if (!nodes) {
+		snprintf(err, errlen, "%s: utilisation needs the scenario's nodes (-s FILE)", ex->path);
+		return -1;
+	}
+	if (gather(ex, nodes, o, &nr, &types, &g, &n, &tmax, err, errlen)) {
+		free(g);
+		free(nr.name);
+		return -1;
+	}
+	int *lab = xmalloc(((size_t)nodes->n + 1) * sizeof *lab);
+	for (int i = 0; i < nodes->n; i++) {
+		lab[i] = names_add(&labels, nodes->v[i].label);
+		if (lab[i] < 0)
+			lab[i] = labels.n - 1; /* more than MAX_NAMES labels: the last takes the rest */
+		cap[lab[i]] += nodes->v[i].cores;
+		gcap[lab[i]] += nodes->v[i].gpus;
+	}
+	for (int i = 0; i < labels.n; i++)
+		if (gcap[i] > 0)
+			glab[glabels.n] = i, names_add(&glabels, labels.v[i]);
+
+	struct step *st = xmalloc((2 * (size_t)n + 1) * sizeof *st);
+	for (int i = 0; i < n; i++) {
+		int l = lab[g[i].node];
+		st[2 * i] = (struct step){g[i].l, l, g[i].cores, g[i].gpus};
+		st[2 * i + 1] = (struct step){g[i].e, l, -g[i].cores, -g[i].gpus};
+	}
+	qsort(st, 2 * (size_t)n, sizeof *st, step_cmp);
+	double held[MAX_NAMES] = {0}, gheld[MAX_NAMES] = {0};
+	fprintf(dat, "# t");
+	for (int i = 0; i < labels.n; i++)
+		fprintf(dat, " cores:%s", labels.v[i]);
+	for (int j = 0; j < glabels.n; j++)
+		fprintf(dat, " gpus:%s", glabels.v[j]);
+	fprintf(dat, "  (share held by executors, from t to the next row)\n");
+	if (st[0].t > 0)
+		util_row(dat, 0, labels.n, held, cap, glab, glabels.n, gheld, gcap);
+	for (int i = 0; i < 2 * n; i++) {
+		held[st[i].label] += st[i].cores;
+		gheld[st[i].label] += st[i].gpus;
+		if (i + 1 == 2 * n || st[i + 1].t != st[i].t)
+			util_row(dat, st[i].t, labels.n, held, cap, glab, glabels.n, gheld, gcap);
+	}
+
+	const char *col[MAX_NAMES], *gcol[MAX_NAMES], *keys[MAX_NAMES], *gkeys[MAX_NAMES];
+	char kbuf[2 * MAX_NAMES][160];
+	colours_for(label_colours, &labels, col);
+	for (int i = 0; i < labels.n; i++) {
+		snprintf(kbuf[i], sizeof kbuf[i], "%s (%.0f cores)", labels.v[i], cap[i]);
+		keys[i] = kbuf[i];
+	}
+	for (int j = 0; j < glabels.n; j++) {
+		snprintf(kbuf[MAX_NAMES + j], sizeof kbuf[0], "%s (%.0f GPUs)", glabels.v[j],
+			 gcap[glab[j]]);
+		gkeys[j] = kbuf[MAX_NAMES + j];
+		gcol[j] = col[glab[j]];
+	}
+	char title[512], run[256];
+	run_name(ex, o, run, sizeof run);
+	snprintf(title, sizeof title, "held by executors, by node label: %s", run);
+	plot_var_str(v, "figtitle", title);
+	var_words(v, "labels", keys, labels.n);
+	var_words(v, "colours", col, labels.n);
+	var_words(v, "gpulabels", gkeys, glabels.n);
+	var_words(v, "gpucolours", gcol, glabels.n);
+	plot_var_num(v, "xmax", tmax > 0 ? tmax * 1.02 : 1);
+	free(st);
+	free(lab);
+	free(g);
+	free(nr.name);
+	return 0;
+}
+
+/* ---- the command ---------------------------------------------------- */
+
+static const struct cmd_opt plot_opts[] = {
+	{"dir", 'd', "DIR", "results directory (default results/<scenario> with --scenario)"},
+	{"scenario", 's', "FILE", "the scenario: node labels and cores (needed by utilisation)"},
+	{"output", 'o', "DIR", "write figures here (default DIR/figures)"},
+	{"policy", 0, "NAME", "gantt, utilisation: this policy only (default: one figure each)"},
+	{"replication", 0, "K", "gantt, utilisation: replication K (default 0)"},
+	{"metric", 0, "NAME", "policies, sweep: a runs.csv column (default makespan_s)"},
+	{"axis", 0, "NAME", "sweep: the sweep axis on x (default: the first)"},
+	{"baseline", 0, "NAME", "policies, sweep: the baseline of the change shown "
+				"(default spark-standalone)"},
+	{"compare", 0, "NAME", "policies, sweep: the policy compared with it (default label-dual)"},
+	{"point", 0, "K", "the sweep point shown by policies, jct-by-type, gantt, utilisation; "
+			  "sweep holds the other axes there (default 0)"},
+	{"format", 0, "FMT", "png, svg or both (default both)"},
+	{"help", 'h', NULL, "show this help"},
+	{NULL, 0, NULL, NULL},
+};
+
+typedef int plot_sum_fn(const struct plot_csv *, const struct plot_opts *, FILE *,
+			struct plot_vars *, char *, size_t);
+typedef int plot_ex_fn(const struct plot_csv *, const struct plot_nodes *,
+		       const struct plot_opts *, FILE *, struct plot_vars *, char *, size_t);
+
+/* The figure kinds: KIND on the command line, plot/<name>.gp, and where
+ * its data comes from (one figure per policy from executors.csv). */
+static const struct plot_kind {
+	const char *name;
+	plot_sum_fn *from_summary;
+	plot_ex_fn *from_executors;
+	const char *about;
+} kinds[] = {
+	{"policies", plot_prep_policies, NULL, "execution time per policy, 95 % CI"},
+	{"jct-by-type", plot_prep_jct_by_type, NULL, "mean JCT per job type and policy"},
+	{"sweep", plot_prep_sweep, NULL, "a metric against a sweep axis, 95 % CI bands"},
+	{"gantt", NULL, plot_prep_gantt, "executors per node over time, by job type"},
+	{"utilisation", NULL, plot_prep_util, "cores and GPUs held per node label over time"},
+};
+
+struct plot_ctx {
+	const char *dir, *out, *scripts; /* results, figures, gnuplot scripts */
+	bool fmt[2];                     /* png, svg */
+	bool all;                        /* KIND all: skip what the results lack */
+	struct plot_opts o;
+	struct plot_nodes nodes;         /* n == 0 without --scenario */
+	struct plot_csv *sum, *ex;       /* loaded on first use */
+	int drawn;                       /* figures written */
+};
+
+static const char *const formats[2] = {"png", "svg"};
+
+static int mkdirs(const char *dir)
+{
+	char p[4096];
+	snprintf(p, sizeof p, "%s", dir);
+	for (char *c = p + 1; *c; c++)
+		if (*c == '/') {
+			*c = '\0';
+			if (mkdir(p, 0777) && errno != EEXIST)
+				return -1;
+			*c = '/';
+		}
+	return mkdir(p, 0777) && errno != EEXIST ? -1 : 0;
+}
+
+static bool gnuplot_on_path(void)
+{
+	const char *p = getenv("PATH");
+	for (p = p ? p : "/usr/bin:/bin";; p++) {
+		size_t n = strcspn(p, ":");
+		char f[4200];
+		snprintf(f, sizeof f, "%.*s/gnuplot", (int)n, n ? p : ".");
+		if (access(f, X_OK) == 0)
+			return true;
+		if (!p[n])
+			return false;
+		p += n;
+	}
+}
+
+/* plot/: $HETSIM_PLOT_DIR, else next to the binary (bin/../plot), else ./plot. */
+static const char *find_scripts(char *buf, size_t len)
+{
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	exe[n > 0 ? n : 0] = '\0';
+	char *slash = strrchr(exe, '/');
+	if (slash)
+		*slash = '\0';
+	const char *env = getenv("HETSIM_PLOT_DIR");
+	char at_exe[4200];
+	snprintf(at_exe, sizeof at_exe, "%s/../plot", exe);
+	const char *cand[3] = {env, slash ? at_exe : NULL, "plot"};
+	for (int i = 0; i < 3; i++) {
+		char f[4300];
+		snprintf(f, sizeof f, "%s/common.gp", cand[i] ? cand[i] : "");
+		if (cand[i] && access(f, R_OK) == 0) {
+			snprintf(buf, len, "%s", cand[i]);
+			return buf;
+		}
+	}
+	return NULL;
+}
+
+static int run_gnuplot(const char *script, const char *vars)
+{
+	fflush(stdout);
+	fflush(stderr);
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		execlp("gnuplot", "gnuplot", "-e", vars, script, (char *)NULL);
+		_exit(127);
+	}
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+/* Render base.<fmt> from its data file, through base.<fmt>.tmp. */
+static int render(const struct plot_ctx *x, const char *kind, const char *base, const char *dat,
+		  struct plot_vars *v, const char *fmt)
+{
+	char script[4200], out[4200], tmp[4300];
+	snprintf(script, sizeof script, "%s/%s.gp", x->scripts, kind);
+	snprintf(out, sizeof out, "%s/%s.%s", x->out, base, fmt);
+	snprintf(tmp, sizeof tmp, "%s.tmp", out);
+	size_t mark = v->len;
+	plot_var_str(v, "datafile", dat);
+	plot_var_str(v, "outfile", tmp);
+	plot_var_str(v, "fmt", fmt);
+	plot_var_str(v, "plotdir", x->scripts);
+	int rc = v->overflow ? -1 : run_gnuplot(script, v->s);
+	v->len = mark;
+	v->s[mark] = '\0';
+	if (rc || rename(tmp, out)) {
+		remove(tmp);
+		fprintf(stderr, "hetsim plot: %s not written: %s\n", out,
+			v->overflow ? "too many names to label" : rc ? "gnuplot failed" : strerror(errno));
+		return 1;
+	}
+	printf("%s\n", out);
+	return 0;
+}
+
+/* A file name part from a policy name. */
+static void safe_name(char *s)
+{
+	for (; *s; s++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-", *s))
+			*s = '_';
+}
+
+/* Prepare base.dat and render it.  In `all`, a figure the results have
+ * nothing for (PLOT_NONE) is skipped with a note. */
+static int draw(struct plot_ctx *x, const struct plot_kind *k, const char *base,
+		const struct plot_opts *o)
+{
+	char dat[4200], tmp[4300], err[9000] = "";
+	snprintf(dat, sizeof dat, "%s/%s.dat", x->out, base);
+	snprintf(tmp, sizeof tmp, "%s.tmp", dat);
+	FILE *f = fopen(tmp, "w");
+	if (!f) {
+		fprintf(stderr, "hetsim plot: cannot write %s: %s\n", tmp, strerror(errno));
+		return 1;
+	}
+	struct plot_vars *v = xcalloc(1, sizeof *v);
+	const struct plot_nodes *nodes = x->nodes.n ? &x->nodes : NULL;
+	int rc = k->from_summary ? k->from_summary(x->sum, o, f, v, err, sizeof err)
+				 : k->from_executors(x->ex, nodes, o, f, v, err, sizeof err);
+	bool bad = ferror(f) != 0;
+	if (fclose(f) || bad) {
+		if (!rc)
+			snprintf(err, sizeof err, "cannot write %s: %s", tmp, strerror(errno));
+		rc = rc ? rc : -1;
+	}
+	if (!rc && rename(tmp, dat)) {
+		snprintf(err, sizeof err, "cannot write %s: %s", dat, strerror(errno));
+		rc = -1;
+	}
+	if (rc) {
+		remove(tmp);
+		free(v);
+		if (rc == PLOT_NONE && x->all) {
+			fprintf(stderr, "hetsim plot: skipped %s: %s\n", k->name, err);
+			return 0;
+		}
+		fprintf(stderr, "hetsim plot: %s\n", err);
+		return 1;
+	}
+	for (int i = 0; i < 2 && !rc; i++)
+		if (x->fmt[i])
+			rc = render(x, k->name, base, dat, v, formats[i]);
+	free(v);
+	x->drawn += !rc;
+	return rc;
+}
+
+/* Load DIR/name (once).  Absent: in `all` a note and PLOT_NONE. */
+static int load(struct plot_ctx *x, const char *name, struct plot_csv **c)
+{
+	char path[4200], err[1024];
+	if (*c)
+		return 0;
+	snprintf(path, sizeof path, "%s/%s", x->dir, name);
+	if (!(*c = plot_csv_read(path, err, sizeof err))) {
+		if (x->all && access(path, F_OK) != 0)
+			return PLOT_NONE;
+		fprintf(stderr, "hetsim plot: %s\n", err);
+		return 1;
+	}
+	return 0;
+}
+
+/* The summary: summary.csv, else runs.csv summarised. */
+static int load_summary(struct plot_ctx *x)
+{
+	char path[4200], err[1024];
+	snprintf(path, sizeof path, "%s/summary.csv", x->dir);
+	if (x->sum || access(path, F_OK) == 0)
+		return load(x, "summary.csv", &x->sum);
+	struct plot_csv *runs = NULL;
+	snprintf(path, sizeof path, "%s/runs.csv", x->dir);
+	if (access(path, F_OK) != 0) {
+		if (x->all)
+			return PLOT_NONE;
+		fprintf(stderr, "hetsim plot: no summary.csv or runs.csv in %s\n", x->dir);
+		return 1;
+	}
+	int rc = load(x, "runs.csv", &runs);
+	if (!rc && !(x->sum = plot_summarise_runs(runs, err, sizeof err))) {
+		fprintf(stderr, "hetsim plot: %s\n", err);
+		rc = 1;
+	}
+	plot_csv_free(runs);
+	return rc;
+}
+
+static int draw_kind(struct plot_ctx *x, const struct plot_kind *k)
+{
+	if (k->from_summary) {
+		int rc = load_summary(x);
+		return rc == PLOT_NONE ? 0 : rc ? rc : draw(x, k, k->name, &x->o);
+	}
+	if (k->from_executors == plot_prep_util && !x->nodes.n) {
+		if (x->all)
+			return 0;
+		fprintf(stderr, "hetsim plot: utilisation needs the scenario's node labels: "
+			"give -s FILE\n");
+		return 2;
+	}
+	int rc = load(x, "executors.csv", &x->ex);
+	if (rc)
+		return rc == PLOT_NONE ? 0 : rc;
+	const char *pols[MAX_NAMES];
+	int np = x->o.policy ? 1 : plot_policies_of(x->ex, &x->o, pols, MAX_NAMES);
+	if (x->o.policy)
+		pols[0] = x->o.policy;
+	if (np == 0) /* let the prep say what is missing */
+		return draw(x, k, k->name, &x->o);
+	for (int i = 0; i < np && !rc; i++) {
+		struct plot_opts o = x->o;
+		char base[256];
+		o.policy = pols[i];
+		snprintf(base, sizeof base, "%s-%s", k->name, pols[i]);
+		safe_name(base);
+		rc = draw(x, k, base, &o);
+	}
+	return rc;
+}
+
+static void plot_help(void)
+{
+	char about[2048] = "Render paper-style figures (PNG and SVG, with gnuplot) from the CSV files\n"
+			   "of hetsim run / hetsim sweep.  KIND is one of:\n\n";
+	for (int i = 0; i < ARRAY_LEN(kinds); i++)
+		snprintf(about + strlen(about), sizeof about - strlen(about), "  %-12s %s\n",
+			 kinds[i].name, kinds[i].about);
+	strcat(about, "  all          every figure the results directory has data for\n\n"
+		      "Without summary.csv, the means and intervals come from runs.csv.\n"
+		      "Figures go to DIR/figures/KIND.png and .svg (gantt-POLICY.png, ...),\n"
+		      "next to the gnuplot data KIND.dat.  See plot/README.md.");
+	cmd_help("plot", "KIND [options]", about, plot_opts);
+}
+
+/* Options into x; 2 on a bad command line. */
+static int plot_args(struct plot_ctx *x, const struct cmd_args *a, struct scn **s)
+{
+	const char *v;
+	int64_t n;
+	if ((v = cmd_get(plot_opts, a, "replication"))) {
+		if ((n = cmd_int("plot", "replication", v, 1000000)) < 0)
+			return 2;
+		x->o.replication = (int)n;
+	}
+	if ((v = cmd_get(plot_opts, a, "point"))) {
+		if ((n = cmd_int("plot", "point", v, 1000000)) < 0)
+			return 2;
+		x->o.point = (int)n;
+	}
+	v = cmd_get(plot_opts, a, "format");
+	x->fmt[0] = !v || !strcmp(v, "png") || !strcmp(v, "both");
+	x->fmt[1] = !v || !strcmp(v, "svg") || !strcmp(v, "both");
+	if (!x->fmt[0] && !x->fmt[1]) {
+		fprintf(stderr, "hetsim plot: option '--format' wants png, svg or both, got '%s'\n", v);
+		return 2;
+	}
+	x->o.metric = cmd_get(plot_opts, a, "metric");
+	x->o.axis = cmd_get(plot_opts, a, "axis");
+	x->o.baseline = cmd_get(plot_opts, a, "baseline");
+	x->o.compare = cmd_get(plot_opts, a, "compare");
+	x->o.policy = cmd_get(plot_opts, a, "policy");
+	x->dir = cmd_get(plot_opts, a, "dir");
+	x->out = cmd_get(plot_opts, a, "output");
+	if ((v = cmd_get(plot_opts, a, "scenario"))) {
+		char err[1024];
+		if (!(*s = scn_load(v, err, sizeof err))) {
+			fprintf(stderr, "%s\n", err);
+			return 1;
+		}
+		plot_nodes_from_scn(*s, &x->nodes);
+	}
+	if (!x->dir && !*s) {
+		fprintf(stderr, "hetsim plot: no results directory: give -d DIR or -s SCENARIO\n");
+		return 2;
+	}
+	return 0;
+}
+
+int cmd_plot(int argc, char **argv)
+{
+	struct cmd_args a;
+	if (cmd_parse("plot", plot_opts, argc, argv, &a))
+		return 2;
+	if (cmd_get(plot_opts, &a, "help")) {
+		plot_help();
+		return 0;
+	}
+	if (a.npos != 1) {
+		fprintf(stderr, "hetsim plot: expected one KIND, got %d arguments (see hetsim plot "
+			"--help)\n", a.npos);
+		return 2;
+	}
+	const char *names[ARRAY_LEN(kinds) + 1];
+	int kind = -1;
+	for (int i = 0; i < ARRAY_LEN(kinds); i++)
+		if (!strcmp(a.pos[0], names[i] = kinds[i].name))
+			kind = i;
+	names[ARRAY_LEN(kinds)] = "all";
+	if (kind < 0 && strcmp(a.pos[0], "all")) {
+		const char *near = suggest(a.pos[0], names, ARRAY_LEN(names));
+		fprintf(stderr, "hetsim plot: unknown figure kind '%s'%s%s%s (known: policies, "
+			"jct-by-type, sweep, gantt, utilisation, all)\n", a.pos[0],
+			near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+		return 2;
+	}
+	struct plot_ctx x = {.all = kind < 0};
+	struct scn *s = NULL;
+	char dir[4200], out[4300], scripts[4200];
+	int rc = plot_args(&x, &a, &s);
+	if (!rc && !x.dir) {
+		snprintf(dir, sizeof dir, "results/%s", s->name);
+		x.dir = dir;
+	}
+	if (!rc && !x.out) {
+		snprintf(out, sizeof out, "%s/figures", x.dir);
+		x.out = out;
+	}
+	if (!rc && !gnuplot_on_path()) {
+		fprintf(stderr, "hetsim plot: gnuplot not found; install gnuplot-nox "
+			"(scripts/install-deps does)\n");
+		rc = 1;
+	}
+	if (!rc && !(x.scripts = find_scripts(scripts, sizeof scripts))) {
+		fprintf(stderr, "hetsim plot: cannot find the gnuplot scripts (plot/common.gp); "
+			"set HETSIM_PLOT_DIR\n");
+		rc = 1;
+	}
+	struct stat st;
+	if (!rc && (stat(x.dir, &st) || !S_ISDIR(st.st_mode))) {
+		fprintf(stderr, "hetsim plot: %s: no such results directory\n", x.dir);
+		rc = 1;
+	}
+	if (!rc && mkdirs(x.out)) {
+		fprintf(stderr, "hetsim plot: cannot create %s: %s\n", x.out, strerror(errno));
+		rc = 1;
+	}
+	for (int i = 0; !rc && i < ARRAY_LEN(kinds); i++)
+		if (x.all || i == kind)
+			rc = draw_kind(&x, &kinds[i]);
+	if (!rc && x.all && !x.drawn) {
+		fprintf(stderr, "hetsim plot: nothing to plot in %s (no summary.csv, runs.csv or "
+			"executors.csv)\n", x.dir);
+		rc = 1;
+	}
+	plot_csv_free(x.sum);
+	plot_csv_free(x.ex);
+	plot_nodes_free(&x.nodes);
+	if (s)
+		scn_free(s);
+	return rc;
 }

@@ -76,7 +76,7 @@ struct plot_opts {
 /* gnuplot variables for one figure, as "name='value'; name=number; ..."
  * (passed to gnuplot with -e). */
 struct plot_vars {
-	char s[16384];
+	char s[65536];         /* below the kernel's 128 KiB limit on one argument */
 	size_t len;
 	int overflow;         /* a value did not fit: the figure is not drawn */
 };
@@ -84,9 +84,12 @@ void plot_var_str(struct plot_vars *v, const char *name, const char *value);
 void plot_var_num(struct plot_vars *v, const char *name, double x);
 
 /* Each preparation writes the figure's gnuplot data to `dat` and its
- * settings (titles, names, colours, sizes) to `v`.  Returns 0, or -1 with
- * one line naming the file (and line) in err; on error part of `dat` may
- * have been written (the caller writes it to a temporary file). */
+ * settings (titles, names, colours, sizes) to `v`.  Returns 0; or -1 with
+ * one line naming the file (and line) in err; or PLOT_NONE when the input
+ * is well formed but has nothing this figure shows (no sweep axis, no
+ * per-type metric), err saying so.  On error part of `dat` may have been
+ * written (the caller writes it to a temporary file). */
+#define PLOT_NONE (-2)
 
 /* (a) policies: o->metric of every policy at o->point, with its 95 % CI.
  * Rows: "i \"policy\" mean lo hi colour". */

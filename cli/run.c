@@ -11,6 +11,7 @@
 #include "metrics.h"
 #include "policy.h"
 #include "rng.h"
+#include "rows.h"
 #include "scenario.h"
 #include "sim.h"
 #include "util.h"
@@ -78,25 +79,15 @@ static void exec_row(void *ctx, const struct sim *s, const struct sim_exec *x)
 	fprintf(o->f, "%s,%d,%d,%d,%s,%s,%s,%s,%d,%" PRId64 ",%d,%s,%s,%s\n", o->policy, o->rep,
 		x->id, x->job, sim_job_group(s, x->job)->name, type_name(j->type), role,
 		sim_cluster(s)->nodes[x->node].name, x->cores, x->mem_mib,
-		x->gpus + x->gpus_grabbed, secs(x->launch_us, l), secs(x->ready_us, r),
+		x->gpus + x->gpus_took, secs(x->launch_us, l), secs(x->ready_us, r),
 		secs(x->end_us, e));
 }
 
 static void run_row(FILE *b, const struct scn *sc, const char *pol, int rep,
 		    const struct met_run *m)
 {
-	fprintf(b, "%s,%s,%d,%" PRIu64 ",%d,%d,%d,%d,%d,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,"
-		  "%.6f,%.6f,%.6f,%.6f,%" PRIu64 ",%" PRIu64,
-		  sc->name, pol, rep, sc->seed, m->jobs, m->counted, m->done, m->failed,
-		  m->timed_out, m->unplaceable, m->makespan_s, m->jct_mean_s, m->jct_p50_s,
-		  m->jct_p95_s, m->jct_p99_s, m->wait_mean_s, m->cpu_util, m->gpu_util,
-		  m->cpu_alloc, m->gpu_alloc, m->events, m->decisions);
-	for (int t = 0; t < SCN_JOB_TYPES; t++) /* empty when the run has none */
-		if (m->done_type[t])
-			fprintf(b, ",%.6f", m->jct_type_s[t]);
-		else
-			fputs(",", b);
-	fputc('\n', b);
+	fprintf(b, "%s,%s,", sc->name, pol);
+	rows_run(b, sc, rep, m);
 }
 
 static int mkdirs(const char *dir)
@@ -118,11 +109,7 @@ static int mkdirs(const char *dir)
 static const struct {
 	const char *name, *header;
 } outputs[3] = {
-	{"runs.csv", "scenario,policy,replication,seed,jobs,counted,done,failed,timed_out,"
-		     "unplaceable,makespan_s,jct_mean_s,jct_p50_s,jct_p95_s,jct_p99_s,"
-		     "wait_mean_s,cpu_util,gpu_util,cpu_alloc,gpu_alloc,events,decisions,"
-		     "jct_mean_wordcount_s,jct_mean_mnist_spark_s,jct_mean_synthetic_s,"
-		     "jct_mean_angel_s\n"},
+	{"runs.csv", "scenario,policy," ROWS_RUN_HEADER},
 	{"jobs.csv", "policy,replication,job,group,index,type,status,arrival_s,start_s,end_s,"
 		     "jct_s,nodes,gpus\n"},
 	{"executors.csv", "policy,replication,executor,job,group,type,role,node,cores,"

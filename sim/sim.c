@@ -639,7 +639,7 @@ static void start_training(struct sim *s, struct sim_job *j)
 			/* TFoS finds an idle GPU with nvidia-smi and takes it,
 			 * whatever the scheduler believes */
 			clu_take(&s->clu, x->node, 0, 0, 1);
-			x->gpus_grabbed = 1;
+			x->gpus_grabbed = x->gpus_took = 1;
 			j->gpus_used++;
 			s->alloc_gpus++;
 			gpu = true;

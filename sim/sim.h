@@ -98,7 +98,8 @@ struct sim_exec {
 	int cores;               /* cores held */
 	int64_t mem_mib;         /* memory held, MiB */
 	int gpus;                /* GPUs the scheduler gave it */
-	int gpus_grabbed;        /* GPUs a TF worker took behind the scheduler */
+	int gpus_grabbed;        /* GPUs a TF worker holds behind the scheduler now */
+	int gpus_took;           /* GPUs it took at any time (for outputs) */
 	int64_t launch_us;       /* granted */
 	int64_t ready_us;        /* could run tasks (after start-up); -1 */
 	int64_t end_us;          /* released; -1 while live */

@@ -18,6 +18,8 @@ int test_suite_policies(void);
 int test_suite_engine(void);
 int test_suite_determinism(void);
 int test_suite_queueing(void);
+int test_suite_sweep(void);
+int test_suite_plot(void);
 
 /* Add a suite with the given tests (NULL-terminated pairs). */
 #define TEST_SUITE(name, ...)                                            \

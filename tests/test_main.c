@@ -18,6 +18,8 @@ static const struct {
 	{"engine", test_suite_engine},
 	{"determinism", test_suite_determinism},
 	{"queueing", test_suite_queueing},
+	{"sweep", test_suite_sweep},
+	{"plot", test_suite_plot},
 };
 
 int main(int argc, char **argv)

@@ -126,6 +126,8 @@ static void standalone_mnist(void)
 	CU_ASSERT_EQUAL(h_exec(1)->role, 1);
 	CU_ASSERT_EQUAL(h_exec(0)->gpus, 0);  /* GPU-blind */
 	CU_ASSERT_EQUAL(h_exec(1)->gpus_grabbed, 0); /* given back after training */
+	CU_ASSERT_EQUAL(h_exec(1)->gpus_took, 1);
+	CU_ASSERT_EQUAL(h_exec(2)->gpus_took, 0);    /* cpu-0 has none */
 	CU_ASSERT_EQUAL(j->gpus_used, 1);
 	CU_ASSERT_EQUAL(j->status, JOB_DONE);
 	CU_ASSERT_EQUAL(j->start_us, 0);

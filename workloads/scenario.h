@@ -194,9 +194,46 @@ struct scn {
 /* Read and check a scenario.  On success returns the scenario, owned by
  * the caller (free with scn_free).  On error returns NULL, allocates
  * nothing, and writes one line "file:line:col: message" (no newline) into
- * err (at most errlen bytes). */
+ * err (at most errlen bytes).  A file with a sweep block is loaded as by
+ * scn_sweep_load(), every point checked, and its point 0 is returned. */
 struct scn *scn_load(const char *path, char *err, size_t errlen);
 void scn_free(struct scn *s);
+
+/* ---- sweeps (docs/scenario.md, "sweep") ------------------------------
+ *
+ * A scenario with a `sweep:` block stands for several: one point per
+ * combination of its axes' values (the cartesian product, first axis
+ * varying slowest), each the file with that point's values written in
+ * at the axes' paths.  Without a block, a file has one point and no axes.
+ */
+#define SCN_MAX_POINTS 10000
+
+struct scn_axis {
+	char *label;     /* column name in CSV files; owned */
+	int nvalues;     /* >= 1 */
+	char **shown;    /* nvalues texts written in CSV cells for each value
+			  * (`show`, else the first path's value); owned */
+};
+
+struct scn_sweep {
+	int npoints;          /* product of the axes' nvalues, 1..SCN_MAX_POINTS */
+	struct scn **point;   /* npoints scenarios, each fully checked; owned */
+	int naxes;            /* 0 without a sweep block */
+	struct scn_axis *axes;/* owned */
+};
+
+/* Read a scenario file and every point of its sweep block.  On success
+ * returns the sweep, owned by the caller (free with scn_sweep_free).  On
+ * error returns NULL, allocates nothing, and writes one line into err as
+ * scn_load() does; an error of a point that is not at one of its values
+ * ends with " (sweep point P: label=value, ...)". */
+struct scn_sweep *scn_sweep_load(const char *path, char *err, size_t errlen);
+void scn_sweep_free(struct scn_sweep *sw);
+
+/* Index of axis a's value at point p (0 <= p < npoints). */
+int scn_sweep_at(const struct scn_sweep *sw, int p, int a);
+/* The text of axis a's value at point p, as written in CSV files. */
+const char *scn_sweep_shown(const struct scn_sweep *sw, int p, int a);
 
 /* Index of a label name, or -1. */
 int scn_label_index(const struct scn *s, const char *name);

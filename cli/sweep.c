@@ -1,0 +1,1128 @@
+/* sweep.c - `hetsim sweep`: every (point, policy, replication) of a
+ * scenario's sweep, run in worker processes (and, built with MPI=1, on
+ * MPI ranks), gathered in run order into runs.csv and summary.csv
+ * (docs/output.md, "Outputs of hetsim sweep").
+ *
+ * Runs are numbered point, then policy, then replication.  Whoever runs
+ * one (this process with -j 1, a forked worker, another rank) turns it
+ * into its runs.csv row with rows_run() and hands the text back; only
+ * this process (rank 0) writes files, in run order, so the bytes do not
+ * depend on -j or on the number of ranks.  Worker protocol, over two
+ * pipes per worker: the parent writes a run index (int64_t); the worker
+ * answers a struct msg and `len` bytes (the row, or an error message).
+ *
+ * Fault injection, for tests: a worker process handed the run whose
+ * index is in the environment variable HETSIM_SWEEP_KILL_RUN kills
+ * itself (SIGKILL) instead of running it.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_statistics_double.h>
+
+#ifdef HETSIM_MPI
+#include <mpi.h>
+#endif
+
+#include "cmd.h"
+#include "metrics.h"
+#include "policy.h"
+#include "rows.h"
+#include "scenario.h"
+#include "sim.h"
+#include "util.h"
+
+#define MAX_RUNS 10000000L  /* runs of one sweep: the run table and the row index */
+#define MAX_WORKERS 1024
+#define MAX_METRICS 64      /* metric columns of runs.csv */
+
+/* ---- statistics ---------------------------------------------------- */
+
+void cmd_ci95(const double *x, int n, struct cmd_ci *out)
+{
+	out->n = n;
+	out->mean = n > 0 ? gsl_stats_mean(x, 1, (size_t)n) : NAN;
+	out->sd = n > 1 ? gsl_stats_sd(x, 1, (size_t)n) : n == 1 ? 0 : NAN;
+	out->half = n > 1 ? gsl_cdf_tdist_Pinv(0.975, n - 1) * out->sd / sqrt(n) : NAN;
+}
+
+/* The metric columns: ROWS_RUN_HEADER from ROWS_FIRST_METRIC on, set by
+ * metrics_init(); first_metric is the first one's field in a row written
+ * by rows_run(), which has nfields fields. */
+static char metric_name[MAX_METRICS][32];
+static int nmetrics, first_metric, nfields;
+
+static void metrics_init(void)
+{
+	const char *h = ROWS_RUN_HEADER;
+	nmetrics = first_metric = nfields = 0;
+	while (*h && *h != '\n') {
+		size_t n = strcspn(h, ",\n");
+		if (strncmp(h, ROWS_FIRST_METRIC, n) == 0 && n == strlen(ROWS_FIRST_METRIC))
+			first_metric = nfields;
+		if (first_metric && nfields >= first_metric && nmetrics < MAX_METRICS)
+			snprintf(metric_name[nmetrics++], sizeof metric_name[0], "%.*s", (int)n, h);
+		nfields++;
+		h += n + (h[n] == ',');
+	}
+}
+
+/* ---- the plan: which runs -------------------------------------------- */
+
+struct run {
+	int point, pol, rep;
+};
+
+struct plan {
+	struct scn_sweep *sw;
+	struct scn_policy (*pols)[16]; /* per point: the policies run; owned */
+	int *npol;                     /* per point */
+	int *reps;                     /* per point: replications */
+	int *gfirst;                   /* per point: its first (point, policy) group */
+	int ngroups, maxreps;
+	struct run *runs;              /* the run table, in run order; owned */
+	long nruns;
+	bool say;                      /* this process prints messages (rank 0) */
+};
+
+static int pick_policies(struct plan *pl, int p, const struct cmd_sweep_opts *o)
+{
+	const struct scn *s = pl->sw->point[p];
+	struct scn_policy *out = pl->pols[p];
+	if (!o->npolicies) {
+		for (int i = 0; i < s->npolicies && i < 16; i++) /* at most 16: the loader's limit */
+			out[i] = s->policies[i];
+		pl->npol[p] = s->npolicies < 16 ? s->npolicies : 16;
+		return 0;
+	}
+	for (int k = 0; k < o->npolicies; k++) {
+		const char *name = o->policies[k];
+		int i = 0;
+		while (i < s->npolicies && strcmp(s->policies[i].name, name) != 0)
+			i++;
+		if (i < s->npolicies) {
+			out[k] = s->policies[i];
+		} else if (pol_find(name)) {
+			out[k] = (struct scn_policy){.name = (char *)name, .kind = (char *)name};
+		} else {
+			if (pl->say)
+				fprintf(stderr, "hetsim sweep: option '--policy': unknown policy '%s' "
+					"(registered: %s)\n", name, pol_names());
+			return -1;
+		}
+	}
+	pl->npol[p] = o->npolicies;
+	return 0;
+}
+
+static void plan_free(struct plan *pl)
+{
+	free(pl->pols);
+	free(pl->npol);
+	free(pl->reps);
+	free(pl->gfirst);
+	free(pl->runs);
+}
+
+/* Fill *pl.  Returns 0, or 2 after a message (a bad option value). */
+static int plan_build(struct plan *pl, struct scn_sweep *sw, const struct cmd_sweep_opts *o)
+{
+	int np = sw->npoints;
+	long n = 0;
+	pl->sw = sw;
+	pl->pols = xcalloc((size_t)np, sizeof *pl->pols);
+	pl->npol = xcalloc((size_t)np, sizeof *pl->npol);
+	pl->reps = xcalloc((size_t)np, sizeof *pl->reps);
+	pl->gfirst = xcalloc((size_t)np, sizeof *pl->gfirst);
+	for (int p = 0; p < np; p++) {
+		if (pick_policies(pl, p, o))
+			return 2;
+		if (o->seed_set)
+			sw->point[p]->seed = o->seed;
+		pl->reps[p] = o->replications ? o->replications : sw->point[p]->replications;
+		if (pl->reps[p] > pl->maxreps)
+			pl->maxreps = pl->reps[p];
+		pl->gfirst[p] = pl->ngroups;
+		pl->ngroups += pl->npol[p];
+		n += (long)pl->npol[p] * pl->reps[p];
+		if (n > MAX_RUNS) {
+			if (pl->say)
+				fprintf(stderr, "hetsim sweep: more than %ld runs (points x policies x "
+					"replications); sweep fewer points or replications\n", MAX_RUNS);
+			return 2;
+		}
+	}
+	pl->runs = xcalloc((size_t)n, sizeof *pl->runs);
+	for (int p = 0; p < np; p++)
+		for (int k = 0; k < pl->npol[p]; k++)
+			for (int r = 0; r < pl->reps[p]; r++)
+				pl->runs[pl->nruns++] = (struct run){p, k, r};
+	return 0;
+}
+
+/* ---- one run ------------------------------------------------------- */
+
+/* Run `i` of the plan.  Returns 0 with its row (from `replication` on,
+ * newline included) in *text, or -1 with an error message there; *text
+ * is malloc'ed either way. */
+static int run_one(const struct plan *pl, long i, char **text, size_t *len)
+{
+	const struct run *r = &pl->runs[i];
+	const struct scn *s = pl->sw->point[r->point];
+	const struct scn_policy *pol = &pl->pols[r->point][r->pol];
+	char err[256];
+	FILE *f = open_memstream(text, len);
+	if (!f) {
+		fprintf(stderr, "hetsim: out of memory (open_memstream)\n");
+		abort();
+	}
+	int rc = 0;
+	struct sim *sim = sim_new(s, pol, (uint32_t)r->rep, err, sizeof err);
+	if (!sim) {
+		fprintf(f, "%s", err);
+		rc = -1;
+	} else if (sim_run(sim)) {
+		fprintf(f, "%s: point %d, policy %s, replication %d: simulated time passes %lld "
+			"years; no results written", s->path, r->point, pol->name, r->rep,
+			(long long)(SIM_TIME_MAX / US_PER_S / 31557600));
+		rc = -1;
+	} else {
+		struct met_run m;
+		met_compute(sim, &m);
+		rows_run(f, s, r->rep, &m);
+	}
+	sim_free(sim);
+	fclose(f);
+	return rc;
+}
+
+/* ---- gathering rows (rank 0) ----------------------------------------- */
+
+struct gather {
+	const struct plan *pl;
+	FILE *runs;           /* runs.csv.tmp */
+	char **pending;       /* rows arrived ahead of their turn, by run index */
+	long next;            /* the next run to write */
+	long arrived;
+	double *vals;         /* the group being written: metric m's values at
+			       * vals[m * pl->maxreps ...], nvals[m] of them */
+	int nvals[MAX_METRICS];
+	char **sum;           /* per group: its summary.csv rows; owned */
+	struct cmd_ci *mk;    /* per group: makespan, for the table */
+	bool bar;             /* draw a progress bar on stderr */
+	double t0, drawn;     /* start; last drawing (seconds) */
+};
+
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static void progress(struct gather *g, bool clear)
+{
+	if (!g->bar)
+		return;
+	if (clear) {
+		fputs("\r\033[K", stderr);
+		return;
+	}
+	double t = now_s(), el = t - g->t0;
+	if (t - g->drawn < 0.1 && g->arrived < g->pl->nruns)
+		return;
+	g->drawn = t;
+	double rate = el > 0 ? g->arrived / el : 0;
+	char left[32] = "?";
+	if (rate > 0) {
+		long s = (long)((g->pl->nruns - g->arrived) / rate + 0.5);
+		snprintf(left, sizeof left, "%ld:%02ld", s / 60, s % 60);
+	}
+	int fill = (int)(30 * g->arrived / g->pl->nruns);
+	fprintf(stderr, "\r[%.*s%*s] %ld/%ld runs, %.1f runs/s, %s left\033[K", fill,
+		"##############################", 30 - fill, "", g->arrived, g->pl->nruns, rate,
+		left);
+}
+
+/* The leading columns of a runs.csv or summary.csv row of run r. */
+static void lead(FILE *f, const struct plan *pl, const struct run *r)
+{
+	const struct scn_sweep *sw = pl->sw;
+	fprintf(f, "%s,%s,%d", sw->point[r->point]->name, pl->pols[r->point][r->pol].name,
+		r->point);
+	for (int a = 0; a < sw->naxes; a++)
+		fprintf(f, ",%s", scn_sweep_shown(sw, r->point, a));
+}
+
+/* The group of run r is complete: its summary rows. */
+static void group_done(struct gather *g, const struct run *r)
+{
+	const struct plan *pl = g->pl;
+	int gid = pl->gfirst[r->point] + r->pol;
+	size_t len;
+	FILE *f = open_memstream(&g->sum[gid], &len);
+	if (!f) {
+		fprintf(stderr, "hetsim: out of memory (open_memstream)\n");
+		abort();
+	}
+	for (int m = 0; m < nmetrics; m++) {
+		struct cmd_ci ci;
+		cmd_ci95(g->vals + (size_t)m * pl->maxreps, g->nvals[m], &ci);
+		if (m == 0)
+			g->mk[gid] = ci;
+		if (!ci.n)
+			continue; /* empty in every replication */
+		lead(f, pl, r);
+		fprintf(f, ",%d,%s,%.6f,%.6f,", ci.n, metric_name[m], ci.mean, ci.sd);
+		if (ci.n > 1)
+			fprintf(f, "%.6f,%.6f,%.6f\n", ci.half, ci.mean - ci.half, ci.mean + ci.half);
+		else
+			fputs(",,\n", f);
+		g->nvals[m] = 0;
+	}
+	fclose(f);
+}
+
+/* Write run i's row (its turn has come) and take its metrics. */
+static void write_row(struct gather *g, long i, const char *row)
+{
+	const struct plan *pl = g->pl;
+	const struct run *r = &pl->runs[i];
+	lead(g->runs, pl, r);
+	fprintf(g->runs, ",%s", row);
+	const char *p = row;
+	for (int k = 0; k < nfields; k++) {
+		size_t n = strcspn(p, ",\n");
+		int m = k - first_metric;
+		if (m >= 0 && m < nmetrics && n > 0)
+			g->vals[(size_t)m * pl->maxreps + g->nvals[m]++] = strtod(p, NULL);
+		p += n + (p[n] == ',');
+	}
+	if (r->rep == pl->reps[r->point] - 1)
+		group_done(g, r);
+}
+
+/* Run i's row arrived (text is taken over). */
+static void gather_row(struct gather *g, long i, char *text)
+{
+	g->pending[i] = text;
+	g->arrived++;
+	while (g->next < g->pl->nruns && g->pending[g->next]) {
+		write_row(g, g->next, g->pending[g->next]);
+		free(g->pending[g->next]);
+		g->pending[g->next++] = NULL;
+	}
+	progress(g, false);
+}
+
+static void gather_free(struct gather *g)
+{
+	for (long i = 0; g->pending && i < g->pl->nruns; i++)
+		free(g->pending[i]);
+	free(g->pending);
+	for (int k = 0; g->sum && k < g->pl->ngroups; k++)
+		free(g->sum[k]);
+	free(g->sum);
+	free(g->mk);
+	free(g->vals);
+}
+
+/* ---- output files -------------------------------------------------- */
+
+static int mkdirs(const char *dir)
+{
+	char p[4096];
+	snprintf(p, sizeof p, "%s", dir);
+	for (char *c = p + 1; *c; c++)
+		if (*c == '/') {
+			*c = '\0';
+			if (mkdir(p, 0777) && errno != EEXIST)
+				return -1;
+			*c = '/';
+		}
+	return mkdir(p, 0777) && errno != EEXIST ? -1 : 0;
+}
+
+static const char *const out_names[2] = {"runs.csv", "summary.csv"};
+
+static void out_path(char *buf, size_t len, const char *dir, int i, bool tmp)
+{
+	snprintf(buf, len, "%s/%s%s", dir, out_names[i], tmp ? ".tmp" : "");
+}
+
+/* Both files as NAME.tmp, with their headers. */
+static int open_outputs(const char *dir, const struct scn_sweep *sw, FILE *f[2])
+{
+	char p[4200];
+	if (mkdirs(dir)) {
+		fprintf(stderr, "hetsim sweep: cannot create %s: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	for (int i = 0; i < 2; i++) {
+		out_path(p, sizeof p, dir, i, true);
+		if (!(f[i] = fopen(p, "w"))) {
+			fprintf(stderr, "hetsim sweep: cannot write %s: %s\n", p, strerror(errno));
+			return -1;
+		}
+		fputs("scenario,policy,point", f[i]);
+		for (int a = 0; a < sw->naxes; a++)
+			fprintf(f[i], ",%s", sw->axes[a].label);
+		fputs(i == 0 ? "," ROWS_RUN_HEADER
+			     : ",replications,metric,mean,sd,ci95_half,ci95_lo,ci95_hi\n", f[i]);
+	}
+	return 0;
+}
+
+/* Close the files; rename them into place if ok, else remove them. */
+static int close_outputs(const char *dir, FILE *f[2], bool ok)
+{
+	char tmp[4200], dst[4200];
+	for (int i = 0; i < 2; i++) {
+		if (!f[i])
+			continue;
+		bool bad = ferror(f[i]) != 0;
+		if (fclose(f[i]) || bad) {
+			if (ok)
+				fprintf(stderr, "hetsim sweep: cannot write %s/%s: %s\n", dir,
+					out_names[i], strerror(errno));
+			ok = false;
+		}
+		f[i] = NULL;
+	}
+	for (int i = 0; i < 2; i++) {
+		out_path(tmp, sizeof tmp, dir, i, true);
+		out_path(dst, sizeof dst, dir, i, false);
+		if (ok && rename(tmp, dst)) {
+			fprintf(stderr, "hetsim sweep: cannot write %s: %s\n", dst, strerror(errno));
+			ok = false;
+		}
+		if (!ok)
+			remove(tmp);
+	}
+	return ok ? 0 : -1;
+}
+
+/* Policy names in order of first appearance (point 0's first), into
+ * names (room for pl->ngroups). */
+static int policy_order(const struct plan *pl, const char **names)
+{
+	int n = 0;
+	for (int p = 0; p < pl->sw->npoints; p++)
+		for (int k = 0; k < pl->npol[p]; k++) {
+			int i = 0;
+			while (i < n && strcmp(names[i], pl->pols[p][k].name) != 0)
+				i++;
+			if (i == n)
+				names[n++] = pl->pols[p][k].name;
+		}
+	return n;
+}
+
+/* Group of (point p, policy `name`), or -1. */
+static int group_of(const struct plan *pl, int p, const char *name)
+{
+	for (int k = 0; k < pl->npol[p]; k++)
+		if (strcmp(pl->pols[p][k].name, name) == 0)
+			return pl->gfirst[p] + k;
+	return -1;
+}
+
+/* summary.csv's rows: policy by policy, point by point. */
+static void write_summary(const struct gather *g, FILE *f)
+{
+	const char **names = xcalloc((size_t)g->pl->ngroups, sizeof *names);
+	int n = policy_order(g->pl, names);
+	for (int i = 0; i < n; i++)
+		for (int p = 0; p < g->pl->sw->npoints; p++) {
+			int gid = group_of(g->pl, p, names[i]);
+			if (gid >= 0 && g->sum[gid])
+				fputs(g->sum[gid], f);
+		}
+	free(names);
+}
+
+static void print_table(const struct gather *g)
+{
+	const struct plan *pl = g->pl;
+	const struct scn_sweep *sw = pl->sw;
+	const char **names = xcalloc((size_t)pl->ngroups, sizeof *names);
+	int w[64], n = policy_order(pl, names);
+	printf("%s: %d point%s, %ld runs (makespan_s: mean ± half-width of the 95%% CI)\n",
+	       sw->point[0]->name, sw->npoints, sw->npoints == 1 ? "" : "s", pl->nruns);
+	printf("%-18s %5s", "policy", "point");
+	for (int a = 0; a < sw->naxes && a < 64; a++) {
+		w[a] = (int)strlen(sw->axes[a].label);
+		for (int v = 0; v < sw->axes[a].nvalues; v++)
+			if ((int)strlen(sw->axes[a].shown[v]) > w[a])
+				w[a] = (int)strlen(sw->axes[a].shown[v]);
+		w[a] = w[a] > 24 ? 24 : w[a];
+		printf(" %-*s", w[a], sw->axes[a].label);
+	}
+	printf(" %12s %12s %5s\n", "makespan_s", "ci95_half", "reps");
+	for (int i = 0; i < n; i++)
+		for (int p = 0; p < sw->npoints; p++) {
+			int gid = group_of(pl, p, names[i]);
+			if (gid < 0)
+				continue;
+			const struct cmd_ci *c = &g->mk[gid];
+			printf("%-18s %5d", names[i], p);
+			for (int a = 0; a < sw->naxes && a < 64; a++)
+				printf(" %-*.*s", w[a], w[a], scn_sweep_shown(sw, p, a));
+			if (c->n > 1)
+				printf(" %12.3f %12.3f %5d\n", c->mean, c->half, c->n);
+			else
+				printf(" %12.3f %12s %5d\n", c->mean, "-", c->n);
+		}
+	free(names);
+}
+
+/* ---- executing the runs -------------------------------------------- */
+
+enum { TAG_ROW = 1, TAG_DONE, TAG_ERR }; /* MPI messages to rank 0 */
+
+struct exec {
+	const struct plan *pl;
+	int rank, nranks;
+	struct gather *g;      /* rank 0: rows go here; other ranks send them */
+	int ranks_left;        /* rank 0: other ranks not done yet */
+	char err[1024];        /* why it failed */
+};
+
+static int failf(struct exec *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int failf(struct exec *x, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(x->err, sizeof x->err, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Run i is done: its row (taken over) goes to rank 0. */
+static int deliver(struct exec *x, long i, char *text, size_t len)
+{
+	if (x->g) {
+		gather_row(x->g, i, text);
+		return 0;
+	}
+#ifdef HETSIM_MPI
+	char *buf = xmalloc(len + 8);
+	int64_t i64 = i;
+	memcpy(buf, &i64, 8);
+	memcpy(buf + 8, text, len);
+	MPI_Send(buf, (int)(len + 8), MPI_CHAR, 0, TAG_ROW, MPI_COMM_WORLD);
+	free(buf);
+#else
+	(void)len;
+#endif
+	free(text);
+	return 0;
+}
+
+/* Rank 0: take the other ranks' messages (wait for one if `block`). */
+static int poll_ranks(struct exec *x, bool block)
+{
+#ifdef HETSIM_MPI
+	while (x->ranks_left > 0) {
+		MPI_Status st;
+		int flag = 1, n;
+		if (block)
+			MPI_Probe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+		else
+			MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
+		if (!flag)
+			return 0;
+		MPI_Get_count(&st, MPI_CHAR, &n);
+		char *buf = xmalloc((size_t)n + 1);
+		MPI_Recv(buf, n, MPI_CHAR, st.MPI_SOURCE, st.MPI_TAG, MPI_COMM_WORLD,
+			 MPI_STATUS_IGNORE);
+		buf[n] = '\0';
+		int64_t i = -1;
+		if (st.MPI_TAG == TAG_ROW && n >= 8)
+			memcpy(&i, buf, 8);
+		if (st.MPI_TAG == TAG_DONE) {
+			x->ranks_left--;
+		} else if (st.MPI_TAG == TAG_ERR) {
+			failf(x, "%s", buf);
+		} else if (i < 0 || i >= x->pl->nruns || i % x->nranks != st.MPI_SOURCE ||
+			   x->g->pending[i] || i < x->g->next) {
+			failf(x, "rank %d sent a row for run %" PRId64 ", not one of its own",
+			      st.MPI_SOURCE, i);
+		} else {
+			memmove(buf, buf + 8, (size_t)n - 8 + 1);
+			gather_row(x->g, (long)i, buf);
+			buf = NULL;
+		}
+		free(buf);
+		if (x->err[0])
+			return -1;
+		if (block)
+			return 0;
+	}
+#else
+	(void)x;
+	(void)block;
+#endif
+	return 0;
+}
+
+/* This process runs its runs one by one (-j 1). */
+static int run_here(struct exec *x, const long *mine, long n)
+{
+	for (long k = 0; k < n; k++) {
+		char *text;
+		size_t len;
+		if (run_one(x->pl, mine[k], &text, &len)) {
+			failf(x, "%s", text);
+			free(text);
+			return -1;
+		}
+		if (deliver(x, mine[k], text, len) || poll_ranks(x, false))
+			return -1;
+	}
+	return 0;
+}
+
+struct msg {          /* a worker's answer, then `len` bytes */
+	int64_t run;
+	int32_t failed;   /* 0: a row; 1: an error message */
+	uint32_t len;
+};
+
+/* Runs handed to a worker ahead of its answers: a short queue keeps it
+ * busy while the parent takes its last answer (a run can take 100 µs). */
+#define QUEUE 4
+
+struct worker {
+	pid_t pid;        /* 0 once reaped */
+	int to, from;     /* pipes: run indices out, answers in; -1 when closed */
+	long q[QUEUE];    /* runs handed out, oldest first */
+	int nq;
+};
+
+/* 1 when all n bytes were read, 0 at end of file before any, -1 else. */
+static int read_full(int fd, void *buf, size_t n)
+{
+	size_t got = 0;
+	while (got < n) {
+		ssize_t r = read(fd, (char *)buf + got, n - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return got == 0 && r == 0 ? 0 : -1;
+		got += (size_t)r;
+	}
+	return 1;
+}
+
+static int write_full(int fd, const void *buf, size_t n)
+{
+	size_t put = 0;
+	while (put < n) {
+		ssize_t r = write(fd, (const char *)buf + put, n - put);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		put += (size_t)r;
+	}
+	return 0;
+}
+
+/* A worker: run what the parent sends until it closes the pipe. */
+static void worker_main(const struct plan *pl, int in, int out)
+{
+	int64_t i;
+	const char *k = getenv("HETSIM_SWEEP_KILL_RUN");
+	long kill_at = k && *k ? strtol(k, NULL, 10) : -1;
+	signal(SIGPIPE, SIG_DFL);
+	while (read_full(in, &i, sizeof i) == 1) {
+		if (i == kill_at)
+			kill(getpid(), SIGKILL);
+		char *text;
+		size_t len;
+		struct msg m = {i, 0, 0};
+		if (i < 0 || i >= pl->nruns)
+			_exit(3);
+		m.failed = run_one(pl, (long)i, &text, &len) != 0;
+		m.len = (uint32_t)len;
+		if (write_full(out, &m, sizeof m) || write_full(out, text, len))
+			_exit(2);
+		free(text);
+	}
+	_exit(0);
+}
+
+static int spawn(struct exec *x, struct worker *w, int k)
+{
+	int a[2], b[2];
+	if (pipe(a))
+		return failf(x, "cannot create a pipe: %s", strerror(errno));
+	if (pipe(b)) {
+		close(a[0]);
+		close(a[1]);
+		return failf(x, "cannot create a pipe: %s", strerror(errno));
+	}
+	fflush(NULL); /* nothing buffered is written twice */
+	pid_t pid = fork();
+	if (pid < 0) {
+		int e = errno;
+		close(a[0]), close(a[1]), close(b[0]), close(b[1]);
+		return failf(x, "cannot start a worker process: %s", strerror(e));
+	}
+	if (pid == 0) {
+		for (int j = 0; j < k; j++) { /* the other workers' pipes: theirs alone */
+			if (w[j].to >= 0)
+				close(w[j].to);
+			if (w[j].from >= 0)
+				close(w[j].from);
+		}
+		close(a[1]);
+		close(b[0]);
+		worker_main(x->pl, a[0], b[1]);
+	}
+	close(a[0]);
+	close(b[1]);
+	w[k] = (struct worker){.pid = pid, .to = a[1], .from = b[0]};
+	return 0;
+}
+
+/* Fill worker w's queue; close its pipe when no run is left.  A worker
+ * that cannot be written to has died: its queue stops growing, and
+ * reading its answers says so. */
+static void hand_out(struct worker *w, const long *mine, long n, long *next)
+{
+	while (w->to >= 0 && w->nq < QUEUE && *next < n) {
+		int64_t i = mine[*next];
+		if (write_full(w->to, &i, sizeof i)) {
+			close(w->to);
+			w->to = -1;
+			break;
+		}
+		w->q[w->nq++] = mine[(*next)++];
+	}
+	if (*next >= n && w->to >= 0) {
+		close(w->to);
+		w->to = -1;
+	}
+}
+
+static void describe_status(int st, char *buf, size_t len)
+{
+	if (WIFSIGNALED(st))
+		snprintf(buf, len, "killed by signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
+	else if (WIFEXITED(st))
+		snprintf(buf, len, "exit status %d", WEXITSTATUS(st));
+	else
+		snprintf(buf, len, "status %d", st);
+}
+
+/* Worker w's answer is ready. */
+static int take_answer(struct exec *x, struct worker *w)
+{
+	long run = w->q[0];
+	const struct run *r = &x->pl->runs[run];
+	struct msg m;
+	int got = read_full(w->from, &m, sizeof m);
+	char *text = NULL;
+	if (got == 1) {
+		text = xmalloc((size_t)m.len + 1);
+		if (read_full(w->from, text, m.len) != 1 && m.len > 0)
+			got = -1;
+		text[m.len] = '\0';
+	}
+	if (got != 1 || m.run != run) {
+		int st = 0;
+		char how[128] = "it stopped answering";
+		free(text);
+		if (waitpid(w->pid, &st, 0) == w->pid) {
+			w->pid = 0;
+			describe_status(st, how, sizeof how);
+		}
+		return failf(x, "a worker process died running run %ld (point %d, policy %s, "
+			     "replication %d): %s; no results written", run, r->point,
+			     x->pl->pols[r->point][r->pol].name, r->rep, how);
+	}
+	memmove(w->q, w->q + 1, (size_t)--w->nq * sizeof *w->q);
+	if (m.failed) {
+		failf(x, "%s", text);
+		free(text);
+		return -1;
+	}
+	return deliver(x, run, text, m.len);
+}
+
+/* Stop the workers: close their pipes, kill them on failure, reap them. */
+static int stop_workers(struct exec *x, struct worker *w, int n, bool failed)
+{
+	for (int k = 0; k < n; k++) {
+		if (w[k].to >= 0)
+			close(w[k].to);
+		if (failed && w[k].pid > 0)
+			kill(w[k].pid, SIGKILL);
+	}
+	int rc = 0;
+	for (int k = 0; k < n; k++) {
+		int st;
+		if (w[k].pid > 0 && waitpid(w[k].pid, &st, 0) == w[k].pid && !failed &&
+		    !(WIFEXITED(st) && WEXITSTATUS(st) == 0) && !rc) {
+			char how[128];
+			describe_status(st, how, sizeof how);
+			rc = failf(x, "worker process %d ended badly: %s", (int)w[k].pid, how);
+		}
+		if (w[k].from >= 0)
+			close(w[k].from);
+	}
+	return rc;
+}
+
+/* The runs `mine` (n of them) on `nw` worker processes. */
+static int run_workers(struct exec *x, const long *mine, long n, int nw)
+{
+	struct worker *w = xcalloc((size_t)nw, sizeof *w);
+	struct pollfd *pf = xcalloc((size_t)nw, sizeof *pf);
+	int *who = xcalloc((size_t)nw, sizeof *who);
+	long next = 0;
+	int started = 0, rc = 0;
+	struct sigaction ign = {.sa_handler = SIG_IGN}, old;
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGPIPE, &ign, &old); /* a dead worker's pipe: an error, not a signal */
+	while (started < nw && rc == 0)
+		if ((rc = spawn(x, w, started)) == 0)
+			started++;
+	for (int k = 0; k < started && rc == 0; k++)
+		hand_out(&w[k], mine, n, &next);
+	while (rc == 0) {
+		int np = 0;
+		for (int k = 0; k < started; k++)
+			if (w[k].nq > 0) {
+				pf[np] = (struct pollfd){.fd = w[k].from, .events = POLLIN};
+				who[np++] = k;
+			}
+		if (np == 0)
+			break;
+		int r = poll(pf, (nfds_t)np, x->ranks_left ? 10 : -1);
+		if (r < 0 && errno != EINTR)
+			rc = failf(x, "poll: %s", strerror(errno));
+		for (int i = 0; r > 0 && i < np && rc == 0; i++)
+			if (pf[i].revents) {
+				struct worker *wk = &w[who[i]];
+				if ((rc = take_answer(x, wk)) == 0)
+					hand_out(wk, mine, n, &next);
+			}
+		if (rc == 0)
+			rc = poll_ranks(x, false);
+	}
+	if (stop_workers(x, w, started, rc != 0) && rc == 0)
+		rc = -1;
+	sigaction(SIGPIPE, &old, NULL);
+	free(who);
+	free(pf);
+	free(w);
+	return rc;
+}
+
+/* Run this rank's share of the plan, then (rank 0) wait for the others. */
+static int execute(struct exec *x, int nworkers)
+{
+	const struct plan *pl = x->pl;
+	long n = 0;
+	long *mine = xcalloc((size_t)(pl->nruns / x->nranks + 1), sizeof *mine);
+	for (long i = x->rank; i < pl->nruns; i += x->nranks)
+		mine[n++] = i;
+	if (nworkers > n)
+		nworkers = (int)(n > 0 ? n : 1);
+	int rc = nworkers <= 1 ? run_here(x, mine, n) : run_workers(x, mine, n, nworkers);
+	free(mine);
+	while (rc == 0 && x->ranks_left > 0)
+		rc = poll_ranks(x, true);
+#ifdef HETSIM_MPI
+	if (x->nranks > 1 && x->rank > 0) {
+		if (rc == 0) {
+			MPI_Send(NULL, 0, MPI_CHAR, 0, TAG_DONE, MPI_COMM_WORLD);
+		} else { /* rank 0 says it and ends every rank */
+			char m[sizeof x->err + 32];
+			snprintf(m, sizeof m, "rank %d: %s", x->rank, x->err);
+			MPI_Send(m, (int)strlen(m), MPI_CHAR, 0, TAG_ERR, MPI_COMM_WORLD);
+			MPI_Recv(NULL, 0, MPI_CHAR, 0, TAG_DONE, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		}
+	}
+#endif
+	return rc;
+}
+
+/* ---- MPI ----------------------------------------------------------- */
+
+static void ranks(int *rank, int *n)
+{
+	*rank = 0;
+	*n = 1;
+#ifdef HETSIM_MPI
+	int up = 0;
+	MPI_Initialized(&up);
+	if (up) {
+		MPI_Comm_rank(MPI_COMM_WORLD, rank);
+		MPI_Comm_size(MPI_COMM_WORLD, n);
+	}
+#endif
+}
+
+/* Every rank's rc, the worst of them (ranks that set up the same files
+ * the same way agree; this keeps one that did not from waiting). */
+static int agree(int rc)
+{
+#ifdef HETSIM_MPI
+	int r, n, worst = rc;
+	ranks(&r, &n);
+	if (n > 1)
+		MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+	if (worst && !rc && r == 0)
+		fprintf(stderr, "hetsim sweep: another MPI rank could not set up the sweep (run it "
+			"on one machine to see why)\n");
+	return worst;
+#else
+	return rc;
+#endif
+}
+
+/* On a failure that only this rank knows of: end every rank. */
+static void abort_ranks(void)
+{
+#ifdef HETSIM_MPI
+	int r, n;
+	ranks(&r, &n);
+	if (n > 1)
+		MPI_Abort(MPI_COMM_WORLD, 1);
+#endif
+}
+
+/* Worker processes by default: the online CPUs, shared by this node's ranks. */
+static int default_workers(void)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int local = 1;
+#ifdef HETSIM_MPI
+	int r, n;
+	ranks(&r, &n);
+	if (n > 1) {
+		MPI_Comm c;
+		MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &c);
+		MPI_Comm_size(c, &local);
+		MPI_Comm_free(&c);
+	}
+#endif
+	cpus /= local;
+	return cpus < 1 ? 1 : cpus > MAX_WORKERS ? MAX_WORKERS : (int)cpus;
+}
+
+/* ---- the command --------------------------------------------------- */
+
+static bool scenario_has_labels(const struct scn *s)
+{
+	for (int g = 0; g < s->njobgroups; g++) {
+		const struct scn_job_group *j = &s->jobs[g];
+		if (j->require || j->prefer || j->ps.require || j->ps.prefer || j->worker.require ||
+		    j->worker.prefer || j->exec.require || j->exec.prefer)
+			return true;
+	}
+	return false;
+}
+
+/* "note: policy X ignores the scenario's node labels", once a policy. */
+static void notes(const struct plan *pl)
+{
+	const char **names = xcalloc((size_t)pl->ngroups, sizeof *names);
+	int n = policy_order(pl, names);
+	for (int i = 0; i < n; i++)
+		for (int p = 0; p < pl->sw->npoints; p++) {
+			int gid = group_of(pl, p, names[i]);
+			if (gid < 0)
+				continue;
+			const struct scn_policy *pol = &pl->pols[p][gid - pl->gfirst[p]];
+			const struct policy_ops *ops = pol_find(pol->kind);
+			if (!ops || ops->uses_labels || !scenario_has_labels(pl->sw->point[p]))
+				continue;
+			bool alias = strcmp(pol->name, ops->name) != 0;
+			fprintf(stderr, "note: policy '%s'%s%s%s ignores the scenario's node labels\n",
+				pol->name, alias ? " (" : "", alias ? ops->name : "", alias ? ")" : "");
+			break;
+		}
+	free(names);
+}
+
+int cmd_sweep_scenario(struct scn_sweep *sw, const struct cmd_sweep_opts *o, const char *dir)
+{
+	struct plan pl = {0};
+	struct exec x = {.pl = &pl};
+	struct gather g = {.pl = &pl};
+	FILE *f[2] = {NULL, NULL};
+	ranks(&x.rank, &x.nranks);
+	pl.say = x.rank == 0;
+	metrics_init();
+	int rc = agree(plan_build(&pl, sw, o));
+	if (rc) {
+		plan_free(&pl);
+		return rc;
+	}
+	if (x.rank == 0) {
+		rc = open_outputs(dir, sw, f) ? 1 : 0;
+		g.runs = f[0];
+		g.pending = xcalloc((size_t)pl.nruns, sizeof *g.pending);
+		g.sum = xcalloc((size_t)pl.ngroups, sizeof *g.sum);
+		g.mk = xcalloc((size_t)pl.ngroups, sizeof *g.mk);
+		g.vals = xcalloc((size_t)nmetrics * pl.maxreps, sizeof *g.vals);
+		g.bar = !o->quiet && isatty(STDERR_FILENO);
+		g.t0 = now_s();
+		x.g = &g;
+		x.ranks_left = x.nranks - 1;
+		if (!o->quiet && rc == 0)
+			notes(&pl);
+	}
+	rc = agree(rc);
+	bool lonely = false; /* failed where the other ranks do not know */
+	if (rc == 0 && execute(&x, o->workers > 0 ? o->workers : default_workers()))
+		rc = 1, lonely = true;
+	if (x.rank == 0) {
+		progress(&g, true);
+		if (rc && x.err[0])
+			fprintf(stderr, "hetsim sweep: %s\n", x.err);
+		if (rc == 0 && g.next != pl.nruns) {
+			fprintf(stderr, "hetsim sweep: %ld of %ld runs came back\n", g.next, pl.nruns);
+			rc = 1;
+		}
+		if (rc == 0 && f[1])
+			write_summary(&g, f[1]);
+		if (close_outputs(dir, f, rc == 0))
+			rc = rc ? rc : 1;
+		if (rc == 0 && !o->quiet)
+			print_table(&g);
+		gather_free(&g);
+	}
+	if (lonely)
+		abort_ranks();
+	plan_free(&pl);
+	return rc;
+}
+
+static const struct cmd_opt sweep_opts[] = {
+	{"output", 'o', "DIR", "write runs.csv and summary.csv here (default results/<scenario>/)"},
+	{"workers", 'j', "N", "run N simulations at a time, in worker processes (default: the "
+			      "online CPUs; 1: in this process)"},
+	{"replications", 'r', "N", "override the number of replications of every point"},
+	{"seed", 0, "N", "override the scenario's seed"},
+	{"policy", 'p', "NAME", "run only this policy (a scenario entry's name, or a "
+				"registered policy with its defaults); repeatable"},
+	{"quiet", 'q', NULL, "print no table, no notes and no progress"},
+	{"help", 'h', NULL, "show this help"},
+	{NULL, 0, NULL, NULL},
+};
+
+static int sweep_options(const struct cmd_args *a, struct cmd_sweep_opts *o)
+{
+	const char *v;
+	int64_t x;
+	if ((v = cmd_get(sweep_opts, a, "seed"))) {
+		if ((x = cmd_int("sweep", "seed", v, INT64_MAX)) < 0)
+			return 2;
+		o->seed_set = true;
+		o->seed = (uint64_t)x;
+	}
+	if ((v = cmd_get(sweep_opts, a, "replications"))) {
+		if ((x = cmd_int("sweep", "replications", v, 1000000)) < 1) {
+			if (x == 0)
+				fprintf(stderr, "hetsim sweep: option '--replications' must be at least 1\n");
+			return 2;
+		}
+		o->replications = (int)x;
+	}
+	if ((v = cmd_get(sweep_opts, a, "workers"))) {
+		if ((x = cmd_int("sweep", "workers", v, MAX_WORKERS)) < 1) {
+			if (x == 0)
+				fprintf(stderr, "hetsim sweep: option '--workers' must be at least 1\n");
+			return 2;
+		}
+		o->workers = (int)x;
+	}
+	o->quiet = cmd_get(sweep_opts, a, "quiet") != NULL;
+	for (int i = 0; i < a->n; i++)
+		if (strcmp(sweep_opts[a->opt[i]].name, "policy") == 0) {
+			if (o->npolicies == ARRAY_LEN(o->policies)) {
+				fprintf(stderr, "hetsim sweep: too many '--policy' options\n");
+				return 2;
+			}
+			o->policies[o->npolicies++] = a->val[i];
+		}
+	return 0;
+}
+
+static int sweep_main(int argc, char **argv)
+{
+	struct cmd_args a;
+	struct cmd_sweep_opts o = {0};
+	if (cmd_parse("sweep", sweep_opts, argc, argv, &a))
+		return 2;
+	if (cmd_get(sweep_opts, &a, "help")) {
+		cmd_help("sweep", "SCENARIO [options]",
+			 "Run every point of a scenario's sweep block under its policies, with\n"
+			 "replications; write runs.csv and summary.csv (mean, sd and 95% confidence\n"
+			 "interval of each metric per policy and point) and print makespans.",
+			 sweep_opts);
+		return 0;
+	}
+	if (a.npos != 1) {
+		fprintf(stderr, "hetsim sweep: expected one SCENARIO file, got %d arguments\n", a.npos);
+		return 2;
+	}
+	if (sweep_options(&a, &o))
+		return 2;
+	char err[1024];
+	struct scn_sweep *sw = scn_sweep_load(a.pos[0], err, sizeof err);
+	if (!sw)
+		fprintf(stderr, "%s\n", err);
+	int rc = agree(sw ? 0 : 1);
+	if (rc) {
+		scn_sweep_free(sw);
+		return rc;
+	}
+	char dir[4096];
+	const char *out = cmd_get(sweep_opts, &a, "output");
+	if (!out) {
+		snprintf(dir, sizeof dir, "results/%s", sw->point[0]->name);
+		out = dir;
+	}
+	rc = cmd_sweep_scenario(sw, &o, out);
+	scn_sweep_free(sw);
+	return rc;
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+#ifdef HETSIM_MPI
+	int rank;
+	MPI_Init(NULL, NULL);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	if (rank > 0) { /* rank 0 speaks for all */
+		if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
+			MPI_Abort(MPI_COMM_WORLD, 1);
+	}
+	int rc = sweep_main(argc, argv);
+	MPI_Finalize();
+	return rc;
+#else
+	return sweep_main(argc, argv);
+#endif
+}

@@ -1,0 +1,24 @@
+# common.gp - terminal, font and style shared by every hetsim figure.
+# hetsim plot sets: fmt ('png' or 'svg'), outfile; a figure script may
+# set width and height (pixels) before loading this file.
+if (!exists("width")) width = 1000
+if (!exists("height")) height = 600
+if (fmt eq "svg") {
+	set terminal svg size width, height dynamic noenhanced font "sans,14" background "white"
+} else {
+	if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
+		set terminal pngcairo size width, height noenhanced font "sans,13" background "white"
+	} else {
+		set terminal png size width, height noenhanced background "#ffffff"
+	}
+}
+set output outfile
+set encoding utf8
+set border 3 lw 1.2 lc rgb "#333333"
+set tics nomirror out scale 0.6 textcolor rgb "#222222"
+set grid ytics lc rgb "#dddddd" lw 1 dt solid
+set key noautotitle box lc rgb "#cccccc" opaque samplen 2 spacing 1.1
+set title font ",15"
+set datafile separator whitespace
+if (!exists("note")) note = ""
+fulltitle = exists("subtitle") ? figtitle."\n".subtitle : figtitle

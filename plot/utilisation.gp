@@ -1,0 +1,40 @@
+# utilisation.gp - (d) cores held by executors as a share of each node
+# label's cores, and GPUs held as a share of the label's GPUs, over time
+# (step functions), for one run.
+# Data (hetsim plot utilisation): rows "t share..." (one column per label
+# for cores, then one per label with GPUs), each value holding until the
+# next row.  Variables: figtitle, labels, colours, gpulabels, gpucolours
+# (word lists), xmax.
+nl = words(labels)
+ng = words(gpulabels)
+width = 1100
+height = ng > 0 ? 760 : 480
+load plotdir."/common.gp"
+set xrange [0:xmax]
+set yrange [0:100<*]
+set lmargin 11
+set key outside right top vertical
+set rmargin 24
+set ylabel "cores held, % of the label's cores"
+if (ng > 0) {
+	set multiplot layout 2, 1 title figtitle font ",15"
+	set tmargin 2.5
+	set format x ""
+	set bmargin 1
+} else {
+	set title figtitle
+	set xlabel "time, s"
+}
+plot for [i = 1:nl] datafile using 1:(100 * column(i + 1)) with steps lw 2 \
+         lc rgb word(colours, i) title word(labels, i)
+if (ng > 0) {
+	set format x "% h"
+	set bmargin
+	set tmargin 1
+	set xlabel "time, s"
+	set ylabel "GPUs held, % of the label's GPUs"
+	set yrange [0:105]
+	plot for [j = 1:ng] datafile using 1:(100 * column(nl + 1 + j)) with steps lw 2 \
+	         dt 1 lc rgb word(gpucolours, j) title word(gpulabels, j)
+	unset multiplot
+}

@@ -1,0 +1,663 @@
+/* test_plot.c - `hetsim plot`: CSV read by column name, and the data of
+ * every figure from small hand-made files under tests/data/plot/, with
+ * the expected values worked out by hand (see the comments). */
+#include "test.h"
+
+#include <dirent.h>
+#include <stdbool.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "harness.h"
+#include "plot.h"
+#include "scenario.h"
+
+#define DATA "tests/data/plot/"
+
+typedef int sum_prep(const struct plot_csv *, const struct plot_opts *, FILE *,
+		     struct plot_vars *, char *, size_t);
+typedef int ex_prep(const struct plot_csv *, const struct plot_nodes *, const struct plot_opts *,
+		    FILE *, struct plot_vars *, char *, size_t);
+
+/* What one preparation produced. */
+static struct {
+	int rc;
+	char *dat;             /* the data file's text (malloc'ed) */
+	struct plot_vars v;    /* gnuplot variables */
+	char err[1024];
+} out;
+
+static void out_reset(void)
+{
+	free(out.dat);
+	memset(&out, 0, sizeof out);
+}
+
+/* Run a summary figure's preparation on `path`. */
+static void run_sum(sum_prep *f, const char *path, const struct plot_opts *o)
+{
+	char err[1024];
+	size_t len;
+	out_reset();
+	struct plot_csv *c = plot_csv_read(path, err, sizeof err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	FILE *m = open_memstream(&out.dat, &len);
+	out.rc = f(c, o, m, &out.v, out.err, sizeof out.err);
+	fclose(m);
+	plot_csv_free(c);
+}
+
+/* Run an executors.csv figure's preparation, with the nodes of
+ * cluster.yaml if `with_nodes`. */
+static void run_ex(ex_prep *f, const char *path, bool with_nodes, const struct plot_opts *o)
+{
+	char err[1024];
+	size_t len;
+	struct plot_nodes nodes = {NULL, 0};
+	out_reset();
+	struct plot_csv *c = plot_csv_read(path, err, sizeof err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	struct scn *s = with_nodes ? scn_load(DATA "cluster.yaml", err, sizeof err) : NULL;
+	if (with_nodes) {
+		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+		plot_nodes_from_scn(s, &nodes);
+	}
+	FILE *m = open_memstream(&out.dat, &len);
+	out.rc = f(c, with_nodes ? &nodes : NULL, o, m, &out.v, out.err, sizeof out.err);
+	fclose(m);
+	plot_nodes_free(&nodes);
+	if (s)
+		scn_free(s);
+	plot_csv_free(c);
+}
+
+#define EXPECT_DAT(want)                                                        \
+	do {                                                                    \
+		CU_ASSERT_EQUAL(out.rc, 0);                                     \
+		CU_ASSERT_STRING_EQUAL(out.dat, want);                          \
+		if (out.rc || strcmp(out.dat, want))                            \
+			fprintf(stderr, "\n  err: %s\n  got:\n%s\n  want:\n%s\n", \
+				out.err, out.dat, want);                        \
+	} while (0)
+
+#define EXPECT_VAR(text)                                                         \
+	do {                                                                     \
+		CU_ASSERT_PTR_NOT_NULL(strstr(out.v.s, text));                   \
+		if (!strstr(out.v.s, text))                                      \
+			fprintf(stderr, "\n  want %s in: %s\n", text, out.v.s);  \
+	} while (0)
+
+#define EXPECT_ERR(code, msg)                                                   \
+	do {                                                                    \
+		CU_ASSERT_EQUAL(out.rc, code);                                  \
+		CU_ASSERT_STRING_EQUAL(out.err, msg);                           \
+		if (strcmp(out.err, msg))                                       \
+			fprintf(stderr, "\n  got:  %s\n  want: %s\n", out.err, msg); \
+	} while (0)
+
+/* ---- CSV ------------------------------------------------------------ */
+
+static void test_csv_by_name(void)
+{
+	char err[256];
+	struct plot_csv *a = plot_csv_read(DATA "mixed/executors.csv", err, sizeof err);
+	struct plot_csv *b = plot_csv_read(DATA "executors-shuffled.csv", err, sizeof err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	CU_ASSERT_EQUAL(plot_csv_rows(a), 7);
+	CU_ASSERT_EQUAL(plot_csv_rows(b), 7);
+	CU_ASSERT_EQUAL(plot_csv_col(a, "node"), 7);
+	CU_ASSERT_EQUAL(plot_csv_col(b, "node"), 1);
+	CU_ASSERT_EQUAL(plot_csv_col(a, "note"), -1);
+	CU_ASSERT_STRING_EQUAL(plot_csv_cell(a, 0, -1), "");
+	CU_ASSERT_EQUAL(plot_csv_line(a, 3), 5);
+	const char *cols[] = {"policy", "node", "launch_s", "ready_s", "end_s", "gpus"};
+	for (int r = 0; r < 7; r++)
+		for (int i = 0; i < 6; i++)
+			CU_ASSERT_STRING_EQUAL(plot_csv_cell(a, r, plot_csv_col(a, cols[i])),
+					       plot_csv_cell(b, r, plot_csv_col(b, cols[i])));
+	CU_ASSERT_STRING_EQUAL(plot_csv_cell(b, 3, plot_csv_col(b, "ready_s")), "");
+	plot_csv_free(a);
+	plot_csv_free(b);
+
+	/* every figure of executors.csv is the same from the shuffled file */
+	struct plot_opts o = {.policy = "p"};
+	ex_prep *fs[2] = {plot_prep_gantt, plot_prep_util};
+	for (int i = 0; i < 2; i++) {
+		run_ex(fs[i], DATA "mixed/executors.csv", true, &o);
+		char *want = out.dat;
+		out.dat = NULL;
+		run_ex(fs[i], DATA "executors-shuffled.csv", true, &o);
+		EXPECT_DAT(want);
+		free(want);
+	}
+	out_reset();
+}
+
+static void test_csv_errors(void)
+{
+	static const struct {
+		const char *path, *msg;
+	} cases[] = {
+		{DATA "bad/fields.csv", DATA "bad/fields.csv:3: 2 fields, but the header has 3"},
+		{DATA "bad/empty.csv", DATA "bad/empty.csv: empty file (no header line)"},
+		{DATA "bad/none.csv", DATA "bad/none.csv: cannot open: No such file or directory"},
+		{DATA "bad", DATA "bad: cannot read: Is a directory"},
+	};
+	for (int i = 0; i < (int)(sizeof cases / sizeof cases[0]); i++) {
+		char err[256] = "";
+		CU_ASSERT_PTR_NULL(plot_csv_read(cases[i].path, err, sizeof err));
+		CU_ASSERT_STRING_EQUAL(err, cases[i].msg);
+		if (strcmp(err, cases[i].msg))
+			fprintf(stderr, "\n  got:  %s\n  want: %s\n", err, cases[i].msg);
+	}
+	struct plot_opts o = {.policy = "p"};
+	run_ex(plot_prep_gantt, DATA "bad/number.csv", true, &o);
+	EXPECT_ERR(-1, DATA "bad/number.csv:5: column 'launch_s': '2.0s' is not a number");
+	run_sum(plot_prep_policies, DATA "mixed/executors.csv", &o);
+	EXPECT_ERR(-1, DATA "mixed/executors.csv: no column 'metric' in the header");
+	run_ex(plot_prep_util, DATA "mixed/summary.csv", true, &o);
+	EXPECT_ERR(-1, DATA "mixed/summary.csv: no column 'replication' in the header");
+	out_reset();
+}
+
+/* ---- (a) policies, jct-by-type -------------------------------------- */
+
+static void test_policies(void)
+{
+	struct plot_opts o = {0};
+	run_sum(plot_prep_policies, DATA "mixed/summary.csv", &o);
+	/* fifo has no interval (empty fields): NaN, its label sits on the mean;
+	 * colours #0072b2, #d55e00, #009e73 as integers */
+	EXPECT_DAT("# i policy mean ci95_lo ci95_hi top colour (makespan_s at point 0)\n"
+		   "0 \"spark-standalone\" 100 97.14 102.86 102.86 29362\n"
+		   "1 \"label-dual\" 86.6 84.45 88.75 88.75 13983232\n"
+		   "2 \"fifo\" 120 NaN NaN 120 40563\n");
+	/* 86.6 / 100: 13.4 % less, 86.6 % of the baseline */
+	EXPECT_VAR("note='label-dual: \xe2\x88\x92" "13.4 % (to 86.6 % of spark-standalone)'; ");
+	EXPECT_VAR("figtitle='paper-mixed: execution time per policy'; ");
+	EXPECT_VAR("subtitle='mean of 10 replications, 95 % CI'; ");
+	EXPECT_VAR("n=3; ");
+	EXPECT_VAR("ymax=150; "); /* 1.25 x the highest top, 120 */
+
+	o.compare = "fifo";
+	run_sum(plot_prep_policies, DATA "mixed/summary.csv", &o);
+	EXPECT_VAR("note='fifo: +20.0 % (to 120.0 % of spark-standalone)'; ");
+	o.compare = "nope";
+	run_sum(plot_prep_policies, DATA "mixed/summary.csv", &o);
+	EXPECT_ERR(-1, DATA "mixed/summary.csv: no policy 'nope' (--compare; policies: "
+		       "spark-standalone, label-dual, fifo)");
+	o = (struct plot_opts){.metric = "jct_p95_s"};
+	run_sum(plot_prep_policies, DATA "mixed/summary.csv", &o);
+	EXPECT_ERR(-1, DATA "mixed/summary.csv: no value of metric 'jct_p95_s' at point 0");
+	out_reset();
+}
+
+static void test_jct_by_type(void)
+{
+	struct plot_opts o = {0};
+	run_sum(plot_prep_jct_by_type, DATA "mixed/summary.csv", &o);
+	/* angel has no value: left out.  Three policies, bars 0.8 / 3 apart
+	 * around each type's index; fifo has wordcount only. */
+	EXPECT_DAT("# spark-standalone: x mean ci95_lo ci95_hi\n"
+		   "-0.266666667 40 38.57 41.43\n"
+		   "0.733333333 60 56.42 63.58\n"
+		   "1.73333333 20 19.28 20.72\n"
+		   "\n\n# label-dual: x mean ci95_lo ci95_hi\n"
+		   "0 30 28.57 31.43\n"
+		   "1 55 51.42 58.58\n"
+		   "2 18 17.28 18.72\n"
+		   "\n\n# fifo: x mean ci95_lo ci95_hi\n"
+		   "0.266666667 45 43.57 46.43\n");
+	EXPECT_VAR("types='\"wordcount\" \"mnist_spark\" \"synthetic\"'; ");
+	EXPECT_VAR("policies='\"spark-standalone\" \"label-dual\" \"fifo\"'; ");
+	EXPECT_VAR("colours='\"#0072b2\" \"#d55e00\" \"#009e73\"'; ");
+
+	run_sum(plot_prep_jct_by_type, DATA "sweep/summary.csv", &o);
+	EXPECT_ERR(PLOT_NONE, DATA "sweep/summary.csv: no per-type metric jct_mean_<type>_s at "
+				   "point 0");
+	out_reset();
+}
+
+/* ---- (b) sweep ------------------------------------------------------ */
+
+static void test_sweep(void)
+{
+	struct plot_opts o = {0};
+	run_sum(plot_prep_sweep, DATA "sweep/summary.csv", &o);
+	CU_ASSERT_EQUAL(out.rc, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.dat, "# spark-standalone: jobs mean ci95_lo ci95_hi\n"
+						"10 400 388.554 411.446\n"));
+	/* at 60 jobs: 775.44 / 2400 = 32.31 % */
+	EXPECT_VAR("note='\xe2\x88\x92" "67.7 % (to 32.3 % of spark-standalone)'; ");
+	EXPECT_VAR("notex=60; notey=775.44; basey=2400; ");
+	EXPECT_VAR("xlabel='jobs'; ");
+
+	/* two axes: held at point 2 (gpus = 4), rows sorted by jobs although
+	 * the file lists point 3 first; label-dual has no interval at 20 */
+	o.point = 2;
+	run_sum(plot_prep_sweep, DATA "two-axes/summary.csv", &o);
+	EXPECT_DAT("# label-dual: jobs mean ci95_lo ci95_hi\n"
+		   "10 40 38.8 41.2\n"
+		   "20 70 70 70\n"
+		   "\n\n# spark-standalone: jobs mean ci95_lo ci95_hi\n"
+		   "10 80 77.5 82.5\n"
+		   "20 140 137.5 142.5\n");
+	EXPECT_VAR("note='\xe2\x88\x92" "50.0 % (to 50.0 % of spark-standalone)'; ");
+	EXPECT_VAR("subtitle='mean of 5 replications, 95 % CI; gpus = 4'; ");
+	o = (struct plot_opts){.axis = "gpus"};
+	run_sum(plot_prep_sweep, DATA "two-axes/summary.csv", &o);
+	EXPECT_DAT("# label-dual: gpus mean ci95_lo ci95_hi\n"
+		   "2 50 48.8 51.2\n"
+		   "4 40 38.8 41.2\n"
+		   "\n\n# spark-standalone: gpus mean ci95_lo ci95_hi\n"
+		   "2 100 97.5 102.5\n"
+		   "4 80 77.5 82.5\n");
+	o = (struct plot_opts){.axis = "cores"};
+	run_sum(plot_prep_sweep, DATA "two-axes/summary.csv", &o);
+	EXPECT_ERR(-1, DATA "two-axes/summary.csv: no sweep axis 'cores' (--axis; axes: jobs, gpus)");
+	o = (struct plot_opts){.point = 9};
+	run_sum(plot_prep_sweep, DATA "two-axes/summary.csv", &o);
+	EXPECT_ERR(-1, DATA "two-axes/summary.csv: no sweep point 9 (--point)");
+	o = (struct plot_opts){0};
+	run_sum(plot_prep_sweep, DATA "mixed/summary.csv", &o);
+	EXPECT_ERR(PLOT_NONE, DATA "mixed/summary.csv: no sweep axis (no column between 'point' "
+				   "and 'replications'; hetsim sweep writes them)");
+	out_reset();
+}
+
+/* A non-numeric axis: x is the rank of each value in sweep point order. */
+static void test_sweep_categories(void)
+{
+	char path[] = "/tmp/hetsim-plot-XXXXXX";
+	int fd = mkstemp(path);
+	CU_ASSERT_FATAL(fd >= 0);
+	const char *csv = "policy,point,calculator,replications,metric,mean\n"
+			  "a,1,memory,3,makespan_s,5\n"
+			  "a,0,cores,3,makespan_s,7\n";
+	CU_ASSERT_EQUAL(write(fd, csv, strlen(csv)), (ssize_t)strlen(csv));
+	close(fd);
+	struct plot_opts o = {0};
+	run_sum(plot_prep_sweep, path, &o);
+	EXPECT_DAT("# a: calculator mean ci95_lo ci95_hi\n0 7 7 7\n1 5 5 5\n");
+	EXPECT_VAR("xticsdef='(\"cores\" 0, \"memory\" 1)'; ");
+	EXPECT_VAR("subtitle='mean of 3 replications, 95 % CI'; ");
+	remove(path);
+	out_reset();
+}
+
+/* ---- (c) gantt, (d) utilisation ------------------------------------- */
+
+static void test_nodes(void)
+{
+	char err[256];
+	struct scn *s = scn_load(DATA "cluster.yaml", err, sizeof err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	struct plot_nodes n;
+	plot_nodes_from_scn(s, &n);
+	CU_ASSERT_EQUAL_FATAL(n.n, 5);
+	static const struct {
+		const char *name, *label;
+		int cores, gpus;
+	} want[] = {
+		{"gpu-0", "gpu", 4, 2}, /* labels gtx1080ti, gpu: gpu wins */
+		{"cpu-0", "cpu", 2, 0},
+		{"cpu-1", "cpu", 2, 0},
+		{"fast-0", "fast", 2, 0}, /* fast, ssd: the first */
+		{"plain-0", "unlabelled", 8, 0},
+	};
+	for (int i = 0; i < 5; i++) {
+		CU_ASSERT_STRING_EQUAL(n.v[i].name, want[i].name);
+		CU_ASSERT_STRING_EQUAL(n.v[i].label, want[i].label);
+		CU_ASSERT_EQUAL(n.v[i].cores, want[i].cores);
+		CU_ASSERT_EQUAL(n.v[i].gpus, want[i].gpus);
+	}
+	plot_nodes_free(&n);
+	scn_free(s);
+}
+
+static void test_gantt(void)
+{
+	/* Policy p, replication 0.  gpu-0: executor 0 (0..4) and 3 (2..4, never
+	 * ready) overlap, two lanes; every other node one.  Node i spans
+	 * [y0, y0 + lanes], 0.5 apart: gpu-0 0, cpu-0 2.5, cpu-1 4, fast-0 5.5,
+	 * plain-0 7; a box fills its lane from +0.08 to +0.92.  Odd nodes are
+	 * shaded to 1.02 x the last end (5).  Types in the fixed order. */
+	struct plot_opts o = {.policy = "p"};
+	run_ex(plot_prep_gantt, DATA "mixed/executors.csv", true, &o);
+	EXPECT_DAT("# node shading: x0 x1 y0 y1\n"
+		   "0 5.1 2.25 3.75\n"
+		   "0 5.1 5.25 6.75\n"
+		   "\n\n# wordcount start-up (launch..ready): x0 x1 y0 y1\n"
+		   "1 2 2.58 3.42\n"
+		   "1 2 4.08 4.92\n"
+		   "2 3 5.58 6.42\n"
+		   "\n\n# wordcount running (ready..end): x0 x1 y0 y1\n"
+		   "2 3 2.58 3.42\n"
+		   "2 5 4.08 4.92\n"
+		   "3 3 5.58 6.42\n"
+		   "\n\n# mnist_spark start-up (launch..ready): x0 x1 y0 y1\n"
+		   "0 1 0.08 0.92\n"
+		   "2 4 1.08 1.92\n"
+		   "\n\n# mnist_spark running (ready..end): x0 x1 y0 y1\n"
+		   "1 4 0.08 0.92\n"
+		   "4 4 1.08 1.92\n"
+		   "\n\n# executors holding GPUs: x0 x1 y0 y1\n"
+		   "0 4 0.08 0.92\n"
+		   "2 4 1.08 1.92\n");
+	EXPECT_VAR("ytics='(\"gpu-0\" 1.00, \"cpu-0\" 3.00, \"cpu-1\" 4.50, \"fast-0\" 6.00, "
+		   "\"plain-0\" 7.50)'; ");
+	EXPECT_VAR("types='\"wordcount\" \"mnist_spark\"'; ");
+	EXPECT_VAR("ymax=8.25; xmax=5.1; ngpu=2; ");
+
+	/* without the scenario: the nodes that appear, by group then index */
+	run_ex(plot_prep_gantt, DATA "mixed/executors.csv", false, &o);
+	EXPECT_VAR("ytics='(\"cpu-0\" 0.50, \"cpu-1\" 2.00, \"fast-0\" 3.50, \"gpu-0\" 5.50)'; ");
+
+	o.policy = "r";
+	run_ex(plot_prep_gantt, DATA "mixed/executors.csv", true, &o);
+	EXPECT_ERR(-1, DATA "mixed/executors.csv: no executor of policy 'r' in replication 0 "
+			    "(policies there: p, q)");
+	out_reset();
+}
+
+/* Node names sort by group, then by index as a number (n-2 before n-10). */
+static void test_gantt_node_order(void)
+{
+	char path[] = "/tmp/hetsim-plot-XXXXXX";
+	int fd = mkstemp(path);
+	CU_ASSERT_FATAL(fd >= 0);
+	const char *csv = "policy,replication,node,type,cores,launch_s,ready_s,end_s\n"
+			  "p,0,n-10,synthetic,1,0,1,2\n"
+			  "p,0,n-2,synthetic,1,0,1,2\n"
+			  "p,0,m-1,synthetic,1,0,1,2\n";
+	CU_ASSERT_EQUAL(write(fd, csv, strlen(csv)), (ssize_t)strlen(csv));
+	close(fd);
+	struct plot_opts o = {.policy = "p"};
+	run_ex(plot_prep_gantt, path, false, &o);
+	EXPECT_VAR("ytics='(\"m-1\" 0.50, \"n-2\" 2.00, \"n-10\" 3.50)'; ");
+	EXPECT_VAR("ngpu=0; "); /* no gpus column: none */
+	remove(path);
+	out_reset();
+}
+
+static void test_utilisation(void)
+{
+	/* Label capacities: gpu 4 cores 2 GPUs, cpu 2 + 2 cores, fast 2,
+	 * unlabelled 8.  Held (cores; GPUs):
+	 *   t=0 executor 0 launches on gpu-0: gpu 2/4 = 0.5; GPUs 1/2
+	 *   t=1 executors 1, 2 on cpu-0, cpu-1: cpu 3/4 = 0.75
+	 *   t=2 executor 3 on gpu-0: gpu 3/4, GPUs 2/2; 4 on fast-0: 1/2
+	 *   t=3 executors 1 and 4 end: cpu 2/4, fast 0
+	 *   t=4 executors 0 and 3 end: gpu 0, GPUs 0
+	 *   t=5 executor 2 ends: all 0
+	 * Rows of q and of replication 1 are not counted. */
+	struct plot_opts o = {.policy = "p"};
+	run_ex(plot_prep_util, DATA "mixed/executors.csv", true, &o);
+	EXPECT_DAT("# t cores:gpu cores:cpu cores:fast cores:unlabelled gpus:gpu  (share held by "
+		   "executors, from t to the next row)\n"
+		   "0 0.5 0 0 0 0.5\n"
+		   "1 0.5 0.75 0 0 0.5\n"
+		   "2 0.75 0.75 0.5 0 1\n"
+		   "3 0.75 0.5 0 0 1\n"
+		   "4 0 0.5 0 0 0\n"
+		   "5 0 0 0 0 0\n");
+	EXPECT_VAR("labels='\"gpu (4 cores)\" \"cpu (4 cores)\" \"fast (2 cores)\" "
+		   "\"unlabelled (8 cores)\"'; ");
+	EXPECT_VAR("gpulabels='\"gpu (2 GPUs)\"'; ");
+
+	/* replication 1: q's twin on p, 4 cores and 2 GPUs from 0 to 9; the
+	 * first row starts at 0 */
+	o.replication = 1;
+	run_ex(plot_prep_util, DATA "mixed/executors.csv", true, &o);
+	EXPECT_DAT("# t cores:gpu cores:cpu cores:fast cores:unlabelled gpus:gpu  (share held by "
+		   "executors, from t to the next row)\n"
+		   "0 1 0 0 0 1\n"
+		   "9 0 0 0 0 0\n");
+	run_ex(plot_prep_util, DATA "mixed/executors.csv", false, &o);
+	EXPECT_ERR(-1, DATA "mixed/executors.csv: utilisation needs the scenario's nodes (-s FILE)");
+	out_reset();
+}
+
+/* ---- runs.csv summarised -------------------------------------------- */
+
+static void test_summarise_runs(void)
+{
+	char err[256];
+	struct plot_csv *runs = plot_csv_read(DATA "runs/runs.csv", err, sizeof err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(runs);
+	struct plot_csv *s = plot_summarise_runs(runs, err, sizeof err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_EQUAL_FATAL(plot_csv_rows(s), 4); /* (a, b) x (makespan_s, jct_mean_angel_s) */
+	/* a: 10, 12, 14: mean 12, sd 2, t(0.975, 2) = 4.302652730, half
+	 * 4.302652730 * 2 / sqrt(3) = 4.9682754; b: 20 thrice, sd 0; angel: a
+	 * none, b one value (no sd) */
+	static const struct {
+		const char *policy, *metric, *reps, *mean, *sd, *half, *lo, *hi;
+	} want[] = {
+		{"a", "makespan_s", "3", "12", "2", "4.96827542", "7.03172458", "16.9682754"},
+		{"a", "jct_mean_angel_s", "3", "", "", "", "", ""},
+		{"b", "makespan_s", "3", "20", "0", "0", "20", "20"},
+		{"b", "jct_mean_angel_s", "3", "5", "", "", "", ""},
+	};
+	const char *cols[] = {"policy", "metric", "replications", "mean", "sd", "ci95_half",
+			      "ci95_lo", "ci95_hi"};
+	for (int r = 0; r < 4; r++) {
+		const char *const *w = &want[r].policy;
+		for (int c = 0; c < 8; c++) {
+			const char *got = plot_csv_cell(s, r, plot_csv_col(s, cols[c]));
+			CU_ASSERT_STRING_EQUAL(got, w[c]);
+			if (strcmp(got, w[c]))
+				fprintf(stderr, "\n  row %d %s: got '%s', want '%s'\n", r, cols[c],
+					got, w[c]);
+		}
+		CU_ASSERT_STRING_EQUAL(plot_csv_cell(s, r, plot_csv_col(s, "point")), "0");
+		CU_ASSERT_STRING_EQUAL(plot_csv_cell(s, r, plot_csv_col(s, "scenario")), "t");
+	}
+	plot_csv_free(s);
+	plot_csv_free(runs);
+}
+
+/* ---- the command ---------------------------------------------------- */
+
+/* Run `hetsim plot ARGS` with stdout and stderr captured; the text in
+ * *text (malloc'ed). */
+static int run_cmd(char **text, const char *args)
+{
+	char buf[1024], *argv[32], path[] = "/tmp/hetsim-plot-out-XXXXXX";
+	int argc = 0;
+	snprintf(buf, sizeof buf, "%s", args);
+	for (char *t = strtok(buf, " "); t && argc < 32; t = strtok(NULL, " "))
+		argv[argc++] = t;
+	int fd = mkstemp(path);
+	CU_ASSERT_FATAL(fd >= 0);
+	fflush(stdout);
+	fflush(stderr);
+	int so = dup(1), se = dup(2);
+	dup2(fd, 1);
+	dup2(fd, 2);
+	close(fd);
+	int rc = cmd_plot(argc, argv);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(so, 1);
+	dup2(se, 2);
+	close(so);
+	close(se);
+	*text = h_slurp(path, NULL);
+	remove(path);
+	return rc;
+}
+
+static void expect_cmd(const char *args, int rc, const char *text)
+{
+	char *got;
+	int r = run_cmd(&got, args);
+	CU_ASSERT_EQUAL(r, rc);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(got);
+	CU_ASSERT_STRING_EQUAL(got, text);
+	if (r != rc || strcmp(got, text))
+		fprintf(stderr, "\n  hetsim plot %s\n  got %d: %s  want %d: %s", args, r, got, rc,
+			text);
+	free(got);
+}
+
+static bool have_gnuplot(void)
+{
+	return system("gnuplot --version >/dev/null 2>&1") == 0;
+}
+
+static void test_cmd_errors(void)
+{
+	expect_cmd("gant -d x", 2, "hetsim plot: unknown figure kind 'gant' (did you mean "
+				   "'gantt'?) (known: policies, jct-by-type, sweep, gantt, "
+				   "utilisation, all)\n");
+	expect_cmd("", 2, "hetsim plot: expected one KIND, got 0 arguments (see hetsim plot "
+			  "--help)\n");
+	expect_cmd("policies", 2, "hetsim plot: no results directory: give -d DIR or -s "
+				  "SCENARIO\n");
+	expect_cmd("policies -d x --format jpg", 2, "hetsim plot: option '--format' wants png, "
+						    "svg or both, got 'jpg'\n");
+	expect_cmd("policies -d x --replication -1", 2, "hetsim plot: option '--replication' "
+							"wants an integer from 0 to 1000000, got '-1'\n");
+	expect_cmd("policies --colour red", 2, "hetsim plot: unknown option '--colour' (see "
+					       "hetsim plot --help)\n");
+
+	/* no gnuplot on PATH */
+	char *path = strdup(getenv("PATH") ? getenv("PATH") : "");
+	setenv("PATH", "/nonexistent", 1);
+	expect_cmd("policies -d " DATA "mixed", 1, "hetsim plot: gnuplot not found; install "
+						   "gnuplot-nox (scripts/install-deps does)\n");
+	setenv("PATH", path, 1);
+	free(path);
+
+	if (!have_gnuplot()) {
+		fprintf(stderr, "\n  (gnuplot not installed: skipping the rest)\n");
+		return;
+	}
+	char dir[] = "/tmp/hetsim-plot-XXXXXX", args[1024], want[512], fig[64], *got;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	snprintf(fig, sizeof fig, "%s/fig", dir);
+	snprintf(args, sizeof args, "gantt -d %s/none -o %s", dir, fig);
+	snprintf(want, sizeof want, "hetsim plot: %s/none: no such results directory\n", dir);
+	expect_cmd(args, 1, want);
+	snprintf(args, sizeof args, "gantt -d %s -o %s", dir, fig);
+	snprintf(want, sizeof want, "hetsim plot: %s/executors.csv: cannot open: No such file or "
+		 "directory\n", dir);
+	expect_cmd(args, 1, want);
+	snprintf(args, sizeof args, "policies -d %s -o %s", dir, fig);
+	snprintf(want, sizeof want, "hetsim plot: no summary.csv or runs.csv in %s\n", dir);
+	expect_cmd(args, 1, want);
+	snprintf(args, sizeof args, "all -d %s -o %s", dir, fig);
+	snprintf(want, sizeof want, "hetsim plot: nothing to plot in %s (no summary.csv, runs.csv "
+		 "or executors.csv)\n", dir);
+	expect_cmd(args, 1, want);
+	snprintf(args, sizeof args, "utilisation -d " DATA "mixed -o %s", fig);
+	expect_cmd(args, 2, "hetsim plot: utilisation needs the scenario's node labels: give -s "
+			    "FILE\n");
+	snprintf(args, sizeof args, "gantt -d " DATA "bad -o %s", fig);
+	CU_ASSERT_EQUAL(run_cmd(&got, args), 1); /* bad/ has no executors.csv */
+	free(got);
+	rmdir(fig); /* created, and left empty: no partial figure */
+	rmdir(dir);
+}
+
+/* The files in dir, sorted, one per line; removes them and dir. */
+static char *list_and_remove(const char *dir)
+{
+	char *names[64], *all = calloc(1, 4096);
+	int n = 0;
+	DIR *d = opendir(dir);
+	for (struct dirent *e; d && (e = readdir(d));)
+		if (e->d_name[0] != '.' && n < 64)
+			names[n++] = strdup(e->d_name);
+	if (d)
+		closedir(d);
+	for (int i = 0; i < n; i++)
+		for (int j = i + 1; j < n; j++)
+			if (strcmp(names[j], names[i]) < 0) {
+				char *t = names[i];
+				names[i] = names[j];
+				names[j] = t;
+			}
+	for (int i = 0; i < n; i++) {
+		char p[512];
+		snprintf(p, sizeof p, "%s/%s", dir, names[i]);
+		struct stat st;
+		if (stat(p, &st) == 0 && st.st_size == 0)
+			strcat(all, "(empty) ");
+		strcat(all, names[i]);
+		strcat(all, "\n");
+		remove(p);
+		free(names[i]);
+	}
+	rmdir(dir);
+	return all;
+}
+
+static void test_cmd_render(void)
+{
+	if (!have_gnuplot()) {
+		fprintf(stderr, "\n  (gnuplot not installed: skipped)\n");
+		return;
+	}
+	char dir[] = "/tmp/hetsim-plot-XXXXXX", args[512], *got;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	snprintf(args, sizeof args, "all -d " DATA "mixed -s " DATA "cluster.yaml -o %s/fig", dir);
+	CU_ASSERT_EQUAL(run_cmd(&got, args), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(got, "hetsim plot: skipped sweep: " DATA "mixed/summary.csv: "
+					   "no sweep axis"));
+	free(got);
+	char sub[512];
+	snprintf(sub, sizeof sub, "%s/fig", dir);
+	char *files = list_and_remove(sub);
+	const char *want = "gantt-p.dat\ngantt-p.png\ngantt-p.svg\ngantt-q.dat\ngantt-q.png\n"
+			   "gantt-q.svg\njct-by-type.dat\njct-by-type.png\njct-by-type.svg\n"
+			   "policies.dat\npolicies.png\npolicies.svg\nutilisation-p.dat\n"
+			   "utilisation-p.png\nutilisation-p.svg\nutilisation-q.dat\n"
+			   "utilisation-q.png\nutilisation-q.svg\n";
+	CU_ASSERT_STRING_EQUAL(files, want);
+	if (strcmp(files, want))
+		fprintf(stderr, "\n  got:\n%s", files);
+	free(files);
+
+	/* the sweep alone, SVG only; runs.csv alone stands in for summary.csv */
+	snprintf(args, sizeof args, "sweep -d " DATA "sweep -o %s/fig --format svg", dir);
+	CU_ASSERT_EQUAL(run_cmd(&got, args), 0);
+	free(got);
+	files = list_and_remove(sub);
+	CU_ASSERT_STRING_EQUAL(files, "sweep.dat\nsweep.svg\n");
+	free(files);
+	snprintf(args, sizeof args, "policies -d " DATA "runs -o %s/fig --format png "
+		 "--compare b --baseline a", dir);
+	CU_ASSERT_EQUAL(run_cmd(&got, args), 0);
+	free(got);
+	files = list_and_remove(sub);
+	CU_ASSERT_STRING_EQUAL(files, "policies.dat\npolicies.png\n");
+	free(files);
+	rmdir(dir);
+}
+
+int test_suite_plot(void)
+{
+	TEST_SUITE("plot",
+		   {"CSV columns by name", test_csv_by_name},
+		   {"CSV errors name the file and line", test_csv_errors},
+		   {"policies: bars, CI, reduction", test_policies},
+		   {"jct-by-type: clustered bars", test_jct_by_type},
+		   {"sweep: lines, CI bands, other axes held", test_sweep},
+		   {"sweep: a non-numeric axis", test_sweep_categories},
+		   {"nodes and their grouping label", test_nodes},
+		   {"gantt: lanes, boxes, node rows", test_gantt},
+		   {"gantt: node order without a scenario", test_gantt_node_order},
+		   {"utilisation: step function per label", test_utilisation},
+		   {"runs.csv summarised: mean, Student-t CI", test_summarise_runs},
+		   {"command: bad input and missing gnuplot", test_cmd_errors},
+		   {"command: renders PNG and SVG", test_cmd_render});
+	return 0;
+}

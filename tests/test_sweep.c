@@ -1,0 +1,386 @@
+/* test_sweep.c - sweeps: the sweep block of a scenario (scn_sweep_load),
+ * the confidence-interval arithmetic, and `hetsim sweep`'s files: the
+ * same bytes whatever -j, summary rows that follow from runs.csv, a point
+ * that reproduces with `hetsim run`, and a dead worker that leaves no file.
+ *
+ * Files: tests/scenarios/sweep/ (two-axes.yaml: 3 x 2 points, one axis
+ * moving two keys; paths.yaml: every way a path selects) and
+ * tests/scenarios/bad/sweep_*.yaml (one mistake each, message pinned).
+ */
+#include "test.h"
+
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "harness.h"
+#include "scenario.h"
+
+#define SWEEP_DIR "tests/scenarios/sweep/"
+#define BAD_DIR "tests/scenarios/bad/"
+
+static char tmpdir[64];
+
+static struct scn_sweep *load_sweep(const char *path)
+{
+	char err[1024] = "";
+	struct scn_sweep *sw = scn_sweep_load(path, err, sizeof err);
+	if (!sw)
+		fprintf(stderr, "\n  %s\n", err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(sw);
+	return sw;
+}
+
+/* ------------------------------------------------------------------ */
+/* Confidence intervals                                                */
+
+static void test_ci(void)
+{
+	/* {1..5}: mean 3, sd sqrt(10/4) = 1.5811388300841898, t(0.975, 4) =
+	 * 2.7764451051977987 (tables: 2.776445), half = t sd / sqrt(5). */
+	const double x[] = {1, 2, 3, 4, 5};
+	struct cmd_ci c;
+	cmd_ci95(x, 5, &c);
+	CU_ASSERT_EQUAL(c.n, 5);
+	CU_ASSERT_DOUBLE_EQUAL(c.mean, 3.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(c.sd, 1.5811388300841898, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(c.half, 1.9632431614775607, 1e-9);
+
+	/* {2, 4}: mean 3, sd sqrt(2), t(0.975, 1) = 12.706204736174707 */
+	cmd_ci95((const double[]){2, 4}, 2, &c);
+	CU_ASSERT_DOUBLE_EQUAL(c.sd, 1.4142135623730951, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(c.half, 12.706204736174707 * 1.4142135623730951 / sqrt(2), 1e-8);
+
+	/* one value: sd 0 and no interval; none: nothing */
+	cmd_ci95((const double[]){7.5}, 1, &c);
+	CU_ASSERT_EQUAL(c.n, 1);
+	CU_ASSERT_DOUBLE_EQUAL(c.mean, 7.5, 0);
+	CU_ASSERT_DOUBLE_EQUAL(c.sd, 0, 0);
+	CU_ASSERT(isnan(c.half));
+	cmd_ci95(NULL, 0, &c);
+	CU_ASSERT(isnan(c.mean) && isnan(c.sd) && isnan(c.half));
+}
+
+/* ------------------------------------------------------------------ */
+/* Loading                                                             */
+
+static void test_two_axes(void)
+{
+	struct scn_sweep *sw = load_sweep(SWEEP_DIR "two-axes.yaml");
+	CU_ASSERT_EQUAL_FATAL(sw->npoints, 6);
+	CU_ASSERT_EQUAL_FATAL(sw->naxes, 2);
+	CU_ASSERT_STRING_EQUAL(sw->axes[0].label, "jobs");
+	CU_ASSERT_STRING_EQUAL(sw->axes[1].label, "gpu_nodes");
+	CU_ASSERT_EQUAL(sw->axes[0].nvalues, 3);
+	CU_ASSERT_EQUAL(sw->axes[1].nvalues, 2);
+	/* first axis slowest: (2, one) (2, two) (4, one) ... */
+	static const int jobs[6] = {2, 2, 4, 4, 6, 6}, gpu[6] = {1, 2, 1, 2, 1, 2};
+	static const int cpu[6] = {3, 2, 3, 2, 3, 2};
+	static const char *const shown[6][2] = {{"2", "one"}, {"2", "two"}, {"4", "one"},
+						{"4", "two"}, {"6", "one"}, {"6", "two"}};
+	for (int p = 0; p < 6; p++) {
+		const struct scn *s = sw->point[p];
+		CU_ASSERT_EQUAL(scn_sweep_at(sw, p, 0), p / 2);
+		CU_ASSERT_EQUAL(scn_sweep_at(sw, p, 1), p % 2);
+		CU_ASSERT_STRING_EQUAL(scn_sweep_shown(sw, p, 0), shown[p][0]);
+		CU_ASSERT_STRING_EQUAL(scn_sweep_shown(sw, p, 1), shown[p][1]);
+		CU_ASSERT_STRING_EQUAL(s->name, "two-axes");
+		CU_ASSERT_STRING_EQUAL(s->path, SWEEP_DIR "two-axes.yaml");
+		CU_ASSERT_EQUAL(s->seed, 7);
+		CU_ASSERT_EQUAL(s->replications, 3);
+		CU_ASSERT_EQUAL_FATAL(s->ngroups, 2);
+		CU_ASSERT_STRING_EQUAL(s->groups[0].name, "gpu");
+		CU_ASSERT_EQUAL(s->groups[0].count, gpu[p]); /* a key the file lacks */
+		CU_ASSERT_EQUAL(s->groups[0].gpus, 1);
+		CU_ASSERT_EQUAL(s->groups[1].count, cpu[p]);
+		CU_ASSERT_EQUAL(s->groups[1].cores, 4);
+		CU_ASSERT_EQUAL_FATAL(s->njobgroups, 1);
+		CU_ASSERT_EQUAL(s->jobs[0].count, jobs[p]);
+		CU_ASSERT_EQUAL(s->jobs[0].arrival.interval_us, 3000000);
+		CU_ASSERT_EQUAL(s->jobs[0].exec.cores, 2);
+		CU_ASSERT_EQUAL(s->npolicies, 2);
+	}
+	scn_sweep_free(sw);
+
+	/* scn_load: every point checked, point 0 returned */
+	char err[512] = "";
+	struct scn *s = scn_load(SWEEP_DIR "two-axes.yaml", err, sizeof err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_EQUAL(s->jobs[0].count, 2);
+	CU_ASSERT_EQUAL(s->groups[0].count, 1);
+	CU_ASSERT_EQUAL(s->groups[1].count, 3);
+	scn_free(s);
+
+	/* a file without a sweep block: one point, no axes */
+	sw = load_sweep("tests/scenarios/ok/full.yaml");
+	CU_ASSERT_EQUAL(sw->npoints, 1);
+	CU_ASSERT_EQUAL(sw->naxes, 0);
+	CU_ASSERT_STRING_EQUAL(sw->point[0]->name, "full-test");
+	scn_sweep_free(sw);
+}
+
+static const char *param(const struct scn_policy *p, const char *key)
+{
+	for (int i = 0; i < p->nparams; i++)
+		if (strcmp(p->params[i].key, key) == 0)
+			return p->params[i].value;
+	return NULL;
+}
+
+static void test_paths(void)
+{
+	struct scn_sweep *sw = load_sweep(SWEEP_DIR "paths.yaml");
+	CU_ASSERT_EQUAL_FATAL(sw->naxes, 5);
+	CU_ASSERT_EQUAL_FATAL(sw->npoints, 2 * 2 * 1 * 1 * 2);
+	CU_ASSERT_STRING_EQUAL(sw->axes[0].label, "gang");   /* default: the last key */
+	CU_ASSERT_STRING_EQUAL(sw->axes[1].label, "fifo_kind");
+	CU_ASSERT_STRING_EQUAL(sw->axes[2].label, "tasks");
+	CU_ASSERT_STRING_EQUAL(sw->axes[3].label, "seed_value");
+	CU_ASSERT_STRING_EQUAL(sw->axes[4].label, "arrival");
+	for (int p = 0; p < sw->npoints; p++) {
+		const struct scn *s = sw->point[p];
+		int gang = scn_sweep_at(sw, p, 0), kind = scn_sweep_at(sw, p, 1);
+		int arr = scn_sweep_at(sw, p, 4);
+		CU_ASSERT_EQUAL_FATAL(s->npolicies, 2);
+		/* policies[fifo]: a scalar entry by its name, replaced whole */
+		CU_ASSERT_STRING_EQUAL(s->policies[0].kind, kind ? "spark-standalone" : "fifo");
+		/* policies[nogang].gang: a switch of a named entry */
+		CU_ASSERT_STRING_EQUAL(s->policies[1].name, "nogang");
+		CU_ASSERT_STRING_EQUAL(param(&s->policies[1], "gang"), gang ? "false" : "true");
+		/* workload[1].stages[map].tasks: by index, then by name */
+		CU_ASSERT_EQUAL(s->jobs[1].stages[0].tasks, 8);
+		CU_ASSERT_EQUAL(s->jobs[1].stages[1].tasks, 2);
+		/* seed: a top-level key the file lacks */
+		CU_ASSERT_EQUAL(s->seed, 5);
+		/* a flow mapping as a value */
+		CU_ASSERT_EQUAL(s->jobs[0].arrival.kind, arr ? SCN_ARR_FIXED : SCN_ARR_INTERVAL);
+		CU_ASSERT_EQUAL(arr ? s->jobs[0].arrival.start_us : s->jobs[0].arrival.interval_us,
+				arr ? 1000000 : 2000000);
+		CU_ASSERT_STRING_EQUAL(scn_sweep_shown(sw, p, 4), arr ? "at-1s" : "every-2s");
+	}
+	scn_sweep_free(sw);
+}
+
+static const struct {
+	const char *file, *msg;
+} bad[] = {
+	{"sweep_path", "sweep_path.yaml:9:11: sweep path 'workload[wc].arrival.every': no key "
+		       "'arrival' in 'workload[wc]'"},
+	{"sweep_entry", "sweep_entry.yaml:10:11: sweep path 'workload[wordcount].count': no entry "
+			"named 'wordcount' in 'workload' (names: wc, wc2)"},
+	{"sweep_arity", "sweep_arity.yaml:12:22: expected a list of 2 values (one per path) in "
+			"values of sweep axis 'nodes', got a list of 3"},
+	{"sweep_value", "sweep_value.yaml:11:22: expected an integer, got 'x'"},
+	{"sweep_empty", "sweep_empty.yaml:11:13: expected at least one value in values of sweep "
+			"axis 'jobs', got an empty list"},
+	{"sweep_label_dup", "sweep_label_dup.yaml:13:11: duplicate axis label 'count' (first at "
+			    "line 10)"},
+	{"sweep_point", "sweep_point.yaml:8:12: count 3 disagrees with the 2 arrival times "
+			"(sweep point 1: arrival=times)"},
+	{"sweep_points", "sweep_points.yaml:13:5: the sweep has 10100 points up to this axis (the "
+			 "product of the axes' numbers of values), above the limit of 10000"},
+	{"sweep_clash", "sweep_clash.yaml:13:11: sweep path 'workload[wc].arrival.every' lies "
+			"inside the value that 'workload[wc].arrival' (line 10) replaces"},
+};
+
+static void test_bad(void)
+{
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char path[256], want[512], err[512] = "";
+		snprintf(path, sizeof path, BAD_DIR "%s.yaml", bad[i].file);
+		snprintf(want, sizeof want, BAD_DIR "%s", bad[i].msg);
+		struct scn_sweep *sw = scn_sweep_load(path, err, sizeof err);
+		CU_ASSERT_PTR_NULL(sw);
+		scn_sweep_free(sw);
+		if (strcmp(err, want) != 0)
+			fprintf(stderr, "\n  %s:\n    got  %s\n    want %s\n", bad[i].file, err, want);
+		CU_ASSERT_STRING_EQUAL(err, want);
+		/* scn_load says the same */
+		err[0] = '\0';
+		CU_ASSERT_PTR_NULL(scn_load(path, err, sizeof err));
+		CU_ASSERT_STRING_EQUAL(err, want);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* hetsim sweep                                                        */
+
+static int sweep_into(const char *sub, int workers)
+{
+	char dir[128];
+	snprintf(dir, sizeof dir, "%s/%s", tmpdir, sub);
+	struct scn_sweep *sw = load_sweep(SWEEP_DIR "two-axes.yaml");
+	struct cmd_sweep_opts o = {.workers = workers, .quiet = true};
+	int rc = cmd_sweep_scenario(sw, &o, dir);
+	scn_sweep_free(sw);
+	return rc;
+}
+
+static char *file(const char *sub, const char *name)
+{
+	char p[192];
+	snprintf(p, sizeof p, "%s/%s/%s", tmpdir, sub, name);
+	return h_slurp(p, NULL);
+}
+
+static void test_workers_same_bytes(void)
+{
+	CU_ASSERT_EQUAL_FATAL(sweep_into("j1", 1), 0);
+	CU_ASSERT_EQUAL_FATAL(sweep_into("j2", 2), 0);
+	CU_ASSERT_EQUAL_FATAL(sweep_into("j5", 5), 0);
+	static const char *const names[] = {"runs.csv", "summary.csv"};
+	for (int i = 0; i < 2; i++) {
+		char *a = file("j1", names[i]), *b = file("j2", names[i]), *c = file("j5", names[i]);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+		CU_ASSERT(strlen(a) > 1000);
+		CU_ASSERT_STRING_EQUAL(a, b);
+		CU_ASSERT_STRING_EQUAL(a, c);
+		free(a);
+		free(b);
+		free(c);
+	}
+	char *r = file("j1", "runs.csv");
+	const char *head = "scenario,policy,point,jobs,gpu_nodes,replication,seed,jobs,counted,";
+	CU_ASSERT_NSTRING_EQUAL(r, head, strlen(head));
+	/* 6 points x 2 policies x 3 replications, and the header */
+	int lines = 0;
+	for (const char *c = r; *c; c++)
+		lines += *c == '\n';
+	CU_ASSERT_EQUAL(lines, 1 + 36);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r, "\ntwo-axes,spark-standalone,0,2,one,0,7,2,"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r, "\ntwo-axes,label-dual,5,6,two,2,7,6,"));
+	free(r);
+	char *s = file("j1", "summary.csv");
+	CU_ASSERT_NSTRING_EQUAL(s, "scenario,policy,point,jobs,gpu_nodes,replications,metric,mean,"
+				"sd,ci95_half,ci95_lo,ci95_hi\n", 88);
+	free(s);
+}
+
+/* Field `k` (0-based) of a CSV line into buf. */
+static const char *field(const char *line, int k, char *buf, size_t len)
+{
+	for (int i = 0; i < k; i++)
+		line = strchr(line, ',') + 1;
+	size_t n = strcspn(line, ",\n");
+	snprintf(buf, len, "%.*s", (int)(n < len ? n : len - 1), line);
+	return buf;
+}
+
+static void test_summary_by_hand(void)
+{
+	/* label-dual at point 3 (jobs 4, gpu_nodes two): makespan_s (field 13
+	 * of runs.csv) of its 3 replications, against the summary row. */
+	char *r = file("j1", "runs.csv"), *s = file("j1", "summary.csv"), buf[64];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	double x[3];
+	int n = 0;
+	for (const char *l = strchr(r, '\n') + 1; *l; l = strchr(l, '\n') + 1)
+		if (strncmp(l, "two-axes,label-dual,3,4,two,", 28) == 0 && n < 3) {
+			CU_ASSERT_EQUAL(atoi(field(l, 5, buf, sizeof buf)), n); /* replication */
+			x[n++] = atof(field(l, 13, buf, sizeof buf));
+		}
+	CU_ASSERT_EQUAL_FATAL(n, 3);
+	double mean = (x[0] + x[1] + x[2]) / 3, ss = 0;
+	for (int i = 0; i < 3; i++)
+		ss += (x[i] - mean) * (x[i] - mean);
+	double sd = sqrt(ss / 2), half = 4.302652729749464 * sd / sqrt(3); /* t(0.975, 2) */
+	const char *row = strstr(s, "\ntwo-axes,label-dual,3,4,two,3,makespan_s,");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(row);
+	row++;
+	CU_ASSERT_DOUBLE_EQUAL(atof(field(row, 7, buf, sizeof buf)), mean, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(atof(field(row, 8, buf, sizeof buf)), sd, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(atof(field(row, 9, buf, sizeof buf)), half, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(atof(field(row, 10, buf, sizeof buf)), mean - half, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(atof(field(row, 11, buf, sizeof buf)), mean + half, 1e-6);
+	CU_ASSERT(half > 0);
+	/* wordcount only: the other job types' means are empty in every
+	 * replication, so they have no row */
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, ",jct_mean_wordcount_s,"));
+	CU_ASSERT_PTR_NULL(strstr(s, ",jct_mean_mnist_spark_s,"));
+	free(r);
+	free(s);
+}
+
+/* A point's rows are `hetsim run` on that point's scenario. */
+static void test_point_is_a_run(void)
+{
+	char dir[128];
+	snprintf(dir, sizeof dir, "%s/run3", tmpdir);
+	struct scn_sweep *sw = load_sweep(SWEEP_DIR "two-axes.yaml");
+	struct cmd_run_opts o = {.only_replication = -1, .quiet = true};
+	CU_ASSERT_EQUAL_FATAL(cmd_run_scenario(sw->point[3], &o, dir), 0);
+	scn_sweep_free(sw);
+	char *run = file("run3", "runs.csv"), *sweep = file("j1", "runs.csv");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(run);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(sweep);
+	int n = 0;
+	for (const char *l = strchr(run, '\n') + 1; *l; l = strchr(l, '\n') + 1, n++) {
+		/* "two-axes,POLICY,REST" -> "two-axes,POLICY,3,4,two,REST" */
+		char want[1024];
+		const char *rest = strchr(strchr(l, ',') + 1, ',') + 1;
+		size_t len = strcspn(l, "\n") + 1;
+		snprintf(want, sizeof want, "\n%.*s3,4,two,%.*s", (int)(rest - l), l,
+			 (int)(len - (size_t)(rest - l)), rest);
+		CU_ASSERT_PTR_NOT_NULL(strstr(sweep, want));
+	}
+	CU_ASSERT_EQUAL(n, 6);
+	free(run);
+	free(sweep);
+}
+
+/* A worker that dies: exit 1, and neither file nor temporary left. */
+static void test_worker_dies(void)
+{
+	char dir[128], p[192];
+	snprintf(dir, sizeof dir, "%s/dead", tmpdir);
+	setenv("HETSIM_SWEEP_KILL_RUN", "5", 1);
+	int saved = dup(2), null = open("/dev/null", O_WRONLY); /* its message */
+	dup2(null, 2);
+	int rc = sweep_into("dead", 2);
+	dup2(saved, 2);
+	close(saved);
+	close(null);
+	unsetenv("HETSIM_SWEEP_KILL_RUN");
+	CU_ASSERT_EQUAL(rc, 1);
+	static const char *const names[] = {"runs.csv", "summary.csv", "runs.csv.tmp",
+					    "summary.csv.tmp"};
+	for (int i = 0; i < 4; i++) {
+		snprintf(p, sizeof p, "%s/%s", dir, names[i]);
+		CU_ASSERT_EQUAL(access(p, F_OK), -1);
+	}
+}
+
+static int setup(void)
+{
+	snprintf(tmpdir, sizeof tmpdir, "/tmp/hetsim-sweep-XXXXXX");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void)
+{
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+int test_suite_sweep(void)
+{
+	CU_pSuite s = CU_add_suite("sweep", setup, teardown);
+	if (!s || !CU_add_test(s, "95% CI: Student t, by hand", test_ci) ||
+	    !CU_add_test(s, "two axes, one moving two keys: every point's fields", test_two_axes) ||
+	    !CU_add_test(s, "paths: by name, kind, index; absent keys; mappings", test_paths) ||
+	    !CU_add_test(s, "bad sweep blocks: exact messages", test_bad) ||
+	    !CU_add_test(s, "-j 1, -j 2, -j 5: byte-identical CSV", test_workers_same_bytes) ||
+	    !CU_add_test(s, "a summary row from runs.csv by hand", test_summary_by_hand) ||
+	    !CU_add_test(s, "a point's rows equal hetsim run on its scenario", test_point_is_a_run) ||
+	    !CU_add_test(s, "a dead worker: exit 1, no file left", test_worker_dies))
+		return -1;
+	return 0;
+}
