@@ -257,6 +257,24 @@ static void angel_gang(void)
 	h_done(s, c);
 }
 
+/* wordcount, mnist_spark and angel in one run: every job ends done where
+ * the policy can run it (spark-standalone cannot run Angel). */
+static void three_types(void)
+{
+	static const char *const pols[] = {"yarn", "label-dual", "fifo", "spark-standalone"};
+	for (int p = 0; p < 4; p++) {
+		struct scn *c;
+		struct sim *s = h_run(HAND "three-types.yaml", pols[p], 0, &c);
+		CU_ASSERT_EQUAL(sim_njobs(s), 7);
+		for (int i = 0; i < sim_njobs(s); i++) {
+			const struct sim_job *j = sim_job(s, i);
+			bool angel_on_standalone = p == 3 && j->type == SCN_JOB_ANGEL;
+			CU_ASSERT_EQUAL(j->status, angel_on_standalone ? JOB_UNPLACEABLE : JOB_DONE);
+		}
+		h_done(s, c);
+	}
+}
+
 int test_suite_policies(void)
 {
 	TEST_SUITE("policies",
@@ -274,6 +292,7 @@ int test_suite_policies(void)
 		   {"label-dual: memory calculator oversubscribes, processor sharing", dual_sharing},
 		   {"yarn: AM share cap, container sizes, vcores oversubscribed", yarn_am_cap},
 		   {"yarn: containers in heartbeat order after the AM is up", yarn_heartbeat},
-		   {"angel: PS gang before tasks, under yarn, standalone, label-dual", angel_gang});
+		   {"angel: PS gang before tasks, under yarn, standalone, label-dual", angel_gang},
+		   {"wordcount, mnist_spark and angel together under every policy", three_types});
 	return 0;
 }
