@@ -8,6 +8,7 @@
  * each figure shows.
  */
 #include "plot.h"
+#include "rows.h"
 
 #include <errno.h>
 #include <math.h>
@@ -1431,20 +1432,6 @@ struct plot_ctx {
 
 static const char *const formats[2] = {"png", "svg"};
 
-static int mkdirs(const char *dir)
-{
-	char p[4096];
-	snprintf(p, sizeof p, "%s", dir);
-	for (char *c = p + 1; *c; c++)
-		if (*c == '/') {
-			*c = '\0';
-			if (mkdir(p, 0777) && errno != EEXIST)
-				return -1;
-			*c = '/';
-		}
-	return mkdir(p, 0777) && errno != EEXIST ? -1 : 0;
-}
-
 static bool gnuplot_on_path(void)
 {
 	const char *p = getenv("PATH");
@@ -1766,7 +1753,7 @@ int cmd_plot(int argc, char **argv)
 		fprintf(stderr, "hetsim plot: %s: no such results directory\n", x.dir);
 		rc = 1;
 	}
-	if (!rc && mkdirs(x.out)) {
+	if (!rc && rows_mkdirs(x.out)) {
 		fprintf(stderr, "hetsim plot: cannot create %s: %s\n", x.out, strerror(errno));
 		rc = 1;
 	}

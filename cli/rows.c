@@ -1,7 +1,10 @@
 /* rows.c - the runs.csv row of one finished run (see rows.h). */
 #include "rows.h"
 
+#include <errno.h>
 #include <inttypes.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include "metrics.h"
 #include "scenario.h"
@@ -20,4 +23,82 @@ void rows_run(FILE *f, const struct scn *sc, int rep, const struct met_run *m)
 		else
 			fputs(",", f);
 	fputc('\n', f);
+}
+
+int rows_mkdirs(const char *dir)
+{
+	char p[4096];
+	snprintf(p, sizeof p, "%s", dir);
+	for (char *c = p + 1; *c; c++)
+		if (*c == '/') {
+			*c = '\0';
+			if (mkdir(p, 0777) && errno != EEXIST)
+				return -1;
+			*c = '/';
+		}
+	return mkdir(p, 0777) && errno != EEXIST ? -1 : 0;
+}
+
+static void file_path(char *buf, size_t len, const struct rows_files *o, int i, bool tmp)
+{
+	snprintf(buf, len, "%s/%s%s", o->dir, o->names[i], tmp ? ".tmp" : "");
+}
+
+int rows_files_open(struct rows_files *o)
+{
+	char p[4200];
+	for (int i = 0; i < o->n; i++)
+		o->f[i] = NULL;
+	if (rows_mkdirs(o->dir)) {
+		fprintf(stderr, "hetsim %s: cannot create %s: %s\n", o->cmd, o->dir, strerror(errno));
+		return -1;
+	}
+	for (int i = 0; i < o->n; i++) {
+		file_path(p, sizeof p, o, i, true);
+		if (!(o->f[i] = fopen(p, "w"))) {
+			fprintf(stderr, "hetsim %s: cannot write %s: %s\n", o->cmd, p, strerror(errno));
+			rows_files_close(o, false);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int rows_files_close(struct rows_files *o, bool ok)
+{
+	char tmp[4200], dst[4200];
+	for (int i = 0; i < o->n; i++) {
+		if (!o->f[i])
+			continue;
+		bool bad = ferror(o->f[i]) != 0;
+		if (fclose(o->f[i]) || bad) {
+			if (ok)
+				fprintf(stderr, "hetsim %s: cannot write %s/%s: %s\n", o->cmd, o->dir,
+					o->names[i], strerror(errno));
+			ok = false;
+		}
+		o->f[i] = NULL;
+	}
+	for (int i = 0; i < o->n; i++) {
+		file_path(tmp, sizeof tmp, o, i, true);
+		file_path(dst, sizeof dst, o, i, false);
+		if (ok && rename(tmp, dst)) {
+			fprintf(stderr, "hetsim %s: cannot write %s: %s\n", o->cmd, dst, strerror(errno));
+			ok = false;
+		}
+		if (!ok)
+			remove(tmp);
+	}
+	return ok ? 0 : -1;
+}
+
+bool rows_scenario_has_labels(const struct scn *s)
+{
+	for (int g = 0; g < s->njobgroups; g++) {
+		const struct scn_job_group *j = &s->jobs[g];
+		if (j->require || j->prefer || j->ps.require || j->ps.prefer || j->worker.require ||
+		    j->worker.prefer || j->exec.require || j->exec.prefer)
+			return true;
+	}
+	return false;
 }

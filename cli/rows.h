@@ -8,6 +8,7 @@
 #ifndef HETSIM_ROWS_H
 #define HETSIM_ROWS_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 struct scn;
@@ -27,5 +28,27 @@ struct met_run;
 /* Write "replication,seed,...,jct_mean_angel_s\n" for replication `rep`
  * of scenario `sc` that measured `m`. */
 void rows_run(FILE *f, const struct scn *sc, int rep, const struct met_run *m);
+
+/* Result files written whole or not at all: rows_files_open() creates the
+ * folder if needed and opens every file as NAME.tmp; rows_files_close()
+ * renames them into place only if `ok` and every file was written without
+ * error, and removes the temporary files otherwise.  Messages name the
+ * command (`cmd`: "run", "sweep") and the file. */
+struct rows_files {
+	const char *cmd;           /* for messages */
+	const char *dir;           /* the folder */
+	const char *const *names;  /* file names, n of them */
+	int n;                     /* at most 4 */
+	FILE *f[4];                /* open files, by name index */
+};
+int rows_files_open(struct rows_files *o);
+int rows_files_close(struct rows_files *o, bool ok);
+
+/* mkdir -p; 0, or -1 with errno set. */
+int rows_mkdirs(const char *dir);
+
+/* Whether any job group of s requires or prefers node labels (a policy
+ * that ignores labels then says so once). */
+bool rows_scenario_has_labels(const struct scn *s);
 
 #endif

@@ -90,90 +90,14 @@ static void run_row(FILE *b, const struct scn *sc, const char *pol, int rep,
 	rows_run(b, sc, rep, m);
 }
 
-static int mkdirs(const char *dir)
-{
-	char p[4096];
-	snprintf(p, sizeof p, "%s", dir);
-	for (char *c = p + 1; *c; c++)
-		if (*c == '/') {
-			*c = '\0';
-			if (mkdir(p, 0777) && errno != EEXIST)
-				return -1;
-			*c = '/';
-		}
-	return mkdir(p, 0777) && errno != EEXIST ? -1 : 0;
-}
-
-/* The three result files, written as NAME.tmp and renamed into place
- * only when every run is done. */
-static const struct {
-	const char *name, *header;
-} outputs[3] = {
-	{"runs.csv", "scenario,policy," ROWS_RUN_HEADER},
-	{"jobs.csv", "policy,replication,job,group,index,type,status,arrival_s,start_s,end_s,"
-		     "jct_s,nodes,gpus\n"},
-	{"executors.csv", "policy,replication,executor,job,group,type,role,node,cores,"
-			  "memory_mib,gpus,launch_s,ready_s,end_s\n"},
+/* The three result files (docs/output.md). */
+static const char *const out_names[3] = {"runs.csv", "jobs.csv", "executors.csv"};
+static const char *const out_headers[3] = {
+	"scenario,policy," ROWS_RUN_HEADER,
+	"policy,replication,job,group,index,type,status,arrival_s,start_s,end_s,jct_s,nodes,gpus\n",
+	"policy,replication,executor,job,group,type,role,node,cores,memory_mib,gpus,launch_s,"
+	"ready_s,end_s\n",
 };
-
-static void out_path(char *buf, size_t len, const char *dir, int i, bool tmp)
-{
-	snprintf(buf, len, "%s/%s%s", dir, outputs[i].name, tmp ? ".tmp" : "");
-}
-
-static int open_outputs(const char *dir, FILE *f[3])
-{
-	char p[4200];
-	for (int i = 0; i < 3; i++) {
-		out_path(p, sizeof p, dir, i, true);
-		if (!(f[i] = fopen(p, "w"))) {
-			fprintf(stderr, "hetsim run: cannot write %s: %s\n", p, strerror(errno));
-			return -1;
-		}
-		fputs(outputs[i].header, f[i]);
-	}
-	return 0;
-}
-
-/* Close the files; rename them into place if ok, else remove them. */
-static int close_outputs(const char *dir, FILE *f[3], bool ok)
-{
-	char tmp[4200], dst[4200];
-	for (int i = 0; i < 3; i++) {
-		if (!f[i])
-			continue;
-		bool bad = ferror(f[i]) != 0;
-		if (fclose(f[i]) || bad) {
-			if (ok)
-				fprintf(stderr, "hetsim run: cannot write %s/%s: %s\n", dir,
-					outputs[i].name, strerror(errno));
-			ok = false;
-		}
-		f[i] = NULL;
-	}
-	for (int i = 0; i < 3; i++) {
-		out_path(tmp, sizeof tmp, dir, i, true);
-		out_path(dst, sizeof dst, dir, i, false);
-		if (ok && rename(tmp, dst)) {
-			fprintf(stderr, "hetsim run: cannot write %s: %s\n", dst, strerror(errno));
-			ok = false;
-		}
-		if (!ok)
-			remove(tmp);
-	}
-	return ok ? 0 : -1;
-}
-
-static bool scenario_has_labels(const struct scn *s)
-{
-	for (int g = 0; g < s->njobgroups; g++) {
-		const struct scn_job_group *j = &s->jobs[g];
-		if (j->require || j->prefer || j->ps.require || j->ps.prefer || j->worker.require ||
-		    j->worker.prefer || j->exec.require || j->exec.prefer)
-			return true;
-	}
-	return false;
-}
 
 /* The policies to run: the scenario's entries named on the command line
  * (or a registered policy with its defaults), else all of them. */
@@ -252,16 +176,13 @@ int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *di
 		first = o->only_replication;
 		last = first + 1;
 	}
-	bool labels = scenario_has_labels(s);
-	FILE *f[3] = {NULL, NULL, NULL};
-	if (mkdirs(dir)) {
-		fprintf(stderr, "hetsim run: cannot create %s: %s\n", dir, strerror(errno));
+	bool labels = rows_scenario_has_labels(s);
+	struct rows_files out = {.cmd = "run", .dir = dir, .names = out_names, .n = 3};
+	if (rows_files_open(&out))
 		return 1;
-	}
-	if (open_outputs(dir, f)) {
-		close_outputs(dir, f, false);
-		return 1;
-	}
+	FILE **f = out.f;
+	for (int i = 0; i < 3; i++)
+		fputs(out_headers[i], f[i]);
 	struct agg *agg = xcalloc((size_t)npol, sizeof *agg);
 	int rc = 0;
 	for (int p = 0; p < npol && !rc; p++) {
@@ -299,7 +220,7 @@ int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *di
 			sim_free(sim);
 		}
 	}
-	if (close_outputs(dir, f, rc == 0))
+	if (rows_files_close(&out, rc == 0))
 		rc = 1;
 	if (!rc && !o->quiet)
 		print_table(pols, npol, agg, last - first, s);

@@ -342,77 +342,21 @@ static void gather_free(struct gather *g)
 
 /* ---- output files -------------------------------------------------- */
 
-static int mkdirs(const char *dir)
-{
-	char p[4096];
-	snprintf(p, sizeof p, "%s", dir);
-	for (char *c = p + 1; *c; c++)
-		if (*c == '/') {
-			*c = '\0';
-			if (mkdir(p, 0777) && errno != EEXIST)
-				return -1;
-			*c = '/';
-		}
-	return mkdir(p, 0777) && errno != EEXIST ? -1 : 0;
-}
-
 static const char *const out_names[2] = {"runs.csv", "summary.csv"};
 
-static void out_path(char *buf, size_t len, const char *dir, int i, bool tmp)
-{
-	snprintf(buf, len, "%s/%s%s", dir, out_names[i], tmp ? ".tmp" : "");
-}
-
 /* Both files as NAME.tmp, with their headers. */
-static int open_outputs(const char *dir, const struct scn_sweep *sw, FILE *f[2])
+static int open_outputs(struct rows_files *out, const struct scn_sweep *sw)
 {
-	char p[4200];
-	if (mkdirs(dir)) {
-		fprintf(stderr, "hetsim sweep: cannot create %s: %s\n", dir, strerror(errno));
+	if (rows_files_open(out))
 		return -1;
-	}
 	for (int i = 0; i < 2; i++) {
-		out_path(p, sizeof p, dir, i, true);
-		if (!(f[i] = fopen(p, "w"))) {
-			fprintf(stderr, "hetsim sweep: cannot write %s: %s\n", p, strerror(errno));
-			return -1;
-		}
-		fputs("scenario,policy,point", f[i]);
+		fputs("scenario,policy,point", out->f[i]);
 		for (int a = 0; a < sw->naxes; a++)
-			fprintf(f[i], ",%s", sw->axes[a].label);
+			fprintf(out->f[i], ",%s", sw->axes[a].label);
 		fputs(i == 0 ? "," ROWS_RUN_HEADER
-			     : ",replications,metric,mean,sd,ci95_half,ci95_lo,ci95_hi\n", f[i]);
+			     : ",replications,metric,mean,sd,ci95_half,ci95_lo,ci95_hi\n", out->f[i]);
 	}
 	return 0;
-}
-
-/* Close the files; rename them into place if ok, else remove them. */
-static int close_outputs(const char *dir, FILE *f[2], bool ok)
-{
-	char tmp[4200], dst[4200];
-	for (int i = 0; i < 2; i++) {
-		if (!f[i])
-			continue;
-		bool bad = ferror(f[i]) != 0;
-		if (fclose(f[i]) || bad) {
-			if (ok)
-				fprintf(stderr, "hetsim sweep: cannot write %s/%s: %s\n", dir,
-					out_names[i], strerror(errno));
-			ok = false;
-		}
-		f[i] = NULL;
-	}
-	for (int i = 0; i < 2; i++) {
-		out_path(tmp, sizeof tmp, dir, i, true);
-		out_path(dst, sizeof dst, dir, i, false);
-		if (ok && rename(tmp, dst)) {
-			fprintf(stderr, "hetsim sweep: cannot write %s: %s\n", dst, strerror(errno));
-			ok = false;
-		}
-		if (!ok)
-			remove(tmp);
-	}
-	return ok ? 0 : -1;
 }
 
 /* Policy names in order of first appearance (point 0's first), into
@@ -931,17 +875,6 @@ static int default_workers(void)
 
 /* ---- the command --------------------------------------------------- */
 
-static bool scenario_has_labels(const struct scn *s)
-{
-	for (int g = 0; g < s->njobgroups; g++) {
-		const struct scn_job_group *j = &s->jobs[g];
-		if (j->require || j->prefer || j->ps.require || j->ps.prefer || j->worker.require ||
-		    j->worker.prefer || j->exec.require || j->exec.prefer)
-			return true;
-	}
-	return false;
-}
-
 /* "note: policy X ignores the scenario's node labels", once a policy. */
 static void notes(const struct plan *pl)
 {
@@ -954,7 +887,7 @@ static void notes(const struct plan *pl)
 				continue;
 			const struct scn_policy *pol = &pl->pols[p][gid - pl->gfirst[p]];
 			const struct policy_ops *ops = pol_find(pol->kind);
-			if (!ops || ops->uses_labels || !scenario_has_labels(pl->sw->point[p]))
+			if (!ops || ops->uses_labels || !rows_scenario_has_labels(pl->sw->point[p]))
 				continue;
 			bool alias = strcmp(pol->name, ops->name) != 0;
 			fprintf(stderr, "note: policy '%s'%s%s%s ignores the scenario's node labels\n",
@@ -969,7 +902,8 @@ int cmd_sweep_scenario(struct scn_sweep *sw, const struct cmd_sweep_opts *o, con
 	struct plan pl = {0};
 	struct exec x = {.pl = &pl};
 	struct gather g = {.pl = &pl};
-	FILE *f[2] = {NULL, NULL};
+	struct rows_files out = {.cmd = "sweep", .dir = dir, .names = out_names, .n = 2};
+	FILE **f = out.f;
 	ranks(&x.rank, &x.nranks);
 	pl.say = x.rank == 0;
 	metrics_init();
@@ -979,7 +913,7 @@ int cmd_sweep_scenario(struct scn_sweep *sw, const struct cmd_sweep_opts *o, con
 		return rc;
 	}
 	if (x.rank == 0) {
-		rc = open_outputs(dir, sw, f) ? 1 : 0;
+		rc = open_outputs(&out, sw) ? 1 : 0;
 		g.runs = f[0];
 		g.pending = xcalloc((size_t)pl.nruns, sizeof *g.pending);
 		g.sum = xcalloc((size_t)pl.ngroups, sizeof *g.sum);
@@ -1006,7 +940,7 @@ int cmd_sweep_scenario(struct scn_sweep *sw, const struct cmd_sweep_opts *o, con
 		}
 		if (rc == 0 && f[1])
 			write_summary(&g, f[1]);
-		if (close_outputs(dir, f, rc == 0))
+		if (rows_files_close(&out, rc == 0))
 			rc = rc ? rc : 1;
 		if (rc == 0 && !o->quiet)
 			print_table(&g);
