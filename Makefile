@@ -12,7 +12,7 @@ VERSION := 0.1.0
 
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L \
-           -DHETSIM_VERSION='"$(VERSION)"' -I. -Isim -Ipolicies -Iworkloads -Icli
+           -DHETSIM_VERSION='"$(VERSION)"' -I. -Isim -Ipolicies -Iworkloads -Icli -Icalibrate
 LDLIBS  += -lm
 
 ifeq ($(SAN),1)
@@ -38,7 +38,7 @@ endif
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
-LIB_SRC  := $(wildcard sim/*.c policies/*.c workloads/*.c) $(filter-out cli/main.c,$(wildcard cli/*.c))
+LIB_SRC  := $(wildcard sim/*.c policies/*.c workloads/*.c calibrate/*.c calibrate/cpu/*.c) $(filter-out cli/main.c,$(wildcard cli/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC := $(wildcard tests/*.c)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
@@ -86,7 +86,7 @@ endif
 test: check
 
 clean:
-	rm -rf build bin
+	rm -rf build bin calibrate/cuda/hetsim-cuda-cal
 
 -include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BUILD)/cli/main.d
 
@@ -100,3 +100,27 @@ figures: $(BIN)
 paper: deps
 	@$(MAKE) --no-print-directory $(BIN)
 	scripts/paper ./$(BIN)
+
+# `make cuda`: calibrate/cuda/hetsim-cuda-cal, the standalone CUDA
+# measuring program (calibrate/cuda/README.md).  Needs only the CUDA
+# toolkit; where nvcc is missing it says so and succeeds.  sm_80 (A100),
+# sm_90 (H100/H200) and compute_90 PTX for later GPUs.  Not part of
+# `make check`: this machine may have nvcc but no GPU.
+CUDA_HOME ?= /usr/local/cuda
+NVCC      ?= $(CUDA_HOME)/bin/nvcc
+NVCCFLAGS ?= -O2 -std=c++17 -Xcompiler -Wall \
+             -gencode arch=compute_80,code=sm_80 \
+             -gencode arch=compute_90,code=sm_90 \
+             -gencode arch=compute_90,code=compute_90
+CUDA_CAL  := calibrate/cuda/hetsim-cuda-cal
+
+.PHONY: cuda
+cuda:
+	@if command -v "$(NVCC)" >/dev/null 2>&1; then \
+		$(MAKE) --no-print-directory $(CUDA_CAL); \
+	else \
+		echo "cuda: nvcc not found at $(NVCC); skipped"; \
+	fi
+
+$(CUDA_CAL): calibrate/cuda/hetsim-cuda-cal.cu
+	$(NVCC) $(NVCCFLAGS) -o $@ $< -Xlinker -rpath,$(CUDA_HOME)/lib64 -lcublas

@@ -281,6 +281,7 @@ static const struct {
 	{"validate", cmd_validate, "check scenario files"},
 	{"policies", cmd_policies, "list policies and their switches"},
 	{"plot", cmd_plot, "render figures from results (gnuplot)"},
+	{"calibrate", cmd_calibrate, "time the real kernels and fit the cost-model file (GSL)"},
 };
 
 static void usage(FILE *f)

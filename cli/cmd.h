@@ -83,5 +83,6 @@ void cmd_ci95(const double *x, int n, struct cmd_ci *out);
 int cmd_main(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
 
 #endif

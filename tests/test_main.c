@@ -20,6 +20,7 @@ static const struct {
 	{"queueing", test_suite_queueing},
 	{"sweep", test_suite_sweep},
 	{"plot", test_suite_plot},
+	{"calibrate", test_suite_calibrate},
 };
 
 int main(int argc, char **argv)

@@ -1,0 +1,170 @@
+/* cal.h - calibration: the real kernels of the simulated tasks, the
+ * backend table that runs them, and the timing harness (cal_ prefix).
+ * Fitting and the model file are in fit.h (fit_ prefix).
+ *
+ * A backend (STYLE.md, "Backends chosen at build time") is a table of
+ * kernels; each kernel prepares its input for one size outside the timed
+ * region (setup), does the work once per call (run) and frees it
+ * (teardown).  Only the cpu backend is linked into hetsim; the cuda one
+ * is the separate program calibrate/cuda/hetsim-cuda-cal, which writes
+ * the same samples CSV.
+ */
+#ifndef HETSIM_CAL_H
+#define HETSIM_CAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* ---- wordcount: open-addressing hash table of word counts ---------- */
+
+struct cal_wc;
+
+/* An empty table.  Free with cal_wc_free.  Never NULL (aborts on OOM). */
+struct cal_wc *cal_wc_new(void);
+void cal_wc_free(struct cal_wc *t);
+/* Add n to the count of word w (len bytes, taken as is). */
+void cal_wc_add(struct cal_wc *t, const char *w, size_t len, uint64_t n);
+/* The map kernel: split text on every byte that is not an ASCII letter
+ * or digit, lowercase, count each word.  Returns the number of words. */
+uint64_t cal_wc_count_text(struct cal_wc *t, const char *text, size_t len);
+/* The reduce kernel: add every count of src into dst. */
+void cal_wc_merge(struct cal_wc *dst, const struct cal_wc *src);
+/* Count of a word (0 if absent); distinct words; the table's size as
+ * shuffle data, sum over words of (length + 1 + 8) bytes. */
+uint64_t cal_wc_get(const struct cal_wc *t, const char *word);
+size_t cal_wc_distinct(const struct cal_wc *t);
+size_t cal_wc_bytes(const struct cal_wc *t);
+
+/* `bytes` of text (NUL-terminated, owned by the caller): words drawn
+ * from a vocabulary of synthetic words with a Zipf(s = 1) law (gsl_rng
+ * mt19937 seeded with `seed`, gsl_ran_discrete), some capitalised, with
+ * spaces, punctuation and newlines between them.  Same seed, same text. */
+char *cal_text_zipf(size_t bytes, uint64_t seed);
+/* `bytes` of text made of the files' contents, repeated cyclically (a
+ * newline between files).  NULL and a message in err if a file cannot be
+ * read or all are empty. */
+char *cal_text_files(const char *const *paths, int n, size_t bytes, char *err, size_t errlen);
+
+/* ---- mnist_step: 784-128-10 MLP, ReLU, softmax cross-entropy ------- */
+
+#define CAL_MLP_IN 784
+#define CAL_MLP_HID 128
+#define CAL_MLP_OUT 10
+
+struct cal_mlp;
+
+/* He-initialised weights (gsl_rng seeded with seed), zero biases. */
+struct cal_mlp *cal_mlp_new(uint64_t seed);
+void cal_mlp_free(struct cal_mlp *m);
+/* Forward and backward pass over a batch (x: b rows of 784, y: labels
+ * 0..9); the gradient of the mean loss is left in cal_mlp_grads().
+ * Returns the mean cross-entropy loss. */
+double cal_mlp_grad(struct cal_mlp *m, const double *x, const int *y, int b);
+/* One SGD step: cal_mlp_grad, then params -= lr * grads. Returns the loss. */
+double cal_mlp_step(struct cal_mlp *m, const double *x, const int *y, int b, double lr);
+/* Mean loss only (forward pass). */
+double cal_mlp_loss(struct cal_mlp *m, const double *x, const int *y, int b);
+/* Fraction of the n samples classified correctly. */
+double cal_mlp_accuracy(struct cal_mlp *m, const double *x, const int *y, int n);
+/* All parameters in one array (W1 128x784, b1, W2 10x128, b2), its
+ * length, and the gradients in the same layout.  Owned by m. */
+double *cal_mlp_params(struct cal_mlp *m);
+const double *cal_mlp_grads(const struct cal_mlp *m);
+size_t cal_mlp_nparams(void);
+
+/* A labelled image set: x is n rows of 784 values in [0, 1] (synthetic:
+ * unbounded), y is n labels 0..9.  Both owned; free with cal_data_free. */
+struct cal_data {
+	double *x;
+	int *y;
+	int n;
+};
+/* Fashion-MNIST from `dir` ($HETSIM_FASHION_MNIST, else
+ * /usr/share/datasets/fashion-mnist when NULL): the train or t10k set,
+ * at most max_n samples, from the IDX files (gzip'ed ones are read
+ * through `gzip -dc`).  Returns 0, or -1 with a message in err (and
+ * nothing allocated) when the files are absent or malformed. */
+int cal_data_fashion(struct cal_data *d, const char *dir, bool train, int max_n, char *err,
+		     size_t errlen);
+/* n samples of ten Gaussian blobs in 784 dimensions: class centres with
+ * N(0, 0.3^2) entries, each sample its centre plus N(0, 1) noise.  The
+ * centres depend on `seed` only, the samples on seed and `stream`, so a
+ * train and a test set share the centres.  Learnable: centres are about
+ * 0.3 x sqrt(2 x 784) = 12 noise sd apart. */
+void cal_data_synthetic(struct cal_data *d, int n, uint64_t seed, int stream);
+void cal_data_free(struct cal_data *d);
+
+/* ---- backends ------------------------------------------------------ */
+
+struct cal_input {                /* what the kernels read */
+	const char *const *files; /* --input FILE...: text for wordcount; none = Zipf text */
+	int nfiles;
+};
+
+struct cal_ctx; /* inputs shared between sizes of a run (text, data set) */
+
+struct cal_kernel {
+	const char *name;       /* cost-model kernel name */
+	const char *unit;       /* work unit of `size` */
+	double sizes[8]; int nsizes; /* the full sweep */
+	double quick[8]; int nquick; /* --quick sweep */
+	int repeats, quick_repeats;  /* timed runs per size */
+	/* Called once before a sweep with its largest size, to build shared
+	 * input once (not timed); NULL = nothing to do.  0, or -1 and err. */
+	int (*prepare)(struct cal_ctx *c, double max_size, char *err, size_t errlen);
+	/* Prepare one size (not timed); NULL and a message in err on error. */
+	void *(*setup)(struct cal_ctx *c, double size, char *err, size_t errlen);
+	void (*run)(void *state);         /* the timed work */
+	void (*teardown)(void *state);
+};
+
+struct cal_backend {
+	const char *name;                   /* "cpu" */
+	const char *device;                 /* device key in the model */
+	const struct cal_kernel *kernels;
+	int nkernels;
+	/* A note on the data the kernels use, e.g. "Fashion-MNIST" (static). */
+	const char *(*data_note)(struct cal_ctx *c);
+};
+
+extern const struct cal_backend cal_cpu_backend;
+
+struct cal_ctx *cal_ctx_new(const struct cal_input *in);
+void cal_ctx_free(struct cal_ctx *c);
+
+/* ---- timing -------------------------------------------------------- */
+
+/* One measured duration. */
+struct cal_sample {
+	char kernel[64];
+	char device[64];
+	double size;     /* work, in the kernel's unit */
+	int repeat;      /* 0-based */
+	double seconds;
+};
+
+struct cal_samples {
+	struct cal_sample *v;  /* owned */
+	int n, cap;
+};
+void cal_samples_push(struct cal_samples *s, const struct cal_sample *x);
+void cal_samples_free(struct cal_samples *s);
+
+/* Seconds on CLOCK_MONOTONIC. */
+double cal_now(void);
+/* Time kernel k of backend b at every size of its (quick) sweep (at
+ * most 16 sizes and 64 repeats): set every size up and warm it up
+ * (at least `warmup` runs and 0.2 s, at most 50), then time the repeats
+ * one by one, round-robin over the sizes, and append each sample to out
+ * (grouped by size).  One thread.  Progress lines go to `log` (may be
+ * NULL).  Returns 0, or -1 with a message in err. */
+int cal_time_kernel(const struct cal_backend *b, const struct cal_kernel *k,
+		    struct cal_ctx *c, bool quick, int warmup, struct cal_samples *out,
+		    FILE *log, char *err, size_t errlen);
+/* The CPU model from /proc/cpuinfo ("unknown" if absent) and the online
+ * cores. */
+void cal_machine(char *model, size_t len, int *cores);
+
+#endif

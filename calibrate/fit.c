@@ -1,0 +1,405 @@
+/* fit.c - weighted least-squares cost models (GSL), the samples CSV and
+ * the cost-model YAML.  See fit.h for the method. */
+#include "fit.h"
+
+#include <errno.h>
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_fit.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+const char fit_task_overhead_why[] =
+	"Spark's per-task framework cost outside the kernel: task "
+	"deserialisation, result serialisation and reporting to the driver "
+	"(the Spark UI's per-task Task Deserialization, Result Serialization "
+	"and Getting Result times). A few tens of ms for small tasks; tasks "
+	"of hundreds of ms are viable in Spark (Ousterhout et al., The Case "
+	"for Tiny Tasks in Compute Clusters, HotOS 2013), so it is well under "
+	"100 ms. 30 ms is an order-of-magnitude choice, not measured here; "
+	"dispatch is the scenario's overheads.task_launch. See calibrate/README.md";
+
+const char *fit_unit(const char *kernel)
+{
+	static const char *const known[][2] = {
+		{"wordcount_map", "MiB"}, {"wordcount_reduce", "MiB"}, {"mnist_step", "samples"},
+		{"angel_compute", "samples"}, {"angel_pushpull", "MiB"},
+	};
+	for (int i = 0; i < ARRAY_LEN(known); i++)
+		if (strcmp(kernel, known[i][0]) == 0)
+			return known[i][1];
+	return "units";
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Fit one group: idx[0..m) index its samples in s. */
+static int fit_group(const struct cal_samples *s, const int *idx, int m, struct fit_line *f,
+		     char *err, size_t errlen)
+{
+	double *sz = xmalloc((size_t)m * sizeof *sz), *x = xmalloc((size_t)m * sizeof *x),
+	       *y = xmalloc((size_t)m * sizeof *y), *w = xmalloc((size_t)m * sizeof *w),
+	       *tmp = xmalloc((size_t)m * sizeof *tmp);
+	int n = 0, rc = -1;
+	for (int i = 0; i < m; i++)
+		sz[i] = s->v[idx[i]].size;
+	qsort(sz, (size_t)m, sizeof *sz, cmp_double);
+	for (int i = 0; i < m; i++)  /* distinct sizes */
+		if (i == 0 || sz[i] != sz[i - 1])
+			x[n++] = sz[i];
+	if (n < 3) {
+		snprintf(err, errlen, "%s on %s: %d distinct sizes, at least 3 needed to fit", f->kernel,
+			 f->device, n);
+		goto out;
+	}
+	for (int k = 0; k < n; k++) { /* per-size median, weight 1/median^2 */
+		int c = 0;
+		for (int i = 0; i < m; i++)
+			if (s->v[idx[i]].size == x[k])
+				tmp[c++] = s->v[idx[i]].seconds;
+		qsort(tmp, (size_t)c, sizeof *tmp, cmp_double);
+		y[k] = c % 2 ? tmp[c / 2] : 0.5 * (tmp[c / 2 - 1] + tmp[c / 2]);
+		if (!(y[k] > 0)) {
+			snprintf(err, errlen, "%s on %s: median duration %g s at size %g, must be > 0",
+				 f->kernel, f->device, y[k], x[k]);
+			goto out;
+		}
+		w[k] = 1.0 / (y[k] * y[k]);
+	}
+	double c0, c1, cov00, cov01, cov11, chisq;
+	gsl_fit_wlinear(x, 1, w, 1, y, 1, (size_t)n, &c0, &c1, &cov00, &cov01, &cov11, &chisq);
+	(void)cov01;
+	double scale = n > 2 ? chisq / (n - 2) : 0, t = gsl_cdf_tdist_Pinv(0.975, n - 2);
+	double h0 = t * sqrt(cov00 * scale), h1 = t * sqrt(cov11 * scale);
+	double sw = 0, swy = 0, sst = 0;
+	for (int k = 0; k < n; k++) {
+		sw += w[k];
+		swy += w[k] * y[k];
+	}
+	for (int k = 0; k < n; k++)
+		sst += w[k] * (y[k] - swy / sw) * (y[k] - swy / sw);
+	double ss = 0; /* relative residuals of every sample */
+	for (int i = 0; i < m; i++) {
+		const struct cal_sample *p = &s->v[idx[i]];
+		double yh = c0 + c1 * p->size;
+		if (!(yh > 0))
+			yh = p->seconds;
+		double r = (p->seconds - yh) / yh;
+		ss += r * r;
+	}
+	f->unit = fit_unit(f->kernel);
+	f->n = n;
+	f->samples = m;
+	f->intercept = c0;
+	f->slope = c1;
+	f->intercept_ci[0] = c0 - h0;
+	f->intercept_ci[1] = c0 + h0;
+	f->slope_ci[0] = c1 - h1;
+	f->slope_ci[1] = c1 + h1;
+	f->r2 = sst > 0 ? 1 - chisq / sst : 1;
+	f->cv = m > 2 ? sqrt(ss / (m - 2)) : 0;
+	rc = 0;
+out:
+	free(sz);
+	free(x);
+	free(y);
+	free(w);
+	free(tmp);
+	return rc;
+}
+
+int fit_all(const struct cal_samples *s, struct fit_line **out, char *err, size_t errlen)
+{
+	struct fit_line *f = NULL;
+	int n = 0, cap = 0, *idx = xmalloc((size_t)(s->n ? s->n : 1) * sizeof *idx);
+	for (int i = 0; i < s->n; i++) {
+		bool seen = false;
+		for (int j = 0; j < n && !seen; j++)
+			seen = strcmp(f[j].kernel, s->v[i].kernel) == 0 &&
+			       strcmp(f[j].device, s->v[i].device) == 0;
+		if (seen)
+			continue;
+		xgrow(&f, &cap, n + 1, sizeof *f);
+		struct fit_line *l = &f[n];
+		memset(l, 0, sizeof *l);
+		snprintf(l->kernel, sizeof l->kernel, "%s", s->v[i].kernel);
+		snprintf(l->device, sizeof l->device, "%s", s->v[i].device);
+		int m = 0;
+		for (int k = i; k < s->n; k++)
+			if (strcmp(s->v[k].kernel, l->kernel) == 0 && strcmp(s->v[k].device, l->device) == 0)
+				idx[m++] = k;
+		if (fit_group(s, idx, m, l, err, errlen)) {
+			free(f);
+			free(idx);
+			return -1;
+		}
+		n++;
+	}
+	free(idx);
+	if (n == 0) {
+		snprintf(err, errlen, "no samples to fit");
+		free(f);
+		return -1;
+	}
+	*out = f;
+	return n;
+}
+
+bool fit_poor(const struct fit_line *f, char *why, size_t len)
+{
+	if (f->slope_ci[0] > 0 && f->r2 < FIT_MIN_R2) {
+		snprintf(why, len, "R^2 %.4f < %.2f although the duration grows with size", f->r2,
+			 FIT_MIN_R2);
+		return true;
+	}
+	if (f->cv > FIT_MAX_CV) {
+		snprintf(why, len, "residual CV %.1f %% > %.0f %%", 100 * f->cv, 100 * FIT_MAX_CV);
+		return true;
+	}
+	why[0] = '\0';
+	return false;
+}
+
+/* ---- files --------------------------------------------------------- */
+
+/* A YAML double-quoted scalar. */
+static void put_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\x%02x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+/* µs with 3 decimals, no "-0.000". */
+static void put_us(FILE *f, double seconds)
+{
+	char b[64];
+	snprintf(b, sizeof b, "%.3f", seconds * 1e6);
+	fprintf(f, "%sus", strcmp(b, "-0.000") == 0 ? "0.000" : b);
+}
+
+static int finish(FILE *f, const char *tmp, const char *path, char *err, size_t errlen)
+{
+	bool bad = ferror(f) != 0;
+	if (fclose(f) || bad || rename(tmp, path)) {
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno ? errno : EIO));
+		remove(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+static FILE *open_tmp(const char *path, char *tmp, size_t len, char *err, size_t errlen)
+{
+	snprintf(tmp, len, "%s.tmp", path);
+	FILE *f = fopen(tmp, "w");
+	if (!f)
+		snprintf(err, errlen, "cannot write '%s': %s", tmp, strerror(errno));
+	return f;
+}
+
+static void put_kernel(FILE *f, const struct fit_line *l, int n, int first)
+{
+	double cv = 0;
+	for (int j = first; j < n; j++)
+		if (strcmp(l[j].kernel, l[first].kernel) == 0 && l[j].cv > cv)
+			cv = l[j].cv;
+	fprintf(f, "  %s:\n    unit: %s\n    noise: {dist: lognormal, cv: %.4f}\n    devices:\n",
+		l[first].kernel, l[first].unit, cv);
+	for (int j = first; j < n; j++) {
+		if (strcmp(l[j].kernel, l[first].kernel) != 0)
+			continue;
+		fprintf(f, "      %s: {intercept: ", l[j].device);
+		put_us(f, l[j].intercept > 0 ? l[j].intercept : 0);
+		fprintf(f, ", slope: ");
+		put_us(f, l[j].slope > 0 ? l[j].slope : 0);
+		fprintf(f, "}\n");
+	}
+	fprintf(f, "    fit:\n");
+	for (int j = first; j < n; j++) {
+		if (strcmp(l[j].kernel, l[first].kernel) != 0)
+			continue;
+		fprintf(f, "      %s: {r2: %.5f, cv: %.4f, intercept: ", l[j].device, l[j].r2, l[j].cv);
+		put_us(f, l[j].intercept);
+		fprintf(f, ", intercept_ci: [");
+		put_us(f, l[j].intercept_ci[0]);
+		fprintf(f, ", ");
+		put_us(f, l[j].intercept_ci[1]);
+		fprintf(f, "], slope: ");
+		put_us(f, l[j].slope);
+		fprintf(f, ", slope_ci: [");
+		put_us(f, l[j].slope_ci[0]);
+		fprintf(f, ", ");
+		put_us(f, l[j].slope_ci[1]);
+		fprintf(f, "], n: %d, samples: %d}\n", l[j].n, l[j].samples);
+	}
+}
+
+int fit_write_model(const char *path, const struct fit_line *l, int n,
+		    const struct fit_meta *meta, char *err, size_t errlen)
+{
+	char tmp[4200];
+	FILE *f = open_tmp(path, tmp, sizeof tmp, err, errlen);
+	if (!f)
+		return -1;
+	fprintf(f, "# Cost model measured by `hetsim calibrate` (calibrate/README.md).\n"
+		   "# duration = intercept + slope x work per (kernel, device): GSL weighted\n"
+		   "# least squares over per-size medians, weights 1/median^2; 95 %% Student-t\n"
+		   "# intervals; noise cv = residual CV of all samples.  Negative fitted\n"
+		   "# coefficients are written as 0 under devices (fit: keeps them).\n"
+		   "version: 1\ntask_overhead: %dms\nmeta:\n", FIT_TASK_OVERHEAD_US / 1000);
+	const char *keys[] = {"source", "machine", "backend", "data"};
+	const char *vals[] = {meta->source, meta->machine, meta->backend, meta->data};
+	for (int i = 0; i < 4; i++)
+		if (vals[i]) {
+			fprintf(f, "  %s: ", keys[i]);
+			put_str(f, vals[i]);
+			fputc('\n', f);
+		}
+	if (meta->cores)
+		fprintf(f, "  cores: %d\n", meta->cores);
+	if (meta->threads)
+		fprintf(f, "  threads: %d\n", meta->threads);
+	fprintf(f, "  fit: \"gsl_fit_wlinear on per-size medians, weights 1/median^2\"\n");
+	fprintf(f, "  task_overhead: ");
+	put_str(f, fit_task_overhead_why);
+	fprintf(f, "\nkernels:\n");
+	for (int i = 0; i < n; i++) {
+		bool done = false;
+		for (int j = 0; j < i && !done; j++)
+			done = strcmp(l[j].kernel, l[i].kernel) == 0;
+		if (!done)
+			put_kernel(f, l, n, i);
+	}
+	return finish(f, tmp, path, err, errlen);
+}
+
+int fit_write_samples(const char *path, const struct cal_samples *s, char *err, size_t errlen)
+{
+	char tmp[4200];
+	FILE *f = open_tmp(path, tmp, sizeof tmp, err, errlen);
+	if (!f)
+		return -1;
+	fprintf(f, "kernel,device,size,repeat,seconds\n");
+	for (int i = 0; i < s->n; i++)
+		fprintf(f, "%s,%s,%.17g,%d,%.9f\n", s->v[i].kernel, s->v[i].device, s->v[i].size,
+			s->v[i].repeat, s->v[i].seconds);
+	return finish(f, tmp, path, err, errlen);
+}
+
+/* Letters, digits, '_', '-', '.' (and only lowercase when lower). */
+static bool good_name(const char *s, bool lower)
+{
+	if (!*s || strlen(s) > 63)
+		return false;
+	for (; *s; s++) {
+		char c = *s;
+		bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+			  (!lower && ((c >= 'A' && c <= 'Z') || c == '.'));
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+static bool num(const char *s, double *v)
+{
+	char *end;
+	errno = 0;
+	*v = strtod(s, &end);
+	return end != s && !*end && !errno && isfinite(*v);
+}
+
+static int parse_row(char *line, struct cal_sample *x, char *what, size_t len)
+{
+	char *fld[6];
+	int nf = 0;
+	for (char *p = line; nf < 6;) {
+		fld[nf++] = p;
+		char *c = strchr(p, ',');
+		if (!c)
+			break;
+		*c = '\0';
+		p = c + 1;
+	}
+	double size, rep, sec;
+	if (nf != 5)
+		snprintf(what, len, "expected 5 fields (kernel,device,size,repeat,seconds), got %d", nf);
+	else if (!good_name(fld[0], false))
+		snprintf(what, len, "bad kernel name '%s'", fld[0]);
+	else if (!good_name(fld[1], true))
+		snprintf(what, len, "bad device key '%s' (lowercase letters, digits, _ and -)", fld[1]);
+	else if (!num(fld[2], &size) || size < 0)
+		snprintf(what, len, "bad size '%s' (a number >= 0)", fld[2]);
+	else if (!num(fld[3], &rep) || rep < 0 || rep != floor(rep) || rep > 1e9)
+		snprintf(what, len, "bad repeat '%s' (an integer >= 0)", fld[3]);
+	else if (!num(fld[4], &sec) || !(sec > 0))
+		snprintf(what, len, "bad seconds '%s' (a number > 0)", fld[4]);
+	else {
+		snprintf(x->kernel, sizeof x->kernel, "%s", fld[0]);
+		snprintf(x->device, sizeof x->device, "%s", fld[1]);
+		x->size = size;
+		x->repeat = (int)rep;
+		x->seconds = sec;
+		return 0;
+	}
+	return -1;
+}
+
+int fit_read_samples(const char *path, struct cal_samples *s, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	char line[1024];
+	int lineno = 0, rc = 0;
+	bool data = false;
+	while (fgets(line, sizeof line, f)) {
+		lineno++;
+		size_t l = strlen(line);
+		if (l == sizeof line - 1 && line[l - 1] != '\n') {
+			snprintf(err, errlen, "%s:%d: line too long", path, lineno);
+			rc = -1;
+			break;
+		}
+		line[strcspn(line, "\r\n")] = '\0';
+		if (!line[0] || line[0] == '#')
+			continue;
+		if (!data && strncmp(line, "kernel,", 7) == 0) {
+			data = true;
+			continue;
+		}
+		data = true;
+		struct cal_sample x;
+		char what[256];
+		if (parse_row(line, &x, what, sizeof what)) {
+			snprintf(err, errlen, "%s:%d: %s", path, lineno, what);
+			rc = -1;
+			break;
+		}
+		cal_samples_push(s, &x);
+	}
+	fclose(f);
+	if (!rc && s->n == 0) {
+		snprintf(err, errlen, "%s: no samples", path);
+		rc = -1;
+	}
+	return rc;
+}

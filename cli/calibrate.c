@@ -1,0 +1,346 @@
+/* calibrate.c - `hetsim calibrate`: time the real kernels of the
+ * simulated tasks (calibrate/cpu/), fit cost models (calibrate/fit.c) and
+ * write the cost-model file scenarios name, with the raw samples as CSV
+ * and a gnuplot figure beside it.  See calibrate/README.md. */
+#include "cmd.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cal.h"
+#include "fit.h"
+#include "util.h"
+
+static const struct cmd_opt cal_opts[] = {
+	{"output", 'o', "FILE", "write the cost model here (and FILE.samples.csv, FILE.png)"},
+	{"backend", 0, "NAME", "cpu (default); cuda is the separate program "
+			       "calibrate/cuda/hetsim-cuda-cal"},
+	{"kernels", 'k', "LIST", "comma-separated kernels to time (default: all)"},
+	{"quick", 0, NULL, "fewer sizes and repeats (under a minute)"},
+	{"input", 'i', "FILE...", "text files for the wordcount kernels (default: Zipf text); "
+				  "repeatable, and any further arguments are more files"},
+	{"fit", 0, "SAMPLES", "fit samples measured elsewhere (CSV: kernel,device,size,repeat,"
+			      "seconds) instead of measuring"},
+	{"force", 'f', NULL, "write the model even when a fit is poor"},
+	{"help", 'h', NULL, "show this help"},
+	{NULL, 0, NULL, NULL},
+};
+
+/* ---- the figure ---------------------------------------------------- */
+
+static bool on_path(const char *prog)
+{
+	const char *p = getenv("PATH");
+	for (p = p ? p : "/usr/bin:/bin";; p++) {
+		size_t n = strcspn(p, ":");
+		char f[4200];
+		snprintf(f, sizeof f, "%.*s/%s", (int)n, n ? p : ".", prog);
+		if (access(f, X_OK) == 0)
+			return true;
+		if (!p[n])
+			return false;
+		p += n;
+	}
+}
+
+/* plot/calibration.gp: $HETSIM_PLOT_DIR, else bin/../plot, else ./plot. */
+static bool find_script(char *buf, size_t len)
+{
+	char exe[4096], at_exe[4200];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	exe[n > 0 ? n : 0] = '\0';
+	char *slash = strrchr(exe, '/');
+	if (slash)
+		*slash = '\0';
+	snprintf(at_exe, sizeof at_exe, "%s/../plot", exe);
+	const char *cand[3] = {getenv("HETSIM_PLOT_DIR"), slash ? at_exe : NULL, "plot"};
+	for (int i = 0; i < 3; i++) {
+		if (!cand[i])
+			continue;
+		snprintf(buf, len, "%s/calibration.gp", cand[i]);
+		if (access(buf, R_OK) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* gnuplot's '...' string: a ' is written ''. */
+static void var_str(char *v, size_t len, const char *name, const char *val)
+{
+	size_t at = strlen(v);
+	at += (size_t)snprintf(v + at, at < len ? len - at : 0, "%s='", name);
+	for (; *val && at + 3 < len; val++) {
+		if (*val == '\'')
+			v[at++] = '\'';
+		v[at++] = *val;
+	}
+	if (at + 3 < len)
+		snprintf(v + at, len - at, "'; ");
+}
+
+static int figure(const char *png, const char *csv, const struct fit_line *l, int n)
+{
+	char script[4200];
+	if (!on_path("gnuplot")) {
+		fprintf(stderr, "hetsim calibrate: gnuplot not found; figure %s skipped "
+				"(install gnuplot-nox)\n", png);
+		return 0;
+	}
+	if (!find_script(script, sizeof script)) {
+		fprintf(stderr, "hetsim calibrate: plot/calibration.gp not found; figure %s skipped "
+				"(set HETSIM_PLOT_DIR)\n", png);
+		return 0;
+	}
+	size_t cap = 8192 + strlen(png) + strlen(csv) + (size_t)n * 256;
+	char *v = xcalloc(1, cap), tmp[4300], num[64];
+	char *ks = xcalloc(1, (size_t)n * 65 + 1), *ds = xcalloc(1, (size_t)n * 65 + 1);
+	char *us = xcalloc(1, (size_t)n * 12 + 1);
+	char *aw = xcalloc(1, (size_t)n * 32 + 1), *bw = xcalloc(1, (size_t)n * 32 + 1);
+	for (int i = 0; i < n; i++) {
+		snprintf(ks + strlen(ks), 65, "%s%s", i ? " " : "", l[i].kernel);
+		snprintf(ds + strlen(ds), 65, "%s%s", i ? " " : "", l[i].device);
+		snprintf(us + strlen(us), 12, "%s%.10s", i ? " " : "", l[i].unit);
+		snprintf(num, sizeof num, "%s%.6g", i ? " " : "", l[i].intercept);
+		strcat(aw, num);
+		snprintf(num, sizeof num, "%s%.6g", i ? " " : "", l[i].slope);
+		strcat(bw, num);
+	}
+	snprintf(tmp, sizeof tmp, "%s.tmp", png);
+	snprintf(v, cap, "n=%d; ", n);
+	var_str(v, cap, "csv", csv);
+	var_str(v, cap, "outfile", tmp);
+	var_str(v, cap, "kernels", ks);
+	var_str(v, cap, "devices", ds);
+	var_str(v, cap, "units", us);
+	var_str(v, cap, "intercepts", aw);
+	var_str(v, cap, "slopes", bw);
+	fflush(stdout);
+	fflush(stderr);
+	int rc = -1, st;
+	pid_t pid = fork();
+	if (pid == 0) {
+		execlp("gnuplot", "gnuplot", "-e", v, script, (char *)NULL);
+		_exit(127);
+	}
+	if (pid > 0) {
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+		rc = WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+	}
+	free(v);
+	free(ks);
+	free(ds);
+	free(us);
+	free(aw);
+	free(bw);
+	if (rc || rename(tmp, png)) {
+		remove(tmp);
+		fprintf(stderr, "hetsim calibrate: figure %s not written: gnuplot failed\n", png);
+		return 1;
+	}
+	printf("wrote %s\n", png);
+	return 0;
+}
+
+/* ---- fit, check, write --------------------------------------------- */
+
+static void print_fits(const struct fit_line *l, int n)
+{
+	printf("\n%-17s %-6s %12s %14s %9s %7s %3s\n", "kernel", "device", "intercept",
+	       "slope", "R^2", "CV", "n");
+	for (int i = 0; i < n; i++)
+		printf("%-17s %-6s %9.3f ms %8.4f ms/%-7s %9.5f %6.2f%% %3d\n", l[i].kernel,
+		       l[i].device, l[i].intercept * 1e3, l[i].slope * 1e3, l[i].unit, l[i].r2,
+		       100 * l[i].cv, l[i].n);
+}
+
+static int fit_and_write(const struct cal_samples *s, const char *out, const char *csv,
+			 const struct fit_meta *meta, bool force)
+{
+	char err[1024], why[256];
+	struct fit_line *l;
+	int n = fit_all(s, &l, err, sizeof err);
+	if (n < 0) {
+		fprintf(stderr, "hetsim calibrate: %s\n", err);
+		return 1;
+	}
+	print_fits(l, n);
+	fflush(stdout);
+	int poor = 0;
+	for (int i = 0; i < n; i++)
+		if (fit_poor(&l[i], why, sizeof why)) {
+			fprintf(stderr, "hetsim calibrate: POOR FIT: %s on %s: %s\n", l[i].kernel,
+				l[i].device, why);
+			poor++;
+		}
+	for (int i = 0; i < n; i++)
+		if (l[i].intercept < 0 || l[i].slope < 0)
+			fprintf(stderr, "hetsim calibrate: note: %s on %s: negative %s written as 0\n",
+				l[i].kernel, l[i].device, l[i].intercept < 0 ? "intercept" : "slope");
+	int rc = 0;
+	char png[4300];
+	snprintf(png, sizeof png, "%s.png", out);
+	if (poor && !force) {
+		fprintf(stderr, "hetsim calibrate: %d poor fit%s: model %s NOT written "
+				"(see %s; --force writes it anyway)\n", poor, poor > 1 ? "s" : "", out, csv);
+		rc = 1;
+	} else if (fit_write_model(out, l, n, meta, err, sizeof err)) {
+		fprintf(stderr, "hetsim calibrate: %s\n", err);
+		rc = 1;
+	} else {
+		printf("wrote %s%s\n", out, poor ? " (forced despite poor fits)" : "");
+	}
+	if (figure(png, csv, l, n) && !rc)
+		rc = 1;
+	free(l);
+	return rc;
+}
+
+/* ---- measuring ----------------------------------------------------- */
+
+static int pick_kernels(const char *list, const struct cal_backend *b, bool *on)
+{
+	if (!list) {
+		for (int k = 0; k < b->nkernels; k++)
+			on[k] = true;
+		return 0;
+	}
+	char buf[1024];
+	snprintf(buf, sizeof buf, "%s", list);
+	const char *names[16];
+	for (int k = 0; k < b->nkernels && k < 16; k++)
+		names[k] = b->kernels[k].name;
+	for (char *save, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		int k = 0;
+		while (k < b->nkernels && strcmp(t, b->kernels[k].name) != 0)
+			k++;
+		if (k == b->nkernels) {
+			const char *near = suggest(t, names, b->nkernels < 16 ? b->nkernels : 16);
+			fprintf(stderr, "hetsim calibrate: option '--kernels': unknown kernel '%s'%s%s%s "
+					"(known: wordcount_map, wordcount_reduce, mnist_step)\n", t,
+				near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+			return -1;
+		}
+		on[k] = true;
+	}
+	return 0;
+}
+
+static int measure(const struct cal_backend *b, const bool *on, const struct cal_input *in,
+		   bool quick, const char *out, bool force)
+{
+	char model[256], err[1024], csv[4300], src[128];
+	int cores;
+	cal_machine(model, sizeof model, &cores);
+	printf("hetsim calibrate: %s backend on %s (%d cores online); kernels run "
+	       "single-threaded (1 thread)%s\n", b->name, model, cores, quick ? "; --quick" : "");
+	struct cal_ctx *c = cal_ctx_new(in);
+	struct cal_samples s = {0};
+	double t0 = cal_now();
+	for (int k = 0; k < b->nkernels; k++) {
+		if (!on[k])
+			continue;
+		if (cal_time_kernel(b, &b->kernels[k], c, quick, quick ? 1 : 2, &s, stdout, err,
+				    sizeof err)) {
+			fprintf(stderr, "hetsim calibrate: %s: %s\n", b->kernels[k].name, err);
+			cal_samples_free(&s);
+			cal_ctx_free(c);
+			return 1;
+		}
+	}
+	printf("measured %d samples in %.1f s (%s)\n", s.n, cal_now() - t0, b->data_note(c));
+	snprintf(csv, sizeof csv, "%s.samples.csv", out);
+	int rc;
+	if (fit_write_samples(csv, &s, err, sizeof err)) {
+		fprintf(stderr, "hetsim calibrate: %s\n", err);
+		rc = 1;
+	} else {
+		printf("wrote %s\n", csv);
+		snprintf(src, sizeof src, "hetsim calibrate (%s backend%s)", b->name,
+			 quick ? ", --quick" : "");
+		struct fit_meta meta = {src, model, cores, b->name, 1, b->data_note(c)};
+		rc = fit_and_write(&s, out, csv, &meta, force);
+	}
+	cal_samples_free(&s);
+	cal_ctx_free(c);
+	return rc;
+}
+
+int cmd_calibrate(int argc, char **argv)
+{
+	struct cmd_args a;
+	if (cmd_parse("calibrate", cal_opts, argc, argv, &a))
+		return 2;
+	if (cmd_get(cal_opts, &a, "help")) {
+		cmd_help("calibrate", "-o FILE [options]",
+			 "Time the real kernels of the simulated tasks (wordcount_map,\n"
+			 "wordcount_reduce, mnist_step) single-threaded over a sweep of sizes,\n"
+			 "fit duration = intercept + slope x size per kernel (GSL weighted least\n"
+			 "squares) and write the cost-model YAML that scenarios name, with the raw\n"
+			 "samples (FILE.samples.csv) and a figure (FILE.png).  A poor fit (R^2 <\n"
+			 "0.95 or residual CV > 10 %) exits 1 without writing the model.\n"
+			 "With --fit, fit a samples CSV measured elsewhere (e.g. by the CUDA\n"
+			 "program calibrate/cuda/hetsim-cuda-cal) instead.", cal_opts);
+		return 0;
+	}
+	const char *out = cmd_get(cal_opts, &a, "output");
+	const char *backend = cmd_get(cal_opts, &a, "backend");
+	const char *fit = cmd_get(cal_opts, &a, "fit");
+	bool force = cmd_get(cal_opts, &a, "force") != NULL;
+	if (backend && strcmp(backend, "cpu") != 0) {
+		if (strcmp(backend, "cuda") == 0)
+			fprintf(stderr, "hetsim calibrate: the cuda backend is the separate program "
+					"calibrate/cuda/hetsim-cuda-cal (hetsim never links CUDA); run it on "
+					"the GPU machine, then fit its CSV here: hetsim calibrate --fit "
+					"SAMPLES.csv -o FILE\n");
+		else
+			fprintf(stderr, "hetsim calibrate: option '--backend' wants cpu or cuda, got '%s'\n",
+				backend);
+		return 2;
+	}
+	if (!out) {
+		fprintf(stderr, "hetsim calibrate: option '-o FILE' is required\n");
+		return 2;
+	}
+	const char *files[40];
+	int nfiles = 0;
+	for (int i = 0; i < a.n; i++)
+		if (strcmp(cal_opts[a.opt[i]].name, "input") == 0)
+			files[nfiles++] = a.val[i];
+	if (a.npos && !nfiles) {
+		fprintf(stderr, "hetsim calibrate: unexpected argument '%s'\n", a.pos[0]);
+		return 2;
+	}
+	for (int i = 0; i < a.npos; i++)
+		files[nfiles++] = a.pos[i];
+	if (fit) {
+		if (nfiles || cmd_get(cal_opts, &a, "quick") || cmd_get(cal_opts, &a, "kernels")) {
+			fprintf(stderr, "hetsim calibrate: option '--fit' measures nothing: drop "
+					"--input, --quick and --kernels\n");
+			return 2;
+		}
+		char err[1024];
+		struct cal_samples s = {0};
+		if (fit_read_samples(fit, &s, err, sizeof err)) {
+			fprintf(stderr, "hetsim calibrate: %s\n", err);
+			cal_samples_free(&s);
+			return 1;
+		}
+		char src[4200];
+		snprintf(src, sizeof src, "hetsim calibrate --fit %s", fit);
+		struct fit_meta meta = {.source = src, .backend = "external samples"};
+		int rc = fit_and_write(&s, out, fit, &meta, force);
+		cal_samples_free(&s);
+		return rc;
+	}
+	bool on[16] = {false};
+	if (pick_kernels(cmd_get(cal_opts, &a, "kernels"), &cal_cpu_backend, on))
+		return 2;
+	struct cal_input in = {files, nfiles};
+	return measure(&cal_cpu_backend, on, &in, cmd_get(cal_opts, &a, "quick") != NULL, out,
+		       force);
+}

@@ -1,0 +1,35 @@
+# calibration.gp - `hetsim calibrate`'s figure: each (kernel, device)'s
+# samples (points, ms) against its fitted line intercept + slope x size,
+# one panel per (kernel, device), log-log axes.
+# hetsim calibrate sets: n (panels), csv (the samples CSV: kernel,device,
+# size,repeat,seconds), outfile, and space-separated lists with one word
+# per panel: kernels, devices, units, intercepts (s), slopes (s per unit).
+cols = n < 3 ? n : 3
+rows = (n + cols - 1) / cols
+if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
+	set terminal pngcairo size 440 * cols, 380 * rows noenhanced font "sans,11" background "white"
+} else {
+	set terminal png size 440 * cols, 380 * rows noenhanced background "#ffffff"
+}
+set output outfile
+set datafile separator ","
+set border 3 lw 1.2 lc rgb "#333333"
+set tics nomirror out scale 0.6
+set grid xtics ytics lc rgb "#dddddd"
+set key top left box lc rgb "#cccccc" opaque samplen 2
+set logscale xy
+set ylabel "duration (ms)"
+set multiplot layout rows, cols title "hetsim calibrate: samples and fitted cost models"
+do for [i = 1:n] {
+	k = word(kernels, i)
+	d = word(devices, i)
+	a = real(word(intercepts, i))
+	b = real(word(slopes, i))
+	set title sprintf("%s on %s", k, d)
+	set xlabel sprintf("size (%s)", word(units, i))
+	plot csv using 3:((strcol(1) eq k && strcol(2) eq d) ? $5 * 1000 : NaN) \
+		with points pt 7 ps 0.6 lc rgb "#1f77b4" title "samples", \
+	     (a + b * x) * 1000 with lines lw 2 lc rgb "#d62728" \
+		title sprintf("%.3g ms + %.3g ms/%s", a * 1000, b * 1000, word(units, i))
+}
+unset multiplot

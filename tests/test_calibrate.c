@@ -1,0 +1,299 @@
+/* test_calibrate.c - calibration: the fit recovers known coefficients,
+ * the model file round-trips through scn_load, word counts match a hand
+ * count, the MLP's gradients match finite differences and it learns. */
+#include "test.h"
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cal.h"
+#include "fit.h"
+#include "scenario.h"
+
+static void push(struct cal_samples *s, const char *k, const char *d, double size, int r,
+		 double sec)
+{
+	struct cal_sample x = {.size = size, .repeat = r, .seconds = sec};
+	snprintf(x.kernel, sizeof x.kernel, "%s", k);
+	snprintf(x.device, sizeof x.device, "%s", d);
+	cal_samples_push(s, &x);
+}
+
+/* duration = 2 ms + 0.5 ms x size with 2 % lognormal-ish noise. */
+static void synth(struct cal_samples *s, double a, double b, double cv, const char *dev)
+{
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(r, 11);
+	for (double size = 1; size <= 64; size *= 2)
+		for (int k = 0; k < 7; k++)
+			push(s, "mnist_step", dev, size, k,
+			     (a + b * size) * exp(gsl_ran_gaussian(r, cv)));
+	gsl_rng_free(r);
+}
+
+static void test_fit_recovers(void)
+{
+	struct cal_samples s = {0};
+	synth(&s, 2e-3, 0.5e-3, 0.0, "cpu");
+	synth(&s, 1e-3, 0.01e-3, 0.02, "h200");
+	struct fit_line *f;
+	char err[256], why[128];
+	CU_ASSERT_EQUAL_FATAL(fit_all(&s, &f, err, sizeof err), 2);
+	CU_ASSERT_STRING_EQUAL(f[0].device, "cpu");
+	CU_ASSERT_DOUBLE_EQUAL(f[0].intercept, 2e-3, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(f[0].slope, 0.5e-3, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(f[0].r2, 1.0, 1e-9);
+	CU_ASSERT_EQUAL(f[0].n, 7);
+	CU_ASSERT_EQUAL(f[0].samples, 49);
+	CU_ASSERT_STRING_EQUAL(f[0].unit, "samples");
+	/* noisy: within a few % and the 95 % intervals contain the truth */
+	CU_ASSERT_DOUBLE_EQUAL(f[1].intercept, 1e-3, 0.03e-3);
+	CU_ASSERT_DOUBLE_EQUAL(f[1].slope, 0.01e-3, 0.001e-3);
+	CU_ASSERT(f[1].intercept_ci[0] < 1e-3 && 1e-3 < f[1].intercept_ci[1]);
+	CU_ASSERT(f[1].slope_ci[0] < 0.01e-3 && 0.01e-3 < f[1].slope_ci[1]);
+	CU_ASSERT(f[1].cv > 0.01 && f[1].cv < 0.03);
+	CU_ASSERT_FALSE(fit_poor(&f[1], why, sizeof why));
+	free(f);
+	cal_samples_free(&s);
+}
+
+static void test_fit_poor(void)
+{
+	struct cal_samples s = {0};
+	/* quadratic growth: R^2 below 0.95 */
+	for (double size = 1; size <= 64; size *= 2)
+		for (int k = 0; k < 3; k++)
+			push(&s, "wordcount_map", "cpu", size, k, 1e-3 * size * size);
+	struct fit_line *f;
+	char err[256], why[128];
+	CU_ASSERT_EQUAL_FATAL(fit_all(&s, &f, err, sizeof err), 1);
+	CU_ASSERT_TRUE(fit_poor(&f[0], why, sizeof why));
+	CU_ASSERT(why[0] != 0);
+	free(f);
+	cal_samples_free(&s);
+	/* two sizes cannot be fitted */
+	push(&s, "k", "cpu", 1, 0, 1);
+	push(&s, "k", "cpu", 2, 0, 2);
+	CU_ASSERT_EQUAL(fit_all(&s, &f, err, sizeof err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "at least 3"));
+	cal_samples_free(&s);
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_model_roundtrip(void)
+{
+	char dir[] = "/tmp/hetsim-cal-XXXXXX", model[256], scn_path[256], csv[256], err[1024];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	struct cal_samples s = {0}, back = {0};
+	synth(&s, 2e-3, 0.5e-3, 0.0, "cpu");
+	synth(&s, 1e-3, 0.01e-3, 0.02, "gpu");
+	for (double size = 1; size <= 8; size *= 2) /* wordcount kernels, cpu only */
+		for (int k = 0; k < 2; k++) {
+			push(&s, "wordcount_map", "cpu", size, k, 0.1 + 0.03 * size);
+			push(&s, "wordcount_reduce", "cpu", size, k, 0.05 + 0.02 * size);
+		}
+	snprintf(csv, sizeof csv, "%s/m.yaml.samples.csv", dir);
+	CU_ASSERT_EQUAL_FATAL(fit_write_samples(csv, &s, err, sizeof err), 0);
+	CU_ASSERT_EQUAL_FATAL(fit_read_samples(csv, &back, err, sizeof err), 0);
+	CU_ASSERT_EQUAL(back.n, s.n);
+	struct fit_line *f;
+	int n = fit_all(&back, &f, err, sizeof err);
+	CU_ASSERT_EQUAL_FATAL(n, 4);
+	snprintf(model, sizeof model, "%s/m.yaml", dir);
+	struct fit_meta meta = {"test", "Some CPU @ 2.0GHz \"quoted\"", 2, "cpu", 1, "synthetic"};
+	CU_ASSERT_EQUAL_FATAL(fit_write_model(model, f, n, &meta, err, sizeof err), 0);
+	snprintf(scn_path, sizeof scn_path, "%s/s.yaml", dir);
+	write_file(scn_path, "cluster:\n- {name: node, cores: 4, memory: 8GiB}\n"
+			     "workload:\n- {name: wc, type: wordcount, input: 1GiB}\n"
+			     "- {name: tf, type: mnist_spark}\n"
+			     "cost_model: m.yaml\npolicies: [fifo]\n");
+	struct scn *sc = scn_load(scn_path, err, sizeof err);
+	if (!sc)
+		fprintf(stderr, "\n%s\n", err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
+	CU_ASSERT_EQUAL(sc->cost.task_overhead_us, FIT_TASK_OVERHEAD_US);
+	for (int i = 0; i < n; i++) {
+		const struct scn_cost_kernel *k = scn_cost_kernel(sc, f[i].kernel);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+		const struct scn_cost_dev *d = scn_cost_device(k, f[i].device);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+		CU_ASSERT_DOUBLE_EQUAL(d->intercept_us, fmax(f[i].intercept, 0) * 1e6, 0.0005);
+		CU_ASSERT_DOUBLE_EQUAL(d->slope_us, fmax(f[i].slope, 0) * 1e6, 0.0005);
+		CU_ASSERT_EQUAL(k->noise, SCN_NOISE_LOGNORMAL);
+		CU_ASSERT_STRING_EQUAL(k->unit, f[i].unit);
+	}
+	/* mnist_step's noise is its noisier device's */
+	CU_ASSERT_DOUBLE_EQUAL(scn_cost_kernel(sc, "mnist_step")->noise_cv, fmax(f[0].cv, f[1].cv),
+			       0.00005);
+	scn_free(sc);
+	free(f);
+	cal_samples_free(&s);
+	cal_samples_free(&back);
+	remove(scn_path);
+	remove(model);
+	remove(csv);
+	rmdir(dir);
+}
+
+static void test_samples_bad(void)
+{
+	char path[] = "/tmp/hetsim-cal-bad-XXXXXX", err[512];
+	int fd = mkstemp(path);
+	CU_ASSERT_FATAL(fd >= 0);
+	close(fd);
+	struct cal_samples s = {0};
+	write_file(path, "kernel,device,size,repeat,seconds\n# a comment\nmnist_step,h200,16,0,0.001\n"
+			 "mnist_step,H200,16,1,0.001\n");
+	CU_ASSERT_EQUAL(fit_read_samples(path, &s, err, sizeof err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, ":4: bad device key 'H200'"));
+	cal_samples_free(&s);
+	write_file(path, "mnist_step,h200,16,0,-1\n");
+	CU_ASSERT_EQUAL(fit_read_samples(path, &s, err, sizeof err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, ":1: bad seconds '-1'"));
+	cal_samples_free(&s);
+	remove(path);
+}
+
+static void test_wordcount(void)
+{
+	const char *text = "The cat, the CAT and the hat.\nA cat's hat: 2 hats; the-end 2";
+	/* hand count: the 4, cat 3, and 1, hat 2, a 1, s 1, 2 2, hats 1, end 1 */
+	struct cal_wc *t = cal_wc_new();
+	CU_ASSERT_EQUAL(cal_wc_count_text(t, text, strlen(text)), 16);
+	CU_ASSERT_EQUAL(cal_wc_get(t, "the"), 4);
+	CU_ASSERT_EQUAL(cal_wc_get(t, "cat"), 3);
+	CU_ASSERT_EQUAL(cal_wc_get(t, "and"), 1);
+	CU_ASSERT_EQUAL(cal_wc_get(t, "hat"), 2);
+	CU_ASSERT_EQUAL(cal_wc_get(t, "a"), 1);
+	CU_ASSERT_EQUAL(cal_wc_get(t, "s"), 1);
+	CU_ASSERT_EQUAL(cal_wc_get(t, "2"), 2);
+	CU_ASSERT_EQUAL(cal_wc_get(t, "hats"), 1);
+	CU_ASSERT_EQUAL(cal_wc_get(t, "end"), 1);
+	CU_ASSERT_EQUAL(cal_wc_get(t, "The"), 0);
+	CU_ASSERT_EQUAL(cal_wc_distinct(t), 9);
+	/* reduce: merging two halves equals counting the whole */
+	struct cal_wc *a = cal_wc_new(), *b = cal_wc_new(), *m = cal_wc_new();
+	cal_wc_count_text(a, text, 20); /* "The cat, the CAT and": no word cut */
+	cal_wc_count_text(b, text + 20, strlen(text) - 20);
+	cal_wc_merge(m, a);
+	cal_wc_merge(m, b);
+	CU_ASSERT_EQUAL(cal_wc_get(m, "the"), 4);
+	CU_ASSERT_EQUAL(cal_wc_get(m, "cat"), 3);
+	CU_ASSERT_EQUAL(cal_wc_get(m, "hat"), 2);
+	CU_ASSERT_EQUAL(cal_wc_distinct(m), 9);
+	cal_wc_free(a);
+	cal_wc_free(b);
+	cal_wc_free(m);
+	cal_wc_free(t);
+}
+
+static void test_wordcount_zipf(void)
+{
+	/* growth past many table doublings; the text is deterministic and Zipf:
+	 * the most frequent word about twice as frequent as the second */
+	char *x = cal_text_zipf(1 << 20, 3), *y = cal_text_zipf(1 << 20, 3);
+	CU_ASSERT_EQUAL(memcmp(x, y, 1 << 20), 0);
+	struct cal_wc *t = cal_wc_new(), *u = cal_wc_new();
+	uint64_t words = cal_wc_count_text(t, x, 1 << 20);
+	CU_ASSERT(words > 100000);
+	CU_ASSERT(cal_wc_distinct(t) > 10000);
+	/* counting twice = merging a table into itself's copy */
+	cal_wc_merge(u, t);
+	cal_wc_merge(u, t);
+	CU_ASSERT_EQUAL(cal_wc_distinct(u), cal_wc_distinct(t));
+	CU_ASSERT_EQUAL(cal_wc_bytes(u), cal_wc_bytes(t));
+	cal_wc_free(t);
+	cal_wc_free(u);
+	free(x);
+	free(y);
+}
+
+static void test_mlp_gradients(void)
+{
+	struct cal_data d;
+	cal_data_synthetic(&d, 8, 5, 0);
+	struct cal_mlp *m = cal_mlp_new(3);
+	cal_mlp_grad(m, d.x, d.y, d.n);
+	size_t np = cal_mlp_nparams();
+	double *g = malloc(np * sizeof *g), *p = cal_mlp_params(m);
+	memcpy(g, cal_mlp_grads(m), np * sizeof *g);
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(r, 9);
+	/* random weights of every block, plus both biases' first entries */
+	size_t pick[24];
+	for (int i = 0; i < 20; i++)
+		pick[i] = gsl_rng_uniform_int(r, np);
+	pick[20] = CAL_MLP_HID * CAL_MLP_IN;                  /* b1[0] */
+	pick[21] = np - CAL_MLP_OUT;                          /* b2[0] */
+	pick[22] = np - CAL_MLP_OUT - 1;                      /* W2 last */
+	pick[23] = CAL_MLP_HID * CAL_MLP_IN + CAL_MLP_HID + 5; /* W2 */
+	int checked = 0;
+	for (int i = 0; i < 24; i++) {
+		size_t k = pick[i];
+		double h = 1e-5, keep = p[k];
+		p[k] = keep + h;
+		double up = cal_mlp_loss(m, d.x, d.y, d.n);
+		p[k] = keep - h;
+		double down = cal_mlp_loss(m, d.x, d.y, d.n);
+		p[k] = keep;
+		double num = (up - down) / (2 * h);
+		if (fabs(g[k]) < 1e-7 && fabs(num) < 1e-7)
+			continue; /* a dead ReLU's weight: both zero */
+		checked++;
+		double rel = fabs(num - g[k]) / fmax(fabs(num), fabs(g[k]));
+		if (rel >= 1e-4)
+			fprintf(stderr, "\nparam %zu: analytic %g numeric %g\n", k, g[k], num);
+		CU_ASSERT(rel < 1e-4);
+	}
+	CU_ASSERT(checked >= 12);
+	gsl_rng_free(r);
+	free(g);
+	cal_mlp_free(m);
+	cal_data_free(&d);
+}
+
+static void test_mlp_learns(void)
+{
+	struct cal_data tr, te;
+	cal_data_synthetic(&tr, 1000, 21, 0);
+	cal_data_synthetic(&te, 500, 21, 1);
+	struct cal_mlp *m = cal_mlp_new(4);
+	double before = cal_mlp_accuracy(m, te.x, te.y, te.n);
+	for (int epoch = 0; epoch < 2; epoch++)
+		for (int at = 0; at + 50 <= tr.n; at += 50)
+			cal_mlp_step(m, tr.x + (size_t)at * CAL_MLP_IN, tr.y + at, 50, 0.05);
+	double after = cal_mlp_accuracy(m, te.x, te.y, te.n);
+	CU_ASSERT(before < 0.3);
+	CU_ASSERT(after > 0.8); /* the floor: 80 % on held-out synthetic samples */
+	if (after <= 0.8)
+		fprintf(stderr, "\naccuracy %.3f\n", after);
+	cal_mlp_free(m);
+	cal_data_free(&tr);
+	cal_data_free(&te);
+}
+
+int test_suite_calibrate(void)
+{
+	TEST_SUITE("calibrate",
+		   {"fit recovers known coefficients", test_fit_recovers},
+		   {"poor fits are flagged", test_fit_poor},
+		   {"model file round-trips through scn_load", test_model_roundtrip},
+		   {"bad samples CSV names file:line", test_samples_bad},
+		   {"word counts match a hand count", test_wordcount},
+		   {"Zipf text, table growth and merge", test_wordcount_zipf},
+		   {"MLP gradients match finite differences", test_mlp_gradients},
+		   {"MLP learns the synthetic set", test_mlp_learns});
+	return 0;
+}
