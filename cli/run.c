@@ -176,6 +176,9 @@ int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *di
 		first = o->only_replication;
 		last = first + 1;
 	}
+	if (s->sweep_points > 1 && !o->quiet)
+		fprintf(stderr, "note: %s has a sweep block of %d points; run takes point 0 "
+			"(hetsim sweep runs them all)\n", s->path, s->sweep_points);
 	bool labels = rows_scenario_has_labels(s);
 	struct rows_files out = {.cmd = "run", .dir = dir, .names = out_names, .n = 3};
 	if (rows_files_open(&out))

@@ -180,6 +180,8 @@ struct scn {
 	uint64_t seed;      /* default 1 */
 	int replications;   /* default 1 */
 	int warmup_jobs;    /* first N jobs by arrival left out of metrics */
+	int sweep_points;   /* scn_load() of a file with a sweep block: its
+			       number of points (this is point 0); else 0 */
 
 	char *label_names[SCN_MAX_LABELS];
 	int nlabels;

@@ -2145,6 +2145,7 @@ struct scn *scn_load(const char *path, char *err, size_t errlen)
 	if (!sw)
 		return NULL;
 	struct scn *s = sw->point[0];
+	s->sweep_points = sw->npoints;
 	sw->point[0] = NULL;
 	scn_sweep_free(sw);
 	return s;
