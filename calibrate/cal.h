@@ -167,4 +167,41 @@ int cal_time_kernel(const struct cal_backend *b, const struct cal_kernel *k,
  * cores. */
 void cal_machine(char *model, size_t len, int *cores);
 
+/* ---- validation (validate.c): the closed loop ------------------------
+ *
+ * `hetsim calibrate --validate MODEL`: a real WordCount on this machine
+ * (W forked worker processes fed over pipes, maps then reduces, on text
+ * the calibration never saw) against hetsim's simulation of the same
+ * tasks under MODEL.  See calibrate/README.md, "Validation". */
+
+/* The wordcount_map and wordcount_reduce lines of a cost-model file on
+ * device cpu, seconds and seconds per MiB (read with scn_load through a
+ * temporary scenario naming the file).  0, or -1 and err. */
+int cal_val_model(const char *model, double map[2], double reduce[2], char *err, size_t errlen);
+
+/* The simulated twin: one node of `workers` cores (cpu_speed 1), one
+ * synthetic job with one executor of `workers` cores, no start-up or
+ * launch overhead, one single-task stage per task with the task's
+ * duration (seconds, rounded to whole µs) as a constant: the map stages
+ * first, roots, in hand-out order; then the reduce stages, each with
+ * every map stage as parent.  Written to `yaml` (NULL: a temporary file,
+ * removed), loaded with scn_load, run under fifo; *makespan_s from
+ * met_compute.  0, or -1 and err. */
+int cal_val_twin(const char *yaml, int workers, const double *map_s, int nmaps,
+		 const double *reduce_s, int nreduces, double *makespan_s, char *err,
+		 size_t errlen);
+
+struct cal_val_opts {
+	const char *model;         /* the cost model, not refitted */
+	int workers;               /* worker processes; 0 = online cores */
+	int repeats;               /* timed runs (>= 1); a warm-up run comes first */
+	const char *const *files;  /* --input text; none = Zipf text (seed and law != calibration's) */
+	int nfiles;
+	const char *csv;           /* -o: runs as CSV (NULL = none) */
+};
+/* Run the validation, print the report on stdout.  Returns 0 (PASS:
+ * |error| <= 10 %), 1 (error above the target, or a failure: message on
+ * stderr). */
+int cal_validate(const struct cal_val_opts *o);
+
 #endif

@@ -26,6 +26,10 @@ static const struct cmd_opt cal_opts[] = {
 	{"fit", 0, "SAMPLES", "fit samples measured elsewhere (CSV: kernel,device,size,repeat,"
 			      "seconds) instead of measuring"},
 	{"force", 'f', NULL, "write the model even when a fit is poor"},
+	{"validate", 0, "MODEL", "run a real WordCount here and compare its makespan with the "
+				 "simulation under MODEL (not refitted); -o FILE: the runs as CSV"},
+	{"workers", 0, "N", "--validate: worker processes (default: online cores)"},
+	{"repeats", 0, "N", "--validate: timed runs, after one warm-up (default 7)"},
 	{"help", 'h', NULL, "show this help"},
 	{NULL, 0, NULL, NULL},
 };
@@ -284,7 +288,11 @@ int cmd_calibrate(int argc, char **argv)
 			 "samples (FILE.samples.csv) and a figure (FILE.png).  A poor fit (R^2 <\n"
 			 "0.95 or residual CV > 10 %) exits 1 without writing the model.\n"
 			 "With --fit, fit a samples CSV measured elsewhere (e.g. by the CUDA\n"
-			 "program calibrate/cuda/hetsim-cuda-cal) instead.", cal_opts);
+			 "program calibrate/cuda/hetsim-cuda-cal) instead.\n"
+			 "With --validate MODEL, run a real WordCount (9 maps of 24/40 MiB, 4\n"
+			 "reduces) on forked worker processes and compare its median makespan\n"
+			 "with hetsim's simulation of the same tasks under MODEL: exit 0 when\n"
+			 "they agree within 10 %, else 1.", cal_opts);
 		return 0;
 	}
 	const char *out = cmd_get(cal_opts, &a, "output");
@@ -302,7 +310,15 @@ int cmd_calibrate(int argc, char **argv)
 				backend);
 		return 2;
 	}
-	if (!out) {
+	const char *val = cmd_get(cal_opts, &a, "validate");
+	const char *workers = cmd_get(cal_opts, &a, "workers");
+	const char *repeats = cmd_get(cal_opts, &a, "repeats");
+	if (!val && (workers || repeats)) {
+		fprintf(stderr, "hetsim calibrate: options '--workers' and '--repeats' go with "
+				"'--validate'\n");
+		return 2;
+	}
+	if (!val && !out) {
 		fprintf(stderr, "hetsim calibrate: option '-o FILE' is required\n");
 		return 2;
 	}
@@ -317,6 +333,25 @@ int cmd_calibrate(int argc, char **argv)
 	}
 	for (int i = 0; i < a.npos; i++)
 		files[nfiles++] = a.pos[i];
+	if (val) {
+		if (fit || backend || cmd_get(cal_opts, &a, "quick") ||
+		    cmd_get(cal_opts, &a, "kernels") || force) {
+			fprintf(stderr, "hetsim calibrate: option '--validate' fits nothing: drop "
+					"--fit, --backend, --quick, --kernels and --force\n");
+			return 2;
+		}
+		int64_t nw = workers ? cmd_int("calibrate", "workers", workers, 64) : 0;
+		int64_t nr = repeats ? cmd_int("calibrate", "repeats", repeats, 100) : 7;
+		if (nw < 0 || nr < 0)
+			return 2;
+		if ((workers && nw < 1) || nr < 1) {
+			fprintf(stderr, "hetsim calibrate: option '--%s' wants at least 1\n",
+				workers && nw < 1 ? "workers" : "repeats");
+			return 2;
+		}
+		struct cal_val_opts vo = {val, (int)nw, (int)nr, files, nfiles, out};
+		return cal_validate(&vo);
+	}
 	if (fit) {
 		if (nfiles || cmd_get(cal_opts, &a, "quick") || cmd_get(cal_opts, &a, "kernels")) {
 			fprintf(stderr, "hetsim calibrate: option '--fit' measures nothing: drop "

@@ -284,6 +284,53 @@ static void test_mlp_learns(void)
 	cal_data_free(&te);
 }
 
+/* The simulated twin of --validate, against a hand list-schedule.
+ * Model: map 1 s + 0.1 s/MiB, reduce 0.5 s + 0.25 s/MiB.  Maps of 10,
+ * 20, 10, 30, 10 MiB = 2, 3, 2, 4, 2 s, handed out in order to the first
+ * idle of 2 workers: w0 0-2, w1 0-3, w0 2-4, w1 3-7, w0 4-6; all maps
+ * done at 7.  Reduces of 2 and 4 MiB = 1 and 1.5 s: 7-8 and 7-8.5.
+ * Makespan 8.5 s.  Maps only: 7 s.  On 1 worker: all in a row, 15.5 s. */
+static void test_validate_twin(void)
+{
+	char dir[] = "/tmp/hetsim-val-test-XXXXXX", model[256], yaml[256], err[1024];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	snprintf(model, sizeof model, "%s/m.yaml", dir);
+	write_file(model, "version: 1\ntask_overhead: 30ms\nkernels:\n"
+			  "  wordcount_map: {unit: MiB, noise: {dist: lognormal, cv: 0.1},\n"
+			  "    devices: {cpu: {intercept: 1s, slope: 100ms}}}\n"
+			  "  wordcount_reduce: {unit: MiB, devices: {cpu: {intercept: 500ms, "
+			  "slope: 250ms}}}\n");
+	double map[2], red[2];
+	if (cal_val_model(model, map, red, err, sizeof err))
+		fprintf(stderr, "\n%s\n", err);
+	CU_ASSERT_DOUBLE_EQUAL(map[0], 1.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(map[1], 0.1, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(red[0], 0.5, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(red[1], 0.25, 1e-9);
+	const double mib[5] = {10, 20, 10, 30, 10}, rmib[2] = {2, 4};
+	double ms[5], rs[2], span = -1;
+	for (int i = 0; i < 5; i++)
+		ms[i] = map[0] + map[1] * mib[i];
+	for (int i = 0; i < 2; i++)
+		rs[i] = red[0] + red[1] * rmib[i];
+	snprintf(yaml, sizeof yaml, "%s/twin.yaml", dir);
+	CU_ASSERT_EQUAL(cal_val_twin(yaml, 2, ms, 5, rs, 2, &span, err, sizeof err), 0);
+	CU_ASSERT_DOUBLE_EQUAL(span, 8.5, 1e-6);
+	CU_ASSERT_EQUAL(cal_val_twin(NULL, 2, ms, 5, rs, 0, &span, err, sizeof err), 0);
+	CU_ASSERT_DOUBLE_EQUAL(span, 7.0, 1e-6);
+	CU_ASSERT_EQUAL(cal_val_twin(NULL, 1, ms, 5, rs, 2, &span, err, sizeof err), 0);
+	CU_ASSERT_DOUBLE_EQUAL(span, 15.5, 1e-6);
+	/* a model without the wordcount kernels is refused with a message */
+	write_file(model, "version: 1\nkernels:\n  mnist_step: {unit: samples, devices: "
+			  "{cpu: {intercept: 1ms, slope: 0s}}}\n");
+	err[0] = '\0';
+	CU_ASSERT_EQUAL(cal_val_model(model, map, red, err, sizeof err), -1);
+	CU_ASSERT(err[0] != '\0');
+	remove(model);
+	remove(yaml);
+	rmdir(dir);
+}
+
 int test_suite_calibrate(void)
 {
 	TEST_SUITE("calibrate",
@@ -294,6 +341,7 @@ int test_suite_calibrate(void)
 		   {"word counts match a hand count", test_wordcount},
 		   {"Zipf text, table growth and merge", test_wordcount_zipf},
 		   {"MLP gradients match finite differences", test_mlp_gradients},
-		   {"MLP learns the synthetic set", test_mlp_learns});
+		   {"MLP learns the synthetic set", test_mlp_learns},
+		   {"--validate's simulated twin matches a hand schedule", test_validate_twin});
 	return 0;
 }
