@@ -124,3 +124,34 @@ cuda:
 
 $(CUDA_CAL): calibrate/cuda/hetsim-cuda-cal.cu
 	$(NVCC) $(NVCCFLAGS) -o $@ $< -Xlinker -rpath,$(CUDA_HOME)/lib64 -lcublas
+
+# `make bench` (bench/run, bench/README.md): the event queue alone, the
+# fifo task farm through `hetsim run` beside SimGrid, a DAGSim-like
+# application against its exact expected makespan, and scaling curves ->
+# results/bench/ (bench.csv, machine.txt, scaling.png).  A benchmark,
+# never part of `make check`; a few minutes.  FULL=1 adds the slow runs
+# (SimGrid on 10^6 tasks, longer curves).  Always the optimised build.
+# The SimGrid side is built only where libsimgrid-dev is installed
+# (apt-get install -y libsimgrid-dev); otherwise it is skipped.
+BENCH_CFLAGS := -O2 -g -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -Isim
+CXX          ?= g++
+
+.PHONY: bench
+bench: deps
+	@$(MAKE) --no-print-directory SAN=0 MPI=0 bin/hetsim build/bench/eq_bench
+	@if pkg-config --exists simgrid 2>/dev/null; then \
+		$(MAKE) --no-print-directory SAN=0 MPI=0 build/bench/simgrid_farm; \
+	else \
+		echo "bench: libsimgrid-dev not installed; the SimGrid comparison is skipped"; \
+		rm -f build/bench/simgrid_farm; \
+	fi
+	FULL=$(FULL) bench/run
+
+build/bench/eq_bench: bench/eq_bench.c sim/eq.c sim/eq.h sim/util.c sim/util.h
+	@mkdir -p $(dir $@)
+	$(CC) $(BENCH_CFLAGS) -o $@ bench/eq_bench.c sim/eq.c sim/util.c -lm
+
+build/bench/simgrid_farm: bench/simgrid_farm.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) -O2 -std=c++17 -Wall -Wextra $(shell pkg-config --cflags simgrid) -o $@ $< \
+		$(shell pkg-config --libs simgrid)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "cmd.h"
 #include "metrics.h"
@@ -90,14 +91,35 @@ static void run_row(FILE *b, const struct scn *sc, const char *pol, int rep,
 	rows_run(b, sc, rep, m);
 }
 
-/* The three result files (docs/output.md). */
-static const char *const out_names[3] = {"runs.csv", "jobs.csv", "executors.csv"};
-static const char *const out_headers[3] = {
+/* The result files (docs/output.md).  timing.csv holds wall-clock
+ * figures, so unlike the other three it differs from run to run. */
+#define NOUT 4
+static const char *const out_names[NOUT] = {"runs.csv", "jobs.csv", "executors.csv",
+					    "timing.csv"};
+static const char *const out_headers[NOUT] = {
 	"scenario,policy," ROWS_RUN_HEADER,
 	"policy,replication,job,group,index,type,status,arrival_s,start_s,end_s,jct_s,nodes,gpus\n",
 	"policy,replication,executor,job,group,type,role,node,cores,memory_mib,gpus,launch_s,"
 	"ready_s,end_s\n",
+	"policy,replication,wall_s,policy_s,decisions,policy_us_per_decision\n",
 };
+
+static double mono_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* timing.csv: wall_s from sim_new to the end of sim_run; policy_s, the
+ * part of it spent inside the policy's hooks (sim_totals.policy_ns). */
+static void timing_row(FILE *f, const char *pol, int rep, double wall_s,
+		       const struct sim_totals *t)
+{
+	double pol_s = 1e-9 * (double)t->policy_ns;
+	fprintf(f, "%s,%d,%.6f,%.6f,%" PRIu64 ",%.3f\n", pol, rep, wall_s, pol_s,
+		t->decisions, t->decisions ? 1e6 * pol_s / (double)t->decisions : 0.0);
+}
 
 /* The policies to run: the scenario's entries named on the command line
  * (or a registered policy with its defaults), else all of them. */
@@ -180,11 +202,11 @@ int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *di
 		fprintf(stderr, "note: %s has a sweep block of %d points; run takes point 0 "
 			"(hetsim sweep runs them all)\n", s->path, s->sweep_points);
 	bool labels = rows_scenario_has_labels(s);
-	struct rows_files out = {.cmd = "run", .dir = dir, .names = out_names, .n = 3};
+	struct rows_files out = {.cmd = "run", .dir = dir, .names = out_names, .n = NOUT};
 	if (rows_files_open(&out))
 		return 1;
 	FILE **f = out.f;
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < NOUT; i++)
 		fputs(out_headers[i], f[i]);
 	struct agg *agg = xcalloc((size_t)npol, sizeof *agg);
 	int rc = 0;
@@ -197,6 +219,7 @@ int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *di
 				strcmp(pols[p].name, ops->name) ? ")" : "");
 		for (int r = first; r < last; r++) {
 			char err[256];
+			double t0 = mono_s();
 			struct sim *sim = sim_new(s, &pols[p], (uint32_t)r, err, sizeof err);
 			if (!sim) {
 				fprintf(stderr, "hetsim run: %s\n", err);
@@ -213,8 +236,10 @@ int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *di
 				rc = 1;
 				break;
 			}
+			double wall = mono_s() - t0;
 			struct met_run m;
 			met_compute(sim, &m);
+			timing_row(f[3], pols[p].name, r, wall, sim_totals(sim));
 			run_row(f[0], s, pols[p].name, r, &m);
 			job_rows(f[1], sim, pols[p].name, r);
 			agg[p] = (struct agg){agg[p].makespan + m.makespan_s, agg[p].jct + m.jct_mean_s,

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "eq.h"
 #include "policy.h"
@@ -78,6 +79,9 @@ struct sim {
 
 	int *dispatch; int ndispatch, cap_dispatch; /* jobs to dispatch */
 	bool sched_dirty;           /* run the policy's schedule hook */
+	int pol_depth;              /* policy hooks on the stack (a hook's request
+				       can call another hook: time the outer one) */
+	int64_t pol_t0;             /* CLOCK_MONOTONIC ns at the outer hook's entry */
 
 	struct sim_totals tot;
 	int64_t integ_at;           /* integrals below are up to here */
@@ -88,6 +92,31 @@ struct sim {
 	uint32_t cur_obj;
 	bool in_event;
 };
+
+/* ---- policy hook timing (timing.csv) -------------------------------- */
+
+static int64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Around every call of a policy hook.  Only the outermost hook is timed,
+ * so that a hook called from inside another (job_finished from a
+ * sim_reject_job in job_arrived) is not counted twice.  Wall time only:
+ * it never feeds back into the simulation. */
+static void pol_enter(struct sim *s)
+{
+	if (s->pol_depth++ == 0)
+		s->pol_t0 = mono_ns();
+}
+
+static void pol_leave(struct sim *s)
+{
+	if (--s->pol_depth == 0)
+		s->tot.policy_ns += (uint64_t)(mono_ns() - s->pol_t0);
+}
 
 /* ---- invariants ---------------------------------------------------- */
 
@@ -435,8 +464,11 @@ static void end_job(struct sim *s, struct sim_job *j, enum sim_job_status st)
 	free_stages(j);
 	if (j->end_us > s->tot.last_end_us)
 		s->tot.last_end_us = j->end_us;
-	if (s->ops->job_finished)
+	if (s->ops->job_finished) {
+		pol_enter(s);
 		s->ops->job_finished(s->pst, s, j->id);
+		pol_leave(s);
+	}
 	s->sched_dirty = true;
 }
 
@@ -487,8 +519,11 @@ static void on_arrive(struct sim *s, struct sim_job *j)
 	} else {
 		build_stages(s, j);
 	}
-	if (s->ops->job_arrived)
+	if (s->ops->job_arrived) {
+		pol_enter(s);
 		s->ops->job_arrived(s->pst, s, j->id);
+		pol_leave(s);
+	}
 	s->sched_dirty = true;
 }
 
@@ -776,8 +811,11 @@ static void settle(struct sim *s)
 	if (s->sched_dirty) {
 		s->sched_dirty = false;
 		s->tot.decisions++;
-		if (s->ops->schedule)
+		if (s->ops->schedule) {
+			pol_enter(s);
 			s->ops->schedule(s->pst, s);
+			pol_leave(s);
+		}
 	}
 	for (int i = 0; i < s->ndispatch; i++)
 		dispatch_job(s, &s->jobs[s->dispatch[i]]);

@@ -120,6 +120,10 @@ struct sim_totals {
 	int64_t first_arrival_us, last_end_us;
 	uint64_t events;         /* events handled (stale ones not counted) */
 	uint64_t decisions;      /* schedule hook calls */
+	uint64_t policy_ns;      /* wall ns inside the policy's job_arrived,
+				    job_finished and schedule hooks
+				    (CLOCK_MONOTONIC); varies run to run, so
+				    only timing.csv shows it */
 	double core_busy_us;     /* ∫ busy cores dt (capped at each node's cores) */
 	double gpu_busy_us;      /* ∫ GPUs training dt */
 	double core_alloc_us;    /* ∫ cores held by executors dt */
