@@ -168,7 +168,7 @@ static int place(struct yarn *y, const struct clu *c, int n, int role, int cores
 	return k;
 }
 
-static void activate(struct yarn *y, const struct sim *s)
+static void activate(struct yarn *y)
 {
 	for (int job = y->q.head; job >= 0; job = pol_queue_next(&y->q, job)) {
 		struct yarn_app *a = &y->app[job];
@@ -180,7 +180,6 @@ static void activate(struct yarn *y, const struct sim *s)
 		y->am_used_mib += a->am_mib;
 		y->nactive++;
 	}
-	(void)s;
 }
 
 /* One application's turn: AMs, then (its AMs up) the Angel PS gang, then
@@ -227,7 +226,7 @@ static void serve(struct yarn *y, struct sim *s, int job)
 static void yarn_schedule(void *st, struct sim *s)
 {
 	struct yarn *y = st;
-	activate(y, s);
+	activate(y);
 	for (int job = y->q.head; job >= 0; job = pol_queue_next(&y->q, job)) {
 		if (!y->app[job].active)
 			break; /* the rest are not active either */
