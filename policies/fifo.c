@@ -8,7 +8,9 @@
  * A job that could not fit even the empty cluster is rejected at arrival
  * as unplaceable, so it cannot block the queue forever.
  *
- * Cost: first fit scans nodes in order, O(nodes) per executor placed.
+ * Cost: first fit walks the nodes that have a free core, in order
+ * (clu_next_with_cores): O(nodes) per executor at worst, little when the
+ * cluster is busy.
  */
 #include <stdlib.h>
 
@@ -50,7 +52,7 @@ static void fifo_finished(void *st, struct sim *s, int job)
 static int first_fit(const struct clu *c, const struct pol_tent *t, int cores, int64_t mem,
 		     int gpus)
 {
-	for (int i = 0; i < c->n; i++) {
+	for (int i = clu_next_with_cores(c, 0); i >= 0; i = clu_next_with_cores(c, i + 1)) {
 		int fc, fg;
 		int64_t fm;
 		pol_tent_free(t, &c->nodes[i], &fc, &fm, &fg);

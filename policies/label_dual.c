@@ -79,7 +79,10 @@ static int best_fit(const struct dual *d, const struct clu *c, const struct sim_
 {
 	int best = -1;
 	double best_left = 0;
-	for (int i = 0; i < c->n; i++) {
+	/* with the dominant calculator a node needs a free core; with the
+	 * memory one, any node may take an executor */
+	for (int i = d->check_cores ? clu_next_with_cores(c, 0) : 0; i >= 0 && i < c->n;
+	     i = d->check_cores ? clu_next_with_cores(c, i + 1) : i + 1) {
 		const struct clu_node *n = &c->nodes[i];
 		if (d->labels && !clu_has_labels(n, ro->require))
 			continue;

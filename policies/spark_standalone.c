@@ -144,7 +144,7 @@ static void schedule_app(struct standalone *p, struct sim *s, int job)
 	}
 	int nusable = 0;
 	int64_t free_sum = 0;
-	for (int i = 0; i < c->n; i++) {
+	for (int i = clu_next_with_cores(c, 0); i >= 0; i = clu_next_with_cores(c, i + 1)) {
 		const struct clu_node *n = &c->nodes[i];
 		if (n->mem_free >= a.mem_mib && n->cores_free >= min_cores) {
 			p->usable[nusable++] = i;

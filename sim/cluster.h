@@ -49,7 +49,19 @@ struct clu {
 				   executor could get without oversubscribing */
 	int64_t free_mem_mib;   /* sum of mem_free */
 	int64_t free_gpus;      /* sum of gpus_free */
+	uint64_t *has_cores;    /* bit i set iff node i has cores_free > 0 */
 };
+
+/* Debug switch: when true, clu_next_with_cores() skips nothing, so every
+ * policy scans every node as a plain loop would.  Decisions must not
+ * change (tests/test_policies.c compares both). */
+extern bool clu_plain_scan;
+
+/* The first node at index >= from with a free core, or -1: a node
+ * without one cannot take any executor (every executor holds at least one
+ * core), so policies walk candidates with this instead of every node.
+ * O(nodes / 64) at worst, usually O(1). */
+int clu_next_with_cores(const struct clu *c, int from);
 
 /* Build the nodes of a scenario's node groups, in group order.
  * Owned by the caller; free with clu_free. */

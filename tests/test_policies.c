@@ -1,6 +1,13 @@
 /* test_policies.c - hand-computed scenarios, exact to the microsecond.
  * Each scenario file under tests/scenarios/hand/ explains its arithmetic. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "cluster.h"
+#include "cmd.h"
 
 #include "harness.h"
 #include "scenario.h"
@@ -275,6 +282,64 @@ static void three_types(void)
 	}
 }
 
+/* Run `path` into dir/name with the node index on or off. */
+static void run_into(const char *path, const char *dir, bool plain)
+{
+	struct scn *s = h_load(path);
+	struct cmd_run_opts o = {.only_replication = -1, .quiet = true};
+	clu_plain_scan = plain;
+	CU_ASSERT_EQUAL(cmd_run_scenario(s, &o, dir), 0);
+	clu_plain_scan = false;
+	scn_free(s);
+}
+
+static bool same_file(const char *a, const char *b)
+{
+	char *x = h_slurp(a, NULL), *y = h_slurp(b, NULL);
+	bool eq = x && y && strcmp(x, y) == 0;
+	free(x);
+	free(y);
+	return eq;
+}
+
+/* The node index never changes a decision: every hand scenario and a
+ * busy random one, under every policy they list, give byte-identical
+ * jobs.csv and executors.csv with the index and with a plain scan. */
+static void index_same_as_scan(void)
+{
+	char tmp[] = "/tmp/hetsim-index-XXXXXX";
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(tmp));
+	DIR *d = opendir(HAND);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+	struct dirent *e;
+	int files = 0;
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		if (len < 6 || strcmp(e->d_name + len - 5, ".yaml") != 0)
+			continue;
+		char path[512], a[512], b[512], fa[600], fb[600];
+		snprintf(path, sizeof path, HAND "%s", e->d_name);
+		snprintf(a, sizeof a, "%s/%s-index", tmp, e->d_name);
+		snprintf(b, sizeof b, "%s/%s-plain", tmp, e->d_name);
+		run_into(path, a, false);
+		run_into(path, b, true);
+		static const char *const out[] = {"jobs.csv", "executors.csv", "runs.csv"};
+		for (int i = 0; i < 3; i++) {
+			snprintf(fa, sizeof fa, "%s/%s", a, out[i]);
+			snprintf(fb, sizeof fb, "%s/%s", b, out[i]);
+			if (!same_file(fa, fb))
+				fprintf(stderr, "\n%s: %s differs with the index\n", path, out[i]);
+			CU_ASSERT(same_file(fa, fb));
+		}
+		files++;
+	}
+	closedir(d);
+	CU_ASSERT(files >= 15);
+	char cmd[64];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
+	CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
 int test_suite_policies(void)
 {
 	TEST_SUITE("policies",
@@ -293,6 +358,7 @@ int test_suite_policies(void)
 		   {"yarn: AM share cap, container sizes, vcores oversubscribed", yarn_am_cap},
 		   {"yarn: containers in heartbeat order after the AM is up", yarn_heartbeat},
 		   {"angel: PS gang before tasks, under yarn, standalone, label-dual", angel_gang},
-		   {"wordcount, mnist_spark and angel together under every policy", three_types});
+		   {"wordcount, mnist_spark and angel together under every policy", three_types},
+		   {"the node index never changes a decision (index vs plain scan)", index_same_as_scan});
 	return 0;
 }
