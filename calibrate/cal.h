@@ -42,6 +42,10 @@ size_t cal_wc_bytes(const struct cal_wc *t);
  * mt19937 seeded with `seed`, gsl_ran_discrete), some capitalised, with
  * spaces, punctuation and newlines between them.  Same seed, same text. */
 char *cal_text_zipf(size_t bytes, uint64_t seed);
+/* The same with `vocab_words` words (at most 26^4 + ...: indices are
+ * written in base 26, 4 letters suffice below 456 976) and Zipf exponent
+ * `s`: rank r has weight r^-s.  cal_text_zipf is (50 000, 1). */
+char *cal_text_zipf_law(size_t bytes, uint64_t seed, int vocab_words, double s);
 /* `bytes` of text made of the files' contents, repeated cyclically (a
  * newline between files).  NULL and a message in err if a file cannot be
  * read or all are empty. */

@@ -205,37 +205,7 @@ int cal_val_twin(const char *yaml, int workers, const double *map_s, int nmaps,
 /* Zipf text with this file's vocabulary and law (not the calibration's). */
 static char *zipf_text(size_t bytes)
 {
-	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-	gsl_rng_set(r, VAL_SEED);
-	char (*vocab)[20] = xmalloc(VAL_VOCAB * sizeof *vocab);
-	double *w = xmalloc(VAL_VOCAB * sizeof *w);
-	for (int i = 0; i < VAL_VOCAB; i++) {
-		int len = 0, extra = 1 + (int)gsl_rng_uniform_int(r, 9);
-		for (int k = 0; k < extra; k++)
-			vocab[i][len++] = (char)('a' + gsl_rng_uniform_int(r, 26));
-		for (int x = i; x; x /= 26) /* distinct: the index in base 26 */
-			vocab[i][len++] = (char)('a' + x % 26);
-		vocab[i][len] = '\0';
-		w[i] = pow(i + 1, -VAL_ZIPF_S);
-	}
-	gsl_ran_discrete_t *z = gsl_ran_discrete_preproc(VAL_VOCAB, w);
-	char *text = xmalloc(bytes + 1);
-	size_t n = 0;
-	while (n < bytes) {
-		const char *v = vocab[gsl_ran_discrete(r, z)];
-		double u = gsl_rng_uniform(r);
-		for (int k = 0; v[k] && n < bytes; k++)
-			text[n++] = (char)(k == 0 && u < 0.1 ? v[k] - 'a' + 'A' : v[k]);
-		const char *sep = u < 0.85 ? " " : u < 0.93 ? ", " : u < 0.98 ? ".\n" : "\t";
-		for (; *sep && n < bytes; sep++)
-			text[n++] = *sep;
-	}
-	text[n] = '\0';
-	gsl_ran_discrete_free(z);
-	free(w);
-	free(vocab);
-	gsl_rng_free(r);
-	return text;
+	return cal_text_zipf_law(bytes, VAL_SEED, VAL_VOCAB, VAL_ZIPF_S);
 }
 
 static int lower_alnum(unsigned char c)

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,17 +175,21 @@ size_t cal_wc_bytes(const struct cal_wc *t)
 
 /* ---- text ---------------------------------------------------------- */
 
-#define VOCAB 50000
-
 char *cal_text_zipf(size_t bytes, uint64_t seed)
+{
+	return cal_text_zipf_law(bytes, seed, 50000, 1.0);
+}
+
+char *cal_text_zipf_law(size_t bytes, uint64_t seed, int vocab_words, double s)
 {
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng_set(r, (unsigned long)seed);
-	/* Vocabulary: VOCAB distinct words of 2..12 letters (index in base 26
-	 * after a random prefix, so no two collide), Zipf weights 1/rank. */
-	char (*vocab)[16] = xmalloc(VOCAB * sizeof *vocab);
-	double *w = xmalloc(VOCAB * sizeof *w);
-	for (int i = 0; i < VOCAB; i++) {
+	/* Vocabulary: distinct words of up to 7 random letters followed by
+	 * the word's index in base 26 (so no two collide), Zipf weights
+	 * rank^-s. */
+	char (*vocab)[16] = xmalloc((size_t)vocab_words * sizeof *vocab);
+	double *w = xmalloc((size_t)vocab_words * sizeof *w);
+	for (int i = 0; i < vocab_words; i++) {
 		int len = 0, extra = (int)gsl_rng_uniform_int(r, 8);
 		for (int k = 0; k < extra; k++)
 			vocab[i][len++] = (char)('a' + gsl_rng_uniform_int(r, 26));
@@ -192,11 +197,11 @@ char *cal_text_zipf(size_t bytes, uint64_t seed)
 		do {
 			vocab[i][len++] = (char)('a' + x % 26);
 			x /= 26;
-		} while (x);
+		} while (x && len < 15);
 		vocab[i][len] = '\0';
-		w[i] = 1.0 / (i + 1);
+		w[i] = pow(i + 1, -s);
 	}
-	gsl_ran_discrete_t *z = gsl_ran_discrete_preproc(VOCAB, w);
+	gsl_ran_discrete_t *z = gsl_ran_discrete_preproc((size_t)vocab_words, w);
 	char *text = xmalloc(bytes + 1);
 	size_t n = 0;
 	while (n < bytes) {
