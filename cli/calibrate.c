@@ -51,8 +51,8 @@ static bool on_path(const char *prog)
 	}
 }
 
-/* plot/calibration.gp: $HETSIM_PLOT_DIR, else bin/../plot, else ./plot. */
-static bool find_script(char *buf, size_t len)
+/* plot/NAME: $HETSIM_PLOT_DIR, else bin/../plot, else ./plot. */
+static bool find_script(const char *name, char *buf, size_t len)
 {
 	char exe[4096], at_exe[4200];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -65,7 +65,7 @@ static bool find_script(char *buf, size_t len)
 	for (int i = 0; i < 3; i++) {
 		if (!cand[i])
 			continue;
-		snprintf(buf, len, "%s/calibration.gp", cand[i]);
+		snprintf(buf, len, "%s/%s", cand[i], name);
 		if (access(buf, R_OK) == 0)
 			return true;
 	}
@@ -86,42 +86,27 @@ static void var_str(char *v, size_t len, const char *name, const char *val)
 		snprintf(v + at, len - at, "'; ");
 }
 
-static int figure(const char *png, const char *csv, const struct fit_line *l, int n)
+/* Render plot/`name` with gnuplot into png (through png.tmp, renamed when
+ * gnuplot succeeds); `vars` are gnuplot assignments, outfile excluded.
+ * No gnuplot or no script: a note, and 0 (the figure is a convenience). */
+static int gnuplot_run(const char *name, const char *vars, const char *png)
 {
-	char script[4200];
+	char script[4200], tmp[4300];
 	if (!on_path("gnuplot")) {
 		fprintf(stderr, "hetsim calibrate: gnuplot not found; figure %s skipped "
 				"(install gnuplot-nox)\n", png);
 		return 0;
 	}
-	if (!find_script(script, sizeof script)) {
-		fprintf(stderr, "hetsim calibrate: plot/calibration.gp not found; figure %s skipped "
-				"(set HETSIM_PLOT_DIR)\n", png);
+	if (!find_script(name, script, sizeof script)) {
+		fprintf(stderr, "hetsim calibrate: plot/%s not found; figure %s skipped "
+				"(set HETSIM_PLOT_DIR)\n", name, png);
 		return 0;
 	}
-	size_t cap = 8192 + strlen(png) + strlen(csv) + (size_t)n * 256;
-	char *v = xcalloc(1, cap), tmp[4300], num[64];
-	char *ks = xcalloc(1, (size_t)n * 65 + 1), *ds = xcalloc(1, (size_t)n * 65 + 1);
-	char *us = xcalloc(1, (size_t)n * 12 + 1);
-	char *aw = xcalloc(1, (size_t)n * 32 + 1), *bw = xcalloc(1, (size_t)n * 32 + 1);
-	for (int i = 0; i < n; i++) {
-		snprintf(ks + strlen(ks), 65, "%s%s", i ? " " : "", l[i].kernel);
-		snprintf(ds + strlen(ds), 65, "%s%s", i ? " " : "", l[i].device);
-		snprintf(us + strlen(us), 12, "%s%.10s", i ? " " : "", l[i].unit);
-		snprintf(num, sizeof num, "%s%.6g", i ? " " : "", l[i].intercept);
-		strcat(aw, num);
-		snprintf(num, sizeof num, "%s%.6g", i ? " " : "", l[i].slope);
-		strcat(bw, num);
-	}
 	snprintf(tmp, sizeof tmp, "%s.tmp", png);
-	snprintf(v, cap, "n=%d; ", n);
-	var_str(v, cap, "csv", csv);
+	size_t cap = strlen(vars) + strlen(tmp) * 2 + 64;
+	char *v = xcalloc(1, cap);
+	snprintf(v, cap, "%s", vars);
 	var_str(v, cap, "outfile", tmp);
-	var_str(v, cap, "kernels", ks);
-	var_str(v, cap, "devices", ds);
-	var_str(v, cap, "units", us);
-	var_str(v, cap, "intercepts", aw);
-	var_str(v, cap, "slopes", bw);
 	fflush(stdout);
 	fflush(stderr);
 	int rc = -1, st;
@@ -136,11 +121,6 @@ static int figure(const char *png, const char *csv, const struct fit_line *l, in
 		rc = WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 	}
 	free(v);
-	free(ks);
-	free(ds);
-	free(us);
-	free(aw);
-	free(bw);
 	if (rc || rename(tmp, png)) {
 		remove(tmp);
 		fprintf(stderr, "hetsim calibrate: figure %s not written: gnuplot failed\n", png);
@@ -148,6 +128,39 @@ static int figure(const char *png, const char *csv, const struct fit_line *l, in
 	}
 	printf("wrote %s\n", png);
 	return 0;
+}
+
+static int figure(const char *png, const char *csv, const struct fit_line *l, int n)
+{
+	size_t cap = 8192 + strlen(csv) + (size_t)n * 256;
+	char *v = xcalloc(1, cap), num[64];
+	char *ks = xcalloc(1, (size_t)n * 65 + 1), *ds = xcalloc(1, (size_t)n * 65 + 1);
+	char *us = xcalloc(1, (size_t)n * 12 + 1);
+	char *aw = xcalloc(1, (size_t)n * 32 + 1), *bw = xcalloc(1, (size_t)n * 32 + 1);
+	for (int i = 0; i < n; i++) {
+		snprintf(ks + strlen(ks), 65, "%s%s", i ? " " : "", l[i].kernel);
+		snprintf(ds + strlen(ds), 65, "%s%s", i ? " " : "", l[i].device);
+		snprintf(us + strlen(us), 12, "%s%.10s", i ? " " : "", l[i].unit);
+		snprintf(num, sizeof num, "%s%.6g", i ? " " : "", l[i].intercept);
+		strcat(aw, num);
+		snprintf(num, sizeof num, "%s%.6g", i ? " " : "", l[i].slope);
+		strcat(bw, num);
+	}
+	snprintf(v, cap, "n=%d; ", n);
+	var_str(v, cap, "csv", csv);
+	var_str(v, cap, "kernels", ks);
+	var_str(v, cap, "devices", ds);
+	var_str(v, cap, "units", us);
+	var_str(v, cap, "intercepts", aw);
+	var_str(v, cap, "slopes", bw);
+	int rc = gnuplot_run("calibration.gp", v, png);
+	free(v);
+	free(ks);
+	free(ds);
+	free(us);
+	free(aw);
+	free(bw);
+	return rc;
 }
 
 /* ---- fit, check, write --------------------------------------------- */
@@ -350,7 +363,14 @@ int cmd_calibrate(int argc, char **argv)
 			return 2;
 		}
 		struct cal_val_opts vo = {val, (int)nw, (int)nr, files, nfiles, out};
-		return cal_validate(&vo);
+		int rc = cal_validate(&vo);
+		if (out && (rc == 0 || rc == 1)) { /* measured: the figure of the runs */
+			char png[4200], v[4400] = "";
+			snprintf(png, sizeof png, "%s.png", out);
+			var_str(v, sizeof v, "csv", out);
+			gnuplot_run("validation.gp", v, png);
+		}
+		return rc;
 	}
 	if (fit) {
 		if (nfiles || cmd_get(cal_opts, &a, "quick") || cmd_get(cal_opts, &a, "kernels")) {
