@@ -21,7 +21,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <gsl/gsl_cdf.h>
 
 #include "cmd.h"
 #include "scenario.h"
@@ -840,22 +839,18 @@ int plot_prep_sweep(const struct plot_csv *sum, const struct plot_opts *o, FILE 
  * (empty fields when undefined). */
 static void put_stats(FILE *m, const double *x, int n)
 {
+	struct cmd_ci ci;
 	if (n == 0) {
 		fputs(",,,,", m);
 		return;
 	}
-	double mean = 0, ss = 0;
-	for (int i = 0; i < n; i++)
-		mean += x[i] / n;
-	fprintf(m, "%.9g,", mean);
+	cmd_ci95(x, n, &ci); /* the statistics of hetsim sweep's summary.csv */
+	fprintf(m, "%.9g,", ci.mean);
 	if (n < 2) {
 		fputs(",,,", m);
 		return;
 	}
-	for (int i = 0; i < n; i++)
-		ss += (x[i] - mean) * (x[i] - mean);
-	double sd = sqrt(ss / (n - 1)), half = gsl_cdf_tdist_Pinv(0.975, n - 1) * sd / sqrt(n);
-	fprintf(m, "%.9g,%.9g,%.9g,%.9g", sd, half, mean - half, mean + half);
+	fprintf(m, "%.9g,%.9g,%.9g,%.9g", ci.sd, ci.half, ci.mean - ci.half, ci.mean + ci.half);
 }
 
 struct plot_csv *plot_summarise_runs(const struct plot_csv *runs, char *err, size_t errlen)
