@@ -17,18 +17,6 @@
 #include "sim.h"
 #include "util.h"
 
-static const char *const type_names[SCN_JOB_TYPES] = {
-	[SCN_JOB_WORDCOUNT] = "wordcount",
-	[SCN_JOB_MNIST] = "mnist_spark",
-	[SCN_JOB_SYNTHETIC] = "synthetic",
-	[SCN_JOB_ANGEL] = "angel",
-};
-
-static const char *type_name(enum scn_job_type t)
-{
-	return type_names[t];
-}
-
 static const char *role_name(const struct sim_job *j, int role)
 {
 	if (role == SIM_ROLE_AM)
@@ -57,7 +45,7 @@ static void job_rows(FILE *b, const struct sim *s, const char *pol, int rep)
 		const struct sim_job *j = sim_job(s, i);
 		const struct scn_job_group *g = sim_job_group(s, i);
 		fprintf(b, "%s,%d,%d,%s,%d,%s,%s,%s,%s,%s,%s,%d,%d\n", pol, rep, j->id, g->name,
-			  j->index, type_name(j->type), sim_status_name(j->status),
+			  j->index, scn_type_name(j->type), sim_status_name(j->status),
 			  secs(j->arrival_us, a), secs(j->start_us, st), secs(j->end_us, e),
 			  j->end_us >= 0 ? fmt_us(j->end_us - j->arrival_us, jct) : "",
 			  j->nodes_used, j->gpus_used);
@@ -78,7 +66,7 @@ static void exec_row(void *ctx, const struct sim *s, const struct sim_exec *x)
 	const struct sim_job *j = sim_job(s, x->job);
 	const char *role = role_name(j, x->role);
 	fprintf(o->f, "%s,%d,%d,%d,%s,%s,%s,%s,%d,%" PRId64 ",%d,%s,%s,%s\n", o->policy, o->rep,
-		x->id, x->job, sim_job_group(s, x->job)->name, type_name(j->type), role,
+		x->id, x->job, sim_job_group(s, x->job)->name, scn_type_name(j->type), role,
 		sim_cluster(s)->nodes[x->node].name, x->cores, x->mem_mib,
 		x->gpus + x->gpus_took, secs(x->launch_us, l), secs(x->ready_us, r),
 		secs(x->end_us, e));

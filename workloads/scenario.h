@@ -237,6 +237,9 @@ int scn_sweep_at(const struct scn_sweep *sw, int p, int a);
 /* The text of axis a's value at point p, as written in CSV files. */
 const char *scn_sweep_shown(const struct scn_sweep *sw, int p, int a);
 
+/* The name of a job type as scenario files write it ("wordcount", ...). */
+const char *scn_type_name(enum scn_job_type t);
+
 /* Index of a label name, or -1. */
 int scn_label_index(const struct scn *s, const char *name);
 

@@ -2210,6 +2210,11 @@ void scn_free(struct scn *s)
 	free(s);
 }
 
+const char *scn_type_name(enum scn_job_type t)
+{
+	return t >= 0 && t < ARRAY_LEN(type_names) ? type_names[t] : "?";
+}
+
 int scn_label_index(const struct scn *s, const char *name)
 {
 	for (int i = 0; i < s->nlabels; i++)
