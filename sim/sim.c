@@ -9,6 +9,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,7 +124,6 @@ static void pol_leave(struct sim *s)
 static void die(const struct sim *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));
 
-#include <stdarg.h>
 static void die(const struct sim *s, const char *fmt, ...)
 {
 	char t[32], msg[1024];
@@ -638,7 +638,7 @@ static void on_task_end(struct sim *s, int r)
 		n->run_head = ru->next;
 	if (ru->next >= 0)
 		s->runs[ru->next].prev = ru->prev;
-	int node = ru->node, cpus = ru->cpus, stage = ru->stage;
+	int node = ru->node, cpus = ru->cpus;
 	ru->ver++; /* any event still queued for this slot is now stale */
 	ru->next = s->free_run;
 	s->free_run = r;
@@ -650,7 +650,6 @@ static void on_task_end(struct sim *s, int r)
 		j->stages_done++;
 		for (int c = 0; c < st->nchildren; c++)
 			j->stages[st->children[c]].parents_left--;
-		(void)stage;
 		if (j->stages_done == j->nstages) {
 			end_job(s, j, JOB_DONE);
 			return;

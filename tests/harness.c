@@ -125,3 +125,10 @@ char *h_slurp(const char *path, long *len)
 		*len = n;
 	return p;
 }
+
+int h_rmtree(const char *dir)
+{
+	char cmd[4200];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}

@@ -27,6 +27,8 @@ const struct sim_job *h_job(const struct sim *s, const char *group, int idx);
 const char *h_exec_nodes(const struct sim *s, const struct sim_job *j, char *buf, int len);
 /* Makespan of a run in µs. */
 int64_t h_makespan(const struct sim *s);
+/* Remove a temporary folder and what is in it; 0 on success. */
+int h_rmtree(const char *dir);
 /* Whole file into a malloc'ed string (NULL if unreadable). */
 char *h_slurp(const char *path, long *len);
 

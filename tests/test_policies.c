@@ -335,9 +335,7 @@ static void index_same_as_scan(void)
 	}
 	closedir(d);
 	CU_ASSERT(files >= 15);
-	char cmd[64];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
-	CU_ASSERT_EQUAL(system(cmd), 0);
+	CU_ASSERT_EQUAL(h_rmtree(tmp), 0);
 }
 
 int test_suite_policies(void)

@@ -12,7 +12,7 @@
 #include "sim.h"
 #include "test.h"
 
-static void check(const char *file, const char *policy, double want_w, double rho, int cores)
+static void check(const char *file, double want_w, double rho)
 {
 	char path[256];
 	snprintf(path, sizeof path, "tests/scenarios/queueing/%s", file);
@@ -44,18 +44,16 @@ static void check(const char *file, const char *policy, double want_w, double rh
 	if (fabs(util - rho) / rho >= 0.02)
 		fprintf(stderr, "\n%s: utilisation %.4f, rho %.2f\n", file, util, rho);
 	CU_ASSERT(fabs(util - rho) / rho < 0.02);
-	(void)cores;
-	(void)policy;
 	scn_free(scn);
 }
 
 /* Exact values: data/queueing_reference.csv (mu = 1). */
-static void mm1_05(void) { check("mm1-05.yaml", "fifo", 2.0, 0.5, 1); }
-static void mm1_08(void) { check("mm1-08.yaml", "fifo", 5.0, 0.8, 1); }
-static void mm4_08(void) { check("mm4-08.yaml", "fifo", 1.7455405897, 0.8, 4); }
-static void md1_08(void) { check("md1-08.yaml", "fifo", 3.0, 0.8, 1); }
+static void mm1_05(void) { check("mm1-05.yaml", 2.0, 0.5); }
+static void mm1_08(void) { check("mm1-08.yaml", 5.0, 0.8); }
+static void mm4_08(void) { check("mm4-08.yaml", 1.7455405897, 0.8); }
+static void md1_08(void) { check("md1-08.yaml", 3.0, 0.8); }
 /* M/G/1-PS: E[T] = E[S] / (1 - rho) = 1 / 0.2, for any service law */
-static void ps_08(void) { check("ps-08.yaml", "ps", 5.0, 0.8, 1); }
+static void ps_08(void) { check("ps-08.yaml", 5.0, 0.8); }
 
 int test_suite_queueing(void)
 {

@@ -365,9 +365,7 @@ static int setup(void)
 
 static int teardown(void)
 {
-	char cmd[128];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-	return system(cmd) == 0 ? 0 : -1;
+	return h_rmtree(tmpdir);
 }
 
 int test_suite_sweep(void)
