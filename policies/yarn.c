@@ -26,7 +26,8 @@
  *   the nodes, the first with enough free memory.  No reservations, no
  *   labels (a policy that ignores labels says so).
  *
- * Cost: O(active applications + nodes per container) per decision.
+ * Cost: O(active applications + nodes per container) per decision; the
+ * applications not yet let in are not looked at beyond the first.
  */
 #include <stdlib.h>
 
@@ -53,6 +54,9 @@ struct yarn {
 	struct yarn_app *app;     /* by job id */
 	int64_t am_limit_mib, am_used_mib;
 	int nactive;
+	int waiting;              /* first application not yet active, -1 if
+				     none: active ones are always a prefix of
+				     the queue, since they are let in in order */
 	int next_node;            /* heartbeat pointer */
 	struct pol_tent t;
 };
@@ -93,6 +97,7 @@ static void *yarn_init(struct sim *s, const struct scn_policy *cfg)
 	pol_tent_init(&y->t, sim_cluster(s)->n);
 	y->app = xcalloc((size_t)(sim_njobs(s) ? sim_njobs(s) : 1), sizeof *y->app);
 	y->am_limit_mib = (int64_t)(AM_PERCENT * (double)sim_cluster(s)->total_mem_mib);
+	y->waiting = -1;
 	return y;
 }
 
@@ -125,6 +130,8 @@ static void yarn_arrived(void *st, struct sim *s, int job)
 		}
 	}
 	pol_queue_push(&y->q, job);
+	if (y->waiting < 0)
+		y->waiting = job;
 }
 
 static void yarn_finished(void *st, struct sim *s, int job)
@@ -136,6 +143,8 @@ static void yarn_finished(void *st, struct sim *s, int job)
 		y->am_used_mib -= y->app[job].am_mib;
 		y->nactive--;
 	}
+	if (job == y->waiting) /* a TFoS job may time out before it is let in */
+		y->waiting = pol_queue_next(&y->q, job);
 	pol_queue_remove(&y->q, job);
 }
 
@@ -170,10 +179,8 @@ static int place(struct yarn *y, const struct clu *c, int n, int role, int cores
 
 static void activate(struct yarn *y)
 {
-	for (int job = y->q.head; job >= 0; job = pol_queue_next(&y->q, job)) {
-		struct yarn_app *a = &y->app[job];
-		if (a->active)
-			continue;
+	for (; y->waiting >= 0; y->waiting = pol_queue_next(&y->q, y->waiting)) {
+		struct yarn_app *a = &y->app[y->waiting];
 		if (y->nactive && y->am_used_mib + a->am_mib > y->am_limit_mib)
 			return; /* applications are let in in order */
 		a->active = true;
