@@ -82,7 +82,8 @@ struct sim {
 	bool sched_dirty;           /* run the policy's schedule hook */
 	int pol_depth;              /* policy hooks on the stack (a hook's request
 				       can call another hook: time the outer one) */
-	int64_t pol_t0;             /* CLOCK_MONOTONIC ns at the outer hook's entry */
+	uint64_t pol_t0;            /* ticks() at the outer hook's entry */
+	uint64_t pol_ticks;         /* ticks() inside hooks; policy_ns at the end */
 
 	struct sim_totals tot;
 	int64_t integ_at;           /* integrals below are up to here */
@@ -103,6 +104,19 @@ static int64_t mono_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* A cheap clock for the hooks, which run millions of times: the CPU's
+ * time-stamp counter where there is one (x86-64: constant rate on every
+ * CPU of the last fifteen years), else mono_ns.  Ticks are converted to
+ * ns once per run, against mono_ns over the whole run (sim_run). */
+static inline uint64_t ticks(void)
+{
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	return __builtin_ia32_rdtsc();
+#else
+	return (uint64_t)mono_ns();
+#endif
+}
+
 /* Around every call of a policy hook.  Only the outermost hook is timed,
  * so that a hook called from inside another (job_finished from a
  * sim_reject_job in job_arrived) is not counted twice.  Wall time only:
@@ -110,13 +124,13 @@ static int64_t mono_ns(void)
 static void pol_enter(struct sim *s)
 {
 	if (s->pol_depth++ == 0)
-		s->pol_t0 = mono_ns();
+		s->pol_t0 = ticks();
 }
 
 static void pol_leave(struct sim *s)
 {
 	if (--s->pol_depth == 0)
-		s->tot.policy_ns += (uint64_t)(mono_ns() - s->pol_t0);
+		s->pol_ticks += ticks() - s->pol_t0;
 }
 
 /* ---- invariants ---------------------------------------------------- */
@@ -140,10 +154,22 @@ static void die(const struct sim *s, const char *fmt, ...)
 	abort();
 }
 
-/* Recount node `id` from its executors and running tasks. */
+bool sim_recount = SIM_CHECK_EVERY_EVENT;
+
+/* After a change to node `id`: its free amounts stay within bounds, always
+ * (O(1)); with sim_recount, also recount the node from its executors and
+ * running tasks (O(executors + tasks on the node), a third of the time of
+ * a large run, so only in tests and the sanitizer build). */
 static void check_node(const struct sim *s, int id)
 {
 	const struct clu_node *n = &s->clu.nodes[id];
+	if (n->mem_free < 0 || n->gpus_free < 0 || n->mem_free > n->mem_mib ||
+	    n->gpus_free > n->gpus || n->cores_free > n->cores || n->load < 0 || n->nexec < 0)
+		die(s, "node %s out of bounds: free %d of %d cores, %" PRId64 " of %" PRId64
+		    " MiB, %d of %d GPUs; load %d; %d executors", n->name, n->cores_free,
+		    n->cores, n->mem_free, n->mem_mib, n->gpus_free, n->gpus, n->load, n->nexec);
+	if (!sim_recount)
+		return;
 	int cores = 0, gpus = 0, load = 0, ne = 0;
 	int64_t mem = 0;
 	for (int e = n->exec_head; e >= 0; e = s->execs[e].node_next) {
@@ -519,9 +545,10 @@ static void on_arrive(struct sim *s, struct sim_job *j)
 		const struct scn_job_group *g = &s->scn->jobs[j->group];
 		push_at(s, (double)s->now + (double)g->reservation_timeout_us, EV_TIMEOUT,
 			(uint32_t)j->id, 0);
-	} else {
-		build_stages(s, j);
 	}
+	/* the stages are built at the first dispatch (dispatch_job): memory
+	 * then follows the running jobs, not the queue; their draws are keyed,
+	 * so when they are made changes nothing */
 	if (s->ops->job_arrived) {
 		pol_enter(s);
 		s->ops->job_arrived(s->pst, s, j->id);
@@ -599,6 +626,8 @@ static void dispatch_job(struct sim *s, struct sim_job *j)
 		return;
 	if (j->type == SCN_JOB_ANGEL && j->role_ready[1] < j->role[1].count)
 		return; /* waitForAllPS: the PS group starts as a gang */
+	if (!j->stages)
+		build_stages(s, j);
 	/* Spark's resourceOffers: each pass gives every executor with a free
 	 * slot at most one task, from the first runnable stage. */
 	bool launched = true;
@@ -850,6 +879,8 @@ static void finish(struct sim *s)
 int sim_run(struct sim *s)
 {
 	struct eq_event ev;
+	int64_t ns0 = mono_ns();
+	uint64_t t0 = ticks();
 	if (s->njobs > 0) {
 		eq_push(&s->q, s->jobs[0].arrival_us, EV_ARRIVE, 0, 0);
 		s->next_arrival = 1;
@@ -869,6 +900,9 @@ int sim_run(struct sim *s)
 		}
 		settle(s);
 	}
+	uint64_t dt = ticks() - t0;
+	double ns = (double)(mono_ns() - ns0);
+	s->tot.policy_ns = dt ? (uint64_t)((double)s->pol_ticks * ns / (double)dt) : 0;
 	if (s->overflow)
 		return -1;
 	integrate(s);
@@ -878,11 +912,19 @@ int sim_run(struct sim *s)
 
 /* ---- construction -------------------------------------------------- */
 
+/* Jobs are numbered in arrival order, ties by group, then by index in
+ * the group.  Sorting these 16-byte keys and then filling the jobs in
+ * order moves far less memory than sorting the jobs themselves. */
+struct arrival_key {
+	int64_t t;
+	int32_t group, index;
+};
+
 static int cmp_arrival(const void *a, const void *b)
 {
-	const struct sim_job *x = a, *y = b;
-	if (x->arrival_us != y->arrival_us)
-		return x->arrival_us < y->arrival_us ? -1 : 1;
+	const struct arrival_key *x = a, *y = b;
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
 	if (x->group != y->group)
 		return x->group < y->group ? -1 : 1;
 	return (x->index > y->index) - (x->index < y->index);
@@ -910,29 +952,30 @@ struct sim *sim_new(const struct scn *scn, const struct scn_policy *pol,
 	for (int g = 0; g < scn->njobgroups; g++)
 		s->njobs += scn->jobs[g].count;
 	s->jobs = xcalloc((size_t)s->njobs, sizeof *s->jobs);
+	struct arrival_key *key = xmalloc((size_t)(s->njobs ? s->njobs : 1) * sizeof *key);
 	int id = 0;
 	for (int g = 0; g < scn->njobgroups; g++) {
 		const struct scn_job_group *jg = &scn->jobs[g];
 		int64_t *t = xmalloc((size_t)jg->count * sizeof *t);
 		wl_arrivals(scn, g, s->seed, t);
-		for (int i = 0; i < jg->count; i++, id++) {
-			struct sim_job *j = &s->jobs[id];
-			j->group = g;
-			j->index = i;
-			j->type = jg->type;
-			j->arrival_us = t[i];
-		}
+		for (int i = 0; i < jg->count; i++, id++)
+			key[id] = (struct arrival_key){t[i], g, i};
 		free(t);
 	}
-	qsort(s->jobs, (size_t)s->njobs, sizeof *s->jobs, cmp_arrival);
+	qsort(key, (size_t)s->njobs, sizeof *key, cmp_arrival);
 	for (int i = 0; i < s->njobs; i++) {
 		struct sim_job *j = &s->jobs[i];
+		j->group = key[i].group;
+		j->index = key[i].index;
+		j->type = scn->jobs[j->group].type;
+		j->arrival_us = key[i].t;
 		j->id = i;
 		j->status = JOB_PENDING;
 		j->start_us = j->end_us = -1;
 		j->phase = PH_RESERVE;
 		wl_job_setup(scn, j->group, j);
 	}
+	free(key);
 	s->pst = ops->init ? ops->init(s, pol) : NULL;
 	return s;
 }

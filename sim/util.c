@@ -1,10 +1,12 @@
 /* util.c - allocation that cannot fail silently, typo suggestions. */
+#define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE (Linux) */
 #include "util.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 static void oom(size_t n)
 {
@@ -12,12 +14,32 @@ static void oom(size_t n)
 	abort();
 }
 
+/* Large arrays (a million jobs, the event heap) are mapped afresh by
+ * malloc, and touching them page by page costs a fault per 4 KiB: a third
+ * of a 10^6-job run in a virtual machine.  Asking for transparent huge
+ * pages (2 MiB) before the first touch cuts that 512-fold where the kernel
+ * allows it ("madvise" mode); elsewhere the call fails harmlessly. */
+#define HUGE_MIN ((size_t)4 << 20)
+static void *hint_huge(void *p, size_t n)
+{
+#ifdef MADV_HUGEPAGE
+	if (n >= HUGE_MIN) {
+		uintptr_t a = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
+		uintptr_t e = ((uintptr_t)p + n) & ~(uintptr_t)4095;
+		(void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+	}
+#else
+	(void)n;
+#endif
+	return p;
+}
+
 void *xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
 	if (!p)
 		oom(n);
-	return p;
+	return hint_huge(p, n);
 }
 
 void *xcalloc(size_t count, size_t size)
@@ -25,7 +47,7 @@ void *xcalloc(size_t count, size_t size)
 	void *p = calloc(count ? count : 1, size ? size : 1);
 	if (!p)
 		oom(count * size);
-	return p;
+	return hint_huge(p, count * size);
 }
 
 void *xrealloc(void *p, size_t n)
@@ -33,7 +55,7 @@ void *xrealloc(void *p, size_t n)
 	void *q = realloc(p, n ? n : 1);
 	if (!q)
 		oom(n);
-	return q;
+	return hint_huge(q, n);
 }
 
 char *xstrdup(const char *s)
@@ -95,10 +117,54 @@ const char *suggest(const char *word, const char *const *known, int n)
 	return bestd <= limit ? best : NULL;
 }
 
+char *wr_str(char *p, const char *s)
+{
+	size_t n = strlen(s);
+	memcpy(p, s, n);
+	return p + n;
+}
+
+/* The decimal digits of v, at least `width` of them (zero-padded). */
+static char *wr_digits(char *p, uint64_t v, int width)
+{
+	char tmp[20];
+	int n = 0;
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n < width)
+		tmp[n++] = '0';
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+/* |v| as uint64 without overflow at INT64_MIN. */
+static uint64_t magnitude(int64_t v)
+{
+	return v < 0 ? (uint64_t)(-(v + 1)) + 1 : (uint64_t)v;
+}
+
+char *wr_i64(char *p, int64_t v)
+{
+	if (v < 0)
+		*p++ = '-';
+	return wr_digits(p, magnitude(v), 1);
+}
+
+char *wr_us(char *p, int64_t us)
+{
+	uint64_t a = magnitude(us);
+	if (us < 0)
+		*p++ = '-';
+	p = wr_digits(p, a / 1000000u, 1);
+	*p++ = '.';
+	return wr_digits(p, a % 1000000u, 6);
+}
+
 const char *fmt_us(int64_t us, char *buf)
 {
-	const char *sign = us < 0 ? "-" : "";
-	uint64_t a = us < 0 ? (uint64_t)(-(us + 1)) + 1 : (uint64_t)us;
-	snprintf(buf, 32, "%s%" PRIu64 ".%06" PRIu64, sign, a / 1000000u, a % 1000000u);
+	*wr_us(buf, us) = '\0';
 	return buf;
 }

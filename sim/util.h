@@ -27,6 +27,14 @@ const char *suggest(const char *word, const char *const *known, int n);
 /* Format µs as seconds with 6 decimals ("12.500000"). buf >= 32 bytes. */
 const char *fmt_us(int64_t us, char *buf);
 
+/* Writers for CSV rows, faster than printf for millions of rows: each
+ * writes its value at p and returns the end of what it wrote (no NUL).
+ * The caller makes the room: at most 20 characters for wr_i64, 28 for
+ * wr_us, strlen(s) for wr_str.  wr_us writes what fmt_us writes. */
+char *wr_str(char *p, const char *s);
+char *wr_i64(char *p, int64_t v);
+char *wr_us(char *p, int64_t us);
+
 #define ARRAY_LEN(a) ((int)(sizeof(a) / sizeof((a)[0])))
 #define US_PER_S 1000000LL
 

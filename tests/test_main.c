@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sim.h"
+
 static const struct {
 	const char *name;
 	int (*add)(void);
@@ -25,6 +27,7 @@ static const struct {
 
 int main(int argc, char **argv)
 {
+	sim_recount = true; /* every node change recounted (sim/sim.h) */
 	if (CU_initialize_registry() != CUE_SUCCESS)
 		return 2;
 	for (size_t i = 0; i < sizeof suites / sizeof suites[0]; i++) {
