@@ -67,7 +67,7 @@ int main(int argc, char **argv)
 	struct eq q;
 	eq_init(&q, (size_t)n);
 	for (long long i = 0; i < n; i++)
-		eq_push(&q, exp_us(), 0, (uint32_t)i, 0);
+		eq_push(&q, exp_us(), 0, (uint32_t)i);
 
 	double t0 = now_s();
 	struct eq_event e;
@@ -75,7 +75,7 @@ int main(int argc, char **argv)
 	for (long long i = 0; i < m; i++) {
 		eq_pop(&q, &e);
 		check += e.time;
-		eq_push(&q, e.time + inc[i & (TABLE - 1)], e.kind, e.obj, e.ver);
+		eq_push(&q, e.time + inc[i & (TABLE - 1)], e.kind, e.obj);
 	}
 	double wall = now_s() - t0;
 

@@ -8,6 +8,7 @@
 
 #include "metrics.h"
 #include "scenario.h"
+#include "sim.h"
 
 void rows_run(FILE *f, const struct scn *sc, int rep, const struct met_run *m)
 {
@@ -23,6 +24,13 @@ void rows_run(FILE *f, const struct scn *sc, int rep, const struct met_run *m)
 		else
 			fputs(",", f);
 	fputc('\n', f);
+}
+
+void rows_timing(FILE *f, int rep, double wall_s, const struct sim_totals *t)
+{
+	double pol_s = 1e-9 * (double)t->policy_ns;
+	fprintf(f, "%d,%.6f,%.6f,%" PRIu64 ",%.3f\n", rep, wall_s, pol_s, t->decisions,
+		t->decisions ? 1e6 * pol_s / (double)t->decisions : 0.0);
 }
 
 int rows_mkdirs(const char *dir)

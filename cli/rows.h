@@ -29,6 +29,17 @@ struct met_run;
  * of scenario `sc` that measured `m`. */
 void rows_run(FILE *f, const struct scn *sc, int rep, const struct met_run *m);
 
+/* timing.csv: what a run cost in wall-clock time (docs/output.md).  These
+ * figures differ from run to run, so they stay out of runs.csv, which is
+ * byte-identical for the same seed. */
+#define ROWS_TIMING_HEADER "replication,wall_s,policy_s,decisions,policy_us_per_decision\n"
+
+struct sim_totals;
+
+/* Write "replication,wall_s,...\n": `wall_s` from sim_new to the end of
+ * sim_run; policy_s, the part inside the policy's hooks (t->policy_ns). */
+void rows_timing(FILE *f, int rep, double wall_s, const struct sim_totals *t);
+
 /* Result files written whole or not at all: rows_files_open() creates the
  * folder if needed and opens every file as NAME.tmp; rows_files_close()
  * renames them into place only if `ok` and every file was written without

@@ -132,7 +132,7 @@ static const char *const out_headers[NOUT] = {
 	"policy,replication,job,group,index,type,status,arrival_s,start_s,end_s,jct_s,nodes,gpus\n",
 	"policy,replication,executor,job,group,type,role,node,cores,memory_mib,gpus,launch_s,"
 	"ready_s,end_s\n",
-	"policy,replication,wall_s,policy_s,decisions,policy_us_per_decision\n",
+	"policy," ROWS_TIMING_HEADER,
 };
 
 static double mono_s(void)
@@ -142,15 +142,6 @@ static double mono_s(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* timing.csv: wall_s from sim_new to the end of sim_run; policy_s, the
- * part of it spent inside the policy's hooks (sim_totals.policy_ns). */
-static void timing_row(FILE *f, const char *pol, int rep, double wall_s,
-		       const struct sim_totals *t)
-{
-	double pol_s = 1e-9 * (double)t->policy_ns;
-	fprintf(f, "%s,%d,%.6f,%.6f,%" PRIu64 ",%.3f\n", pol, rep, wall_s, pol_s,
-		t->decisions, t->decisions ? 1e6 * pol_s / (double)t->decisions : 0.0);
-}
 
 /* The policies to run: the scenario's entries named on the command line
  * (or a registered policy with its defaults), else all of them. */
@@ -270,7 +261,8 @@ int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *di
 			double wall = mono_s() - t0;
 			struct met_run m;
 			met_compute(sim, &m);
-			timing_row(f[3], pols[p].name, r, wall, sim_totals(sim));
+			fprintf(f[3], "%s,", pols[p].name);
+			rows_timing(f[3], r, wall, sim_totals(sim));
 			run_row(f[0], s, pols[p].name, r, &m);
 			job_rows(f[1], sim, pols[p].name, r);
 			agg[p] = (struct agg){agg[p].makespan + m.makespan_s, agg[p].jct + m.jct_mean_s,

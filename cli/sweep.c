@@ -175,9 +175,12 @@ static int plan_build(struct plan *pl, struct scn_sweep *sw, const struct cmd_sw
 
 /* ---- one run ------------------------------------------------------- */
 
-/* Run `i` of the plan.  Returns 0 with its row (from `replication` on,
- * newline included) in *text, or -1 with an error message there; *text
- * is malloc'ed either way. */
+static double now_s(void);
+
+/* Run `i` of the plan.  Returns 0 with two lines in *text: its runs.csv
+ * row from `replication` on, then its timing.csv row from `replication`
+ * on (wall-clock figures); or -1 with an error message there.  *text is
+ * malloc'ed either way. */
 static int run_one(const struct plan *pl, long i, char **text, size_t *len)
 {
 	const struct run *r = &pl->runs[i];
@@ -190,6 +193,7 @@ static int run_one(const struct plan *pl, long i, char **text, size_t *len)
 		abort();
 	}
 	int rc = 0;
+	double t0 = now_s();
 	struct sim *sim = sim_new(s, pol, (uint32_t)r->rep, err, sizeof err);
 	if (!sim) {
 		fprintf(f, "%s", err);
@@ -200,9 +204,11 @@ static int run_one(const struct plan *pl, long i, char **text, size_t *len)
 			(long long)(SIM_TIME_MAX / US_PER_S / 31557600));
 		rc = -1;
 	} else {
+		double wall = now_s() - t0;
 		struct met_run m;
 		met_compute(sim, &m);
 		rows_run(f, s, r->rep, &m);
+		rows_timing(f, r->rep, wall, sim_totals(sim));
 	}
 	sim_free(sim);
 	fclose(f);
@@ -214,6 +220,7 @@ static int run_one(const struct plan *pl, long i, char **text, size_t *len)
 struct gather {
 	const struct plan *pl;
 	FILE *runs;           /* runs.csv.tmp */
+	FILE *timing;         /* timing.csv.tmp */
 	char **pending;       /* rows arrived ahead of their turn, by run index */
 	long next;            /* the next run to write */
 	long arrived;
@@ -296,13 +303,16 @@ static void group_done(struct gather *g, const struct run *r)
 	fclose(f);
 }
 
-/* Write run i's row (its turn has come) and take its metrics. */
+/* Write run i's rows (its turn has come) and take its metrics. */
 static void write_row(struct gather *g, long i, const char *row)
 {
 	const struct plan *pl = g->pl;
 	const struct run *r = &pl->runs[i];
+	const char *timing = strchr(row, '\n') + 1; /* run_one's second line */
 	lead(g->runs, pl, r);
-	fprintf(g->runs, ",%s", row);
+	fprintf(g->runs, ",%.*s", (int)(timing - row), row);
+	lead(g->timing, pl, r);
+	fprintf(g->timing, ",%s", timing);
 	const char *p = row;
 	for (int k = 0; k < nfields; k++) {
 		size_t n = strcspn(p, ",\n");
@@ -342,19 +352,26 @@ static void gather_free(struct gather *g)
 
 /* ---- output files -------------------------------------------------- */
 
-static const char *const out_names[2] = {"runs.csv", "summary.csv"};
+/* timing.csv holds wall-clock figures: unlike the other two it differs
+ * from run to run (and with -j: runs share the cores). */
+#define NOUT 3
+static const char *const out_names[NOUT] = {"runs.csv", "summary.csv", "timing.csv"};
+static const char *const out_tails[NOUT] = {
+	"," ROWS_RUN_HEADER,
+	",replications,metric,mean,sd,ci95_half,ci95_lo,ci95_hi\n",
+	"," ROWS_TIMING_HEADER,
+};
 
-/* Both files as NAME.tmp, with their headers. */
+/* The files as NAME.tmp, with their headers. */
 static int open_outputs(struct rows_files *out, const struct scn_sweep *sw)
 {
 	if (rows_files_open(out))
 		return -1;
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < NOUT; i++) {
 		fputs("scenario,policy,point", out->f[i]);
 		for (int a = 0; a < sw->naxes; a++)
 			fprintf(out->f[i], ",%s", sw->axes[a].label);
-		fputs(i == 0 ? "," ROWS_RUN_HEADER
-			     : ",replications,metric,mean,sd,ci95_half,ci95_lo,ci95_hi\n", out->f[i]);
+		fputs(out_tails[i], out->f[i]);
 	}
 	return 0;
 }
@@ -902,7 +919,7 @@ int cmd_sweep_scenario(struct scn_sweep *sw, const struct cmd_sweep_opts *o, con
 	struct plan pl = {0};
 	struct exec x = {.pl = &pl};
 	struct gather g = {.pl = &pl};
-	struct rows_files out = {.cmd = "sweep", .dir = dir, .names = out_names, .n = 2};
+	struct rows_files out = {.cmd = "sweep", .dir = dir, .names = out_names, .n = NOUT};
 	FILE **f = out.f;
 	ranks(&x.rank, &x.nranks);
 	pl.say = x.rank == 0;
@@ -915,6 +932,7 @@ int cmd_sweep_scenario(struct scn_sweep *sw, const struct cmd_sweep_opts *o, con
 	if (x.rank == 0) {
 		rc = open_outputs(&out, sw) ? 1 : 0;
 		g.runs = f[0];
+		g.timing = f[2];
 		g.pending = xcalloc((size_t)pl.nruns, sizeof *g.pending);
 		g.sum = xcalloc((size_t)pl.ngroups, sizeof *g.sum);
 		g.mk = xcalloc((size_t)pl.ngroups, sizeof *g.mk);

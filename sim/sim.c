@@ -21,6 +21,12 @@
 #include "util.h"
 #include "workload.h"
 
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PREFETCH(p) ((void)(p))
+#endif
+
 #ifndef SIM_CHECK_EVERY_EVENT
 #define SIM_CHECK_EVERY_EVENT 0 /* 1 in the sanitizer build (make SAN=1) */
 #endif
@@ -28,7 +34,7 @@
 enum ev_kind {
 	EV_ARRIVE,     /* obj = job */
 	EV_EXEC_READY, /* obj = executor */
-	EV_TASK_END,   /* obj = run slot, ver = its version */
+	EV_TASK_END,   /* obj = run slot; counts if its seq is the slot's end_seq */
 	EV_PHASE,      /* obj = job: an mnist_spark phase ended */
 	EV_TIMEOUT,    /* obj = job: TFoS reservation timeout */
 };
@@ -43,18 +49,21 @@ struct sim_stage {
 	int done;              /* tasks finished */
 	int parents_left;      /* parent stages not finished */
 	int *children; int nchildren; /* stages waiting on this one; owned */
-	uint8_t *state;        /* enum task_state per task; owned */
+	uint8_t *state;        /* enum task_state per task, only with sim_recount
+				  (a check, and a cache miss per task); owned */
 };
 
 /* A task running on an executor.  Its end event is rescheduled when its
- * node's load changes its rate; `ver` tells stale end events apart. */
+ * node's load changes its rate; `end_seq`, the seq of the one end event
+ * that counts, tells stale ones apart. */
 struct run {
 	int job, stage, task, exec, node;
+	int jpos;              /* its executor's index in the job's execs */
 	int cpus;              /* cores it demands (task_cpus) */
 	double remaining_us;   /* work left, in µs at rate 1 */
 	int64_t from_us;       /* remaining_us holds as of this time */
 	double rate;           /* progress per µs: speed × core share */
-	uint32_t ver;
+	uint64_t end_seq;
 	int prev, next;        /* the node's list of running tasks */
 };
 
@@ -288,21 +297,23 @@ static double node_rate(const struct clu_node *n)
 }
 
 /* Queue an event at `t` µs (real: rates may make it fractional, rounded
- * to the nearest µs).  Past SIM_TIME_MAX the run stops: sim_run fails. */
-static void push_at(struct sim *s, double t, enum ev_kind kind, uint32_t obj, uint32_t ver)
+ * to the nearest µs) and return its seq.  Past SIM_TIME_MAX the run
+ * stops: sim_run fails. */
+static uint64_t push_at(struct sim *s, double t, enum ev_kind kind, uint32_t obj)
 {
 	if (!(t <= (double)SIM_TIME_MAX)) {
 		s->overflow = true;
-		return;
+		return UINT64_MAX;
 	}
-	eq_push(&s->q, (int64_t)llround(t), kind, obj, ver);
+	return eq_push(&s->q, (int64_t)llround(t), kind, obj);
 }
 
 static void push_task_end(struct sim *s, int r)
 {
 	struct run *ru = &s->runs[r];
 	double left = ru->remaining_us > 0 ? ru->remaining_us : 0;
-	push_at(s, (double)ru->from_us + round(left / ru->rate), EV_TASK_END, (uint32_t)r, ru->ver);
+	ru->end_seq = push_at(s, (double)ru->from_us + round(left / ru->rate), EV_TASK_END,
+			      (uint32_t)r);
 }
 
 /* The load of node `id` changes by `delta` cores.  If that changes the
@@ -327,8 +338,7 @@ static void change_load(struct sim *s, int id, int delta)
 			ru->from_us = s->now;
 		}
 		ru->rate = rate;
-		ru->ver++;
-		push_task_end(s, r);
+		push_task_end(s, r); /* the end event queued before is now stale */
 	}
 }
 
@@ -357,7 +367,6 @@ int sim_launch_executor(struct sim *s, int job, int role, int node, int cores,
 		xgrow(&s->execs, &s->cap_execs, old + 1, sizeof *s->execs);
 		for (int e = s->cap_execs - 1; e >= old; e--) {
 			s->execs[e].node_next = s->free_exec;
-			s->execs[e].gen = 0;
 			s->free_exec = e;
 		}
 	}
@@ -367,13 +376,13 @@ int sim_launch_executor(struct sim *s, int job, int role, int node, int cores,
 	*x = (struct sim_exec){.id = s->nexecs++, .job = job, .role = role, .node = node,
 			       .cores = cores, .mem_mib = mem_mib, .gpus = gpus,
 			       .launch_us = s->now, .ready_us = -1, .end_us = -1,
-			       .slots_free = j->task_cpus ? cores / j->task_cpus : cores,
-			       .live = true, .gen = x->gen, .node_prev = -1,
+			       .slots = j->task_cpus ? cores / j->task_cpus : cores,
+			       .live = true, .node_prev = -1,
 			       .node_next = n->exec_head};
 	if (j->type == SCN_JOB_MNIST)
-		x->slots_free = 1; /* TFoS: one task per executor */
+		x->slots = 1; /* TFoS: one task per executor */
 	if (role != 0 && j->type != SCN_JOB_MNIST)
-		x->slots_free = 0; /* AMs and Angel PS run no Spark task */
+		x->slots = 0; /* AMs and Angel PS run no Spark task */
 	if (n->exec_head >= 0)
 		s->execs[n->exec_head].node_prev = id;
 	n->exec_head = id;
@@ -383,7 +392,8 @@ int sim_launch_executor(struct sim *s, int job, int role, int node, int cores,
 	s->alloc_gpus += gpus;
 
 	xgrow(&j->execs, &j->cap_execs, j->nexecs + 1, sizeof *j->execs);
-	j->execs[j->nexecs++] = id;
+	x->jpos = j->nexecs;
+	j->execs[j->nexecs++] = (struct sim_job_exec){.id = id, .node = node, .free = 0};
 	if (role == SIM_ROLE_AM) {
 		j->ams_live++;
 	} else {
@@ -392,8 +402,8 @@ int sim_launch_executor(struct sim *s, int job, int role, int node, int cores,
 		j->execs_live++;
 	}
 	j->gpus_used += gpus;
-	push_at(s, (double)s->now + (double)s->scn->over.executor_startup_us, EV_EXEC_READY,
-		(uint32_t)id, x->gen);
+	x->ready_seq = push_at(s, (double)s->now + (double)s->scn->over.executor_startup_us,
+			       EV_EXEC_READY, (uint32_t)id);
 	check_node(s, node);
 	return x->id;
 }
@@ -427,7 +437,7 @@ static void release_exec(struct sim *s, int id)
 	check_node(s, x->node);
 	if (s->exec_sink)
 		s->exec_sink(s->exec_ctx, s, x);
-	x->gen++; /* a queued ready event of this slot is now stale */
+	x->ready_seq = UINT64_MAX; /* a queued ready event of this slot is now stale */
 	x->node_next = s->free_exec;
 	s->free_exec = id;
 }
@@ -455,13 +465,13 @@ static int cmp_int(const void *a, const void *b)
 }
 
 /* Distinct nodes that hosted the job's executors. */
-static int count_nodes(const struct sim *s, const struct sim_job *j)
+static int count_nodes(const struct sim_job *j)
 {
 	if (j->nexecs == 0)
 		return 0;
 	int *nodes = xmalloc((size_t)j->nexecs * sizeof *nodes);
 	for (int i = 0; i < j->nexecs; i++)
-		nodes[i] = s->execs[j->execs[i]].node;
+		nodes[i] = j->execs[i].node;
 	qsort(nodes, (size_t)j->nexecs, sizeof *nodes, cmp_int);
 	int n = 1;
 	for (int i = 1; i < j->nexecs; i++)
@@ -484,9 +494,9 @@ static void end_job(struct sim *s, struct sim_job *j, enum sim_job_status st)
 	j->status = st;
 	j->end_us = s->now;
 	j->phase = PH_OVER;
-	j->nodes_used = count_nodes(s, j);
+	j->nodes_used = count_nodes(j);
 	for (int i = 0; i < j->nexecs; i++)
-		release_exec(s, j->execs[i]);
+		release_exec(s, j->execs[i].id);
 	free(j->execs);
 	j->execs = NULL;
 	j->nexecs = j->cap_execs = 0;
@@ -519,7 +529,7 @@ static void build_stages(struct sim *s, struct sim_job *j)
 	for (int i = 0; i < d.nstages; i++) {
 		struct sim_stage *st = &j->stages[i];
 		st->w = d.st[i];
-		st->state = xcalloc((size_t)st->w.ntasks, 1);
+		st->state = sim_recount ? xcalloc((size_t)st->w.ntasks, 1) : NULL;
 		st->parents_left = st->w.nparents;
 		for (int p = 0; p < st->w.nparents; p++) {
 			struct sim_stage *ps = &j->stages[st->w.parents[p]];
@@ -537,14 +547,14 @@ static void on_arrive(struct sim *s, struct sim_job *j)
 	 * event queue small whatever the number of jobs */
 	if (s->next_arrival < s->njobs) {
 		const struct sim_job *nx = &s->jobs[s->next_arrival];
-		eq_push(&s->q, nx->arrival_us, EV_ARRIVE, (uint32_t)nx->id, 0);
+		eq_push(&s->q, nx->arrival_us, EV_ARRIVE, (uint32_t)nx->id);
 		s->next_arrival++;
 	}
 	j->status = JOB_WAITING;
 	if (j->type == SCN_JOB_MNIST) {
 		const struct scn_job_group *g = &s->scn->jobs[j->group];
 		push_at(s, (double)s->now + (double)g->reservation_timeout_us, EV_TIMEOUT,
-			(uint32_t)j->id, 0);
+			(uint32_t)j->id);
 	}
 	/* the stages are built at the first dispatch (dispatch_job): memory
 	 * then follows the running jobs, not the queue; their draws are keyed,
@@ -574,15 +584,18 @@ static bool next_task(struct sim_job *j, int *stage, int *task)
 	return false;
 }
 
-static void start_task(struct sim *s, struct sim_job *j, struct sim_exec *x, int stage,
-		       int task)
+/* Start task `task` of stage `stage` of job j on its executor j->execs[e]. */
+static void start_task(struct sim *s, struct sim_job *j, int e, int stage, int task)
 {
+	struct sim_job_exec *x = &j->execs[e];
 	struct sim_stage *st = &j->stages[stage];
-	if (st->state[task] != T_PENDING)
-		die(s, "task %d of stage %d of job %d started twice", task, stage, j->id);
-	st->state[task] = T_RUNNING;
+	if (st->state) {
+		if (st->state[task] != T_PENDING)
+			die(s, "task %d of stage %d of job %d started twice", task, stage, j->id);
+		st->state[task] = T_RUNNING;
+	}
 	st->next++;
-	x->slots_free--;
+	x->free--;
 	j->tasks_running++;
 	if (j->start_us < 0) {
 		j->start_us = s->now;
@@ -594,7 +607,6 @@ static void start_task(struct sim *s, struct sim_job *j, struct sim_exec *x, int
 		xgrow(&s->runs, &s->cap_runs, old + 1, sizeof *s->runs);
 		for (int r = s->cap_runs - 1; r >= old; r--) {
 			s->runs[r].next = s->free_run;
-			s->runs[r].ver = 0;
 			s->free_run = r;
 		}
 	}
@@ -602,10 +614,10 @@ static void start_task(struct sim *s, struct sim_job *j, struct sim_exec *x, int
 	struct run *ru = &s->runs[r];
 	s->free_run = ru->next;
 	struct clu_node *n = &s->clu.nodes[x->node];
-	*ru = (struct run){.job = j->id, .stage = stage, .task = task, .exec = (int)(x - s->execs),
-			   .node = x->node, .cpus = j->task_cpus,
+	*ru = (struct run){.job = j->id, .stage = stage, .task = task, .exec = x->id,
+			   .jpos = e, .node = x->node, .cpus = j->task_cpus,
 			   .remaining_us = st->w.work_us[task],
-			   .from_us = s->now + j->task_delay_us, .ver = ru->ver + 1,
+			   .from_us = s->now + j->task_delay_us,
 			   .prev = -1, .next = n->run_head};
 	if (n->run_head >= 0)
 		s->runs[n->run_head].prev = r;
@@ -634,13 +646,12 @@ static void dispatch_job(struct sim *s, struct sim_job *j)
 	while (launched) {
 		launched = false;
 		for (int i = 0; i < j->nexecs; i++) {
-			struct sim_exec *x = &s->execs[j->execs[i]];
 			int stage, task;
-			if (!x->ready || x->slots_free <= 0)
+			if (j->execs[i].free <= 0)
 				continue;
 			if (!next_task(j, &stage, &task))
 				return;
-			start_task(s, j, x, stage, task);
+			start_task(s, j, i, stage, task);
 			launched = true;
 		}
 	}
@@ -651,15 +662,16 @@ static void on_task_end(struct sim *s, int r)
 	struct run *ru = &s->runs[r];
 	struct sim_job *j = &s->jobs[ru->job];
 	struct sim_stage *st = &j->stages[ru->stage];
-	struct sim_exec *x = &s->execs[ru->exec];
 	struct clu_node *n = &s->clu.nodes[ru->node];
-	if (st->state[ru->task] != T_RUNNING)
-		die(s, "task %d of stage %d of job %d ended but was not running", ru->task,
-		    ru->stage, j->id);
-	st->state[ru->task] = T_DONE;
+	if (st->state) {
+		if (st->state[ru->task] != T_RUNNING)
+			die(s, "task %d of stage %d of job %d ended but was not running", ru->task,
+			    ru->stage, j->id);
+		st->state[ru->task] = T_DONE;
+	}
 	st->done++;
 	j->tasks_running--;
-	x->slots_free++;
+	j->execs[ru->jpos].free++;
 
 	if (ru->prev >= 0)
 		s->runs[ru->prev].next = ru->next;
@@ -668,7 +680,7 @@ static void on_task_end(struct sim *s, int r)
 	if (ru->next >= 0)
 		s->runs[ru->next].prev = ru->prev;
 	int node = ru->node, cpus = ru->cpus;
-	ru->ver++; /* any event still queued for this slot is now stale */
+	ru->end_seq = UINT64_MAX; /* no end event counts for the free slot */
 	ru->next = s->free_run;
 	s->free_run = r;
 	integrate(s);
@@ -696,7 +708,7 @@ static void start_training(struct sim *s, struct sim_job *j)
 	int workers = 0, on_gpu = 0;
 	integrate(s);
 	for (int i = 0; i < j->nexecs; i++) {
-		struct sim_exec *x = &s->execs[j->execs[i]];
+		struct sim_exec *x = &s->execs[j->execs[i].id];
 		if (x->role != 1)
 			continue;
 		struct clu_node *n = &s->clu.nodes[x->node];
@@ -720,7 +732,7 @@ static void start_training(struct sim *s, struct sim_job *j)
 	j->gpus_training = on_gpu;
 	s->train_gpus += on_gpu;
 	j->phase = PH_TRAIN;
-	push_at(s, (double)s->now + (train > feed ? train : feed), EV_PHASE, (uint32_t)j->id, 0);
+	push_at(s, (double)s->now + (train > feed ? train : feed), EV_PHASE, (uint32_t)j->id);
 }
 
 static void stop_training(struct sim *s, struct sim_job *j)
@@ -729,7 +741,7 @@ static void stop_training(struct sim *s, struct sim_job *j)
 	s->train_gpus -= j->gpus_training;
 	j->gpus_training = 0;
 	for (int i = 0; i < j->nexecs; i++) {
-		struct sim_exec *x = &s->execs[j->execs[i]];
+		struct sim_exec *x = &s->execs[j->execs[i].id];
 		if (x->gpus_grabbed) {
 			clu_give(&s->clu, x->node, 0, 0, x->gpus_grabbed);
 			s->alloc_gpus -= x->gpus_grabbed;
@@ -749,7 +761,7 @@ static void on_phase_end(struct sim *s, struct sim_job *j)
 	case PH_TRAIN:
 		stop_training(s, j);
 		j->phase = PH_SHUTDOWN;
-		push_at(s, (double)s->now + (double)g->shutdown_us, EV_PHASE, (uint32_t)j->id, 0);
+		push_at(s, (double)s->now + (double)g->shutdown_us, EV_PHASE, (uint32_t)j->id);
 		break;
 	case PH_SHUTDOWN:
 		end_job(s, j, JOB_DONE);
@@ -764,6 +776,7 @@ static void on_exec_ready(struct sim *s, struct sim_exec *x)
 	struct sim_job *j = &s->jobs[x->job];
 	x->ready = true;
 	x->ready_us = s->now;
+	j->execs[x->jpos].free = x->slots;
 	if (x->role == SIM_ROLE_AM) {
 		j->ams_ready++;
 		s->sched_dirty = true; /* the AM now asks for its containers */
@@ -781,7 +794,7 @@ static void on_exec_ready(struct sim *s, struct sim_exec *x)
 		j->phase = PH_STARTUP;
 		j->status = JOB_RUNNING;
 		j->start_us = s->now;
-		push_at(s, (double)s->now + (double)g->startup_us, EV_PHASE, (uint32_t)j->id, 0);
+		push_at(s, (double)s->now + (double)g->startup_us, EV_PHASE, (uint32_t)j->id);
 	}
 }
 
@@ -827,11 +840,11 @@ static void handle(struct sim *s, const struct eq_event *ev)
 static bool stale(const struct sim *s, const struct eq_event *ev)
 {
 	if (ev->kind == EV_TASK_END)
-		return s->runs[ev->obj].ver != ev->ver;
+		return s->runs[ev->obj].end_seq != ev->seq;
 	if (ev->kind == EV_TIMEOUT)
 		return s->jobs[ev->obj].phase != PH_RESERVE;
 	if (ev->kind == EV_EXEC_READY) /* released (its job ended) while starting */
-		return s->execs[ev->obj].gen != ev->ver;
+		return s->execs[ev->obj].ready_seq != ev->seq;
 	return false;
 }
 
@@ -876,25 +889,51 @@ static void finish(struct sim *s)
 	}
 }
 
+/* A run on 10^4 nodes keeps ~10^5 tasks running; the records a task end
+ * touches (its run slot, job, executor, node) are then rarely in cache,
+ * and waiting for them one after another was most of the time.  While
+ * one event is handled, ask for the next one's records: its run slot, and
+ * once that has arrived (it was asked for one event earlier) the records
+ * it points to. */
+static void prefetch_next(const struct sim *s)
+{
+	const struct eq *q = &s->q;
+	/* the event after next is one of the root's four children */
+	for (size_t i = 1; i <= 4 && i < q->n; i++) {
+		struct eq_event c = eq_unpack(&q->heap[i]);
+		if (c.kind == EV_TASK_END)
+			PREFETCH(&s->runs[c.obj]);
+	}
+	struct eq_event nx;
+	if (!eq_top(q, &nx) || nx.kind != EV_TASK_END)
+		return;
+	const struct run *ru = &s->runs[nx.obj];
+	PREFETCH(&s->jobs[ru->job]);
+	PREFETCH(&s->jobs[ru->job].stages); /* another line of the record */
+	PREFETCH(&s->clu.nodes[ru->node]);
+}
+
 int sim_run(struct sim *s)
 {
 	struct eq_event ev;
 	int64_t ns0 = mono_ns();
 	uint64_t t0 = ticks();
 	if (s->njobs > 0) {
-		eq_push(&s->q, s->jobs[0].arrival_us, EV_ARRIVE, 0, 0);
+		eq_push(&s->q, s->jobs[0].arrival_us, EV_ARRIVE, 0);
 		s->next_arrival = 1;
 		s->tot.first_arrival_us = s->jobs[0].arrival_us;
 		s->now = s->integ_at = s->jobs[0].arrival_us;
 	}
 	while (eq_size(&s->q) && !s->overflow) {
-		if (stale(s, eq_top(&s->q))) {
+		eq_top(&s->q, &ev);
+		if (stale(s, &ev)) {
 			eq_pop(&s->q, NULL);
 			continue;
 		}
-		s->now = eq_top(&s->q)->time;
-		while (eq_size(&s->q) && eq_top(&s->q)->time == s->now) {
+		s->now = ev.time;
+		while (eq_size(&s->q) && eq_top_time(&s->q) == s->now) {
 			eq_pop(&s->q, &ev);
+			prefetch_next(s);
 			if (!stale(s, &ev))
 				handle(s, &ev);
 		}

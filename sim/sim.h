@@ -16,6 +16,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "eq.h"
+
 #include "cluster.h"
 #include "scenario.h"
 
@@ -58,6 +60,16 @@ struct sim_role {
 
 struct sim_stage;      /* engine-private */
 
+/* One executor of a job as the in-application dispatcher sees it, kept in
+ * the job's own array (engine-private): finding a free task slot then
+ * reads one small array instead of every executor record, which on a
+ * large cluster are all cache misses. */
+struct sim_job_exec {
+	int id;                  /* its executor slot (index of s->execs) */
+	int node;
+	int free;                /* task slots it can take now; 0 until ready */
+};
+
 struct sim_job {
 	int id;                  /* index, in arrival order (ties: group order) */
 	int group;               /* scenario job group */
@@ -80,8 +92,8 @@ struct sim_job {
 	int gpus_used;           /* GPUs its executors held or grabbed (max) */
 
 	/* engine-private below: policies must not rely on these */
-	int *execs; int nexecs, cap_execs;  /* its executors' slots, launch order;
-					       freed when the job ends */
+	struct sim_job_exec *execs; int nexecs, cap_execs; /* its executors, launch
+					       order; freed when the job ends */
 	int execs_ready;         /* executors of its roles that are up */
 	struct sim_stage *stages; int nstages, stages_done;
 	int tasks_running;
@@ -103,10 +115,12 @@ struct sim_exec {
 	int64_t launch_us;       /* granted */
 	int64_t ready_us;        /* could run tasks (after start-up); -1 */
 	int64_t end_us;          /* released; -1 while live */
-	int slots_free;          /* task slots free (cores / task_cpus) */
+	int slots;               /* task slots: cores / task_cpus; 1 for a TF
+				    node; 0 for AMs and Angel servers */
 	bool ready, live;
 	/* engine-private */
-	uint32_t gen;            /* bumped when the slot is reused */
+	uint64_t ready_seq;      /* seq of its ready event that counts (eq.h) */
+	int jpos;                /* its index in its job's execs */
 	int node_prev, node_next;/* the node's executor list; next = free list */
 };
 
@@ -137,8 +151,9 @@ struct sim *sim_new(const struct scn *s, const struct scn_policy *pol,
 		    uint32_t replication, char *err, size_t errlen);
 void sim_free(struct sim *s);
 
-/* Simulated time never goes past this (about 146 000 years). */
-#define SIM_TIME_MAX (INT64_C(1) << 62)
+/* Simulated time never goes past this, the event queue's last time
+ * (2^50 - 1 µs, about 35.7 years; eq.h). */
+#define SIM_TIME_MAX (EQ_TIME_LIMIT - 1)
 
 /* Play the run to its end.  Returns 0, or -1 if an event would fall past
  * SIM_TIME_MAX (absurd durations or speeds); the run's results are then

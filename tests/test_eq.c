@@ -26,16 +26,18 @@ static uint64_t xs(void)
 
 /* Payload fields are derived from seq so that the reference need only
  * store (time, seq) and can still check that events come back intact. */
-static uint32_t kind_of(uint64_t seq) { return (uint32_t)(seq % 7); }
+static uint32_t kind_of(uint64_t seq) { return (uint32_t)(seq % EQ_KIND_LIMIT); }
 static uint32_t obj_of(uint64_t seq) { return (uint32_t)(seq * 2654435761u); }
-static uint32_t ver_of(uint64_t seq) { return (uint32_t)(seq >> 3) ^ 0x5a5a5a5au; }
 
-/* Every event is no earlier, in (time, seq) order, than its parent. */
+/* Every event is no earlier, in (time, seq) order, than its parent, and
+ * heap + 1 sits on a cache line, so that siblings share one. */
 static bool heap_ok(const struct eq *q)
 {
+	if (q->n > 1 && (uintptr_t)&q->heap[1] % 64 != 0)
+		return false;
 	for (size_t i = 1; i < q->n; i++) {
-		const struct eq_event *c = &q->heap[i], *p = &q->heap[(i - 1) / 4];
-		if (c->time < p->time || (c->time == p->time && c->seq < p->seq))
+		struct eq_event c = eq_unpack(&q->heap[i]), p = eq_unpack(&q->heap[(i - 1) / 4]);
+		if (c.time < p.time || (c.time == p.time && c.seq < p.seq))
 			return false;
 	}
 	return true;
@@ -47,18 +49,22 @@ static void test_empty(void)
 	struct eq_event e = {.time = 42, .seq = 7};
 	eq_init(&q, 0);
 	CU_ASSERT_EQUAL(eq_size(&q), 0);
-	CU_ASSERT_PTR_NULL(eq_top(&q));
+	CU_ASSERT_FALSE(eq_top(&q, &e));
 	CU_ASSERT_FALSE(eq_pop(&q, &e));
 	CU_ASSERT_EQUAL(e.time, 42); /* untouched */
 	CU_ASSERT_FALSE(eq_pop(&q, NULL));
 
-	eq_push(&q, 5, 1, 2, 3);
+	CU_ASSERT_EQUAL(eq_push(&q, 5, 1, 2), 0);
+	CU_ASSERT_TRUE(eq_top(&q, &e));
+	CU_ASSERT(e.time == 5 && e.kind == 1 && e.obj == 2 && e.seq == 0);
+	CU_ASSERT_EQUAL(eq_top_time(&q), 5);
 	CU_ASSERT_TRUE(eq_pop(&q, NULL)); /* dropped */
 	CU_ASSERT_FALSE(eq_pop(&q, &e));
-	CU_ASSERT_PTR_NULL(eq_top(&q));
+	CU_ASSERT_FALSE(eq_top(&q, &e));
 	eq_free(&q);
 	eq_free(&q); /* harmless twice */
 	CU_ASSERT_PTR_NULL(q.heap);
+	CU_ASSERT_PTR_NULL(q.mem);
 	CU_ASSERT_EQUAL(q.cap, 0);
 }
 
@@ -69,7 +75,7 @@ static void test_ties_in_insertion_order(void)
 	eq_init(&q, 4);
 	/* 300 events at one time: they come back in push order. */
 	for (uint32_t i = 0; i < 300; i++)
-		eq_push(&q, 1000, 9, i, 0);
+		CU_ASSERT_EQUAL(eq_push(&q, 1000, 7, i), i); /* push returns the seq */
 	for (uint32_t i = 0; i < 300; i++) {
 		CU_ASSERT_TRUE_FATAL(eq_pop(&q, &e));
 		CU_ASSERT_EQUAL(e.time, 1000);
@@ -80,7 +86,7 @@ static void test_ties_in_insertion_order(void)
 	static const int64_t t[] = {5, 3, 5, 3, 1, 5, 3, 1};
 	static const uint32_t want[] = {4, 7, 1, 3, 6, 0, 2, 5}; /* push numbers */
 	for (uint32_t i = 0; i < 8; i++)
-		eq_push(&q, t[i], 0, i, 0);
+		eq_push(&q, t[i], 0, i);
 	for (int i = 0; i < 8; i++) {
 		CU_ASSERT_TRUE_FATAL(eq_pop(&q, &e));
 		CU_ASSERT_EQUAL(e.obj, want[i]);
@@ -91,19 +97,43 @@ static void test_ties_in_insertion_order(void)
 	eq_free(&q);
 }
 
+/* The packing's bounds (eq.h): every field at its extremes comes back
+ * intact, and time and seq still order the events. */
 static void test_extreme_times(void)
 {
-	static const int64_t t[] = {0, INT64_MAX, -1, INT64_MIN, 1, INT64_MIN, INT64_MAX, -INT64_MAX};
-	static const uint32_t want[] = {3, 5, 7, 2, 0, 4, 1, 6};
+	const int64_t L = EQ_TIME_LIMIT;
+	const int64_t t[] = {0, L - 1, 1, L - 2, L - 1, 0, (INT64_C(1) << 36) - 1, INT64_C(1) << 36};
+	static const uint32_t want[] = {0, 5, 2, 6, 7, 3, 1, 4};
+	static const uint32_t obj[] = {UINT32_MAX, 0, 1, UINT32_MAX - 1, 7, 0x80000000u, 3, 4};
 	struct eq q;
 	struct eq_event e;
 	eq_init(&q, 0);
 	for (uint32_t i = 0; i < 8; i++)
-		eq_push(&q, t[i], 0, i, 0);
+		eq_push(&q, t[i], EQ_KIND_LIMIT - 1 - i % EQ_KIND_LIMIT, obj[i]);
 	for (int i = 0; i < 8; i++) {
 		CU_ASSERT_TRUE_FATAL(eq_pop(&q, &e));
-		CU_ASSERT_EQUAL(e.obj, want[i]);
+		CU_ASSERT_EQUAL(e.seq, want[i]);
+		CU_ASSERT_EQUAL(e.time, t[want[i]]);
+		CU_ASSERT_EQUAL(e.obj, obj[want[i]]);
+		CU_ASSERT_EQUAL(e.kind, EQ_KIND_LIMIT - 1 - want[i] % EQ_KIND_LIMIT);
 	}
+	/* seq past 2^29 crosses from lo into hi: order and value survive */
+	q.next_seq = (UINT64_C(1) << 29) - 2;
+	for (uint32_t i = 0; i < 4; i++)
+		eq_push(&q, 10, 0, i);
+	eq_push(&q, 9, 0, 9);
+	CU_ASSERT_TRUE(eq_pop(&q, &e) && e.obj == 9 && e.seq == (UINT64_C(1) << 29) + 2);
+	for (uint32_t i = 0; i < 4; i++) {
+		CU_ASSERT_TRUE_FATAL(eq_pop(&q, &e));
+		CU_ASSERT_EQUAL(e.obj, i);
+		CU_ASSERT_EQUAL(e.seq, (UINT64_C(1) << 29) - 2 + i);
+	}
+	/* and near the last seq the packing allows */
+	q.next_seq = EQ_SEQ_LIMIT - 2;
+	eq_push(&q, 5, 3, 1);
+	eq_push(&q, 5, 4, 2);
+	CU_ASSERT_TRUE(eq_pop(&q, &e) && e.obj == 1 && e.kind == 3 && e.seq == EQ_SEQ_LIMIT - 2);
+	CU_ASSERT_TRUE(eq_pop(&q, &e) && e.obj == 2 && e.kind == 4 && e.seq == EQ_SEQ_LIMIT - 1);
 	eq_free(&q);
 }
 
@@ -119,7 +149,7 @@ static void test_growth(void)
 	bool fits = true;
 	for (uint32_t i = 0; i < 100000; i++) {
 		size_t cap = q.cap;
-		eq_push(&q, 100000 - (int64_t)i, 0, i, 0);
+		eq_push(&q, 100000 - (int64_t)i, 0, i);
 		grew += q.cap != cap;
 		fits &= q.cap >= q.n;
 	}
@@ -141,7 +171,7 @@ static void test_growth(void)
 	eq_init(&q, 5);
 	CU_ASSERT_EQUAL(q.cap, 5);
 	for (int i = 0; i < 6; i++)
-		eq_push(&q, i, 0, 0, 0);
+		eq_push(&q, i, 0, 0);
 	CU_ASSERT(q.cap >= 6);
 	for (int64_t t = 0; t < 6; t++) {
 		CU_ASSERT_TRUE_FATAL(eq_pop(&q, &e));
@@ -191,7 +221,7 @@ static int64_t random_time(int64_t now)
 	case 6: case 7: case 8:
 		return now + (int64_t)(xs() % 1000000);
 	default:
-		return (int64_t)xs(); /* any int64, negative too */
+		return (int64_t)(xs() % (uint64_t)EQ_TIME_LIMIT); /* anywhere in range */
 	}
 }
 
@@ -216,7 +246,7 @@ static void test_against_reference(void)
 			push = false;
 		if (push) {
 			int64_t t = random_time(now);
-			eq_push(&q, t, kind_of(pushes), obj_of(pushes), ver_of(pushes));
+			CU_ASSERT_EQUAL(eq_push(&q, t, kind_of(pushes), obj_of(pushes)), pushes);
 			ref_push(&r, t, pushes);
 			pushes++;
 		} else if (r.n == 0) {
@@ -226,13 +256,13 @@ static void test_against_reference(void)
 		} else {
 			struct ref_ev want = r.v[--r.n];
 			if (!eq_pop(&q, &e) || e.time != want.time || e.seq != want.seq ||
-			    e.kind != kind_of(want.seq) || e.obj != obj_of(want.seq) ||
-			    e.ver != ver_of(want.seq))
+			    e.kind != kind_of(want.seq) || e.obj != obj_of(want.seq))
 				mismatches++;
 			now = want.time;
 			pops++;
 		}
-		if (eq_size(&q) != r.n || (r.n && eq_top(&q)->seq != r.v[r.n - 1].seq))
+		struct eq_event top;
+		if (eq_size(&q) != r.n || (r.n && (!eq_top(&q, &top) || top.seq != r.v[r.n - 1].seq)))
 			mismatches++;
 		if (op % 65536 == 0 && !heap_ok(&q))
 			mismatches++;

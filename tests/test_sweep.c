@@ -227,6 +227,16 @@ static char *file(const char *sub, const char *name)
 	return h_slurp(p, NULL);
 }
 
+/* Field `k` (0-based) of a CSV line into buf. */
+static const char *field(const char *line, int k, char *buf, size_t len)
+{
+	for (int i = 0; i < k; i++)
+		line = strchr(line, ',') + 1;
+	size_t n = strcspn(line, ",\n");
+	snprintf(buf, len, "%.*s", (int)(n < len ? n : len - 1), line);
+	return buf;
+}
+
 static void test_workers_same_bytes(void)
 {
 	CU_ASSERT_EQUAL_FATAL(sweep_into("j1", 1), 0);
@@ -260,17 +270,36 @@ static void test_workers_same_bytes(void)
 	CU_ASSERT_NSTRING_EQUAL(s, "scenario,policy,point,jobs,gpu_nodes,replications,metric,mean,"
 				"sd,ci95_half,ci95_lo,ci95_hi\n", 88);
 	free(s);
+	/* timing.csv: one row per run, in run order, each led by the same
+	 * columns as its runs.csv row and carrying that run's decisions */
+	for (int j = 0; j < 3; j++) {
+		const char *sub = (const char *[]){"j1", "j2", "j5"}[j];
+		char *t = file(sub, "timing.csv"), *rr = file(sub, "runs.csv");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(rr);
+		const char *th = "scenario,policy,point,jobs,gpu_nodes,replication,wall_s,policy_s,"
+				 "decisions,policy_us_per_decision\n";
+		CU_ASSERT_NSTRING_EQUAL(t, th, strlen(th));
+		const char *tl = strchr(t, '\n') + 1, *rl = strchr(rr, '\n') + 1;
+		int rows = 0, same = 0;
+		char a[64], b[64], c[64];
+		for (; *tl && *rl; tl = strchr(tl, '\n') + 1, rl = strchr(rl, '\n') + 1, rows++) {
+			bool ok = true;
+			for (int k = 0; k < 6; k++) /* scenario .. replication */
+				ok &= strcmp(field(tl, k, a, sizeof a), field(rl, k, b, sizeof b)) == 0;
+			/* decisions: timing column 8, runs.csv column 24 */
+			ok &= strcmp(field(tl, 8, a, sizeof a), field(rl, 24, b, sizeof b)) == 0;
+			ok &= strtod(field(tl, 6, c, sizeof c), NULL) > 0; /* wall_s */
+			same += ok;
+		}
+		CU_ASSERT_EQUAL(rows, 36);
+		CU_ASSERT_EQUAL(same, 36);
+		CU_ASSERT(!*tl && !*rl);
+		free(t);
+		free(rr);
+	}
 }
 
-/* Field `k` (0-based) of a CSV line into buf. */
-static const char *field(const char *line, int k, char *buf, size_t len)
-{
-	for (int i = 0; i < k; i++)
-		line = strchr(line, ',') + 1;
-	size_t n = strcspn(line, ",\n");
-	snprintf(buf, len, "%.*s", (int)(n < len ? n : len - 1), line);
-	return buf;
-}
 
 static void test_summary_by_hand(void)
 {
@@ -349,9 +378,9 @@ static void test_worker_dies(void)
 	close(null);
 	unsetenv("HETSIM_SWEEP_KILL_RUN");
 	CU_ASSERT_EQUAL(rc, 1);
-	static const char *const names[] = {"runs.csv", "summary.csv", "runs.csv.tmp",
-					    "summary.csv.tmp"};
-	for (int i = 0; i < 4; i++) {
+	static const char *const names[] = {"runs.csv", "summary.csv", "timing.csv", "runs.csv.tmp",
+					    "summary.csv.tmp", "timing.csv.tmp"};
+	for (int i = 0; i < 6; i++) {
 		snprintf(p, sizeof p, "%s/%s", dir, names[i]);
 		CU_ASSERT_EQUAL(access(p, F_OK), -1);
 	}
