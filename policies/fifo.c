@@ -8,20 +8,36 @@
  * A job that could not fit even the empty cluster is rejected at arrival
  * as unplaceable, so it cannot block the queue forever.
  *
- * Cost: first fit walks the nodes that have a free core, in order
- * (clu_next_with_cores): O(nodes) per executor at worst, little when the
- * cluster is busy.
+ * Cost: first fit is the winner of a tournament tree per executor shape
+ * whose key is 0 where the executor fits, INFINITY elsewhere
+ * (pol_index.h): O(1) per executor, plus O(shapes × log nodes) per node
+ * whose free amounts changed.  With clu_plain_scan, a scan of every node
+ * in order: O(nodes) per executor.
  */
+#include <math.h>
 #include <stdlib.h>
 
 #include "pol_common.h"
+#include "pol_index.h"
 #include "sim.h"
 #include "util.h"
 
 struct fifo {
 	struct pol_queue q;
 	struct pol_tent t;
+	bool indexed;         /* false with clu_plain_scan: scan every node */
+	struct pol_ix ix;     /* per executor shape: the nodes it fits (key 0) */
 };
+
+/* 0 where an executor of shape `sh` fits on every dimension, else
+ * INFINITY: a tree's winner is then the first node in order that fits. */
+static double fifo_key(const void *ctx, const struct clu_node *n, int fc, int64_t fm, int fg,
+		       const struct pol_shape *sh)
+{
+	(void)ctx;
+	(void)n;
+	return fc >= sh->cores && fm >= sh->mem_mib && fg >= sh->gpus ? 0 : INFINITY;
+}
 
 static void *fifo_init(struct sim *s, const struct scn_policy *cfg)
 {
@@ -29,6 +45,9 @@ static void *fifo_init(struct sim *s, const struct scn_policy *cfg)
 	struct fifo *f = xcalloc(1, sizeof *f);
 	pol_queue_init(&f->q, sim_njobs(s));
 	pol_tent_init(&f->t, sim_cluster(s)->n);
+	f->indexed = !clu_plain_scan;
+	if (f->indexed)
+		pol_ix_init(&f->ix, sim_cluster(s), &f->t, fifo_key, NULL);
 	return f;
 }
 
@@ -48,31 +67,35 @@ static void fifo_finished(void *st, struct sim *s, int job)
 	pol_queue_remove(&((struct fifo *)st)->q, job);
 }
 
-/* First fit of one executor, given what is already tentatively placed. */
-static int first_fit(const struct clu *c, const struct pol_tent *t, int cores, int64_t mem,
-		     int gpus)
+/* First fit of one executor, given what is already tentatively placed:
+ * the reference scan over every node in order, or the index's winner. */
+static int first_fit(struct fifo *f, const struct clu *c, const struct pol_shape *sh)
 {
-	for (int i = clu_next_with_cores(c, 0); i >= 0; i = clu_next_with_cores(c, i + 1)) {
+	if (f->indexed)
+		return pol_tree_top(pol_ix_tree(&f->ix, sh));
+	for (int i = 0; i < c->n; i++) {
 		int fc, fg;
 		int64_t fm;
-		pol_tent_free(t, &c->nodes[i], &fc, &fm, &fg);
-		if (fc >= cores && fm >= mem && fg >= gpus)
+		pol_tent_free(&f->t, &c->nodes[i], &fc, &fm, &fg);
+		if (fifo_key(NULL, &c->nodes[i], fc, fm, fg, sh) == 0)
 			return i;
 	}
 	return -1;
 }
 
-static bool place_all(const struct sim *s, const struct sim_job *j, struct pol_tent *t)
+static bool place_all(struct fifo *f, const struct sim *s, const struct sim_job *j)
 {
-	pol_tent_reset(t);
+	pol_tent_reset(&f->t);
 	for (int r = 0; r < j->nroles; r++) {
 		const struct sim_role *ro = &j->role[r];
-		int cores = ro->cores ? ro->cores : 1;
+		struct pol_shape sh = {ro->cores ? ro->cores : 1, ro->mem_mib, ro->gpus};
 		for (int k = ro->granted; k < ro->count; k++) {
-			int node = first_fit(sim_cluster(s), t, cores, ro->mem_mib, ro->gpus);
+			int node = first_fit(f, sim_cluster(s), &sh);
 			if (node < 0)
 				return false;
-			pol_tent_add(t, node, r, cores, ro->mem_mib, ro->gpus);
+			pol_tent_add(&f->t, node, r, sh.cores, sh.mem_mib, sh.gpus);
+			if (f->indexed)
+				pol_ix_touch(&f->ix, node);
 		}
 	}
 	return true;
@@ -83,7 +106,7 @@ static void fifo_schedule(void *st, struct sim *s)
 	struct fifo *f = st;
 	while (f->q.head >= 0) {
 		int job = f->q.head;
-		if (!place_all(s, sim_job(s, job), &f->t))
+		if (!place_all(f, s, sim_job(s, job)))
 			return; /* head-of-line blocking */
 		pol_tent_launch(&f->t, s, job);
 		pol_queue_remove(&f->q, job);
@@ -95,6 +118,8 @@ static void fifo_fini(void *st)
 	struct fifo *f = st;
 	pol_queue_free(&f->q);
 	pol_tent_fini(&f->t);
+	if (f->indexed)
+		pol_ix_free(&f->ix);
 	free(f);
 }
 

@@ -24,12 +24,19 @@
  * Executors with cores unset get one core.  A job that cannot fit even
  * the empty cluster is rejected at arrival as unplaceable.
  *
- * Cost: O(waiting jobs × nodes) per decision.
+ * Cost: best fit takes, for each node group the labels allow, the winner
+ * of the group's nodes in a tournament tree per executor shape keyed by
+ * the dominant leftover share (pol_index.h): O(node groups × log nodes)
+ * per executor, plus O(shapes × log nodes) per node whose free or
+ * tentative amounts changed; every waiting job is tried at each decision.
+ * With clu_plain_scan, a scan of every node: O(nodes) per executor.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pol_common.h"
+#include "pol_index.h"
 #include "sim.h"
 #include "util.h"
 
@@ -37,17 +44,60 @@ struct dual {
 	struct pol_queue q;
 	struct pol_tent t;
 	bool labels, gang, check_cores;
+	bool indexed;         /* false with clu_plain_scan: scan every node */
+	struct pol_ix ix;     /* per executor shape: nodes keyed by dual_key */
+	int ngroups;
+	int *group_first;     /* node group g is nodes group_first[g] ..
+				 group_first[g + 1] - 1 (nodes are in group order) */
 };
+
+static double leftover(int64_t free, int64_t demand, int64_t cap)
+{
+	return cap > 0 ? (double)(free - demand) / (double)cap : 0.0;
+}
+
+/* An executor of shape `sh` on node `n` with these free amounts (less
+ * what is tentatively placed): INFINITY if it does not fit, else the
+ * node's dominant leftover share after placing it. */
+static double dual_key(const void *ctx, const struct clu_node *n, int fc, int64_t fm, int fg,
+		       const struct pol_shape *sh)
+{
+	const struct dual *d = ctx;
+	if (fm < sh->mem_mib || fg < sh->gpus || (d->check_cores && fc < sh->cores))
+		return INFINITY;
+	double l = leftover(fm, sh->mem_mib, n->mem_mib);
+	double g = leftover(fg, sh->gpus, n->gpus);
+	if (g > l)
+		l = g;
+	if (d->check_cores) {
+		double k = leftover(fc, sh->cores, n->cores);
+		if (k > l)
+			l = k;
+	}
+	return l;
+}
 
 static void *dual_init(struct sim *s, const struct scn_policy *cfg)
 {
 	struct dual *d = xcalloc(1, sizeof *d);
+	const struct clu *c = sim_cluster(s);
 	pol_queue_init(&d->q, sim_njobs(s));
-	pol_tent_init(&d->t, sim_cluster(s)->n);
+	pol_tent_init(&d->t, c->n);
 	d->labels = pol_param_bool(&pol_label_dual, cfg, "labels");
 	d->gang = pol_param_bool(&pol_label_dual, cfg, "gang");
 	d->check_cores = strcmp(pol_param_value(&pol_label_dual, cfg, "calculator"),
 				"dominant") == 0;
+	d->indexed = !clu_plain_scan;
+	if (d->indexed) {
+		pol_ix_init(&d->ix, c, &d->t, dual_key, d);
+		d->ngroups = sim_scenario(s)->ngroups;
+		d->group_first = xmalloc((size_t)(d->ngroups + 1) * sizeof *d->group_first);
+		for (int g = 0, i = 0; g <= d->ngroups; g++) {
+			while (i < c->n && c->nodes[i].group < g)
+				i++;
+			d->group_first[g] = i;
+		}
+	}
 	return d;
 }
 
@@ -67,42 +117,35 @@ static void dual_finished(void *st, struct sim *s, int job)
 	pol_queue_remove(&((struct dual *)st)->q, job);
 }
 
-static double leftover(int64_t free, int64_t demand, int64_t cap)
+/* Whether node `n` is a candidate for role `ro` in the pass over nodes
+ * that do (preferred) or do not carry its preferred labels. */
+static bool eligible(const struct dual *d, const struct clu_node *n, const struct sim_role *ro,
+		     bool preferred)
 {
-	return cap > 0 ? (double)(free - demand) / (double)cap : 0.0;
+	if (!d->labels)
+		return true;
+	if (!clu_has_labels(n, ro->require))
+		return false;
+	return !ro->prefer || clu_has_labels(n, ro->prefer) == preferred;
 }
 
-/* Best node for one executor among nodes that (do or do not) carry the
- * preferred labels; -1 if none fits. */
-static int best_fit(const struct dual *d, const struct clu *c, const struct sim_role *ro,
-		    int cores, bool preferred)
+/* Best node for one executor of shape `sh` among the eligible nodes; -1
+ * if none fits.  The reference: every node in order, the first with the
+ * least key wins. */
+static int best_fit_scan(const struct dual *d, const struct clu *c, const struct sim_role *ro,
+			 const struct pol_shape *sh, bool preferred)
 {
 	int best = -1;
 	double best_left = 0;
-	/* with the dominant calculator a node needs a free core; with the
-	 * memory one, any node may take an executor */
-	for (int i = d->check_cores ? clu_next_with_cores(c, 0) : 0; i >= 0 && i < c->n;
-	     i = d->check_cores ? clu_next_with_cores(c, i + 1) : i + 1) {
+	for (int i = 0; i < c->n; i++) {
 		const struct clu_node *n = &c->nodes[i];
-		if (d->labels && !clu_has_labels(n, ro->require))
-			continue;
-		if (d->labels && ro->prefer && clu_has_labels(n, ro->prefer) != preferred)
+		if (!eligible(d, n, ro, preferred))
 			continue;
 		int fc, fg;
 		int64_t fm;
 		pol_tent_free(&d->t, n, &fc, &fm, &fg);
-		if (fm < ro->mem_mib || fg < ro->gpus || (d->check_cores && fc < cores))
-			continue;
-		double l = leftover(fm, ro->mem_mib, n->mem_mib);
-		double g = leftover(fg, ro->gpus, n->gpus);
-		if (g > l)
-			l = g;
-		if (d->check_cores) {
-			double k = leftover(fc, cores, n->cores);
-			if (k > l)
-				l = k;
-		}
-		if (best < 0 || l < best_left) {
+		double l = dual_key(d, n, fc, fm, fg, sh);
+		if (l < INFINITY && (best < 0 || l < best_left)) {
 			best = i;
 			best_left = l;
 		}
@@ -110,12 +153,38 @@ static int best_fit(const struct dual *d, const struct clu *c, const struct sim_
 	return best;
 }
 
-static int place_one(const struct dual *d, const struct clu *c, const struct sim_role *ro,
-		     int cores)
+/* The same from the index: the winner of each eligible node group's
+ * range, the least of those (groups are in node order, so a strict < keeps
+ * the lower node on ties).  O(node groups × log nodes). */
+static int best_fit_indexed(struct dual *d, const struct clu *c, const struct sim_role *ro,
+			    const struct pol_shape *sh, bool preferred)
 {
-	int node = best_fit(d, c, ro, cores, true);
+	const struct pol_tree *t = pol_ix_tree(&d->ix, sh);
+	int best = -1;
+	for (int g = 0; g < d->ngroups; g++) {
+		int lo = d->group_first[g], hi = d->group_first[g + 1];
+		if (lo == hi || !eligible(d, &c->nodes[lo], ro, preferred))
+			continue;
+		int i = pol_tree_min(t, lo, hi);
+		if (i >= 0 && (best < 0 || t->key[i] < t->key[best]))
+			best = i;
+	}
+	return best;
+}
+
+static int best_fit(struct dual *d, const struct clu *c, const struct sim_role *ro,
+		    const struct pol_shape *sh, bool preferred)
+{
+	return d->indexed ? best_fit_indexed(d, c, ro, sh, preferred)
+			  : best_fit_scan(d, c, ro, sh, preferred);
+}
+
+static int place_one(struct dual *d, const struct clu *c, const struct sim_role *ro,
+		     const struct pol_shape *sh)
+{
+	int node = best_fit(d, c, ro, sh, true);
 	if (node < 0 && d->labels && ro->prefer)
-		node = best_fit(d, c, ro, cores, false);
+		node = best_fit(d, c, ro, sh, false);
 	return node;
 }
 
@@ -127,14 +196,16 @@ static bool place(struct dual *d, const struct sim *s, const struct sim_job *j)
 	pol_tent_reset(&d->t);
 	for (int r = 0; r < j->nroles; r++) {
 		const struct sim_role *ro = &j->role[r];
-		int cores = ro->cores ? ro->cores : 1;
+		struct pol_shape sh = {ro->cores ? ro->cores : 1, ro->mem_mib, ro->gpus};
 		for (int k = ro->granted; k < ro->count; k++) {
-			int node = place_one(d, c, ro, cores);
+			int node = place_one(d, c, ro, &sh);
 			if (node < 0) {
 				all = false;
 				break;
 			}
-			pol_tent_add(&d->t, node, r, cores, ro->mem_mib, ro->gpus);
+			pol_tent_add(&d->t, node, r, sh.cores, sh.mem_mib, sh.gpus);
+			if (d->indexed)
+				pol_ix_touch(&d->ix, node);
 		}
 		if (!all && d->gang)
 			break;
@@ -163,6 +234,9 @@ static void dual_fini(void *st)
 	struct dual *d = st;
 	pol_queue_free(&d->q);
 	pol_tent_fini(&d->t);
+	if (d->indexed)
+		pol_ix_free(&d->ix);
+	free(d->group_first);
 	free(d);
 }
 

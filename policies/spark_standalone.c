@@ -21,19 +21,30 @@
  * exactly cluster_size executors, the first one becoming the PS.
  * Spark-on-Angel has no standalone mode: angel jobs are unplaceable.
  *
- * Cost: O(apps wanting cores × usable workers log workers) per decision;
- * nothing is done when the cluster has no free core.
+ * Cost: the usable workers come in order from a tournament tree per
+ * executor shape keyed by free cores (pol_index.h), and only as many as
+ * the assignment can reach are taken (usable_indexed): O(workers taken ×
+ * log nodes) per app, plus O(shapes × log nodes) per node whose free
+ * amounts changed.  An app without cores_max reaches every usable worker,
+ * as the sort did.  Every app wanting cores is served at each decision;
+ * nothing is done when the cluster has no free core.  With
+ * clu_plain_scan, a scan and a sort: O(nodes log nodes) per app.
  */
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "pol_common.h"
+#include "pol_index.h"
 #include "sim.h"
 #include "util.h"
 
 struct standalone {
 	struct pol_queue q;   /* apps that may still want cores */
 	bool spread_out;
+	bool indexed;         /* false with clu_plain_scan: scan every node */
+	struct pol_ix ix;     /* per (executor cores, memory): usable workers,
+				 keyed by sa_key */
 	int *usable;          /* scratch: node ids */
 	int *acores, *aexecs; /* scratch: assigned in this pass, by usable pos */
 	int cap;
@@ -64,11 +75,27 @@ static struct app_shape shape(const struct sim_job *j)
 	return a;
 }
 
+/* A worker with these free amounts is usable for executors of `sh`
+ * (cores: at least one unit) if it has the cores and the memory; usable
+ * ones rank by free cores, most first (the key's ties go to the lower
+ * node, as the Master's stable sort). */
+static double sa_key(const void *ctx, const struct clu_node *n, int fc, int64_t fm, int fg,
+		     const struct pol_shape *sh)
+{
+	(void)ctx;
+	(void)n;
+	(void)fg;
+	return fc >= sh->cores && fm >= sh->mem_mib ? -(double)fc : INFINITY;
+}
+
 static void *sa_init(struct sim *s, const struct scn_policy *cfg)
 {
 	struct standalone *p = xcalloc(1, sizeof *p);
 	pol_queue_init(&p->q, sim_njobs(s));
 	p->spread_out = pol_param_bool(&pol_spark_standalone, cfg, "spread_out");
+	p->indexed = !clu_plain_scan;
+	if (p->indexed)
+		pol_ix_init(&p->ix, sim_cluster(s), NULL, sa_key, NULL);
 	p->cap = sim_cluster(s)->n;
 	p->usable = xmalloc((size_t)(p->cap ? p->cap : 1) * sizeof *p->usable);
 	p->acores = xmalloc((size_t)(p->cap ? p->cap : 1) * sizeof *p->acores);
@@ -131,6 +158,47 @@ static void launch_assigned(struct standalone *p, struct sim *s, int job, int nu
 	}
 }
 
+/* The usable workers, sorted: every node in order, then qsort.  Returns
+ * how many; *free_sum receives their free cores. */
+static int usable_scan(struct standalone *p, const struct clu *c, const struct pol_shape *sh,
+		       int64_t *free_sum)
+{
+	int nusable = 0;
+	*free_sum = 0;
+	for (int i = 0; i < c->n; i++) {
+		const struct clu_node *n = &c->nodes[i];
+		if (n->mem_free >= sh->mem_mib && n->cores_free >= sh->cores) {
+			p->usable[nusable++] = i;
+			*free_sum += n->cores_free;
+		}
+	}
+	cmp_clu = c;
+	qsort(p->usable, (size_t)nusable, sizeof *p->usable, by_free_cores);
+	return nusable;
+}
+
+/* The same list cut where the assignment cannot reach: its first pass
+ * gives one unit (>= sh->cores cores) to each worker in turn, so with
+ * `left` cores to assign it never goes past worker left / sh->cores,
+ * unless the workers' free cores add up to less than `left`, when it may
+ * take them all.  So the first workers, by the index, until both are
+ * covered: O(workers taken × log nodes). */
+static int usable_indexed(struct standalone *p, const struct clu *c, const struct pol_shape *sh,
+			  int left, int64_t *free_sum)
+{
+	struct pol_tree *t = pol_ix_tree(&p->ix, sh);
+	int reach = left / sh->cores, nusable = 0, i;
+	*free_sum = 0;
+	while ((nusable < reach || *free_sum < left) && (i = pol_tree_top(t)) >= 0) {
+		p->usable[nusable++] = i;
+		*free_sum += c->nodes[i].cores_free;
+		pol_tree_set(t, i, INFINITY); /* taken: the next best is on top */
+	}
+	for (int k = 0; k < nusable; k++)
+		pol_ix_rekey(&p->ix, p->usable[k]);
+	return nusable;
+}
+
 static void schedule_app(struct standalone *p, struct sim *s, int job)
 {
 	const struct clu *c = sim_cluster(s);
@@ -142,19 +210,12 @@ static void schedule_app(struct standalone *p, struct sim *s, int job)
 		pol_queue_remove(&p->q, job); /* it can never want more */
 		return;
 	}
-	int nusable = 0;
-	int64_t free_sum = 0;
-	for (int i = clu_next_with_cores(c, 0); i >= 0; i = clu_next_with_cores(c, i + 1)) {
-		const struct clu_node *n = &c->nodes[i];
-		if (n->mem_free >= a.mem_mib && n->cores_free >= min_cores) {
-			p->usable[nusable++] = i;
-			free_sum += n->cores_free;
-		}
-	}
+	struct pol_shape sh = {min_cores, a.mem_mib, 0};
+	int64_t free_sum;
+	int nusable = p->indexed ? usable_indexed(p, c, &sh, left, &free_sum)
+				 : usable_scan(p, c, &sh, &free_sum);
 	if (!nusable)
 		return;
-	cmp_clu = c;
-	qsort(p->usable, (size_t)nusable, sizeof *p->usable, by_free_cores);
 	for (int pos = 0; pos < nusable; pos++)
 		p->acores[pos] = p->aexecs[pos] = 0;
 	int to_assign = left < free_sum ? left : (int)free_sum;
@@ -191,6 +252,8 @@ static void sa_fini(void *st)
 {
 	struct standalone *p = st;
 	pol_queue_free(&p->q);
+	if (p->indexed)
+		pol_ix_free(&p->ix);
 	free(p->usable);
 	free(p->acores);
 	free(p->aexecs);

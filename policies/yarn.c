@@ -26,12 +26,22 @@
  *   the nodes, the first with enough free memory.  No reservations, no
  *   labels (a policy that ignores labels says so).
  *
- * Cost: O(active applications + nodes per container) per decision; the
- * applications not yet let in are not looked at beyond the first.
+ * Cost: a container goes to the winner of the nodes from the pointer on
+ * (else before it) in a tournament tree per container size whose key is
+ * 0 where it fits (pol_index.h): O(log nodes), plus O(sizes × log nodes)
+ * per node whose free or tentative memory changed.  Only applications
+ * whose turn can do something get one, found in O(log jobs) each:
+ * neither those waiting for their AMs to come up nor those holding all
+ * their containers are looked at; nor are those not yet let in, beyond
+ * the first.  With clu_plain_scan, every active application gets a turn
+ * and each container scans the nodes round from the pointer: O(active
+ * applications + nodes per container) per decision.
  */
+#include <math.h>
 #include <stdlib.h>
 
 #include "pol_common.h"
+#include "pol_index.h"
 #include "sim.h"
 #include "util.h"
 
@@ -59,7 +69,28 @@ struct yarn {
 				     the queue, since they are let in in order */
 	int next_node;            /* heartbeat pointer */
 	struct pol_tent t;
+	bool indexed;             /* false with clu_plain_scan: scan every
+				     node and every active application */
+	struct pol_ix ix;         /* per container size: the nodes with that
+				     much memory free (key 0, yarn_key) */
+	struct pol_tree asking;   /* by job id: active applications that may
+				     get a container now (key 0) */
+	struct pol_queue parked;  /* active applications whose AMs are all
+				     launched but not all up, in the order
+				     their last AM was launched */
 };
+
+/* 0 where a container of sh->mem_mib fits (memory only), else INFINITY:
+ * the winner of a range of nodes is the first one in it with room. */
+static double yarn_key(const void *ctx, const struct clu_node *n, int fc, int64_t fm, int fg,
+		       const struct pol_shape *sh)
+{
+	(void)ctx;
+	(void)n;
+	(void)fc;
+	(void)fg;
+	return fm >= sh->mem_mib ? 0 : INFINITY;
+}
 
 /* Memory of the container for `mem` MiB of JVM heap (with Spark's
  * overhead when `overhead`), normalised up to the minimum allocation. */
@@ -98,6 +129,12 @@ static void *yarn_init(struct sim *s, const struct scn_policy *cfg)
 	y->app = xcalloc((size_t)(sim_njobs(s) ? sim_njobs(s) : 1), sizeof *y->app);
 	y->am_limit_mib = (int64_t)(AM_PERCENT * (double)sim_cluster(s)->total_mem_mib);
 	y->waiting = -1;
+	y->indexed = !clu_plain_scan;
+	if (y->indexed) {
+		pol_ix_init(&y->ix, sim_cluster(s), &y->t, yarn_key, NULL);
+		pol_tree_init(&y->asking, sim_njobs(s));
+		pol_queue_init(&y->parked, sim_njobs(s));
+	}
 	return y;
 }
 
@@ -146,22 +183,37 @@ static void yarn_finished(void *st, struct sim *s, int job)
 	if (job == y->waiting) /* a TFoS job may time out before it is let in */
 		y->waiting = pol_queue_next(&y->q, job);
 	pol_queue_remove(&y->q, job);
+	if (y->indexed) {
+		pol_tree_set(&y->asking, job, INFINITY);
+		pol_queue_remove(&y->parked, job);
+	}
 }
 
 /* Next node in heartbeat order with `mib` free (memory-only fit),
- * counting what is tentatively placed; -1 if none. */
+ * counting what is tentatively placed; -1 if none.  The reference scan
+ * walks the nodes from the pointer round; the index takes the winner of
+ * the nodes from the pointer on, else of those before it: O(log nodes). */
 static int heartbeat_fit(struct yarn *y, const struct clu *c, int64_t mib)
 {
-	for (int k = 0; k < c->n; k++) {
-		int i = (y->next_node + k) % c->n, fc, fg;
-		int64_t fm;
-		pol_tent_free(&y->t, &c->nodes[i], &fc, &fm, &fg);
-		if (fm >= mib) {
-			y->next_node = (i + 1) % c->n;
-			return i;
+	int i = -1;
+	if (y->indexed) {
+		struct pol_shape sh = {0, mib, 0};
+		const struct pol_tree *t = pol_ix_tree(&y->ix, &sh);
+		i = pol_tree_min(t, y->next_node, c->n);
+		if (i < 0)
+			i = pol_tree_min(t, 0, y->next_node);
+	} else {
+		for (int k = 0; k < c->n && i < 0; k++) {
+			int n = (y->next_node + k) % c->n, fc, fg;
+			int64_t fm;
+			pol_tent_free(&y->t, &c->nodes[n], &fc, &fm, &fg);
+			if (fm >= mib)
+				i = n;
 		}
 	}
-	return -1;
+	if (i >= 0)
+		y->next_node = (i + 1) % c->n;
+	return i;
 }
 
 /* Place (tentatively) n containers of role `role`; returns how many fit. */
@@ -173,6 +225,8 @@ static int place(struct yarn *y, const struct clu *c, int n, int role, int cores
 		if (node < 0)
 			break;
 		pol_tent_add(&y->t, node, role, cores, mib, 0);
+		if (y->indexed)
+			pol_ix_touch(&y->ix, node);
 	}
 	return k;
 }
@@ -186,6 +240,8 @@ static void activate(struct yarn *y)
 		a->active = true;
 		y->am_used_mib += a->am_mib;
 		y->nactive++;
+		if (y->indexed)
+			pol_tree_set(&y->asking, y->waiting, 0);
 	}
 }
 
@@ -230,10 +286,9 @@ static void serve(struct yarn *y, struct sim *s, int job)
 	pol_tent_launch(&y->t, s, job);
 }
 
-static void yarn_schedule(void *st, struct sim *s)
+/* The reference: every active application in arrival order. */
+static void schedule_scan(struct yarn *y, struct sim *s)
 {
-	struct yarn *y = st;
-	activate(y);
 	for (int job = y->q.head; job >= 0; job = pol_queue_next(&y->q, job)) {
 		if (!y->app[job].active)
 			break; /* the rest are not active either */
@@ -243,11 +298,64 @@ static void yarn_schedule(void *st, struct sim *s)
 	}
 }
 
+/* After its turn, an application that has all its AMs either wants
+ * nothing more, ever (it leaves `asking`), or waits for them to come up
+ * (parked: its turns would do nothing until then). */
+static void settle(struct yarn *y, const struct sim *s, int job)
+{
+	const struct sim_job *j = sim_job(s, job);
+	const struct yarn_app *a = &y->app[job];
+	if (j->ams_live < a->ams)
+		return; /* it still asks for an AM */
+	bool wants = sim_execs_wanted(j) > 0;
+	if (wants && j->ams_ready == a->ams)
+		return; /* its AMs ask for containers */
+	pol_tree_set(&y->asking, job, INFINITY);
+	if (wants)
+		pol_queue_push(&y->parked, job);
+}
+
+/* The same turns, given only to the applications whose turn can do
+ * something: those in `asking`, in arrival order.  An AM comes up the
+ * executor start-up overhead after its launch (docs/model.md), so parked
+ * applications come up in the order they were parked: only the first
+ * ones are looked at.  O(log jobs) per application served. */
+static void schedule_indexed(struct yarn *y, struct sim *s)
+{
+	int njobs = sim_njobs(s), job;
+	while ((job = y->parked.head) >= 0 && sim_job(s, job)->ams_ready == y->app[job].ams) {
+		pol_queue_remove(&y->parked, job);
+		pol_tree_set(&y->asking, job, 0);
+	}
+	for (job = pol_tree_min(&y->asking, 0, njobs); job >= 0;
+	     job = pol_tree_min(&y->asking, job + 1, njobs)) {
+		if (sim_cluster(s)->free_mem_mib < MIN_ALLOC_MIB)
+			break;
+		serve(y, s, job);
+		settle(y, s, job);
+	}
+}
+
+static void yarn_schedule(void *st, struct sim *s)
+{
+	struct yarn *y = st;
+	activate(y);
+	if (y->indexed)
+		schedule_indexed(y, s);
+	else
+		schedule_scan(y, s);
+}
+
 static void yarn_fini(void *st)
 {
 	struct yarn *y = st;
 	pol_queue_free(&y->q);
 	pol_tent_fini(&y->t);
+	if (y->indexed) {
+		pol_ix_free(&y->ix);
+		pol_tree_free(&y->asking);
+		pol_queue_free(&y->parked);
+	}
 	free(y->app);
 	free(y);
 }

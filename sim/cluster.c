@@ -42,6 +42,11 @@ void clu_init(struct clu *c, const struct scn *s)
 	c->has_cores = xcalloc((size_t)(n + 63) / 64 + 1, sizeof *c->has_cores);
 	for (int i = 0; i < n; i++)
 		c->has_cores[i / 64] |= 1ull << (i % 64);
+	size_t ring = 64;
+	while (ring < (size_t)n)
+		ring *= 2;
+	c->log = xcalloc(ring, sizeof *c->log);
+	c->log_mask = ring - 1;
 	c->free_cores = c->total_cores;
 	c->free_mem_mib = c->total_mem_mib;
 	c->free_gpus = c->total_gpus;
@@ -53,6 +58,7 @@ void clu_free(struct clu *c)
 		free(c->nodes[i].name);
 	free(c->nodes);
 	free(c->has_cores);
+	free(c->log);
 	memset(c, 0, sizeof *c);
 }
 
@@ -81,10 +87,12 @@ static int pos(int x)
 }
 
 /* The one place free amounts change, so the cluster totals stay the sum
- * of the nodes' (checked by the engine's invariants). */
+ * of the nodes' (checked by the engine's invariants) and the change log
+ * misses nothing. */
 static void adjust(struct clu *c, int node, int cores, int64_t mem_mib, int gpus)
 {
 	struct clu_node *n = &c->nodes[node];
+	c->log[c->changes++ & c->log_mask] = node;
 	c->free_cores -= pos(n->cores_free);
 	n->cores_free += cores;
 	c->free_cores += pos(n->cores_free);

@@ -50,17 +50,41 @@ struct clu {
 	int64_t free_mem_mib;   /* sum of mem_free */
 	int64_t free_gpus;      /* sum of gpus_free */
 	uint64_t *has_cores;    /* bit i set iff node i has cores_free > 0 */
+
+	/* Change log: the node of every clu_take/clu_give, in order, so that
+	 * an index kept outside the cluster (a policy's node index,
+	 * policies/pol_index.h) can catch up with what changed since it last
+	 * looked, as a replica reads a replication backlog. */
+	uint64_t changes;       /* clu_take/clu_give calls since clu_init */
+	int *log;               /* ring: node of change k at log[k & log_mask] */
+	uint64_t log_mask;      /* ring size - 1; the ring holds >= n changes */
 };
 
-/* Debug switch: when true, clu_next_with_cores() skips nothing, so every
- * policy scans every node as a plain loop would.  Decisions must not
- * change (tests/test_policies.c compares both). */
+/* Debug switch: when true, clu_next_with_cores() skips nothing and the
+ * policies build no node index (policies/pol_index.h): every placement
+ * scans every node, the plain loop each policy's doc describes.  Decisions
+ * must not change (tests/test_policies.c compares both). */
 extern bool clu_plain_scan;
+
+/* The node of change `seq` (0 <= seq < c->changes), if the log still holds
+ * it: a reader whose last seen change is more than log_mask + 1 behind
+ * c->changes must rebuild from the nodes instead, which costs O(nodes),
+ * no more than reading those changes would have. */
+static inline int clu_log_node(const struct clu *c, uint64_t seq)
+{
+	return c->log[seq & c->log_mask];
+}
+
+/* Whether the log still holds every change from `seq` on. */
+static inline bool clu_log_holds(const struct clu *c, uint64_t seq)
+{
+	return c->changes - seq <= c->log_mask + 1;
+}
 
 /* The first node at index >= from with a free core, or -1: a node
  * without one cannot take any executor (every executor holds at least one
- * core), so policies walk candidates with this instead of every node.
- * O(nodes / 64) at worst, usually O(1). */
+ * core), so a walk over candidates may skip it.  O(nodes / 64) at worst,
+ * usually O(1).  (The policies rank nodes with policies/pol_index.h.) */
 int clu_next_with_cores(const struct clu *c, int from);
 
 /* Build the nodes of a scenario's node groups, in group order.

@@ -1,0 +1,107 @@
+/* pol_index.h - node indexes behind the policies' placements (pol_ prefix).
+ *
+ * Placing an executor means ranking the nodes that can take it: fifo and
+ * yarn take the first in node order (yarn from a round-robin pointer),
+ * label-dual the best fit, spark-standalone the workers with the most free
+ * cores.  A scan does that in O(nodes) per executor; these indexes keep
+ * the ranking current instead, so one placement costs O(log nodes).
+ *
+ * pol_tree: a tournament (winner) tree over the nodes.  Every node has a
+ * key, INFINITY when it is no candidate; every inner slot holds the winner
+ * of its two children, the smaller key, ties to the lower node.  The root
+ * is then the node a scan in node order keeping the first strict minimum
+ * would pick, and any range of nodes (a node group) has its winner in
+ * O(log n) — so an index can never break a tie differently than the scan.
+ * (Nothing ties it to nodes: yarn keeps its applications in one, by job
+ * id, key 0 for those to visit, to find the next one in arrival order.)
+ *
+ * pol_ix: one tree per executor shape (cores, memory, GPUs) a policy asks
+ * about, keyed by the policy's function of a node's free amounts less
+ * what is tentatively placed on it.  It stays current by reading the
+ * cluster's change log (sim/cluster.h) and by being told of tentative
+ * placements.  Shapes are fixed per job group and role, so there are a
+ * few; every change to a node costs O(shapes × log n).
+ *
+ * With clu_plain_scan the policies build no index and scan every node:
+ * the reference the tests compare against.
+ */
+#ifndef HETSIM_POL_INDEX_H
+#define HETSIM_POL_INDEX_H
+
+#include <stdint.h>
+
+struct clu;
+struct clu_node;
+struct pol_tent;
+
+struct pol_tree {
+	int n, size;   /* nodes; leaves, a power of two >= n */
+	double *key;   /* by node; INFINITY = no candidate */
+	int *win;      /* by slot 1 .. 2 size - 1: winning node of the slot's
+			  subtree, -1 if none; node i's leaf is slot size + i */
+};
+
+/* A tree over n nodes, none a candidate.  Free with pol_tree_free. */
+void pol_tree_init(struct pol_tree *t, int n);
+void pol_tree_free(struct pol_tree *t);
+/* Give `node` key `key` (INFINITY: no candidate).  O(log n). */
+void pol_tree_set(struct pol_tree *t, int node, double key);
+/* The winner among nodes lo .. hi - 1, or -1 if none is a candidate.
+ * O(log n). */
+int pol_tree_min(const struct pol_tree *t, int lo, int hi);
+/* The winner among all nodes, or -1.  O(1). */
+static inline int pol_tree_top(const struct pol_tree *t)
+{
+	return t->win[1];
+}
+
+/* An executor's demand as an index sees it. */
+struct pol_shape {
+	int cores;
+	int64_t mem_mib;
+	int gpus;
+};
+
+/* Key of node `n` for shape `sh`, given its free amounts less what is
+ * tentatively placed on it: INFINITY when `sh` may not go there, else the
+ * rank (lower is better; ties go to the lower node). */
+typedef double pol_ix_key_fn(const void *ctx, const struct clu_node *n, int cores_free,
+			     int64_t mem_free, int gpus_free, const struct pol_shape *sh);
+
+struct pol_ix {
+	const struct clu *c;
+	const struct pol_tent *t;    /* counted as taken; NULL if none */
+	pol_ix_key_fn *key;
+	const void *ctx;             /* for key */
+	uint64_t seen;               /* cluster changes caught up with */
+	struct pol_ix_shape { struct pol_shape sh; struct pol_tree tree; } **shapes;
+	int nshapes, cap_shapes;
+	int *tent;                   /* nodes keyed with tentative amounts */
+	int ntent, cap_tent;
+};
+
+/* An index over cluster `c` ranking nodes by `key`, counting what `t`
+ * holds (may be NULL) as taken.  The cluster, `t` and `ctx` must outlive
+ * it.  No tree is built until a shape is asked for.  Free with
+ * pol_ix_free. */
+void pol_ix_init(struct pol_ix *ix, const struct clu *c, const struct pol_tent *t,
+		 pol_ix_key_fn *key, const void *ctx);
+void pol_ix_free(struct pol_ix *ix);
+
+/* The tree of shape `sh`, current with the cluster and the tentative
+ * placements.  The first time a shape is asked for its tree is built,
+ * O(n log n); then each call costs O(log n) per node changed since the
+ * last call, per shape.  The tree stays owned by the index; a caller may
+ * hide a node (pol_tree_set INFINITY) as long as it calls pol_ix_rekey
+ * for it before the next placement. */
+struct pol_tree *pol_ix_tree(struct pol_ix *ix, const struct pol_shape *sh);
+
+/* Call after every pol_tent_add on `node` (tentative amounts changed):
+ * re-keys it now, and again at the next pol_ix_tree once its tentative
+ * amounts are reset. */
+void pol_ix_touch(struct pol_ix *ix, int node);
+
+/* Recompute the keys of `node` in every tree from its amounts now. */
+void pol_ix_rekey(struct pol_ix *ix, int node);
+
+#endif
