@@ -37,9 +37,10 @@ enum ev_kind {
 	EV_TASK_END,   /* obj = run slot; counts if its seq is the slot's end_seq */
 	EV_PHASE,      /* obj = job: an mnist_spark phase ended */
 	EV_TIMEOUT,    /* obj = job: TFoS reservation timeout */
+	EV_GPU_PROBE,  /* obj = job: its TF workers waiting for a GPU wake up */
 };
 static const char *const ev_names[] = {"arrival", "executor-ready", "task-end",
-				       "phase-end", "reservation-timeout"};
+				       "phase-end", "reservation-timeout", "gpu-probe"};
 
 enum task_state { T_PENDING, T_RUNNING, T_DONE };
 
@@ -59,6 +60,7 @@ struct sim_stage {
 struct run {
 	int job, stage, task, exec, node;
 	int jpos;              /* its executor's index in the job's execs */
+	struct sim_stage *st;  /* = &jobs[job].stages[stage], for prefetching */
 	int cpus;              /* cores it demands (task_cpus) */
 	double remaining_us;   /* work left, in µs at rate 1 */
 	int64_t from_us;       /* remaining_us holds as of this time */
@@ -614,7 +616,7 @@ static void start_task(struct sim *s, struct sim_job *j, int e, int stage, int t
 	struct run *ru = &s->runs[r];
 	s->free_run = ru->next;
 	struct clu_node *n = &s->clu.nodes[x->node];
-	*ru = (struct run){.job = j->id, .stage = stage, .task = task, .exec = x->id,
+	*ru = (struct run){.job = j->id, .stage = stage, .task = task, .exec = x->id, .st = st,
 			   .jpos = e, .node = x->node, .cpus = j->task_cpus,
 			   .remaining_us = st->w.work_us[task],
 			   .from_us = s->now + j->task_delay_us,
@@ -661,7 +663,7 @@ static void on_task_end(struct sim *s, int r)
 {
 	struct run *ru = &s->runs[r];
 	struct sim_job *j = &s->jobs[ru->job];
-	struct sim_stage *st = &j->stages[ru->stage];
+	struct sim_stage *st = ru->st;
 	struct clu_node *n = &s->clu.nodes[ru->node];
 	if (st->state) {
 		if (st->state[ru->task] != T_RUNNING)
@@ -701,6 +703,48 @@ static void on_task_end(struct sim *s, int r)
 
 /* ---- TensorFlowOnSpark phases -------------------------------------- */
 
+/* TFoS's GPU probe for worker x, whose executor the scheduler gave no
+ * GPU: nvidia-smi shows an idle GPU on its node, and the worker takes it
+ * whatever the scheduler believes, until its training ends.  Returns
+ * whether it found one. */
+static bool probe_gpu(struct sim *s, struct sim_job *j, struct sim_exec *x)
+{
+	if (s->clu.nodes[x->node].gpus_free <= 0)
+		return false;
+	integrate(s);
+	clu_take(&s->clu, x->node, 0, 0, 1);
+	x->gpus_grabbed = x->gpus_took = 1;
+	j->gpus_used++;
+	s->alloc_gpus++;
+	check_node(s, x->node);
+	return true;
+}
+
+/* The reservation is complete and every TF node starts (§4.4, _get_gpus):
+ * each worker without a GPU from the scheduler probes its node, in launch
+ * order.  No idle GPU: on a node without GPUs TFoS trains on the CPU;
+ * on a node whose GPUs are all busy it sleeps and probes again
+ * (gpu_busy: retry, on_gpu_probe) or trains on the CPU (gpu_busy: cpu).
+ * The PS never probes. */
+static void start_workers(struct sim *s, struct sim_job *j)
+{
+	const struct scn_job_group *g = &s->scn->jobs[j->group];
+	for (int i = 0; i < j->nexecs; i++) {
+		struct sim_exec *x = &s->execs[j->execs[i].id];
+		if (x->role != 1 || x->gpus > 0 || probe_gpu(s, j, x))
+			continue;
+		if (s->clu.nodes[x->node].gpus > 0 && g->gpu_busy == SCN_GPU_BUSY_RETRY) {
+			x->gpu_wait = true;
+			j->gpu_waits++;
+		}
+	}
+	if (j->gpu_waits) { /* they all failed their first probe: sleep */
+		j->gpu_tries = 1;
+		push_at(s, (double)s->now + (double)wl_mnist_retry_sleep_us(1), EV_GPU_PROBE,
+			(uint32_t)j->id);
+	}
+}
+
 static void start_training(struct sim *s, struct sim_job *j)
 {
 	const struct scn_job_group *g = &s->scn->jobs[j->group];
@@ -712,17 +756,7 @@ static void start_training(struct sim *s, struct sim_job *j)
 		if (x->role != 1)
 			continue;
 		struct clu_node *n = &s->clu.nodes[x->node];
-		bool gpu = x->gpus > 0;
-		if (!gpu && n->gpus_free > 0) {
-			/* TFoS finds an idle GPU with nvidia-smi and takes it,
-			 * whatever the scheduler believes */
-			clu_take(&s->clu, x->node, 0, 0, 1);
-			x->gpus_grabbed = x->gpus_took = 1;
-			j->gpus_used++;
-			s->alloc_gpus++;
-			gpu = true;
-			check_node(s, x->node);
-		}
+		bool gpu = x->gpus > 0 || x->gpus_grabbed > 0;
 		inv += 1.0 / wl_mnist_step_us(s->scn, j->group, j->index, workers, n, gpu, s->seed);
 		on_gpu += gpu;
 		workers++;
@@ -756,6 +790,10 @@ static void on_phase_end(struct sim *s, struct sim_job *j)
 	const struct scn_job_group *g = &s->scn->jobs[j->group];
 	switch (j->phase) {
 	case PH_STARTUP:
+		if (j->gpu_waits) { /* a worker is still sleeping between probes */
+			j->startup_over = true;
+			break;
+		}
 		start_training(s, j);
 		break;
 	case PH_TRAIN:
@@ -795,7 +833,37 @@ static void on_exec_ready(struct sim *s, struct sim_exec *x)
 		j->status = JOB_RUNNING;
 		j->start_us = s->now;
 		push_at(s, (double)s->now + (double)g->startup_us, EV_PHASE, (uint32_t)j->id);
+		start_workers(s, j);
 	}
+}
+
+/* The workers of j that found no idle GPU wake up from their sleep (they
+ * started together, so they sleep together).  After the last sleep
+ * get_gpus raises: the TF node fails, and with it the job, which gives
+ * back everything it holds (GPUs its other workers took included).
+ * Otherwise each probes again, in launch order; once all have a GPU,
+ * training starts if the start-up time has passed. */
+static void on_gpu_probe(struct sim *s, struct sim_job *j)
+{
+	if (j->gpu_tries >= WL_GPU_RETRIES) {
+		end_job(s, j, JOB_FAILED);
+		return;
+	}
+	for (int i = 0; i < j->nexecs && j->gpu_waits; i++) {
+		struct sim_exec *x = &s->execs[j->execs[i].id];
+		if (x->gpu_wait && probe_gpu(s, j, x)) {
+			x->gpu_wait = false;
+			j->gpu_waits--;
+		}
+	}
+	if (j->gpu_waits == 0) {
+		if (j->startup_over)
+			start_training(s, j);
+		return;
+	}
+	j->gpu_tries++;
+	push_at(s, (double)s->now + (double)wl_mnist_retry_sleep_us(j->gpu_tries), EV_GPU_PROBE,
+		(uint32_t)j->id);
 }
 
 static void on_timeout(struct sim *s, struct sim_job *j)
@@ -826,6 +894,9 @@ static void handle(struct sim *s, const struct eq_event *ev)
 	case EV_TIMEOUT:
 		on_timeout(s, &s->jobs[ev->obj]);
 		break;
+	case EV_GPU_PROBE:
+		on_gpu_probe(s, &s->jobs[ev->obj]);
+		break;
 	}
 	s->tot.events++;
 	s->in_event = false;
@@ -835,7 +906,10 @@ static void handle(struct sim *s, const struct eq_event *ev)
 
 /* An event that no longer means anything: a task end superseded by a
  * rescheduled one, the reservation timeout of a job that got all its
- * executors or ended, the start-up end of an executor already released.
+ * executors or ended, the start-up end of an executor already released,
+ * the start-up end of a TF job that failed before it (its workers' GPU
+ * retries ran out first: a start-up longer than the retries), a GPU
+ * probe of a job that ended.
  * Dropped without advancing the clock. */
 static bool stale(const struct sim *s, const struct eq_event *ev)
 {
@@ -845,6 +919,10 @@ static bool stale(const struct sim *s, const struct eq_event *ev)
 		return s->jobs[ev->obj].phase != PH_RESERVE;
 	if (ev->kind == EV_EXEC_READY) /* released (its job ended) while starting */
 		return s->execs[ev->obj].ready_seq != ev->seq;
+	if (ev->kind == EV_PHASE)
+		return s->jobs[ev->obj].phase == PH_OVER;
+	if (ev->kind == EV_GPU_PROBE) /* its job ended otherwise (a policy's reject) */
+		return s->jobs[ev->obj].phase != PH_STARTUP;
 	return false;
 }
 
@@ -908,9 +986,15 @@ static void prefetch_next(const struct sim *s)
 	if (!eq_top(q, &nx) || nx.kind != EV_TASK_END)
 		return;
 	const struct run *ru = &s->runs[nx.obj];
-	PREFETCH(&s->jobs[ru->job]);
-	PREFETCH(&s->jobs[ru->job].stages); /* another line of the record */
+	const struct sim_job *j = &s->jobs[ru->job];
+	PREFETCH(j);
+	PREFETCH(&j->execs); /* another line of the record */
+	PREFETCH(ru->st);
 	PREFETCH(&s->clu.nodes[ru->node]);
+	if (ru->prev >= 0) /* the node's list is unlinked around it */
+		PREFETCH(&s->runs[ru->prev]);
+	if (ru->next >= 0)
+		PREFETCH(&s->runs[ru->next]);
 }
 
 int sim_run(struct sim *s)

@@ -29,7 +29,8 @@ enum sim_job_status {
 	JOB_WAITING,     /* arrived, not all its work started */
 	JOB_RUNNING,     /* doing work (a task ran, or training began) */
 	JOB_DONE,        /* finished normally */
-	JOB_FAILED,      /* failed (e.g. a TF worker found no GPU, fail mode) */
+	JOB_FAILED,      /* failed: a TF worker found no idle GPU after its
+			    retries (gpu_busy: retry), or the policy gave up */
 	JOB_TIMED_OUT,   /* TFoS reservation timeout */
 	JOB_UNPLACEABLE, /* the policy can never place it, or the run ended
 			    with it still waiting */
@@ -99,7 +100,12 @@ struct sim_job {
 	int tasks_running;
 	int64_t task_delay_us;   /* launch delay of each task (overheads) */
 	bool dispatch_queued;    /* on the engine's dispatch list */
+	bool startup_over;       /* mnist_spark: start-up time passed, training
+				    waits for a worker's GPU probe */
+	uint8_t gpu_tries;       /* mnist_spark: failed GPU probes of its waiting
+				    workers so far (they probe together) */
 	enum sim_phase phase;    /* mnist_spark */
+	int gpu_waits;           /* mnist_spark: workers waiting for an idle GPU */
 	int gpus_training;       /* mnist_spark: workers training on GPUs */
 	int nodes_used;          /* distinct nodes that hosted its executors (set at end) */
 };
@@ -110,7 +116,8 @@ struct sim_exec {
 	int cores;               /* cores held */
 	int64_t mem_mib;         /* memory held, MiB */
 	int gpus;                /* GPUs the scheduler gave it */
-	int gpus_grabbed;        /* GPUs a TF worker holds behind the scheduler now */
+	int gpus_grabbed;        /* GPUs a TF worker holds behind the scheduler now
+				    (from its probe until its training ends) */
 	int gpus_took;           /* GPUs it took at any time (for outputs) */
 	int64_t launch_us;       /* granted */
 	int64_t ready_us;        /* could run tasks (after start-up); -1 */
@@ -119,6 +126,7 @@ struct sim_exec {
 				    node; 0 for AMs and Angel servers */
 	bool ready, live;
 	/* engine-private */
+	bool gpu_wait;           /* a TF worker waiting for an idle GPU (TFoS retries) */
 	uint64_t ready_seq;      /* seq of its ready event that counts (eq.h) */
 	int jpos;                /* its index in its job's execs */
 	int node_prev, node_next;/* the node's executor list; next = free list */

@@ -161,6 +161,93 @@ static void standalone_timeout(void)
 	h_done(s, c);
 }
 
+/* gpu_busy: retry.  Job 1's worker finds g-0's one GPU busy at its
+ * reservation (6 s) and at 36 s, takes it at 96 s: its training waits
+ * for that probe, though its start-up ended at 7 s. */
+static void standalone_gpu_retry(void)
+{
+	struct scn *c;
+	struct sim *s = h_run(HAND "standalone-gpu-retry.yaml", "spark-standalone", 0, &c);
+	JOB_AT(s, "m", 0, 1, 53);
+	JOB_AT(s, "m", 1, 6, 147);
+	CU_ASSERT_EQUAL(h_exec(1)->gpus_took, 1);  /* job 0's worker, at once */
+	CU_ASSERT_EQUAL(h_exec(3)->role, 1);       /* job 1's worker ... */
+	CU_ASSERT_EQUAL(h_exec(3)->gpus, 0);
+	CU_ASSERT_EQUAL(h_exec(3)->gpus_took, 1);  /* ... at its third probe */
+	CU_ASSERT_EQUAL(h_job(s, "m", 1)->gpus_used, 1);
+	CU_ASSERT_EQUAL(h_makespan(s), S(147));
+	/* 2 arrivals, 4 executors up, 3 phase ends per job, probes at 36
+	 * and 96 s (the first, at 6 s, is part of the reservation's end) */
+	CU_ASSERT_EQUAL(sim_totals(s)->events, 14);
+	h_done(s, c);
+
+	/* label-dual gives the worker its GPU: no probe, the gang waits */
+	s = h_run(HAND "standalone-gpu-retry.yaml", "label-dual", 0, &c);
+	JOB_AT(s, "m", 0, 1, 53);
+	JOB_AT(s, "m", 1, 54, 106);
+	CU_ASSERT_EQUAL(h_exec(3)->gpus, 1);
+	CU_ASSERT_EQUAL(h_exec(3)->gpus_took, 0);
+	CU_ASSERT_EQUAL(sim_totals(s)->events, 12);
+	h_done(s, c);
+}
+
+/* gpu_busy: cpu.  The same jobs; job 1's worker trains on the CPU at
+ * once. */
+static void standalone_gpu_cpu(void)
+{
+	struct scn *c;
+	struct sim *s = h_run(HAND "standalone-gpu-cpu.yaml", "spark-standalone", 0, &c);
+	CU_ASSERT_EQUAL(sim_job_group(s, 1)->gpu_busy, SCN_GPU_BUSY_CPU);
+	JOB_AT(s, "m", 0, 1, 53);
+	JOB_AT(s, "m", 1, 6, 108);
+	CU_ASSERT_EQUAL(h_exec(3)->gpus_took, 0);
+	CU_ASSERT_EQUAL(h_job(s, "m", 1)->gpus_used, 0);
+	CU_ASSERT_EQUAL(h_makespan(s), S(108));
+	CU_ASSERT_EQUAL(sim_totals(s)->events, 12); /* no probe events */
+	h_done(s, c);
+}
+
+/* The retries run out: m fails 180 s after its reservation and gives
+ * back its cores and the GPU its first worker took, which the job
+ * behind it then uses. */
+static void standalone_gpu_fail(void)
+{
+	struct scn *c;
+	struct sim *s = h_run(HAND "standalone-gpu-fail.yaml", "spark-standalone", 0, &c);
+	const struct sim_job *m = h_job(s, "m", 0);
+	CU_ASSERT_EQUAL(m->status, JOB_FAILED);
+	CU_ASSERT_EQUAL(m->start_us, S(1));
+	CU_ASSERT_EQUAL(m->end_us, S(181));
+	CU_ASSERT_EQUAL(m->gpus_used, 1);
+	JOB_AT(s, "hog", 0, 0, 302);
+	JOB_AT(s, "after", 0, 181, 233);
+	NODES(s, "m", 0, "g-0,g-0,g-0");
+	CU_ASSERT_EQUAL(h_exec(3)->gpus_took, 1);       /* m's worker 0, held */
+	CU_ASSERT_EQUAL(h_exec(3)->end_us, S(181));     /* until m failed */
+	CU_ASSERT_EQUAL(h_exec(4)->gpus_took, 0);       /* m's worker 1 */
+	CU_ASSERT_EQUAL(h_exec(6)->launch_us, S(181));  /* after's worker */
+	CU_ASSERT_EQUAL(h_exec(6)->gpus_took, 1);
+	CU_ASSERT_EQUAL(h_makespan(s), S(302));
+	h_done(s, c);
+}
+
+/* No fourth probe: the GPU idle from 151 s is not seen by m's worker,
+ * asleep from its probe at 91 s until it raises at 181 s; m's start-up
+ * end (301 s) comes after its failure and is dropped. */
+static void standalone_gpu_last(void)
+{
+	struct scn *c;
+	struct sim *s = h_run(HAND "standalone-gpu-last.yaml", "spark-standalone", 0, &c);
+	JOB_AT(s, "hog", 0, 0, 152);
+	const struct sim_job *m = h_job(s, "m", 0);
+	CU_ASSERT_EQUAL(m->status, JOB_FAILED);
+	CU_ASSERT_EQUAL(m->end_us, S(181));
+	CU_ASSERT_EQUAL(m->gpus_used, 0);
+	CU_ASSERT_EQUAL(h_makespan(s), S(181));
+	CU_ASSERT_EQUAL(sim_totals(s)->events, 12);
+	h_done(s, c);
+}
+
 static void dual_labels(void)
 {
 	struct scn *c;
@@ -395,6 +482,10 @@ int test_suite_policies(void)
 		   {"spark-standalone: worker filtered for memory", standalone_memory},
 		   {"spark-standalone: GPU-blind mnist_spark grabs a GPU", standalone_mnist},
 		   {"spark-standalone: TFoS reservation timeout", standalone_timeout},
+		   {"spark-standalone: busy GPU, TFoS retries and gets it", standalone_gpu_retry},
+		   {"spark-standalone: busy GPU, gpu_busy: cpu trains on the CPU", standalone_gpu_cpu},
+		   {"spark-standalone: busy GPU, retries run out, job fails", standalone_gpu_fail},
+		   {"spark-standalone: busy GPU, no probe after the last sleep", standalone_gpu_last},
 		   {"label-dual: required label forbids a node, preference falls back", dual_labels},
 		   {"label-dual: gang waits, backfill; without gang", dual_gang},
 		   {"label-dual: best fit by dominant leftover", dual_best_fit},

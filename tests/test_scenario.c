@@ -317,6 +317,7 @@ static void test_defaults(void)
 	CU_ASSERT_EQUAL(tf->startup_us, 10000000);
 	CU_ASSERT_EQUAL(tf->shutdown_us, 2000000);
 	CU_ASSERT_EQUAL(tf->reservation_timeout_us, 600000000);
+	CU_ASSERT_EQUAL(tf->gpu_busy, SCN_GPU_BUSY_RETRY);
 
 	CU_ASSERT_EQUAL_FATAL(ch->nstages, 3);           /* a chain a <- b <- c */
 	CU_ASSERT_EQUAL(ch->stages[0].nparents, 0);
@@ -510,6 +511,7 @@ static const struct {
 	{"executors_mnist", "executors_mnist.yaml:17:3: key 'executors' is for wordcount, synthetic and angel jobs, not mnist_spark"},
 	{"job_type", "job_type.yaml:16:9: unknown job type 'mnist-spark' (did you mean 'mnist_spark'?)"},
 	{"role_key", "role_key.yaml:17:22: unknown key 'gpu' in role worker (did you mean 'gpus'?)"},
+	{"gpu_busy", "gpu_busy.yaml:18:13: expected one of retry, cpu for gpu_busy, got 'fail'"},
 	{"parent_later", "parent_later.yaml:21:15: parent 'reduce' of stage 'map' comes after it (parents must be earlier stages)"},
 	{"parent_unknown", "parent_unknown.yaml:24:15: unknown stage 'mpa' in parents of 'reduce' (earlier stages: map)"},
 	{"dist_unknown", "dist_unknown.yaml:20:22: unknown distribution 'normal' (known: constant, exponential, lognormal, uniform)"},
@@ -669,6 +671,43 @@ static void test_long_lists(void)
 	}
 }
 
+/* gpu_busy reads both its values (full.yaml predates the key); a
+ * mapping is named as such in the message. */
+static void test_gpu_busy(void)
+{
+	static const struct {
+		const char *value;
+		enum scn_gpu_busy want;
+		const char *msg; /* NULL: must load */
+	} cases[] = {
+		{"retry", SCN_GPU_BUSY_RETRY, NULL},
+		{"cpu", SCN_GPU_BUSY_CPU, NULL},
+		{"\"cpu\"", SCN_GPU_BUSY_CPU, NULL}, /* quoting changes nothing */
+		{"CPU", 0, ":2:69: expected one of retry, cpu for gpu_busy, got 'CPU'"},
+		{"{a: 1}", 0, ":2:69: expected one of retry, cpu for gpu_busy, got a mapping"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char head[256], msg[512];
+		snprintf(head, sizeof head,
+			 "cluster: [{name: n, cores: 4, memory: 8GiB}]\n"
+			 "workload: [{name: tf, type: mnist_spark, cluster_size: 2, gpu_busy: %s}]\n"
+			 "cost_model: {version: 1, kernels: {mnist_step: {unit: samples, "
+			 "devices: {cpu: {intercept: 1ms, slope: 0s}}}}}\n"
+			 "policies: [fifo]\n", cases[i].value);
+		struct scn *s = load_lines(head, "", 0, "", msg, sizeof msg);
+		if (cases[i].msg) {
+			CU_ASSERT_PTR_NULL(s);
+			CU_ASSERT_STRING_EQUAL(msg, cases[i].msg);
+		} else {
+			CU_ASSERT_PTR_NOT_NULL(s);
+			CU_ASSERT(s && s->jobs[0].gpu_busy == cases[i].want);
+		}
+		if ((s != NULL) != (cases[i].msg == NULL))
+			fprintf(stderr, "\n  gpu_busy %s: %s\n", cases[i].value, s ? "loaded" : msg);
+		scn_free(s);
+	}
+}
+
 /* A quoted value with a newline still gives a one-line message. */
 static void test_one_line(void)
 {
@@ -695,6 +734,7 @@ int test_suite_scenario(void)
 		   {"file that cannot be opened", test_cannot_open},
 		   {"error buffer limits", test_err_buffer},
 		   {"messages stay on one line", test_one_line},
-		   {"long lists and their limits", test_long_lists});
+		   {"long lists and their limits", test_long_lists},
+		   {"mnist_spark gpu_busy: values and message", test_gpu_busy});
 	return 0;
 }

@@ -15,6 +15,9 @@
  *   feeding time: partitions × epochs feeding tasks spread over the
  *   workers, each taking feed_task; training never ends before the data
  *   has been fed.
+ *
+ * and TFoS's schedule of GPU probes for a worker whose node has GPUs but
+ * none idle (gpu_busy: retry); the engine runs the probes.
  */
 #include <stdbool.h>
 
@@ -43,4 +46,20 @@ int64_t wl_mnist_feed_us(const struct scn *s, int g, int workers)
 	if (workers < 1)
 		workers = 1;
 	return (feeds + workers - 1) / workers * jg->feed_task_us;
+}
+
+/* gpu_info.get_gpus (TFoS 1.x, §4.4):
+ *
+ *	retries = 0
+ *	while len(free_gpus) < num_gpu and retries < MAX_RETRIES:   # 3
+ *	    probe nvidia-smi
+ *	    if len(free_gpus) < num_gpu:
+ *	        retries += 1; time.sleep(30 * retries)
+ *	if len(free_gpus) < num_gpu: raise Exception(...)
+ *
+ * Probes at 0, 30 and 90 s; after the third failure it sleeps 90 s and
+ * raises at 180 s without probing again. */
+int64_t wl_mnist_retry_sleep_us(int k)
+{
+	return (int64_t)30 * k * 1000000;
 }

@@ -81,6 +81,13 @@ struct scn_exec {
 	bool has_labels;   /* role gave its own labels: overrides the job's */
 };
 
+/* What a TensorFlowOnSpark worker does when its executor got no GPU from
+ * the scheduler and every GPU of its node is busy (docs/model.md). */
+enum scn_gpu_busy {
+	SCN_GPU_BUSY_RETRY, /* TFoS 1.x: probe again at +30 s, +90 s; fail at +180 s */
+	SCN_GPU_BUSY_CPU,   /* train on the CPU at once */
+};
+
 struct scn_stage {
 	char *name;
 	int tasks;            /* >= 1 */
@@ -116,6 +123,7 @@ struct scn_job_group {
 	int64_t startup_us;        /* TF start-up after all executors up */
 	int64_t shutdown_us;       /* shutdown phase */
 	int64_t reservation_timeout_us; /* default 600 s */
+	enum scn_gpu_busy gpu_busy;  /* no idle GPU on a GPU node; default retry */
 
 	/* synthetic */
 	struct scn_stage *stages;  /* owned; topological order */

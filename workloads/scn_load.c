@@ -798,6 +798,7 @@ static const struct {
 	{"batch_size", T_MN}, {"epochs", T_MN}, {"partitions", T_MN | T_AN},
 	{"feed_task", T_MN}, {"iterations", T_AN}, {"samples", T_AN}, {"model", T_AN},
 	{"startup", T_MN}, {"shutdown", T_MN}, {"reservation_timeout", T_MN},
+	{"gpu_busy", T_MN},
 	{"stages", T_SY},
 };
 
@@ -958,6 +959,25 @@ static int load_role(struct ld *ld, const struct yn *m, const char *role, bool w
 	return 0;
 }
 
+/* gpu_busy, by enum scn_gpu_busy: what a TF worker does when every GPU of
+ * its node is busy. */
+static const char *const gpu_busy_names[] = {
+	[SCN_GPU_BUSY_RETRY] = "retry",
+	[SCN_GPU_BUSY_CPU] = "cpu",
+};
+
+static int get_gpu_busy(struct ld *ld, const struct yn *v, enum scn_gpu_busy *out)
+{
+	char list[64];
+	for (int i = 0; i < ARRAY_LEN(gpu_busy_names); i++)
+		if (v->kind == YN_SCALAR && strcmp(v->str, gpu_busy_names[i]) == 0) {
+			*out = (enum scn_gpu_busy)i;
+			return 0;
+		}
+	return fail(ld, v, "expected one of %s for gpu_busy, got %s",
+		    join(gpu_busy_names, ARRAY_LEN(gpu_busy_names), list, sizeof list), got(ld, v));
+}
+
 static int load_mnist(struct ld *ld, const struct yn *m, struct scn_job_group *j)
 {
 	const struct yn *v;
@@ -982,7 +1002,7 @@ static int load_mnist(struct ld *ld, const struct yn *m, struct scn_job_group *j
 			    "feeding %" PRId64 " partitions (partitions x epochs) of %" PRId64 "us "
 			    "each takes longer than the limit of %llds", feeds, j->feed_task_us,
 			    MAX_TIME_S);
-	return 0;
+	return (v = yn_get(m, "gpu_busy")) ? get_gpu_busy(ld, v, &j->gpu_busy) : 0;
 }
 
 static int load_wordcount(struct ld *ld, const struct yn *m, struct scn_job_group *j)
@@ -1163,6 +1183,7 @@ static void job_defaults(struct scn_job_group *j)
 	j->startup_us = 10 * US_PER_S;
 	j->shutdown_us = 2 * US_PER_S;
 	j->reservation_timeout_us = 600 * US_PER_S;
+	j->gpu_busy = SCN_GPU_BUSY_RETRY;
 	j->iterations = 10;
 	j->samples = 10000;
 	j->model_mib = 64;

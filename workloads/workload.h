@@ -55,6 +55,12 @@ double wl_mnist_step_us(const struct scn *s, int g, int idx, int w,
 			const struct clu_node *n, bool gpu, uint64_t seed);
 /* mnist_spark: time to feed the training data with `workers` workers. */
 int64_t wl_mnist_feed_us(const struct scn *s, int g, int workers);
+/* mnist_spark with gpu_busy: retry (TFoS's gpu_info.get_gpus): a worker
+ * that finds no idle GPU sleeps after its k-th failed probe, k = 1 ..
+ * WL_GPU_RETRIES, and probes again after every sleep but the last; when
+ * the last sleep is over it raises.  The sleep after failed probe k, µs. */
+#define WL_GPU_RETRIES 3
+int64_t wl_mnist_retry_sleep_us(int k);
 
 /* Per-type parts, called by the generic functions above. */
 void wl_wordcount_dag(const struct scn *s, int g, int idx, uint64_t seed, struct wl_dag *out);
