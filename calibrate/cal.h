@@ -199,9 +199,10 @@ struct cal_val_opts {
 	const char *model;         /* the cost model, not refitted */
 	int workers;               /* worker processes; 0 = online cores */
 	int repeats;               /* timed runs (>= 1); a warm-up run comes first */
-	const char *const *files;  /* --input text; none = Zipf text (seed and law != calibration's) */
+	const char *const *files;  /* --input text; none = Zipf text (words and seed != calibration's) */
 	int nfiles;
 	const char *csv;           /* -o: runs as CSV (NULL = none) */
+	double zipf_s;             /* Zipf exponent of the synthetic text (calibration's: 1) */
 };
 /* Run the validation, print the report on stdout.  Returns 0 (PASS:
  * |error| <= 10 %), 1 (error above the target, or a failure: message on

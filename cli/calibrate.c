@@ -30,6 +30,8 @@ static const struct cmd_opt cal_opts[] = {
 				 "simulation under MODEL (not refitted); -o FILE: the runs as CSV"},
 	{"workers", 0, "N", "--validate: worker processes (default: online cores)"},
 	{"repeats", 0, "N", "--validate: timed runs, after one warm-up (default 7)"},
+	{"zipf", 0, "S", "--validate: Zipf exponent of its synthetic text (default 1, the "
+			 "calibration's law; other words and seed)"},
 	{"help", 'h', NULL, "show this help"},
 	{NULL, 0, NULL, NULL},
 };
@@ -326,9 +328,10 @@ int cmd_calibrate(int argc, char **argv)
 	const char *val = cmd_get(cal_opts, &a, "validate");
 	const char *workers = cmd_get(cal_opts, &a, "workers");
 	const char *repeats = cmd_get(cal_opts, &a, "repeats");
-	if (!val && (workers || repeats)) {
-		fprintf(stderr, "hetsim calibrate: options '--workers' and '--repeats' go with "
-				"'--validate'\n");
+	const char *zipf = cmd_get(cal_opts, &a, "zipf");
+	if (!val && (workers || repeats || zipf)) {
+		fprintf(stderr, "hetsim calibrate: options '--workers', '--repeats' and '--zipf' go "
+				"with '--validate'\n");
 		return 2;
 	}
 	if (!val && !out) {
@@ -362,7 +365,22 @@ int cmd_calibrate(int argc, char **argv)
 				workers && nw < 1 ? "workers" : "repeats");
 			return 2;
 		}
-		struct cal_val_opts vo = {val, (int)nw, (int)nr, files, nfiles, out};
+		double zs = 1.0;
+		if (zipf) {
+			char *end;
+			zs = strtod(zipf, &end);
+			if (*end || end == zipf || !(zs >= 0.5 && zs <= 2.0)) {
+				fprintf(stderr, "hetsim calibrate: option '--zipf' wants a number from "
+						"0.5 to 2, got '%s'\n", zipf);
+				return 2;
+			}
+			if (nfiles) {
+				fprintf(stderr, "hetsim calibrate: option '--zipf' shapes the synthetic "
+						"text: drop it with --input\n");
+				return 2;
+			}
+		}
+		struct cal_val_opts vo = {val, (int)nw, (int)nr, files, nfiles, out, zs};
 		int rc = cal_validate(&vo);
 		if (out && (rc == 0 || rc == 1)) { /* measured: the figure of the runs */
 			char png[4200], v[4400] = "";

@@ -9,9 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "cal.h"
+#include "cmd.h"
 #include "fit.h"
 #include "scenario.h"
 
@@ -331,6 +333,49 @@ static void test_validate_twin(void)
 	rmdir(dir);
 }
 
+/* cmd_calibrate with argv (the arguments after "calibrate"), stderr
+ * captured into err: the exit code. */
+static int calibrate_cli(char *err, size_t len, int argc, char **argv)
+{
+	char path[] = "/tmp/hetsim-cal-cli-XXXXXX";
+	int fd = mkstemp(path);
+	CU_ASSERT_FATAL(fd >= 0);
+	fflush(stderr);
+	int saved = dup(2);
+	dup2(fd, 2);
+	int rc = cmd_calibrate(argc, argv);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	ssize_t n = pread(fd, err, len - 1, 0);
+	err[n > 0 ? n : 0] = '\0';
+	close(fd);
+	unlink(path);
+	return rc;
+}
+
+/* Bad command lines exit 2 with a line naming the option and the value. */
+static void test_cli_bad(void)
+{
+	char err[512];
+	char *a1[] = {"--zipf", "1.2", "-o", "/tmp/x.yaml", NULL};
+	CU_ASSERT_EQUAL(calibrate_cli(err, sizeof err, 4, a1), 2);
+	CU_ASSERT_STRING_EQUAL(err, "hetsim calibrate: options '--workers', '--repeats' and "
+				    "'--zipf' go with '--validate'\n");
+	char *a2[] = {"--validate", "m.yaml", "--zipf", "3", NULL};
+	CU_ASSERT_EQUAL(calibrate_cli(err, sizeof err, 4, a2), 2);
+	CU_ASSERT_STRING_EQUAL(err, "hetsim calibrate: option '--zipf' wants a number from 0.5 "
+				    "to 2, got '3'\n");
+	char *a3[] = {"--validate", "m.yaml", "--zipf", "1.1x", NULL};
+	CU_ASSERT_EQUAL(calibrate_cli(err, sizeof err, 4, a3), 2);
+	CU_ASSERT_STRING_EQUAL(err, "hetsim calibrate: option '--zipf' wants a number from 0.5 "
+				    "to 2, got '1.1x'\n");
+	char *a4[] = {"--validate", "m.yaml", "--zipf", "1.2", "--input", "t.txt", NULL};
+	CU_ASSERT_EQUAL(calibrate_cli(err, sizeof err, 6, a4), 2);
+	CU_ASSERT_STRING_EQUAL(err, "hetsim calibrate: option '--zipf' shapes the synthetic text: "
+				    "drop it with --input\n");
+}
+
 int test_suite_calibrate(void)
 {
 	TEST_SUITE("calibrate",
@@ -342,6 +387,7 @@ int test_suite_calibrate(void)
 		   {"Zipf text, table growth and merge", test_wordcount_zipf},
 		   {"MLP gradients match finite differences", test_mlp_gradients},
 		   {"MLP learns the synthetic set", test_mlp_learns},
-		   {"--validate's simulated twin matches a hand schedule", test_validate_twin});
+		   {"--validate's simulated twin matches a hand schedule", test_validate_twin},
+		   {"bad command lines name the option", test_cli_bad});
 	return 0;
 }
