@@ -164,6 +164,7 @@ static void test_full_mnist(void)
 	CU_ASSERT_EQUAL(j->startup_us, 12000000);
 	CU_ASSERT_EQUAL(j->shutdown_us, 3000000);
 	CU_ASSERT_EQUAL(j->reservation_timeout_us, 600000000); /* 10min */
+	CU_ASSERT_EQUAL(j->gpu_busy, SCN_GPU_BUSY_CPU);          /* not the default */
 	scn_free(s);
 }
 
@@ -671,7 +672,7 @@ static void test_long_lists(void)
 	}
 }
 
-/* gpu_busy reads both its values (full.yaml predates the key); a
+/* gpu_busy reads both its values; a
  * mapping is named as such in the message. */
 static void test_gpu_busy(void)
 {
