@@ -244,14 +244,14 @@ static void test_full_policies(void)
 	CU_ASSERT_STRING_EQUAL(p[0].name, "spark-standalone"); /* scalar form */
 	CU_ASSERT_STRING_EQUAL(p[0].kind, "spark-standalone");
 	CU_ASSERT_EQUAL(p[0].nparams, 0);
-	CU_ASSERT_EQUAL(p[0].pos.line, 81);
+	CU_ASSERT_EQUAL(p[0].pos.line, 82);
 	CU_ASSERT_STRING_EQUAL(p[1].name, "dual-nogang");
 	CU_ASSERT_STRING_EQUAL(p[1].kind, "label-dual");
-	CU_ASSERT_EQUAL(p[1].pos.line, 82);
+	CU_ASSERT_EQUAL(p[1].pos.line, 83);
 	CU_ASSERT_EQUAL_FATAL(p[1].nparams, 2);                /* in file order */
 	CU_ASSERT_STRING_EQUAL(p[1].params[0].key, "gang");
 	CU_ASSERT_STRING_EQUAL(p[1].params[0].value, "false");
-	CU_ASSERT_EQUAL(p[1].params[0].pos.line, 84);
+	CU_ASSERT_EQUAL(p[1].params[0].pos.line, 85);
 	CU_ASSERT_EQUAL(p[1].params[0].pos.col, 9);
 	CU_ASSERT_STRING_EQUAL(p[1].params[1].key, "calculator");
 	CU_ASSERT_STRING_EQUAL(p[1].params[1].value, "memory");
