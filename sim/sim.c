@@ -469,8 +469,18 @@ static int cmp_int(const void *a, const void *b)
 /* Distinct nodes that hosted the job's executors. */
 static int count_nodes(const struct sim_job *j)
 {
-	if (j->nexecs == 0)
-		return 0;
+	/* Most jobs have a handful of executors: count the distinct nodes by
+	 * comparing each with those before it, no allocation; sort above. */
+	if (j->nexecs <= 16) {
+		int n = 0;
+		for (int i = 0; i < j->nexecs; i++) {
+			int k = 0;
+			while (k < i && j->execs[k].node != j->execs[i].node)
+				k++;
+			n += k == i;
+		}
+		return n;
+	}
 	int *nodes = xmalloc((size_t)j->nexecs * sizeof *nodes);
 	for (int i = 0; i < j->nexecs; i++)
 		nodes[i] = j->execs[i].node;

@@ -124,15 +124,28 @@ char *wr_str(char *p, const char *s)
 	return p + n;
 }
 
-/* The decimal digits of v, at least `width` of them (zero-padded). */
+/* The decimal digits of v, at least `width` of them (zero-padded), two
+ * at a time from a table (half the divisions of one at a time). */
 static char *wr_digits(char *p, uint64_t v, int width)
 {
-	char tmp[20];
+	static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+				    "25262728293031323334353637383940414243444546474849"
+				    "50515253545556575859606162636465666768697071727374"
+				    "75767778798081828384858687888990919293949596979899";
+	char tmp[24];
 	int n = 0;
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
+	while (v >= 100) {
+		const char *d = &pairs[2 * (v % 100)];
+		v /= 100;
+		tmp[n++] = d[1];
+		tmp[n++] = d[0];
+	}
+	if (v >= 10) {
+		tmp[n++] = pairs[2 * v + 1];
+		tmp[n++] = pairs[2 * v];
+	} else {
+		tmp[n++] = (char)('0' + v);
+	}
 	while (n < width)
 		tmp[n++] = '0';
 	while (n)

@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <inttypes.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -12,6 +13,7 @@
 #include "scenario.h"
 #include "sim.h"
 #include "test.h"
+#include "util.h"
 #include "workload.h"
 
 static void dag_diamond(void)
@@ -133,6 +135,44 @@ static void invariant_aborts(void)
 				    "invalid executor (job 0, status pending, role 0)\n");
 }
 
+/* The CSV writers (util.h) against printf, on edge values and a sweep
+ * of magnitudes: every digit count, both signs, the extremes. */
+static void csv_writers(void)
+{
+	int64_t v[200];
+	int n = 0;
+	static const int64_t edge[] = {0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, 999999, 1000000,
+				       1000001, 123456789, INT64_MAX, INT64_MIN, INT64_MIN + 1};
+	for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++) {
+		v[n++] = edge[i];
+		v[n++] = edge[i] == INT64_MIN ? INT64_MAX : -edge[i];
+	}
+	for (int64_t p = 1; p < INT64_MAX / 10 && n + 4 <= 200; p *= 10) {
+		v[n++] = p - 1;
+		v[n++] = p;
+		v[n++] = -(p + 7);
+		v[n++] = p * 7 + 3;
+	}
+	int bad = 0;
+	for (int i = 0; i < n; i++) {
+		char got[64], want[64];
+		*wr_i64(got, v[i]) = '\0';
+		snprintf(want, sizeof want, "%" PRId64, v[i]);
+		bad += strcmp(got, want) != 0;
+		*wr_us(got, v[i]) = '\0';
+		uint64_t a = v[i] < 0 ? (uint64_t)(-(v[i] + 1)) + 1 : (uint64_t)v[i];
+		snprintf(want, sizeof want, "%s%" PRIu64 ".%06" PRIu64, v[i] < 0 ? "-" : "",
+			 a / 1000000u, a % 1000000u);
+		bad += strcmp(got, want) != 0;
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	char b[32];
+	CU_ASSERT_STRING_EQUAL(fmt_us(1500000, b), "1.500000");
+	CU_ASSERT_STRING_EQUAL(fmt_us(-1, b), "-0.000001");
+	*wr_str(b, "ab") = '\0';
+	CU_ASSERT_STRING_EQUAL(b, "ab");
+}
+
 int test_suite_engine(void)
 {
 	TEST_SUITE("engine",
@@ -140,6 +180,7 @@ int test_suite_engine(void)
 		   {"wordcount: split rule, task counts, costs", wordcount_splits},
 		   {"wordcount: a whole job, exact", wordcount_run},
 		   {"durations keyed by (seed, job, stage, task)", keyed_durations},
-		   {"a broken invariant aborts with the simulated time", invariant_aborts});
+		   {"a broken invariant aborts with the simulated time", invariant_aborts},
+		   {"CSV number writers match printf", csv_writers});
 	return 0;
 }
