@@ -39,9 +39,6 @@ void clu_init(struct clu *c, const struct scn *s)
 			c->total_gpus += ng->gpus;
 		}
 	}
-	c->has_cores = xcalloc((size_t)(n + 63) / 64 + 1, sizeof *c->has_cores);
-	for (int i = 0; i < n; i++)
-		c->has_cores[i / 64] |= 1ull << (i % 64);
 	size_t ring = 64;
 	while (ring < (size_t)n)
 		ring *= 2;
@@ -57,29 +54,11 @@ void clu_free(struct clu *c)
 	for (int i = 0; i < c->n; i++)
 		free(c->nodes[i].name);
 	free(c->nodes);
-	free(c->has_cores);
 	free(c->log);
 	memset(c, 0, sizeof *c);
 }
 
 bool clu_plain_scan;
-
-int clu_next_with_cores(const struct clu *c, int from)
-{
-	if (from >= c->n)
-		return -1;
-	if (clu_plain_scan)
-		return from;
-	int w = from / 64;
-	uint64_t bits = c->has_cores[w] & (~0ull << (from % 64));
-	while (!bits) {
-		if (++w * 64 >= c->n)
-			return -1;
-		bits = c->has_cores[w];
-	}
-	int i = w * 64 + __builtin_ctzll(bits);
-	return i < c->n ? i : -1;
-}
 
 static int pos(int x)
 {
@@ -96,10 +75,6 @@ static void adjust(struct clu *c, int node, int cores, int64_t mem_mib, int gpus
 	c->free_cores -= pos(n->cores_free);
 	n->cores_free += cores;
 	c->free_cores += pos(n->cores_free);
-	if (n->cores_free > 0)
-		c->has_cores[node / 64] |= 1ull << (node % 64);
-	else
-		c->has_cores[node / 64] &= ~(1ull << (node % 64));
 	n->mem_free += mem_mib;
 	n->gpus_free += gpus;
 	c->free_mem_mib += mem_mib;

@@ -49,7 +49,6 @@ struct clu {
 				   executor could get without oversubscribing */
 	int64_t free_mem_mib;   /* sum of mem_free */
 	int64_t free_gpus;      /* sum of gpus_free */
-	uint64_t *has_cores;    /* bit i set iff node i has cores_free > 0 */
 
 	/* Change log: the node of every clu_take/clu_give, in order, so that
 	 * an index kept outside the cluster (a policy's node index,
@@ -60,8 +59,8 @@ struct clu {
 	uint64_t log_mask;      /* ring size - 1; the ring holds >= n changes */
 };
 
-/* Debug switch: when true, clu_next_with_cores() skips nothing and the
- * policies build no node index (policies/pol_index.h): every placement
+/* Debug switch: when true, the policies build no node index
+ * (policies/pol_index.h): every placement
  * scans every node, the plain loop each policy's doc describes.  Decisions
  * must not change (tests/test_policies.c compares both). */
 extern bool clu_plain_scan;
@@ -80,12 +79,6 @@ static inline bool clu_log_holds(const struct clu *c, uint64_t seq)
 {
 	return c->changes - seq <= c->log_mask + 1;
 }
-
-/* The first node at index >= from with a free core, or -1: a node
- * without one cannot take any executor (every executor holds at least one
- * core), so a walk over candidates may skip it.  O(nodes / 64) at worst,
- * usually O(1).  (The policies rank nodes with policies/pol_index.h.) */
-int clu_next_with_cores(const struct clu *c, int from);
 
 /* Build the nodes of a scenario's node groups, in group order.
  * Owned by the caller; free with clu_free. */

@@ -214,9 +214,6 @@ static void check_all(const struct sim *s)
 	for (int i = 0; i < s->clu.n; i++) {
 		const struct clu_node *n = &s->clu.nodes[i];
 		check_node(s, i);
-		if (!(s->clu.has_cores[i / 64] >> (i % 64) & 1) != !(n->cores_free > 0))
-			die(s, "node %s: the free-core index says %d, free cores %d", n->name,
-			    (int)(s->clu.has_cores[i / 64] >> (i % 64) & 1), n->cores_free);
 		fc += n->cores_free > 0 ? n->cores_free : 0;
 		fm += n->mem_free;
 		fg += n->gpus_free;
