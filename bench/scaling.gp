@@ -21,7 +21,7 @@ unset logscale y
 set yrange [0:*]
 set xrange [700:14000]
 set xlabel "nodes (heterogeneous mix, 10 jobs per node, load about 0.7)"
-set ylabel "event loop wall time per event (us)"
+set ylabel "run wall time per event (us)"
 plot datafile using (strcol(1) eq "mix-spark-standalone" ? $2 : 1/0):(1e6 * $4 / $5) with linespoints pt 7 title "spark-standalone", \
      '' using (strcol(1) eq "mix-label-dual" ? $2 : 1/0):(1e6 * $4 / $5) with linespoints pt 5 title "label-dual", \
      '' using (strcol(1) eq "mix-fifo" ? $2 : 1/0):(1e6 * $4 / $5) with linespoints pt 9 title "fifo"

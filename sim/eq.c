@@ -168,11 +168,14 @@ bool eq_pop(struct eq *q, struct eq_event *out)
 		/* The next level's line is one of four: ask for all of them
 		 * while this level is compared (the loads then overlap). */
 		size_t g = ARITY * c + 1;
-		if (g < n) {
+		if (g + 3 * ARITY < n) { /* the usual case, unrolled */
 			PREFETCH(&h[g]);
 			PREFETCH(&h[g + ARITY]);
 			PREFETCH(&h[g + 2 * ARITY]);
 			PREFETCH(&h[g + 3 * ARITY]);
+		} else {
+			for (size_t k = 0; g + k * ARITY < n; k++)
+				PREFETCH(&h[g + k * ARITY]);
 		}
 		size_t m = c + ARITY <= n ? least_of_4(h, c) : least_of_few(h, c, n - c);
 		if (!before(&h[m], &e))

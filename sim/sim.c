@@ -556,7 +556,9 @@ static void on_arrive(struct sim *s, struct sim_job *j)
 	 * event queue small whatever the number of jobs */
 	if (s->next_arrival < s->njobs) {
 		const struct sim_job *nx = &s->jobs[s->next_arrival];
-		eq_push(&s->q, nx->arrival_us, EV_ARRIVE, (uint32_t)nx->id);
+		/* push_at: a Poisson arrival can fall past SIM_TIME_MAX (the
+		 * loader bounds only the mean last arrival) */
+		push_at(s, (double)nx->arrival_us, EV_ARRIVE, (uint32_t)nx->id);
 		s->next_arrival++;
 	}
 	j->status = JOB_WAITING;
@@ -732,10 +734,13 @@ static bool probe_gpu(struct sim *s, struct sim_job *j, struct sim_exec *x)
  * order.  No idle GPU: on a node without GPUs TFoS trains on the CPU;
  * on a node whose GPUs are all busy it sleeps and probes again
  * (gpu_busy: retry, on_gpu_probe) or trains on the CPU (gpu_busy: cpu).
- * The PS never probes. */
+ * The PS never probes, nor do the workers of a job that asks for no GPU
+ * (worker gpus: 0, TFoS's num_gpus 0): they train on the CPU. */
 static void start_workers(struct sim *s, struct sim_job *j)
 {
 	const struct scn_job_group *g = &s->scn->jobs[j->group];
+	if (j->role[1].gpus == 0)
+		return; /* the job asks for no GPU: get_gpus(0) probes nothing */
 	for (int i = 0; i < j->nexecs; i++) {
 		struct sim_exec *x = &s->execs[j->execs[i].id];
 		if (x->role != 1 || x->gpus > 0 || probe_gpu(s, j, x))
@@ -1010,7 +1015,7 @@ int sim_run(struct sim *s)
 	int64_t ns0 = mono_ns();
 	uint64_t t0 = ticks();
 	if (s->njobs > 0) {
-		eq_push(&s->q, s->jobs[0].arrival_us, EV_ARRIVE, 0);
+		push_at(s, (double)s->jobs[0].arrival_us, EV_ARRIVE, 0);
 		s->next_arrival = 1;
 		s->tot.first_arrival_us = s->jobs[0].arrival_us;
 		s->now = s->integ_at = s->jobs[0].arrival_us;

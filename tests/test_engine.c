@@ -135,6 +135,26 @@ static void invariant_aborts(void)
 				    "invalid executor (job 0, status pending, role 0)\n");
 }
 
+/* An arrival past the engine's clock stops the run cleanly (far-arrival.yaml). */
+static void far_arrival(void)
+{
+	char err[256];
+	struct scn *s = scn_load("tests/scenarios/edge/far-arrival.yaml", err, sizeof err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	struct sim *m = sim_new(s, &s->policies[0], 53262, err, sizeof err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	CU_ASSERT(sim_job(m, 0)->arrival_us > SIM_TIME_MAX);
+	CU_ASSERT_EQUAL(sim_run(m), -1);
+	sim_free(m);
+	m = sim_new(s, &s->policies[0], 53261, err, sizeof err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	CU_ASSERT(sim_job(m, 0)->arrival_us < SIM_TIME_MAX);
+	CU_ASSERT_EQUAL(sim_run(m), 0);
+	CU_ASSERT_EQUAL(sim_job(m, 0)->status, JOB_DONE);
+	sim_free(m);
+	scn_free(s);
+}
+
 /* The CSV writers (util.h) against printf, on edge values and a sweep
  * of magnitudes: every digit count, both signs, the extremes. */
 static void csv_writers(void)
@@ -181,6 +201,7 @@ int test_suite_engine(void)
 		   {"wordcount: a whole job, exact", wordcount_run},
 		   {"durations keyed by (seed, job, stage, task)", keyed_durations},
 		   {"a broken invariant aborts with the simulated time", invariant_aborts},
-		   {"CSV number writers match printf", csv_writers});
+		   {"CSV number writers match printf", csv_writers},
+		   {"an arrival past the clock stops the run cleanly", far_arrival});
 	return 0;
 }

@@ -191,6 +191,19 @@ static void standalone_gpu_retry(void)
 	h_done(s, c);
 }
 
+/* Workers that ask for no GPU never probe (dual-gpu-none.yaml). */
+static void dual_gpu_none(void)
+{
+	struct scn *c;
+	struct sim *s = h_run(HAND "dual-gpu-none.yaml", "label-dual", 0, &c);
+	JOB_AT(s, "m", 0, 1, 53);
+	JOB_AT(s, "n", 0, 6, 108);
+	CU_ASSERT_EQUAL(h_job(s, "n", 0)->gpus_used, 0);
+	CU_ASSERT_EQUAL(h_makespan(s), S(108));
+	CU_ASSERT_EQUAL(sim_totals(s)->events, 12);
+	h_done(s, c);
+}
+
 /* gpu_busy: cpu.  The same jobs; job 1's worker trains on the CPU at
  * once. */
 static void standalone_gpu_cpu(void)
@@ -415,13 +428,18 @@ static void tree_as_scan(void)
 }
 
 /* Run `path` into dir/name with the node indexes on or off. */
-static void run_into(const char *path, const char *dir, bool plain)
+/* Run every policy of `path` into `dir`: with the plain scan or the
+ * indexes, with or without the engine's node recounts (sim_recount off
+ * is what users run: no task-state arrays, no recount). */
+static void run_into(const char *path, const char *dir, bool plain, bool recount)
 {
 	struct scn *s = h_load(path);
 	struct cmd_run_opts o = {.only_replication = -1, .quiet = true};
 	clu_plain_scan = plain;
+	sim_recount = recount;
 	CU_ASSERT_EQUAL(cmd_run_scenario(s, &o, dir), 0);
 	clu_plain_scan = false;
+	sim_recount = true;
 	scn_free(s);
 }
 
@@ -450,19 +468,25 @@ static void index_same_as_scan(void)
 		size_t len = strlen(e->d_name);
 		if (len < 6 || strcmp(e->d_name + len - 5, ".yaml") != 0)
 			continue;
-		char path[512], a[512], b[512], fa[600], fb[600];
+		char path[512], a[512], b[512], c[512], fa[600], fb[600], fc[600];
 		snprintf(path, sizeof path, HAND "%s", e->d_name);
 		snprintf(a, sizeof a, "%s/%s-index", tmp, e->d_name);
 		snprintf(b, sizeof b, "%s/%s-plain", tmp, e->d_name);
-		run_into(path, a, false);
-		run_into(path, b, true);
+		snprintf(c, sizeof c, "%s/%s-norecount", tmp, e->d_name);
+		run_into(path, a, false, true);
+		run_into(path, b, true, true);
+		run_into(path, c, false, false);
 		static const char *const out[] = {"jobs.csv", "executors.csv", "runs.csv"};
 		for (int i = 0; i < 3; i++) {
 			snprintf(fa, sizeof fa, "%s/%s", a, out[i]);
 			snprintf(fb, sizeof fb, "%s/%s", b, out[i]);
+			snprintf(fc, sizeof fc, "%s/%s", c, out[i]);
 			if (!same_file(fa, fb))
 				fprintf(stderr, "\n%s: %s differs with the index\n", path, out[i]);
+			if (!same_file(fa, fc))
+				fprintf(stderr, "\n%s: %s differs without recounts\n", path, out[i]);
 			CU_ASSERT(same_file(fa, fb));
+			CU_ASSERT(same_file(fa, fc));
 		}
 		files++;
 	}
@@ -484,6 +508,7 @@ int test_suite_policies(void)
 		   {"spark-standalone: TFoS reservation timeout", standalone_timeout},
 		   {"spark-standalone: busy GPU, TFoS retries and gets it", standalone_gpu_retry},
 		   {"spark-standalone: busy GPU, gpu_busy: cpu trains on the CPU", standalone_gpu_cpu},
+		   {"label-dual: workers asking for no GPU never probe", dual_gpu_none},
 		   {"spark-standalone: busy GPU, retries run out, job fails", standalone_gpu_fail},
 		   {"spark-standalone: busy GPU, no probe after the last sleep", standalone_gpu_last},
 		   {"label-dual: required label forbids a node, preference falls back", dual_labels},
@@ -495,6 +520,6 @@ int test_suite_policies(void)
 		   {"angel: PS gang before tasks, under yarn, standalone, label-dual", angel_gang},
 		   {"wordcount, mnist_spark and angel together under every policy", three_types},
 		   {"pol_tree: the winner of any range is the first least key", tree_as_scan},
-		   {"the node index never changes a decision (index vs plain scan)", index_same_as_scan});
+		   {"the node index never changes a decision (index vs plain scan), nor do the recounts", index_same_as_scan});
 	return 0;
 }
