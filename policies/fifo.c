@@ -71,8 +71,9 @@ static void fifo_finished(void *st, struct sim *s, int job)
  * the reference scan over every node in order, or the index's winner. */
 static int first_fit(struct fifo *f, const struct clu *c, const struct pol_shape *sh)
 {
-	if (f->indexed)
-		return pol_tree_top(pol_ix_tree(&f->ix, sh));
+	const struct pol_tree *t = f->indexed ? pol_ix_tree(&f->ix, sh) : NULL;
+	if (t)
+		return pol_tree_top(t);
 	for (int i = 0; i < c->n; i++) {
 		int fc, fg;
 		int64_t fm;

@@ -157,9 +157,8 @@ static int best_fit_scan(const struct dual *d, const struct clu *c, const struct
  * range, the least of those (groups are in node order, so a strict < keeps
  * the lower node on ties).  O(node groups × log nodes). */
 static int best_fit_indexed(struct dual *d, const struct clu *c, const struct sim_role *ro,
-			    const struct pol_shape *sh, bool preferred)
+			    const struct pol_tree *t, bool preferred)
 {
-	const struct pol_tree *t = pol_ix_tree(&d->ix, sh);
 	int best = -1;
 	for (int g = 0; g < d->ngroups; g++) {
 		int lo = d->group_first[g], hi = d->group_first[g + 1];
@@ -175,8 +174,8 @@ static int best_fit_indexed(struct dual *d, const struct clu *c, const struct si
 static int best_fit(struct dual *d, const struct clu *c, const struct sim_role *ro,
 		    const struct pol_shape *sh, bool preferred)
 {
-	return d->indexed ? best_fit_indexed(d, c, ro, sh, preferred)
-			  : best_fit_scan(d, c, ro, sh, preferred);
+	const struct pol_tree *t = d->indexed ? pol_ix_tree(&d->ix, sh) : NULL;
+	return t ? best_fit_indexed(d, c, ro, t, preferred) : best_fit_scan(d, c, ro, sh, preferred);
 }
 
 static int place_one(struct dual *d, const struct clu *c, const struct sim_role *ro,

@@ -152,6 +152,8 @@ struct pol_tree *pol_ix_tree(struct pol_ix *ix, const struct pol_shape *sh)
 		    sp->sh.gpus == sh->gpus)
 			return &sp->tree;
 	}
+	if (ix->nshapes >= POL_IX_MAX_SHAPES)
+		return NULL;
 	struct pol_ix_shape *sp = xmalloc(sizeof *sp);
 	sp->sh = *sh;
 	pol_tree_init(&sp->tree, ix->c->n);

@@ -88,10 +88,18 @@ void pol_ix_init(struct pol_ix *ix, const struct clu *c, const struct pol_tent *
 		 pol_ix_key_fn *key, const void *ctx);
 void pol_ix_free(struct pol_ix *ix);
 
+/* Trees an index keeps at most.  Every cluster change re-keys every tree
+ * (O(shapes × log n)) and each holds ~20 bytes per node, so a scenario
+ * with many executor shapes (job groups of distinct sizes) would pay more
+ * for the trees than the scans they save; past this many shapes a policy
+ * scans (pol_ix_tree returns NULL). */
+#define POL_IX_MAX_SHAPES 32
+
 /* The tree of shape `sh`, current with the cluster and the tentative
- * placements.  The first time a shape is asked for its tree is built,
- * O(n log n); then each call costs O(log n) per node changed since the
- * last call, per shape.  The tree stays owned by the index; a caller may
+ * placements, or NULL when the index already holds POL_IX_MAX_SHAPES
+ * other shapes: the caller then scans, as with clu_plain_scan.  The first
+ * time a shape is asked for its tree is built, O(n log n); then each call
+ * costs O(log n) per node changed since the last call, per shape.  The tree stays owned by the index; a caller may
  * hide a node (pol_tree_set INFINITY) as long as it calls pol_ix_rekey
  * for it before the next placement. */
 struct pol_tree *pol_ix_tree(struct pol_ix *ix, const struct pol_shape *sh);

@@ -183,10 +183,9 @@ static int usable_scan(struct standalone *p, const struct clu *c, const struct p
  * unless the workers' free cores add up to less than `left`, when it may
  * take them all.  So the first workers, by the index, until both are
  * covered: O(workers taken × log nodes). */
-static int usable_indexed(struct standalone *p, const struct clu *c, const struct pol_shape *sh,
-			  int left, int64_t *free_sum)
+static int usable_indexed(struct standalone *p, const struct clu *c, struct pol_tree *t,
+			  const struct pol_shape *sh, int left, int64_t *free_sum)
 {
-	struct pol_tree *t = pol_ix_tree(&p->ix, sh);
 	int reach = left / sh->cores, nusable = 0, i;
 	*free_sum = 0;
 	while ((nusable < reach || *free_sum < left) && (i = pol_tree_top(t)) >= 0) {
@@ -212,8 +211,9 @@ static void schedule_app(struct standalone *p, struct sim *s, int job)
 	}
 	struct pol_shape sh = {min_cores, a.mem_mib, 0};
 	int64_t free_sum;
-	int nusable = p->indexed ? usable_indexed(p, c, &sh, left, &free_sum)
-				 : usable_scan(p, c, &sh, &free_sum);
+	struct pol_tree *t = p->indexed ? pol_ix_tree(&p->ix, &sh) : NULL;
+	int nusable = t ? usable_indexed(p, c, t, &sh, left, &free_sum)
+			: usable_scan(p, c, &sh, &free_sum);
 	if (!nusable)
 		return;
 	for (int pos = 0; pos < nusable; pos++)

@@ -196,9 +196,9 @@ static void yarn_finished(void *st, struct sim *s, int job)
 static int heartbeat_fit(struct yarn *y, const struct clu *c, int64_t mib)
 {
 	int i = -1;
-	if (y->indexed) {
-		struct pol_shape sh = {0, mib, 0};
-		const struct pol_tree *t = pol_ix_tree(&y->ix, &sh);
+	struct pol_shape sh = {0, mib, 0};
+	const struct pol_tree *t = y->indexed ? pol_ix_tree(&y->ix, &sh) : NULL;
+	if (t) {
 		i = pol_tree_min(t, y->next_node, c->n);
 		if (i < 0)
 			i = pol_tree_min(t, 0, y->next_node);
