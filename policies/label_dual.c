@@ -49,6 +49,9 @@ struct dual {
 	int ngroups;
 	int *group_first;     /* node group g is nodes group_first[g] ..
 				 group_first[g + 1] - 1 (nodes are in group order) */
+	uint64_t pass;        /* scheduling passes so far */
+	uint64_t *failed_in;  /* by job group: the last pass in which one of its
+				 jobs failed its gang (indexed runs only) */
 };
 
 static double leftover(int64_t free, int64_t demand, int64_t cap)
@@ -97,6 +100,8 @@ static void *dual_init(struct sim *s, const struct scn_policy *cfg)
 				i++;
 			d->group_first[g] = i;
 		}
+		d->failed_in = xcalloc((size_t)sim_scenario(s)->njobgroups + 1,
+				       sizeof *d->failed_in);
 	}
 	return d;
 }
@@ -217,9 +222,30 @@ static void dual_schedule(void *st, struct sim *s)
 	struct dual *d = st;
 	const struct clu *c = sim_cluster(s);
 	int job = d->q.head;
-	while (job >= 0 && c->free_mem_mib > 0) {
+	/* Every executor holds memory and, when the calculator checks cores,
+	 * at least one core: with none free anywhere nothing can be placed,
+	 * so the pass stops (a saturated cluster would otherwise try every
+	 * waiting job at every decision).  Only launched executors count in
+	 * the cluster's totals, so this never stops a pass that could place;
+	 * the plain scan, the reference, does without it. */
+	bool no_cores = d->indexed && d->check_cores;
+	d->pass++;
+	while (job >= 0 && c->free_mem_mib > 0 && !(no_cores && c->free_cores <= 0)) {
 		int next = pol_queue_next(&d->q, job);
+		int g = sim_job(s, job)->group;
+		/* A gang that did not fit earlier in this pass means no job of
+		 * its group fits for the rest of it: the jobs of a group ask for
+		 * the same executors with the same labels, none of a waiting
+		 * gang is granted yet, and a pass only takes capacity.  So the
+		 * rest of the group is skipped (with the plain scan, the
+		 * reference, they are all tried). */
+		if (d->indexed && d->gang && d->failed_in[g] == d->pass) {
+			job = next;
+			continue;
+		}
 		bool all = place(d, s, sim_job(s, job));
+		if (!all && d->gang && d->indexed)
+			d->failed_in[g] = d->pass;
 		if (all || !d->gang)
 			pol_tent_launch(&d->t, s, job);
 		if (all)
@@ -236,6 +262,7 @@ static void dual_fini(void *st)
 	if (d->indexed)
 		pol_ix_free(&d->ix);
 	free(d->group_first);
+	free(d->failed_in);
 	free(d);
 }
 
