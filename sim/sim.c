@@ -61,6 +61,10 @@ struct run {
 	int job, stage, task, exec, node;
 	int jpos;              /* its executor's index in the job's execs */
 	struct sim_stage *st;  /* = &jobs[job].stages[stage], for prefetching */
+	uintptr_t je_addr;     /* address of its executor's entry in the job's
+				  execs when it started: a prefetch hint only
+				  (the array may have moved since), never
+				  dereferenced */
 	int cpus;              /* cores it demands (task_cpus) */
 	double remaining_us;   /* work left, in µs at rate 1 */
 	int64_t from_us;       /* remaining_us holds as of this time */
@@ -626,6 +630,7 @@ static void start_task(struct sim *s, struct sim_job *j, int e, int stage, int t
 	s->free_run = ru->next;
 	struct clu_node *n = &s->clu.nodes[x->node];
 	*ru = (struct run){.job = j->id, .stage = stage, .task = task, .exec = x->id, .st = st,
+			   .je_addr = (uintptr_t)x,
 			   .jpos = e, .node = x->node, .cpus = j->task_cpus,
 			   .remaining_us = st->w.work_us[task],
 			   .from_us = s->now + j->task_delay_us,
@@ -1002,6 +1007,7 @@ static void prefetch_next(const struct sim *s)
 	PREFETCH(j);
 	PREFETCH(&j->execs); /* another line of the record */
 	PREFETCH(ru->st);
+	PREFETCH((const void *)ru->je_addr); /* a hint: prefetching never faults */
 	PREFETCH(&s->clu.nodes[ru->node]);
 	if (ru->prev >= 0) /* the node's list is unlinked around it */
 		PREFETCH(&s->runs[ru->prev]);
