@@ -85,15 +85,28 @@ static int fit_group(const struct cal_samples *s, const int *idx, int m, struct 
 	}
 	for (int k = 0; k < n; k++)
 		sst += w[k] * (y[k] - swy / sw) * (y[k] - swy / sw);
-	double ss = 0; /* relative residuals of every sample */
+	/* The noise: the relative residual of every sample, its spread
+	 * estimated robustly, 1.4826 x the median absolute deviation (the
+	 * standard deviation for normal residuals).  A shared VM now and then
+	 * slows a whole repeat by tens of per cent; the root mean square let
+	 * those few samples set the noise of every task (a fit here once
+	 * showed 26 % from one slow repeat in seven, against 2-4 % otherwise),
+	 * and such machine-wide stalls are not a task's own variation. */
+	double *rel = xmalloc((size_t)m * sizeof *rel);
 	for (int i = 0; i < m; i++) {
 		const struct cal_sample *p = &s->v[idx[i]];
 		double yh = c0 + c1 * p->size;
 		if (!(yh > 0))
 			yh = p->seconds;
-		double r = (p->seconds - yh) / yh;
-		ss += r * r;
+		rel[i] = (p->seconds - yh) / yh;
 	}
+	qsort(rel, (size_t)m, sizeof *rel, cmp_double);
+	double med = m % 2 ? rel[m / 2] : 0.5 * (rel[m / 2 - 1] + rel[m / 2]);
+	for (int i = 0; i < m; i++)
+		rel[i] = fabs(rel[i] - med);
+	qsort(rel, (size_t)m, sizeof *rel, cmp_double);
+	double mad = m % 2 ? rel[m / 2] : 0.5 * (rel[m / 2 - 1] + rel[m / 2]);
+	free(rel);
 	f->unit = fit_unit(f->kernel);
 	f->n = n;
 	f->samples = m;
@@ -104,7 +117,7 @@ static int fit_group(const struct cal_samples *s, const int *idx, int m, struct 
 	f->slope_ci[0] = c1 - h1;
 	f->slope_ci[1] = c1 + h1;
 	f->r2 = sst > 0 ? 1 - chisq / sst : 1;
-	f->cv = m > 2 ? sqrt(ss / (m - 2)) : 0;
+	f->cv = m > 2 ? 1.4826 * mad : 0;
 	rc = 0;
 out:
 	free(sz);
@@ -260,8 +273,9 @@ int fit_write_model(const char *path, const struct fit_line *l, int n,
 	fprintf(f, "# Cost model measured by `hetsim calibrate` (calibrate/README.md).\n"
 		   "# duration = intercept + slope x work per (kernel, device): GSL weighted\n"
 		   "# least squares over per-size medians, weights 1/median^2; 95 %% Student-t\n"
-		   "# intervals; noise cv = residual CV of all samples.  Negative fitted\n"
-		   "# coefficients are written as 0 under devices (fit: keeps them).\n"
+		   "# intervals; noise cv = 1.4826 x the median absolute deviation of all\n"
+		   "# samples' relative residuals.  Negative fitted coefficients are written\n"
+		   "# as 0 under devices (fit: keeps them).\n"
 		   "version: 1\ntask_overhead: %dms\nmeta:\n", FIT_TASK_OVERHEAD_US / 1000);
 	const char *keys[] = {"source", "machine", "backend", "data"};
 	const char *vals[] = {meta->source, meta->machine, meta->backend, meta->data};

@@ -64,6 +64,37 @@ static void test_fit_recovers(void)
 	cal_samples_free(&s);
 }
 
+/* The noise is a robust spread: a slow repeat (a VM stall: one repeat in
+ * seven 80 % slower at every size) barely moves it, while noise in every
+ * sample sets it.  2 % lognormal noise: cv about 0.02 either way; 20 %:
+ * about 0.2, and the fit is flagged. */
+static void test_fit_noise_robust(void)
+{
+	struct cal_samples s = {0};
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(r, 5);
+	for (double size = 1; size <= 64; size *= 2)
+		for (int k = 0; k < 7; k++) {
+			double y = (1e-3 + 0.1e-3 * size) * exp(gsl_ran_gaussian(r, 0.02));
+			push(&s, "mnist_step", "cpu", size, k, k == 6 ? 1.8 * y : y);
+			push(&s, "mnist_step", "gpu", size, k,
+			     (1e-3 + 0.1e-3 * size) * exp(gsl_ran_gaussian(r, 0.2)));
+		}
+	gsl_rng_free(r);
+	struct fit_line *f;
+	char err[256], why[128];
+	CU_ASSERT_EQUAL_FATAL(fit_all(&s, &f, err, sizeof err), 2);
+	CU_ASSERT_STRING_EQUAL(f[0].device, "cpu");
+	CU_ASSERT(f[0].cv > 0.01 && f[0].cv < 0.04);
+	CU_ASSERT_FALSE(fit_poor(&f[0], why, sizeof why));
+	CU_ASSERT_DOUBLE_EQUAL(f[0].slope, 0.1e-3, 0.005e-3); /* medians ignore the stall */
+	CU_ASSERT(f[1].cv > 0.12 && f[1].cv < 0.3);
+	CU_ASSERT_TRUE(fit_poor(&f[1], why, sizeof why));
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "residual CV"));
+	free(f);
+	cal_samples_free(&s);
+}
+
 static void test_fit_poor(void)
 {
 	struct cal_samples s = {0};
@@ -381,6 +412,7 @@ int test_suite_calibrate(void)
 	TEST_SUITE("calibrate",
 		   {"fit recovers known coefficients", test_fit_recovers},
 		   {"poor fits are flagged", test_fit_poor},
+		   {"noise: a robust spread, stalls aside", test_fit_noise_robust},
 		   {"model file round-trips through scn_load", test_model_roundtrip},
 		   {"bad samples CSV names file:line", test_samples_bad},
 		   {"word counts match a hand count", test_wordcount},
