@@ -171,18 +171,17 @@ static void die(const struct sim *s, const char *fmt, ...)
 
 bool sim_recount = SIM_CHECK_EVERY_EVENT;
 
-/* After a change to node `id`: its free amounts stay within bounds, always
- * (O(1)); with sim_recount, also recount the node from its executors and
- * running tasks (O(executors + tasks on the node), a third of the time of
- * a large run, so only in tests and the sanitizer build). */
+/* After a change to node `id`: its load and executor count stay >= 0,
+ * always (O(1); the free amounts' bounds are checked by clu_take and
+ * clu_give on every change); with sim_recount, also recount the node from
+ * its executors and running tasks (O(executors + tasks on the node), a
+ * third of the time of a large run, so only in tests and the sanitizer
+ * build). */
 static void check_node(const struct sim *s, int id)
 {
 	const struct clu_node *n = &s->clu.nodes[id];
-	if (n->mem_free < 0 || n->gpus_free < 0 || n->mem_free > n->mem_mib ||
-	    n->gpus_free > n->gpus || n->cores_free > n->cores || n->load < 0 || n->nexec < 0)
-		die(s, "node %s out of bounds: free %d of %d cores, %" PRId64 " of %" PRId64
-		    " MiB, %d of %d GPUs; load %d; %d executors", n->name, n->cores_free,
-		    n->cores, n->mem_free, n->mem_mib, n->gpus_free, n->gpus, n->load, n->nexec);
+	if (n->load < 0 || n->nexec < 0)
+		die(s, "node %s: load %d, %d executors", n->name, n->load, n->nexec);
 	if (!sim_recount)
 		return;
 	int cores = 0, gpus = 0, load = 0, ne = 0;
@@ -829,7 +828,6 @@ static void on_phase_end(struct sim *s, struct sim_job *j)
 static void on_exec_ready(struct sim *s, struct sim_exec *x)
 {
 	struct sim_job *j = &s->jobs[x->job];
-	x->ready = true;
 	x->ready_us = s->now;
 	j->execs[x->jpos].free = x->slots;
 	if (x->role == SIM_ROLE_AM) {

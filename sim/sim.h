@@ -124,7 +124,7 @@ struct sim_exec {
 	int64_t end_us;          /* released; -1 while live */
 	int slots;               /* task slots: cores / task_cpus; 1 for a TF
 				    node; 0 for AMs and Angel servers */
-	bool ready, live;
+	bool live;
 	/* engine-private */
 	bool gpu_wait;           /* a TF worker waiting for an idle GPU (TFoS retries) */
 	uint64_t ready_seq;      /* seq of its ready event that counts (eq.h) */
