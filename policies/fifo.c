@@ -131,6 +131,7 @@ const struct policy_ops pol_fifo = {
 	.summary = "strict arrival order, whole job first fit in node order, head-of-line blocking",
 	.params = fifo_params,
 	.uses_labels = false,
+	.gpu_aware = true,
 	.init = fifo_init,
 	.job_arrived = fifo_arrived,
 	.job_finished = fifo_finished,

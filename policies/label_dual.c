@@ -280,6 +280,7 @@ const struct policy_ops pol_label_dual = {
 	.summary = "label filter + multi-resource best fit, gang admission with backfill",
 	.params = dual_params,
 	.uses_labels = true,
+	.gpu_aware = true,
 	.init = dual_init,
 	.job_arrived = dual_arrived,
 	.job_finished = dual_finished,

@@ -45,6 +45,12 @@ struct policy_ops {
 	const char *summary;           /* one line */
 	const struct pol_param *params;/* terminated by a {NULL} entry */
 	bool uses_labels;              /* false: says so once if labels exist */
+	bool gpu_aware;                /* GPUs are a resource it grants, and an
+					  executor sees only the GPUs it was
+					  granted (CUDA_VISIBLE_DEVICES, as Spark
+					  3's resource scheduling and YARN 3's
+					  GPU isolation set it); false: GPU-blind,
+					  TFoS's nodes probe nvidia-smi (sim.c) */
 
 	void *(*init)(struct sim *s, const struct scn_policy *cfg);
 	void (*job_arrived)(void *st, struct sim *s, int job);

@@ -271,6 +271,7 @@ const struct policy_ops pol_spark_standalone = {
 	.summary = "stock Spark Master: apps FIFO without blocking, spread out, GPU-blind",
 	.params = sa_params,
 	.uses_labels = false,
+	.gpu_aware = false,
 	.init = sa_init,
 	.job_arrived = sa_arrived,
 	.job_finished = sa_finished,

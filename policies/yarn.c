@@ -367,6 +367,7 @@ const struct policy_ops pol_yarn = {
 	.summary = "YARN CapacityScheduler: one FIFO queue, memory-only calculator, AM per app",
 	.params = yarn_params,
 	.uses_labels = false,
+	.gpu_aware = false,
 	.init = yarn_init,
 	.job_arrived = yarn_arrived,
 	.job_finished = yarn_finished,

@@ -37,7 +37,7 @@ enum ev_kind {
 	EV_TASK_END,   /* obj = run slot; counts if its seq is the slot's end_seq */
 	EV_PHASE,      /* obj = job: an mnist_spark phase ended */
 	EV_TIMEOUT,    /* obj = job: TFoS reservation timeout */
-	EV_GPU_PROBE,  /* obj = job: its TF workers waiting for a GPU wake up */
+	EV_GPU_PROBE,  /* obj = executor: a TF node's GPU call wakes up */
 };
 static const char *const ev_names[] = {"arrival", "executor-ready", "task-end",
 				       "phase-end", "reservation-timeout", "gpu-probe"};
@@ -404,7 +404,7 @@ int sim_launch_executor(struct sim *s, int job, int role, int node, int cores,
 		j->execs_live++;
 	}
 	j->gpus_used += gpus;
-	x->ready_seq = push_at(s, (double)s->now + (double)s->scn->over.executor_startup_us,
+	x->ev_seq = push_at(s, (double)s->now + (double)s->scn->over.executor_startup_us,
 			       EV_EXEC_READY, (uint32_t)id);
 	check_node(s, node);
 	return x->id;
@@ -439,7 +439,7 @@ static void release_exec(struct sim *s, int id)
 	check_node(s, x->node);
 	if (s->exec_sink)
 		s->exec_sink(s->exec_ctx, s, x);
-	x->ready_seq = UINT64_MAX; /* a queued ready event of this slot is now stale */
+	x->ev_seq = UINT64_MAX; /* a queued event of this slot is now stale */
 	x->node_next = s->free_exec;
 	s->free_exec = id;
 }
@@ -716,49 +716,144 @@ static void on_task_end(struct sim *s, int r)
 
 /* ---- TensorFlowOnSpark phases -------------------------------------- */
 
-/* TFoS's GPU probe for worker x, whose executor the scheduler gave no
- * GPU: nvidia-smi shows an idle GPU on its node, and the worker takes it
- * whatever the scheduler believes, until its training ends.  Returns
- * whether it found one. */
-static bool probe_gpu(struct sim *s, struct sim_job *j, struct sim_exec *x)
+/* Where a TF node is in TFoS 1.x's GPU calls (sim_exec.gpu_state).  Each
+ * call is gpu_info.get_gpus: probe nvidia-smi, and while no GPU is idle
+ * sleep 30·k s after the k-th failed probe, for at most WL_GPU_RETRIES
+ * probes, then raise (wl_mnist_retry_sleep_us). */
+enum tf_gpu {
+	TG_NONE,     /* has its device, or never probes */
+	TG_REGISTER, /* TFSparkNode.run's check before it registers */
+	TG_CHECK,    /* PS: run's check again before it launches TF */
+	TG_PS_DELAY, /* PS: the example's sleep before start_cluster_server */
+	TG_PICK,     /* start_cluster_server: takes the GPU it finds */
+};
+
+/* Whether TF node x runs TFoS's nvidia-smi probes: its job asks for GPUs
+ * (TFoS's num_gpus > 0), its node has GPUs (a CUDA build of TensorFlow
+ * there), the cluster manager does not isolate GPUs (a GPU-blind one
+ * shows every executor all the node's GPUs) and gave it none. */
+static bool tf_probes(const struct sim *s, const struct sim_job *j, const struct sim_exec *x)
 {
-	if (s->clu.nodes[x->node].gpus_free <= 0)
-		return false;
+	return j->role[1].gpus > 0 && !s->ops->gpu_aware && x->gpus == 0 &&
+	       s->clu.nodes[x->node].gpus > 0;
+}
+
+/* Sleep, then probe again (on_gpu_probe). */
+static void tf_sleep(struct sim *s, struct sim_exec *x, int64_t us)
+{
+	x->ev_seq = push_at(s, (double)s->now + (double)us, EV_GPU_PROBE,
+			    (uint32_t)(x - s->execs)); /* its slot */
+}
+
+/* TF node x takes an idle GPU of its node, whatever the scheduler
+ * believes, until its executor ends: TensorFlow 1.x keeps a GPU's memory
+ * until its process exits, and nvidia-smi shows the GPU busy. */
+static void take_gpu(struct sim *s, struct sim_job *j, struct sim_exec *x)
+{
 	integrate(s);
 	clu_take(&s->clu, x->node, 0, 0, 1);
 	x->gpus_grabbed = x->gpus_took = 1;
 	j->gpus_used++;
 	s->alloc_gpus++;
 	check_node(s, x->node);
-	return true;
 }
 
-/* The reservation is complete and every TF node starts (§4.4, _get_gpus):
- * each worker without a GPU from the scheduler probes its node, in launch
- * order.  No idle GPU: on a node without GPUs TFoS trains on the CPU;
- * on a node whose GPUs are all busy it sleeps and probes again
- * (gpu_busy: retry, on_gpu_probe) or trains on the CPU (gpu_busy: cpu).
- * The PS never probes, nor do the workers of a job that asks for no GPU
- * (worker gpus: 0, TFoS's num_gpus 0): they train on the CPU. */
-static void start_workers(struct sim *s, struct sim_job *j)
+static void start_training(struct sim *s, struct sim_job *j);
+
+/* Every TF node is registered: the reservation is complete, and each
+ * node leaves await_reservations() in launch order (§4.4).  Workers then
+ * pick their device (run's check and start_cluster_server's pick follow
+ * each other at once); the PS checks, sleeps and picks (TFoS 1.x gives
+ * it one GPU: start_cluster_server overrides its num_gpus to 1).  On a
+ * node without GPUs, or behind a GPU-aware manager, a node needs no
+ * probe. */
+static void tf_reserved(struct sim *s, struct sim_job *j);
+
+static void tf_probe(struct sim *s, struct sim_job *j, struct sim_exec *x);
+
+static void tf_register(struct sim *s, struct sim_job *j)
+{
+	j->execs_ready++;
+	if (j->phase == PH_RESERVE && j->execs_ready == total_execs(j))
+		tf_reserved(s, j);
+}
+
+static void tf_reserved(struct sim *s, struct sim_job *j)
 {
 	const struct scn_job_group *g = &s->scn->jobs[j->group];
-	if (j->role[1].gpus == 0)
-		return; /* the job asks for no GPU: get_gpus(0) probes nothing */
-	for (int i = 0; i < j->nexecs; i++) {
+	j->phase = PH_STARTUP;
+	j->status = JOB_RUNNING;
+	j->start_us = s->now;
+	push_at(s, (double)s->now + (double)g->startup_us, EV_PHASE, (uint32_t)j->id);
+	for (int i = 0; i < j->nexecs && j->phase == PH_STARTUP; i++) {
 		struct sim_exec *x = &s->execs[j->execs[i].id];
-		if (x->role != 1 || x->gpus > 0 || probe_gpu(s, j, x))
-			continue;
-		if (s->clu.nodes[x->node].gpus > 0 && g->gpu_busy == SCN_GPU_BUSY_RETRY) {
-			x->gpu_wait = true;
-			j->gpu_waits++;
+		if (x->role == SIM_ROLE_AM || !tf_probes(s, j, x))
+			continue; /* YARN's AM is no TF node */
+		j->gpu_waits++;
+		x->gpu_state = x->role == 0 ? TG_CHECK : TG_PICK;
+		x->gpu_tries = 0;
+		tf_probe(s, j, x);
+	}
+}
+
+/* One probe of x's current get_gpus call.  No idle GPU: with gpu_busy:
+ * retry, sleep (the call raises when its last sleep ends, on_gpu_probe);
+ * with gpu_busy: cpu, go on without one.  Otherwise the call returns: a
+ * check lets the node go on, a pick takes the GPU. */
+static void tf_probe(struct sim *s, struct sim_job *j, struct sim_exec *x)
+{
+	const struct scn_job_group *g = &s->scn->jobs[j->group];
+	bool idle = s->clu.nodes[x->node].gpus_free > 0;
+	if (!idle && g->gpu_busy == SCN_GPU_BUSY_RETRY) {
+		x->gpu_tries++;
+		tf_sleep(s, x, wl_mnist_retry_sleep_us(x->gpu_tries));
+		return;
+	}
+	switch ((enum tf_gpu)x->gpu_state) {
+	case TG_REGISTER:
+		x->gpu_state = TG_NONE;
+		tf_register(s, j);
+		return;
+	case TG_CHECK:
+		x->gpu_state = TG_PS_DELAY;
+		tf_sleep(s, x, WL_PS_DELAY_US);
+		return;
+	case TG_PICK:
+		if (idle)
+			take_gpu(s, j, x); /* else gpu_busy: cpu, the CPU */
+		x->gpu_state = TG_NONE;
+		if (--j->gpu_waits == 0 && j->startup_over)
+			start_training(s, j);
+		return;
+	default:
+		die(s, "executor %d probed in GPU state %d", x->id, x->gpu_state);
+	}
+}
+
+/* TF node x wakes up from a sleep of its GPU calls.  After the last
+ * sleep get_gpus raises.  Before registration Spark runs the failed
+ * reservation task again on the same executor (the only one free for
+ * it), whose check starts over, until spark.task.maxFailures attempts
+ * have failed; later the TF node's failure fails the job (a retried task
+ * finds the node's TFManager running and raises at once).  A failed job
+ * gives back everything it holds, GPUs its nodes took included. */
+static void on_gpu_probe(struct sim *s, struct sim_exec *x)
+{
+	struct sim_job *j = &s->jobs[x->job];
+	if (x->gpu_state == TG_PS_DELAY) {
+		x->gpu_state = TG_PICK;
+		x->gpu_tries = 0;
+		tf_probe(s, j, x);
+		return;
+	}
+	if (x->gpu_tries >= WL_GPU_RETRIES) {
+		if (x->gpu_state != TG_REGISTER || ++x->gpu_attempts >= WL_TASK_MAX_FAILURES) {
+			end_job(s, j, JOB_FAILED);
+			return;
 		}
+		x->gpu_tries = 0;
 	}
-	if (j->gpu_waits) { /* they all failed their first probe: sleep */
-		j->gpu_tries = 1;
-		push_at(s, (double)s->now + (double)wl_mnist_retry_sleep_us(1), EV_GPU_PROBE,
-			(uint32_t)j->id);
-	}
+	tf_probe(s, j, x);
 }
 
 static void start_training(struct sim *s, struct sim_job *j)
@@ -785,35 +880,21 @@ static void start_training(struct sim *s, struct sim_job *j)
 	push_at(s, (double)s->now + (train > feed ? train : feed), EV_PHASE, (uint32_t)j->id);
 }
 
-static void stop_training(struct sim *s, struct sim_job *j)
-{
-	integrate(s);
-	s->train_gpus -= j->gpus_training;
-	j->gpus_training = 0;
-	for (int i = 0; i < j->nexecs; i++) {
-		struct sim_exec *x = &s->execs[j->execs[i].id];
-		if (x->gpus_grabbed) {
-			clu_give(&s->clu, x->node, 0, 0, x->gpus_grabbed);
-			s->alloc_gpus -= x->gpus_grabbed;
-			x->gpus_grabbed = 0;
-			check_node(s, x->node);
-		}
-	}
-}
-
 static void on_phase_end(struct sim *s, struct sim_job *j)
 {
 	const struct scn_job_group *g = &s->scn->jobs[j->group];
 	switch (j->phase) {
 	case PH_STARTUP:
-		if (j->gpu_waits) { /* a worker is still sleeping between probes */
+		if (j->gpu_waits) { /* a TF node is still on its way to its GPU */
 			j->startup_over = true;
 			break;
 		}
 		start_training(s, j);
 		break;
 	case PH_TRAIN:
-		stop_training(s, j);
+		integrate(s);
+		s->train_gpus -= j->gpus_training;
+		j->gpus_training = 0;
 		j->phase = PH_SHUTDOWN;
 		push_at(s, (double)s->now + (double)g->shutdown_us, EV_PHASE, (uint32_t)j->id);
 		break;
@@ -835,50 +916,22 @@ static void on_exec_ready(struct sim *s, struct sim_exec *x)
 		s->sched_dirty = true; /* the AM now asks for its containers */
 		return;
 	}
-	j->execs_ready++;
 	j->role_ready[x->role]++;
 	if (j->type != SCN_JOB_MNIST) {
+		j->execs_ready++;
 		queue_dispatch(s, j);
 		return;
 	}
-	/* TFoS: every node waits in await_reservations() until all are up */
-	if (j->phase == PH_RESERVE && j->execs_ready == total_execs(j)) {
-		const struct scn_job_group *g = &s->scn->jobs[j->group];
-		j->phase = PH_STARTUP;
-		j->status = JOB_RUNNING;
-		j->start_us = s->now;
-		push_at(s, (double)s->now + (double)g->startup_us, EV_PHASE, (uint32_t)j->id);
-		start_workers(s, j);
-	}
-}
-
-/* The workers of j that found no idle GPU wake up from their sleep (they
- * started together, so they sleep together).  After the last sleep
- * get_gpus raises: the TF node fails, and with it the job, which gives
- * back everything it holds (GPUs its other workers took included).
- * Otherwise each probes again, in launch order; once all have a GPU,
- * training starts if the start-up time has passed. */
-static void on_gpu_probe(struct sim *s, struct sim_job *j)
-{
-	if (j->gpu_tries >= WL_GPU_RETRIES) {
-		end_job(s, j, JOB_FAILED);
+	/* TFoS: the reservation task checks for an idle GPU, registers, and
+	 * waits in await_reservations() until every TF node has registered */
+	if (!tf_probes(s, j, x)) {
+		tf_register(s, j);
 		return;
 	}
-	for (int i = 0; i < j->nexecs && j->gpu_waits; i++) {
-		struct sim_exec *x = &s->execs[j->execs[i].id];
-		if (x->gpu_wait && probe_gpu(s, j, x)) {
-			x->gpu_wait = false;
-			j->gpu_waits--;
-		}
-	}
-	if (j->gpu_waits == 0) {
-		if (j->startup_over)
-			start_training(s, j);
-		return;
-	}
-	j->gpu_tries++;
-	push_at(s, (double)s->now + (double)wl_mnist_retry_sleep_us(j->gpu_tries), EV_GPU_PROBE,
-		(uint32_t)j->id);
+	x->gpu_state = TG_REGISTER;
+	x->gpu_tries = 0;
+	x->gpu_attempts = 0;
+	tf_probe(s, j, x);
 }
 
 static void on_timeout(struct sim *s, struct sim_job *j)
@@ -910,7 +963,7 @@ static void handle(struct sim *s, const struct eq_event *ev)
 		on_timeout(s, &s->jobs[ev->obj]);
 		break;
 	case EV_GPU_PROBE:
-		on_gpu_probe(s, &s->jobs[ev->obj]);
+		on_gpu_probe(s, &s->execs[ev->obj]);
 		break;
 	}
 	s->tot.events++;
@@ -932,12 +985,10 @@ static bool stale(const struct sim *s, const struct eq_event *ev)
 		return s->runs[ev->obj].end_seq != ev->seq;
 	if (ev->kind == EV_TIMEOUT)
 		return s->jobs[ev->obj].phase != PH_RESERVE;
-	if (ev->kind == EV_EXEC_READY) /* released (its job ended) while starting */
-		return s->execs[ev->obj].ready_seq != ev->seq;
+	if (ev->kind == EV_EXEC_READY || ev->kind == EV_GPU_PROBE)
+		return s->execs[ev->obj].ev_seq != ev->seq; /* released: its job ended */
 	if (ev->kind == EV_PHASE)
 		return s->jobs[ev->obj].phase == PH_OVER;
-	if (ev->kind == EV_GPU_PROBE) /* its job ended otherwise (a policy's reject) */
-		return s->jobs[ev->obj].phase != PH_STARTUP;
 	return false;
 }
 

@@ -101,11 +101,10 @@ struct sim_job {
 	int64_t task_delay_us;   /* launch delay of each task (overheads) */
 	bool dispatch_queued;    /* on the engine's dispatch list */
 	bool startup_over;       /* mnist_spark: start-up time passed, training
-				    waits for a worker's GPU probe */
-	uint8_t gpu_tries;       /* mnist_spark: failed GPU probes of its waiting
-				    workers so far (they probe together) */
+				    waits for a TF node's GPU pick */
 	enum sim_phase phase;    /* mnist_spark */
-	int gpu_waits;           /* mnist_spark: workers waiting for an idle GPU */
+	int gpu_waits;           /* mnist_spark: TF nodes the reservation ended
+				    for that do not have their device yet */
 	int gpus_training;       /* mnist_spark: workers training on GPUs */
 	int nodes_used;          /* distinct nodes that hosted its executors (set at end) */
 };
@@ -116,8 +115,8 @@ struct sim_exec {
 	int cores;               /* cores held */
 	int64_t mem_mib;         /* memory held, MiB */
 	int gpus;                /* GPUs the scheduler gave it */
-	int gpus_grabbed;        /* GPUs a TF worker holds behind the scheduler now
-				    (from its probe until its training ends) */
+	int gpus_grabbed;        /* GPUs a TF node holds behind the scheduler now
+				    (from its pick until the executor ends) */
 	int gpus_took;           /* GPUs it took at any time (for outputs) */
 	int64_t launch_us;       /* granted */
 	int64_t ready_us;        /* could run tasks (after start-up); -1 */
@@ -126,8 +125,11 @@ struct sim_exec {
 				    node; 0 for AMs and Angel servers */
 	bool live;
 	/* engine-private */
-	bool gpu_wait;           /* a TF worker waiting for an idle GPU (TFoS retries) */
-	uint64_t ready_seq;      /* seq of its ready event that counts (eq.h) */
+	uint8_t gpu_state;       /* TF node: where it is in TFoS's GPU calls (sim.c) */
+	uint8_t gpu_tries;       /* TF node: failed probes of its current get_gpus */
+	uint8_t gpu_attempts;    /* TF node: Spark attempts of its reservation task */
+	uint64_t ev_seq;         /* seq of its one pending event that counts (eq.h):
+				    its ready event, then its GPU probes */
 	int jpos;                /* its index in its job's execs */
 	int node_prev, node_next;/* the node's executor list; next = free list */
 };

@@ -134,18 +134,36 @@ static void standalone_mnist(void)
 	CU_ASSERT_EQUAL(h_exec(0)->role, 0); /* the first executor is the PS */
 	CU_ASSERT_EQUAL(h_exec(1)->role, 1);
 	CU_ASSERT_EQUAL(h_exec(0)->gpus, 0);  /* GPU-blind */
-	CU_ASSERT_EQUAL(h_exec(1)->gpus_grabbed, 0); /* given back after training */
+	CU_ASSERT_EQUAL(h_exec(0)->gpus_took, 1); /* TFoS 1.x: the PS takes one */
 	CU_ASSERT_EQUAL(h_exec(1)->gpus_took, 1);
 	CU_ASSERT_EQUAL(h_exec(2)->gpus_took, 0);    /* cpu-0 has none */
-	CU_ASSERT_EQUAL(j->gpus_used, 1);
+	CU_ASSERT_EQUAL(j->gpus_used, 2);
 	CU_ASSERT_EQUAL(j->status, JOB_DONE);
 	CU_ASSERT_EQUAL(j->start_us, 0);
-	CU_ASSERT_EQUAL(j->end_us, 3666667); /* 1 s + 1666.667 ms + 1 s */
+	CU_ASSERT_EQUAL(j->end_us, 7666667); /* 5 s + 1666.667 ms + 1 s */
+	CU_ASSERT_EQUAL(sim_totals(s)->events, 8);
 	h_done(s, c);
 
+	/* label-dual: a GPU for each worker, none for the PS, no probe */
 	s = h_run(HAND "standalone-mnist.yaml", "label-dual", 0, &c);
-	CU_ASSERT_EQUAL(h_job(s, "m", 0)->status, JOB_UNPLACEABLE);
-	CU_ASSERT_EQUAL(sim_nexecs(s), 0);
+	j = h_job(s, "m", 0);
+	CU_ASSERT_EQUAL(j->status, JOB_DONE);
+	CU_ASSERT_EQUAL(j->end_us, S(3));
+	CU_ASSERT_EQUAL(j->gpus_used, 2);
+	CU_ASSERT_EQUAL(sim_totals(s)->events, 7);
+	h_done(s, c);
+
+	/* yarn is GPU-blind too: its worker on gpu-0 takes a GPU; the PS
+	 * lands on cpu-0 (no probe, no wait) and the AM is no TF node:
+	 * training 0..1666.667 ms after the 1 s start-up, shutdown 1 s */
+	s = h_run(HAND "standalone-mnist.yaml", "yarn", 0, &c);
+	j = h_job(s, "m", 0);
+	NODES(s, "m", 0, "gpu-0,cpu-0,gpu-0,cpu-0");
+	CU_ASSERT_EQUAL(h_exec(0)->role, SIM_ROLE_AM);
+	CU_ASSERT_EQUAL(h_exec(0)->gpus_took, 0);
+	CU_ASSERT_EQUAL(h_exec(2)->gpus_took, 1);
+	CU_ASSERT_EQUAL(j->end_us, 3666667);
+	CU_ASSERT_EQUAL(j->gpus_used, 1);
 	h_done(s, c);
 }
 
@@ -161,32 +179,33 @@ static void standalone_timeout(void)
 	h_done(s, c);
 }
 
-/* gpu_busy: retry.  Job 1's worker finds g-0's one GPU busy at its
- * reservation (6 s) and at 36 s, takes it at 96 s: its training waits
- * for that probe, though its start-up ended at 7 s. */
+/* gpu_busy: retry.  Job 1's nodes find both GPUs busy when they check
+ * before registering (6 s and 36 s) and register at 96 s; each job's PS
+ * takes a GPU 5 s after its reservation, and training waits for it. */
 static void standalone_gpu_retry(void)
 {
 	struct scn *c;
 	struct sim *s = h_run(HAND "standalone-gpu-retry.yaml", "spark-standalone", 0, &c);
-	JOB_AT(s, "m", 0, 1, 53);
-	JOB_AT(s, "m", 1, 6, 147);
+	JOB_AT(s, "m", 0, 1, 57);
+	JOB_AT(s, "m", 1, 96, 152);
+	CU_ASSERT_EQUAL(h_exec(0)->gpus_took, 1);  /* job 0's PS, at 6 s */
 	CU_ASSERT_EQUAL(h_exec(1)->gpus_took, 1);  /* job 0's worker, at once */
 	CU_ASSERT_EQUAL(h_exec(3)->role, 1);       /* job 1's worker ... */
 	CU_ASSERT_EQUAL(h_exec(3)->gpus, 0);
-	CU_ASSERT_EQUAL(h_exec(3)->gpus_took, 1);  /* ... at its third probe */
-	CU_ASSERT_EQUAL(h_job(s, "m", 1)->gpus_used, 1);
-	CU_ASSERT_EQUAL(h_makespan(s), S(147));
-	/* 2 arrivals, 4 executors up, 3 phase ends per job, probes at 36
-	 * and 96 s (the first, at 6 s, is part of the reservation's end) */
-	CU_ASSERT_EQUAL(sim_totals(s)->events, 14);
+	CU_ASSERT_EQUAL(h_exec(3)->gpus_took, 1);  /* ... once registered */
+	CU_ASSERT_EQUAL(h_exec(3)->ready_us, S(6)); /* up long before */
+	CU_ASSERT_EQUAL(h_job(s, "m", 1)->gpus_used, 2);
+	CU_ASSERT_EQUAL(h_makespan(s), S(152));
+	CU_ASSERT_EQUAL(sim_totals(s)->events, 18);
 	h_done(s, c);
 
-	/* label-dual gives the worker its GPU: no probe, the gang waits */
+	/* label-dual gives each worker its GPU, the PS none: no probe */
 	s = h_run(HAND "standalone-gpu-retry.yaml", "label-dual", 0, &c);
 	JOB_AT(s, "m", 0, 1, 53);
-	JOB_AT(s, "m", 1, 54, 106);
+	JOB_AT(s, "m", 1, 6, 58);
 	CU_ASSERT_EQUAL(h_exec(3)->gpus, 1);
 	CU_ASSERT_EQUAL(h_exec(3)->gpus_took, 0);
+	CU_ASSERT_EQUAL(h_exec(2)->gpus_took, 0);
 	CU_ASSERT_EQUAL(sim_totals(s)->events, 12);
 	h_done(s, c);
 }
@@ -204,25 +223,26 @@ static void dual_gpu_none(void)
 	h_done(s, c);
 }
 
-/* gpu_busy: cpu.  The same jobs; job 1's worker trains on the CPU at
- * once. */
+/* gpu_busy: cpu.  The same jobs; job 1's nodes find no idle GPU and go
+ * on at once: its worker trains on the CPU. */
 static void standalone_gpu_cpu(void)
 {
 	struct scn *c;
 	struct sim *s = h_run(HAND "standalone-gpu-cpu.yaml", "spark-standalone", 0, &c);
 	CU_ASSERT_EQUAL(sim_job_group(s, 1)->gpu_busy, SCN_GPU_BUSY_CPU);
-	JOB_AT(s, "m", 0, 1, 53);
-	JOB_AT(s, "m", 1, 6, 108);
+	JOB_AT(s, "m", 0, 1, 57);
+	JOB_AT(s, "m", 1, 6, 112);
 	CU_ASSERT_EQUAL(h_exec(3)->gpus_took, 0);
 	CU_ASSERT_EQUAL(h_job(s, "m", 1)->gpus_used, 0);
-	CU_ASSERT_EQUAL(h_makespan(s), S(108));
-	CU_ASSERT_EQUAL(sim_totals(s)->events, 12); /* no probe events */
+	CU_ASSERT_EQUAL(h_makespan(s), S(112));
+	CU_ASSERT_EQUAL(sim_totals(s)->events, 14); /* no sleeps but the PSs' */
 	h_done(s, c);
 }
 
-/* The retries run out: m fails 180 s after its reservation and gives
- * back its cores and the GPU its first worker took, which the job
- * behind it then uses. */
+/* A pick's retries run out: m fails 180 s after its worker's first
+ * probe and gives back its cores and the GPU its other worker took; hog's
+ * PS, asleep, raises 4 s later without seeing that GPU; the job behind
+ * uses both. */
 static void standalone_gpu_fail(void)
 {
 	struct scn *c;
@@ -232,32 +252,42 @@ static void standalone_gpu_fail(void)
 	CU_ASSERT_EQUAL(m->start_us, S(1));
 	CU_ASSERT_EQUAL(m->end_us, S(181));
 	CU_ASSERT_EQUAL(m->gpus_used, 1);
-	JOB_AT(s, "hog", 0, 0, 302);
-	JOB_AT(s, "after", 0, 181, 233);
+	const struct sim_job *hog = h_job(s, "hog", 0);
+	CU_ASSERT_EQUAL(hog->status, JOB_FAILED);
+	CU_ASSERT_EQUAL(hog->end_us, S(185));
+	CU_ASSERT_EQUAL(hog->gpus_used, 1);
+	JOB_AT(s, "after", 0, 181, 237);
 	NODES(s, "m", 0, "g-0,g-0,g-0");
 	CU_ASSERT_EQUAL(h_exec(3)->gpus_took, 1);       /* m's worker 0, held */
 	CU_ASSERT_EQUAL(h_exec(3)->end_us, S(181));     /* until m failed */
 	CU_ASSERT_EQUAL(h_exec(4)->gpus_took, 0);       /* m's worker 1 */
-	CU_ASSERT_EQUAL(h_exec(6)->launch_us, S(181));  /* after's worker */
+	CU_ASSERT_EQUAL(h_exec(5)->launch_us, S(181));  /* after's PS */
+	CU_ASSERT_EQUAL(h_exec(5)->gpus_took, 1);
 	CU_ASSERT_EQUAL(h_exec(6)->gpus_took, 1);
-	CU_ASSERT_EQUAL(h_makespan(s), S(302));
+	CU_ASSERT_EQUAL(h_makespan(s), S(237));
+	CU_ASSERT_EQUAL(sim_totals(s)->events, 26);
 	h_done(s, c);
 }
 
-/* No fourth probe: the GPU idle from 151 s is not seen by m's worker,
- * asleep from its probe at 91 s until it raises at 181 s; m's start-up
- * end (301 s) comes after its failure and is dropped. */
+/* The check before registering: a raise makes Spark run the reservation
+ * task again (its check starts over), up to 4 attempts; the GPU that is
+ * never idle makes m time out at 601 s and m2 fail at 722 s. */
 static void standalone_gpu_last(void)
 {
 	struct scn *c;
 	struct sim *s = h_run(HAND "standalone-gpu-last.yaml", "spark-standalone", 0, &c);
-	JOB_AT(s, "hog", 0, 0, 152);
+	JOB_AT(s, "hog", 0, 0, 1002);
 	const struct sim_job *m = h_job(s, "m", 0);
-	CU_ASSERT_EQUAL(m->status, JOB_FAILED);
-	CU_ASSERT_EQUAL(m->end_us, S(181));
-	CU_ASSERT_EQUAL(m->gpus_used, 0);
-	CU_ASSERT_EQUAL(h_makespan(s), S(181));
-	CU_ASSERT_EQUAL(sim_totals(s)->events, 12);
+	CU_ASSERT_EQUAL(m->status, JOB_TIMED_OUT);
+	CU_ASSERT_EQUAL(m->end_us, S(601));
+	CU_ASSERT_EQUAL(m->start_us, -1);
+	const struct sim_job *m2 = h_job(s, "m2", 0);
+	CU_ASSERT_EQUAL(m2->status, JOB_FAILED);
+	CU_ASSERT_EQUAL(m2->end_us, S(722));
+	CU_ASSERT_EQUAL(m2->gpus_used, 0);
+	NODES(s, "m2", 0, "c-0,g-0");
+	CU_ASSERT_EQUAL(h_makespan(s), S(1002));
+	CU_ASSERT_EQUAL(sim_totals(s)->events, 35);
 	h_done(s, c);
 }
 
@@ -504,13 +534,13 @@ int test_suite_policies(void)
 		   {"spark-standalone: no cores_max takes every core", standalone_greedy},
 		   {"spark-standalone: spread out over sorted workers", standalone_spread},
 		   {"spark-standalone: worker filtered for memory", standalone_memory},
-		   {"spark-standalone: GPU-blind mnist_spark grabs a GPU", standalone_mnist},
+		   {"spark-standalone: GPU-blind mnist_spark, PS and worker grab GPUs", standalone_mnist},
 		   {"spark-standalone: TFoS reservation timeout", standalone_timeout},
 		   {"spark-standalone: busy GPU, TFoS retries and gets it", standalone_gpu_retry},
 		   {"spark-standalone: busy GPU, gpu_busy: cpu trains on the CPU", standalone_gpu_cpu},
 		   {"label-dual: workers asking for no GPU never probe", dual_gpu_none},
 		   {"spark-standalone: busy GPU, retries run out, job fails", standalone_gpu_fail},
-		   {"spark-standalone: busy GPU, no probe after the last sleep", standalone_gpu_last},
+		   {"spark-standalone: busy GPU, the check before registering is retried", standalone_gpu_last},
 		   {"label-dual: required label forbids a node, preference falls back", dual_labels},
 		   {"label-dual: gang waits, backfill; without gang", dual_gang},
 		   {"label-dual: best fit by dominant leftover", dual_best_fit},

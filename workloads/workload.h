@@ -61,6 +61,14 @@ int64_t wl_mnist_feed_us(const struct scn *s, int g, int workers);
  * the last sleep is over it raises.  The sleep after failed probe k, µs. */
 #define WL_GPU_RETRIES 3
 int64_t wl_mnist_retry_sleep_us(int k);
+/* mnist_spark: the example's parameter server sleeps (executor_id + 1) x
+ * 5 s before start_cluster_server picks its GPU (mnist_dist.py: "Delay PS
+ * nodes a bit, since workers seem to reserve GPUs more quickly"); the one
+ * PS is executor 0. */
+#define WL_PS_DELAY_US ((int64_t)5 * 1000000)
+/* spark.task.maxFailures: Spark runs a failed task again on an executor
+ * up to this many attempts in all before it aborts the job. */
+#define WL_TASK_MAX_FAILURES 4
 
 /* Per-type parts, called by the generic functions above. */
 void wl_wordcount_dag(const struct scn *s, int g, int idx, uint64_t seed, struct wl_dag *out);
