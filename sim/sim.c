@@ -716,16 +716,18 @@ static void on_task_end(struct sim *s, int r)
 
 /* ---- TensorFlowOnSpark phases -------------------------------------- */
 
-/* Where a TF node is in TFoS 1.x's GPU calls (sim_exec.gpu_state).  Each
+/* Where a TF node is in TFoS 1.4's GPU calls (sim_exec.gpu_state).  Each
  * call is gpu_info.get_gpus: probe nvidia-smi, and while no GPU is idle
  * sleep 30·k s after the k-th failed probe, for at most WL_GPU_RETRIES
  * probes, then raise (wl_mnist_retry_sleep_us). */
 enum tf_gpu {
 	TG_NONE,     /* has its device, or never probes */
 	TG_REGISTER, /* TFSparkNode.run's check before it registers */
-	TG_CHECK,    /* PS: run's check again before it launches TF */
+	TG_PICK,     /* worker: run's check once reserved, then at once
+			start_cluster_server takes the GPU it found */
+	TG_CHECK,    /* PS: run's check once reserved */
 	TG_PS_DELAY, /* PS: the example's sleep before start_cluster_server */
-	TG_PICK,     /* start_cluster_server: takes the GPU it finds */
+	TG_PS_PICK,  /* PS: start_cluster_server's loop of get_gpus calls */
 };
 
 /* Whether TF node x runs TFoS's nvidia-smi probes: its job asks for GPUs
@@ -738,7 +740,7 @@ static bool tf_probes(const struct sim *s, const struct sim_job *j, const struct
 	       s->clu.nodes[x->node].gpus > 0;
 }
 
-/* Sleep, then probe again (on_gpu_probe). */
+/* Sleep, then wake up in on_gpu_probe. */
 static void tf_sleep(struct sim *s, struct sim_exec *x, int64_t us)
 {
 	x->ev_seq = push_at(s, (double)s->now + (double)us, EV_GPU_PROBE,
@@ -746,8 +748,9 @@ static void tf_sleep(struct sim *s, struct sim_exec *x, int64_t us)
 }
 
 /* TF node x takes an idle GPU of its node, whatever the scheduler
- * believes, until its executor ends: TensorFlow 1.x keeps a GPU's memory
- * until its process exits, and nvidia-smi shows the GPU busy. */
+ * believes: nvidia-smi then shows it busy.  A worker gives it back when
+ * its training ends (its TF process exits), a PS when its executor ends
+ * (release_exec). */
 static void take_gpu(struct sim *s, struct sim_job *j, struct sim_exec *x)
 {
 	integrate(s);
@@ -759,18 +762,9 @@ static void take_gpu(struct sim *s, struct sim_job *j, struct sim_exec *x)
 }
 
 static void start_training(struct sim *s, struct sim_job *j);
-
-/* Every TF node is registered: the reservation is complete, and each
- * node leaves await_reservations() in launch order (§4.4).  Workers then
- * pick their device (run's check and start_cluster_server's pick follow
- * each other at once); the PS checks, sleeps and picks (TFoS 1.x gives
- * it one GPU: start_cluster_server overrides its num_gpus to 1).  On a
- * node without GPUs, or behind a GPU-aware manager, a node needs no
- * probe. */
 static void tf_reserved(struct sim *s, struct sim_job *j);
 
-static void tf_probe(struct sim *s, struct sim_job *j, struct sim_exec *x);
-
+/* One more TF node registered; the last one completes the reservation. */
 static void tf_register(struct sim *s, struct sim_job *j)
 {
 	j->execs_ready++;
@@ -778,28 +772,10 @@ static void tf_register(struct sim *s, struct sim_job *j)
 		tf_reserved(s, j);
 }
 
-static void tf_reserved(struct sim *s, struct sim_job *j)
-{
-	const struct scn_job_group *g = &s->scn->jobs[j->group];
-	j->phase = PH_STARTUP;
-	j->status = JOB_RUNNING;
-	j->start_us = s->now;
-	push_at(s, (double)s->now + (double)g->startup_us, EV_PHASE, (uint32_t)j->id);
-	for (int i = 0; i < j->nexecs && j->phase == PH_STARTUP; i++) {
-		struct sim_exec *x = &s->execs[j->execs[i].id];
-		if (x->role == SIM_ROLE_AM || !tf_probes(s, j, x))
-			continue; /* YARN's AM is no TF node */
-		j->gpu_waits++;
-		x->gpu_state = x->role == 0 ? TG_CHECK : TG_PICK;
-		x->gpu_tries = 0;
-		tf_probe(s, j, x);
-	}
-}
-
 /* One probe of x's current get_gpus call.  No idle GPU: with gpu_busy:
- * retry, sleep (the call raises when its last sleep ends, on_gpu_probe);
- * with gpu_busy: cpu, go on without one.  Otherwise the call returns: a
- * check lets the node go on, a pick takes the GPU. */
+ * retry, sleep (on_gpu_probe); with gpu_busy: cpu, go on without one.
+ * Otherwise the call returns: a check lets the node go on, a pick takes
+ * the GPU. */
 static void tf_probe(struct sim *s, struct sim_job *j, struct sim_exec *x)
 {
 	const struct scn_job_group *g = &s->scn->jobs[j->group];
@@ -819,8 +795,9 @@ static void tf_probe(struct sim *s, struct sim_job *j, struct sim_exec *x)
 		tf_sleep(s, x, WL_PS_DELAY_US);
 		return;
 	case TG_PICK:
+	case TG_PS_PICK:
 		if (idle)
-			take_gpu(s, j, x); /* else gpu_busy: cpu, the CPU */
+			take_gpu(s, j, x); /* else gpu_busy: cpu, without one */
 		x->gpu_state = TG_NONE;
 		if (--j->gpu_waits == 0 && j->startup_over)
 			start_training(s, j);
@@ -830,28 +807,66 @@ static void tf_probe(struct sim *s, struct sim_job *j, struct sim_exec *x)
 	}
 }
 
-/* TF node x wakes up from a sleep of its GPU calls.  After the last
- * sleep get_gpus raises.  Before registration Spark runs the failed
- * reservation task again on the same executor (the only one free for
- * it), whose check starts over, until spark.task.maxFailures attempts
- * have failed; later the TF node's failure fails the job (a retried task
- * finds the node's TFManager running and raises at once).  A failed job
- * gives back everything it holds, GPUs its nodes took included. */
+/* The reservation is complete: every TF node leaves await_reservations()
+ * and, in launch order, checks again for an idle GPU (run's second
+ * get_gpus).  A worker whose check finds one takes it at once
+ * (start_cluster_server, the next thing it runs); the PS sleeps 5 s
+ * first, then takes one too (TFoS 1.x overrides a PS's num_gpus to 1).
+ * Nodes without probes have their device already. */
+static void tf_reserved(struct sim *s, struct sim_job *j)
+{
+	const struct scn_job_group *g = &s->scn->jobs[j->group];
+	j->phase = PH_STARTUP;
+	j->status = JOB_RUNNING;
+	j->start_us = s->now;
+	push_at(s, (double)s->now + (double)g->startup_us, EV_PHASE, (uint32_t)j->id);
+	for (int i = 0; i < j->nexecs; i++) {
+		struct sim_exec *x = &s->execs[j->execs[i].id];
+		if (x->role == SIM_ROLE_AM || !tf_probes(s, j, x))
+			continue; /* YARN's AM is no TF node */
+		j->gpu_waits++;
+		x->gpu_state = x->role == 0 ? TG_CHECK : TG_PICK;
+		x->gpu_tries = 0;
+		tf_probe(s, j, x);
+	}
+}
+
+/* TF node x wakes up from a sleep of its GPU calls.  Once the last sleep
+ * of a get_gpus call is over, the call raises:
+ *   - in the PS's start_cluster_server, which catches it, sleeps 10 s
+ *     and calls get_gpus again, WL_SERVER_TRIES calls in all; after the
+ *     last one's 10 s it raises in turn, and the PS's task fails;
+ *   - anywhere else the node's Spark task fails.
+ * Spark runs a failed task again on the same executor, in a new Python
+ * worker, until spark.task.maxFailures attempts have failed; the retry
+ * checks again from the top of TFSparkNode.run (a node already reserved
+ * finds its reservation and does not register again), so its first probe
+ * is at once.  When no attempt is left the job fails and gives back
+ * everything it holds, GPUs its nodes took included. */
 static void on_gpu_probe(struct sim *s, struct sim_exec *x)
 {
 	struct sim_job *j = &s->jobs[x->job];
 	if (x->gpu_state == TG_PS_DELAY) {
-		x->gpu_state = TG_PICK;
+		x->gpu_state = TG_PS_PICK;
 		x->gpu_tries = 0;
+		x->gpu_calls = 0;
 		tf_probe(s, j, x);
 		return;
 	}
-	if (x->gpu_tries >= WL_GPU_RETRIES) {
-		if (x->gpu_state != TG_REGISTER || ++x->gpu_attempts >= WL_TASK_MAX_FAILURES) {
+	if (x->gpu_tries >= WL_GPU_RETRIES) { /* get_gpus raises */
+		if (x->gpu_state == TG_PS_PICK && x->gpu_calls < WL_SERVER_TRIES) {
+			if (++x->gpu_calls < WL_SERVER_TRIES)
+				x->gpu_tries = 0; /* then calls get_gpus again */
+			tf_sleep(s, x, WL_SERVER_SLEEP_US);
+			return;
+		}
+		if (++x->gpu_attempts >= WL_TASK_MAX_FAILURES) {
 			end_job(s, j, JOB_FAILED);
 			return;
 		}
-		x->gpu_tries = 0;
+		x->gpu_tries = 0; /* Spark's next attempt checks at once */
+		if (x->gpu_state == TG_PS_PICK)
+			x->gpu_state = TG_CHECK;
 	}
 	tf_probe(s, j, x);
 }
@@ -895,6 +910,17 @@ static void on_phase_end(struct sim *s, struct sim_job *j)
 		integrate(s);
 		s->train_gpus -= j->gpus_training;
 		j->gpus_training = 0;
+		/* the workers' TF processes exit (InputMode.SPARK runs them in
+		 * child processes): the GPUs they took are idle again */
+		for (int i = 0; i < j->nexecs; i++) {
+			struct sim_exec *x = &s->execs[j->execs[i].id];
+			if (x->role == 1 && x->gpus_grabbed) {
+				clu_give(&s->clu, x->node, 0, 0, x->gpus_grabbed);
+				s->alloc_gpus -= x->gpus_grabbed;
+				x->gpus_grabbed = 0;
+				check_node(s, x->node);
+			}
+		}
 		j->phase = PH_SHUTDOWN;
 		push_at(s, (double)s->now + (double)g->shutdown_us, EV_PHASE, (uint32_t)j->id);
 		break;

@@ -116,7 +116,8 @@ struct sim_exec {
 	int64_t mem_mib;         /* memory held, MiB */
 	int gpus;                /* GPUs the scheduler gave it */
 	int gpus_grabbed;        /* GPUs a TF node holds behind the scheduler now
-				    (from its pick until the executor ends) */
+				    (from its pick until a worker's training
+				    ends, a PS's executor ends) */
 	int gpus_took;           /* GPUs it took at any time (for outputs) */
 	int64_t launch_us;       /* granted */
 	int64_t ready_us;        /* could run tasks (after start-up); -1 */
@@ -127,6 +128,7 @@ struct sim_exec {
 	/* engine-private */
 	uint8_t gpu_state;       /* TF node: where it is in TFoS's GPU calls (sim.c) */
 	uint8_t gpu_tries;       /* TF node: failed probes of its current get_gpus */
+	uint8_t gpu_calls;       /* TF PS: failed get_gpus calls of start_cluster_server */
 	uint8_t gpu_attempts;    /* TF node: Spark attempts of its reservation task */
 	uint64_t ev_seq;         /* seq of its one pending event that counts (eq.h):
 				    its ready event, then its GPU probes */

@@ -239,10 +239,10 @@ static void standalone_gpu_cpu(void)
 	h_done(s, c);
 }
 
-/* A pick's retries run out: m fails 180 s after its worker's first
- * probe and gives back its cores and the GPU its other worker took; hog's
- * PS, asleep, raises 4 s later without seeing that GPU; the job behind
- * uses both. */
+/* A worker's pick fails through Spark's four attempts (m fails at
+ * 721 s); a PS's start_cluster_server loop raises after three get_gpus
+ * calls (575 s), and its task's next attempt checks again and takes the
+ * GPU m gave back; a job that never gets cores times out in the queue. */
 static void standalone_gpu_fail(void)
 {
 	struct scn *c;
@@ -250,22 +250,21 @@ static void standalone_gpu_fail(void)
 	const struct sim_job *m = h_job(s, "m", 0);
 	CU_ASSERT_EQUAL(m->status, JOB_FAILED);
 	CU_ASSERT_EQUAL(m->start_us, S(1));
-	CU_ASSERT_EQUAL(m->end_us, S(181));
+	CU_ASSERT_EQUAL(m->end_us, S(721));
 	CU_ASSERT_EQUAL(m->gpus_used, 1);
-	const struct sim_job *hog = h_job(s, "hog", 0);
-	CU_ASSERT_EQUAL(hog->status, JOB_FAILED);
-	CU_ASSERT_EQUAL(hog->end_us, S(185));
-	CU_ASSERT_EQUAL(hog->gpus_used, 1);
-	JOB_AT(s, "after", 0, 181, 237);
 	NODES(s, "m", 0, "g-0,g-0,g-0");
 	CU_ASSERT_EQUAL(h_exec(3)->gpus_took, 1);       /* m's worker 0, held */
-	CU_ASSERT_EQUAL(h_exec(3)->end_us, S(181));     /* until m failed */
+	CU_ASSERT_EQUAL(h_exec(3)->end_us, S(721));     /* until m failed */
 	CU_ASSERT_EQUAL(h_exec(4)->gpus_took, 0);       /* m's worker 1 */
-	CU_ASSERT_EQUAL(h_exec(5)->launch_us, S(181));  /* after's PS */
-	CU_ASSERT_EQUAL(h_exec(5)->gpus_took, 1);
-	CU_ASSERT_EQUAL(h_exec(6)->gpus_took, 1);
-	CU_ASSERT_EQUAL(h_makespan(s), S(237));
-	CU_ASSERT_EQUAL(sim_totals(s)->events, 26);
+	CU_ASSERT_EQUAL(h_exec(2)->gpus_took, 0);       /* m's PS */
+	JOB_AT(s, "hog", 0, 0, 1061);
+	CU_ASSERT_EQUAL(h_exec(0)->gpus_took, 1);       /* hog's PS, at 760 s */
+	CU_ASSERT_EQUAL(h_job(s, "hog", 0)->gpus_used, 2);
+	const struct sim_job *after = h_job(s, "after", 0);
+	CU_ASSERT_EQUAL(after->status, JOB_TIMED_OUT);
+	CU_ASSERT_EQUAL(after->end_us, S(602));
+	CU_ASSERT_EQUAL(h_makespan(s), S(1061));
+	CU_ASSERT_EQUAL(sim_totals(s)->events, 57);
 	h_done(s, c);
 }
 
@@ -288,6 +287,21 @@ static void standalone_gpu_last(void)
 	NODES(s, "m2", 0, "c-0,g-0");
 	CU_ASSERT_EQUAL(h_makespan(s), S(1002));
 	CU_ASSERT_EQUAL(sim_totals(s)->events, 35);
+	h_done(s, c);
+}
+
+/* A probe of a released executor does not wake the one that reuses its
+ * slot: b registers at 140 s, not at a's stale 91 s. */
+static void standalone_gpu_stale(void)
+{
+	struct scn *c;
+	struct sim *s = h_run(HAND "standalone-gpu-stale.yaml", "spark-standalone", 0, &c);
+	JOB_AT(s, "hog", 0, 0, 82);
+	CU_ASSERT_EQUAL(h_job(s, "a", 0)->status, JOB_TIMED_OUT);
+	CU_ASSERT_EQUAL(h_job(s, "a", 0)->end_us, S(41));
+	JOB_AT(s, "b", 0, 140, 192);
+	CU_ASSERT_EQUAL(h_exec(5)->gpus_took, 1);
+	CU_ASSERT_EQUAL(sim_totals(s)->events, 19);
 	h_done(s, c);
 }
 
@@ -539,8 +553,9 @@ int test_suite_policies(void)
 		   {"spark-standalone: busy GPU, TFoS retries and gets it", standalone_gpu_retry},
 		   {"spark-standalone: busy GPU, gpu_busy: cpu trains on the CPU", standalone_gpu_cpu},
 		   {"label-dual: workers asking for no GPU never probe", dual_gpu_none},
-		   {"spark-standalone: busy GPU, retries run out, job fails", standalone_gpu_fail},
+		   {"spark-standalone: busy GPU, picks retried by Spark and start_cluster_server", standalone_gpu_fail},
 		   {"spark-standalone: busy GPU, the check before registering is retried", standalone_gpu_last},
+		   {"spark-standalone: busy GPU, a released executor's probe is stale", standalone_gpu_stale},
 		   {"label-dual: required label forbids a node, preference falls back", dual_labels},
 		   {"label-dual: gang waits, backfill; without gang", dual_gang},
 		   {"label-dual: best fit by dominant leftover", dual_best_fit},

@@ -66,6 +66,11 @@ int64_t wl_mnist_retry_sleep_us(int k);
  * nodes a bit, since workers seem to reserve GPUs more quickly"); the one
  * PS is executor 0. */
 #define WL_PS_DELAY_US ((int64_t)5 * 1000000)
+/* mnist_spark: TFoS 1.4's start_cluster_server calls get_gpus (and
+ * creates the TF server) up to this many times, sleeping this long after
+ * each failure, before it raises. */
+#define WL_SERVER_TRIES 3
+#define WL_SERVER_SLEEP_US ((int64_t)10 * 1000000)
 /* spark.task.maxFailures: Spark runs a failed task again on an executor
  * up to this many attempts in all before it aborts the job. */
 #define WL_TASK_MAX_FAILURES 4
