@@ -953,7 +953,7 @@ void plot_nodes_free(struct plot_nodes *n)
 
 struct exec_cols {
 	int policy, rep, node, type, launch, ready, end; /* required */
-	int id, gpus, cores, point;                     /* -1 if absent */
+	int id, gpus, cores, point, gfrom, gto;         /* -1 if absent */
 };
 
 static int exec_cols(const struct plot_csv *c, struct exec_cols *k, char *err, size_t errlen)
@@ -965,7 +965,8 @@ static int exec_cols(const struct plot_csv *c, struct exec_cols *k, char *err, s
 		return -1;
 	*k = (struct exec_cols){i[0], i[1], i[2], i[3], i[4], i[5], i[6],
 				plot_csv_col(c, "executor"), plot_csv_col(c, "gpus"), i[7],
-				plot_csv_col(c, "point")};
+				plot_csv_col(c, "point"), plot_csv_col(c, "gpu_from_s"),
+				plot_csv_col(c, "gpu_to_s")};
 	return 0;
 }
 
@@ -1001,6 +1002,8 @@ int plot_policies_of(const struct plot_csv *ex, const struct plot_opts *o, const
 struct gx {
 	int node, type, gpus, cores, id, lane;
 	double l, r, e; /* launch, ready, end: s; r NaN if never ready */
+	double gf, gt;  /* held GPUs from, to: s (launch..end in files
+			   without gpu_from_s, gpu_to_s) */
 	int line;
 };
 
@@ -1098,6 +1101,20 @@ static int gather(const struct plot_csv *ex, const struct plot_nodes *nodes,
 		}
 		g->id = isnan(id) ? r : (int)id;
 		g->gpus = isnan(gpus) ? 0 : (int)gpus;
+		g->gf = g->l;
+		g->gt = g->e;
+		if (cell_num(ex, r, k.gfrom, &g->gf, err, errlen) < 0 ||
+		    cell_num(ex, r, k.gto, &g->gt, err, errlen) < 0)
+			return -1;
+		if (isnan(g->gf) || isnan(g->gt)) { /* never held, or an old file */
+			g->gf = g->l;
+			g->gt = g->e;
+		}
+		if (g->gpus > 0 && (g->gf < g->l || g->gt < g->gf || g->gt > g->e)) {
+			snprintf(err, errlen, "%s:%d: GPU times out of order (launch_s <= "
+				 "gpu_from_s <= gpu_to_s <= end_s)", ex->path, ex->line[r]);
+			return -1;
+		}
 		g->cores = (int)cores;
 		*tmax = fmax(*tmax, fmax(g->l, fmax(isnan(g->r) ? 0 : g->r, isnan(g->e) ? 0 : g->e)));
 	}
@@ -1242,7 +1259,7 @@ int plot_prep_gantt(const struct plot_csv *ex, const struct plot_nodes *nodes,
 	for (int i = 0; i < n; i++)
 		if (g[i].gpus > 0) {
 			double yl = y0[g[i].node] + g[i].lane;
-			put_box(dat, g[i].l, g[i].e, yl + 0.08, yl + 0.92);
+			put_box(dat, g[i].gf, g[i].gt, yl + 0.08, yl + 0.92);
 			ngpu++;
 		}
 	if (!ngpu)
@@ -1273,7 +1290,7 @@ int plot_prep_gantt(const struct plot_csv *ex, const struct plot_nodes *nodes,
 struct step {
 	double t;          /* s */
 	int label;         /* index in the figure's labels */
-	int cores, gpus;   /* + at launch, - at end */
+	int cores, gpus;   /* + when taken (launch, gpu_from), - when given back */
 };
 
 static int step_cmp(const void *a, const void *b)
@@ -1323,13 +1340,21 @@ int plot_prep_util(const struct plot_csv *ex, const struct plot_nodes *nodes,
 		if (gcap[i] > 0)
 			glab[glabels.n] = i, names_add(&glabels, labels.v[i]);
 
-	struct step *st = xmalloc((2 * (size_t)n + 1) * sizeof *st);
+	/* cores are held from launch to end, GPUs from gpu_from to gpu_to (a
+	 * TF node behind a GPU-blind policy takes its GPU later and may give
+	 * it back earlier) */
+	struct step *st = xmalloc((4 * (size_t)n + 1) * sizeof *st);
+	int ns = 0;
 	for (int i = 0; i < n; i++) {
 		int l = lab[g[i].node];
-		st[2 * i] = (struct step){g[i].l, l, g[i].cores, g[i].gpus};
-		st[2 * i + 1] = (struct step){g[i].e, l, -g[i].cores, -g[i].gpus};
+		st[ns++] = (struct step){g[i].l, l, g[i].cores, 0};
+		st[ns++] = (struct step){g[i].e, l, -g[i].cores, 0};
+		if (g[i].gpus > 0) {
+			st[ns++] = (struct step){g[i].gf, l, 0, g[i].gpus};
+			st[ns++] = (struct step){g[i].gt, l, 0, -g[i].gpus};
+		}
 	}
-	qsort(st, 2 * (size_t)n, sizeof *st, step_cmp);
+	qsort(st, (size_t)ns, sizeof *st, step_cmp);
 	double held[MAX_NAMES] = {0}, gheld[MAX_NAMES] = {0};
 	fprintf(dat, "# t");
 	for (int i = 0; i < labels.n; i++)
@@ -1339,10 +1364,10 @@ int plot_prep_util(const struct plot_csv *ex, const struct plot_nodes *nodes,
 	fprintf(dat, "  (share held by executors, from t to the next row)\n");
 	if (st[0].t > 0)
 		util_row(dat, 0, labels.n, held, cap, glab, glabels.n, gheld, gcap);
-	for (int i = 0; i < 2 * n; i++) {
+	for (int i = 0; i < ns; i++) {
 		held[st[i].label] += st[i].cores;
 		gheld[st[i].label] += st[i].gpus;
-		if (i + 1 == 2 * n || st[i + 1].t != st[i].t)
+		if (i + 1 == ns || st[i + 1].t != st[i].t)
 			util_row(dat, st[i].t, labels.n, held, cap, glab, glabels.n, gheld, gcap);
 	}
 

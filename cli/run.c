@@ -31,7 +31,7 @@ static const char *role_name(const struct sim_job *j, int role)
 /* Rows of jobs.csv and executors.csv are built with util.h's put_*
  * writers: a run of 10^6 jobs writes 2 million rows, and printf took most
  * of the time of such a run.  A row has at most 4 names of at most 112
- * characters (the loader's 100 plus "-<index>" for nodes) and 14 numbers:
+ * characters (the loader's 100 plus "-<index>" for nodes) and 16 numbers:
  * ROW_MAX is ample. */
 #define ROW_MAX 1024
 
@@ -111,6 +111,10 @@ static void exec_row(void *ctx, const struct sim *s, const struct sim_exec *x)
 	p = put_secs(p, x->ready_us);
 	*p++ = ',';
 	p = put_secs(p, x->end_us);
+	*p++ = ',';
+	p = put_secs(p, x->gpu_from_us);
+	*p++ = ',';
+	p = put_secs(p, x->gpu_to_us);
 	*p++ = '\n';
 	fwrite(row, 1, (size_t)(p - row), o->f);
 }
@@ -131,7 +135,7 @@ static const char *const out_headers[NOUT] = {
 	"scenario,policy," ROWS_RUN_HEADER,
 	"policy,replication,job,group,index,type,status,arrival_s,start_s,end_s,jct_s,nodes,gpus\n",
 	"policy,replication,executor,job,group,type,role,node,cores,memory_mib,gpus,launch_s,"
-	"ready_s,end_s\n",
+	"ready_s,end_s,gpu_from_s,gpu_to_s\n",
 	"policy," ROWS_TIMING_HEADER,
 };
 

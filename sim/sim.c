@@ -378,6 +378,7 @@ int sim_launch_executor(struct sim *s, int job, int role, int node, int cores,
 	*x = (struct sim_exec){.id = s->nexecs++, .job = job, .role = role, .node = node,
 			       .cores = cores, .mem_mib = mem_mib, .gpus = gpus,
 			       .launch_us = s->now, .ready_us = -1, .end_us = -1,
+			       .gpu_from_us = gpus > 0 ? s->now : -1, .gpu_to_us = -1,
 			       .slots = j->task_cpus ? cores / j->task_cpus : cores,
 			       .live = true, .node_prev = -1,
 			       .node_next = n->exec_head};
@@ -427,6 +428,8 @@ static void release_exec(struct sim *s, int id)
 	if (x->node_next >= 0)
 		s->execs[x->node_next].node_prev = x->node_prev;
 	n->nexec--;
+	if (x->gpus + x->gpus_grabbed > 0)
+		x->gpu_to_us = s->now;
 	clu_give(&s->clu, x->node, x->cores, x->mem_mib, x->gpus + x->gpus_grabbed);
 	s->alloc_cores -= x->cores;
 	s->alloc_gpus -= x->gpus + x->gpus_grabbed;
@@ -756,6 +759,7 @@ static void take_gpu(struct sim *s, struct sim_job *j, struct sim_exec *x)
 	integrate(s);
 	clu_take(&s->clu, x->node, 0, 0, 1);
 	x->gpus_grabbed = x->gpus_took = 1;
+	x->gpu_from_us = s->now;
 	j->gpus_used++;
 	s->alloc_gpus++;
 	check_node(s, x->node);
@@ -918,6 +922,7 @@ static void on_phase_end(struct sim *s, struct sim_job *j)
 				clu_give(&s->clu, x->node, 0, 0, x->gpus_grabbed);
 				s->alloc_gpus -= x->gpus_grabbed;
 				x->gpus_grabbed = 0;
+				x->gpu_to_us = s->now;
 				check_node(s, x->node);
 			}
 		}

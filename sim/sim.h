@@ -119,6 +119,8 @@ struct sim_exec {
 				    (from its pick until a worker's training
 				    ends, a PS's executor ends) */
 	int gpus_took;           /* GPUs it took at any time (for outputs) */
+	int64_t gpu_from_us, gpu_to_us; /* when it held GPUs (given at launch,
+				    or taken by a TF node); -1 if never */
 	int64_t launch_us;       /* granted */
 	int64_t ready_us;        /* could run tasks (after start-up); -1 */
 	int64_t end_us;          /* released; -1 while live */

@@ -424,6 +424,50 @@ static void test_utilisation(void)
 	out_reset();
 }
 
+/* A TF node behind a GPU-blind policy holds its GPU from gpu_from_s to
+ * gpu_to_s, not from launch to end: a PS that took one at 6 s, a worker
+ * from 1 s until its training ended at 8 s. */
+static void test_utilisation_gpu_times(void)
+{
+	char path[] = "/tmp/hetsim-plot-XXXXXX";
+	int fd = mkstemp(path);
+	CU_ASSERT_FATAL(fd >= 0);
+	const char *csv = "policy,replication,node,type,cores,gpus,launch_s,ready_s,end_s,"
+			  "gpu_from_s,gpu_to_s\n"
+			  "p,0,gpu-0,mnist_spark,1,1,0,1,10,6,10\n"
+			  "p,0,gpu-0,mnist_spark,1,1,0,1,10,1,8\n"
+			  "p,0,cpu-0,wordcount,2,0,0,1,5,,\n";
+	CU_ASSERT_EQUAL(write(fd, csv, strlen(csv)), (ssize_t)strlen(csv));
+	close(fd);
+	struct plot_opts o = {.policy = "p"};
+	run_ex(plot_prep_util, path, true, &o);
+	EXPECT_DAT("# t cores:gpu cores:cpu cores:fast cores:unlabelled gpus:gpu  (share held by "
+		   "executors, from t to the next row)\n"
+		   "0 0.5 0.5 0 0 0\n"
+		   "1 0.5 0.5 0 0 0.5\n"
+		   "5 0.5 0 0 0 0.5\n"
+		   "6 0.5 0 0 0 1\n"
+		   "8 0.5 0 0 0 0.5\n"
+		   "10 0 0 0 0 0\n");
+	run_ex(plot_prep_gantt, path, true, &o);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.dat, "# executors holding GPUs: x0 x1 y0 y1\n6 10 "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.dat, "\n1 8 "));
+	remove(path);
+
+	char bad[] = "/tmp/hetsim-plot-XXXXXX";
+	fd = mkstemp(bad);
+	CU_ASSERT_FATAL(fd >= 0);
+	csv = "policy,replication,node,type,cores,gpus,launch_s,ready_s,end_s,gpu_from_s,"
+	      "gpu_to_s\np,0,gpu-0,mnist_spark,1,1,2,3,10,1,8\n";
+	CU_ASSERT_EQUAL(write(fd, csv, strlen(csv)), (ssize_t)strlen(csv));
+	close(fd);
+	run_ex(plot_prep_util, bad, true, &o);
+	CU_ASSERT_EQUAL(out.rc, -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.err, ":2: GPU times out of order"));
+	remove(bad);
+	out_reset();
+}
+
 /* ---- runs.csv summarised -------------------------------------------- */
 
 static void test_summarise_runs(void)
@@ -656,6 +700,7 @@ int test_suite_plot(void)
 		   {"gantt: lanes, boxes, node rows", test_gantt},
 		   {"gantt: node order without a scenario", test_gantt_node_order},
 		   {"utilisation: step function per label", test_utilisation},
+		   {"utilisation and gantt: GPUs held from gpu_from_s to gpu_to_s", test_utilisation_gpu_times},
 		   {"runs.csv summarised: mean, Student-t CI", test_summarise_runs},
 		   {"command: bad input and missing gnuplot", test_cmd_errors},
 		   {"command: renders PNG and SVG", test_cmd_render});

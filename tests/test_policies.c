@@ -195,6 +195,11 @@ static void standalone_gpu_retry(void)
 	CU_ASSERT_EQUAL(h_exec(3)->gpus_took, 1);  /* ... once registered */
 	CU_ASSERT_EQUAL(h_exec(3)->ready_us, S(6)); /* up long before */
 	CU_ASSERT_EQUAL(h_job(s, "m", 1)->gpus_used, 2);
+	CU_ASSERT_EQUAL(h_exec(0)->gpu_from_us, S(6));  /* job 0's PS: its pick ... */
+	CU_ASSERT_EQUAL(h_exec(0)->gpu_to_us, S(57));   /* ... to its executor's end */
+	CU_ASSERT_EQUAL(h_exec(1)->gpu_from_us, S(1));  /* job 0's worker ... */
+	CU_ASSERT_EQUAL(h_exec(1)->gpu_to_us, S(56));   /* ... to its training's end */
+	CU_ASSERT_EQUAL(h_exec(3)->gpu_from_us, S(96));
 	CU_ASSERT_EQUAL(h_makespan(s), S(152));
 	CU_ASSERT_EQUAL(sim_totals(s)->events, 18);
 	h_done(s, c);
@@ -205,7 +210,10 @@ static void standalone_gpu_retry(void)
 	JOB_AT(s, "m", 1, 6, 58);
 	CU_ASSERT_EQUAL(h_exec(3)->gpus, 1);
 	CU_ASSERT_EQUAL(h_exec(3)->gpus_took, 0);
+	CU_ASSERT_EQUAL(h_exec(3)->gpu_from_us, S(5)); /* given at launch ... */
+	CU_ASSERT_EQUAL(h_exec(3)->gpu_to_us, S(58));  /* ... until the end */
 	CU_ASSERT_EQUAL(h_exec(2)->gpus_took, 0);
+	CU_ASSERT_EQUAL(h_exec(2)->gpu_from_us, -1);   /* the PS, none */
 	CU_ASSERT_EQUAL(sim_totals(s)->events, 12);
 	h_done(s, c);
 }
