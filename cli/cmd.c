@@ -253,8 +253,9 @@ static int cmd_policies(int argc, char **argv)
 	int n;
 	const struct policy_ops *const *all = pol_all(&n);
 	for (int i = 0; i < n; i++) {
-		printf("%-18s %s%s\n", all[i]->name, all[i]->summary,
-		       all[i]->uses_labels ? "" : " (ignores labels)");
+		printf("%-18s %s%s%s\n", all[i]->name, all[i]->summary,
+		       all[i]->uses_labels ? "" : " (ignores labels)",
+		       all[i]->gpu_aware ? "" : " (TF nodes grab idle GPUs)");
 		for (const struct pol_param *p = all[i]->params; p->key; p++) {
 			char kind[128] = "true|false";
 			if (p->type == POL_CHOICE) {
