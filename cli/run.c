@@ -28,12 +28,54 @@ static const char *role_name(const struct sim_job *j, int role)
 	return "executor";
 }
 
-/* Rows of jobs.csv and executors.csv are built with util.h's put_*
- * writers: a run of 10^6 jobs writes 2 million rows, and printf took most
- * of the time of such a run.  A row has at most 4 names of at most 112
- * characters (the loader's 100 plus "-<index>" for nodes) and 16 numbers:
- * ROW_MAX is ample. */
+/* Rows of jobs.csv and executors.csv are built with util.h's wr_*
+ * writers straight into a buffer, written with one fwrite when it is
+ * nearly full: a run of 10^6 jobs writes 2 million rows (170 MB), and
+ * printf, then an fwrite per row, took much of such a run.  A row has at
+ * most 4 names of at most 112 characters (the loader's 100 plus
+ * "-<index>" for nodes) and 16 numbers: ROW_MAX is ample. */
 #define ROW_MAX 1024
+#define ROWS_BUF ((size_t)256 << 10)
+
+/* Rows on their way to one file. */
+struct rowbuf {
+	FILE *f;               /* where they go */
+	char *b;               /* ROWS_BUF bytes */
+	size_t len;            /* bytes in b, not yet written */
+};
+
+static void rb_init(struct rowbuf *rb, FILE *f)
+{
+	*rb = (struct rowbuf){f, xmalloc(ROWS_BUF), 0};
+}
+
+static void rb_flush(struct rowbuf *rb)
+{
+	fwrite(rb->b, 1, rb->len, rb->f); /* errors: ferror, at rows_files_close */
+	rb->len = 0;
+}
+
+/* Where the next row goes: room for ROW_MAX bytes.  rb_end says where
+ * it ended. */
+static char *rb_row(struct rowbuf *rb)
+{
+	if (rb->len > ROWS_BUF - ROW_MAX)
+		rb_flush(rb);
+	return rb->b + rb->len;
+}
+
+static void rb_end(struct rowbuf *rb, const char *end)
+{
+	rb->len = (size_t)(end - rb->b);
+}
+
+/* Write what is left and free the buffer. */
+static void rb_close(struct rowbuf *rb)
+{
+	rb_flush(rb);
+	free(rb->b);
+	rb->b = NULL;
+}
 
 /* Seconds with microsecond precision, or nothing for "never". */
 static char *put_secs(char *p, int64_t us)
@@ -41,9 +83,13 @@ static char *put_secs(char *p, int64_t us)
 	return us < 0 ? p : wr_us(p, us);
 }
 
+/* A name and a comma.  Copied a byte at a time: names are short, and
+ * strlen then memcpy, two calls for a few bytes, were most of the cost
+ * of the 9 names a job's rows hold. */
 static char *put_field(char *p, const char *s)
 {
-	p = wr_str(p, s);
+	while (*s)
+		*p++ = *s++;
 	*p++ = ',';
 	return p;
 }
@@ -57,10 +103,11 @@ static char *put_num(char *p, int64_t v)
 
 static void job_rows(FILE *b, const struct sim *s, const char *pol, int rep)
 {
-	char row[ROW_MAX];
+	struct rowbuf rb;
+	rb_init(&rb, b);
 	for (int i = 0; i < sim_njobs(s); i++) {
 		const struct sim_job *j = sim_job(s, i);
-		char *p = put_field(row, pol);
+		char *p = put_field(rb_row(&rb), pol);
 		p = put_num(p, rep);
 		p = put_num(p, j->id);
 		p = put_field(p, sim_job_group(s, i)->name);
@@ -79,23 +126,23 @@ static void job_rows(FILE *b, const struct sim *s, const char *pol, int rep)
 		p = put_num(p, j->nodes_used);
 		p = wr_i64(p, j->gpus_used);
 		*p++ = '\n';
-		fwrite(row, 1, (size_t)(p - row), b);
+		rb_end(&rb, p);
 	}
+	rb_close(&rb);
 }
 
 /* The output of one run in progress, for the executor sink. */
 struct out_ctx {
-	FILE *f;
+	struct rowbuf rb;      /* executors.csv */
 	const char *policy;
 	int rep;
 };
 
 static void exec_row(void *ctx, const struct sim *s, const struct sim_exec *x)
 {
-	const struct out_ctx *o = ctx;
+	struct out_ctx *o = ctx;
 	const struct sim_job *j = sim_job(s, x->job);
-	char row[ROW_MAX];
-	char *p = put_field(row, o->policy);
+	char *p = put_field(rb_row(&o->rb), o->policy);
 	p = put_num(p, o->rep);
 	p = put_num(p, x->id);
 	p = put_num(p, x->job);
@@ -116,7 +163,7 @@ static void exec_row(void *ctx, const struct sim *s, const struct sim_exec *x)
 	*p++ = ',';
 	p = put_secs(p, x->gpu_to_us);
 	*p++ = '\n';
-	fwrite(row, 1, (size_t)(p - row), o->f);
+	rb_end(&o->rb, p);
 }
 
 static void run_row(FILE *b, const struct scn *sc, const char *pol, int rep,
@@ -252,9 +299,12 @@ int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *di
 				rc = 1;
 				break;
 			}
-			struct out_ctx oc = {f[2], pols[p].name, r};
+			struct out_ctx oc = {.policy = pols[p].name, .rep = r};
+			rb_init(&oc.rb, f[2]);
 			sim_set_exec_sink(sim, exec_row, &oc);
-			if (sim_run(sim)) {
+			int failed = sim_run(sim);
+			rb_close(&oc.rb);
+			if (failed) {
 				fprintf(stderr, "hetsim run: %s: policy %s, replication %d: simulated time "
 					"passes %lld years; no results written\n", s->path, pols[p].name,
 					r, (long long)(SIM_TIME_MAX / US_PER_S / 31557600));

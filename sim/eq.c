@@ -13,6 +13,15 @@
  * 32-byte events, two or three lines per level, the queue took a third
  * of such a run).
  *
+ * Beside the heap (eq.h): the now queue, a ring of the events pushed for
+ * the time of the last pop, and the one set-aside slot.  The now queue
+ * only ever holds events of one time, appended with increasing seqs, so
+ * its head is its least; the slot holds one event.  The least of the
+ * queue is then the least of at most three candidates: the heap's root,
+ * the ring's head and the slot, compared in full (time, seq).  That makes
+ * the order of pops that of a single heap whatever was pushed where, even
+ * an event pushed earlier than the last pop.
+ *
  * Both sifts use the "hole" technique: rather than swapping the moving
  * event level by level, they shift parents (or children) into a hole and
  * write the moving event once, where the hole stops.
@@ -60,10 +69,7 @@ static void eq_reserve(struct eq *q, size_t cap);
 
 void eq_init(struct eq *q, size_t cap_hint)
 {
-	q->heap = NULL;
-	q->mem = NULL;
-	q->n = q->cap = 0;
-	q->next_seq = 0;
+	*q = (struct eq){.last = -1};
 	if (cap_hint)
 		eq_reserve(q, cap_hint);
 }
@@ -71,6 +77,7 @@ void eq_init(struct eq *q, size_t cap_hint)
 void eq_free(struct eq *q)
 {
 	free(q->mem);
+	free(q->now);
 	eq_init(q, 0);
 }
 
@@ -101,7 +108,8 @@ static _Noreturn void bad_event(const char *what, uint64_t v)
 	abort();
 }
 
-uint64_t eq_push(struct eq *q, int64_t time, uint32_t kind, uint32_t obj)
+/* Check the packing's bounds (eq.h), draw the next seq, pack. */
+static struct eq_slot pack(struct eq *q, int64_t time, uint32_t kind, uint32_t obj)
 {
 	if (time < 0 || time >= EQ_TIME_LIMIT)
 		bad_event("time", (uint64_t)time);
@@ -109,14 +117,21 @@ uint64_t eq_push(struct eq *q, int64_t time, uint32_t kind, uint32_t obj)
 		bad_event("kind", kind);
 	if (q->next_seq >= EQ_SEQ_LIMIT)
 		bad_event("push number", q->next_seq);
+	uint64_t seq = q->next_seq++;
+	return (struct eq_slot){.hi = (uint64_t)time << 14 | seq >> 29,
+				.lo = (seq & ((UINT64_C(1) << 29) - 1)) << 35 |
+				      (uint64_t)obj << 3 | kind};
+}
+
+static inline int64_t slot_time(const struct eq_slot *e) { return (int64_t)(e->hi >> 14); }
+
+static void heap_push(struct eq *q, struct eq_slot e)
+{
 	if (q->n == q->cap)
 		grow(q);
-	uint64_t seq = q->next_seq++;
-	struct eq_slot e = {.hi = (uint64_t)time << 14 | seq >> 29,
-			    .lo = (seq & ((UINT64_C(1) << 29) - 1)) << 35 | (uint64_t)obj << 3 | kind};
 	struct eq_slot *h = q->heap;
 	size_t i = q->n++;
-	/* Sift up.  The new event has the largest seq in the heap, so it
+	/* Sift up.  The new event has the largest seq in the queue, so it
 	 * belongs above a parent only if its time is strictly earlier:
 	 * comparing times alone is the full (time, seq) comparison here. */
 	uint64_t t = e.hi >> 14;
@@ -128,7 +143,45 @@ uint64_t eq_push(struct eq *q, int64_t time, uint32_t kind, uint32_t obj)
 		i = p;
 	}
 	h[i] = e;
-	return seq;
+}
+
+/* Append to the now queue's ring; when full, double it, unrolling the
+ * events into the new block from its head. */
+static void now_append(struct eq *q, struct eq_slot e)
+{
+	if (q->now_n == q->now_cap) {
+		size_t cap = q->now_cap ? 2 * q->now_cap : 64;
+		struct eq_slot *r = xmalloc(cap * sizeof *r);
+		for (size_t k = 0; k < q->now_n; k++)
+			r[k] = q->now[(q->now_head + k) & (q->now_cap - 1)];
+		free(q->now);
+		q->now = r;
+		q->now_head = 0;
+		q->now_cap = cap;
+	}
+	q->now[(q->now_head + q->now_n++) & (q->now_cap - 1)] = e;
+}
+
+uint64_t eq_push(struct eq *q, int64_t time, uint32_t kind, uint32_t obj)
+{
+	struct eq_slot e = pack(q, time, kind, obj);
+	/* the ring stays one time, in push order: sorted */
+	if (q->now_n ? time == slot_time(&q->now[q->now_head]) : time == q->last)
+		now_append(q, e);
+	else
+		heap_push(q, e);
+	return q->next_seq - 1;
+}
+
+uint64_t eq_push_aside(struct eq *q, int64_t time, uint32_t kind, uint32_t obj)
+{
+	if (q->has_aside) {
+		fprintf(stderr, "hetsim: event queue: side slot already taken\n");
+		abort();
+	}
+	q->aside = pack(q, time, kind, obj);
+	q->has_aside = true;
+	return q->next_seq - 1;
 }
 
 /* Index of the least of h[c] .. h[c+3], without branches: a tournament
@@ -151,17 +204,13 @@ static size_t least_of_few(const struct eq_slot *h, size_t c, size_t k)
 	return m;
 }
 
-bool eq_pop(struct eq *q, struct eq_event *out)
+/* Remove the heap's root: sift the last event down from a hole there. */
+static void heap_pop(struct eq *q)
 {
-	if (q->n == 0)
-		return false;
 	struct eq_slot *h = q->heap;
-	if (out)
-		*out = eq_unpack(&h[0]);
 	size_t n = --q->n;
 	if (n == 0)
-		return true;
-	/* Sift the last event down from a hole at the root. */
+		return;
 	struct eq_slot e = h[n];
 	size_t i = 0, c;
 	while ((c = ARITY * i + 1) < n) {
@@ -184,13 +233,61 @@ bool eq_pop(struct eq *q, struct eq_event *out)
 		i = m;
 	}
 	h[i] = e;
+}
+
+/* Where the least event of the queue is. */
+enum where { NOWHERE, IN_HEAP, IN_NOW, ASIDE };
+
+static inline enum where least(const struct eq *q, const struct eq_slot **m)
+{
+	enum where w = NOWHERE;
+	if (q->n) {
+		*m = &q->heap[0];
+		w = IN_HEAP;
+	}
+	if (q->now_n && (w == NOWHERE || before(&q->now[q->now_head], *m))) {
+		*m = &q->now[q->now_head];
+		w = IN_NOW;
+	}
+	if (q->has_aside && (w == NOWHERE || before(&q->aside, *m))) {
+		*m = &q->aside;
+		w = ASIDE;
+	}
+	return w;
+}
+
+bool eq_pop(struct eq *q, struct eq_event *out)
+{
+	const struct eq_slot *m = NULL;
+	enum where w = least(q, &m);
+	if (w == NOWHERE)
+		return false;
+	struct eq_slot e = *m;
+	switch (w) {
+	case IN_HEAP:
+		heap_pop(q);
+		break;
+	case IN_NOW:
+		q->now_head = (q->now_head + 1) & (q->now_cap - 1);
+		q->now_n--;
+		break;
+	case ASIDE:
+		q->has_aside = false;
+		break;
+	case NOWHERE:
+		break;
+	}
+	q->last = slot_time(&e);
+	if (out)
+		*out = eq_unpack(&e);
 	return true;
 }
 
 bool eq_top(const struct eq *q, struct eq_event *out)
 {
-	if (q->n == 0)
+	const struct eq_slot *m = NULL;
+	if (least(q, &m) == NOWHERE)
 		return false;
-	*out = eq_unpack(&q->heap[0]);
+	*out = eq_unpack(m);
 	return true;
 }

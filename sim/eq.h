@@ -6,7 +6,19 @@
  * depends on anything but the order of pushes: same pushes, same pops.
  *
  * The queue is an array-based 4-ary min-heap with the key inline; it
- * allocates nothing per event (the array grows by doubling).  Cancelling
+ * allocates nothing per event (the arrays grow by doubling).  Two kinds
+ * of event skip the heap, since most of a large run's events are of
+ * them and a heap push and pop cost a walk from leaf to root and back:
+ *
+ *   - events pushed for the time of the last pop (a zero delay: an
+ *     executor with no start-up time) wait in a FIFO, the "now" queue,
+ *     where they are already in (time, seq) order;
+ *   - one event the caller sets aside (eq_push_aside: the next arrival of
+ *     a stream the engine feeds one event at a time) waits in a slot.
+ *
+ * They take their seq from the same counter as heap events, and eq_pop
+ * returns the least of the heap's root, the now queue's head and the
+ * slot: the order of pops is exactly that of one heap.  Cancelling
  * is lazy: eq_push returns the event's seq, unique in the queue's life;
  * the engine remembers the seq of the one event of an object that still
  * counts and ignores popped events with another.  eq never looks at kind
@@ -47,33 +59,61 @@ struct eq_slot {
 struct eq {
 	struct eq_slot *heap;   /* 4-ary min-heap; heap + 1 is 64-byte aligned */
 	void *mem;              /* the allocation heap points into */
-	size_t n, cap;
+	size_t n, cap;          /* events in the heap, room */
+	struct eq_slot *now;    /* ring: the now queue, events of one time in
+				   push order (so in (time, seq) order) */
+	size_t now_head, now_n, now_cap; /* first, count, room (0 or a power of 2) */
+	struct eq_slot aside;   /* the set-aside event, if has_aside */
+	bool has_aside;
+	int64_t last;           /* µs, time of the last pop; -1 before the first */
 	uint64_t next_seq;
 };
 
-/* Make an empty queue with room for cap_hint events (0: allocate on the
- * first push).  The queue owns its array; release it with eq_free. */
+/* Make an empty queue with room for cap_hint events in the heap (0:
+ * allocate on the first push).  The queue owns its arrays; release them
+ * with eq_free. */
 void eq_init(struct eq *q, size_t cap_hint);
 
-/* Free the array and leave *q empty (as after eq_init(q, 0)), so that a
+/* Free the arrays and leave *q empty (as after eq_init(q, 0)), so that a
  * second eq_free is harmless.  Pending events are dropped. */
 void eq_free(struct eq *q);
 
 /* Add an event and return its seq: the number of pushes made before it
- * on this queue (the first push gets 0).  Amortised O(1) allocation: the
- * array doubles when full; out of memory aborts.  O(log n). */
+ * on this queue (the first push gets 0).  An event at the time of the
+ * last pop joins the now queue (O(1)) unless that holds events of
+ * another time; any other event joins the heap (O(log n)).  Amortised
+ * O(1) allocation: the arrays double when full; out of memory aborts. */
 uint64_t eq_push(struct eq *q, int64_t time, uint32_t kind, uint32_t obj);
 
+/* Add an event, as eq_push, into the queue's one side slot, which must be
+ * empty (else abort: a programming error): for the next event of a
+ * stream the caller feeds one at a time, earliest first.  It draws its
+ * seq from the same counter and pops in the same place as if eq_push had
+ * queued it.  O(1).  eq_has_aside tells whether the slot is taken. */
+uint64_t eq_push_aside(struct eq *q, int64_t time, uint32_t kind, uint32_t obj);
+static inline bool eq_has_aside(const struct eq *q) { return q->has_aside; }
+
 /* Removes the least event into *out; false when empty.  out may be NULL
- * to drop the event.  O(log n). */
+ * to drop the event.  O(log n) from the heap, O(1) from the now queue
+ * or the slot. */
 bool eq_pop(struct eq *q, struct eq_event *out);
 
 /* The least event, left in place, into *out; false when empty. */
 bool eq_top(const struct eq *q, struct eq_event *out);
 
+/* Events held: in the heap, the now queue and the slot together. */
+static inline size_t eq_size(const struct eq *q) { return q->n + q->now_n + q->has_aside; }
+
 /* The time of the least event; the queue must not be empty. */
-static inline int64_t eq_top_time(const struct eq *q) { return (int64_t)(q->heap[0].hi >> 14); }
-static inline size_t eq_size(const struct eq *q) { return q->n; }
+static inline int64_t eq_top_time(const struct eq *q)
+{
+	uint64_t t = q->n ? q->heap[0].hi >> 14 : UINT64_MAX;
+	if (q->now_n && q->now[q->now_head].hi >> 14 < t)
+		t = q->now[q->now_head].hi >> 14;
+	if (q->has_aside && q->aside.hi >> 14 < t)
+		t = q->aside.hi >> 14;
+	return (int64_t)t;
+}
 
 /* Unpack one slot (for tests and eq_pop/eq_top). */
 static inline struct eq_event eq_unpack(const struct eq_slot *s)

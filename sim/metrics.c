@@ -1,7 +1,6 @@
 /* metrics.c - figures of one finished run. */
 #include "metrics.h"
 
-#include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +18,10 @@ void met_compute(const struct sim *s, struct met_run *m)
 	const struct sim_totals *t = sim_totals(s);
 	const struct clu *c = sim_cluster(s);
 	int n = sim_njobs(s), warm = sim_scenario(s)->warmup_jobs;
-	double *jct = xmalloc((size_t)(n ? n : 1) * sizeof *jct);
+	/* JCTs of done jobs, in µs, sorted as integers (sort_kv) and then
+	 * converted: the conversion is monotone, so this is the sorted array
+	 * of seconds that sorting doubles gave */
+	struct kv *jct_us = xmalloc((size_t)(n ? n : 1) * sizeof *jct_us);
 	double wait = 0;
 	int nwait = 0, njct = 0;
 	memset(m, 0, sizeof *m);
@@ -32,8 +34,8 @@ void met_compute(const struct sim *s, struct met_run *m)
 		m->timed_out += j->status == JOB_TIMED_OUT;
 		m->unplaceable += j->status == JOB_UNPLACEABLE;
 		if (j->status == JOB_DONE) {
-			jct[njct++] = (double)(j->end_us - j->arrival_us) / US_PER_S;
-			m->jct_type_s[j->type] += jct[njct - 1];
+			jct_us[njct++] = (struct kv){j->end_us - j->arrival_us, 0};
+			m->jct_type_s[j->type] += (double)(j->end_us - j->arrival_us) / US_PER_S;
 			m->done_type[j->type]++;
 		}
 		if (j->start_us >= 0) {
@@ -41,7 +43,13 @@ void met_compute(const struct sim *s, struct met_run *m)
 			nwait++;
 		}
 	}
-	gsl_sort(jct, 1, (size_t)njct);
+	struct kv *tmp = xmalloc((size_t)(njct ? njct : 1) * sizeof *tmp);
+	sort_kv(jct_us, tmp, (size_t)njct);
+	free(tmp);
+	double *jct = xmalloc((size_t)(njct ? njct : 1) * sizeof *jct);
+	for (int i = 0; i < njct; i++)
+		jct[i] = (double)jct_us[i].key / US_PER_S;
+	free(jct_us);
 	m->jct_mean_s = njct ? gsl_stats_mean(jct, 1, (size_t)njct) : 0.0;
 	m->jct_p50_s = met_quantile(jct, njct, 0.50);
 	m->jct_p95_s = met_quantile(jct, njct, 0.95);

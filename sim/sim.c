@@ -310,6 +310,20 @@ static uint64_t push_at(struct sim *s, double t, enum ev_kind kind, uint32_t obj
 	return eq_push(&s->q, (int64_t)llround(t), kind, obj);
 }
 
+/* Queue the arrival of job j, as push_at, in the queue's side slot: one
+ * arrival is pending at a time, and a heap push and pop per job would be
+ * a third of a farm run's queue work (eq.h). */
+static void push_arrival(struct sim *s, const struct sim_job *j)
+{
+	/* a Poisson arrival can fall past SIM_TIME_MAX (the loader bounds
+	 * only the mean last arrival) */
+	if (j->arrival_us > SIM_TIME_MAX) {
+		s->overflow = true;
+		return;
+	}
+	eq_push_aside(&s->q, j->arrival_us, EV_ARRIVE, (uint32_t)j->id);
+}
+
 static void push_task_end(struct sim *s, int r)
 {
 	struct run *ru = &s->runs[r];
@@ -560,13 +574,8 @@ static void on_arrive(struct sim *s, struct sim_job *j)
 {
 	/* queue the next arrival: one pending arrival at a time keeps the
 	 * event queue small whatever the number of jobs */
-	if (s->next_arrival < s->njobs) {
-		const struct sim_job *nx = &s->jobs[s->next_arrival];
-		/* push_at: a Poisson arrival can fall past SIM_TIME_MAX (the
-		 * loader bounds only the mean last arrival) */
-		push_at(s, (double)nx->arrival_us, EV_ARRIVE, (uint32_t)nx->id);
-		s->next_arrival++;
-	}
+	if (s->next_arrival < s->njobs)
+		push_arrival(s, &s->jobs[s->next_arrival++]);
 	j->status = JOB_WAITING;
 	if (j->type == SCN_JOB_MNIST) {
 		const struct scn_job_group *g = &s->scn->jobs[j->group];
@@ -1073,8 +1082,10 @@ static void finish(struct sim *s)
 static void prefetch_next(const struct sim *s)
 {
 	const struct eq *q = &s->q;
-	/* the event after next is one of the root's four children */
-	for (size_t i = 1; i <= 4 && i < q->n; i++) {
+	/* the event after next, if it is in the heap, is the root (when the
+	 * next one is in the now queue or the side slot) or one of the
+	 * root's four children */
+	for (size_t i = 0; i <= 4 && i < q->n; i++) {
 		struct eq_event c = eq_unpack(&q->heap[i]);
 		if (c.kind == EV_TASK_END)
 			PREFETCH(&s->runs[c.obj]);
@@ -1101,7 +1112,7 @@ int sim_run(struct sim *s)
 	int64_t ns0 = mono_ns();
 	uint64_t t0 = ticks();
 	if (s->njobs > 0) {
-		push_at(s, (double)s->jobs[0].arrival_us, EV_ARRIVE, 0);
+		push_arrival(s, &s->jobs[0]);
 		s->next_arrival = 1;
 		s->tot.first_arrival_us = s->jobs[0].arrival_us;
 		s->now = s->integ_at = s->jobs[0].arrival_us;
@@ -1134,21 +1145,30 @@ int sim_run(struct sim *s)
 /* ---- construction -------------------------------------------------- */
 
 /* Jobs are numbered in arrival order, ties by group, then by index in
- * the group.  Sorting these 16-byte keys and then filling the jobs in
- * order moves far less memory than sorting the jobs themselves. */
-struct arrival_key {
-	int64_t t;
-	int32_t group, index;
-};
-
-static int cmp_arrival(const void *a, const void *b)
+ * the group: the jobs, listed by group and then by index, are sorted by
+ * arrival with a stable sort (sort_kv, O(jobs)).  It moves 16-byte pairs
+ * (arrival; group, index), far less memory than the jobs themselves. */
+static void number_jobs(struct sim *s)
 {
-	const struct arrival_key *x = a, *y = b;
-	if (x->t != y->t)
-		return x->t < y->t ? -1 : 1;
-	if (x->group != y->group)
-		return x->group < y->group ? -1 : 1;
-	return (x->index > y->index) - (x->index < y->index);
+	const struct scn *scn = s->scn;
+	size_t n = (size_t)(s->njobs ? s->njobs : 1);
+	struct kv *key = xmalloc(n * sizeof *key), *tmp = xmalloc(n * sizeof *tmp);
+	int64_t *t = xmalloc(n * sizeof *t);
+	int id = 0;
+	for (int g = 0; g < scn->njobgroups; g++) {
+		wl_arrivals(scn, g, s->seed, t);
+		for (int i = 0; i < scn->jobs[g].count; i++, id++)
+			key[id] = (struct kv){t[i], (uint64_t)g << 32 | (uint32_t)i};
+	}
+	sort_kv(key, tmp, (size_t)s->njobs);
+	for (int i = 0; i < s->njobs; i++) {
+		s->jobs[i].group = (int)(key[i].val >> 32);
+		s->jobs[i].index = (int)(uint32_t)key[i].val;
+		s->jobs[i].arrival_us = key[i].key;
+	}
+	free(t);
+	free(tmp);
+	free(key);
 }
 
 struct sim *sim_new(const struct scn *scn, const struct scn_policy *pol,
@@ -1173,30 +1193,16 @@ struct sim *sim_new(const struct scn *scn, const struct scn_policy *pol,
 	for (int g = 0; g < scn->njobgroups; g++)
 		s->njobs += scn->jobs[g].count;
 	s->jobs = xcalloc((size_t)s->njobs, sizeof *s->jobs);
-	struct arrival_key *key = xmalloc((size_t)(s->njobs ? s->njobs : 1) * sizeof *key);
-	int id = 0;
-	for (int g = 0; g < scn->njobgroups; g++) {
-		const struct scn_job_group *jg = &scn->jobs[g];
-		int64_t *t = xmalloc((size_t)jg->count * sizeof *t);
-		wl_arrivals(scn, g, s->seed, t);
-		for (int i = 0; i < jg->count; i++, id++)
-			key[id] = (struct arrival_key){t[i], g, i};
-		free(t);
-	}
-	qsort(key, (size_t)s->njobs, sizeof *key, cmp_arrival);
+	number_jobs(s);
 	for (int i = 0; i < s->njobs; i++) {
 		struct sim_job *j = &s->jobs[i];
-		j->group = key[i].group;
-		j->index = key[i].index;
 		j->type = scn->jobs[j->group].type;
-		j->arrival_us = key[i].t;
 		j->id = i;
 		j->status = JOB_PENDING;
 		j->start_us = j->end_us = -1;
 		j->phase = PH_RESERVE;
 		wl_job_setup(scn, j->group, j);
 	}
-	free(key);
 	s->pst = ops->init ? ops->init(s, pol) : NULL;
 	return s;
 }

@@ -1,4 +1,5 @@
-/* util.c - allocation that cannot fail silently, typo suggestions. */
+/* util.c - allocation that cannot fail silently, typo suggestions, CSV
+ * writers, a radix sort. */
 #define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE (Linux) */
 #include "util.h"
 
@@ -124,33 +125,43 @@ char *wr_str(char *p, const char *s)
 	return p + n;
 }
 
-/* The decimal digits of v, at least `width` of them (zero-padded), two
- * at a time from a table (half the divisions of one at a time). */
-static char *wr_digits(char *p, uint64_t v, int width)
+static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+			    "25262728293031323334353637383940414243444546474849"
+			    "50515253545556575859606162636465666768697071727374"
+			    "75767778798081828384858687888990919293949596979899";
+
+/* The number of decimal digits of v (1 for 0); a few steps for the
+ * small numbers CSV rows mostly hold. */
+static int ndigits(uint64_t v)
 {
-	static const char pairs[] = "00010203040506070809101112131415161718192021222324"
-				    "25262728293031323334353637383940414243444546474849"
-				    "50515253545556575859606162636465666768697071727374"
-				    "75767778798081828384858687888990919293949596979899";
-	char tmp[24];
-	int n = 0;
-	while (v >= 100) {
+	int n = 1;
+	for (uint64_t p = 10; n < 20 && v >= p; p *= 10)
+		n++;
+	return n;
+}
+
+/* The last n decimal digits of v (zero-padded) at p .. p+n-1, written
+ * backwards two at a time from a table: half the divisions of one at a
+ * time, and each digit stored once, where it belongs. */
+static char *wr_ndigits(char *p, uint64_t v, int n)
+{
+	char *end = p + n, *q = end;
+	while (q - p >= 2) {
 		const char *d = &pairs[2 * (v % 100)];
 		v /= 100;
-		tmp[n++] = d[1];
-		tmp[n++] = d[0];
+		*--q = d[1];
+		*--q = d[0];
 	}
-	if (v >= 10) {
-		tmp[n++] = pairs[2 * v + 1];
-		tmp[n++] = pairs[2 * v];
-	} else {
-		tmp[n++] = (char)('0' + v);
-	}
-	while (n < width)
-		tmp[n++] = '0';
-	while (n)
-		*p++ = tmp[--n];
-	return p;
+	if (q > p)
+		*--q = (char)('0' + v % 10);
+	return end;
+}
+
+/* The decimal digits of v, at least `width` of them (zero-padded). */
+static char *wr_digits(char *p, uint64_t v, int width)
+{
+	int n = ndigits(v);
+	return wr_ndigits(p, v, n > width ? n : width);
 }
 
 /* |v| as uint64 without overflow at INT64_MIN. */
@@ -173,11 +184,49 @@ char *wr_us(char *p, int64_t us)
 		*p++ = '-';
 	p = wr_digits(p, a / 1000000u, 1);
 	*p++ = '.';
-	return wr_digits(p, a % 1000000u, 6);
+	return wr_ndigits(p, a % 1000000u, 6);
 }
 
 const char *fmt_us(int64_t us, char *buf)
 {
 	*wr_us(buf, us) = '\0';
 	return buf;
+}
+
+/* LSD radix sort: one counting pass over all digits, then one stable
+ * scatter per 11-bit digit from the least significant, skipping a digit
+ * every key shares (µs counts of up to hours need three of the six).
+ * The sign bit is flipped so that negative keys come first.  11 bits
+ * keep a pass's counts (16 KiB) in the L1 cache. */
+void sort_kv(struct kv *a, struct kv *tmp, size_t n)
+{
+	enum { BITS = 11, DIGITS = 1 << BITS, PASSES = (64 + BITS - 1) / BITS };
+	const uint64_t flip = UINT64_C(1) << 63;
+	size_t (*count)[DIGITS] = xcalloc(PASSES, sizeof *count);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t k = (uint64_t)a[i].key ^ flip;
+		for (int p = 0; p < PASSES; p++)
+			count[p][(k >> (p * BITS)) & (DIGITS - 1)]++;
+	}
+	struct kv *from = a, *to = tmp;
+	for (int p = 0; p < PASSES && n; p++) {
+		int shift = p * BITS;
+		size_t *c = count[p];
+		if (c[(((uint64_t)from[0].key ^ flip) >> shift) & (DIGITS - 1)] == n)
+			continue; /* one digit everywhere: nothing moves */
+		size_t sum = 0;
+		for (int d = 0; d < DIGITS; d++) { /* counts become start positions */
+			size_t k = c[d];
+			c[d] = sum;
+			sum += k;
+		}
+		for (size_t i = 0; i < n; i++)
+			to[c[(((uint64_t)from[i].key ^ flip) >> shift) & (DIGITS - 1)]++] = from[i];
+		struct kv *t = from;
+		from = to;
+		to = t;
+	}
+	if (from != a)
+		memcpy(a, from, n * sizeof *a);
+	free(count);
 }

@@ -193,6 +193,43 @@ static void csv_writers(void)
 	CU_ASSERT_STRING_EQUAL(b, "ab");
 }
 
+/* sort_kv (util.h) against qsort on (key, position): equal keys must
+ * keep their order (the job numbering relies on it), negative keys come
+ * first, and keys that share digits skip passes. */
+static int cmp_kv(const void *a, const void *b)
+{
+	const struct kv *x = a, *y = b;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return (x->val > y->val) - (x->val < y->val);
+}
+
+static void radix_sort(void)
+{
+	uint64_t st = UINT64_C(88172645463325252);
+	int bad = 0;
+	for (int t = 0; t < 200; t++) {
+		size_t n = (size_t)t * 37 % 3001;
+		struct kv *a = xmalloc((n + 1) * sizeof *a), *b = xmalloc((n + 1) * sizeof *b);
+		struct kv *tmp = xmalloc((n + 1) * sizeof *tmp);
+		for (size_t i = 0; i < n; i++) {
+			st ^= st << 13;
+			st ^= st >> 7;
+			st ^= st << 17;
+			int64_t k = (int64_t[]){(int64_t)st, (int64_t)(st % 1000), (int64_t)(st % 2001) - 1000,
+						7, (int64_t)(st >> 20) * (st & 1 ? 1 : -1)}[t % 5];
+			a[i] = b[i] = (struct kv){k, i};
+		}
+		sort_kv(a, tmp, n);
+		qsort(b, n, sizeof *b, cmp_kv);
+		bad += n && memcmp(a, b, n * sizeof *a) != 0;
+		free(a);
+		free(b);
+		free(tmp);
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+}
+
 int test_suite_engine(void)
 {
 	TEST_SUITE("engine",
@@ -202,6 +239,7 @@ int test_suite_engine(void)
 		   {"durations keyed by (seed, job, stage, task)", keyed_durations},
 		   {"a broken invariant aborts with the simulated time", invariant_aborts},
 		   {"CSV number writers match printf", csv_writers},
+		   {"radix sort is stable and matches qsort", radix_sort},
 		   {"an arrival past the clock stops the run cleanly", far_arrival});
 	return 0;
 }

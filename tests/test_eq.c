@@ -277,6 +277,94 @@ static void test_against_reference(void)
 	free(r.v);
 }
 
+/* The now queue and the side slot (eq.h) against the same reference: a
+ * mix like the engine's (events at the time of the last pop, one pending
+ * arrival at a time, later events) plus what the engine never does
+ * (events earlier than the last pop, at a time other than the now
+ * queue's), so that the order is checked whatever was pushed where. */
+static void test_side_paths(void)
+{
+	struct eq q;
+	struct ref r = {xmalloc(REF_MAX * sizeof *r.v), 0};
+	struct eq_event e;
+	uint64_t pushes = 0, mismatches = 0, to_now = 0, aside = 0, from_aside = 0, max_now = 0,
+		 wrapped = 0;
+	int64_t now = 0;
+	xs_state = UINT64_C(0x2545f4914f6cdd1d);
+	eq_init(&q, 0);
+	for (long op = 0; op < REF_OPS / 2; op++) {
+		uint64_t u = xs() % 100;
+		bool burst = op % 5000 < 400; /* fill the now queue past its first room */
+		bool was_aside = eq_has_aside(&q);
+		if ((u < 45 || (burst && u < 80)) && r.n < REF_MAX) {
+			int64_t t;
+			switch (burst ? 0 : xs() % 8) {
+			case 0: case 1: case 2: case 3:
+				t = now; /* zero delay: the now queue */
+				break;
+			case 4: case 5:
+				t = now + (int64_t)(xs() % 8);
+				break;
+			case 6:
+				t = now + (int64_t)(xs() % 100000);
+				break;
+			default:
+				t = now > 4 ? now - 1 - (int64_t)(xs() % 4) : now + 3; /* the past */
+				break;
+			}
+			size_t before_now = q.now_n;
+			CU_ASSERT_EQUAL(eq_push(&q, t, kind_of(pushes), obj_of(pushes)), pushes);
+			to_now += q.now_n > before_now;
+			ref_push(&r, t, pushes);
+			pushes++;
+		} else if (u < 60 && !was_aside && r.n < REF_MAX) {
+			/* the next "arrival": at or after now, sometimes tied with
+			 * the now queue, sometimes anywhere */
+			int64_t t = xs() % 4 ? now + (int64_t)(xs() % 16) : (int64_t)(xs() % 1000);
+			CU_ASSERT_EQUAL(eq_push_aside(&q, t, kind_of(pushes), obj_of(pushes)), pushes);
+			CU_ASSERT_TRUE(eq_has_aside(&q));
+			ref_push(&r, t, pushes);
+			pushes++;
+			aside++;
+		} else if (r.n == 0) {
+			if (eq_pop(&q, &e))
+				mismatches++;
+		} else {
+			struct ref_ev want = r.v[--r.n];
+			if (eq_top_time(&q) != want.time)
+				mismatches++;
+			if (!eq_pop(&q, &e) || e.time != want.time || e.seq != want.seq ||
+			    e.kind != kind_of(want.seq) || e.obj != obj_of(want.seq))
+				mismatches++;
+			from_aside += was_aside && !eq_has_aside(&q);
+			now = want.time;
+		}
+		if (q.now_n > max_now)
+			max_now = q.now_n;
+		wrapped += q.now_n && q.now_head + q.now_n > q.now_cap;
+		struct eq_event top;
+		if (eq_size(&q) != r.n || (r.n && (!eq_top(&q, &top) || top.seq != r.v[r.n - 1].seq)))
+			mismatches++;
+		if (op % 65536 == 0 && !heap_ok(&q))
+			mismatches++;
+	}
+	/* drain */
+	while (r.n) {
+		struct ref_ev want = r.v[--r.n];
+		if (!eq_pop(&q, &e) || e.time != want.time || e.seq != want.seq)
+			mismatches++;
+	}
+	CU_ASSERT_FALSE(eq_pop(&q, &e));
+	CU_ASSERT_EQUAL(mismatches, 0);
+	/* every path was taken, and the ring wrapped and grew */
+	CU_ASSERT(to_now > pushes / 10);
+	CU_ASSERT(aside > 1000 && from_aside > 1000);
+	CU_ASSERT(max_now > 64 && wrapped > 1000);
+	eq_free(&q);
+	CU_ASSERT_PTR_NULL(q.now);
+	free(r.v);
+}
+
 int test_suite_eq(void)
 {
 	TEST_SUITE("eq",
@@ -284,6 +372,7 @@ int test_suite_eq(void)
 		   {"equal times pop in push order", test_ties_in_insertion_order},
 		   {"extreme times", test_extreme_times},
 		   {"growth from cap_hint 0", test_growth},
-		   {"1e6 random ops against a sorted reference", test_against_reference});
+		   {"1e6 random ops against a sorted reference", test_against_reference},
+		   {"now queue and side slot against the reference", test_side_paths});
 	return 0;
 }
