@@ -235,6 +235,57 @@ static void heap_pop(struct eq *q)
 	h[i] = e;
 }
 
+/* Sift e down from the hole at i in a heap of n events (no prefetch:
+ * used by eq_compact's rebuild only). */
+static void sift_down(struct eq_slot *h, size_t n, size_t i, struct eq_slot e)
+{
+	size_t c;
+	while ((c = ARITY * i + 1) < n) {
+		size_t m = c + ARITY <= n ? least_of_4(h, c) : least_of_few(h, c, n - c);
+		if (!before(&h[m], &e))
+			break;
+		h[i] = h[m];
+		i = m;
+	}
+	h[i] = e;
+}
+
+size_t eq_compact(struct eq *q, bool (*keep)(void *ctx, const struct eq_event *ev), void *ctx)
+{
+	struct eq_slot *h = q->heap;
+	size_t n = 0;
+	for (size_t i = 0; i < q->n; i++) {
+		struct eq_event ev = eq_unpack(&h[i]);
+		if (keep(ctx, &ev))
+			h[n++] = h[i];
+	}
+	size_t dropped = q->n - n;
+	q->n = n;
+	/* Floyd's build: sift down every parent, the last first; O(n) */
+	for (size_t i = n > 1 ? (n - 2) / ARITY + 1 : 0; i-- > 0;)
+		sift_down(h, n, i, h[i]);
+	/* the now queue keeps its order: the events kept move up behind its
+	 * head (logical place m <= i: never over an entry not yet read) */
+	size_t m = 0, mask = q->now_cap - 1;
+	for (size_t i = 0; i < q->now_n; i++) {
+		struct eq_slot s = q->now[(q->now_head + i) & mask];
+		struct eq_event ev = eq_unpack(&s);
+		if (keep(ctx, &ev))
+			q->now[(q->now_head + m++) & mask] = s;
+		else
+			dropped++;
+	}
+	q->now_n = m;
+	if (q->has_aside) {
+		struct eq_event ev = eq_unpack(&q->aside);
+		if (!keep(ctx, &ev)) {
+			q->has_aside = false;
+			dropped++;
+		}
+	}
+	return dropped;
+}
+
 /* Where the least event of the queue is. */
 enum where { NOWHERE, IN_HEAP, IN_NOW, ASIDE };
 

@@ -98,6 +98,12 @@ static inline bool eq_has_aside(const struct eq *q) { return q->has_aside; }
  * or the slot. */
 bool eq_pop(struct eq *q, struct eq_event *out);
 
+/* Drop every event for which keep(ctx, ev) is false (events the caller
+ * knows are stale), wherever it waits, and rebuild the heap in O(n).  The
+ * events kept pop in the same order as before: their (time, seq) keys
+ * decide, not the heap's shape.  Returns the number of events dropped. */
+size_t eq_compact(struct eq *q, bool (*keep)(void *ctx, const struct eq_event *ev), void *ctx);
+
 /* The least event, left in place, into *out; false when empty. */
 bool eq_top(const struct eq *q, struct eq_event *out);
 

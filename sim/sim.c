@@ -104,6 +104,8 @@ struct sim {
 	int64_t integ_at;           /* integrals below are up to here */
 	int busy_cores, train_gpus, alloc_cores, alloc_gpus; /* current */
 
+	uint64_t stale_ends;        /* superseded task ends still in the queue
+				       (at most: some may have been popped) */
 	bool overflow;              /* an event fell past SIM_TIME_MAX */
 	enum ev_kind cur_kind;      /* event being handled, for messages */
 	uint32_t cur_obj;
@@ -170,6 +172,8 @@ static void die(const struct sim *s, const char *fmt, ...)
 }
 
 bool sim_recount = SIM_CHECK_EVERY_EVENT;
+uint64_t sim_compact_min = 4096;
+uint64_t sim_compactions;
 
 /* After a change to node `id`: its load and executor count stay >= 0,
  * always (O(1); the free amounts' bounds are checked by clu_take and
@@ -354,7 +358,9 @@ static void change_load(struct sim *s, int id, int delta)
 			ru->from_us = s->now;
 		}
 		ru->rate = rate;
-		push_task_end(s, r); /* the end event queued before is now stale */
+		if (ru->end_seq != UINT64_MAX)
+			s->stale_ends++; /* the end event queued before is now stale */
+		push_task_end(s, r);
 	}
 }
 
@@ -645,6 +651,7 @@ static void start_task(struct sim *s, struct sim_job *j, int e, int stage, int t
 			   .jpos = e, .node = x->node, .cpus = j->task_cpus,
 			   .remaining_us = st->w.work_us[task],
 			   .from_us = s->now + j->task_delay_us,
+			   .end_seq = UINT64_MAX, /* no end event yet */
 			   .prev = -1, .next = n->run_head};
 	if (n->run_head >= 0)
 		s->runs[n->run_head].prev = r;
@@ -1106,6 +1113,29 @@ static void prefetch_next(const struct sim *s)
 		PREFETCH(&s->runs[ru->next]);
 }
 
+static bool keep_event(void *ctx, const struct eq_event *ev)
+{
+	return !stale(ctx, ev);
+}
+
+/* Processor sharing reschedules the end of every task on a node whose
+ * rate changes, leaving the old end events behind as stale.  On
+ * oversubscribed nodes (yarn's memory-only calculator, label-dual's
+ * memory calculator) they can outnumber the live events many times over,
+ * and every push and pop pays for the bigger heap.  When the superseded
+ * ends exceed the live events, drop the stale events at once: O(n), and
+ * the order of the others is unchanged (eq_compact), so nothing that
+ * happens changes. */
+static void maybe_compact(struct sim *s)
+{
+	size_t n = eq_size(&s->q);
+	if (s->stale_ends < sim_compact_min || s->stale_ends < n / 2 || !s->stale_ends)
+		return;
+	eq_compact(&s->q, keep_event, s);
+	s->stale_ends = 0;
+	sim_compactions++;
+}
+
 int sim_run(struct sim *s)
 {
 	struct eq_event ev;
@@ -1118,6 +1148,7 @@ int sim_run(struct sim *s)
 		s->now = s->integ_at = s->jobs[0].arrival_us;
 	}
 	while (eq_size(&s->q) && !s->overflow) {
+		maybe_compact(s);
 		eq_top(&s->q, &ev);
 		if (stale(s, &ev)) {
 			eq_pop(&s->q, NULL);

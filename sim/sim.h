@@ -180,6 +180,12 @@ int sim_run(struct sim *s);
  * third of a large run); on in the tests and in the sanitizer build. */
 extern bool sim_recount;
 
+/* The engine drops stale events from its queue once superseded task ends
+ * are at least this many and half the queue (sim.c, maybe_compact); it
+ * never changes what happens.  Tests lower it to compact at once. */
+extern uint64_t sim_compact_min;
+extern uint64_t sim_compactions; /* compactions made so far, all runs (tests) */
+
 /* Read-only views, for policies, metrics and outputs. */
 int64_t sim_now(const struct sim *s);
 const struct scn *sim_scenario(const struct sim *s);

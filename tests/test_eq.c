@@ -277,6 +277,73 @@ static void test_against_reference(void)
 	free(r.v);
 }
 
+/* eq_compact drops the events its predicate refuses (here: seq a
+ * multiple of 3, about a third) and leaves the order of the others: a
+ * queue compacted every few thousand operations pops exactly like the
+ * reference without the dropped events, and the heap stays a heap. */
+static bool keep_not3(void *ctx, const struct eq_event *ev)
+{
+	(void)ctx;
+	return ev->seq % 3 != 0;
+}
+
+static void test_compact(void)
+{
+	struct eq q;
+	struct ref r = {xmalloc(REF_MAX * sizeof *r.v), 0};
+	struct eq_event e;
+	uint64_t pushes = 0, mismatches = 0, dropped = 0, ring = 0;
+	int64_t now = 0;
+	xs_state = UINT64_C(0x2545f4914f6cdd1d);
+	eq_init(&q, 0);
+	for (long op = 0; op < 200000; op++) {
+		bool push = r.n < REF_MAX && (r.n == 0 || xs() % 100 < 55);
+		if (push) {
+			int64_t t = random_time(now);
+			eq_push(&q, t, kind_of(pushes), obj_of(pushes));
+			ref_push(&r, t, pushes);
+			pushes++;
+		} else {
+			struct ref_ev want = r.v[--r.n];
+			if (!eq_pop(&q, &e) || e.time != want.time || e.seq != want.seq)
+				mismatches++;
+			now = want.time;
+		}
+		if (op % 3001 == 3000) {
+			/* events in the now queue and the slot too */
+			for (int k = 0; k < 5 && r.n + 1 < REF_MAX; k++) { /* room for the slot's */
+				eq_push(&q, now, kind_of(pushes), obj_of(pushes));
+				ref_push(&r, now, pushes++);
+			}
+			if (!eq_has_aside(&q) && r.n < REF_MAX) {
+				int64_t at = now + (int64_t)(xs() % 100);
+				eq_push_aside(&q, at, kind_of(pushes), obj_of(pushes));
+				ref_push(&r, at, pushes++);
+			}
+			ring += q.now_n > 0;
+			size_t before = eq_size(&q), m = 0;
+			dropped += eq_compact(&q, keep_not3, NULL);
+			for (size_t i = 0; i < r.n; i++) /* the reference drops the same */
+				if (r.v[i].seq % 3 != 0)
+					r.v[m++] = r.v[i];
+			r.n = m;
+			if (eq_size(&q) != r.n || before < r.n || !heap_ok(&q))
+				mismatches++;
+		}
+	}
+	while (r.n) {
+		struct ref_ev want = r.v[--r.n];
+		if (!eq_pop(&q, &e) || e.time != want.time || e.seq != want.seq)
+			mismatches++;
+	}
+	CU_ASSERT_EQUAL(mismatches, 0);
+	CU_ASSERT(dropped > 1000);
+	CU_ASSERT(ring > 10); /* compactions met events in the now queue */
+	CU_ASSERT_EQUAL(eq_size(&q), 0);
+	eq_free(&q);
+	free(r.v);
+}
+
 /* The now queue and the side slot (eq.h) against the same reference: a
  * mix like the engine's (events at the time of the last pop, one pending
  * arrival at a time, later events) plus what the engine never does
@@ -373,6 +440,7 @@ int test_suite_eq(void)
 		   {"extreme times", test_extreme_times},
 		   {"growth from cap_hint 0", test_growth},
 		   {"1e6 random ops against a sorted reference", test_against_reference},
-		   {"now queue and side slot against the reference", test_side_paths});
+		   {"now queue and side slot against the reference", test_side_paths},
+		   {"compaction drops what it is told, keeps the order", test_compact});
 	return 0;
 }

@@ -483,15 +483,20 @@ static void tree_as_scan(void)
 /* Run every policy of `path` into `dir`: with the plain scan or the
  * indexes, with or without the engine's node recounts (sim_recount off
  * is what users run: no task-state arrays, no recount). */
-static void run_into(const char *path, const char *dir, bool plain, bool recount)
+static void run_into(const char *path, const char *dir, bool plain, bool recount,
+		     bool compact)
 {
 	struct scn *s = h_load(path);
 	struct cmd_run_opts o = {.only_replication = -1, .quiet = true};
+	uint64_t cmin = sim_compact_min;
 	clu_plain_scan = plain;
 	sim_recount = recount;
+	if (compact)
+		sim_compact_min = 1; /* drop stale events as soon as they are half */
 	CU_ASSERT_EQUAL(cmd_run_scenario(s, &o, dir), 0);
 	clu_plain_scan = false;
 	sim_recount = true;
+	sim_compact_min = cmin;
 	scn_free(s);
 }
 
@@ -507,7 +512,9 @@ static bool same_file(const char *a, const char *b)
 /* The node indexes never change a decision: every hand scenario, among
  * them random ones built to work the indexes (index-*.yaml), under every
  * policy they list, gives byte-identical jobs.csv, executors.csv and
- * runs.csv with the indexes and with a plain scan of every node. */
+ * runs.csv with the indexes and with a plain scan of every node.  Nor do
+ * the engine's recounts or its dropping of stale events (compacting the
+ * queue as soon as it can). */
 static void index_same_as_scan(void)
 {
 	char tmp[] = "/tmp/hetsim-index-XXXXXX";
@@ -520,30 +527,39 @@ static void index_same_as_scan(void)
 		size_t len = strlen(e->d_name);
 		if (len < 6 || strcmp(e->d_name + len - 5, ".yaml") != 0)
 			continue;
-		char path[512], a[512], b[512], c[512], fa[600], fb[600], fc[600];
+		char path[512], a[512], b[512], c[512], d2[512];
+		char fa[600], fb[600], fc[600], fd[600];
 		snprintf(path, sizeof path, HAND "%s", e->d_name);
 		snprintf(a, sizeof a, "%s/%s-index", tmp, e->d_name);
 		snprintf(b, sizeof b, "%s/%s-plain", tmp, e->d_name);
 		snprintf(c, sizeof c, "%s/%s-norecount", tmp, e->d_name);
-		run_into(path, a, false, true);
-		run_into(path, b, true, true);
-		run_into(path, c, false, false);
+		snprintf(d2, sizeof d2, "%s/%s-compact", tmp, e->d_name);
+		run_into(path, a, false, true, false);
+		run_into(path, b, true, true, false);
+		run_into(path, c, false, false, false);
+		run_into(path, d2, false, true, true);
 		static const char *const out[] = {"jobs.csv", "executors.csv", "runs.csv"};
 		for (int i = 0; i < 3; i++) {
 			snprintf(fa, sizeof fa, "%s/%s", a, out[i]);
 			snprintf(fb, sizeof fb, "%s/%s", b, out[i]);
 			snprintf(fc, sizeof fc, "%s/%s", c, out[i]);
+			snprintf(fd, sizeof fd, "%s/%s", d2, out[i]);
 			if (!same_file(fa, fb))
 				fprintf(stderr, "\n%s: %s differs with the index\n", path, out[i]);
 			if (!same_file(fa, fc))
 				fprintf(stderr, "\n%s: %s differs without recounts\n", path, out[i]);
+			if (!same_file(fa, fd))
+				fprintf(stderr, "\n%s: %s differs with stale events dropped\n", path,
+					out[i]);
 			CU_ASSERT(same_file(fa, fb));
 			CU_ASSERT(same_file(fa, fc));
+			CU_ASSERT(same_file(fa, fd));
 		}
 		files++;
 	}
 	closedir(d);
 	CU_ASSERT(files >= 15);
+	CU_ASSERT(sim_compactions > 0); /* the compacting runs did compact */
 	CU_ASSERT_EQUAL(h_rmtree(tmp), 0);
 }
 
@@ -573,6 +589,6 @@ int test_suite_policies(void)
 		   {"angel: PS gang before tasks, under yarn, standalone, label-dual", angel_gang},
 		   {"wordcount, mnist_spark and angel together under every policy", three_types},
 		   {"pol_tree: the winner of any range is the first least key", tree_as_scan},
-		   {"the node index never changes a decision (index vs plain scan), nor do the recounts", index_same_as_scan});
+		   {"the node index never changes a decision (index vs plain scan), nor do the recounts or compactions", index_same_as_scan});
 	return 0;
 }
