@@ -1022,10 +1022,10 @@ static void handle(struct sim *s, const struct eq_event *ev)
 /* An event that no longer means anything: a task end superseded by a
  * rescheduled one, the reservation timeout of a job that got all its
  * executors or ended, the start-up end of an executor already released,
- * the start-up end of a TF job that failed before it (its workers' GPU
- * retries ran out first: a start-up longer than the retries), a GPU
- * probe of a job that ended.
- * Dropped without advancing the clock. */
+ * the phase end of a TF job that ended before it (its GPU retries ran
+ * out first), a TF node's GPU wake-up after its executor was released
+ * (its job ended; the slot may hold another executor by then).  A stale
+ * event stays stale.  Dropped without advancing the clock. */
 static bool stale(const struct sim *s, const struct eq_event *ev)
 {
 	if (ev->kind == EV_TASK_END)
