@@ -50,6 +50,12 @@
 #define PREFETCH(p) ((void)(p))
 #endif
 
+#if defined(__GNUC__) || defined(__clang__)
+#define ALWAYS_INLINE __attribute__((always_inline)) /* the hot pop keeps it inline */
+#else
+#define ALWAYS_INLINE
+#endif
+
 #ifdef __SIZEOF_INT128__
 __extension__ typedef unsigned __int128 key128; /* GCC, Clang; quiet under -pedantic */
 #endif
@@ -204,15 +210,10 @@ static size_t least_of_few(const struct eq_slot *h, size_t c, size_t k)
 	return m;
 }
 
-/* Remove the heap's root: sift the last event down from a hole there. */
-static void heap_pop(struct eq *q)
+/* Sift e down from the hole at i in a heap of n events. */
+ALWAYS_INLINE static inline void sift_down(struct eq_slot *h, size_t n, size_t i, struct eq_slot e)
 {
-	struct eq_slot *h = q->heap;
-	size_t n = --q->n;
-	if (n == 0)
-		return;
-	struct eq_slot e = h[n];
-	size_t i = 0, c;
+	size_t c;
 	while ((c = ARITY * i + 1) < n) {
 		/* The next level's line is one of four: ask for all of them
 		 * while this level is compared (the loads then overlap). */
@@ -235,19 +236,12 @@ static void heap_pop(struct eq *q)
 	h[i] = e;
 }
 
-/* Sift e down from the hole at i in a heap of n events (no prefetch:
- * used by eq_compact's rebuild only). */
-static void sift_down(struct eq_slot *h, size_t n, size_t i, struct eq_slot e)
+/* Remove the heap's root: sift the last event down from a hole there. */
+static void heap_pop(struct eq *q)
 {
-	size_t c;
-	while ((c = ARITY * i + 1) < n) {
-		size_t m = c + ARITY <= n ? least_of_4(h, c) : least_of_few(h, c, n - c);
-		if (!before(&h[m], &e))
-			break;
-		h[i] = h[m];
-		i = m;
-	}
-	h[i] = e;
+	size_t n = --q->n;
+	if (n > 0)
+		sift_down(q->heap, n, 0, q->heap[n]);
 }
 
 size_t eq_compact(struct eq *q, bool (*keep)(void *ctx, const struct eq_event *ev), void *ctx)
