@@ -271,17 +271,23 @@ static void test_sweep(void)
 	out_reset();
 }
 
+/* Write csv to a new file from the template path (its XXXXXX replaced). */
+static void tmp_csv(char *path, const char *csv)
+{
+	int fd = mkstemp(path);
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_EQUAL(write(fd, csv, strlen(csv)), (ssize_t)strlen(csv));
+	close(fd);
+}
+
 /* A non-numeric axis: x is the rank of each value in sweep point order. */
 static void test_sweep_categories(void)
 {
 	char path[] = "/tmp/hetsim-plot-XXXXXX";
-	int fd = mkstemp(path);
-	CU_ASSERT_FATAL(fd >= 0);
 	const char *csv = "policy,point,calculator,replications,metric,mean\n"
 			  "a,1,memory,3,makespan_s,5\n"
 			  "a,0,cores,3,makespan_s,7\n";
-	CU_ASSERT_EQUAL(write(fd, csv, strlen(csv)), (ssize_t)strlen(csv));
-	close(fd);
+	tmp_csv(path, csv);
 	struct plot_opts o = {0};
 	run_sum(plot_prep_sweep, path, &o);
 	EXPECT_DAT("# a: calculator mean ci95_lo ci95_hi\n0 7 7 7\n1 5 5 5\n");
@@ -370,14 +376,11 @@ static void test_gantt(void)
 static void test_gantt_node_order(void)
 {
 	char path[] = "/tmp/hetsim-plot-XXXXXX";
-	int fd = mkstemp(path);
-	CU_ASSERT_FATAL(fd >= 0);
 	const char *csv = "policy,replication,node,type,cores,launch_s,ready_s,end_s\n"
 			  "p,0,n-10,synthetic,1,0,1,2\n"
 			  "p,0,n-2,synthetic,1,0,1,2\n"
 			  "p,0,m-1,synthetic,1,0,1,2\n";
-	CU_ASSERT_EQUAL(write(fd, csv, strlen(csv)), (ssize_t)strlen(csv));
-	close(fd);
+	tmp_csv(path, csv);
 	struct plot_opts o = {.policy = "p"};
 	run_ex(plot_prep_gantt, path, false, &o);
 	EXPECT_VAR("ytics='(\"m-1\" 0.50, \"n-2\" 2.00, \"n-10\" 3.50)'; ");
@@ -430,15 +433,12 @@ static void test_utilisation(void)
 static void test_utilisation_gpu_times(void)
 {
 	char path[] = "/tmp/hetsim-plot-XXXXXX";
-	int fd = mkstemp(path);
-	CU_ASSERT_FATAL(fd >= 0);
 	const char *csv = "policy,replication,node,type,cores,gpus,launch_s,ready_s,end_s,"
 			  "gpu_from_s,gpu_to_s\n"
 			  "p,0,gpu-0,mnist_spark,1,1,0,1,10,6,10\n"
 			  "p,0,gpu-0,mnist_spark,1,1,0,1,10,1,8\n"
 			  "p,0,cpu-0,wordcount,2,0,0,1,5,,\n";
-	CU_ASSERT_EQUAL(write(fd, csv, strlen(csv)), (ssize_t)strlen(csv));
-	close(fd);
+	tmp_csv(path, csv);
 	struct plot_opts o = {.policy = "p"};
 	run_ex(plot_prep_util, path, true, &o);
 	EXPECT_DAT("# t cores:gpu cores:cpu cores:fast cores:unlabelled gpus:gpu  (share held by "
@@ -455,12 +455,8 @@ static void test_utilisation_gpu_times(void)
 	remove(path);
 
 	char bad[] = "/tmp/hetsim-plot-XXXXXX";
-	fd = mkstemp(bad);
-	CU_ASSERT_FATAL(fd >= 0);
-	csv = "policy,replication,node,type,cores,gpus,launch_s,ready_s,end_s,gpu_from_s,"
-	      "gpu_to_s\np,0,gpu-0,mnist_spark,1,1,2,3,10,1,8\n";
-	CU_ASSERT_EQUAL(write(fd, csv, strlen(csv)), (ssize_t)strlen(csv));
-	close(fd);
+	tmp_csv(bad, "policy,replication,node,type,cores,gpus,launch_s,ready_s,end_s,gpu_from_s,"
+		     "gpu_to_s\np,0,gpu-0,mnist_spark,1,1,2,3,10,1,8\n");
 	run_ex(plot_prep_util, bad, true, &o);
 	CU_ASSERT_EQUAL(out.rc, -1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out.err, ":2: GPU times out of order"));
