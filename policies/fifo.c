@@ -90,7 +90,7 @@ static bool place_all(struct fifo *f, const struct sim *s, const struct sim_job 
 	for (int r = 0; r < j->nroles; r++) {
 		const struct sim_role *ro = &j->role[r];
 		struct pol_shape sh = {ro->cores ? ro->cores : 1, ro->mem_mib, ro->gpus};
-		for (int k = ro->granted; k < ro->count; k++) {
+		for (int k = j->granted[r]; k < ro->count; k++) {
 			int node = first_fit(f, sim_cluster(s), &sh);
 			if (node < 0)
 				return false;

@@ -265,13 +265,13 @@ static void serve(struct yarn *y, struct sim *s, int job)
 		return; /* the AM asks for containers once it is up */
 	int cores;
 	int64_t mib;
-	if (j->type == SCN_JOB_ANGEL && j->role[1].granted < j->role[1].count) {
+	if (j->type == SCN_JOB_ANGEL && j->granted[1] < j->role[1].count) {
 		exec_shape(j, 1, &cores, &mib);
-		int want = j->role[1].count - j->role[1].granted;
+		int want = j->role[1].count - j->granted[1];
 		if (place(y, c, want, 1, cores, mib) == want)
 			pol_tent_launch(&y->t, s, job);
 		pol_tent_reset(&y->t);
-		if (j->role[1].granted < j->role[1].count)
+		if (j->granted[1] < j->role[1].count)
 			return;
 	}
 	if (j->type == SCN_JOB_MNIST) { /* one executor size, roles in launch order */
@@ -281,7 +281,7 @@ static void serve(struct yarn *y, struct sim *s, int job)
 		return;
 	}
 	exec_shape(j, 0, &cores, &mib);
-	int want = j->role[0].count - j->role[0].granted;
+	int want = j->role[0].count - j->granted[0];
 	place(y, c, want, 0, cores, mib);
 	pol_tent_launch(&y->t, s, job);
 }

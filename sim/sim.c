@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "arena.h"
 #include "eq.h"
 #include "policy.h"
 #include "rng.h"
@@ -54,13 +55,46 @@ struct sim_stage {
 				  (a check, and a cache miss per task); owned */
 };
 
+/* One executor of a job as the in-application dispatcher sees it, kept in
+ * the job's own array: finding a free task slot then reads one small
+ * array instead of every executor record, which on a large cluster are
+ * all cache misses. */
+struct sim_job_exec {
+	int id;                  /* its executor slot (index of s->execs) */
+	int node;
+	int free;                /* task slots it can take now; 0 until ready */
+};
+
+/* What a job needs from its first executor until it ends (sim.h).  The
+ * records are pooled and reused with the memory of their executor list
+ * and DAG arena: a job in steady state allocates nothing, and the pool
+ * is as large as the most jobs that held executors at once. */
+struct sim_jrun {
+	struct sim_job_exec *execs; int nexecs, cap_execs; /* its executors, in
+					       launch order */
+	struct arena ar;         /* its DAG's arrays (stages and below) */
+	struct sim_stage *stages; int nstages, stages_done; /* NULL until its
+					       first dispatch */
+	int64_t task_delay_us;   /* launch delay of each task (overheads) */
+	int execs_ready;         /* executors of its roles that are up */
+	int tasks_running;
+	int gpu_waits;           /* mnist_spark: TF nodes the reservation ended
+				    for that do not have their device yet */
+	int gpus_training;       /* mnist_spark: workers training on GPUs */
+	bool dispatch_queued;    /* on the engine's dispatch list */
+	bool startup_over;       /* mnist_spark: start-up time passed, training
+				    waits for a TF node's GPU pick */
+	int slot;                /* its place in the pool */
+};
+
 /* A task running on an executor.  Its end event is rescheduled when its
  * node's load changes its rate; `end_seq`, the seq of the one end event
  * that counts, tells stale ones apart. */
 struct run {
 	int job, stage, task, exec, node;
 	int jpos;              /* its executor's index in the job's execs */
-	struct sim_stage *st;  /* = &jobs[job].stages[stage], for prefetching */
+	struct sim_jrun *jr;   /* = jobs[job].run */
+	struct sim_stage *st;  /* = &jr->stages[stage], for prefetching */
 	uintptr_t je_addr;     /* address of its executor's entry in the job's
 				  execs when it started: a prefetch hint only
 				  (the array may have moved since), never
@@ -87,6 +121,15 @@ struct sim {
 	int next_arrival;           /* next job whose arrival is not queued */
 
 	struct sim_job *jobs; int njobs;
+	struct sim_shape *shapes;   /* per job group (wl_job_shape) */
+	/* sim_jrun records: chunks of JRUN_CHUNK, which never move, so a
+	 * record's address holds while its job has it */
+	struct sim_jrun **chunks; int nchunks, cap_chunks;
+	int *free_runs; int nfree, cap_free; /* records not in use: a stack,
+					       so the last one given back,
+					       still in cache, serves next */
+	int *ended; int nended, cap_ended; /* jobs ended: their records go
+					       back once the timestamp is over */
 	struct sim_exec *execs; int cap_execs; /* slot pool of live executors */
 	int free_exec;              /* free slot list (through node_next) */
 	int nexecs;                 /* executors launched so far */
@@ -251,13 +294,54 @@ static int min_int(int a, int b)
 	return a < b ? a : b;
 }
 
+/* ---- jobs' run records -------------------------------------------- */
+
+#define JRUN_CHUNK 256
+
+/* Job j gets its first executor: a run record from the pool. */
+static struct sim_jrun *jrun_get(struct sim *s, struct sim_job *j)
+{
+	if (s->nfree == 0) {
+		xgrow(&s->chunks, &s->cap_chunks, s->nchunks + 1, sizeof *s->chunks);
+		s->chunks[s->nchunks] = xcalloc(JRUN_CHUNK, sizeof **s->chunks);
+		xgrow(&s->free_runs, &s->cap_free, (s->nchunks + 1) * JRUN_CHUNK,
+		      sizeof *s->free_runs);
+		for (int k = JRUN_CHUNK - 1; k >= 0; k--) /* lowest slot on top */
+			s->free_runs[s->nfree++] = s->nchunks * JRUN_CHUNK + k;
+		s->nchunks++;
+	}
+	int slot = s->free_runs[--s->nfree];
+	struct sim_jrun *r = &s->chunks[slot / JRUN_CHUNK][slot % JRUN_CHUNK];
+	/* a clean record that keeps the memory of its last job's arrays */
+	*r = (struct sim_jrun){.execs = r->execs, .cap_execs = r->cap_execs, .ar = r->ar,
+			       .slot = slot};
+	j->run = r;
+	return r;
+}
+
+/* The jobs that ended give their run records back.  Called once the
+ * events of a timestamp and the policy's decisions are over: until then
+ * an event or a dispatch of that timestamp may still look at a job that
+ * just ended (and find it ended). */
+static void jrun_put_ended(struct sim *s)
+{
+	for (int i = 0; i < s->nended; i++) {
+		struct sim_job *j = &s->jobs[s->ended[i]];
+		struct sim_jrun *r = j->run;
+		arena_reset(&r->ar);
+		s->free_runs[s->nfree++] = r->slot; /* room: every slot was there */
+		j->run = NULL;
+	}
+	s->nended = 0;
+}
+
 /* ---- small helpers ------------------------------------------------- */
 
 static void queue_dispatch(struct sim *s, struct sim_job *j)
 {
-	if (j->dispatch_queued)
+	if (j->run->dispatch_queued)
 		return;
-	j->dispatch_queued = true;
+	j->run->dispatch_queued = true;
 	xgrow(&s->dispatch, &s->cap_dispatch, s->ndispatch + 1, sizeof *s->dispatch);
 	s->dispatch[s->ndispatch++] = j->id;
 }
@@ -270,7 +354,7 @@ static bool job_active(const struct sim_job *j)
 int sim_next_role(const struct sim_job *j)
 {
 	for (int r = 0; r < j->nroles; r++)
-		if (j->role[r].granted < j->role[r].count)
+		if (j->granted[r] < j->role[r].count)
 			return r;
 	return j->nroles - 1;
 }
@@ -279,8 +363,8 @@ int sim_execs_wanted(const struct sim_job *j)
 {
 	int n = 0;
 	for (int r = 0; r < j->nroles; r++)
-		if (j->role[r].granted < j->role[r].count)
-			n += j->role[r].count - j->role[r].granted;
+		if (j->granted[r] < j->role[r].count)
+			n += j->role[r].count - j->granted[r];
 	return n;
 }
 
@@ -414,13 +498,14 @@ int sim_launch_executor(struct sim *s, int job, int role, int node, int cores,
 	s->alloc_cores += cores;
 	s->alloc_gpus += gpus;
 
-	xgrow(&j->execs, &j->cap_execs, j->nexecs + 1, sizeof *j->execs);
-	x->jpos = j->nexecs;
-	j->execs[j->nexecs++] = (struct sim_job_exec){.id = id, .node = node, .free = 0};
+	struct sim_jrun *jr = j->run ? j->run : jrun_get(s, j);
+	xgrow(&jr->execs, &jr->cap_execs, jr->nexecs + 1, sizeof *jr->execs);
+	x->jpos = jr->nexecs;
+	jr->execs[jr->nexecs++] = (struct sim_job_exec){.id = id, .node = node, .free = 0};
 	if (role == SIM_ROLE_AM) {
 		j->ams_live++;
 	} else {
-		j->role[role].granted++;
+		j->granted[role]++;
 		j->cores_granted += cores;
 		j->execs_live++;
 	}
@@ -469,20 +554,6 @@ static void release_exec(struct sim *s, int id)
 
 /* ---- jobs ---------------------------------------------------------- */
 
-static void free_stages(struct sim_job *j)
-{
-	for (int i = 0; i < j->nstages; i++) {
-		struct sim_stage *st = &j->stages[i];
-		free(st->w.work_us);
-		free(st->w.parents);
-		free(st->children);
-		free(st->state);
-	}
-	free(j->stages);
-	j->stages = NULL;
-	j->nstages = 0;
-}
-
 static int cmp_int(const void *a, const void *b)
 {
 	int x = *(const int *)a, y = *(const int *)b;
@@ -490,7 +561,7 @@ static int cmp_int(const void *a, const void *b)
 }
 
 /* Distinct nodes that hosted the job's executors. */
-static int count_nodes(const struct sim_job *j)
+static int count_nodes(const struct sim_jrun *j)
 {
 	/* Most jobs have a handful of executors: count the distinct nodes by
 	 * comparing each with those before it, no allocation; sort above. */
@@ -522,20 +593,26 @@ static void end_job(struct sim *s, struct sim_job *j, enum sim_job_status st)
 {
 	if (!job_active(j))
 		die(s, "job %d ended twice", j->id);
-	if (j->tasks_running)
-		die(s, "job %d ended with %d tasks running", j->id, j->tasks_running);
-	if (st == JOB_DONE && j->nstages != j->stages_done)
-		die(s, "job %d done with %d of %d stages", j->id, j->stages_done, j->nstages);
+	struct sim_jrun *jr = j->run; /* NULL if it never had an executor */
+	if (st == JOB_DONE && !jr)
+		die(s, "job %d done without executors", j->id);
+	if (jr && jr->tasks_running)
+		die(s, "job %d ended with %d tasks running", j->id, jr->tasks_running);
+	if (st == JOB_DONE && jr->nstages != jr->stages_done)
+		die(s, "job %d done with %d of %d stages", j->id, jr->stages_done, jr->nstages);
 	j->status = st;
 	j->end_us = s->now;
 	j->phase = PH_OVER;
-	j->nodes_used = count_nodes(j);
-	for (int i = 0; i < j->nexecs; i++)
-		release_exec(s, j->execs[i].id);
-	free(j->execs);
-	j->execs = NULL;
-	j->nexecs = j->cap_execs = 0;
-	free_stages(j);
+	if (jr) {
+		j->nodes_used = count_nodes(jr);
+		for (int i = 0; i < jr->nexecs; i++)
+			release_exec(s, jr->execs[i].id);
+		jr->nexecs = 0;
+		jr->stages = NULL; /* its arena is reset when the record goes back */
+		jr->nstages = 0;
+		xgrow(&s->ended, &s->cap_ended, s->nended + 1, sizeof *s->ended);
+		s->ended[s->nended++] = j->id;
+	}
 	if (j->end_us > s->tot.last_end_us)
 		s->tot.last_end_us = j->end_us;
 	if (s->ops->job_finished) {
@@ -556,24 +633,31 @@ void sim_reject_job(struct sim *s, int job, enum sim_job_status why)
 
 static void build_stages(struct sim *s, struct sim_job *j)
 {
+	struct sim_jrun *jr = j->run;
 	struct wl_dag d;
-	wl_build_dag(s->scn, j->group, j->index, s->seed, &d);
-	j->nstages = d.nstages;
-	j->stages = xcalloc((size_t)d.nstages, sizeof *j->stages);
-	j->task_delay_us = d.task_delay_us;
+	wl_build_dag(s->scn, j->group, j->index, s->seed, &jr->ar, &d);
+	jr->nstages = d.nstages;
+	jr->stages = arena_zalloc(&jr->ar, (size_t)d.nstages * sizeof *jr->stages);
+	jr->task_delay_us = d.task_delay_us;
 	for (int i = 0; i < d.nstages; i++) {
-		struct sim_stage *st = &j->stages[i];
+		struct sim_stage *st = &jr->stages[i];
 		st->w = d.st[i];
-		st->state = sim_recount ? xcalloc((size_t)st->w.ntasks, 1) : NULL;
+		st->state = sim_recount ? arena_zalloc(&jr->ar, (size_t)st->w.ntasks) : NULL;
 		st->parents_left = st->w.nparents;
-		for (int p = 0; p < st->w.nparents; p++) {
-			struct sim_stage *ps = &j->stages[st->w.parents[p]];
-			ps->children = xrealloc(ps->children,
-						(size_t)(ps->nchildren + 1) * sizeof *ps->children);
+		for (int p = 0; p < st->w.nparents; p++)
+			jr->stages[st->w.parents[p]].nchildren++;
+	}
+	/* each stage's children, in stage order */
+	for (int i = 0; i < d.nstages; i++) {
+		struct sim_stage *st = &jr->stages[i];
+		st->children = arena_alloc(&jr->ar, (size_t)st->nchildren * sizeof *st->children);
+		st->nchildren = 0;
+	}
+	for (int i = 0; i < d.nstages; i++)
+		for (int p = 0; p < jr->stages[i].w.nparents; p++) {
+			struct sim_stage *ps = &jr->stages[jr->stages[i].w.parents[p]];
 			ps->children[ps->nchildren++] = i;
 		}
-	}
-	free(d.st); /* the stages' arrays now belong to the job */
 }
 
 static void on_arrive(struct sim *s, struct sim_job *j)
@@ -605,8 +689,8 @@ static void on_arrive(struct sim *s, struct sim_job *j)
  * done, as Spark's FIFO order within an application. */
 static bool next_task(struct sim_job *j, int *stage, int *task)
 {
-	for (int i = 0; i < j->nstages; i++) {
-		struct sim_stage *st = &j->stages[i];
+	for (int i = 0; i < j->run->nstages; i++) {
+		struct sim_stage *st = &j->run->stages[i];
 		if (st->parents_left == 0 && st->next < st->w.ntasks) {
 			*stage = i;
 			*task = st->next;
@@ -616,11 +700,11 @@ static bool next_task(struct sim_job *j, int *stage, int *task)
 	return false;
 }
 
-/* Start task `task` of stage `stage` of job j on its executor j->execs[e]. */
+/* Start task `task` of stage `stage` of job j on its executor j->run->execs[e]. */
 static void start_task(struct sim *s, struct sim_job *j, int e, int stage, int task)
 {
-	struct sim_job_exec *x = &j->execs[e];
-	struct sim_stage *st = &j->stages[stage];
+	struct sim_job_exec *x = &j->run->execs[e];
+	struct sim_stage *st = &j->run->stages[stage];
 	if (st->state) {
 		if (st->state[task] != T_PENDING)
 			die(s, "task %d of stage %d of job %d started twice", task, stage, j->id);
@@ -628,7 +712,7 @@ static void start_task(struct sim *s, struct sim_job *j, int e, int stage, int t
 	}
 	st->next++;
 	x->free--;
-	j->tasks_running++;
+	j->run->tasks_running++;
 	if (j->start_us < 0) {
 		j->start_us = s->now;
 		j->status = JOB_RUNNING;
@@ -646,11 +730,12 @@ static void start_task(struct sim *s, struct sim_job *j, int e, int stage, int t
 	struct run *ru = &s->runs[r];
 	s->free_run = ru->next;
 	struct clu_node *n = &s->clu.nodes[x->node];
-	*ru = (struct run){.job = j->id, .stage = stage, .task = task, .exec = x->id, .st = st,
+	*ru = (struct run){.job = j->id, .stage = stage, .task = task, .exec = x->id,
+			   .jr = j->run, .st = st,
 			   .je_addr = (uintptr_t)x,
 			   .jpos = e, .node = x->node, .cpus = j->task_cpus,
 			   .remaining_us = st->w.work_us[task],
-			   .from_us = s->now + j->task_delay_us,
+			   .from_us = s->now + j->run->task_delay_us,
 			   .end_seq = UINT64_MAX, /* no end event yet */
 			   .prev = -1, .next = n->run_head};
 	if (n->run_head >= 0)
@@ -667,21 +752,21 @@ static void start_task(struct sim *s, struct sim_job *j, int e, int stage, int t
 
 static void dispatch_job(struct sim *s, struct sim_job *j)
 {
-	j->dispatch_queued = false;
+	j->run->dispatch_queued = false;
 	if (!job_active(j) || j->type == SCN_JOB_MNIST)
 		return;
 	if (j->type == SCN_JOB_ANGEL && j->role_ready[1] < j->role[1].count)
 		return; /* waitForAllPS: the PS group starts as a gang */
-	if (!j->stages)
+	if (!j->run->stages)
 		build_stages(s, j);
 	/* Spark's resourceOffers: each pass gives every executor with a free
 	 * slot at most one task, from the first runnable stage. */
 	bool launched = true;
 	while (launched) {
 		launched = false;
-		for (int i = 0; i < j->nexecs; i++) {
+		for (int i = 0; i < j->run->nexecs; i++) {
 			int stage, task;
-			if (j->execs[i].free <= 0)
+			if (j->run->execs[i].free <= 0)
 				continue;
 			if (!next_task(j, &stage, &task))
 				return;
@@ -695,6 +780,7 @@ static void on_task_end(struct sim *s, int r)
 {
 	struct run *ru = &s->runs[r];
 	struct sim_job *j = &s->jobs[ru->job];
+	struct sim_jrun *jr = ru->jr;
 	struct sim_stage *st = ru->st;
 	struct clu_node *n = &s->clu.nodes[ru->node];
 	if (st->state) {
@@ -704,8 +790,8 @@ static void on_task_end(struct sim *s, int r)
 		st->state[ru->task] = T_DONE;
 	}
 	st->done++;
-	j->tasks_running--;
-	j->execs[ru->jpos].free++;
+	jr->tasks_running--;
+	jr->execs[ru->jpos].free++;
 
 	if (ru->prev >= 0)
 		s->runs[ru->prev].next = ru->next;
@@ -722,10 +808,10 @@ static void on_task_end(struct sim *s, int r)
 	check_node(s, node);
 
 	if (st->done == st->w.ntasks) {
-		j->stages_done++;
+		jr->stages_done++;
 		for (int c = 0; c < st->nchildren; c++)
-			j->stages[st->children[c]].parents_left--;
-		if (j->stages_done == j->nstages) {
+			jr->stages[st->children[c]].parents_left--;
+		if (jr->stages_done == jr->nstages) {
 			end_job(s, j, JOB_DONE);
 			return;
 		}
@@ -787,8 +873,8 @@ static void tf_reserved(struct sim *s, struct sim_job *j);
 /* One more TF node registered; the last one completes the reservation. */
 static void tf_register(struct sim *s, struct sim_job *j)
 {
-	j->execs_ready++;
-	if (j->phase == PH_RESERVE && j->execs_ready == total_execs(j))
+	j->run->execs_ready++;
+	if (j->phase == PH_RESERVE && j->run->execs_ready == total_execs(j))
 		tf_reserved(s, j);
 }
 
@@ -819,7 +905,7 @@ static void tf_probe(struct sim *s, struct sim_job *j, struct sim_exec *x)
 		if (idle)
 			take_gpu(s, j, x); /* else gpu_busy: cpu, without one */
 		x->gpu_state = TG_NONE;
-		if (--j->gpu_waits == 0 && j->startup_over)
+		if (--j->run->gpu_waits == 0 && j->run->startup_over)
 			start_training(s, j);
 		return;
 	default:
@@ -840,11 +926,11 @@ static void tf_reserved(struct sim *s, struct sim_job *j)
 	j->status = JOB_RUNNING;
 	j->start_us = s->now;
 	push_at(s, (double)s->now + (double)g->startup_us, EV_PHASE, (uint32_t)j->id);
-	for (int i = 0; i < j->nexecs; i++) {
-		struct sim_exec *x = &s->execs[j->execs[i].id];
+	for (int i = 0; i < j->run->nexecs; i++) {
+		struct sim_exec *x = &s->execs[j->run->execs[i].id];
 		if (x->role == SIM_ROLE_AM || !tf_probes(s, j, x))
 			continue; /* YARN's AM is no TF node */
-		j->gpu_waits++;
+		j->run->gpu_waits++;
 		x->gpu_state = x->role == 0 ? TG_CHECK : TG_PICK;
 		x->gpu_tries = 0;
 		tf_probe(s, j, x);
@@ -897,8 +983,8 @@ static void start_training(struct sim *s, struct sim_job *j)
 	double inv = 0;
 	int workers = 0, on_gpu = 0;
 	integrate(s);
-	for (int i = 0; i < j->nexecs; i++) {
-		struct sim_exec *x = &s->execs[j->execs[i].id];
+	for (int i = 0; i < j->run->nexecs; i++) {
+		struct sim_exec *x = &s->execs[j->run->execs[i].id];
 		if (x->role != 1)
 			continue;
 		struct clu_node *n = &s->clu.nodes[x->node];
@@ -909,7 +995,7 @@ static void start_training(struct sim *s, struct sim_job *j)
 	}
 	double train = round(g->steps / inv);
 	double feed = (double)wl_mnist_feed_us(s->scn, j->group, workers);
-	j->gpus_training = on_gpu;
+	j->run->gpus_training = on_gpu;
 	s->train_gpus += on_gpu;
 	j->phase = PH_TRAIN;
 	push_at(s, (double)s->now + (train > feed ? train : feed), EV_PHASE, (uint32_t)j->id);
@@ -920,20 +1006,20 @@ static void on_phase_end(struct sim *s, struct sim_job *j)
 	const struct scn_job_group *g = &s->scn->jobs[j->group];
 	switch (j->phase) {
 	case PH_STARTUP:
-		if (j->gpu_waits) { /* a TF node is still on its way to its GPU */
-			j->startup_over = true;
+		if (j->run->gpu_waits) { /* a TF node is still on its way to its GPU */
+			j->run->startup_over = true;
 			break;
 		}
 		start_training(s, j);
 		break;
 	case PH_TRAIN:
 		integrate(s);
-		s->train_gpus -= j->gpus_training;
-		j->gpus_training = 0;
+		s->train_gpus -= j->run->gpus_training;
+		j->run->gpus_training = 0;
 		/* the workers' TF processes exit (InputMode.SPARK runs them in
 		 * child processes): the GPUs they took are idle again */
-		for (int i = 0; i < j->nexecs; i++) {
-			struct sim_exec *x = &s->execs[j->execs[i].id];
+		for (int i = 0; i < j->run->nexecs; i++) {
+			struct sim_exec *x = &s->execs[j->run->execs[i].id];
 			if (x->role == 1 && x->gpus_grabbed) {
 				clu_give(&s->clu, x->node, 0, 0, x->gpus_grabbed);
 				s->alloc_gpus -= x->gpus_grabbed;
@@ -957,7 +1043,7 @@ static void on_exec_ready(struct sim *s, struct sim_exec *x)
 {
 	struct sim_job *j = &s->jobs[x->job];
 	x->ready_us = s->now;
-	j->execs[x->jpos].free = x->slots;
+	j->run->execs[x->jpos].free = x->slots;
 	if (x->role == SIM_ROLE_AM) {
 		j->ams_ready++;
 		s->sched_dirty = true; /* the AM now asks for its containers */
@@ -965,7 +1051,7 @@ static void on_exec_ready(struct sim *s, struct sim_exec *x)
 	}
 	j->role_ready[x->role]++;
 	if (j->type != SCN_JOB_MNIST) {
-		j->execs_ready++;
+		j->run->execs_ready++;
 		queue_dispatch(s, j);
 		return;
 	}
@@ -1055,6 +1141,7 @@ static void settle(struct sim *s)
 	for (int i = 0; i < s->ndispatch; i++)
 		dispatch_job(s, &s->jobs[s->dispatch[i]]);
 	s->ndispatch = 0;
+	jrun_put_ended(s);
 }
 
 /* Jobs still waiting when nothing more can happen were never placed. */
@@ -1065,11 +1152,12 @@ static void finish(struct sim *s)
 		struct sim_job *j = &s->jobs[i];
 		if (!job_active(j))
 			continue;
-		if (j->tasks_running)
+		if (j->run && j->run->tasks_running)
 			die(s, "job %d has running tasks but no events", j->id);
 		end_job(s, j, JOB_UNPLACEABLE);
 		j->end_us = -1; /* it never ended: no end time, no makespan */
 	}
+	jrun_put_ended(s);
 	s->tot.last_end_us = last_end;
 	check_all(s);
 	for (int i = 0; i < s->clu.n; i++) {
@@ -1103,7 +1191,7 @@ static void prefetch_next(const struct sim *s)
 	const struct run *ru = &s->runs[nx.obj];
 	const struct sim_job *j = &s->jobs[ru->job];
 	PREFETCH(j);
-	PREFETCH(&j->execs); /* another line of the record */
+	PREFETCH(ru->jr);
 	PREFETCH(ru->st);
 	PREFETCH((const void *)ru->je_addr); /* a hint: prefetching never faults */
 	PREFETCH(&s->clu.nodes[ru->node]);
@@ -1193,9 +1281,14 @@ static void number_jobs(struct sim *s)
 	}
 	sort_kv(key, tmp, (size_t)s->njobs);
 	for (int i = 0; i < s->njobs; i++) {
-		s->jobs[i].group = (int)(key[i].val >> 32);
-		s->jobs[i].index = (int)(uint32_t)key[i].val;
-		s->jobs[i].arrival_us = key[i].key;
+		int g = (int)(key[i].val >> 32);
+		const struct sim_shape *sh = &s->shapes[g];
+		s->jobs[i] = (struct sim_job){
+			.arrival_us = key[i].key, .start_us = -1, .end_us = -1,
+			.role = sh->role, .id = i, .group = g, .index = (int)(uint32_t)key[i].val,
+			.cores_max = sh->cores_max, .task_cpus = sh->task_cpus,
+			.type = (uint8_t)scn->jobs[g].type, .status = JOB_PENDING,
+			.nroles = (uint8_t)sh->nroles, .phase = PH_RESERVE};
 	}
 	free(t);
 	free(tmp);
@@ -1223,17 +1316,11 @@ struct sim *sim_new(const struct scn *scn, const struct scn_policy *pol,
 
 	for (int g = 0; g < scn->njobgroups; g++)
 		s->njobs += scn->jobs[g].count;
-	s->jobs = xcalloc((size_t)s->njobs, sizeof *s->jobs);
-	number_jobs(s);
-	for (int i = 0; i < s->njobs; i++) {
-		struct sim_job *j = &s->jobs[i];
-		j->type = scn->jobs[j->group].type;
-		j->id = i;
-		j->status = JOB_PENDING;
-		j->start_us = j->end_us = -1;
-		j->phase = PH_RESERVE;
-		wl_job_setup(scn, j->group, j);
-	}
+	s->shapes = xcalloc((size_t)(scn->njobgroups ? scn->njobgroups : 1), sizeof *s->shapes);
+	for (int g = 0; g < scn->njobgroups; g++)
+		wl_job_shape(scn, g, &s->shapes[g]);
+	s->jobs = xmalloc((size_t)(s->njobs ? s->njobs : 1) * sizeof *s->jobs);
+	number_jobs(s); /* sets every field of every job */
 	s->pst = ops->init ? ops->init(s, pol) : NULL;
 	return s;
 }
@@ -1244,10 +1331,17 @@ void sim_free(struct sim *s)
 		return;
 	if (s->ops->fini)
 		s->ops->fini(s->pst);
-	for (int i = 0; i < s->njobs; i++) {
-		free_stages(&s->jobs[i]);
-		free(s->jobs[i].execs);
+	for (int c = 0; c < s->nchunks; c++) {
+		for (int k = 0; k < JRUN_CHUNK; k++) {
+			free(s->chunks[c][k].execs);
+			arena_free(&s->chunks[c][k].ar);
+		}
+		free(s->chunks[c]);
 	}
+	free(s->chunks);
+	free(s->free_runs);
+	free(s->ended);
+	free(s->shapes);
 	free(s->jobs);
 	free(s->execs);
 	free(s->runs);

@@ -48,65 +48,54 @@ enum sim_phase { PH_RESERVE, PH_STARTUP, PH_TRAIN, PH_SHUTDOWN, PH_OVER };
  * role (0 = Spark executors); mnist_spark has two (0 = the TF parameter
  * server, 1 = TF workers); angel has two (0 = Spark executors, 1 = Angel
  * parameter servers, which run no task and must all be up before the
- * first task starts). */
+ * first task starts).  The same for every job of a group. */
 struct sim_role {
-	int count;         /* executors wanted (spark.executor.instances) */
-	int cores;         /* cores each; 0 = unset (policy decides) */
 	int64_t mem_mib;   /* memory each, MiB */
-	int gpus;          /* GPUs each */
 	uint64_t require;  /* labels a node must carry */
 	uint64_t prefer;   /* labels preferred */
-	int granted;       /* executors launched for this role so far */
+	int count;         /* executors wanted (spark.executor.instances) */
+	int cores;         /* cores each; 0 = unset (policy decides) */
+	int gpus;          /* GPUs each */
 };
 
-struct sim_stage;      /* engine-private */
-
-/* One executor of a job as the in-application dispatcher sees it, kept in
- * the job's own array (engine-private): finding a free task slot then
- * reads one small array instead of every executor record, which on a
- * large cluster are all cache misses. */
-struct sim_job_exec {
-	int id;                  /* its executor slot (index of s->execs) */
-	int node;
-	int free;                /* task slots it can take now; 0 until ready */
-};
-
-struct sim_job {
-	int id;                  /* index, in arrival order (ties: group order) */
-	int group;               /* scenario job group */
-	int index;               /* index of the job within its group */
-	enum scn_job_type type;
-	enum sim_job_status status;
-	int64_t arrival_us;      /* submission time */
-	int64_t start_us;        /* first task started / training began; -1 */
-	int64_t end_us;          /* finished, failed or given up; -1 */
-
+/* What every job of a scenario job group asks for (wl_job_shape). */
+struct sim_shape {
 	int nroles;
 	struct sim_role role[2];
 	int cores_max;           /* spark.cores.max, 0 = unlimited */
 	int task_cpus;           /* cores per task */
+};
 
+struct sim_jrun;       /* engine-private */
+
+/* One job.  A run of 10^6 jobs holds 10^6 of these for its whole length,
+ * most of them waiting, so the record is kept small (104 bytes): what
+ * its group fixes is shared (role), and what only a job with executors
+ * needs (its executors, its DAG, ...) is in a sim_jrun the engine gives
+ * it at its first executor and takes back when it ends. */
+struct sim_job {
+	int64_t arrival_us;      /* submission time */
+	int64_t start_us;        /* first task started / training began; -1 */
+	int64_t end_us;          /* finished, failed or given up; -1 */
+	const struct sim_role *role; /* its group's roles, nroles of them */
+	int id;                  /* index, in arrival order (ties: group order) */
+	int group;               /* scenario job group */
+	int index;               /* index of the job within its group */
+	int cores_max;           /* spark.cores.max, 0 = unlimited */
+	int task_cpus;           /* cores per task */
+	int granted[2];          /* executors launched for each role so far */
 	int cores_granted;       /* cores of live executors (AMs excluded) */
 	int execs_live;          /* live executors (AMs excluded) */
 	int ams_live, ams_ready; /* application masters launched / up */
 	int role_ready[2];       /* executors of each role that are up */
 	int gpus_used;           /* GPUs its executors held or grabbed (max) */
-
-	/* engine-private below: policies must not rely on these */
-	struct sim_job_exec *execs; int nexecs, cap_execs; /* its executors, launch
-					       order; freed when the job ends */
-	int execs_ready;         /* executors of its roles that are up */
-	struct sim_stage *stages; int nstages, stages_done;
-	int tasks_running;
-	int64_t task_delay_us;   /* launch delay of each task (overheads) */
-	bool dispatch_queued;    /* on the engine's dispatch list */
-	bool startup_over;       /* mnist_spark: start-up time passed, training
-				    waits for a TF node's GPU pick */
-	enum sim_phase phase;    /* mnist_spark */
-	int gpu_waits;           /* mnist_spark: TF nodes the reservation ended
-				    for that do not have their device yet */
-	int gpus_training;       /* mnist_spark: workers training on GPUs */
 	int nodes_used;          /* distinct nodes that hosted its executors (set at end) */
+	uint8_t type;            /* enum scn_job_type */
+	uint8_t status;          /* enum sim_job_status */
+	uint8_t nroles;
+	/* engine-private below: policies must not rely on these */
+	uint8_t phase;           /* enum sim_phase (mnist_spark) */
+	struct sim_jrun *run;    /* from its first executor until it ends */
 };
 
 struct sim_exec {

@@ -1,6 +1,8 @@
 /* test_engine.c - the engine: DAG order, node speed, job models. */
 #include <math.h>
 #include <signal.h>
+#include <stdalign.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <inttypes.h>
@@ -8,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "arena.h"
 #include "harness.h"
 #include "rng.h"
 #include "scenario.h"
@@ -42,9 +45,10 @@ static void wordcount_splits(void)
 		{2, 2, 4, 50, 50},     /* 100 MiB: two halves; parallelism 4 */
 		{3, 8, 8, 128, 134},   /* 1030 MiB: 7 x 128 + 134 (within slop) */
 	};
+	struct arena ar = {0};
 	for (int k = 0; k < 4; k++) {
 		struct wl_dag d;
-		wl_build_dag(s, want[k].group, 0, 1, &d);
+		wl_build_dag(s, want[k].group, 0, 1, &ar, &d);
 		CU_ASSERT_EQUAL(d.nstages, 2);
 		CU_ASSERT_EQUAL(d.st[0].ntasks, want[k].maps);
 		CU_ASSERT_EQUAL(d.st[1].ntasks, want[k].reduces);
@@ -55,14 +59,14 @@ static void wordcount_splits(void)
 				       1e6 + 1e4 * want[k].last_split, 1e-6);
 		/* task delay: launch 0 + framework overhead 40 ms */
 		CU_ASSERT_EQUAL(d.task_delay_us, 40000);
-		wl_dag_free(&d);
+		arena_reset(&ar);
 	}
 	/* reduce: 1 GiB x 0.1 shuffle over 8 reducers = 12.8 MiB each;
 	 * cost 0.5 s + 20 ms per MiB = 756 ms */
 	struct wl_dag d;
-	wl_build_dag(s, 0, 0, 1, &d);
+	wl_build_dag(s, 0, 0, 1, &ar, &d);
 	CU_ASSERT_DOUBLE_EQUAL(d.st[1].work_us[0], 756000.0, 1e-6);
-	wl_dag_free(&d);
+	arena_free(&ar);
 	scn_free(s);
 }
 
@@ -85,17 +89,18 @@ static void wordcount_run(void)
 static void keyed_durations(void)
 {
 	struct scn *s = h_load("tests/scenarios/hand/keyed.yaml");
+	struct arena aa = {0}, ab = {0};
 	struct wl_dag a, b;
-	wl_build_dag(s, 1, 3, 77, &a);
-	wl_build_dag(s, 1, 3, 77, &b);
+	wl_build_dag(s, 1, 3, 77, &aa, &a);
+	wl_build_dag(s, 1, 3, 77, &ab, &b);
 	CU_ASSERT_EQUAL(a.st[0].ntasks, b.st[0].ntasks);
 	CU_ASSERT_EQUAL(memcmp(a.st[0].work_us, b.st[0].work_us,
 			       (size_t)a.st[0].ntasks * sizeof *a.st[0].work_us), 0);
-	wl_dag_free(&b);
-	wl_build_dag(s, 1, 3, 78, &b); /* another seed: other durations */
+	arena_reset(&ab);
+	wl_build_dag(s, 1, 3, 78, &ab, &b); /* another seed: other durations */
 	CU_ASSERT_NOT_EQUAL(a.st[0].work_us[0], b.st[0].work_us[0]);
-	wl_dag_free(&a);
-	wl_dag_free(&b);
+	arena_free(&aa);
+	arena_free(&ab);
 	scn_free(s);
 }
 
@@ -230,6 +235,49 @@ static void radix_sort(void)
 	CU_ASSERT_EQUAL(bad, 0);
 }
 
+/* The arena: blocks of every size come back distinct, aligned and
+ * intact while the main block overflows into extras; after a reset the
+ * main block holds the whole of the last round, so the same requests
+ * take no extra block; a round far smaller than a large main block
+ * gives it back. */
+static void arena_rounds(void)
+{
+	struct arena a = {0};
+	for (int round = 0; round < 3; round++) {
+		unsigned char *p[200];
+		size_t total = 0;
+		for (int i = 0; i < 200; i++) {
+			size_t n = (size_t)(i * 37 % 1001); /* 0 .. 1000 bytes */
+			p[i] = arena_alloc(&a, n);
+			CU_ASSERT_EQUAL((uintptr_t)p[i] % alignof(max_align_t), 0);
+			memset(p[i], i, n);
+			total += n;
+		}
+		for (int i = 0; i < 200; i++) {
+			size_t n = (size_t)(i * 37 % 1001);
+			int ok = 1;
+			for (size_t k = 0; k < n; k++)
+				ok &= p[i][k] == (unsigned char)i;
+			CU_ASSERT(ok);
+			for (int k = 0; k < i; k++)
+				CU_ASSERT(p[k] != p[i]);
+		}
+		CU_ASSERT(a.used + a.extra_bytes >= total);
+		/* the first round overflows the first block; later ones fit */
+		CU_ASSERT_EQUAL(a.extra != NULL, round == 0);
+		arena_reset(&a);
+		CU_ASSERT_EQUAL(a.used, 0);
+		CU_ASSERT(a.extra == NULL);
+	}
+	size_t big = a.cap;
+	CU_ASSERT(big >= 64 << 10); /* 200 requests of up to 1000 bytes */
+	CU_ASSERT_EQUAL(((unsigned char *)arena_zalloc(&a, 100))[99], 0);
+	arena_reset(&a); /* a round of 100 bytes: the big block goes back */
+	CU_ASSERT(a.cap < big);
+	arena_free(&a);
+	CU_ASSERT(a.base == NULL && a.cap == 0);
+}
+
 int test_suite_engine(void)
 {
 	TEST_SUITE("engine",
@@ -240,6 +288,7 @@ int test_suite_engine(void)
 		   {"a broken invariant aborts with the simulated time", invariant_aborts},
 		   {"CSV number writers match printf", csv_writers},
 		   {"radix sort is stable and matches qsort", radix_sort},
+		   {"arena: distinct aligned blocks, one block after a reset", arena_rounds},
 		   {"an arrival past the clock stops the run cleanly", far_arrival});
 	return 0;
 }

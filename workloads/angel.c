@@ -16,22 +16,24 @@
  *
  * CPU only; no GPU affinity.
  */
+#include "arena.h"
 #include "rng.h"
 #include "scenario.h"
 #include "util.h"
 #include "workload.h"
 
-void wl_angel_dag(const struct scn *s, int g, int idx, uint64_t seed, struct wl_dag *out)
+void wl_angel_dag(const struct scn *s, int g, int idx, uint64_t seed, struct arena *a,
+		  struct wl_dag *out)
 {
 	const struct scn_job_group *jg = &s->jobs[g];
 	int ps = jg->ps.count > 0 ? jg->ps.count : 1;
 	out->nstages = jg->iterations;
-	out->st = xcalloc((size_t)jg->iterations, sizeof *out->st);
+	out->st = arena_zalloc(a, (size_t)jg->iterations * sizeof *out->st);
 	out->task_delay_us += s->cost.task_overhead_us;
 	for (int i = 0; i < jg->iterations; i++) {
 		struct wl_stage *st = &out->st[i];
 		st->ntasks = jg->partitions;
-		st->work_us = xmalloc((size_t)st->ntasks * sizeof *st->work_us);
+		st->work_us = arena_alloc(a, (size_t)st->ntasks * sizeof *st->work_us);
 		for (int t = 0; t < st->ntasks; t++)
 			st->work_us[t] =
 				wl_cost_us(s, "angel_compute", "cpu", jg->samples, 1.0, seed,
@@ -39,7 +41,7 @@ void wl_angel_dag(const struct scn *s, int g, int idx, uint64_t seed, struct wl_
 				wl_cost_us(s, "angel_pushpull", "cpu", jg->model_mib / ps, 1.0, seed,
 					   (uint32_t)g, (uint32_t)idx, (uint32_t)(2 * i + 1),
 					   (uint64_t)t);
-		st->parents = xmalloc(sizeof *st->parents);
+		st->parents = arena_alloc(a, sizeof *st->parents);
 		st->nparents = i > 0;
 		st->parents[0] = i - 1;
 	}

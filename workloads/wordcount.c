@@ -17,30 +17,43 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "arena.h"
 #include "rng.h"
 #include "scenario.h"
 #include "util.h"
 #include "workload.h"
 
-/* Split sizes of an input of `in` MiB into *out (owned by the caller). */
-static int splits(double in, double block, double **out)
+/* Hadoop's splits of an input of `in` MiB into blocks of `block`: the
+ * first split's size, and their number (the last split holds what is
+ * left: see split_mib). */
+static double split_size(double in, double block)
 {
-	double size = in / 2 < block ? in / 2 : block;
-	int n = 0, cap = 0;
-	double *v = NULL;
-	double left = in;
-	while (left / size > 1.1) {
-		xgrow(&v, &cap, n + 1, sizeof *v);
-		v[n++] = size;
-		left -= size;
-	}
-	xgrow(&v, &cap, n + 1, sizeof *v);
-	v[n++] = left;
-	*out = v;
+	return in / 2 < block ? in / 2 : block;
+}
+
+static int nsplits(double in, double block)
+{
+	double size = split_size(in, block), left = in;
+	int n = 1;
+	for (; left / size > 1.1; left -= size)
+		n++;
 	return n;
 }
 
-void wl_wordcount_dag(const struct scn *s, int g, int idx, uint64_t seed, struct wl_dag *out)
+/* Size of split t of n: the same arithmetic as nsplits, so that the last
+ * split is exactly what its loop leaves. */
+static double split_mib(double in, double block, int t, int n)
+{
+	double size = split_size(in, block), left = in;
+	if (t < n - 1)
+		return size;
+	for (int k = 0; k < n - 1; k++)
+		left -= size;
+	return left;
+}
+
+void wl_wordcount_dag(const struct scn *s, int g, int idx, uint64_t seed, struct arena *a,
+		      struct wl_dag *out)
 {
 	const struct scn_job_group *jg = &s->jobs[g];
 	double in = rng_dist(&jg->input_mib, rng_key(seed, 0, RNG_SIZE, (uint32_t)g,
@@ -51,29 +64,28 @@ void wl_wordcount_dag(const struct scn *s, int g, int idx, uint64_t seed, struct
 		in = 1;
 	if (in > 1e6 * (double)jg->split_mib)
 		in = 1e6 * (double)jg->split_mib;
-	double *sz;
-	int m = splits(in, (double)jg->split_mib, &sz);
+	double block = (double)jg->split_mib;
+	int m = nsplits(in, block);
 	int r = jg->parallelism > 0 ? jg->parallelism : m;
 	double per_reduce = in * jg->shuffle_ratio / r;
 
 	out->nstages = 2;
-	out->st = xcalloc(2, sizeof *out->st);
+	out->st = arena_zalloc(a, 2 * sizeof *out->st);
 	out->task_delay_us += s->cost.task_overhead_us;
 	struct wl_stage *map = &out->st[0], *red = &out->st[1];
 	map->ntasks = m;
-	map->work_us = xmalloc((size_t)m * sizeof *map->work_us);
+	map->work_us = arena_alloc(a, (size_t)m * sizeof *map->work_us);
 	for (int t = 0; t < m; t++)
-		map->work_us[t] = wl_cost_us(s, "wordcount_map", "cpu", sz[t], 1.0, seed,
-					     (uint32_t)g, (uint32_t)idx, 0, (uint64_t)t);
+		map->work_us[t] = wl_cost_us(s, "wordcount_map", "cpu", split_mib(in, block, t, m),
+					     1.0, seed, (uint32_t)g, (uint32_t)idx, 0, (uint64_t)t);
 	red->ntasks = r;
-	red->work_us = xmalloc((size_t)r * sizeof *red->work_us);
+	red->work_us = arena_alloc(a, (size_t)r * sizeof *red->work_us);
 	for (int t = 0; t < r; t++)
 		red->work_us[t] = wl_cost_us(s, "wordcount_reduce", "cpu", per_reduce, 1.0, seed,
 					     (uint32_t)g, (uint32_t)idx, 1, (uint64_t)t);
-	red->parents = xmalloc(sizeof *red->parents);
+	red->parents = arena_alloc(a, sizeof *red->parents);
 	red->parents[0] = 0;
 	red->nparents = 1;
-	free(sz);
 }
 
 int wl_need_kernel(const struct scn *s, int g, const char *kernel, const char *dev,

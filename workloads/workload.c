@@ -49,12 +49,12 @@ static void set_role(struct sim_role *r, const struct scn_exec *e, int count,
 	r->gpus = e->gpus;
 	r->require = e->has_labels ? e->require : jg->require;
 	r->prefer = e->has_labels ? e->prefer : jg->prefer;
-	r->granted = 0;
 }
 
-void wl_job_setup(const struct scn *s, int g, struct sim_job *j)
+void wl_job_shape(const struct scn *s, int g, struct sim_shape *j)
 {
 	const struct scn_job_group *jg = &s->jobs[g];
+	memset(j, 0, sizeof *j);
 	j->cores_max = jg->cores_max;
 	j->task_cpus = jg->task_cpus > 0 ? jg->task_cpus : 1;
 	if (jg->type == SCN_JOB_MNIST) {
@@ -71,34 +71,25 @@ void wl_job_setup(const struct scn *s, int g, struct sim_job *j)
 	}
 }
 
-void wl_build_dag(const struct scn *s, int g, int idx, uint64_t seed, struct wl_dag *out)
+void wl_build_dag(const struct scn *s, int g, int idx, uint64_t seed, struct arena *a,
+		  struct wl_dag *out)
 {
 	memset(out, 0, sizeof *out);
 	out->task_delay_us = s->over.task_launch_us;
 	switch (s->jobs[g].type) {
 	case SCN_JOB_WORDCOUNT:
-		wl_wordcount_dag(s, g, idx, seed, out);
+		wl_wordcount_dag(s, g, idx, seed, a, out);
 		break;
 	case SCN_JOB_SYNTHETIC:
-		wl_synthetic_dag(s, g, idx, seed, out);
+		wl_synthetic_dag(s, g, idx, seed, a, out);
 		break;
 	case SCN_JOB_ANGEL:
-		wl_angel_dag(s, g, idx, seed, out);
+		wl_angel_dag(s, g, idx, seed, a, out);
 		break;
 	case SCN_JOB_MNIST:
 	case SCN_JOB_TYPES:
 		break; /* no DAG: TFoS phases, see sim.c */
 	}
-}
-
-void wl_dag_free(struct wl_dag *d)
-{
-	for (int i = 0; i < d->nstages; i++) {
-		free(d->st[i].work_us);
-		free(d->st[i].parents);
-	}
-	free(d->st);
-	memset(d, 0, sizeof *d);
 }
 
 double wl_cost_us(const struct scn *s, const char *kernel, const char *device,

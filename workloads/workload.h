@@ -14,20 +14,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct arena;
 struct scn;
-struct sim_job;
+struct sim_shape;
 struct clu_node;
 
 /* One stage of a job's DAG, as a job model builds it. */
 struct wl_stage {
 	int ntasks;
-	double *work_us;   /* per task: duration at speed 1, µs; owned */
-	int *parents;      /* indices of earlier stages; owned */
+	double *work_us;   /* per task: duration at speed 1, µs */
+	int *parents;      /* indices of earlier stages */
 	int nparents;
 };
 struct wl_dag {
 	int nstages;
-	struct wl_stage *st; /* owned */
+	struct wl_stage *st;
 	int64_t task_delay_us; /* per-task launch delay (overheads) */
 };
 
@@ -40,14 +41,14 @@ int wl_check(const struct scn *s, char *err, size_t errlen);
  * (non-decreasing). */
 void wl_arrivals(const struct scn *s, int g, uint64_t seed, int64_t *out);
 
-/* Fill a job's roles, cores_max and task_cpus from its group. */
-void wl_job_setup(const struct scn *s, int g, struct sim_job *j);
+/* What every job of group `g` asks for: roles, cores_max, task_cpus. */
+void wl_job_shape(const struct scn *s, int g, struct sim_shape *out);
 
-/* Build the DAG of a wordcount or synthetic job (index `idx` of group
- * `g`).  The caller owns *out; free with wl_dag_free. */
-void wl_build_dag(const struct scn *s, int g, int idx, uint64_t seed,
+/* Build the DAG of a wordcount, synthetic or angel job (index `idx` of
+ * group `g`) into *out.  Its arrays come from arena `a` and live until
+ * the caller resets or frees it. */
+void wl_build_dag(const struct scn *s, int g, int idx, uint64_t seed, struct arena *a,
 		  struct wl_dag *out);
-void wl_dag_free(struct wl_dag *d);
 
 /* mnist_spark: time of one training step, µs, of worker `w` of job
  * (g, idx) on node `n`, on one of its GPUs if `gpu`, else on its CPU. */
@@ -76,9 +77,12 @@ int64_t wl_mnist_retry_sleep_us(int k);
 #define WL_TASK_MAX_FAILURES 4
 
 /* Per-type parts, called by the generic functions above. */
-void wl_wordcount_dag(const struct scn *s, int g, int idx, uint64_t seed, struct wl_dag *out);
-void wl_synthetic_dag(const struct scn *s, int g, int idx, uint64_t seed, struct wl_dag *out);
-void wl_angel_dag(const struct scn *s, int g, int idx, uint64_t seed, struct wl_dag *out);
+void wl_wordcount_dag(const struct scn *s, int g, int idx, uint64_t seed, struct arena *a,
+		      struct wl_dag *out);
+void wl_synthetic_dag(const struct scn *s, int g, int idx, uint64_t seed, struct arena *a,
+		      struct wl_dag *out);
+void wl_angel_dag(const struct scn *s, int g, int idx, uint64_t seed, struct arena *a,
+		  struct wl_dag *out);
 int wl_angel_check(const struct scn *s, int g, char *err, size_t errlen);
 /* "job group G needs kernel K for device D" unless the cost model has it. */
 int wl_need_kernel(const struct scn *s, int g, const char *kernel, const char *dev,

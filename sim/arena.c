@@ -1,0 +1,89 @@
+/* arena.c - a bump allocator (arena.h). */
+#include "arena.h"
+
+#include <stdalign.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* A block taken while the main one was full; its bytes follow. */
+struct arena_extra {
+	struct arena_extra *next;
+	alignas(max_align_t) char mem[];
+};
+
+#define ALIGN ((size_t)alignof(max_align_t))
+#define FIRST_CAP ((size_t)1024) /* the main block's first size */
+
+void arena_init(struct arena *a)
+{
+	memset(a, 0, sizeof *a);
+}
+
+void *arena_alloc(struct arena *a, size_t n)
+{
+	n = (n + ALIGN - 1) & ~(ALIGN - 1);
+	if (n == 0)
+		n = ALIGN; /* distinct pointers, as malloc's */
+	if (a->cap - a->used >= n) {
+		void *p = a->base + a->used;
+		a->used += n;
+		return p;
+	}
+	if (!a->base) { /* the first request: make the main block */
+		a->cap = n > FIRST_CAP ? n : FIRST_CAP;
+		a->base = xmalloc(a->cap);
+		a->used = n;
+		return a->base;
+	}
+	struct arena_extra *e = xmalloc(sizeof *e + n);
+	e->next = a->extra;
+	a->extra = e;
+	a->extra_bytes += n;
+	return e->mem;
+}
+
+void *arena_zalloc(struct arena *a, size_t n)
+{
+	return memset(arena_alloc(a, n), 0, n);
+}
+
+static void free_extras(struct arena *a)
+{
+	while (a->extra) {
+		struct arena_extra *e = a->extra;
+		a->extra = e->next;
+		free(e);
+	}
+	a->extra_bytes = 0;
+}
+
+/* A main block this big or more is given back when a round used less
+ * than a quarter of it: one huge job must not pin its memory in a slot
+ * that then serves small ones for the rest of the run. */
+#define KEEP_MAX ((size_t)64 << 10)
+
+void arena_reset(struct arena *a)
+{
+	size_t want = a->used + a->extra_bytes; /* this round's demand */
+	free_extras(a);
+	if (want > a->cap || (a->cap >= KEEP_MAX && want < a->cap / 4)) {
+		/* next time, all of it fits in the main block (or a small one) */
+		size_t cap = FIRST_CAP;
+		while (cap < want)
+			cap *= 2;
+		free(a->base);
+		a->base = xmalloc(cap);
+		a->cap = cap;
+	}
+	a->used = 0;
+}
+
+void arena_free(struct arena *a)
+{
+	free_extras(a);
+	free(a->base);
+	memset(a, 0, sizeof *a);
+}
