@@ -46,7 +46,7 @@ static const char *const ev_names[] = {"arrival", "executor-ready", "task-end",
 enum task_state { T_PENDING, T_RUNNING, T_DONE };
 
 struct sim_stage {
-	struct wl_stage w;     /* tasks and their work, from the job model */
+	const struct wl_stage *w; /* tasks and their work, from the job model */
 	int next;              /* next task to dispatch */
 	int done;              /* tasks finished */
 	int parents_left;      /* parent stages not finished */
@@ -641,11 +641,11 @@ static void build_stages(struct sim *s, struct sim_job *j)
 	jr->task_delay_us = d.task_delay_us;
 	for (int i = 0; i < d.nstages; i++) {
 		struct sim_stage *st = &jr->stages[i];
-		st->w = d.st[i];
-		st->state = sim_recount ? arena_zalloc(&jr->ar, (size_t)st->w.ntasks) : NULL;
-		st->parents_left = st->w.nparents;
-		for (int p = 0; p < st->w.nparents; p++)
-			jr->stages[st->w.parents[p]].nchildren++;
+		st->w = &d.st[i];
+		st->state = sim_recount ? arena_zalloc(&jr->ar, (size_t)st->w->ntasks) : NULL;
+		st->parents_left = st->w->nparents;
+		for (int p = 0; p < st->w->nparents; p++)
+			jr->stages[st->w->parents[p]].nchildren++;
 	}
 	/* each stage's children, in stage order */
 	for (int i = 0; i < d.nstages; i++) {
@@ -654,8 +654,8 @@ static void build_stages(struct sim *s, struct sim_job *j)
 		st->nchildren = 0;
 	}
 	for (int i = 0; i < d.nstages; i++)
-		for (int p = 0; p < jr->stages[i].w.nparents; p++) {
-			struct sim_stage *ps = &jr->stages[jr->stages[i].w.parents[p]];
+		for (int p = 0; p < jr->stages[i].w->nparents; p++) {
+			struct sim_stage *ps = &jr->stages[jr->stages[i].w->parents[p]];
 			ps->children[ps->nchildren++] = i;
 		}
 }
@@ -691,7 +691,7 @@ static bool next_task(struct sim_job *j, int *stage, int *task)
 {
 	for (int i = 0; i < j->run->nstages; i++) {
 		struct sim_stage *st = &j->run->stages[i];
-		if (st->parents_left == 0 && st->next < st->w.ntasks) {
+		if (st->parents_left == 0 && st->next < st->w->ntasks) {
 			*stage = i;
 			*task = st->next;
 			return true;
@@ -734,7 +734,7 @@ static void start_task(struct sim *s, struct sim_job *j, int e, int stage, int t
 			   .jr = j->run, .st = st,
 			   .je_addr = (uintptr_t)x,
 			   .jpos = e, .node = x->node, .cpus = j->task_cpus,
-			   .remaining_us = st->w.work_us[task],
+			   .remaining_us = st->w->work_us[task],
 			   .from_us = s->now + j->run->task_delay_us,
 			   .end_seq = UINT64_MAX, /* no end event yet */
 			   .prev = -1, .next = n->run_head};
@@ -807,7 +807,7 @@ static void on_task_end(struct sim *s, int r)
 	change_load(s, node, -cpus);
 	check_node(s, node);
 
-	if (st->done == st->w.ntasks) {
+	if (st->done == st->w->ntasks) {
 		jr->stages_done++;
 		for (int c = 0; c < st->nchildren; c++)
 			jr->stages[st->children[c]].parents_left--;
