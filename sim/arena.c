@@ -15,7 +15,7 @@ struct arena_extra {
 };
 
 #define ALIGN ((size_t)alignof(max_align_t))
-#define FIRST_CAP ((size_t)1024) /* the main block's first size */
+#define FIRST_CAP ((size_t)256) /* the main block's first size: a small DAG */
 
 void arena_init(struct arena *a)
 {

@@ -18,11 +18,17 @@ void wl_synthetic_dag(const struct scn *s, int g, int idx, uint64_t seed, struct
 	for (int i = 0; i < jg->nstages; i++) {
 		const struct scn_stage *ss = &jg->stages[i];
 		struct wl_stage *st = &out->st[i];
-		struct rng_key k = rng_key(seed, 0, RNG_TASK, (uint32_t)g, (uint32_t)idx, (uint32_t)i);
 		st->ntasks = ss->tasks;
 		st->work_us = arena_alloc(a, (size_t)ss->tasks * sizeof *st->work_us);
-		for (int t = 0; t < ss->tasks; t++)
-			st->work_us[t] = rng_dist(&ss->dur, k, (uint64_t)t);
+		if (ss->dur.kind == SCN_DIST_CONST) { /* no draw: no key to hash */
+			for (int t = 0; t < ss->tasks; t++)
+				st->work_us[t] = ss->dur.a;
+		} else {
+			struct rng_key k = rng_key(seed, 0, RNG_TASK, (uint32_t)g, (uint32_t)idx,
+						   (uint32_t)i);
+			for (int t = 0; t < ss->tasks; t++)
+				st->work_us[t] = rng_dist(&ss->dur, k, (uint64_t)t);
+		}
 		st->nparents = ss->nparents;
 		st->parents = arena_alloc(a, (size_t)ss->nparents * sizeof *st->parents);
 		if (ss->nparents)
