@@ -17,9 +17,13 @@ extern const struct policy_ops pol_spark_standalone;
 extern const struct policy_ops pol_label_dual;
 extern const struct policy_ops pol_yarn;
 
-/* A queue of job ids in arrival order, with O(1) removal of any job. */
+/* A queue of job ids in arrival order, with O(1) removal of any job.
+ * Whether a job is queued is a bit of its own: a policy's job_finished
+ * asks that of jobs that mostly left long ago, and a bit array (1/64 of
+ * prev or next) stays in the cache where those are misses. */
 struct pol_queue {
-	int *prev, *next;  /* by job id; -2 = not queued */
+	int *prev, *next;  /* by job id; meaningful only while it is queued */
+	uint64_t *queued;  /* bit per job id */
 	int head, tail;    /* -1 when empty */
 	int len;
 };
@@ -27,6 +31,11 @@ void pol_queue_init(struct pol_queue *q, int njobs);
 void pol_queue_free(struct pol_queue *q);
 void pol_queue_push(struct pol_queue *q, int job);
 void pol_queue_remove(struct pol_queue *q, int job); /* no-op if absent */
+static inline bool pol_queue_has(const struct pol_queue *q, int job)
+{
+	return q->queued[job >> 6] >> (job & 63) & 1;
+}
+/* The job after queued job `job`, or -1. */
 static inline int pol_queue_next(const struct pol_queue *q, int job)
 {
 	return q->next[job];

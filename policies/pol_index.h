@@ -12,6 +12,8 @@
  * is then the node a scan in node order keeping the first strict minimum
  * would pick, and any range of nodes (a node group) has its winner in
  * O(log n) — so an index can never break a tie differently than the scan.
+ * While its keys are only 0 and INFINITY (a first fit), it is a bit set
+ * instead, with the same answers (below).
  * (Nothing ties it to nodes: yarn keeps its applications in one, by job
  * id, key 0 for those to visit, to find the next one in arrival order.)
  *
@@ -20,7 +22,8 @@
  * what is tentatively placed on it.  It stays current by reading the
  * cluster's change log (sim/cluster.h) and by being told of tentative
  * placements.  Shapes are fixed per job group and role, so there are a
- * few; every change to a node costs O(shapes × log n).
+ * few; every change to a node costs O(shapes × log n) (a bit set's:
+ * O(shapes × log64 n)).
  *
  * With clu_plain_scan the policies build no index and scan every node:
  * the reference the tests compare against.
@@ -34,11 +37,27 @@ struct clu;
 struct clu_node;
 struct pol_tent;
 
+/* While every key a tree was given is 0 or INFINITY (a first fit:
+ * fifo's and yarn's keys), the winner is simply the first node with key
+ * 0, and the tree keeps the nodes with key 0 as a bit set instead: a bit
+ * per node, a bit per nonzero word above them, and so on up to one word.
+ * A change then costs a word or two and the first candidate from any node
+ * a few count-trailing-zeros, where replaying a match per level costs
+ * ten times that on a thousand nodes.  The first other key turns the
+ * tree into the tournament for good, O(n) once. */
+#define POL_TREE_LEVELS 6  /* 64^6 bits: any int node count */
+
 struct pol_tree {
 	int n, size;   /* nodes; leaves, a power of two >= n */
 	double *key;   /* by node; INFINITY = no candidate */
-	int *win;      /* by slot 1 .. 2 size - 1: winning node of the slot's
-			  subtree, -1 if none; node i's leaf is slot size + i */
+	int *win;      /* tournament: by slot 1 .. 2 size - 1: winning node
+			  of the slot's subtree, -1 if none; node i's leaf is
+			  slot size + i; NULL while a bit set */
+	uint64_t *bits;/* bit set: level 0, bit i: key[i] == 0; level l + 1,
+			  bit w: word w of level l nonzero; NULL once a
+			  tournament */
+	int nlevels;   /* bit set: levels, the last one word */
+	int level[POL_TREE_LEVELS]; /* bit set: index in bits of each level */
 };
 
 /* A tree over n nodes, none a candidate.  Free with pol_tree_free. */
@@ -49,10 +68,12 @@ void pol_tree_set(struct pol_tree *t, int node, double key);
 /* The winner among nodes lo .. hi - 1, or -1 if none is a candidate.
  * O(log n). */
 int pol_tree_min(const struct pol_tree *t, int lo, int hi);
-/* The winner among all nodes, or -1.  O(1). */
+/* The first node of a bit set, or -1: pol_tree_top's other half. */
+int pol_tree_first(const struct pol_tree *t);
+/* The winner among all nodes, or -1.  O(1) (a bit set: O(log64 n)). */
 static inline int pol_tree_top(const struct pol_tree *t)
 {
-	return t->win[1];
+	return t->win ? t->win[1] : pol_tree_first(t);
 }
 
 /* An executor's demand as an index sees it. */

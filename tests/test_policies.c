@@ -449,33 +449,38 @@ static int scan_min(const double *key, int lo, int hi)
 
 /* pol_tree against that scan: random keys from a few values (many ties,
  * many non-candidates), every range after every change, sizes around
- * powers of two. */
+ * powers of two and of 64.  Keys only 0 and INFINITY keep the tree a bit
+ * set (pol_index.h): once with them alone, once turning into the
+ * tournament half-way. */
 static void tree_as_scan(void)
 {
 	static const double vals[] = {INFINITY, 0, 1, 2, -3.5, 0.25};
-	static const int sizes[] = {1, 2, 3, 7, 8, 9, 31, 64, 100};
+	static const int sizes[] = {1, 2, 3, 7, 8, 9, 31, 63, 64, 65, 100, 4095, 4097};
 	uint32_t r = 12345;
+	for (int binary = 0; binary < 2; binary++)
 	for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
 		int n = sizes[z];
 		struct pol_tree t;
-		double key[100];
+		double *key = malloc((size_t)n * sizeof *key);
 		pol_tree_init(&t, n);
 		for (int i = 0; i < n; i++)
 			key[i] = INFINITY;
 		CU_ASSERT_EQUAL(pol_tree_top(&t), -1);
-		for (int step = 0; step < 300; step++) {
+		for (int step = 0; step < 600; step++) {
 			r = r * 1664525u + 1013904223u;
 			int node = (int)(r >> 8) % n;
-			key[node] = vals[(r >> 4) % 6];
+			key[node] = vals[(r >> 4) % (binary || step < 300 ? 2 : 6)];
 			pol_tree_set(&t, node, key[node]);
 			CU_ASSERT_EQUAL(pol_tree_top(&t), scan_min(key, 0, n));
 			int lo = (int)(r >> 20) % n, hi = lo + (int)(r >> 12) % (n - lo + 1);
 			CU_ASSERT_EQUAL(pol_tree_min(&t, lo, hi), scan_min(key, lo, hi));
 		}
-		for (int lo = 0; lo <= n; lo++)
-			for (int hi = lo; hi <= n; hi++)
+		CU_ASSERT_EQUAL(t.bits != NULL, binary);
+		for (int lo = 0; lo <= n; lo += 1 + n / 100) /* every range up to 100 */
+			for (int hi = lo; hi <= n; hi += 1 + n / 100)
 				CU_ASSERT_EQUAL(pol_tree_min(&t, lo, hi), scan_min(key, lo, hi));
 		pol_tree_free(&t);
+		free(key);
 	}
 }
 
