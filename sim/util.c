@@ -197,22 +197,31 @@ const char *fmt_us(int64_t us, char *buf)
  * scatter per 11-bit digit from the least significant, skipping a digit
  * every key shares (µs counts of up to hours need three of the six).
  * The sign bit is flipped so that negative keys come first.  11 bits
- * keep a pass's counts (16 KiB) in the L1 cache. */
-void sort_kv(struct kv *a, struct kv *tmp, size_t n)
+ * keep a pass's counts (16 KiB) in the L1 cache.  Elements are `size`
+ * bytes, their first 8 the int64_t key; forced inline into the two
+ * wrappers below, the copies are of a constant size. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline void radix_sort(void *a, void *tmp, size_t n, size_t size)
 {
 	enum { BITS = 11, DIGITS = 1 << BITS, PASSES = (64 + BITS - 1) / BITS };
 	const uint64_t flip = UINT64_C(1) << 63;
 	size_t (*count)[DIGITS] = xcalloc(PASSES, sizeof *count);
 	for (size_t i = 0; i < n; i++) {
-		uint64_t k = (uint64_t)a[i].key ^ flip;
+		int64_t key;
+		memcpy(&key, (char *)a + i * size, sizeof key);
+		uint64_t k = (uint64_t)key ^ flip;
 		for (int p = 0; p < PASSES; p++)
 			count[p][(k >> (p * BITS)) & (DIGITS - 1)]++;
 	}
-	struct kv *from = a, *to = tmp;
+	char *from = a, *to = tmp;
 	for (int p = 0; p < PASSES && n; p++) {
 		int shift = p * BITS;
 		size_t *c = count[p];
-		if (c[(((uint64_t)from[0].key ^ flip) >> shift) & (DIGITS - 1)] == n)
+		int64_t key;
+		memcpy(&key, from, sizeof key);
+		if (c[(((uint64_t)key ^ flip) >> shift) & (DIGITS - 1)] == n)
 			continue; /* one digit everywhere: nothing moves */
 		size_t sum = 0;
 		for (int d = 0; d < DIGITS; d++) { /* counts become start positions */
@@ -220,13 +229,26 @@ void sort_kv(struct kv *a, struct kv *tmp, size_t n)
 			c[d] = sum;
 			sum += k;
 		}
-		for (size_t i = 0; i < n; i++)
-			to[c[(((uint64_t)from[i].key ^ flip) >> shift) & (DIGITS - 1)]++] = from[i];
-		struct kv *t = from;
+		for (size_t i = 0; i < n; i++) {
+			memcpy(&key, from + i * size, sizeof key);
+			size_t at = c[(((uint64_t)key ^ flip) >> shift) & (DIGITS - 1)]++;
+			memcpy(to + at * size, from + i * size, size);
+		}
+		char *t = from;
 		from = to;
 		to = t;
 	}
-	if (from != a)
-		memcpy(a, from, n * sizeof *a);
+	if (from != (char *)a)
+		memcpy(a, from, n * size);
 	free(count);
+}
+
+void sort_kv(struct kv *a, struct kv *tmp, size_t n)
+{
+	radix_sort(a, tmp, n, sizeof *a);
+}
+
+void sort_i64(int64_t *a, int64_t *tmp, size_t n)
+{
+	radix_sort(a, tmp, n, sizeof *a);
 }

@@ -46,6 +46,8 @@ struct kv {
  * sort, for millions of jobs (gsl_sort and qsort took a tenth of a
  * 10^6-job run). */
 void sort_kv(struct kv *a, struct kv *tmp, size_t n);
+/* The same for keys alone. */
+void sort_i64(int64_t *a, int64_t *tmp, size_t n);
 
 #define ARRAY_LEN(a) ((int)(sizeof(a) / sizeof((a)[0])))
 #define US_PER_S 1000000LL
