@@ -125,43 +125,81 @@ char *wr_str(char *p, const char *s)
 	return p + n;
 }
 
+/* "00" "01" .. "99": the two digits of each number below 100, so that
+ * digits are made two at a time (half the divisions) and each pair is
+ * stored with one 2-byte copy. */
 static const char pairs[] = "00010203040506070809101112131415161718192021222324"
 			    "25262728293031323334353637383940414243444546474849"
 			    "50515253545556575859606162636465666768697071727374"
 			    "75767778798081828384858687888990919293949596979899";
 
-/* The number of decimal digits of v (1 for 0); a few steps for the
- * small numbers CSV rows mostly hold. */
-static int ndigits(uint64_t v)
+/* The writers below split a number into parts of 8, 4 and 2 digits so
+ * that all the arithmetic on digits is 32-bit (a 64-bit division, even
+ * by a constant, costs more), and they find how many digits a number has
+ * from its size, without a loop.  They are inline so that wr_i64 and
+ * wr_us are each one function without calls (a tenth fewer
+ * instructions). */
+
+/* Two digits of v < 100, zero-padded. */
+static inline char *wr2(char *p, uint32_t v)
 {
-	int n = 1;
-	for (uint64_t p = 10; n < 20 && v >= p; p *= 10)
-		n++;
-	return n;
+	memcpy(p, &pairs[2 * v], 2);
+	return p + 2;
 }
 
-/* The last n decimal digits of v (zero-padded) at p .. p+n-1, written
- * backwards two at a time from a table: half the divisions of one at a
- * time, and each digit stored once, where it belongs. */
-static char *wr_ndigits(char *p, uint64_t v, int n)
+/* Four digits of v < 10^4, zero-padded. */
+static inline char *wr4(char *p, uint32_t v)
 {
-	char *end = p + n, *q = end;
-	while (q - p >= 2) {
-		const char *d = &pairs[2 * (v % 100)];
-		v /= 100;
-		*--q = d[1];
-		*--q = d[0];
+	return wr2(wr2(p, v / 100), v % 100);
+}
+
+/* Eight digits of v < 10^8, zero-padded. */
+static inline char *wr8(char *p, uint32_t v)
+{
+	return wr4(wr4(p, v / 10000), v % 10000);
+}
+
+/* The digits of v < 10^4, without leading zeros. */
+static inline char *wr_upto4(char *p, uint32_t v)
+{
+	if (v < 100) {
+		if (v < 10) {
+			*p = (char)('0' + v);
+			return p + 1;
+		}
+		return wr2(p, v);
 	}
-	if (q > p)
-		*--q = (char)('0' + v % 10);
-	return end;
+	if (v < 1000) {
+		*p = (char)('0' + v / 100);
+		return wr2(p + 1, v % 100);
+	}
+	return wr4(p, v);
 }
 
-/* The decimal digits of v, at least `width` of them (zero-padded). */
-static char *wr_digits(char *p, uint64_t v, int width)
+/* The digits of v < 10^8, without leading zeros. */
+static inline char *wr_upto8(char *p, uint32_t v)
 {
-	int n = ndigits(v);
-	return wr_ndigits(p, v, n > width ? n : width);
+	if (v < 10000)
+		return wr_upto4(p, v);
+	return wr4(wr_upto4(p, v / 10000), v % 10000);
+}
+
+/* The digits of v, without leading zeros: up to 20, as parts of at most
+ * 8. */
+static inline char *wr_u64(char *p, uint64_t v)
+{
+	const uint32_t e8 = 100000000;
+	if (v < e8)
+		return wr_upto8(p, (uint32_t)v);
+	uint64_t hi = v / e8;
+	uint32_t lo = (uint32_t)(v - hi * e8);
+	if (hi < e8) {
+		p = wr_upto8(p, (uint32_t)hi);
+	} else {
+		uint64_t top = hi / e8; /* at most 1844 */
+		p = wr8(wr_upto4(p, (uint32_t)top), (uint32_t)(hi - top * e8));
+	}
+	return wr8(p, lo);
 }
 
 /* |v| as uint64 without overflow at INT64_MIN. */
@@ -174,17 +212,18 @@ char *wr_i64(char *p, int64_t v)
 {
 	if (v < 0)
 		*p++ = '-';
-	return wr_digits(p, magnitude(v), 1);
+	return wr_u64(p, magnitude(v));
 }
 
 char *wr_us(char *p, int64_t us)
 {
-	uint64_t a = magnitude(us);
+	uint64_t a = magnitude(us), s = a / 1000000u;
+	uint32_t frac = (uint32_t)(a - s * 1000000u);
 	if (us < 0)
 		*p++ = '-';
-	p = wr_digits(p, a / 1000000u, 1);
+	p = wr_u64(p, s);
 	*p++ = '.';
-	return wr_ndigits(p, a % 1000000u, 6);
+	return wr4(wr2(p, frac / 10000), frac % 10000);
 }
 
 const char *fmt_us(int64_t us, char *buf)

@@ -198,6 +198,94 @@ static void csv_writers(void)
 	CU_ASSERT_STRING_EQUAL(b, "ab");
 }
 
+/* The writers' exact output at every place where they change how they
+ * split a number (4, 8 and 16 digits, 32 bits) and at the ends of the
+ * range, and that they write nothing past what they return. */
+static void csv_writers_exact(void)
+{
+	static const struct {
+		int64_t v;
+		const char *i64, *us;
+	} cases[] = {
+		{0, "0", "0.000000"},
+		{1, "1", "0.000001"},
+		{-1, "-1", "-0.000001"},
+		{9, "9", "0.000009"},
+		{10, "10", "0.000010"},
+		{99, "99", "0.000099"},
+		{100, "100", "0.000100"},
+		{999, "999", "0.000999"},
+		{1000, "1000", "0.001000"},
+		{9999, "9999", "0.009999"},
+		{10000, "10000", "0.010000"},
+		{999999, "999999", "0.999999"},
+		{-999999, "-999999", "-0.999999"},
+		{1000000, "1000000", "1.000000"},
+		{1000001, "1000001", "1.000001"},
+		{10000000, "10000000", "10.000000"},
+		{99999999, "99999999", "99.999999"},
+		{100000000, "100000000", "100.000000"},
+		{100000001, "100000001", "100.000001"},
+		{4294967295, "4294967295", "4294.967295"},
+		{4294967296, "4294967296", "4294.967296"},
+		{9999999999999999, "9999999999999999", "9999999999.999999"},
+		{10000000000000000, "10000000000000000", "10000000000.000000"},
+		{99999999000000000, "99999999000000000", "99999999000.000000"},
+		{100000000000000000, "100000000000000000", "100000000000.000000"},
+		{123456789012345678, "123456789012345678", "123456789012.345678"},
+		{-123456789012345678, "-123456789012345678", "-123456789012.345678"},
+		{INT64_MAX, "9223372036854775807", "9223372036854.775807"},
+		{INT64_MIN + 1, "-9223372036854775807", "-9223372036854.775807"},
+		{INT64_MIN, "-9223372036854775808", "-9223372036854.775808"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char b[64];
+		memset(b, '#', sizeof b);
+		char *end = wr_i64(b, cases[i].v);
+		CU_ASSERT_EQUAL(end - b, (long)strlen(cases[i].i64));
+		CU_ASSERT_EQUAL(*end, '#');
+		*end = '\0';
+		CU_ASSERT_STRING_EQUAL(b, cases[i].i64);
+		memset(b, '#', sizeof b);
+		end = wr_us(b, cases[i].v);
+		CU_ASSERT_EQUAL(end - b, (long)strlen(cases[i].us));
+		CU_ASSERT_EQUAL(*end, '#');
+		*end = '\0';
+		CU_ASSERT_STRING_EQUAL(b, cases[i].us);
+	}
+	char b[32];
+	memset(b, '#', sizeof b);
+	CU_ASSERT_PTR_EQUAL(wr_str(b, ""), b);
+	CU_ASSERT_EQUAL(b[0], '#');
+}
+
+/* The writers against printf on a million numbers of every size: a
+ * random 64-bit value shifted right by a random 0..63 bits. */
+static void csv_writers_random(void)
+{
+	uint64_t x = 88172645463325252u;
+	int bad = 0;
+	for (int i = 0; i < 1000000; i++) {
+		x ^= x << 13; /* xorshift64 */
+		x ^= x >> 7;
+		x ^= x << 17;
+		uint64_t m = x >> (x >> 58);
+		int64_t v = (int64_t)m;
+		if (i & 1)
+			v = v == INT64_MIN ? v : -v;
+		char got[64], want[64];
+		*wr_i64(got, v) = '\0';
+		snprintf(want, sizeof want, "%" PRId64, v);
+		bad += strcmp(got, want) != 0;
+		*wr_us(got, v) = '\0';
+		uint64_t a = v < 0 ? (uint64_t)(-(v + 1)) + 1 : (uint64_t)v;
+		snprintf(want, sizeof want, "%s%" PRIu64 ".%06" PRIu64, v < 0 ? "-" : "",
+			 a / 1000000u, a % 1000000u);
+		bad += strcmp(got, want) != 0;
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+}
+
 /* sort_kv (util.h) against qsort on (key, position): equal keys must
  * keep their order (the job numbering relies on it), negative keys come
  * first, and keys that share digits skip passes. */
@@ -296,6 +384,8 @@ int test_suite_engine(void)
 		   {"durations keyed by (seed, job, stage, task)", keyed_durations},
 		   {"a broken invariant aborts with the simulated time", invariant_aborts},
 		   {"CSV number writers match printf", csv_writers},
+		   {"CSV number writers: exact output at the edges", csv_writers_exact},
+		   {"CSV number writers match printf at random", csv_writers_random},
 		   {"radix sorts: stable, and match qsort", radix_sort},
 		   {"arena: distinct aligned blocks, one block after a reset", arena_rounds},
 		   {"an arrival past the clock stops the run cleanly", far_arrival});
