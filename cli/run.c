@@ -32,21 +32,109 @@ static const char *role_name(const struct sim_job *j, int role)
  * writers straight into a buffer, written with one fwrite when it is
  * nearly full: a run of 10^6 jobs writes 2 million rows (170 MB), and
  * printf, then an fwrite per row, took much of such a run.  A row has at
- * most 4 names of at most 112 characters (the loader's 100 plus
- * "-<index>" for nodes) and 16 numbers: ROW_MAX is ample. */
+ * most 5 names of at most 112 characters (the loader's 100 plus
+ * "-<index>" for nodes; policy and replication count as one), 16 numbers
+ * and put_name's 15 bytes of overrun: ROW_MAX is ample. */
 #define ROW_MAX 1024
 #define ROWS_BUF ((size_t)256 << 10)
+
+/* A name as a row holds it: its text and the comma after it, len bytes,
+ * zero-padded to a multiple of 16 bytes, which put_name copies 16 bytes
+ * at a time: one vector move for most names, where a byte loop takes a
+ * branch per byte and strlen+memcpy two calls.  The names that rows
+ * repeat (groups, nodes, ...) are made once and kept by index, the text
+ * in the entry when it fits: the scenario's and cluster's own strings
+ * lie far apart in memory, and reaching them cost an executors.csv row
+ * several cache misses, most of what the row cost. */
+struct name {
+	char s[16];            /* the text if len <= 16 */
+	char *more;            /* else the text, owned */
+	int len;               /* of the text and the comma; 0 until made */
+};
+
+/* Names by index (of a group, node, job type, ...), made when first
+ * needed. */
+struct names {
+	struct name *v;
+	int n;                 /* entries in v, made or not */
+};
+
+static void name_make(struct name *n, const char *text)
+{
+	size_t len = strlen(text) + 1; /* and the comma */
+	char *t = n->s;
+	if (len > sizeof n->s)
+		t = n->more = xcalloc(1, (len + 15) & ~(size_t)15);
+	memcpy(t, text, len - 1);
+	t[len - 1] = ',';
+	n->len = (int)len;
+}
+
+static void name_free(struct name *n)
+{
+	free(n->more);
+	memset(n, 0, sizeof *n);
+}
+
+/* Entry i of t if it is made, else NULL. */
+static const struct name *name_at(const struct names *t, int i)
+{
+	return i < t->n && t->v[i].len ? &t->v[i] : NULL;
+}
+
+/* Make entry i of t from text, growing t. */
+static const struct name *name_add(struct names *t, int i, const char *text)
+{
+	if (i >= t->n) {
+		int old = t->n;
+		xgrow(&t->v, &t->n, i + 1, sizeof *t->v);
+		memset(t->v + old, 0, (size_t)(t->n - old) * sizeof *t->v);
+	}
+	name_make(&t->v[i], text);
+	return &t->v[i];
+}
+
+static void names_free(struct names *t)
+{
+	for (int i = 0; i < t->n; i++)
+		name_free(&t->v[i]);
+	free(t->v);
+	*t = (struct names){0};
+}
+
+/* The name and its comma at p.  Copies up to 15 bytes of padding past
+ * them: the rest of the row overwrites those, and rb_row leaves room. */
+static char *put_name(char *p, const struct name *n)
+{
+	if (n->len <= 16)
+		memcpy(p, n->s, 16);
+	else
+		for (int k = 0; k < n->len; k += 16)
+			memcpy(p + k, n->more + k, 16);
+	return p + n->len;
+}
 
 /* Rows on their way to one file. */
 struct rowbuf {
 	FILE *f;               /* where they go */
 	char *b;               /* ROWS_BUF bytes */
 	size_t len;            /* bytes in b, not yet written */
+	struct name prefix;    /* "<policy>,<replication>,", which every row
+				  starts with; len 0 until rb_prefix */
+	struct names group, node, type, status, role; /* see put_group .. */
 };
 
 static void rb_init(struct rowbuf *rb, FILE *f)
 {
-	*rb = (struct rowbuf){f, xmalloc(ROWS_BUF), 0};
+	*rb = (struct rowbuf){.f = f, .b = xmalloc(ROWS_BUF)};
+}
+
+static void rb_prefix(struct rowbuf *rb, const char *pol, int rep)
+{
+	char *t = xmalloc(strlen(pol) + 16);
+	sprintf(t, "%s,%d", pol, rep);
+	name_make(&rb->prefix, t);
+	free(t);
 }
 
 static void rb_flush(struct rowbuf *rb)
@@ -69,29 +157,69 @@ static void rb_end(struct rowbuf *rb, const char *end)
 	rb->len = (size_t)(end - rb->b);
 }
 
-/* Write what is left and free the buffer. */
+/* Write what is left and free the buffer and names. */
 static void rb_close(struct rowbuf *rb)
 {
 	rb_flush(rb);
 	free(rb->b);
 	rb->b = NULL;
+	name_free(&rb->prefix);
+	names_free(&rb->group);
+	names_free(&rb->node);
+	names_free(&rb->type);
+	names_free(&rb->status);
+	names_free(&rb->role);
+}
+
+/* The names rows repeat, with their commas, from rb's copies: the text
+ * is looked up only the first time. */
+static char *put_group(char *p, struct rowbuf *rb, const struct sim *s, int job,
+		       const struct sim_job *j)
+{
+	const struct name *n = name_at(&rb->group, j->group);
+	if (!n)
+		n = name_add(&rb->group, j->group, sim_job_group(s, job)->name);
+	return put_name(p, n);
+}
+
+static char *put_type(char *p, struct rowbuf *rb, const struct sim_job *j)
+{
+	const struct name *n = name_at(&rb->type, (int)j->type);
+	if (!n)
+		n = name_add(&rb->type, (int)j->type, scn_type_name(j->type));
+	return put_name(p, n);
+}
+
+static char *put_status(char *p, struct rowbuf *rb, const struct sim_job *j)
+{
+	const struct name *n = name_at(&rb->status, (int)j->status);
+	if (!n)
+		n = name_add(&rb->status, (int)j->status, sim_status_name(j->status));
+	return put_name(p, n);
+}
+
+/* A role's name depends on the job type: kept by (type, role). */
+static char *put_role(char *p, struct rowbuf *rb, const struct sim_job *j, int role)
+{
+	int k = (int)j->type * 3 + role - SIM_ROLE_AM;
+	const struct name *n = name_at(&rb->role, k);
+	if (!n)
+		n = name_add(&rb->role, k, role_name(j, role));
+	return put_name(p, n);
+}
+
+static char *put_node(char *p, struct rowbuf *rb, const struct sim *s, int node)
+{
+	const struct name *n = name_at(&rb->node, node);
+	if (!n)
+		n = name_add(&rb->node, node, sim_cluster(s)->nodes[node].name);
+	return put_name(p, n);
 }
 
 /* Seconds with microsecond precision, or nothing for "never". */
 static char *put_secs(char *p, int64_t us)
 {
 	return us < 0 ? p : wr_us(p, us);
-}
-
-/* A name and a comma.  Copied a byte at a time: names are short, and
- * strlen then memcpy, two calls for a few bytes, were most of the cost
- * of the 9 names a job's rows hold. */
-static char *put_field(char *p, const char *s)
-{
-	while (*s)
-		*p++ = *s++;
-	*p++ = ',';
-	return p;
 }
 
 static char *put_num(char *p, int64_t v)
@@ -105,15 +233,15 @@ static void job_rows(FILE *b, const struct sim *s, const char *pol, int rep)
 {
 	struct rowbuf rb;
 	rb_init(&rb, b);
+	rb_prefix(&rb, pol, rep);
 	for (int i = 0; i < sim_njobs(s); i++) {
 		const struct sim_job *j = sim_job(s, i);
-		char *p = put_field(rb_row(&rb), pol);
-		p = put_num(p, rep);
+		char *p = put_name(rb_row(&rb), &rb.prefix);
 		p = put_num(p, j->id);
-		p = put_field(p, sim_job_group(s, i)->name);
+		p = put_group(p, &rb, s, i, j);
 		p = put_num(p, j->index);
-		p = put_field(p, scn_type_name(j->type));
-		p = put_field(p, sim_status_name(j->status));
+		p = put_type(p, &rb, j);
+		p = put_status(p, &rb, j);
 		p = put_secs(p, j->arrival_us);
 		*p++ = ',';
 		p = put_secs(p, j->start_us);
@@ -142,14 +270,15 @@ static void exec_row(void *ctx, const struct sim *s, const struct sim_exec *x)
 {
 	struct out_ctx *o = ctx;
 	const struct sim_job *j = sim_job(s, x->job);
-	char *p = put_field(rb_row(&o->rb), o->policy);
-	p = put_num(p, o->rep);
+	if (!o->rb.prefix.len)
+		rb_prefix(&o->rb, o->policy, o->rep);
+	char *p = put_name(rb_row(&o->rb), &o->rb.prefix);
 	p = put_num(p, x->id);
 	p = put_num(p, x->job);
-	p = put_field(p, sim_job_group(s, x->job)->name);
-	p = put_field(p, scn_type_name(j->type));
-	p = put_field(p, role_name(j, x->role));
-	p = put_field(p, sim_cluster(s)->nodes[x->node].name);
+	p = put_group(p, &o->rb, s, x->job, j);
+	p = put_type(p, &o->rb, j);
+	p = put_role(p, &o->rb, j, x->role);
+	p = put_node(p, &o->rb, s, x->node);
 	p = put_num(p, x->cores);
 	p = put_num(p, x->mem_mib);
 	p = put_num(p, x->gpus + x->gpus_took);
