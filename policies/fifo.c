@@ -112,11 +112,11 @@ static bool place_all(struct fifo *f, const struct sim *s, const struct sim_job 
 	pol_tent_reset(&f->t);
 	int left = 0;
 	for (int r = 0; r < j->nroles; r++)
-		left += j->role[r].count - j->granted[r];
+		left += j->shape->role[r].count - j->live->granted[r];
 	for (int r = 0; r < j->nroles; r++) {
-		const struct sim_role *ro = &j->role[r];
+		const struct sim_role *ro = &j->shape->role[r];
 		struct pol_shape sh = {ro->cores ? ro->cores : 1, ro->mem_mib, ro->gpus};
-		for (int k = j->granted[r]; k < ro->count; k++) {
+		for (int k = j->live->granted[r]; k < ro->count; k++) {
 			int node = first_fit(f, sim_cluster(s), &sh);
 			if (node < 0)
 				return false;

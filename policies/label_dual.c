@@ -199,9 +199,9 @@ static bool place(struct dual *d, const struct sim *s, const struct sim_job *j)
 	bool all = true;
 	pol_tent_reset(&d->t);
 	for (int r = 0; r < j->nroles; r++) {
-		const struct sim_role *ro = &j->role[r];
+		const struct sim_role *ro = &j->shape->role[r];
 		struct pol_shape sh = {ro->cores ? ro->cores : 1, ro->mem_mib, ro->gpus};
-		for (int k = j->granted[r]; k < ro->count; k++) {
+		for (int k = j->live->granted[r]; k < ro->count; k++) {
 			int node = place_one(d, c, ro, &sh);
 			if (node < 0) {
 				all = false;

@@ -115,8 +115,8 @@ bool pol_feasible(const struct sim *s, const struct sim_job *j, bool use_labels,
 {
 	const struct scn *sc = sim_scenario(s);
 	for (int r = 0; r < j->nroles; r++) {
-		const struct sim_role *ro = &j->role[r];
-		int want = ro->count - j->granted[r];
+		const struct sim_role *ro = &j->shape->role[r];
+		int want = ro->count - j->live->granted[r];
 		int cores = ro->cores ? ro->cores : 1, gpus = use_gpus ? ro->gpus : 0;
 		int64_t fit = 0; /* executors of this role the empty cluster holds */
 		for (int g = 0; g < sc->ngroups && want > 0; g++) {

@@ -59,18 +59,18 @@ struct app_shape {
 
 static struct app_shape shape(const struct sim_job *j)
 {
-	struct app_shape a = {j->role[0].cores, j->role[0].mem_mib,
-			      j->cores_max ? j->cores_max : INT_MAX};
+	struct app_shape a = {j->shape->role[0].cores, j->shape->role[0].mem_mib,
+			      j->shape->cores_max ? j->shape->cores_max : INT_MAX};
 	if (j->type == SCN_JOB_MNIST) {
 		int c = 1;
 		for (int r = 0; r < j->nroles; r++) {
-			if (j->role[r].cores > c)
-				c = j->role[r].cores;
-			if (j->role[r].mem_mib > a.mem_mib)
-				a.mem_mib = j->role[r].mem_mib;
+			if (j->shape->role[r].cores > c)
+				c = j->shape->role[r].cores;
+			if (j->shape->role[r].mem_mib > a.mem_mib)
+				a.mem_mib = j->shape->role[r].mem_mib;
 		}
 		a.exec_cores = c;
-		a.cores_max = c * (j->role[0].count + j->role[1].count);
+		a.cores_max = c * (j->shape->role[0].count + j->shape->role[1].count);
 	}
 	return a;
 }
@@ -204,7 +204,7 @@ static void schedule_app(struct standalone *p, struct sim *s, int job)
 	const struct sim_job *j = sim_job(s, job);
 	struct app_shape a = shape(j);
 	int min_cores = a.exec_cores ? a.exec_cores : 1;
-	int left = a.cores_max == INT_MAX ? INT_MAX : a.cores_max - j->cores_granted;
+	int left = a.cores_max == INT_MAX ? INT_MAX : a.cores_max - j->live->cores_granted;
 	if (left < min_cores) {
 		pol_queue_remove(&p->q, job); /* it can never want more */
 		return;

@@ -106,14 +106,14 @@ static int64_t container_mib(int64_t mem, bool overhead)
  * size of the larger role (one spark.executor.memory per application). */
 static void exec_shape(const struct sim_job *j, int r, int *cores, int64_t *mib)
 {
-	int c = j->role[r].cores;
-	int64_t m = j->role[r].mem_mib;
+	int c = j->shape->role[r].cores;
+	int64_t m = j->shape->role[r].mem_mib;
 	if (j->type == SCN_JOB_MNIST)
 		for (int k = 0; k < j->nroles; k++) {
-			if (j->role[k].cores > c)
-				c = j->role[k].cores;
-			if (j->role[k].mem_mib > m)
-				m = j->role[k].mem_mib;
+			if (j->shape->role[k].cores > c)
+				c = j->shape->role[k].cores;
+			if (j->shape->role[k].mem_mib > m)
+				m = j->shape->role[k].mem_mib;
 		}
 	*cores = c ? c : 1;
 	/* Angel's PS containers hold their configured memory as is */
@@ -253,25 +253,25 @@ static void serve(struct yarn *y, struct sim *s, int job)
 	const struct sim_job *j = sim_job(s, job);
 	const struct yarn_app *a = &y->app[job];
 	pol_tent_reset(&y->t);
-	if (j->ams_live < a->ams) {
+	if (j->live->ams_live < a->ams) {
 		int64_t mib[2] = {container_mib(SPARK_AM_MIB, true), container_mib(ANGEL_AM_MIB, false)};
-		int got = place(y, c, 1, SIM_ROLE_AM, 1, mib[j->ams_live]);
+		int got = place(y, c, 1, SIM_ROLE_AM, 1, mib[j->live->ams_live]);
 		pol_tent_launch(&y->t, s, job);
-		if (got && j->ams_live < a->ams)
+		if (got && j->live->ams_live < a->ams)
 			serve(y, s, job); /* the second AM of an angel job */
 		return;
 	}
-	if (j->ams_ready < a->ams)
+	if (j->live->ams_ready < a->ams)
 		return; /* the AM asks for containers once it is up */
 	int cores;
 	int64_t mib;
-	if (j->type == SCN_JOB_ANGEL && j->granted[1] < j->role[1].count) {
+	if (j->type == SCN_JOB_ANGEL && j->live->granted[1] < j->shape->role[1].count) {
 		exec_shape(j, 1, &cores, &mib);
-		int want = j->role[1].count - j->granted[1];
+		int want = j->shape->role[1].count - j->live->granted[1];
 		if (place(y, c, want, 1, cores, mib) == want)
 			pol_tent_launch(&y->t, s, job);
 		pol_tent_reset(&y->t);
-		if (j->granted[1] < j->role[1].count)
+		if (j->live->granted[1] < j->shape->role[1].count)
 			return;
 	}
 	if (j->type == SCN_JOB_MNIST) { /* one executor size, roles in launch order */
@@ -281,7 +281,7 @@ static void serve(struct yarn *y, struct sim *s, int job)
 		return;
 	}
 	exec_shape(j, 0, &cores, &mib);
-	int want = j->role[0].count - j->granted[0];
+	int want = j->shape->role[0].count - j->live->granted[0];
 	place(y, c, want, 0, cores, mib);
 	pol_tent_launch(&y->t, s, job);
 }
@@ -305,10 +305,10 @@ static void settle(struct yarn *y, const struct sim *s, int job)
 {
 	const struct sim_job *j = sim_job(s, job);
 	const struct yarn_app *a = &y->app[job];
-	if (j->ams_live < a->ams)
+	if (j->live->ams_live < a->ams)
 		return; /* it still asks for an AM */
 	bool wants = sim_execs_wanted(j) > 0;
-	if (wants && j->ams_ready == a->ams)
+	if (wants && j->live->ams_ready == a->ams)
 		return; /* its AMs ask for containers */
 	pol_tree_set(&y->asking, job, INFINITY);
 	if (wants)
@@ -323,7 +323,7 @@ static void settle(struct yarn *y, const struct sim *s, int job)
 static void schedule_indexed(struct yarn *y, struct sim *s)
 {
 	int njobs = sim_njobs(s), job;
-	while ((job = y->parked.head) >= 0 && sim_job(s, job)->ams_ready == y->app[job].ams) {
+	while ((job = y->parked.head) >= 0 && sim_job(s, job)->live->ams_ready == y->app[job].ams) {
 		pol_queue_remove(&y->parked, job);
 		pol_tree_set(&y->asking, job, 0);
 	}

@@ -65,35 +65,13 @@ struct sim_job_exec {
 	int free;                /* task slots it can take now; 0 until ready */
 };
 
-/* What a job needs from its first executor until it ends (sim.h).  The
- * records are pooled and reused with the memory of their executor list
- * and DAG arena: a job in steady state allocates nothing, and the pool
- * is as large as the most jobs that held executors at once. */
-struct sim_jrun {
-	struct sim_job_exec *execs; int nexecs, cap_execs; /* its executors, in
-					       launch order */
-	struct arena ar;         /* its DAG's arrays (stages and below) */
-	struct sim_stage *stages; int nstages, stages_done; /* NULL until its
-					       first dispatch */
-	int64_t task_delay_us;   /* launch delay of each task (overheads) */
-	int execs_ready;         /* executors of its roles that are up */
-	int tasks_running;
-	int gpu_waits;           /* mnist_spark: TF nodes the reservation ended
-				    for that do not have their device yet */
-	int gpus_training;       /* mnist_spark: workers training on GPUs */
-	bool dispatch_queued;    /* on the engine's dispatch list */
-	bool startup_over;       /* mnist_spark: start-up time passed, training
-				    waits for a TF node's GPU pick */
-	int slot;                /* its place in the pool */
-};
-
 /* A task running on an executor.  Its end event is rescheduled when its
  * node's load changes its rate; `end_seq`, the seq of the one end event
  * that counts, tells stale ones apart. */
 struct run {
 	int job, stage, task, exec, node;
 	int jpos;              /* its executor's index in the job's execs */
-	struct sim_jrun *jr;   /* = jobs[job].run */
+	struct sim_live *jr;   /* = jobs[job].live */
 	struct sim_stage *st;  /* = &jr->stages[stage], for prefetching */
 	uintptr_t je_addr;     /* address of its executor's entry in the job's
 				  execs when it started: a prefetch hint only
@@ -122,9 +100,9 @@ struct sim {
 
 	struct sim_job *jobs; int njobs;
 	struct sim_shape *shapes;   /* per job group (wl_job_shape) */
-	/* sim_jrun records: chunks of JRUN_CHUNK, which never move, so a
+	/* sim_jrun records: chunks of LIVE_CHUNK, which never move, so a
 	 * record's address holds while its job has it */
-	struct sim_jrun **chunks; int nchunks, cap_chunks;
+	struct sim_live **chunks; int nchunks, cap_chunks;
 	int *free_runs; int nfree, cap_free; /* records not in use: a stack,
 					       so the last one given back,
 					       still in cache, serves next */
@@ -294,43 +272,52 @@ static int min_int(int a, int b)
 	return a < b ? a : b;
 }
 
-/* ---- jobs' run records -------------------------------------------- */
+/* ---- what jobs hold (struct sim_live) ------------------------------ */
 
-#define JRUN_CHUNK 256
+#define LIVE_CHUNK 256
 
-/* Job j gets its first executor: a run record from the pool. */
-static struct sim_jrun *jrun_get(struct sim *s, struct sim_job *j)
+/* What every job holds before its first executor: nothing.  Read-only
+ * (a write would fault): the engine gives a job its own record first. */
+static const struct sim_live no_live = {.slot = -1};
+
+static inline bool has_live(const struct sim_job *j)
+{
+	return j->live != &no_live;
+}
+
+/* Job j gets its first executor: a record from the pool. */
+static struct sim_live *live_get(struct sim *s, struct sim_job *j)
 {
 	if (s->nfree == 0) {
 		xgrow(&s->chunks, &s->cap_chunks, s->nchunks + 1, sizeof *s->chunks);
-		s->chunks[s->nchunks] = xcalloc(JRUN_CHUNK, sizeof **s->chunks);
-		xgrow(&s->free_runs, &s->cap_free, (s->nchunks + 1) * JRUN_CHUNK,
+		s->chunks[s->nchunks] = xcalloc(LIVE_CHUNK, sizeof **s->chunks);
+		xgrow(&s->free_runs, &s->cap_free, (s->nchunks + 1) * LIVE_CHUNK,
 		      sizeof *s->free_runs);
-		for (int k = JRUN_CHUNK - 1; k >= 0; k--) /* lowest slot on top */
-			s->free_runs[s->nfree++] = s->nchunks * JRUN_CHUNK + k;
+		for (int k = LIVE_CHUNK - 1; k >= 0; k--) /* lowest slot on top */
+			s->free_runs[s->nfree++] = s->nchunks * LIVE_CHUNK + k;
 		s->nchunks++;
 	}
 	int slot = s->free_runs[--s->nfree];
-	struct sim_jrun *r = &s->chunks[slot / JRUN_CHUNK][slot % JRUN_CHUNK];
+	struct sim_live *r = &s->chunks[slot / LIVE_CHUNK][slot % LIVE_CHUNK];
 	/* a clean record that keeps the memory of its last job's arrays */
-	*r = (struct sim_jrun){.execs = r->execs, .cap_execs = r->cap_execs, .ar = r->ar,
+	*r = (struct sim_live){.execs = r->execs, .cap_execs = r->cap_execs, .ar = r->ar,
 			       .slot = slot};
-	j->run = r;
+	j->live = r;
 	return r;
 }
 
-/* The jobs that ended give their run records back.  Called once the
+/* The jobs that ended give their records back.  Called once the
  * events of a timestamp and the policy's decisions are over: until then
  * an event or a dispatch of that timestamp may still look at a job that
  * just ended (and find it ended). */
-static void jrun_put_ended(struct sim *s)
+static void live_put_ended(struct sim *s)
 {
 	for (int i = 0; i < s->nended; i++) {
 		struct sim_job *j = &s->jobs[s->ended[i]];
-		struct sim_jrun *r = j->run;
+		struct sim_live *r = j->live;
 		arena_reset(&r->ar);
 		s->free_runs[s->nfree++] = r->slot; /* room: every slot was there */
-		j->run = NULL;
+		j->live = (struct sim_live *)&no_live;
 	}
 	s->nended = 0;
 }
@@ -339,9 +326,9 @@ static void jrun_put_ended(struct sim *s)
 
 static void queue_dispatch(struct sim *s, struct sim_job *j)
 {
-	if (j->run->dispatch_queued)
+	if (j->live->dispatch_queued)
 		return;
-	j->run->dispatch_queued = true;
+	j->live->dispatch_queued = true;
 	xgrow(&s->dispatch, &s->cap_dispatch, s->ndispatch + 1, sizeof *s->dispatch);
 	s->dispatch[s->ndispatch++] = j->id;
 }
@@ -354,7 +341,7 @@ static bool job_active(const struct sim_job *j)
 int sim_next_role(const struct sim_job *j)
 {
 	for (int r = 0; r < j->nroles; r++)
-		if (j->granted[r] < j->role[r].count)
+		if (j->live->granted[r] < j->shape->role[r].count)
 			return r;
 	return j->nroles - 1;
 }
@@ -363,8 +350,8 @@ int sim_execs_wanted(const struct sim_job *j)
 {
 	int n = 0;
 	for (int r = 0; r < j->nroles; r++)
-		if (j->granted[r] < j->role[r].count)
-			n += j->role[r].count - j->granted[r];
+		if (j->live->granted[r] < j->shape->role[r].count)
+			n += j->shape->role[r].count - j->live->granted[r];
 	return n;
 }
 
@@ -372,7 +359,7 @@ static int total_execs(const struct sim_job *j)
 {
 	int n = 0;
 	for (int r = 0; r < j->nroles; r++)
-		n += j->role[r].count;
+		n += j->shape->role[r].count;
 	return n;
 }
 
@@ -483,7 +470,7 @@ int sim_launch_executor(struct sim *s, int job, int role, int node, int cores,
 			       .cores = cores, .mem_mib = mem_mib, .gpus = gpus,
 			       .launch_us = s->now, .ready_us = -1, .end_us = -1,
 			       .gpu_from_us = gpus > 0 ? s->now : -1, .gpu_to_us = -1,
-			       .slots = j->task_cpus ? cores / j->task_cpus : cores,
+			       .slots = j->shape->task_cpus ? cores / j->shape->task_cpus : cores,
 			       .live = true, .node_prev = -1,
 			       .node_next = n->exec_head};
 	if (j->type == SCN_JOB_MNIST)
@@ -498,16 +485,16 @@ int sim_launch_executor(struct sim *s, int job, int role, int node, int cores,
 	s->alloc_cores += cores;
 	s->alloc_gpus += gpus;
 
-	struct sim_jrun *jr = j->run ? j->run : jrun_get(s, j);
+	struct sim_live *jr = has_live(j) ? j->live : live_get(s, j);
 	xgrow(&jr->execs, &jr->cap_execs, jr->nexecs + 1, sizeof *jr->execs);
 	x->jpos = jr->nexecs;
 	jr->execs[jr->nexecs++] = (struct sim_job_exec){.id = id, .node = node, .free = 0};
 	if (role == SIM_ROLE_AM) {
-		j->ams_live++;
+		j->live->ams_live++;
 	} else {
-		j->granted[role]++;
-		j->cores_granted += cores;
-		j->execs_live++;
+		j->live->granted[role]++;
+		j->live->cores_granted += cores;
+		j->live->execs_live++;
 	}
 	j->gpus_used += gpus;
 	x->ev_seq = push_at(s, (double)s->now + (double)s->scn->over.executor_startup_us,
@@ -539,10 +526,10 @@ static void release_exec(struct sim *s, int id)
 	s->alloc_cores -= x->cores;
 	s->alloc_gpus -= x->gpus + x->gpus_grabbed;
 	if (x->role == SIM_ROLE_AM) {
-		j->ams_live--;
+		j->live->ams_live--;
 	} else {
-		j->cores_granted -= x->cores;
-		j->execs_live--;
+		j->live->cores_granted -= x->cores;
+		j->live->execs_live--;
 	}
 	check_node(s, x->node);
 	if (s->exec_sink)
@@ -561,7 +548,7 @@ static int cmp_int(const void *a, const void *b)
 }
 
 /* Distinct nodes that hosted the job's executors. */
-static int count_nodes(const struct sim_jrun *j)
+static int count_nodes(const struct sim_live *j)
 {
 	/* Most jobs have a handful of executors: count the distinct nodes by
 	 * comparing each with those before it, no allocation; sort above. */
@@ -593,17 +580,17 @@ static void end_job(struct sim *s, struct sim_job *j, enum sim_job_status st)
 {
 	if (!job_active(j))
 		die(s, "job %d ended twice", j->id);
-	struct sim_jrun *jr = j->run; /* NULL if it never had an executor */
-	if (st == JOB_DONE && !jr)
+	struct sim_live *jr = j->live;
+	if (st == JOB_DONE && !has_live(j))
 		die(s, "job %d done without executors", j->id);
-	if (jr && jr->tasks_running)
+	if (jr->tasks_running)
 		die(s, "job %d ended with %d tasks running", j->id, jr->tasks_running);
 	if (st == JOB_DONE && jr->nstages != jr->stages_done)
 		die(s, "job %d done with %d of %d stages", j->id, jr->stages_done, jr->nstages);
 	j->status = st;
 	j->end_us = s->now;
 	j->phase = PH_OVER;
-	if (jr) {
+	if (has_live(j)) {
 		j->nodes_used = count_nodes(jr);
 		for (int i = 0; i < jr->nexecs; i++)
 			release_exec(s, jr->execs[i].id);
@@ -633,7 +620,7 @@ void sim_reject_job(struct sim *s, int job, enum sim_job_status why)
 
 static void build_stages(struct sim *s, struct sim_job *j)
 {
-	struct sim_jrun *jr = j->run;
+	struct sim_live *jr = j->live;
 	struct wl_dag d;
 	wl_build_dag(s->scn, j->group, j->index, s->seed, &jr->ar, &d);
 	jr->nstages = d.nstages;
@@ -689,8 +676,8 @@ static void on_arrive(struct sim *s, struct sim_job *j)
  * done, as Spark's FIFO order within an application. */
 static bool next_task(struct sim_job *j, int *stage, int *task)
 {
-	for (int i = 0; i < j->run->nstages; i++) {
-		struct sim_stage *st = &j->run->stages[i];
+	for (int i = 0; i < j->live->nstages; i++) {
+		struct sim_stage *st = &j->live->stages[i];
 		if (st->parents_left == 0 && st->next < st->w->ntasks) {
 			*stage = i;
 			*task = st->next;
@@ -700,11 +687,11 @@ static bool next_task(struct sim_job *j, int *stage, int *task)
 	return false;
 }
 
-/* Start task `task` of stage `stage` of job j on its executor j->run->execs[e]. */
+/* Start task `task` of stage `stage` of job j on its executor j->live->execs[e]. */
 static void start_task(struct sim *s, struct sim_job *j, int e, int stage, int task)
 {
-	struct sim_job_exec *x = &j->run->execs[e];
-	struct sim_stage *st = &j->run->stages[stage];
+	struct sim_job_exec *x = &j->live->execs[e];
+	struct sim_stage *st = &j->live->stages[stage];
 	if (st->state) {
 		if (st->state[task] != T_PENDING)
 			die(s, "task %d of stage %d of job %d started twice", task, stage, j->id);
@@ -712,7 +699,7 @@ static void start_task(struct sim *s, struct sim_job *j, int e, int stage, int t
 	}
 	st->next++;
 	x->free--;
-	j->run->tasks_running++;
+	j->live->tasks_running++;
 	if (j->start_us < 0) {
 		j->start_us = s->now;
 		j->status = JOB_RUNNING;
@@ -731,11 +718,11 @@ static void start_task(struct sim *s, struct sim_job *j, int e, int stage, int t
 	s->free_run = ru->next;
 	struct clu_node *n = &s->clu.nodes[x->node];
 	*ru = (struct run){.job = j->id, .stage = stage, .task = task, .exec = x->id,
-			   .jr = j->run, .st = st,
+			   .jr = j->live, .st = st,
 			   .je_addr = (uintptr_t)x,
-			   .jpos = e, .node = x->node, .cpus = j->task_cpus,
+			   .jpos = e, .node = x->node, .cpus = j->shape->task_cpus,
 			   .remaining_us = st->w->work_us[task],
-			   .from_us = s->now + j->run->task_delay_us,
+			   .from_us = s->now + j->live->task_delay_us,
 			   .end_seq = UINT64_MAX, /* no end event yet */
 			   .prev = -1, .next = n->run_head};
 	if (n->run_head >= 0)
@@ -752,21 +739,21 @@ static void start_task(struct sim *s, struct sim_job *j, int e, int stage, int t
 
 static void dispatch_job(struct sim *s, struct sim_job *j)
 {
-	j->run->dispatch_queued = false;
+	j->live->dispatch_queued = false;
 	if (!job_active(j) || j->type == SCN_JOB_MNIST)
 		return;
-	if (j->type == SCN_JOB_ANGEL && j->role_ready[1] < j->role[1].count)
+	if (j->type == SCN_JOB_ANGEL && j->live->role_ready[1] < j->shape->role[1].count)
 		return; /* waitForAllPS: the PS group starts as a gang */
-	if (!j->run->stages)
+	if (!j->live->stages)
 		build_stages(s, j);
 	/* Spark's resourceOffers: each pass gives every executor with a free
 	 * slot at most one task, from the first runnable stage. */
 	bool launched = true;
 	while (launched) {
 		launched = false;
-		for (int i = 0; i < j->run->nexecs; i++) {
+		for (int i = 0; i < j->live->nexecs; i++) {
 			int stage, task;
-			if (j->run->execs[i].free <= 0)
+			if (j->live->execs[i].free <= 0)
 				continue;
 			if (!next_task(j, &stage, &task))
 				return;
@@ -780,7 +767,7 @@ static void on_task_end(struct sim *s, int r)
 {
 	struct run *ru = &s->runs[r];
 	struct sim_job *j = &s->jobs[ru->job];
-	struct sim_jrun *jr = ru->jr;
+	struct sim_live *jr = ru->jr;
 	struct sim_stage *st = ru->st;
 	struct clu_node *n = &s->clu.nodes[ru->node];
 	if (st->state) {
@@ -841,7 +828,7 @@ enum tf_gpu {
  * shows every executor all the node's GPUs) and gave it none. */
 static bool tf_probes(const struct sim *s, const struct sim_job *j, const struct sim_exec *x)
 {
-	return j->role[1].gpus > 0 && !s->ops->gpu_aware && x->gpus == 0 &&
+	return j->shape->role[1].gpus > 0 && !s->ops->gpu_aware && x->gpus == 0 &&
 	       s->clu.nodes[x->node].gpus > 0;
 }
 
@@ -873,8 +860,8 @@ static void tf_reserved(struct sim *s, struct sim_job *j);
 /* One more TF node registered; the last one completes the reservation. */
 static void tf_register(struct sim *s, struct sim_job *j)
 {
-	j->run->execs_ready++;
-	if (j->phase == PH_RESERVE && j->run->execs_ready == total_execs(j))
+	j->live->execs_ready++;
+	if (j->phase == PH_RESERVE && j->live->execs_ready == total_execs(j))
 		tf_reserved(s, j);
 }
 
@@ -905,7 +892,7 @@ static void tf_probe(struct sim *s, struct sim_job *j, struct sim_exec *x)
 		if (idle)
 			take_gpu(s, j, x); /* else gpu_busy: cpu, without one */
 		x->gpu_state = TG_NONE;
-		if (--j->run->gpu_waits == 0 && j->run->startup_over)
+		if (--j->live->gpu_waits == 0 && j->live->startup_over)
 			start_training(s, j);
 		return;
 	default:
@@ -926,11 +913,11 @@ static void tf_reserved(struct sim *s, struct sim_job *j)
 	j->status = JOB_RUNNING;
 	j->start_us = s->now;
 	push_at(s, (double)s->now + (double)g->startup_us, EV_PHASE, (uint32_t)j->id);
-	for (int i = 0; i < j->run->nexecs; i++) {
-		struct sim_exec *x = &s->execs[j->run->execs[i].id];
+	for (int i = 0; i < j->live->nexecs; i++) {
+		struct sim_exec *x = &s->execs[j->live->execs[i].id];
 		if (x->role == SIM_ROLE_AM || !tf_probes(s, j, x))
 			continue; /* YARN's AM is no TF node */
-		j->run->gpu_waits++;
+		j->live->gpu_waits++;
 		x->gpu_state = x->role == 0 ? TG_CHECK : TG_PICK;
 		x->gpu_tries = 0;
 		tf_probe(s, j, x);
@@ -983,8 +970,8 @@ static void start_training(struct sim *s, struct sim_job *j)
 	double inv = 0;
 	int workers = 0, on_gpu = 0;
 	integrate(s);
-	for (int i = 0; i < j->run->nexecs; i++) {
-		struct sim_exec *x = &s->execs[j->run->execs[i].id];
+	for (int i = 0; i < j->live->nexecs; i++) {
+		struct sim_exec *x = &s->execs[j->live->execs[i].id];
 		if (x->role != 1)
 			continue;
 		struct clu_node *n = &s->clu.nodes[x->node];
@@ -995,7 +982,7 @@ static void start_training(struct sim *s, struct sim_job *j)
 	}
 	double train = round(g->steps / inv);
 	double feed = (double)wl_mnist_feed_us(s->scn, j->group, workers);
-	j->run->gpus_training = on_gpu;
+	j->live->gpus_training = on_gpu;
 	s->train_gpus += on_gpu;
 	j->phase = PH_TRAIN;
 	push_at(s, (double)s->now + (train > feed ? train : feed), EV_PHASE, (uint32_t)j->id);
@@ -1006,20 +993,20 @@ static void on_phase_end(struct sim *s, struct sim_job *j)
 	const struct scn_job_group *g = &s->scn->jobs[j->group];
 	switch (j->phase) {
 	case PH_STARTUP:
-		if (j->run->gpu_waits) { /* a TF node is still on its way to its GPU */
-			j->run->startup_over = true;
+		if (j->live->gpu_waits) { /* a TF node is still on its way to its GPU */
+			j->live->startup_over = true;
 			break;
 		}
 		start_training(s, j);
 		break;
 	case PH_TRAIN:
 		integrate(s);
-		s->train_gpus -= j->run->gpus_training;
-		j->run->gpus_training = 0;
+		s->train_gpus -= j->live->gpus_training;
+		j->live->gpus_training = 0;
 		/* the workers' TF processes exit (InputMode.SPARK runs them in
 		 * child processes): the GPUs they took are idle again */
-		for (int i = 0; i < j->run->nexecs; i++) {
-			struct sim_exec *x = &s->execs[j->run->execs[i].id];
+		for (int i = 0; i < j->live->nexecs; i++) {
+			struct sim_exec *x = &s->execs[j->live->execs[i].id];
 			if (x->role == 1 && x->gpus_grabbed) {
 				clu_give(&s->clu, x->node, 0, 0, x->gpus_grabbed);
 				s->alloc_gpus -= x->gpus_grabbed;
@@ -1043,15 +1030,15 @@ static void on_exec_ready(struct sim *s, struct sim_exec *x)
 {
 	struct sim_job *j = &s->jobs[x->job];
 	x->ready_us = s->now;
-	j->run->execs[x->jpos].free = x->slots;
+	j->live->execs[x->jpos].free = x->slots;
 	if (x->role == SIM_ROLE_AM) {
-		j->ams_ready++;
+		j->live->ams_ready++;
 		s->sched_dirty = true; /* the AM now asks for its containers */
 		return;
 	}
-	j->role_ready[x->role]++;
+	j->live->role_ready[x->role]++;
 	if (j->type != SCN_JOB_MNIST) {
-		j->run->execs_ready++;
+		j->live->execs_ready++;
 		queue_dispatch(s, j);
 		return;
 	}
@@ -1141,7 +1128,7 @@ static void settle(struct sim *s)
 	for (int i = 0; i < s->ndispatch; i++)
 		dispatch_job(s, &s->jobs[s->dispatch[i]]);
 	s->ndispatch = 0;
-	jrun_put_ended(s);
+	live_put_ended(s);
 }
 
 /* Jobs still waiting when nothing more can happen were never placed. */
@@ -1152,12 +1139,12 @@ static void finish(struct sim *s)
 		struct sim_job *j = &s->jobs[i];
 		if (!job_active(j))
 			continue;
-		if (j->run && j->run->tasks_running)
+		if (j->live->tasks_running)
 			die(s, "job %d has running tasks but no events", j->id);
 		end_job(s, j, JOB_UNPLACEABLE);
 		j->end_us = -1; /* it never ended: no end time, no makespan */
 	}
-	jrun_put_ended(s);
+	live_put_ended(s);
 	s->tot.last_end_us = last_end;
 	check_all(s);
 	for (int i = 0; i < s->clu.n; i++) {
@@ -1297,8 +1284,8 @@ static void number_jobs(struct sim *s)
 		const struct sim_shape *sh = &s->shapes[g];
 		s->jobs[i] = (struct sim_job){
 			.arrival_us = k.key, .start_us = -1, .end_us = -1,
-			.role = sh->role, .id = i, .group = g, .index = (int)(uint32_t)k.val,
-			.cores_max = sh->cores_max, .task_cpus = sh->task_cpus,
+			.shape = sh, .live = (struct sim_live *)&no_live, .id = i, .group = g,
+			.index = (int)(uint32_t)k.val,
 			.type = (uint8_t)scn->jobs[g].type, .status = JOB_PENDING,
 			.nroles = (uint8_t)sh->nroles, .phase = PH_RESERVE};
 	}
@@ -1341,7 +1328,7 @@ void sim_free(struct sim *s)
 	if (s->ops->fini)
 		s->ops->fini(s->pst);
 	for (int c = 0; c < s->nchunks; c++) {
-		for (int k = 0; k < JRUN_CHUNK; k++) {
+		for (int k = 0; k < LIVE_CHUNK; k++) {
 			free(s->chunks[c][k].execs);
 			arena_free(&s->chunks[c][k].ar);
 		}

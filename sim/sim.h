@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "arena.h"
 #include "eq.h"
 
 #include "cluster.h"
@@ -66,36 +67,56 @@ struct sim_shape {
 	int task_cpus;           /* cores per task */
 };
 
-struct sim_jrun;       /* engine-private */
+struct sim_stage;      /* engine-private */
+struct sim_job_exec;   /* engine-private */
 
-/* One job.  A run of 10^6 jobs holds 10^6 of these for its whole length,
- * most of them waiting, so the record is kept small (104 bytes): what
- * its group fixes is shared (role), and what only a job with executors
- * needs (its executors, its DAG, ...) is in a sim_jrun the engine gives
- * it at its first executor and takes back when it ends. */
-struct sim_job {
-	int64_t arrival_us;      /* submission time */
-	int64_t start_us;        /* first task started / training began; -1 */
-	int64_t end_us;          /* finished, failed or given up; -1 */
-	const struct sim_role *role; /* its group's roles, nroles of them */
-	int id;                  /* index, in arrival order (ties: group order) */
-	int group;               /* scenario job group */
-	int index;               /* index of the job within its group */
-	int cores_max;           /* spark.cores.max, 0 = unlimited */
-	int task_cpus;           /* cores per task */
+/* What a job holds while it has executors, and the engine's working
+ * state for it.  Before its first executor a job points at one shared
+ * record of zeros (read-only); from then until the end of the timestamp
+ * at which it ends, at its own, taken from a pool and reused.  So a
+ * waiting job costs only its 64-byte sim_job: a run of 10^6 jobs holds
+ * them all for its whole length, and fresh memory is dear to touch. */
+struct sim_live {
 	int granted[2];          /* executors launched for each role so far */
 	int cores_granted;       /* cores of live executors (AMs excluded) */
 	int execs_live;          /* live executors (AMs excluded) */
 	int ams_live, ams_ready; /* application masters launched / up */
 	int role_ready[2];       /* executors of each role that are up */
+	/* engine-private below: policies must not rely on these */
+	struct sim_job_exec *execs; int nexecs, cap_execs; /* its executors, in
+					       launch order */
+	struct arena ar;         /* its DAG's arrays (stages and below) */
+	struct sim_stage *stages; int nstages, stages_done; /* NULL until its
+					       first dispatch */
+	int64_t task_delay_us;   /* launch delay of each task (overheads) */
+	int execs_ready;         /* executors of its roles that are up */
+	int tasks_running;
+	int gpu_waits;           /* mnist_spark: TF nodes the reservation ended
+				    for that do not have their device yet */
+	int gpus_training;       /* mnist_spark: workers training on GPUs */
+	bool dispatch_queued;    /* on the engine's dispatch list */
+	bool startup_over;       /* mnist_spark: start-up time passed, training
+				    waits for a TF node's GPU pick */
+	int slot;                /* its place in the pool; -1: the zero record */
+};
+
+/* One job: 64 bytes.  What its group fixes is shared (shape), what it
+ * holds while it runs is in its sim_live. */
+struct sim_job {
+	int64_t arrival_us;      /* submission time */
+	int64_t start_us;        /* first task started / training began; -1 */
+	int64_t end_us;          /* finished, failed or given up; -1 */
+	const struct sim_shape *shape; /* its group's roles, cores_max, task_cpus */
+	struct sim_live *live;   /* what it holds (see struct sim_live) */
+	int id;                  /* index, in arrival order (ties: group order) */
+	int group;               /* scenario job group */
+	int index;               /* index of the job within its group */
 	int gpus_used;           /* GPUs its executors held or grabbed (max) */
 	int nodes_used;          /* distinct nodes that hosted its executors (set at end) */
 	uint8_t type;            /* enum scn_job_type */
 	uint8_t status;          /* enum sim_job_status */
-	uint8_t nroles;
-	/* engine-private below: policies must not rely on these */
-	uint8_t phase;           /* enum sim_phase (mnist_spark) */
-	struct sim_jrun *run;    /* from its first executor until it ends */
+	uint8_t nroles;          /* = shape->nroles */
+	uint8_t phase;           /* engine-private: enum sim_phase (mnist_spark) */
 };
 
 struct sim_exec {

@@ -83,6 +83,14 @@ const struct sim_job *h_job(const struct sim *s, const char *group, int idx)
 	return NULL;
 }
 
+int h_job_execs(const struct sim_job *j)
+{
+	int n = 0;
+	for (int i = 0; i < h_nexecs(); i++)
+		n += h_exec(i)->job == j->id;
+	return n;
+}
+
 const char *h_exec_nodes(const struct sim *s, const struct sim_job *j, char *buf, int len)
 {
 	int n = 0;

@@ -340,7 +340,7 @@ static void dual_gang(void)
 	JOB_AT(s, "a", 0, 0, 10);
 	JOB_AT(s, "b", 0, 1, 6);
 	JOB_AT(s, "c", 0, 6, 9);
-	CU_ASSERT_EQUAL(h_job(s, "b", 0)->granted[0], 1);
+	CU_ASSERT_EQUAL(h_job_execs(h_job(s, "b", 0)), 1);
 	CU_ASSERT_EQUAL(h_makespan(s), S(10));
 	h_done(s, c);
 }
