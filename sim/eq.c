@@ -328,6 +328,13 @@ bool eq_pop(struct eq *q, struct eq_event *out)
 	return true;
 }
 
+const struct eq_slot *eq_peek(const struct eq *q)
+{
+	const struct eq_slot *m = NULL;
+	least(q, &m);
+	return m;
+}
+
 bool eq_top(const struct eq *q, struct eq_event *out)
 {
 	const struct eq_slot *m = NULL;

@@ -121,6 +121,13 @@ static inline int64_t eq_top_time(const struct eq *q)
 	return (int64_t)t;
 }
 
+/* The least event, left in place, as its packed slot; NULL when empty.
+ * With eq_slot_kind and eq_slot_obj, for a look that needs no more (the
+ * engine's prefetching, on every event). */
+const struct eq_slot *eq_peek(const struct eq *q);
+static inline uint32_t eq_slot_kind(const struct eq_slot *s) { return (uint32_t)(s->lo & 7); }
+static inline uint32_t eq_slot_obj(const struct eq_slot *s) { return (uint32_t)(s->lo >> 3); }
+
 /* Unpack one slot (for tests and eq_pop/eq_top). */
 static inline struct eq_event eq_unpack(const struct eq_slot *s)
 {

@@ -1167,15 +1167,14 @@ static void prefetch_next(const struct sim *s)
 	/* the event after next, if it is in the heap, is the root (when the
 	 * next one is in the now queue or the side slot) or one of the
 	 * root's four children */
-	for (size_t i = 0; i <= 4 && i < q->n; i++) {
-		struct eq_event c = eq_unpack(&q->heap[i]);
-		if (c.kind == EV_TASK_END)
-			PREFETCH(&s->runs[c.obj]);
-	}
-	struct eq_event nx;
-	if (!eq_top(q, &nx) || nx.kind != EV_TASK_END)
+	size_t nh = q->n < 5 ? q->n : 5;
+	for (size_t i = 0; i < nh; i++)
+		if (eq_slot_kind(&q->heap[i]) == EV_TASK_END)
+			PREFETCH(&s->runs[eq_slot_obj(&q->heap[i])]);
+	const struct eq_slot *nx = eq_peek(q);
+	if (!nx || eq_slot_kind(nx) != EV_TASK_END)
 		return;
-	const struct run *ru = &s->runs[nx.obj];
+	const struct run *ru = &s->runs[eq_slot_obj(nx)];
 	const struct sim_job *j = &s->jobs[ru->job];
 	PREFETCH(j);
 	PREFETCH(ru->jr);
