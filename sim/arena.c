@@ -3,6 +3,7 @@
 
 #include <stdalign.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +25,10 @@ void arena_init(struct arena *a)
 
 void *arena_alloc(struct arena *a, size_t n)
 {
+	if (n > SIZE_MAX - ALIGN) { /* would wrap when rounded up */
+		fprintf(stderr, "hetsim: out of memory allocating %zu bytes\n", n);
+		abort();
+	}
 	n = (n + ALIGN - 1) & ~(ALIGN - 1);
 	if (n == 0)
 		n = ALIGN; /* distinct pointers, as malloc's */

@@ -100,14 +100,15 @@ struct sim {
 
 	struct sim_job *jobs; int njobs;
 	struct sim_shape *shapes;   /* per job group (wl_job_shape) */
-	/* sim_jrun records: chunks of LIVE_CHUNK, which never move, so a
+	/* sim_live records: chunks of LIVE_CHUNK, which never move, so a
 	 * record's address holds while its job has it */
 	struct sim_live **chunks; int nchunks, cap_chunks;
-	int *free_runs; int nfree, cap_free; /* records not in use: a stack,
+	int *free_live; int nfree, cap_free; /* records not in use: a stack,
 					       so the last one given back,
 					       still in cache, serves next */
 	int *ended; int nended, cap_ended; /* jobs ended: their records go
-					       back once the timestamp is over */
+					       back at the end of the settle
+					       round they ended in */
 	struct sim_exec *execs; int cap_execs; /* slot pool of live executors */
 	int free_exec;              /* free slot list (through node_next) */
 	int nexecs;                 /* executors launched so far */
@@ -291,13 +292,13 @@ static struct sim_live *live_get(struct sim *s, struct sim_job *j)
 	if (s->nfree == 0) {
 		xgrow(&s->chunks, &s->cap_chunks, s->nchunks + 1, sizeof *s->chunks);
 		s->chunks[s->nchunks] = xcalloc(LIVE_CHUNK, sizeof **s->chunks);
-		xgrow(&s->free_runs, &s->cap_free, (s->nchunks + 1) * LIVE_CHUNK,
-		      sizeof *s->free_runs);
+		xgrow(&s->free_live, &s->cap_free, (s->nchunks + 1) * LIVE_CHUNK,
+		      sizeof *s->free_live);
 		for (int k = LIVE_CHUNK - 1; k >= 0; k--) /* lowest slot on top */
-			s->free_runs[s->nfree++] = s->nchunks * LIVE_CHUNK + k;
+			s->free_live[s->nfree++] = s->nchunks * LIVE_CHUNK + k;
 		s->nchunks++;
 	}
-	int slot = s->free_runs[--s->nfree];
+	int slot = s->free_live[--s->nfree];
 	struct sim_live *r = &s->chunks[slot / LIVE_CHUNK][slot % LIVE_CHUNK];
 	/* a clean record that keeps the memory of its last job's arrays */
 	*r = (struct sim_live){.execs = r->execs, .cap_execs = r->cap_execs, .ar = r->ar,
@@ -306,17 +307,19 @@ static struct sim_live *live_get(struct sim *s, struct sim_job *j)
 	return r;
 }
 
-/* The jobs that ended give their records back.  Called once the
- * events of a timestamp and the policy's decisions are over: until then
- * an event or a dispatch of that timestamp may still look at a job that
- * just ended (and find it ended). */
+/* The jobs that ended give their records back.  Called at the end of
+ * settle(), once the policy's decisions and the dispatches that follow
+ * the events are over: until then a policy hook or a queued dispatch may
+ * still look at a job that just ended (and find it ended).  Events that
+ * come later, at the same time or after, find a released executor's
+ * events stale (ev_seq), and a job's own events stale by its phase. */
 static void live_put_ended(struct sim *s)
 {
 	for (int i = 0; i < s->nended; i++) {
 		struct sim_job *j = &s->jobs[s->ended[i]];
 		struct sim_live *r = j->live;
 		arena_reset(&r->ar);
-		s->free_runs[s->nfree++] = r->slot; /* room: every slot was there */
+		s->free_live[s->nfree++] = r->slot; /* room: every slot was there */
 		j->live = (struct sim_live *)&no_live;
 	}
 	s->nended = 0;
@@ -1334,7 +1337,7 @@ void sim_free(struct sim *s)
 		free(s->chunks[c]);
 	}
 	free(s->chunks);
-	free(s->free_runs);
+	free(s->free_live);
 	free(s->ended);
 	free(s->shapes);
 	free(s->jobs);

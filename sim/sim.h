@@ -72,10 +72,13 @@ struct sim_job_exec;   /* engine-private */
 
 /* What a job holds while it has executors, and the engine's working
  * state for it.  Before its first executor a job points at one shared
- * record of zeros (read-only); from then until the end of the timestamp
- * at which it ends, at its own, taken from a pool and reused.  So a
- * waiting job costs only its 64-byte sim_job: a run of 10^6 jobs holds
- * them all for its whole length, and fresh memory is dear to touch. */
+ * record of zeros (read-only); from then until the end of the settle
+ * round in which it ends (its job_finished hook has run), at its own,
+ * taken from a pool and reused.  So a waiting job costs only its 64-byte
+ * sim_job: a run of 10^6 jobs holds them all for its whole length, and
+ * fresh memory is dear to touch.  Once a job has ended and its record
+ * has gone back, j->live reads zeros again: its counts mean nothing
+ * then (nor sim_execs_wanted and sim_next_role, which read them). */
 struct sim_live {
 	int granted[2];          /* executors launched for each role so far */
 	int cores_granted;       /* cores of live executors (AMs excluded) */
@@ -227,7 +230,8 @@ void sim_reject_job(struct sim *s, int job, enum sim_job_status why);
  * the first role still short of its count, else the last role. */
 int sim_next_role(const struct sim_job *j);
 
-/* Executors job `job` still wants over all roles (count - granted). */
+/* Executors job `job` still wants over all roles (count - granted).
+ * Both read j->live: meaningless for a job that has ended. */
 int sim_execs_wanted(const struct sim_job *j);
 
 #endif

@@ -23,9 +23,9 @@ int h_nexecs(void);
 
 /* The job of group `group` with index `idx` in a finished run, or NULL. */
 const struct sim_job *h_job(const struct sim *s, const char *group, int idx);
-/* Node names of a job's executors, comma-separated, in launch order. */
 /* Executors job j had, over the run (every role, AMs included). */
 int h_job_execs(const struct sim_job *j);
+/* Node names of a job's executors, comma-separated, in launch order. */
 const char *h_exec_nodes(const struct sim *s, const struct sim_job *j, char *buf, int len);
 /* Makespan of a run in µs. */
 int64_t h_makespan(const struct sim *s);
