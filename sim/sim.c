@@ -551,26 +551,26 @@ static int cmp_int(const void *a, const void *b)
 }
 
 /* Distinct nodes that hosted the job's executors. */
-static int count_nodes(const struct sim_live *j)
+static int count_nodes(const struct sim_live *jr)
 {
 	/* Most jobs have a handful of executors: count the distinct nodes by
 	 * comparing each with those before it, no allocation; sort above. */
-	if (j->nexecs <= 16) {
+	if (jr->nexecs <= 16) {
 		int n = 0;
-		for (int i = 0; i < j->nexecs; i++) {
+		for (int i = 0; i < jr->nexecs; i++) {
 			int k = 0;
-			while (k < i && j->execs[k].node != j->execs[i].node)
+			while (k < i && jr->execs[k].node != jr->execs[i].node)
 				k++;
 			n += k == i;
 		}
 		return n;
 	}
-	int *nodes = xmalloc((size_t)j->nexecs * sizeof *nodes);
-	for (int i = 0; i < j->nexecs; i++)
-		nodes[i] = j->execs[i].node;
-	qsort(nodes, (size_t)j->nexecs, sizeof *nodes, cmp_int);
+	int *nodes = xmalloc((size_t)jr->nexecs * sizeof *nodes);
+	for (int i = 0; i < jr->nexecs; i++)
+		nodes[i] = jr->execs[i].node;
+	qsort(nodes, (size_t)jr->nexecs, sizeof *nodes, cmp_int);
 	int n = 1;
-	for (int i = 1; i < j->nexecs; i++)
+	for (int i = 1; i < jr->nexecs; i++)
 		n += nodes[i] != nodes[i - 1];
 	free(nodes);
 	return n;
