@@ -24,12 +24,6 @@
 #include "sim.h"
 #include "util.h"
 
-#if defined(__GNUC__) || defined(__clang__)
-#define PREFETCH(p) __builtin_prefetch(p)
-#else
-#define PREFETCH(p) ((void)(p))
-#endif
-
 struct fifo {
 	struct pol_queue q;
 	struct pol_tent t;
@@ -110,9 +104,7 @@ static int first_fit(struct fifo *f, const struct clu *c, const struct pol_shape
 static bool place_all(struct fifo *f, const struct sim *s, const struct sim_job *j)
 {
 	pol_tent_reset(&f->t);
-	int left = 0;
-	for (int r = 0; r < j->nroles; r++)
-		left += j->shape->role[r].count - j->live->granted[r];
+	int left = sim_execs_wanted(j);
 	for (int r = 0; r < j->nroles; r++) {
 		const struct sim_role *ro = &j->shape->role[r];
 		struct pol_shape sh = {ro->cores ? ro->cores : 1, ro->mem_mib, ro->gpus};

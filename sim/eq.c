@@ -45,12 +45,6 @@
 #define ARITY 4
 
 #if defined(__GNUC__) || defined(__clang__)
-#define PREFETCH(p) __builtin_prefetch(p)
-#else
-#define PREFETCH(p) ((void)(p))
-#endif
-
-#if defined(__GNUC__) || defined(__clang__)
 #define ALWAYS_INLINE __attribute__((always_inline)) /* the hot pop keeps it inline */
 #else
 #define ALWAYS_INLINE
@@ -337,8 +331,8 @@ const struct eq_slot *eq_peek(const struct eq *q)
 
 bool eq_top(const struct eq *q, struct eq_event *out)
 {
-	const struct eq_slot *m = NULL;
-	if (least(q, &m) == NOWHERE)
+	const struct eq_slot *m = eq_peek(q);
+	if (!m)
 		return false;
 	*out = eq_unpack(m);
 	return true;

@@ -22,12 +22,6 @@
 #include "util.h"
 #include "workload.h"
 
-#if defined(__GNUC__) || defined(__clang__)
-#define PREFETCH(p) __builtin_prefetch(p)
-#else
-#define PREFETCH(p) ((void)(p))
-#endif
-
 #ifndef SIM_CHECK_EVERY_EVENT
 #define SIM_CHECK_EVERY_EVENT 0 /* 1 in the sanitizer build (make SAN=1) */
 #endif

@@ -49,6 +49,14 @@ void sort_kv(struct kv *a, struct kv *tmp, size_t n);
 /* The same for keys alone. */
 void sort_i64(int64_t *a, int64_t *tmp, size_t n);
 
+/* Ask for the cache line holding p (a hint: it never faults, so p may
+ * be stale), where the compiler can. */
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PREFETCH(p) ((void)(p))
+#endif
+
 #define ARRAY_LEN(a) ((int)(sizeof(a) / sizeof((a)[0])))
 #define US_PER_S 1000000LL
 
