@@ -12,8 +12,8 @@ VERSION := 0.1.0
 
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L \
-           -DHETSIM_VERSION='"$(VERSION)"' -I. -Isim -Ipolicies -Iworkloads -Icli -Icalibrate
-LDLIBS  += -lm
+           -pthread -DHETSIM_VERSION='"$(VERSION)"' -I. -Isim -Ipolicies -Iworkloads -Icli -Icalibrate
+LDLIBS  += -lm -pthread
 
 ifeq ($(SAN),1)
   CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer \

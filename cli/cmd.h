@@ -41,6 +41,9 @@ struct cmd_run_opts {
 	int replications;         /* 0 = the scenario's */
 	int only_replication;     /* -1 = all */
 	bool quiet;               /* no table, no notes */
+	bool rows_inline;         /* format the rows on the simulating thread
+				   * rather than a second one (bgq.h): the same
+				   * bytes, slower; tests compare the two */
 };
 
 /* Run a scenario and write runs.csv, jobs.csv and executors.csv into

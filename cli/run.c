@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "bgq.h"
 #include "cmd.h"
 #include "metrics.h"
 #include "policy.h"
@@ -17,13 +18,13 @@
 #include "sim.h"
 #include "util.h"
 
-static const char *role_name(const struct sim_job *j, int role)
+static const char *role_name(int type, int role)
 {
 	if (role == SIM_ROLE_AM)
 		return "am";
-	if (j->type == SCN_JOB_MNIST)
+	if (type == SCN_JOB_MNIST)
 		return role ? "worker" : "ps";
-	if (j->type == SCN_JOB_ANGEL && role == 1)
+	if (type == SCN_JOB_ANGEL && role == 1)
 		return "ps";
 	return "executor";
 }
@@ -173,20 +174,19 @@ static void rb_close(struct rowbuf *rb)
 
 /* The names rows repeat, with their commas, from rb's copies: the text
  * is looked up only the first time. */
-static char *put_group(char *p, struct rowbuf *rb, const struct sim *s, int job,
-		       const struct sim_job *j)
+static char *put_group(char *p, struct rowbuf *rb, const struct sim *s, int group)
 {
-	const struct name *n = name_at(&rb->group, j->group);
+	const struct name *n = name_at(&rb->group, group);
 	if (!n)
-		n = name_add(&rb->group, j->group, sim_job_group(s, job)->name);
+		n = name_add(&rb->group, group, sim_scenario(s)->jobs[group].name);
 	return put_name(p, n);
 }
 
-static char *put_type(char *p, struct rowbuf *rb, const struct sim_job *j)
+static char *put_type(char *p, struct rowbuf *rb, int type)
 {
-	const struct name *n = name_at(&rb->type, (int)j->type);
+	const struct name *n = name_at(&rb->type, type);
 	if (!n)
-		n = name_add(&rb->type, (int)j->type, scn_type_name(j->type));
+		n = name_add(&rb->type, type, scn_type_name((enum scn_job_type)type));
 	return put_name(p, n);
 }
 
@@ -199,12 +199,12 @@ static char *put_status(char *p, struct rowbuf *rb, const struct sim_job *j)
 }
 
 /* A role's name depends on the job type: kept by (type, role). */
-static char *put_role(char *p, struct rowbuf *rb, const struct sim_job *j, int role)
+static char *put_role(char *p, struct rowbuf *rb, int type, int role)
 {
-	int k = (int)j->type * 3 + role - SIM_ROLE_AM;
+	int k = type * 3 + role - SIM_ROLE_AM;
 	const struct name *n = name_at(&rb->role, k);
 	if (!n)
-		n = name_add(&rb->role, k, role_name(j, role));
+		n = name_add(&rb->role, k, role_name(type, role));
 	return put_name(p, n);
 }
 
@@ -229,19 +229,54 @@ static char *put_num(char *p, int64_t v)
 	return p;
 }
 
-static void job_rows(FILE *b, const struct sim *s, const char *pol, int rep)
+/* The output of one run in progress: its executors.csv and jobs.csv
+ * rows, written by the worker thread of a bgq (bgq.h) while the engine's
+ * thread goes on simulating.  The engine reuses an executor's record
+ * once it is released, so the executor sink copies what executors.csv
+ * needs into an out_rec on the queue, and the worker writes the row from
+ * that: the engine's thread formats no rows.  A job's row is final once
+ * its status is (sim.h, sim_exec_sink): the sink also hands over, in
+ * batches, the rows of the jobs that ended in id order so far, which the
+ * worker writes from the job array itself, taking their metrics as it
+ * goes (met_acc_jobs); after the run, the last batch and the metrics'
+ * sort are all that is left. */
+struct out_ctx {
+	struct rowbuf xrb;     /* executors.csv: the worker's */
+	struct rowbuf jrb;     /* jobs.csv: the worker's */
+	struct bgq *q;
+	const struct sim *s;   /* names of groups and nodes are fixed during a run */
+	const char *policy;
+	int rep;
+	struct met_acc acc;    /* the run's metrics so far: the worker's */
+	struct met_run met;    /* the worker's, after out_finish */
+	int jobs_over;         /* the engine's thread: jobs below this have ended */
+	int jobs_handed;       /* the engine's thread: rows below this are handed over */
+};
+
+#define JOB_BATCH 4096 /* jobs.csv rows handed over at once */
+
+enum { REC_EXEC, REC_JOBS };
+
+/* One item for the worker: an executor's row, or rows [id, job) of
+ * jobs.csv (REC_JOBS; the rest unused). */
+struct out_rec {
+	int64_t launch_us, ready_us, end_us, gpu_from_us, gpu_to_us, mem_mib;
+	int32_t id, job, group, node, cores, gpus;
+	uint8_t kind, type;
+	int8_t role;           /* SIM_ROLE_AM is negative */
+};
+
+/* jobs.csv rows of jobs [from, to) (the worker). */
+static void job_rows(struct rowbuf *rb, const struct sim *s, int from, int to)
 {
-	struct rowbuf rb;
-	rb_init(&rb, b);
-	rb_prefix(&rb, pol, rep);
-	for (int i = 0; i < sim_njobs(s); i++) {
+	for (int i = from; i < to; i++) {
 		const struct sim_job *j = sim_job(s, i);
-		char *p = put_name(rb_row(&rb), &rb.prefix);
+		char *p = put_name(rb_row(rb), &rb->prefix);
 		p = put_num(p, j->id);
-		p = put_group(p, &rb, s, i, j);
+		p = put_group(p, rb, s, j->group);
 		p = put_num(p, j->index);
-		p = put_type(p, &rb, j);
-		p = put_status(p, &rb, j);
+		p = put_type(p, rb, j->type);
+		p = put_status(p, rb, j);
 		p = put_secs(p, j->arrival_us);
 		*p++ = ',';
 		p = put_secs(p, j->start_us);
@@ -254,34 +289,26 @@ static void job_rows(FILE *b, const struct sim *s, const char *pol, int rep)
 		p = put_num(p, j->nodes_used);
 		p = wr_i64(p, j->gpus_used);
 		*p++ = '\n';
-		rb_end(&rb, p);
+		rb_end(rb, p);
 	}
-	rb_close(&rb);
 }
 
-/* The output of one run in progress, for the executor sink. */
-struct out_ctx {
-	struct rowbuf rb;      /* executors.csv */
-	const char *policy;
-	int rep;
-};
-
-static void exec_row(void *ctx, const struct sim *s, const struct sim_exec *x)
+/* One executors.csv row (the worker). */
+static void exec_row(struct out_ctx *o, const struct out_rec *x)
 {
-	struct out_ctx *o = ctx;
-	const struct sim_job *j = sim_job(s, x->job);
-	if (!o->rb.prefix.len)
-		rb_prefix(&o->rb, o->policy, o->rep);
-	char *p = put_name(rb_row(&o->rb), &o->rb.prefix);
+	struct rowbuf *rb = &o->xrb;
+	if (!rb->prefix.len)
+		rb_prefix(rb, o->policy, o->rep);
+	char *p = put_name(rb_row(rb), &rb->prefix);
 	p = put_num(p, x->id);
 	p = put_num(p, x->job);
-	p = put_group(p, &o->rb, s, x->job, j);
-	p = put_type(p, &o->rb, j);
-	p = put_role(p, &o->rb, j, x->role);
-	p = put_node(p, &o->rb, s, x->node);
+	p = put_group(p, rb, o->s, x->group);
+	p = put_type(p, rb, x->type);
+	p = put_role(p, rb, x->type, x->role);
+	p = put_node(p, rb, o->s, x->node);
 	p = put_num(p, x->cores);
 	p = put_num(p, x->mem_mib);
-	p = put_num(p, x->gpus + x->gpus_took);
+	p = put_num(p, x->gpus);
 	p = put_secs(p, x->launch_us);
 	*p++ = ',';
 	p = put_secs(p, x->ready_us);
@@ -292,8 +319,69 @@ static void exec_row(void *ctx, const struct sim *s, const struct sim_exec *x)
 	*p++ = ',';
 	p = put_secs(p, x->gpu_to_us);
 	*p++ = '\n';
-	rb_end(&o->rb, p);
+	rb_end(rb, p);
 }
+
+/* The worker's side of the queue. */
+static void out_rec_do(void *ctx, const void *rec)
+{
+	struct out_ctx *o = ctx;
+	const struct out_rec *r = rec;
+	if (r->kind == REC_JOBS) {
+		job_rows(&o->jrb, o->s, r->id, r->job);
+		met_acc_jobs(&o->acc, o->s, r->job);
+	} else {
+		exec_row(o, r);
+	}
+}
+
+static void out_start(void *arg)
+{
+	struct out_ctx *o = arg;
+	met_acc_init(&o->acc, o->s);
+}
+
+/* The rows of jobs [jobs_handed, to) go to the worker. */
+static void hand_jobs(struct out_ctx *o, int to)
+{
+	struct out_rec *r = bgq_put(o->q);
+	*r = (struct out_rec){.kind = REC_JOBS, .id = o->jobs_handed, .job = to};
+	o->jobs_handed = to;
+}
+
+/* The executor sink (the engine's thread). */
+static void exec_put(void *ctx, const struct sim *s, const struct sim_exec *x)
+{
+	struct out_ctx *o = ctx;
+	const struct sim_job *j = sim_job(s, x->job);
+	struct out_rec *r = bgq_put(o->q);
+	*r = (struct out_rec){.launch_us = x->launch_us, .ready_us = x->ready_us,
+			      .end_us = x->end_us, .gpu_from_us = x->gpu_from_us,
+			      .gpu_to_us = x->gpu_to_us, .mem_mib = x->mem_mib,
+			      .id = x->id, .job = x->job, .group = j->group, .node = x->node,
+			      .cores = x->cores, .gpus = x->gpus + x->gpus_took,
+			      .kind = REC_EXEC, .type = j->type, .role = (int8_t)x->role};
+	/* the statuses from JOB_DONE on are final (enum sim_job_status) */
+	int n = sim_njobs(s);
+	while (o->jobs_over < n && sim_job(s, o->jobs_over)->status >= JOB_DONE)
+		o->jobs_over++;
+	if (o->jobs_over - o->jobs_handed >= JOB_BATCH)
+		hand_jobs(o, o->jobs_over);
+}
+
+/* The end of a run's rows, and its metrics (the worker); failed: a
+ * failed run, whose files are dropped. */
+static void out_end(struct out_ctx *o, bool failed)
+{
+	rb_close(&o->xrb);
+	rb_close(&o->jrb);
+	if (failed)
+		met_acc_free(&o->acc);
+	else
+		met_acc_finish(&o->acc, o->s, &o->met);
+}
+static void out_finish(void *arg) { out_end(arg, false); }
+static void out_drop(void *arg) { out_end(arg, true); }
 
 static void run_row(FILE *b, const struct scn *sc, const char *pol, int rep,
 		    const struct met_run *m)
@@ -428,12 +516,19 @@ int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *di
 				rc = 1;
 				break;
 			}
-			struct out_ctx oc = {.policy = pols[p].name, .rep = r};
-			rb_init(&oc.rb, f[2]);
-			sim_set_exec_sink(sim, exec_row, &oc);
+			struct out_ctx oc = {.s = sim, .policy = pols[p].name, .rep = r};
+			rb_init(&oc.xrb, f[2]);
+			rb_init(&oc.jrb, f[1]);
+			rb_prefix(&oc.jrb, pols[p].name, r);
+			oc.q = bgq_start(sizeof(struct out_rec), out_rec_do, &oc, !o->rows_inline);
+			bgq_call(oc.q, out_start, &oc);
+			sim_set_exec_sink(sim, exec_put, &oc);
 			int failed = sim_run(sim);
-			rb_close(&oc.rb);
+			if (!failed)
+				hand_jobs(&oc, sim_njobs(sim));
+			bgq_call(oc.q, failed ? out_drop : out_finish, &oc);
 			if (failed) {
+				bgq_stop(oc.q);
 				fprintf(stderr, "hetsim run: %s: policy %s, replication %d: simulated time "
 					"passes %lld years; no results written\n", s->path, pols[p].name,
 					r, (long long)(SIM_TIME_MAX / US_PER_S / 31557600));
@@ -442,12 +537,11 @@ int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *di
 				break;
 			}
 			double wall = mono_s() - t0;
-			struct met_run m;
-			met_compute(sim, &m);
+			bgq_stop(oc.q);
+			const struct met_run m = oc.met;
 			fprintf(f[3], "%s,", pols[p].name);
 			rows_timing(f[3], r, wall, sim_totals(sim));
 			run_row(f[0], s, pols[p].name, r, &m);
-			job_rows(f[1], sim, pols[p].name, r);
 			agg[p] = (struct agg){agg[p].makespan + m.makespan_s, agg[p].jct + m.jct_mean_s,
 					      agg[p].p95 + m.jct_p95_s, agg[p].wait + m.wait_mean_s,
 					      agg[p].gpu + m.gpu_util, agg[p].cpu + m.cpu_util};

@@ -13,22 +13,28 @@ double met_quantile(const double *sorted, int n, double p)
 	return n ? gsl_stats_quantile_from_sorted_data(sorted, 1, (size_t)n, p) : 0.0;
 }
 
-void met_compute(const struct sim *s, struct met_run *m)
+void met_acc_init(struct met_acc *a, const struct sim *s)
 {
-	const struct sim_totals *t = sim_totals(s);
-	const struct clu *c = sim_cluster(s);
 	int n = sim_njobs(s), warm = sim_scenario(s)->warmup_jobs;
+	size_t cap = (size_t)(n > warm ? n - warm : 1);
 	/* JCTs of done jobs, in µs, sorted as integers (sort_i64) and then
 	 * converted in place: the conversion is monotone, so this is the
 	 * sorted array of seconds that sorting doubles gave.  One array of
 	 * 8 bytes a job and its sort's scratch: for 10^6 jobs, fresh memory
-	 * is dear to touch in a virtual machine. */
-	union jct { int64_t us; double s; } *jct = xmalloc((size_t)(n ? n : 1) * sizeof *jct);
-	double wait = 0;
-	int nwait = 0, njct = 0;
-	memset(m, 0, sizeof *m);
-	m->jobs = n;
-	for (int i = warm; i < n; i++) {
+	 * is dear to touch in a virtual machine, so the scratch is touched
+	 * here, by whoever calls init (hetsim run: its writer thread, during
+	 * the run), not by the sort at the end. */
+	_Static_assert(sizeof(union met_jct) == sizeof(int64_t), "a JCT is 8 bytes either way");
+	*a = (struct met_acc){.jct = xmalloc(cap * sizeof *a->jct),
+			      .tmp = xmalloc(cap * sizeof *a->tmp), .next = warm};
+	memset(a->tmp, 0, cap * sizeof *a->tmp);
+	a->m.jobs = n;
+}
+
+void met_acc_jobs(struct met_acc *a, const struct sim *s, int to)
+{
+	struct met_run *m = &a->m;
+	for (int i = a->next; i < to; i++) {
 		const struct sim_job *j = sim_job(s, i);
 		m->counted++;
 		m->done += j->status == JOB_DONE;
@@ -36,19 +42,28 @@ void met_compute(const struct sim *s, struct met_run *m)
 		m->timed_out += j->status == JOB_TIMED_OUT;
 		m->unplaceable += j->status == JOB_UNPLACEABLE;
 		if (j->status == JOB_DONE) {
-			jct[njct++].us = j->end_us - j->arrival_us;
+			a->jct[a->njct++].us = j->end_us - j->arrival_us;
 			m->jct_type_s[j->type] += (double)(j->end_us - j->arrival_us) / US_PER_S;
 			m->done_type[j->type]++;
 		}
 		if (j->start_us >= 0) {
-			wait += (double)(j->start_us - j->arrival_us) / US_PER_S;
-			nwait++;
+			a->wait += (double)(j->start_us - j->arrival_us) / US_PER_S;
+			a->nwait++;
 		}
 	}
-	_Static_assert(sizeof(union jct) == sizeof(int64_t), "a JCT is 8 bytes either way");
-	int64_t *tmp = xmalloc((size_t)(njct ? njct : 1) * sizeof *tmp);
-	sort_i64(&jct->us, tmp, (size_t)njct);
-	free(tmp);
+	if (to > a->next)
+		a->next = to;
+}
+
+void met_acc_finish(struct met_acc *a, const struct sim *s, struct met_run *m)
+{
+	met_acc_jobs(a, s, sim_njobs(s));
+	const struct sim_totals *t = sim_totals(s);
+	const struct clu *c = sim_cluster(s);
+	*m = a->m;
+	int njct = a->njct;
+	union met_jct *jct = a->jct;
+	sort_i64(&jct->us, a->tmp, (size_t)njct);
 	for (int i = 0; i < njct; i++)
 		jct[i].s = (double)jct[i].us / US_PER_S;
 	const double *sec = &jct->s;
@@ -56,11 +71,11 @@ void met_compute(const struct sim *s, struct met_run *m)
 	m->jct_p50_s = met_quantile(sec, njct, 0.50);
 	m->jct_p95_s = met_quantile(sec, njct, 0.95);
 	m->jct_p99_s = met_quantile(sec, njct, 0.99);
-	m->wait_mean_s = nwait ? wait / nwait : 0.0;
-	for (int t = 0; t < SCN_JOB_TYPES; t++)
-		if (m->done_type[t])
-			m->jct_type_s[t] /= m->done_type[t];
-	free(jct);
+	m->wait_mean_s = a->nwait ? a->wait / a->nwait : 0.0;
+	for (int k = 0; k < SCN_JOB_TYPES; k++)
+		if (m->done_type[k])
+			m->jct_type_s[k] /= m->done_type[k];
+	met_acc_free(a);
 
 	double span = t->last_end_us > t->first_arrival_us
 			      ? (double)(t->last_end_us - t->first_arrival_us) : 0.0;
@@ -78,4 +93,18 @@ void met_compute(const struct sim *s, struct met_run *m)
 	}
 	m->events = t->events;
 	m->decisions = t->decisions;
+}
+
+void met_acc_free(struct met_acc *a)
+{
+	free(a->jct);
+	free(a->tmp);
+	*a = (struct met_acc){0};
+}
+
+void met_compute(const struct sim *s, struct met_run *m)
+{
+	struct met_acc a;
+	met_acc_init(&a, s);
+	met_acc_finish(&a, s, m);
 }

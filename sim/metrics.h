@@ -31,6 +31,31 @@ struct met_run {
 
 void met_compute(const struct sim *s, struct met_run *m);
 
+/* The same, job by job: met_acc_init, then met_acc_jobs for jobs in id
+ * order (a run's jobs below `to` whose status is final; see
+ * sim_exec_sink), then met_acc_finish after the run, which fills *m with
+ * exactly what met_compute gives (the sums are taken in the same order)
+ * and frees what init took.  `hetsim run` feeds it on its writer thread
+ * while the run goes on, so that little is left to do at the end. */
+union met_jct {
+	int64_t us;               /* while collected */
+	double s;                 /* once sorted */
+};
+struct met_acc {
+	struct met_run m;         /* counts, and per-type sums so far */
+	union met_jct *jct;       /* JCTs of done, counted jobs */
+	int64_t *tmp;             /* the sort's scratch, as many */
+	int njct;
+	double wait;              /* sum of waits, s */
+	int nwait;
+	int next;                 /* the next job to take */
+};
+void met_acc_init(struct met_acc *a, const struct sim *s);
+void met_acc_jobs(struct met_acc *a, const struct sim *s, int to);
+void met_acc_finish(struct met_acc *a, const struct sim *s, struct met_run *m);
+/* Free what met_acc_init took, without finishing (a run given up). */
+void met_acc_free(struct met_acc *a);
+
 /* Quantile p (0..1) of n sorted values, linear interpolation between
  * order statistics (GSL's gsl_stats_quantile_from_sorted_data; R type 7). */
 double met_quantile(const double *sorted, int n, double p);

@@ -570,10 +570,13 @@ static int count_nodes(const struct sim_live *jr)
 	return n;
 }
 
-/* The job ends now with status `st`: its executors go back, the policy
- * forgets it.  Tasks still running (a rejected job) are not possible:
- * only jobs without running tasks end other than DONE. */
-static void end_job(struct sim *s, struct sim_job *j, enum sim_job_status st)
+/* The job ends now with status `st` and end time `end_us` (s->now, or
+ * -1 for a job that never ended: see finish): its executors go back, the
+ * policy forgets it.  Tasks still running (a rejected job) are not
+ * possible: only jobs without running tasks end other than DONE.  Every
+ * field of the job that outputs read is final before its executors go
+ * back (sim.h, sim_exec_sink). */
+static void end_job(struct sim *s, struct sim_job *j, enum sim_job_status st, int64_t end_us)
 {
 	if (!job_active(j))
 		die(s, "job %d ended twice", j->id);
@@ -585,7 +588,7 @@ static void end_job(struct sim *s, struct sim_job *j, enum sim_job_status st)
 	if (st == JOB_DONE && jr->nstages != jr->stages_done)
 		die(s, "job %d done with %d of %d stages", j->id, jr->stages_done, jr->nstages);
 	j->status = st;
-	j->end_us = s->now;
+	j->end_us = end_us;
 	j->phase = PH_OVER;
 	if (has_live(j)) {
 		j->nodes_used = count_nodes(jr);
@@ -612,7 +615,7 @@ void sim_reject_job(struct sim *s, int job, enum sim_job_status why)
 	struct sim_job *j = &s->jobs[job];
 	if (why != JOB_UNPLACEABLE && why != JOB_FAILED)
 		die(s, "policy rejected job %d with status %s", job, sim_status_name(why));
-	end_job(s, j, why);
+	end_job(s, j, why, s->now);
 }
 
 static void build_stages(struct sim *s, struct sim_job *j)
@@ -796,7 +799,7 @@ static void on_task_end(struct sim *s, int r)
 		for (int c = 0; c < st->nchildren; c++)
 			jr->stages[st->children[c]].parents_left--;
 		if (jr->stages_done == jr->nstages) {
-			end_job(s, j, JOB_DONE);
+			end_job(s, j, JOB_DONE, s->now);
 			return;
 		}
 	}
@@ -951,7 +954,7 @@ static void on_gpu_probe(struct sim *s, struct sim_exec *x)
 			return;
 		}
 		if (++x->gpu_attempts >= WL_TASK_MAX_FAILURES) {
-			end_job(s, j, JOB_FAILED);
+			end_job(s, j, JOB_FAILED, s->now);
 			return;
 		}
 		x->gpu_tries = 0; /* Spark's next attempt checks at once */
@@ -1016,7 +1019,7 @@ static void on_phase_end(struct sim *s, struct sim_job *j)
 		push_at(s, (double)s->now + (double)g->shutdown_us, EV_PHASE, (uint32_t)j->id);
 		break;
 	case PH_SHUTDOWN:
-		end_job(s, j, JOB_DONE);
+		end_job(s, j, JOB_DONE, s->now);
 		break;
 	default:
 		die(s, "job %d: phase event in phase %d", j->id, (int)j->phase);
@@ -1053,7 +1056,7 @@ static void on_exec_ready(struct sim *s, struct sim_exec *x)
 
 static void on_timeout(struct sim *s, struct sim_job *j)
 {
-	end_job(s, j, JOB_TIMED_OUT); /* stale() let it through: still reserving */
+	end_job(s, j, JOB_TIMED_OUT, s->now); /* stale() let it through: still reserving */
 }
 
 /* ---- the loop ------------------------------------------------------ */
@@ -1131,18 +1134,15 @@ static void settle(struct sim *s)
 /* Jobs still waiting when nothing more can happen were never placed. */
 static void finish(struct sim *s)
 {
-	int64_t last_end = s->tot.last_end_us;
 	for (int i = 0; i < s->njobs; i++) {
 		struct sim_job *j = &s->jobs[i];
 		if (!job_active(j))
 			continue;
 		if (j->live->tasks_running)
 			die(s, "job %d has running tasks but no events", j->id);
-		end_job(s, j, JOB_UNPLACEABLE);
-		j->end_us = -1; /* it never ended: no end time, no makespan */
+		end_job(s, j, JOB_UNPLACEABLE, -1); /* it never ended: no end time, no makespan */
 	}
 	live_put_ended(s);
-	s->tot.last_end_us = last_end;
 	check_all(s);
 	for (int i = 0; i < s->clu.n; i++) {
 		const struct clu_node *n = &s->clu.nodes[i];

@@ -153,7 +153,11 @@ struct sim_exec {
 
 /* Called once per executor when it is released (end_us set), in release
  * order; the record is gone after the call.  This keeps the engine's
- * memory in proportion to the live executors, whatever the run's length. */
+ * memory in proportion to the live executors, whatever the run's length.
+ * When it is called, every job whose status is final (JOB_DONE or after)
+ * has its public fields final too, live aside: a sink may hand such jobs
+ * to another thread to read while the run goes on (`hetsim run` writes
+ * their jobs.csv rows so). */
 typedef void (*sim_exec_sink)(void *ctx, const struct sim *s, const struct sim_exec *x);
 
 /* Totals of one run, for metrics. */

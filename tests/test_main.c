@@ -23,6 +23,7 @@ static const struct {
 	{"sweep", test_suite_sweep},
 	{"plot", test_suite_plot},
 	{"calibrate", test_suite_calibrate},
+	{"writer", test_suite_writer},
 };
 
 int main(int argc, char **argv)
