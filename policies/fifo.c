@@ -25,7 +25,7 @@
 #include "util.h"
 
 struct fifo {
-	struct pol_queue q;
+	struct pol_jobset q;
 	struct pol_tent t;
 	bool indexed;         /* false with clu_plain_scan: scan every node */
 	struct pol_ix ix;     /* per executor shape: the nodes it fits (key 0) */
@@ -55,7 +55,7 @@ static void *fifo_init(struct sim *s, const struct scn_policy *cfg)
 {
 	(void)cfg;
 	struct fifo *f = xcalloc(1, sizeof *f);
-	pol_queue_init(&f->q, sim_njobs(s));
+	pol_jobset_init(&f->q, sim_njobs(s));
 	pol_tent_init(&f->t, sim_cluster(s)->n);
 	f->indexed = !clu_plain_scan;
 	f->blocked = -1;
@@ -71,13 +71,13 @@ static void fifo_arrived(void *st, struct sim *s, int job)
 		sim_reject_job(s, job, JOB_UNPLACEABLE);
 		return;
 	}
-	pol_queue_push(&f->q, job);
+	pol_jobset_add(&f->q, job);
 }
 
 static void fifo_finished(void *st, struct sim *s, int job)
 {
 	(void)s;
-	pol_queue_remove(&((struct fifo *)st)->q, job);
+	pol_jobset_remove(&((struct fifo *)st)->q, job);
 }
 
 /* First fit of one executor, given what is already tentatively placed:
@@ -124,8 +124,7 @@ static void fifo_schedule(void *st, struct sim *s)
 {
 	struct fifo *f = st;
 	const struct clu *c = sim_cluster(s);
-	while (f->q.head >= 0) {
-		int job = f->q.head;
+	for (int job = pol_jobset_first(&f->q); job >= 0;) {
 		if (job == f->blocked && c->changes == f->blocked_at)
 			return; /* still blocked, as at the last call */
 		if (!place_all(f, s, sim_job(s, job))) {
@@ -136,20 +135,22 @@ static void fifo_schedule(void *st, struct sim *s)
 			return; /* head-of-line blocking */
 		}
 		pol_tent_launch(&f->t, s, job);
-		pol_queue_remove(&f->q, job);
+		pol_jobset_remove(&f->q, job);
+		job = pol_jobset_next(&f->q, job); /* the new head */
 		/* the record of the job after the new head was last read at its
 		 * arrival, long ago: start loading it now, so that it is in the
 		 * cache when that job comes to the head (else a miss per job,
 		 * on a long queue the largest cost of a decision) */
-		if (f->q.head >= 0 && pol_queue_next(&f->q, f->q.head) >= 0)
-			PREFETCH(sim_job(s, pol_queue_next(&f->q, f->q.head)));
+		int after = job >= 0 ? pol_jobset_next(&f->q, job) : -1;
+		if (after >= 0)
+			PREFETCH(sim_job(s, after));
 	}
 }
 
 static void fifo_fini(void *st)
 {
 	struct fifo *f = st;
-	pol_queue_free(&f->q);
+	pol_jobset_free(&f->q);
 	pol_tent_fini(&f->t);
 	if (f->indexed)
 		pol_ix_free(&f->ix);

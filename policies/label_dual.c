@@ -41,7 +41,7 @@
 #include "util.h"
 
 struct dual {
-	struct pol_queue q;
+	struct pol_jobset q;
 	struct pol_tent t;
 	bool labels, gang, check_cores;
 	bool indexed;         /* false with clu_plain_scan: scan every node */
@@ -84,7 +84,7 @@ static void *dual_init(struct sim *s, const struct scn_policy *cfg)
 {
 	struct dual *d = xcalloc(1, sizeof *d);
 	const struct clu *c = sim_cluster(s);
-	pol_queue_init(&d->q, sim_njobs(s));
+	pol_jobset_init(&d->q, sim_njobs(s));
 	pol_tent_init(&d->t, c->n);
 	d->labels = pol_param_bool(&pol_label_dual, cfg, "labels");
 	d->gang = pol_param_bool(&pol_label_dual, cfg, "gang");
@@ -113,13 +113,13 @@ static void dual_arrived(void *st, struct sim *s, int job)
 		sim_reject_job(s, job, JOB_UNPLACEABLE);
 		return;
 	}
-	pol_queue_push(&d->q, job);
+	pol_jobset_add(&d->q, job);
 }
 
 static void dual_finished(void *st, struct sim *s, int job)
 {
 	(void)s;
-	pol_queue_remove(&((struct dual *)st)->q, job);
+	pol_jobset_remove(&((struct dual *)st)->q, job);
 }
 
 /* Whether node `n` is a candidate for role `ro` in the pass over nodes
@@ -221,7 +221,7 @@ static void dual_schedule(void *st, struct sim *s)
 {
 	struct dual *d = st;
 	const struct clu *c = sim_cluster(s);
-	int job = d->q.head;
+	int job = pol_jobset_first(&d->q);
 	/* Every executor holds memory and, when the calculator checks cores,
 	 * at least one core: with none free anywhere nothing can be placed,
 	 * so the pass stops (a saturated cluster would otherwise try every
@@ -231,7 +231,7 @@ static void dual_schedule(void *st, struct sim *s)
 	bool no_cores = d->indexed && d->check_cores;
 	d->pass++;
 	while (job >= 0 && c->free_mem_mib > 0 && !(no_cores && c->free_cores <= 0)) {
-		int next = pol_queue_next(&d->q, job);
+		int next = pol_jobset_next(&d->q, job);
 		int g = sim_job(s, job)->group;
 		/* A gang that did not fit earlier in this pass means no job of
 		 * its group fits for the rest of it: the jobs of a group ask for
@@ -249,7 +249,7 @@ static void dual_schedule(void *st, struct sim *s)
 		if (all || !d->gang)
 			pol_tent_launch(&d->t, s, job);
 		if (all)
-			pol_queue_remove(&d->q, job);
+			pol_jobset_remove(&d->q, job);
 		job = next;
 	}
 }
@@ -257,7 +257,7 @@ static void dual_schedule(void *st, struct sim *s)
 static void dual_fini(void *st)
 {
 	struct dual *d = st;
-	pol_queue_free(&d->q);
+	pol_jobset_free(&d->q);
 	pol_tent_fini(&d->t);
 	if (d->indexed)
 		pol_ix_free(&d->ix);

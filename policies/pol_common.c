@@ -1,11 +1,33 @@
 /* pol_common.c - job queues, tentative placement, feasibility. */
 #include "pol_common.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sim.h"
 #include "util.h"
+
+void pol_jobset_init(struct pol_jobset *q, int njobs)
+{
+	pol_bits_init(&q->b, njobs);
+	q->last = -1;
+}
+
+void pol_jobset_free(struct pol_jobset *q)
+{
+	pol_bits_free(&q->b);
+}
+
+void pol_jobset_add(struct pol_jobset *q, int job)
+{
+	if (job <= q->last) {
+		fprintf(stderr, "hetsim: policy queue: job %d added after job %d\n", job, q->last);
+		abort();
+	}
+	q->last = job;
+	pol_bits_put(&q->b, job, true);
+}
 
 void pol_queue_init(struct pol_queue *q, int njobs)
 {

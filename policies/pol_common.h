@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "pol_bits.h"
 #include "policy.h"
 
 struct sim;
@@ -17,10 +18,44 @@ extern const struct policy_ops pol_spark_standalone;
 extern const struct policy_ops pol_label_dual;
 extern const struct policy_ops pol_yarn;
 
-/* A queue of job ids in arrival order, with O(1) removal of any job.
- * Whether a job is queued is a bit of its own: a policy's job_finished
- * asks that of jobs that mostly left long ago, and a bit array (1/64 of
- * prev or next) stays in the cache where those are misses. */
+/* The jobs a policy has waiting, in arrival order.  Jobs arrive in id
+ * order (the engine numbers them so) and a policy adds each when it
+ * arrives, so arrival order is id order, and the queue is a set of ids
+ * (pol_bits.h): n / 8 bytes, where links by id take 8n (8 MB to touch at
+ * the start of a run of 10^6 jobs; a virtual machine makes that dear).
+ * Removal, membership and the next job are a few word operations.
+ * Adding a job below the last one added is a programming error (abort). */
+struct pol_jobset {
+	struct pol_bits b;
+	int last;          /* the last job added, -1 before the first */
+};
+void pol_jobset_init(struct pol_jobset *q, int njobs);
+void pol_jobset_free(struct pol_jobset *q);
+void pol_jobset_add(struct pol_jobset *q, int job);
+/* No-op if absent. */
+static inline void pol_jobset_remove(struct pol_jobset *q, int job)
+{
+	pol_bits_put(&q->b, job, false);
+}
+static inline bool pol_jobset_has(const struct pol_jobset *q, int job)
+{
+	return pol_bits_has(&q->b, job);
+}
+/* The first job, or -1. */
+static inline int pol_jobset_first(const struct pol_jobset *q)
+{
+	return pol_bits_first(&q->b);
+}
+/* The first job after `job` (queued or not), or -1. */
+static inline int pol_jobset_next(const struct pol_jobset *q, int job)
+{
+	return pol_bits_next(&q->b, job + 1);
+}
+
+/* A queue of job ids in the order pushed, any order, with O(1) removal
+ * of any job (yarn's parked applications).  Whether a job is queued is a
+ * bit of its own: a bit array (1/64 of prev or next) stays in the cache
+ * where those are misses. */
 struct pol_queue {
 	int *prev, *next;  /* by job id; meaningful only while it is queued */
 	uint64_t *queued;  /* bit per job id */

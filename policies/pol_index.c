@@ -9,18 +9,6 @@
 #include "pol_common.h"
 #include "util.h"
 
-#if defined(__GNUC__) || defined(__clang__)
-#define CTZ64(x) __builtin_ctzll(x)
-#else
-static int CTZ64(uint64_t x) /* x != 0 */
-{
-	int n = 0;
-	for (; !(x & 1); x >>= 1)
-		n++;
-	return n;
-}
-#endif
-
 void pol_tree_init(struct pol_tree *t, int n)
 {
 	t->n = n;
@@ -31,23 +19,14 @@ void pol_tree_init(struct pol_tree *t, int n)
 	for (int i = 0; i < n; i++)
 		t->key[i] = INFINITY;
 	t->win = NULL;
-	/* the bit set's levels: words of 64 bits, down to one word */
-	int words = (n + 63) / 64, total = 0;
-	t->nlevels = 0;
-	do {
-		words = words ? words : 1;
-		t->level[t->nlevels++] = total;
-		total += words;
-		words = words > 1 ? (words + 63) / 64 : 0;
-	} while (words);
-	t->bits = xcalloc((size_t)total, sizeof *t->bits);
+	pol_bits_init(&t->bits, n);
 }
 
 void pol_tree_free(struct pol_tree *t)
 {
 	free(t->key);
 	free(t->win);
-	free(t->bits);
+	pol_bits_free(&t->bits);
 	memset(t, 0, sizeof *t);
 }
 
@@ -61,59 +40,6 @@ static int match(const struct pol_tree *t, int a, int b)
 	return a < b ? a : b;
 }
 
-/* Bit set: make bit i of level 0 `on`, and the levels above agree. */
-static void bits_put(struct pol_tree *t, int i, bool on)
-{
-	for (int l = 0; l < t->nlevels; l++, i >>= 6) {
-		uint64_t *w = &t->bits[t->level[l] + (i >> 6)], b = UINT64_C(1) << (i & 63);
-		bool was = *w != 0;
-		*w = on ? *w | b : *w & ~b;
-		if ((*w != 0) == was)
-			break; /* the word's bit one level up stays right */
-	}
-}
-
-/* Bit set: words of level l. */
-static int level_words(const struct pol_tree *t, int l)
-{
-	return l + 1 < t->nlevels ? t->level[l + 1] - t->level[l] : 1;
-}
-
-/* Bit set: the first node >= i with key 0, or -1. */
-static int bits_next(const struct pol_tree *t, int i)
-{
-	if (i >= t->n)
-		return -1;
-	/* up: the first level whose word holding position i has a set bit at
-	 * or after it (the positions before it are all empty words below) */
-	int l = 0;
-	for (;;) {
-		uint64_t w = t->bits[t->level[l] + (i >> 6)] & (~UINT64_C(0) << (i & 63));
-		if (w) {
-			i = (i & ~63) + CTZ64(w);
-			break;
-		}
-		i = (i >> 6) + 1; /* the next word, as a position one level up */
-		if (++l == t->nlevels || i >> 6 >= level_words(t, l))
-			return -1;
-	}
-	/* down: the first set bit of each nonzero word below */
-	while (l-- > 0)
-		i = i * 64 + CTZ64(t->bits[t->level[l] + i]);
-	return i;
-}
-
-int pol_tree_first(const struct pol_tree *t)
-{
-	/* down from the top word, which is zero when nothing is a candidate */
-	int l = t->nlevels - 1, i = 0;
-	if (!t->bits[t->level[l]])
-		return -1;
-	for (; l >= 0; l--)
-		i = i * 64 + CTZ64(t->bits[t->level[l] + i]);
-	return i;
-}
-
 /* Turn a bit set into the tournament, from the keys.  O(n). */
 static void to_tournament(struct pol_tree *t)
 {
@@ -123,8 +49,7 @@ static void to_tournament(struct pol_tree *t)
 		t->win[t->size + i] = i < t->n && t->key[i] < INFINITY ? i : -1;
 	for (int s = t->size - 1; s >= 1; s--)
 		t->win[s] = match(t, t->win[2 * s], t->win[2 * s + 1]);
-	free(t->bits);
-	t->bits = NULL;
+	pol_bits_free(&t->bits);
 }
 
 void pol_tree_set(struct pol_tree *t, int node, double key)
@@ -132,9 +57,9 @@ void pol_tree_set(struct pol_tree *t, int node, double key)
 	if (t->key[node] == key)
 		return;
 	t->key[node] = key;
-	if (t->bits) {
+	if (t->bits.w) {
 		if (key == 0 || key == INFINITY) {
-			bits_put(t, node, key == 0);
+			pol_bits_put(&t->bits, node, key == 0);
 			return;
 		}
 		to_tournament(t);
@@ -154,8 +79,8 @@ void pol_tree_set(struct pol_tree *t, int node, double key)
 
 int pol_tree_min(const struct pol_tree *t, int lo, int hi)
 {
-	if (t->bits) {
-		int i = lo < hi ? bits_next(t, lo) : -1;
+	if (t->bits.w) {
+		int i = lo < hi ? pol_bits_next(&t->bits, lo) : -1;
 		return i < hi ? i : -1;
 	}
 	int best = -1;

@@ -33,6 +33,8 @@
 
 #include <stdint.h>
 
+#include "pol_bits.h"
+
 struct clu;
 struct clu_node;
 struct pol_tent;
@@ -45,19 +47,14 @@ struct pol_tent;
  * a few count-trailing-zeros, where replaying a match per level costs
  * ten times that on a thousand nodes.  The first other key turns the
  * tree into the tournament for good, O(n) once. */
-#define POL_TREE_LEVELS 6  /* 64^6 bits: any int node count */
-
 struct pol_tree {
 	int n, size;   /* nodes; leaves, a power of two >= n */
 	double *key;   /* by node; INFINITY = no candidate */
 	int *win;      /* tournament: by slot 1 .. 2 size - 1: winning node
 			  of the slot's subtree, -1 if none; node i's leaf is
 			  slot size + i; NULL while a bit set */
-	uint64_t *bits;/* bit set: level 0, bit i: key[i] == 0; level l + 1,
-			  bit w: word w of level l nonzero; NULL once a
-			  tournament */
-	int nlevels;   /* bit set: levels, the last one word */
-	int level[POL_TREE_LEVELS]; /* bit set: index in bits of each level */
+	struct pol_bits bits; /* bit set: the nodes with key 0; bits.w NULL
+			  once a tournament */
 };
 
 /* A tree over n nodes, none a candidate.  Free with pol_tree_free. */
@@ -69,7 +66,10 @@ void pol_tree_set(struct pol_tree *t, int node, double key);
  * O(log n). */
 int pol_tree_min(const struct pol_tree *t, int lo, int hi);
 /* The first node of a bit set, or -1: pol_tree_top's other half. */
-int pol_tree_first(const struct pol_tree *t);
+static inline int pol_tree_first(const struct pol_tree *t)
+{
+	return pol_bits_first(&t->bits);
+}
 /* The winner among all nodes, or -1.  O(1) (a bit set: O(log64 n)). */
 static inline int pol_tree_top(const struct pol_tree *t)
 {

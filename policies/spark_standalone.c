@@ -40,7 +40,7 @@
 #include "util.h"
 
 struct standalone {
-	struct pol_queue q;   /* apps that may still want cores */
+	struct pol_jobset q;   /* apps that may still want cores */
 	bool spread_out;
 	bool indexed;         /* false with clu_plain_scan: scan every node */
 	struct pol_ix ix;     /* per (executor cores, memory): usable workers,
@@ -91,7 +91,7 @@ static double sa_key(const void *ctx, const struct clu_node *n, int fc, int64_t 
 static void *sa_init(struct sim *s, const struct scn_policy *cfg)
 {
 	struct standalone *p = xcalloc(1, sizeof *p);
-	pol_queue_init(&p->q, sim_njobs(s));
+	pol_jobset_init(&p->q, sim_njobs(s));
 	p->spread_out = pol_param_bool(&pol_spark_standalone, cfg, "spread_out");
 	p->indexed = !clu_plain_scan;
 	if (p->indexed)
@@ -111,13 +111,13 @@ static void sa_arrived(void *st, struct sim *s, int job)
 		sim_reject_job(s, job, JOB_UNPLACEABLE);
 		return;
 	}
-	pol_queue_push(&((struct standalone *)st)->q, job);
+	pol_jobset_add(&((struct standalone *)st)->q, job);
 }
 
 static void sa_finished(void *st, struct sim *s, int job)
 {
 	(void)s;
-	pol_queue_remove(&((struct standalone *)st)->q, job);
+	pol_jobset_remove(&((struct standalone *)st)->q, job);
 }
 
 static const struct clu *cmp_clu; /* qsort has no context argument */
@@ -206,7 +206,7 @@ static void schedule_app(struct standalone *p, struct sim *s, int job)
 	int min_cores = a.exec_cores ? a.exec_cores : 1;
 	int left = a.cores_max == INT_MAX ? INT_MAX : a.cores_max - j->live->cores_granted;
 	if (left < min_cores) {
-		pol_queue_remove(&p->q, job); /* it can never want more */
+		pol_jobset_remove(&p->q, job); /* it can never want more */
 		return;
 	}
 	struct pol_shape sh = {min_cores, a.mem_mib, 0};
@@ -240,9 +240,9 @@ static void schedule_app(struct standalone *p, struct sim *s, int job)
 static void sa_schedule(void *st, struct sim *s)
 {
 	struct standalone *p = st;
-	int job = p->q.head;
+	int job = pol_jobset_first(&p->q);
 	while (job >= 0 && sim_cluster(s)->free_cores > 0) {
-		int next = pol_queue_next(&p->q, job); /* schedule_app may remove job */
+		int next = pol_jobset_next(&p->q, job); /* schedule_app may remove job */
 		schedule_app(p, s, job);
 		job = next;
 	}
@@ -251,7 +251,7 @@ static void sa_schedule(void *st, struct sim *s)
 static void sa_fini(void *st)
 {
 	struct standalone *p = st;
-	pol_queue_free(&p->q);
+	pol_jobset_free(&p->q);
 	if (p->indexed)
 		pol_ix_free(&p->ix);
 	free(p->usable);

@@ -60,7 +60,7 @@ struct yarn_app {
 };
 
 struct yarn {
-	struct pol_queue q;       /* applications not finished, arrival order */
+	struct pol_jobset q;       /* applications not finished, arrival order */
 	struct yarn_app *app;     /* by job id */
 	int64_t am_limit_mib, am_used_mib;
 	int nactive;
@@ -124,7 +124,7 @@ static void *yarn_init(struct sim *s, const struct scn_policy *cfg)
 {
 	(void)cfg;
 	struct yarn *y = xcalloc(1, sizeof *y);
-	pol_queue_init(&y->q, sim_njobs(s));
+	pol_jobset_init(&y->q, sim_njobs(s));
 	pol_tent_init(&y->t, sim_cluster(s)->n);
 	y->app = xcalloc((size_t)(sim_njobs(s) ? sim_njobs(s) : 1), sizeof *y->app);
 	y->am_limit_mib = (int64_t)(AM_PERCENT * (double)sim_cluster(s)->total_mem_mib);
@@ -166,7 +166,7 @@ static void yarn_arrived(void *st, struct sim *s, int job)
 			return;
 		}
 	}
-	pol_queue_push(&y->q, job);
+	pol_jobset_add(&y->q, job);
 	if (y->waiting < 0)
 		y->waiting = job;
 }
@@ -181,8 +181,8 @@ static void yarn_finished(void *st, struct sim *s, int job)
 		y->nactive--;
 	}
 	if (job == y->waiting) /* a TFoS job may time out before it is let in */
-		y->waiting = pol_queue_next(&y->q, job);
-	pol_queue_remove(&y->q, job);
+		y->waiting = pol_jobset_next(&y->q, job);
+	pol_jobset_remove(&y->q, job);
 	if (y->indexed) {
 		pol_tree_set(&y->asking, job, INFINITY);
 		pol_queue_remove(&y->parked, job);
@@ -233,7 +233,7 @@ static int place(struct yarn *y, const struct clu *c, int n, int role, int cores
 
 static void activate(struct yarn *y)
 {
-	for (; y->waiting >= 0; y->waiting = pol_queue_next(&y->q, y->waiting)) {
+	for (; y->waiting >= 0; y->waiting = pol_jobset_next(&y->q, y->waiting)) {
 		struct yarn_app *a = &y->app[y->waiting];
 		if (y->nactive && y->am_used_mib + a->am_mib > y->am_limit_mib)
 			return; /* applications are let in in order */
@@ -289,7 +289,7 @@ static void serve(struct yarn *y, struct sim *s, int job)
 /* The reference: every active application in arrival order. */
 static void schedule_scan(struct yarn *y, struct sim *s)
 {
-	for (int job = y->q.head; job >= 0; job = pol_queue_next(&y->q, job)) {
+	for (int job = pol_jobset_first(&y->q); job >= 0; job = pol_jobset_next(&y->q, job)) {
 		if (!y->app[job].active)
 			break; /* the rest are not active either */
 		if (sim_cluster(s)->free_mem_mib < MIN_ALLOC_MIB)
@@ -349,7 +349,7 @@ static void yarn_schedule(void *st, struct sim *s)
 static void yarn_fini(void *st)
 {
 	struct yarn *y = st;
-	pol_queue_free(&y->q);
+	pol_jobset_free(&y->q);
 	pol_tent_fini(&y->t);
 	if (y->indexed) {
 		pol_ix_free(&y->ix);

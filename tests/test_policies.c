@@ -11,6 +11,7 @@
 #include "cmd.h"
 
 #include "harness.h"
+#include "pol_common.h"
 #include "pol_index.h"
 #include "scenario.h"
 #include "sim.h"
@@ -475,12 +476,58 @@ static void tree_as_scan(void)
 			int lo = (int)(r >> 20) % n, hi = lo + (int)(r >> 12) % (n - lo + 1);
 			CU_ASSERT_EQUAL(pol_tree_min(&t, lo, hi), scan_min(key, lo, hi));
 		}
-		CU_ASSERT_EQUAL(t.bits != NULL, binary);
+		CU_ASSERT_EQUAL(t.bits.w != NULL, binary);
 		for (int lo = 0; lo <= n; lo += 1 + n / 100) /* every range up to 100 */
 			for (int hi = lo; hi <= n; hi += 1 + n / 100)
 				CU_ASSERT_EQUAL(pol_tree_min(&t, lo, hi), scan_min(key, lo, hi));
 		pol_tree_free(&t);
 		free(key);
+	}
+}
+
+/* pol_jobset, a set of ids in id order, against pol_queue, links in
+ * push order, fed the same: jobs added in increasing id order (as they
+ * arrive), any job removed.  The same members, first and successors. */
+static void jobset_as_queue(void)
+{
+	static const int sizes[] = {1, 2, 63, 64, 65, 4096, 4097, 300000};
+	uint32_t r = 777;
+	for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+		int n = sizes[z], added = 0, bad = 0;
+		struct pol_jobset js;
+		struct pol_queue q;
+		pol_jobset_init(&js, n);
+		pol_queue_init(&q, n);
+		CU_ASSERT_EQUAL(pol_jobset_first(&js), -1);
+		for (int step = 0; step < 4 * n + 50; step++) {
+			r = r * 1664525u + 1013904223u;
+			if ((r >> 28) < 7 && added < n) {
+				pol_jobset_add(&js, added);
+				pol_queue_push(&q, added);
+				added++;
+			} else if (added) {
+				int job = (int)((r >> 4) % (uint32_t)added);
+				pol_jobset_remove(&js, job);
+				pol_queue_remove(&q, job);
+			}
+			bad += pol_jobset_first(&js) != q.head;
+			if (step % (n / 8 + 1) == 0) { /* walk the whole queue now and then */
+				int a = pol_jobset_first(&js), b = q.head;
+				for (; a >= 0 && b >= 0; a = pol_jobset_next(&js, a), b = pol_queue_next(&q, b))
+					bad += a != b || !pol_jobset_has(&js, a);
+				bad += a != b;
+			}
+			/* the successor of any id, queued or not */
+			int any = (int)((r >> 8) % (uint32_t)n), want = -1;
+			for (int k = any + 1; k < added && want < 0 && k < any + 200; k++)
+				if (pol_queue_has(&q, k))
+					want = k;
+			if (want >= 0 || any + 200 >= added)
+				bad += pol_jobset_next(&js, any) != want;
+		}
+		CU_ASSERT_EQUAL(bad, 0);
+		pol_jobset_free(&js);
+		pol_queue_free(&q);
 	}
 }
 
@@ -594,6 +641,7 @@ int test_suite_policies(void)
 		   {"angel: PS gang before tasks, under yarn, standalone, label-dual", angel_gang},
 		   {"wordcount, mnist_spark and angel together under every policy", three_types},
 		   {"pol_tree: the winner of any range is the first least key", tree_as_scan},
+		   {"pol_jobset: the order, members and successors of a linked queue", jobset_as_queue},
 		   {"the node index never changes a decision (index vs plain scan), nor do the recounts or compactions", index_same_as_scan});
 	return 0;
 }
