@@ -6,10 +6,8 @@
 
 #include "util.h"
 
-#if defined(__GNUC__) || defined(__clang__)
-#define CTZ64(x) __builtin_ctzll(x)
-#else
-static int CTZ64(uint64_t x) /* x != 0 */
+#if !defined(__GNUC__) && !defined(__clang__)
+int pol_bits_ctz64(uint64_t x) /* x != 0 */
 {
 	int n = 0;
 	for (; !(x & 1); x >>= 1)
@@ -17,6 +15,7 @@ static int CTZ64(uint64_t x) /* x != 0 */
 	return n;
 }
 #endif
+#define CTZ64(x) POL_CTZ64(x)
 
 void pol_bits_init(struct pol_bits *b, int n)
 {
@@ -38,10 +37,13 @@ void pol_bits_free(struct pol_bits *b)
 	memset(b, 0, sizeof *b);
 }
 
-void pol_bits_put(struct pol_bits *b, int i, bool on)
+void pol_bits_carry(struct pol_bits *b, int k, bool on)
 {
-	for (int l = 0; l < b->nlevels; l++, i >>= 6) {
-		uint64_t *w = &b->w[b->level[l] + (i >> 6)], bit = UINT64_C(1) << (i & 63);
+	/* word k of level 0 became nonzero (on) or zero: so does its bit,
+	 * bit k of level 1, and so on up while words change between zero
+	 * and nonzero */
+	for (int l = 1; l < b->nlevels; l++, k >>= 6) {
+		uint64_t *w = &b->w[b->level[l] + (k >> 6)], bit = UINT64_C(1) << (k & 63);
 		bool was = *w != 0;
 		*w = on ? *w | bit : *w & ~bit;
 		if ((*w != 0) == was)
@@ -55,7 +57,7 @@ static int level_words(const struct pol_bits *b, int l)
 	return l + 1 < b->nlevels ? b->level[l + 1] - b->level[l] : 1;
 }
 
-int pol_bits_next(const struct pol_bits *b, int i)
+int pol_bits_next_far(const struct pol_bits *b, int i)
 {
 	if (i >= b->n)
 		return -1;

@@ -12,6 +12,7 @@ void pol_jobset_init(struct pol_jobset *q, int njobs)
 {
 	pol_bits_init(&q->b, njobs);
 	q->last = -1;
+	q->from = 0;
 }
 
 void pol_jobset_free(struct pol_jobset *q)

@@ -28,6 +28,8 @@ extern const struct policy_ops pol_yarn;
 struct pol_jobset {
 	struct pol_bits b;
 	int last;          /* the last job added, -1 before the first */
+	int from;          /* no job below it is queued, now or later: the
+			      first job found last (jobs are added above it) */
 };
 void pol_jobset_init(struct pol_jobset *q, int njobs);
 void pol_jobset_free(struct pol_jobset *q);
@@ -41,10 +43,14 @@ static inline bool pol_jobset_has(const struct pol_jobset *q, int job)
 {
 	return pol_bits_has(&q->b, job);
 }
-/* The first job, or -1. */
-static inline int pol_jobset_first(const struct pol_jobset *q)
+/* The first job, or -1.  Usually in the word where the last one was
+ * found. */
+static inline int pol_jobset_first(struct pol_jobset *q)
 {
-	return pol_bits_first(&q->b);
+	int job = pol_bits_next(&q->b, q->from);
+	if (job >= 0)
+		q->from = job;
+	return job;
 }
 /* The first job after `job` (queued or not), or -1. */
 static inline int pol_jobset_next(const struct pol_jobset *q, int job)
