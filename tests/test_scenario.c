@@ -507,6 +507,8 @@ static const struct {
 	{"missing_key", "missing_key.yaml:3:3: missing key 'cores' in node group 'gpu'"},
 	{"duplicate_key", "duplicate_key.yaml:6:3: duplicate key 'cores' (first at line 4)"},
 	{"group_dup", "group_dup.yaml:6:9: duplicate node group name 'cpu' (first at line 3)"},
+	{"job_group_dup", "job_group_dup.yaml:7:10: duplicate job group name 'a' (first at line 5)"},
+	{"stage_dup", "stage_dup.yaml:13:12: duplicate stage name 'r' (first at line 12)"},
 	{"wrong_type_key", "wrong_type_key.yaml:18:3: key 'input' is for wordcount jobs, not mnist_spark"},
 	{"stages_wordcount", "stages_wordcount.yaml:18:3: key 'stages' is for synthetic jobs, not wordcount"},
 	{"executors_mnist", "executors_mnist.yaml:17:3: key 'executors' is for wordcount, synthetic and angel jobs, not mnist_spark"},

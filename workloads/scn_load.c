@@ -45,12 +45,24 @@
 #define MAX_STEPS 1000000000         /* mnist_spark steps */
 #define MAX_MNIST 1000000            /* mnist_spark batch_size, epochs, partitions */
 
+/* The names one list has shown so far (check_unique): a hash set of
+ * entry indexes, open addressing on FNV-1a, so that a list of n entries
+ * is checked in O(n).  Comparing each name with all those before it took
+ * half a million comparisons for a thousand job groups. */
+struct seen {
+	int *slot;        /* entry index + 1; 0: empty */
+	size_t cap;       /* a power of two, more than twice the entries */
+};
+
+enum { SEEN_NODE_GROUPS, SEEN_JOB_GROUPS, SEEN_STAGES, SEEN_LISTS };
+
 struct ld {
 	struct scn *s;
 	const char *file; /* file of the tree walked: s->path or s->cost.path */
 	char *err;
 	size_t errlen;
 	char got[96];     /* got()'s quoted value */
+	struct seen seen[SEEN_LISTS]; /* check_unique's, by kind of list */
 };
 
 /* ------------------------------------------------------------------ */
@@ -729,14 +741,39 @@ static const struct yn *entry_name(const struct yn *list, int i)
  * so far are at `names` (the name field of entry 0 of an array of
  * `stride`-byte structs).  O(i): lists are at most MAX_GROUPS or
  * MAX_STAGES long. */
-static int check_unique(struct ld *ld, const struct yn *list, int i, const void *names,
+static uint64_t name_hash(const char *p)
+{
+	uint64_t h = UINT64_C(14695981039346656037);
+	for (; *p; p++)
+		h = (h ^ (unsigned char)*p) * UINT64_C(1099511628211);
+	return h;
+}
+
+/* Entry i of `list` (names: the first entry's name field, entries
+ * `stride` bytes apart) must not repeat the name of an entry before it;
+ * entries are checked in order, from 0, one list of a kind at a time. */
+static int check_unique(struct ld *ld, int kind, const struct yn *list, int i, const void *names,
 			size_t stride, const char *what)
 {
-	const char *name = *(char *const *)((const char *)names + (size_t)i * stride);
-	for (int j = 0; j < i; j++)
-		if (strcmp(*(char *const *)((const char *)names + (size_t)j * stride), name) == 0)
+	struct seen *set = &ld->seen[kind];
+	if (i == 0) { /* a new list of this kind */
+		size_t cap = 4;
+		while (cap <= 2 * (size_t)list->nkids)
+			cap *= 2;
+		free(set->slot);
+		*set = (struct seen){.slot = xcalloc(cap, sizeof *set->slot), .cap = cap};
+	}
+#define NAME_AT(k) (*(char *const *)((const char *)names + (size_t)(k) * stride))
+	const char *name = NAME_AT(i);
+	size_t at = (size_t)name_hash(name) & (set->cap - 1);
+	for (; set->slot[at]; at = (at + 1) & (set->cap - 1)) {
+		int j = set->slot[at] - 1;
+		if (strcmp(NAME_AT(j), name) == 0)
 			return fail(ld, entry_name(list, i), "duplicate %s name '%s' (first at line %d)",
 				    what, name, entry_name(list, j)->line);
+	}
+#undef NAME_AT
+	set->slot[at] = i + 1;
 	return 0;
 }
 
@@ -759,7 +796,8 @@ static int load_cluster(struct ld *ld, const struct yn *v)
 	s->ngroups = v->nkids;
 	for (int i = 0; i < v->nkids; i++) {
 		if (load_group(ld, v->kids[i], &s->groups[i]) < 0 ||
-		    check_unique(ld, v, i, &s->groups[0].name, sizeof *s->groups, "node group") < 0)
+		    check_unique(ld, SEEN_NODE_GROUPS, v, i, &s->groups[0].name, sizeof *s->groups,
+				 "node group") < 0)
 			return -1;
 		if ((nodes += s->groups[i].count) > MAX_NODES)
 			return fail(ld, v->kids[i], "node group '%s' brings the cluster to %lld nodes, "
@@ -1140,7 +1178,7 @@ static int load_stage(struct ld *ld, const struct yn *list, int i, struct scn_jo
 	struct scn_stage *st = &j->stages[i];
 	if (CHECK_MAP(ld, m, "stage", stage_keys) < 0 || !(v = need(ld, m, "name", "stage", NULL)) ||
 	    get_ident(ld, v, ID_NAME, "stage name", &st->name) < 0 ||
-	    check_unique(ld, list, i, &j->stages[0].name, sizeof *j->stages, "stage") < 0 ||
+	    check_unique(ld, SEEN_STAGES, list, i, &j->stages[0].name, sizeof *j->stages, "stage") < 0 ||
 	    !(v = need(ld, m, "tasks", "stage", st->name)) ||
 	    get_lim(ld, v, 1, MAX_TASKS, "tasks per stage", &st->tasks) < 0 ||
 	    !(v = need(ld, m, "duration", "stage", st->name)) || get_dist(ld, v, Q_TIME, &st->dur) < 0)
@@ -1273,7 +1311,7 @@ static int load_workload(struct ld *ld, const struct yn *v)
 	s->njobgroups = v->nkids;
 	for (int i = 0; i < v->nkids; i++)
 		if (load_job(ld, v->kids[i], &s->jobs[i]) < 0 ||
-		    check_unique(ld, v, i, &s->jobs[0].name, sizeof *s->jobs, "job group") < 0 ||
+		    check_unique(ld, SEEN_JOB_GROUPS, v, i, &s->jobs[0].name, sizeof *s->jobs, "job group") < 0 ||
 		    workload_totals(ld, v->kids[i], &s->jobs[i], &jobs, &tasks) < 0)
 			return -1;
 	return 0;
@@ -1614,7 +1652,10 @@ static struct scn *load_tree(const char *path, const struct yn *root, char *err,
 	s->over.executor_startup_us = 2 * US_PER_S;
 	s->over.task_launch_us = 10000;
 	struct ld ld = {.s = s, .file = s->path, .err = err, .errlen = errlen};
-	if (load_top(&ld, root) == 0 && wl_check(s, err, errlen) == 0)
+	int rc = load_top(&ld, root);
+	for (int k = 0; k < SEEN_LISTS; k++)
+		free(ld.seen[k].slot);
+	if (rc == 0 && wl_check(s, err, errlen) == 0)
 		return s;
 	scn_free(s);
 	return NULL;
