@@ -94,6 +94,11 @@ struct sim {
 
 	struct sim_job *jobs; int njobs;
 	struct sim_shape *shapes;   /* per job group (wl_job_shape) */
+	struct wl_dag *dags;        /* per job group: the DAG all its jobs share
+				       (wl_dag_shared), once built (have_dag) */
+	uint8_t *have_dag;          /* per job group: 0 none shared, 1 shared but
+				       not built yet, 2 built into dag_ar */
+	struct arena dag_ar;
 	/* sim_live records: chunks of LIVE_CHUNK, which never move, so a
 	 * record's address holds while its job has it */
 	struct sim_live **chunks; int nchunks, cap_chunks;
@@ -657,7 +662,15 @@ static void build_stages(struct sim *s, struct sim_job *j)
 {
 	struct sim_live *jr = j->live;
 	struct wl_dag d;
-	wl_build_dag(s->scn, j->group, j->index, s->seed, &jr->ar, &d);
+	uint8_t *have = &s->have_dag[j->group];
+	if (*have) { /* one DAG for the whole group, read-only */
+		if (*have == 1)
+			wl_build_dag(s->scn, j->group, j->index, s->seed, &s->dag_ar, &s->dags[j->group]);
+		*have = 2;
+		d = s->dags[j->group];
+	} else {
+		wl_build_dag(s->scn, j->group, j->index, s->seed, &jr->ar, &d);
+	}
 	jr->nstages = d.nstages;
 	jr->stages = arena_zalloc(&jr->ar, (size_t)d.nstages * sizeof *jr->stages);
 	jr->task_delay_us = d.task_delay_us;
@@ -1353,6 +1366,11 @@ struct sim *sim_new(const struct scn *scn, const struct scn_policy *pol,
 	s->shapes = xcalloc((size_t)(scn->njobgroups ? scn->njobgroups : 1), sizeof *s->shapes);
 	for (int g = 0; g < scn->njobgroups; g++)
 		wl_job_shape(scn, g, &s->shapes[g]);
+	s->dags = xcalloc((size_t)(scn->njobgroups ? scn->njobgroups : 1), sizeof *s->dags);
+	s->have_dag = xcalloc((size_t)(scn->njobgroups ? scn->njobgroups : 1), 1);
+	for (int g = 0; g < scn->njobgroups; g++)
+		s->have_dag[g] = wl_dag_shared(scn, g);
+	arena_init(&s->dag_ar);
 	s->jobs = xmalloc((size_t)(s->njobs ? s->njobs : 1) * sizeof *s->jobs);
 	number_jobs(s); /* sets every field of every job */
 	s->pst = ops->init ? ops->init(s, pol) : NULL;
@@ -1376,6 +1394,9 @@ void sim_free(struct sim *s)
 	free(s->free_live);
 	free(s->ended);
 	free(s->shapes);
+	free(s->dags);
+	free(s->have_dag);
+	arena_free(&s->dag_ar);
 	free(s->jobs);
 	free(s->execs);
 	free(s->runs);

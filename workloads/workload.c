@@ -92,6 +92,17 @@ void wl_build_dag(const struct scn *s, int g, int idx, uint64_t seed, struct are
 	}
 }
 
+bool wl_dag_shared(const struct scn *s, int g)
+{
+	const struct scn_job_group *jg = &s->jobs[g];
+	if (jg->type != SCN_JOB_SYNTHETIC)
+		return false;
+	for (int i = 0; i < jg->nstages; i++)
+		if (jg->stages[i].dur.kind != SCN_DIST_CONST)
+			return false;
+	return true;
+}
+
 double wl_cost_us(const struct scn *s, const char *kernel, const char *device,
 		  double work, double cpu_speed, uint64_t seed, uint32_t x, uint32_t y,
 		  uint32_t z, uint64_t draw)

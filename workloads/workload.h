@@ -49,6 +49,10 @@ void wl_job_shape(const struct scn *s, int g, struct sim_shape *out);
  * the caller resets or frees it. */
 void wl_build_dag(const struct scn *s, int g, int idx, uint64_t seed, struct arena *a,
 		  struct wl_dag *out);
+/* Whether wl_build_dag gives every job of group `g` the same DAG (it
+ * draws nothing: a synthetic group whose durations are all constants),
+ * so that one copy, built once, can serve them all. */
+bool wl_dag_shared(const struct scn *s, int g);
 
 /* mnist_spark: time of one training step, µs, of worker `w` of job
  * (g, idx) on node `n`, on one of its GPUs if `gpu`, else on its CPU. */
