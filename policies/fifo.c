@@ -26,6 +26,7 @@
 
 struct fifo {
 	struct pol_jobset q;
+	struct pol_fits fits;
 	struct pol_tent t;
 	bool indexed;         /* false with clu_plain_scan: scan every node */
 	struct pol_ix ix;     /* per executor shape: the nodes it fits (key 0) */
@@ -56,6 +57,7 @@ static void *fifo_init(struct sim *s, const struct scn_policy *cfg)
 	(void)cfg;
 	struct fifo *f = xcalloc(1, sizeof *f);
 	pol_jobset_init(&f->q, sim_njobs(s));
+	pol_fits_init(&f->fits, s);
 	pol_tent_init(&f->t, sim_cluster(s)->n);
 	f->indexed = !clu_plain_scan;
 	f->blocked = -1;
@@ -67,7 +69,7 @@ static void *fifo_init(struct sim *s, const struct scn_policy *cfg)
 static void fifo_arrived(void *st, struct sim *s, int job)
 {
 	struct fifo *f = st;
-	if (!pol_feasible(s, sim_job(s, job), false, true, true)) {
+	if (!pol_fits_arrived(&f->fits, s, sim_job(s, job), false, true, true)) {
 		sim_reject_job(s, job, JOB_UNPLACEABLE);
 		return;
 	}
@@ -151,6 +153,7 @@ static void fifo_fini(void *st)
 {
 	struct fifo *f = st;
 	pol_jobset_free(&f->q);
+	pol_fits_free(&f->fits);
 	pol_tent_fini(&f->t);
 	if (f->indexed)
 		pol_ix_free(&f->ix);

@@ -42,6 +42,7 @@
 
 struct dual {
 	struct pol_jobset q;
+	struct pol_fits fits;
 	struct pol_tent t;
 	bool labels, gang, check_cores;
 	bool indexed;         /* false with clu_plain_scan: scan every node */
@@ -85,6 +86,7 @@ static void *dual_init(struct sim *s, const struct scn_policy *cfg)
 	struct dual *d = xcalloc(1, sizeof *d);
 	const struct clu *c = sim_cluster(s);
 	pol_jobset_init(&d->q, sim_njobs(s));
+	pol_fits_init(&d->fits, s);
 	pol_tent_init(&d->t, c->n);
 	d->labels = pol_param_bool(&pol_label_dual, cfg, "labels");
 	d->gang = pol_param_bool(&pol_label_dual, cfg, "gang");
@@ -109,7 +111,7 @@ static void *dual_init(struct sim *s, const struct scn_policy *cfg)
 static void dual_arrived(void *st, struct sim *s, int job)
 {
 	struct dual *d = st;
-	if (!pol_feasible(s, sim_job(s, job), d->labels, d->check_cores, true)) {
+	if (!pol_fits_arrived(&d->fits, s, sim_job(s, job), d->labels, d->check_cores, true)) {
 		sim_reject_job(s, job, JOB_UNPLACEABLE);
 		return;
 	}
@@ -258,6 +260,7 @@ static void dual_fini(void *st)
 {
 	struct dual *d = st;
 	pol_jobset_free(&d->q);
+	pol_fits_free(&d->fits);
 	pol_tent_fini(&d->t);
 	if (d->indexed)
 		pol_ix_free(&d->ix);

@@ -158,3 +158,25 @@ bool pol_feasible(const struct sim *s, const struct sim_job *j, bool use_labels,
 	}
 	return true;
 }
+
+void pol_fits_init(struct pol_fits *f, const struct sim *s)
+{
+	int n = sim_scenario(s)->njobgroups;
+	f->by_group = xmalloc((size_t)(n ? n : 1));
+	memset(f->by_group, -1, (size_t)(n ? n : 1));
+}
+
+void pol_fits_free(struct pol_fits *f)
+{
+	free(f->by_group);
+	f->by_group = NULL;
+}
+
+bool pol_fits_arrived(struct pol_fits *f, const struct sim *s, const struct sim_job *j,
+		      bool use_labels, bool check_cores, bool use_gpus)
+{
+	int8_t *v = &f->by_group[j->group];
+	if (*v < 0)
+		*v = pol_feasible(s, j, use_labels, check_cores, use_gpus);
+	return *v;
+}

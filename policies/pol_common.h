@@ -108,4 +108,17 @@ void pol_tent_fini(struct pol_tent *t);
 bool pol_feasible(const struct sim *s, const struct sim_job *j, bool use_labels,
 		  bool check_cores, bool use_gpus);
 
+/* pol_feasible for jobs that have just arrived, asked once per job group:
+ * a job that holds nothing yet has the answer of its group (its shape and
+ * labels are the group's, the empty cluster is fixed).  A policy keeps
+ * one, with the same flags for every call. */
+struct pol_fits {
+	int8_t *by_group;  /* -1 not asked yet, else the answer */
+};
+void pol_fits_init(struct pol_fits *f, const struct sim *s);
+void pol_fits_free(struct pol_fits *f);
+/* pol_feasible(s, j, ...) for job j on its arrival (no executor yet). */
+bool pol_fits_arrived(struct pol_fits *f, const struct sim *s, const struct sim_job *j,
+		      bool use_labels, bool check_cores, bool use_gpus);
+
 #endif

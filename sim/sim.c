@@ -1273,14 +1273,15 @@ int sim_run(struct sim *s)
 		s->tot.first_arrival_us = s->jobs[0].arrival_us;
 		s->now = s->integ_at = s->jobs[0].arrival_us;
 	}
-	while (eq_size(&s->q) && !s->overflow) {
-		maybe_compact(s);
-		eq_top(&s->q, &ev);
-		if (stale(s, &ev)) {
-			eq_pop(&s->q, NULL);
+	/* One timestamp per turn: its first live event sets the clock (stale
+	 * ones are dropped without moving it), then every event of that
+	 * time, then the policy and the dispatcher (settle). */
+	while (!s->overflow && eq_pop(&s->q, &ev)) {
+		if (stale(s, &ev))
 			continue;
-		}
 		s->now = ev.time;
+		prefetch_next(s);
+		handle(s, &ev);
 		while (eq_size(&s->q) && eq_top_time(&s->q) == s->now) {
 			eq_pop(&s->q, &ev);
 			prefetch_next(s);
@@ -1288,6 +1289,7 @@ int sim_run(struct sim *s)
 				handle(s, &ev);
 		}
 		settle(s);
+		maybe_compact(s);
 	}
 	uint64_t dt = ticks() - t0;
 	double ns = (double)(mono_ns() - ns0);
