@@ -127,6 +127,7 @@ struct sim {
 	int64_t integ_at;           /* integrals below are up to here */
 	int busy_cores, train_gpus, alloc_cores, alloc_gpus; /* current */
 
+	uint64_t pf_root;           /* prefetch_next: the heap root it last saw */
 	uint64_t stale_ends;        /* superseded task ends still in the queue
 				       (at most: some may have been popped) */
 	bool overflow;              /* an event fell past SIM_TIME_MAX */
@@ -1213,16 +1214,22 @@ static void finish(struct sim *s)
  * one event is handled, ask for the next one's records: its run slot, and
  * once that has arrived (it was asked for one event earlier) the records
  * it points to. */
-static void prefetch_next(const struct sim *s)
+static void prefetch_next(struct sim *s)
 {
 	const struct eq *q = &s->q;
 	/* the event after next, if it is in the heap, is the root (when the
 	 * next one is in the now queue or the side slot) or one of the
-	 * root's four children */
-	size_t nh = q->n < 5 ? q->n : 5;
-	for (size_t i = 0; i < nh; i++)
-		if (eq_slot_kind(&q->heap[i]) == EV_TASK_END)
-			PREFETCH(&s->runs[eq_slot_obj(&q->heap[i])]);
+	 * root's four children.  Those change little unless the root does
+	 * (an event pushed meanwhile was just written: cached), and asking
+	 * for the same lines again at every event cost a hundred
+	 * instructions each time: only when the root is another one. */
+	if (q->n && q->heap[0].lo != s->pf_root) {
+		s->pf_root = q->heap[0].lo; /* seq, obj, kind: this root's */
+		size_t nh = q->n < 5 ? q->n : 5;
+		for (size_t i = 0; i < nh; i++)
+			if (eq_slot_kind(&q->heap[i]) == EV_TASK_END)
+				PREFETCH(&s->runs[eq_slot_obj(&q->heap[i])]);
+	}
 	const struct eq_slot *nx = eq_peek(q);
 	if (!nx || eq_slot_kind(nx) != EV_TASK_END)
 		return;
