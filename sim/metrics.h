@@ -46,6 +46,9 @@ struct met_acc {
 	union met_jct *jct;       /* JCTs of done, counted jobs */
 	int64_t *tmp;             /* the sort's scratch, as many */
 	int njct;
+	int run[64];              /* jct[run[k] .. run[k + 1]) is sorted, the
+				     last run ending at njct (metrics.c) */
+	int nruns;
 	double wait;              /* sum of waits, s */
 	int nwait;
 	int next;                 /* the next job to take */
