@@ -80,6 +80,8 @@ struct run {
 };
 
 struct sim {
+	struct sim_pub pub;         /* first: the job array, which sim.h's
+				       inline accessors read (jobs, njobs) */
 	const struct scn *scn;
 	const struct scn_policy *pcfg;
 	const struct policy_ops *ops;
@@ -92,7 +94,6 @@ struct sim {
 	int64_t now;                /* µs */
 	int next_arrival;           /* next job whose arrival is not queued */
 
-	struct sim_job *jobs; int njobs;
 	struct sim_shape *shapes;   /* per job group (wl_job_shape) */
 	struct wl_dag *dags;        /* per job group: the DAG all its jobs share
 				       (wl_dag_shared), once built (have_dag) */
@@ -355,7 +356,7 @@ static struct sim_live *live_get(struct sim *s, struct sim_job *j)
 static void live_put_ended(struct sim *s)
 {
 	for (int i = 0; i < s->nended; i++) {
-		struct sim_job *j = &s->jobs[s->ended[i]];
+		struct sim_job *j = &s->pub.jobs[s->ended[i]];
 		struct sim_live *r = j->live;
 		arena_reset(&r->ar);
 		s->free_live[s->nfree++] = r->slot; /* room: every slot was there */
@@ -482,10 +483,10 @@ static void change_load(struct sim *s, int id, int delta)
 int sim_launch_executor(struct sim *s, int job, int role, int node, int cores,
 			int64_t mem_mib, int gpus)
 {
-	if (job < 0 || job >= s->njobs || node < 0 || node >= s->clu.n)
+	if (job < 0 || job >= s->pub.njobs || node < 0 || node >= s->clu.n)
 		die(s, "policy launched an executor for job %d on node %d: no such job or node",
 		    job, node);
-	struct sim_job *j = &s->jobs[job];
+	struct sim_job *j = &s->pub.jobs[job];
 	struct clu_node *n = &s->clu.nodes[node];
 	if (!job_active(j) || role < SIM_ROLE_AM || role >= j->nroles || cores < 0 ||
 	    mem_mib < 0 || gpus < 0)
@@ -549,7 +550,7 @@ static void release_exec(struct sim *s, int id)
 {
 	struct sim_exec *x = &s->execs[id];
 	struct clu_node *n = &s->clu.nodes[x->node];
-	struct sim_job *j = &s->jobs[x->job];
+	struct sim_job *j = &s->pub.jobs[x->job];
 	if (!x->live)
 		die(s, "executor %d released twice", id);
 	integrate(s);
@@ -653,7 +654,7 @@ static void end_job(struct sim *s, struct sim_job *j, enum sim_job_status st, in
 
 void sim_reject_job(struct sim *s, int job, enum sim_job_status why)
 {
-	struct sim_job *j = &s->jobs[job];
+	struct sim_job *j = &s->pub.jobs[job];
 	if (why != JOB_UNPLACEABLE && why != JOB_FAILED)
 		die(s, "policy rejected job %d with status %s", job, sim_status_name(why));
 	end_job(s, j, why, s->now);
@@ -700,8 +701,8 @@ static void on_arrive(struct sim *s, struct sim_job *j)
 {
 	/* queue the next arrival: one pending arrival at a time keeps the
 	 * event queue small whatever the number of jobs */
-	if (s->next_arrival < s->njobs)
-		push_arrival(s, &s->jobs[s->next_arrival++]);
+	if (s->next_arrival < s->pub.njobs)
+		push_arrival(s, &s->pub.jobs[s->next_arrival++]);
 	j->status = JOB_WAITING;
 	if (j->type == SCN_JOB_MNIST) {
 		const struct scn_job_group *g = &s->scn->jobs[j->group];
@@ -811,7 +812,7 @@ static void dispatch_job(struct sim *s, struct sim_job *j)
 static void on_task_end(struct sim *s, int r)
 {
 	struct run *ru = &s->runs[r];
-	struct sim_job *j = &s->jobs[ru->job];
+	struct sim_job *j = &s->pub.jobs[ru->job];
 	struct sim_live *jr = ru->jr;
 	struct sim_stage *st = ru->st;
 	struct clu_node *n = &s->clu.nodes[ru->node];
@@ -983,7 +984,7 @@ static void tf_reserved(struct sim *s, struct sim_job *j)
  * everything it holds, GPUs its nodes took included. */
 static void on_gpu_probe(struct sim *s, struct sim_exec *x)
 {
-	struct sim_job *j = &s->jobs[x->job];
+	struct sim_job *j = &s->pub.jobs[x->job];
 	if (x->gpu_state == TG_PS_DELAY) {
 		x->gpu_state = TG_PS_PICK;
 		x->gpu_tries = 0;
@@ -1073,7 +1074,7 @@ static void on_phase_end(struct sim *s, struct sim_job *j)
 
 static void on_exec_ready(struct sim *s, struct sim_exec *x)
 {
-	struct sim_job *j = &s->jobs[x->job];
+	struct sim_job *j = &s->pub.jobs[x->job];
 	x->ready_us = s->now;
 	j->live->execs[x->jpos].free = x->slots;
 	if (x->role == SIM_ROLE_AM) {
@@ -1113,7 +1114,7 @@ static void handle(struct sim *s, const struct eq_event *ev)
 	s->in_event = true;
 	switch ((enum ev_kind)ev->kind) {
 	case EV_ARRIVE:
-		on_arrive(s, &s->jobs[ev->obj]);
+		on_arrive(s, &s->pub.jobs[ev->obj]);
 		break;
 	case EV_EXEC_READY:
 		on_exec_ready(s, &s->execs[ev->obj]);
@@ -1122,10 +1123,10 @@ static void handle(struct sim *s, const struct eq_event *ev)
 		on_task_end(s, (int)ev->obj);
 		break;
 	case EV_PHASE:
-		on_phase_end(s, &s->jobs[ev->obj]);
+		on_phase_end(s, &s->pub.jobs[ev->obj]);
 		break;
 	case EV_TIMEOUT:
-		on_timeout(s, &s->jobs[ev->obj]);
+		on_timeout(s, &s->pub.jobs[ev->obj]);
 		break;
 	case EV_GPU_PROBE:
 		on_gpu_probe(s, &s->execs[ev->obj]);
@@ -1149,11 +1150,11 @@ static bool stale(const struct sim *s, const struct eq_event *ev)
 	if (ev->kind == EV_TASK_END)
 		return s->runs[ev->obj].end_seq != ev->seq;
 	if (ev->kind == EV_TIMEOUT)
-		return s->jobs[ev->obj].phase != PH_RESERVE;
+		return s->pub.jobs[ev->obj].phase != PH_RESERVE;
 	if (ev->kind == EV_EXEC_READY || ev->kind == EV_GPU_PROBE)
 		return s->execs[ev->obj].ev_seq != ev->seq; /* released: its job ended */
 	if (ev->kind == EV_PHASE)
-		return s->jobs[ev->obj].phase == PH_OVER;
+		return s->pub.jobs[ev->obj].phase == PH_OVER;
 	return false;
 }
 
@@ -1177,7 +1178,7 @@ static void settle(struct sim *s)
 		s->tot.decisions++;
 	}
 	for (int i = 0; i < s->ndispatch; i++)
-		dispatch_job(s, &s->jobs[s->dispatch[i]]);
+		dispatch_job(s, &s->pub.jobs[s->dispatch[i]]);
 	s->ndispatch = 0;
 	live_put_ended(s);
 }
@@ -1185,8 +1186,8 @@ static void settle(struct sim *s)
 /* Jobs still waiting when nothing more can happen were never placed. */
 static void finish(struct sim *s)
 {
-	for (int i = 0; i < s->njobs; i++) {
-		struct sim_job *j = &s->jobs[i];
+	for (int i = 0; i < s->pub.njobs; i++) {
+		struct sim_job *j = &s->pub.jobs[i];
 		if (!job_active(j))
 			continue;
 		if (j->live->tasks_running)
@@ -1234,7 +1235,7 @@ static void prefetch_next(struct sim *s)
 	if (!nx || eq_slot_kind(nx) != EV_TASK_END)
 		return;
 	const struct run *ru = &s->runs[eq_slot_obj(nx)];
-	const struct sim_job *j = &s->jobs[ru->job];
+	const struct sim_job *j = &s->pub.jobs[ru->job];
 	PREFETCH(j);
 	PREFETCH(ru->jr);
 	PREFETCH(ru->st);
@@ -1274,11 +1275,11 @@ int sim_run(struct sim *s)
 	struct eq_event ev;
 	int64_t ns0 = mono_ns();
 	uint64_t t0 = ticks();
-	if (s->njobs > 0) {
-		push_arrival(s, &s->jobs[0]);
+	if (s->pub.njobs > 0) {
+		push_arrival(s, &s->pub.jobs[0]);
 		s->next_arrival = 1;
-		s->tot.first_arrival_us = s->jobs[0].arrival_us;
-		s->now = s->integ_at = s->jobs[0].arrival_us;
+		s->tot.first_arrival_us = s->pub.jobs[0].arrival_us;
+		s->now = s->integ_at = s->pub.jobs[0].arrival_us;
 	}
 	/* One timestamp per turn: its first live event sets the clock (stale
 	 * ones are dropped without moving it), then every event of that
@@ -1328,8 +1329,8 @@ _Static_assert(sizeof(struct sim_job) >= 2 * sizeof(struct kv) + sizeof(int64_t)
 static void number_jobs(struct sim *s)
 {
 	const struct scn *scn = s->scn;
-	size_t n = (size_t)s->njobs;
-	struct kv *key = (struct kv *)(void *)s->jobs, *tmp = key + n;
+	size_t n = (size_t)s->pub.njobs;
+	struct kv *key = (struct kv *)(void *)s->pub.jobs, *tmp = key + n;
 	int64_t *t = (int64_t *)(void *)(tmp + n);
 	int id = 0;
 	for (int g = 0; g < scn->njobgroups; g++) {
@@ -1338,11 +1339,11 @@ static void number_jobs(struct sim *s)
 			key[id] = (struct kv){t[i], (uint64_t)g << 32 | (uint32_t)i};
 	}
 	sort_kv(key, tmp, n);
-	for (int i = s->njobs - 1; i >= 0; i--) {
+	for (int i = s->pub.njobs - 1; i >= 0; i--) {
 		struct kv k = key[i];
 		int g = (int)(k.val >> 32);
 		const struct sim_shape *sh = &s->shapes[g];
-		s->jobs[i] = (struct sim_job){
+		s->pub.jobs[i] = (struct sim_job){
 			.arrival_us = k.key, .start_us = -1, .end_us = -1,
 			.shape = sh, .live = (struct sim_live *)&no_live, .id = i, .group = g,
 			.index = (int)(uint32_t)k.val,
@@ -1371,7 +1372,7 @@ struct sim *sim_new(const struct scn *scn, const struct scn_policy *pol,
 	eq_init(&s->q, 1024);
 
 	for (int g = 0; g < scn->njobgroups; g++)
-		s->njobs += scn->jobs[g].count;
+		s->pub.njobs += scn->jobs[g].count;
 	s->shapes = xcalloc((size_t)(scn->njobgroups ? scn->njobgroups : 1), sizeof *s->shapes);
 	for (int g = 0; g < scn->njobgroups; g++)
 		wl_job_shape(scn, g, &s->shapes[g]);
@@ -1380,7 +1381,7 @@ struct sim *sim_new(const struct scn *scn, const struct scn_policy *pol,
 	for (int g = 0; g < scn->njobgroups; g++)
 		s->have_dag[g] = wl_dag_shared(scn, g);
 	arena_init(&s->dag_ar);
-	s->jobs = xmalloc((size_t)(s->njobs ? s->njobs : 1) * sizeof *s->jobs);
+	s->pub.jobs = xmalloc((size_t)(s->pub.njobs ? s->pub.njobs : 1) * sizeof *s->pub.jobs);
 	number_jobs(s); /* sets every field of every job */
 	s->pst = ops->init ? ops->init(s, pol) : NULL;
 	return s;
@@ -1406,7 +1407,7 @@ void sim_free(struct sim *s)
 	free(s->dags);
 	free(s->have_dag);
 	arena_free(&s->dag_ar);
-	free(s->jobs);
+	free(s->pub.jobs);
 	free(s->execs);
 	free(s->runs);
 	free(s->dispatch);
@@ -1421,8 +1422,6 @@ void sim_free(struct sim *s)
 int64_t sim_now(const struct sim *s) { return s->now; }
 const struct scn *sim_scenario(const struct sim *s) { return s->scn; }
 const struct clu *sim_cluster(const struct sim *s) { return &s->clu; }
-int sim_njobs(const struct sim *s) { return s->njobs; }
-const struct sim_job *sim_job(const struct sim *s, int id) { return &s->jobs[id]; }
 int sim_nexecs(const struct sim *s) { return s->nexecs; }
 void sim_set_exec_sink(struct sim *s, sim_exec_sink fn, void *ctx)
 {
@@ -1432,7 +1431,7 @@ void sim_set_exec_sink(struct sim *s, sim_exec_sink fn, void *ctx)
 const struct sim_totals *sim_totals(const struct sim *s) { return &s->tot; }
 const struct scn_job_group *sim_job_group(const struct sim *s, int job)
 {
-	return &s->scn->jobs[s->jobs[job].group];
+	return &s->scn->jobs[s->pub.jobs[job].group];
 }
 
 const char *sim_status_name(enum sim_job_status st)

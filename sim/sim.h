@@ -207,8 +207,20 @@ extern uint64_t sim_compactions; /* compactions made so far, all runs (tests) */
 int64_t sim_now(const struct sim *s);
 const struct scn *sim_scenario(const struct sim *s);
 const struct clu *sim_cluster(const struct sim *s);
-int sim_njobs(const struct sim *s);
-const struct sim_job *sim_job(const struct sim *s, int id);
+/* The first member of struct sim (sim.c), public so that these two are
+ * inline: policies and outputs ask for jobs millions of times a run. */
+struct sim_pub {
+	struct sim_job *jobs;
+	int njobs;
+};
+static inline int sim_njobs(const struct sim *s)
+{
+	return ((const struct sim_pub *)(const void *)s)->njobs;
+}
+static inline const struct sim_job *sim_job(const struct sim *s, int id)
+{
+	return &((const struct sim_pub *)(const void *)s)->jobs[id];
+}
 int sim_nexecs(const struct sim *s);   /* executors launched so far */
 /* Where released executors go (none by default).  Set before sim_run. */
 void sim_set_exec_sink(struct sim *s, sim_exec_sink fn, void *ctx);

@@ -65,7 +65,7 @@ char *xstrdup(const char *s)
 	return memcpy(xmalloc(n), s, n);
 }
 
-void xgrow(void *arr, int *cap, int need, size_t size)
+void xgrow_to(void *arr, int *cap, int need, size_t size)
 {
 	void **a = arr;
 	if (need <= *cap)

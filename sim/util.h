@@ -16,8 +16,14 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 
 /* Grow *arr (element size `size`) so that it holds at least `need`
- * elements; *cap is updated.  Amortised doubling. */
-void xgrow(void *arr, int *cap, int need, size_t size);
+ * elements; *cap is updated.  Amortised doubling.  Inline, as it is
+ * mostly asked on every append and there is mostly room. */
+void xgrow_to(void *arr, int *cap, int need, size_t size);
+static inline void xgrow(void *arr, int *cap, int need, size_t size)
+{
+	if (need > *cap)
+		xgrow_to(arr, cap, need, size);
+}
 
 /* The entry of `known` (n strings) closest to `word` by edit distance,
  * if it is close enough to be a likely typo (distance <= max(1, len/3)),
