@@ -230,12 +230,44 @@ ALWAYS_INLINE static inline void sift_down(struct eq_slot *h, size_t n, size_t i
 	h[i] = e;
 }
 
-/* Remove the heap's root: sift the last event down from a hole there. */
+/* Remove the heap's root.  The last event, which fills the hole, is
+ * among the latest in the heap and nearly always sinks to the bottom:
+ * so the hole goes down to a leaf taking the least child at each level,
+ * with no comparison against the moving event ("bottom-up" heapsort's
+ * pop), and the event then climbs from there, mostly not at all. */
 static void heap_pop(struct eq *q)
 {
 	size_t n = --q->n;
-	if (n > 0)
-		sift_down(q->heap, n, 0, q->heap[n]);
+	if (n == 0)
+		return;
+	struct eq_slot *h = q->heap, e = h[n];
+	size_t i = 0, c;
+	while ((c = ARITY * i + 1) + ARITY <= n) { /* full families */
+		size_t g = ARITY * c + 1;
+		if (g + 3 * ARITY < n) {
+			PREFETCH(&h[g]);
+			PREFETCH(&h[g + ARITY]);
+			PREFETCH(&h[g + 2 * ARITY]);
+			PREFETCH(&h[g + 3 * ARITY]);
+		}
+		size_t m = least_of_4(h, c);
+		h[i] = h[m];
+		i = m;
+	}
+	if (c < n) { /* a last, partial family */
+		size_t m = least_of_few(h, c, n - c);
+		h[i] = h[m];
+		i = m;
+	}
+	/* the hole is at a leaf: e goes up from it to its place */
+	while (i > 0) {
+		size_t p = (i - 1) / ARITY;
+		if (!before(&e, &h[p]))
+			break;
+		h[i] = h[p];
+		i = p;
+	}
+	h[i] = e;
 }
 
 size_t eq_compact(struct eq *q, bool (*keep)(void *ctx, const struct eq_event *ev), void *ctx)
