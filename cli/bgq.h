@@ -23,11 +23,14 @@
  * fresh memory costs far more to touch than to copy into (first-touch
  * page faults).
  *
- * What the worker reads besides the records (the simulation, for a
- * call) the caller must not change until bgq_wait or bgq_stop returns:
- * handing work over and waiting are the only synchronisation points, and
- * everything the caller wrote before handing work over is visible to
- * the worker (the queue's mutex orders them).
+ * What the worker reads besides the records (parts of the simulation,
+ * for a call or a record that points there) the caller must not change
+ * until bgq_wait or bgq_stop returns; it may go on changing other parts
+ * (run.c relies on sim.h's rule for sim_exec_sink: a job with a final
+ * status has final fields).  Handing work over and waiting are the only
+ * synchronisation points, and everything the caller wrote before
+ * handing work over is visible to the worker (the queue's mutex orders
+ * them).
  *
  * Without a thread (bgq_start's `thread` false, or pthread_create
  * failing) the same calls do the work at once in the caller's thread:
@@ -91,10 +94,12 @@ static inline void *bgq_put(struct bgq *q)
 	 * were last read by the worker on the other core; an ordinary
 	 * store into them would wait for that core to give them up, and
 	 * hold up every store after it until then.  Fetched ahead, they
-	 * arrive while the caller does its own work (a prefetch past the
-	 * block's end fetches nothing that matters and faults never). */
-	bgq_prefetchw(r + q->rec_size);
-	bgq_prefetchw(r + 2 * q->rec_size - 1);
+	 * arrive while the caller does its own work.  (The last record of
+	 * a block has none after it in the block.) */
+	if (q->used < q->room) {
+		bgq_prefetchw(q->cur + q->used);
+		bgq_prefetchw(q->cur + q->used + q->rec_size - 1);
+	}
 	return r;
 }
 

@@ -238,8 +238,10 @@ static char *put_num(char *p, int64_t v)
  * its status is (sim.h, sim_exec_sink): the sink also hands over, in
  * batches, the rows of the jobs that ended in id order so far, which the
  * worker writes from the job array itself, taking their metrics as it
- * goes (met_acc_jobs); after the run, the last batch and the metrics'
- * sort are all that is left. */
+ * goes (met_acc_jobs, which sorts their JCTs as they come); after the
+ * run, the last batch and the last merge of JCTs are all that is left.
+ * The engine's thread goes on changing the simulation meanwhile: the
+ * worker reads only what sim.h's rule for sim_exec_sink keeps final. */
 struct out_ctx {
 	struct rowbuf xrb;     /* executors.csv: the worker's */
 	struct rowbuf jrb;     /* jobs.csv: the worker's */

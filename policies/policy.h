@@ -16,6 +16,9 @@
  *   schedule      after all events of one timestamp were applied, when
  *                 something that can change a decision happened (arrival,
  *                 release of resources).  May launch executors.
+ *   fini          end of run; frees the state.
+ * A hook left NULL does nothing.
+ *
  * The engine makes the job_arrived and job_finished calls for the events
  * of a timestamp at its end, in the order the jobs arrived and ended,
  * right before schedule (so all three are timed as one); a job rejected
@@ -23,9 +26,7 @@
  * state is read only by its hooks, so this is the same as calling each
  * hook when its event is applied, as long as a hook reads nothing of the
  * engine's state that a later event of the same timestamp can change:
- * the jobs' and cluster's static figures are fine. 
- *   fini          end of run; frees the state.
- * A hook left NULL does nothing.
+ * the jobs' and cluster's static figures are fine.
  */
 #ifndef HETSIM_POLICY_H
 #define HETSIM_POLICY_H

@@ -69,7 +69,7 @@ static void add_run(struct met_acc *a, int from)
 	sort_i64(&a->jct[from].us, &a->tmp[from], (size_t)(a->njct - from));
 	a->run[a->nruns++] = from;
 	/* each run less than half the one before: at most 32 of them */
-	while (a->nruns >= 2 && 2 * (a->njct - a->run[a->nruns - 1]) >=
+	while (a->nruns >= 2 && 2 * (int64_t)(a->njct - a->run[a->nruns - 1]) >=
 				       a->run[a->nruns - 1] - a->run[a->nruns - 2])
 		merge_last_two(a);
 }

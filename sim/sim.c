@@ -1194,7 +1194,7 @@ static void finish(struct sim *s)
 			die(s, "job %d has running tasks but no events", j->id);
 		end_job(s, j, JOB_UNPLACEABLE, -1); /* it never ended: no end time, no makespan */
 	}
-	if (s->nnotes) { /* those, and any from the last dispatch */
+	if (s->nnotes) { /* the notices of the jobs ended here */
 		pol_enter(s);
 		deliver_notes(s);
 		pol_leave(s);
