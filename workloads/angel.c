@@ -34,13 +34,14 @@ void wl_angel_dag(const struct scn *s, int g, int idx, uint64_t seed, struct are
 		struct wl_stage *st = &out->st[i];
 		st->ntasks = jg->partitions;
 		st->work_us = arena_alloc(a, (size_t)st->ntasks * sizeof *st->work_us);
+		struct wl_cost comp, push;
+		wl_cost_find(&comp, s, "angel_compute", "cpu", seed, (uint32_t)g, (uint32_t)idx,
+			     (uint32_t)(2 * i));
+		wl_cost_find(&push, s, "angel_pushpull", "cpu", seed, (uint32_t)g, (uint32_t)idx,
+			     (uint32_t)(2 * i + 1));
 		for (int t = 0; t < st->ntasks; t++)
-			st->work_us[t] =
-				wl_cost_us(s, "angel_compute", "cpu", jg->samples, 1.0, seed,
-					   (uint32_t)g, (uint32_t)idx, (uint32_t)(2 * i), (uint64_t)t) +
-				wl_cost_us(s, "angel_pushpull", "cpu", jg->model_mib / ps, 1.0, seed,
-					   (uint32_t)g, (uint32_t)idx, (uint32_t)(2 * i + 1),
-					   (uint64_t)t);
+			st->work_us[t] = wl_cost_at(&comp, jg->samples, 1.0, (uint64_t)t) +
+					 wl_cost_at(&push, jg->model_mib / ps, 1.0, (uint64_t)t);
 		st->parents = arena_alloc(a, sizeof *st->parents);
 		st->nparents = i > 0;
 		st->parents[0] = i - 1;

@@ -75,14 +75,15 @@ void wl_wordcount_dag(const struct scn *s, int g, int idx, uint64_t seed, struct
 	struct wl_stage *map = &out->st[0], *red = &out->st[1];
 	map->ntasks = m;
 	map->work_us = arena_alloc(a, (size_t)m * sizeof *map->work_us);
+	struct wl_cost c;
+	wl_cost_find(&c, s, "wordcount_map", "cpu", seed, (uint32_t)g, (uint32_t)idx, 0);
 	for (int t = 0; t < m; t++)
-		map->work_us[t] = wl_cost_us(s, "wordcount_map", "cpu", split_mib(in, block, t, m),
-					     1.0, seed, (uint32_t)g, (uint32_t)idx, 0, (uint64_t)t);
+		map->work_us[t] = wl_cost_at(&c, split_mib(in, block, t, m), 1.0, (uint64_t)t);
 	red->ntasks = r;
 	red->work_us = arena_alloc(a, (size_t)r * sizeof *red->work_us);
+	wl_cost_find(&c, s, "wordcount_reduce", "cpu", seed, (uint32_t)g, (uint32_t)idx, 1);
 	for (int t = 0; t < r; t++)
-		red->work_us[t] = wl_cost_us(s, "wordcount_reduce", "cpu", per_reduce, 1.0, seed,
-					     (uint32_t)g, (uint32_t)idx, 1, (uint64_t)t);
+		red->work_us[t] = wl_cost_at(&c, per_reduce, 1.0, (uint64_t)t);
 	red->parents = arena_alloc(a, sizeof *red->parents);
 	red->parents[0] = 0;
 	red->nparents = 1;

@@ -103,23 +103,38 @@ bool wl_dag_shared(const struct scn *s, int g)
 	return true;
 }
 
-double wl_cost_us(const struct scn *s, const char *kernel, const char *device,
-		  double work, double cpu_speed, uint64_t seed, uint32_t x, uint32_t y,
-		  uint32_t z, uint64_t draw)
+void wl_cost_find(struct wl_cost *c, const struct scn *s, const char *kernel,
+		  const char *device, uint64_t seed, uint32_t x, uint32_t y, uint32_t z)
 {
-	const struct scn_cost_kernel *k = scn_cost_kernel(s, kernel);
-	const struct scn_cost_dev *d = k ? scn_cost_device(k, device) : NULL;
-	if (!d) {
+	c->k = scn_cost_kernel(s, kernel);
+	c->d = c->k ? scn_cost_device(c->k, device) : NULL;
+	if (!c->d) {
 		fprintf(stderr, "hetsim: cost model lacks %s/%s (wl_check should have said)\n",
 			kernel, device);
 		abort();
 	}
-	double t = d->intercept_us + d->slope_us * work;
-	if (strcmp(device, "cpu") == 0)
+	c->cpu = strcmp(device, "cpu") == 0;
+	if (c->k->noise == SCN_NOISE_LOGNORMAL && c->k->noise_cv > 0)
+		c->key = rng_key(seed, 0, RNG_NOISE, x, y, z);
+}
+
+double wl_cost_at(const struct wl_cost *c, double work, double cpu_speed, uint64_t draw)
+{
+	double t = c->d->intercept_us + c->d->slope_us * work;
+	if (c->cpu)
 		t /= cpu_speed;
-	if (k->noise == SCN_NOISE_LOGNORMAL && k->noise_cv > 0)
-		t *= rng_lognormal(rng_key(seed, 0, RNG_NOISE, x, y, z), draw, 1.0, k->noise_cv);
+	if (c->k->noise == SCN_NOISE_LOGNORMAL && c->k->noise_cv > 0)
+		t *= rng_lognormal(c->key, draw, 1.0, c->k->noise_cv);
 	return t;
+}
+
+double wl_cost_us(const struct scn *s, const char *kernel, const char *device,
+		  double work, double cpu_speed, uint64_t seed, uint32_t x, uint32_t y,
+		  uint32_t z, uint64_t draw)
+{
+	struct wl_cost c;
+	wl_cost_find(&c, s, kernel, device, seed, x, y, z);
+	return wl_cost_at(&c, work, cpu_speed, draw);
 }
 
 int wl_check(const struct scn *s, char *err, size_t errlen)

@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rng.h"
+
 struct arena;
 struct scn;
 struct sim_shape;
@@ -100,5 +102,21 @@ int wl_mnist_check(const struct scn *s, int g, char *err, size_t errlen);
 double wl_cost_us(const struct scn *s, const char *kernel, const char *device,
 		  double work, double cpu_speed, uint64_t seed, uint32_t x,
 		  uint32_t y, uint32_t z, uint64_t draw);
+
+/* The same in two steps, for the tasks of one stage, which share the
+ * kernel, the device and the key words and differ in work and draw:
+ * wl_cost_find looks the kernel and device up by name and makes the
+ * noise key once, wl_cost_at prices each task (the same figures as
+ * wl_cost_us, bit for bit).  Looking up and hashing per task was a
+ * tenth of a wordcount-heavy run. */
+struct wl_cost {
+	const struct scn_cost_kernel *k;
+	const struct scn_cost_dev *d;
+	bool cpu;               /* the device is "cpu": divided by cpu_speed */
+	struct rng_key key;     /* the noise's, when the kernel has noise */
+};
+void wl_cost_find(struct wl_cost *c, const struct scn *s, const char *kernel,
+		  const char *device, uint64_t seed, uint32_t x, uint32_t y, uint32_t z);
+double wl_cost_at(const struct wl_cost *c, double work, double cpu_speed, uint64_t draw);
 
 #endif
