@@ -1162,8 +1162,7 @@ static bool stale(const struct sim *s, const struct eq_event *ev)
  * Both may queue events at the same time; the loop then comes back. */
 static void settle(struct sim *s)
 {
-	bool call = s->sched_dirty && s->ops->schedule;
-	if (s->nnotes || call) {
+	if (s->nnotes || s->sched_dirty) {
 		pol_enter(s);
 		deliver_notes(s);
 		if (s->sched_dirty) {
@@ -1173,9 +1172,6 @@ static void settle(struct sim *s)
 				s->ops->schedule(s->pst, s);
 		}
 		pol_leave(s);
-	} else if (s->sched_dirty) {
-		s->sched_dirty = false;
-		s->tot.decisions++;
 	}
 	for (int i = 0; i < s->ndispatch; i++)
 		dispatch_job(s, &s->pub.jobs[s->dispatch[i]]);
