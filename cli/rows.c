@@ -9,28 +9,64 @@
 #include "metrics.h"
 #include "scenario.h"
 #include "sim.h"
+#include "util.h"
+
+/* A value of a row: ",%.*f" of x. */
+static char *put_fixed(char *p, double x, int decimals)
+{
+	*p++ = ',';
+	return wr_fixed(p, x, decimals);
+}
+
+static char *put_int(char *p, int64_t v)
+{
+	*p++ = ',';
+	return wr_i64(p, v);
+}
 
 void rows_run(FILE *f, const struct scn *sc, int rep, const struct met_run *m)
 {
-	fprintf(f, "%d,%" PRIu64 ",%d,%d,%d,%d,%d,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,"
-		  "%.6f,%.6f,%.6f,%.6f,%" PRIu64 ",%" PRIu64,
-		  rep, sc->seed, m->jobs, m->counted, m->done, m->failed, m->timed_out,
-		  m->unplaceable, m->makespan_s, m->jct_mean_s, m->jct_p50_s, m->jct_p95_s,
-		  m->jct_p99_s, m->wait_mean_s, m->cpu_util, m->gpu_util, m->cpu_alloc,
-		  m->gpu_alloc, m->events, m->decisions);
+	/* 8 integers, 2 counts and 14 reals, the reals at most
+	 * WR_FIXED_MAX each (written with wr_fixed: printf's bytes, a
+	 * tenth of a short replication's time when printf wrote them) */
+	char buf[32 * 12 + (WR_FIXED_MAX + 1) * (10 + SCN_JOB_TYPES)], *p = buf;
+	const double fixed[] = {m->makespan_s, m->jct_mean_s, m->jct_p50_s, m->jct_p95_s,
+				m->jct_p99_s, m->wait_mean_s, m->cpu_util, m->gpu_util,
+				m->cpu_alloc, m->gpu_alloc};
+	p = wr_i64(p, rep);
+	*p++ = ',';
+	p = wr_u64(p, sc->seed);
+	const int counts[] = {m->jobs, m->counted, m->done, m->failed, m->timed_out,
+			      m->unplaceable};
+	for (int i = 0; i < ARRAY_LEN(counts); i++)
+		p = put_int(p, counts[i]);
+	for (int i = 0; i < ARRAY_LEN(fixed); i++)
+		p = put_fixed(p, fixed[i], 6);
+	*p++ = ',';
+	p = wr_u64(p, m->events);
+	*p++ = ',';
+	p = wr_u64(p, m->decisions);
 	for (int t = 0; t < SCN_JOB_TYPES; t++) /* empty when the run has none */
 		if (m->done_type[t])
-			fprintf(f, ",%.6f", m->jct_type_s[t]);
+			p = put_fixed(p, m->jct_type_s[t], 6);
 		else
-			fputs(",", f);
-	fputc('\n', f);
+			*p++ = ',';
+	*p++ = '\n';
+	fwrite(buf, 1, (size_t)(p - buf), f);
 }
 
 void rows_timing(FILE *f, int rep, double wall_s, const struct sim_totals *t)
 {
 	double pol_s = 1e-9 * (double)t->policy_ns;
-	fprintf(f, "%d,%.6f,%.6f,%" PRIu64 ",%.3f\n", rep, wall_s, pol_s, t->decisions,
-		t->decisions ? 1e6 * pol_s / (double)t->decisions : 0.0);
+	char buf[32 * 2 + (WR_FIXED_MAX + 1) * 3], *p = buf;
+	p = wr_i64(p, rep);
+	p = put_fixed(p, wall_s, 6);
+	p = put_fixed(p, pol_s, 6);
+	*p++ = ',';
+	p = wr_u64(p, t->decisions);
+	p = put_fixed(p, t->decisions ? 1e6 * pol_s / (double)t->decisions : 0.0, 3);
+	*p++ = '\n';
+	fwrite(buf, 1, (size_t)(p - buf), f);
 }
 
 int rows_mkdirs(const char *dir)

@@ -62,6 +62,7 @@ struct sim_job_exec {
 /* A task running on an executor.  Its end event is rescheduled when its
  * node's load changes its rate; `end_seq`, the seq of the one end event
  * that counts, tells stale ones apart. */
+/* start_task sets every field: one added must be set there too. */
 struct run {
 	int job, stage, task, exec, node;
 	int jpos;              /* its executor's index in the job's execs */
@@ -103,7 +104,9 @@ struct sim {
 	/* sim_live records: chunks of LIVE_CHUNK, which never move, so a
 	 * record's address holds while its job has it */
 	struct sim_live **chunks; int nchunks, cap_chunks;
-	int *free_live; int nfree, cap_free; /* records not in use: a stack,
+	int nlive_made;             /* records ever handed out: slots below
+				       it were set up, those above are not */
+	int *free_live; int nfree, cap_free; /* records given back: a stack,
 					       so the last one given back,
 					       still in cache, serves next */
 	int *ended; int nended, cap_ended; /* jobs ended: their records go
@@ -329,20 +332,25 @@ static inline bool has_live(const struct sim_job *j)
 /* Job j gets its first executor: a record from the pool. */
 static struct sim_live *live_get(struct sim *s, struct sim_job *j)
 {
-	if (s->nfree == 0) {
-		xgrow(&s->chunks, &s->cap_chunks, s->nchunks + 1, sizeof *s->chunks);
-		s->chunks[s->nchunks] = xcalloc(LIVE_CHUNK, sizeof **s->chunks);
-		xgrow(&s->free_live, &s->cap_free, (s->nchunks + 1) * LIVE_CHUNK,
-		      sizeof *s->free_live);
-		for (int k = LIVE_CHUNK - 1; k >= 0; k--) /* lowest slot on top */
-			s->free_live[s->nfree++] = s->nchunks * LIVE_CHUNK + k;
-		s->nchunks++;
+	struct sim_live *r;
+	if (s->nfree > 0) { /* one given back: clean, keeping the memory of
+			       its last job's arrays */
+		int slot = s->free_live[--s->nfree];
+		r = &s->chunks[slot / LIVE_CHUNK][slot % LIVE_CHUNK];
+		*r = (struct sim_live){.execs = r->execs, .cap_execs = r->cap_execs,
+				       .ar = r->ar, .slot = slot};
+	} else { /* the next never used; a chunk is set up record by record
+		    as they are first taken (a one-job replication takes one) */
+		int slot = s->nlive_made++;
+		if (slot == s->nchunks * LIVE_CHUNK) {
+			xgrow(&s->chunks, &s->cap_chunks, s->nchunks + 1, sizeof *s->chunks);
+			s->chunks[s->nchunks++] = xmalloc(LIVE_CHUNK * sizeof **s->chunks);
+			xgrow(&s->free_live, &s->cap_free, s->nchunks * LIVE_CHUNK,
+			      sizeof *s->free_live);
+		}
+		r = &s->chunks[slot / LIVE_CHUNK][slot % LIVE_CHUNK];
+		*r = (struct sim_live){.slot = slot};
 	}
-	int slot = s->free_live[--s->nfree];
-	struct sim_live *r = &s->chunks[slot / LIVE_CHUNK][slot % LIVE_CHUNK];
-	/* a clean record that keeps the memory of its last job's arrays */
-	*r = (struct sim_live){.execs = r->execs, .cap_execs = r->cap_execs, .ar = r->ar,
-			       .slot = slot};
 	j->live = r;
 	return r;
 }
@@ -359,7 +367,7 @@ static void live_put_ended(struct sim *s)
 		struct sim_job *j = &s->pub.jobs[s->ended[i]];
 		struct sim_live *r = j->live;
 		arena_reset(&r->ar);
-		s->free_live[s->nfree++] = r->slot; /* room: every slot was there */
+		s->free_live[s->nfree++] = r->slot; /* room: one per slot made */
 		j->live = (struct sim_live *)&no_live;
 	}
 	s->nended = 0;
@@ -425,7 +433,7 @@ static uint64_t push_at(struct sim *s, double t, enum ev_kind kind, uint32_t obj
 		s->overflow = true;
 		return UINT64_MAX;
 	}
-	return eq_push(&s->q, (int64_t)llround(t), kind, obj);
+	return eq_push(&s->q, (int64_t)round_half_away(t), kind, obj);
 }
 
 /* Queue the arrival of job j, as push_at, in the queue's side slot: one
@@ -442,12 +450,27 @@ static void push_arrival(struct sim *s, const struct sim_job *j)
 	eq_push_aside(&s->q, j->arrival_us, EV_ARRIVE, (uint32_t)j->id);
 }
 
+/* Queue the end of run r: what is left of its work at its rate, rounded
+ * to the nearest µs (halves up, as round()), after from_us.  As push_at,
+ * in integers: the sum is exact (both terms are below 2^51), and one
+ * rounding rather than two is a shorter chain of dependent instructions
+ * behind the division (once per task start). */
 static void push_task_end(struct sim *s, int r)
 {
 	struct run *ru = &s->runs[r];
 	double left = ru->remaining_us > 0 ? ru->remaining_us : 0;
-	ru->end_seq = push_at(s, (double)ru->from_us + round(left / ru->rate), EV_TASK_END,
-			      (uint32_t)r);
+	double d = left / ru->rate; /* >= 0, or NaN */
+	int64_t us = 0;
+	if (d <= (double)SIM_TIME_MAX) {
+		us = (int64_t)d;
+		us += d - (double)us >= 0.5;
+	}
+	if (!(d <= (double)SIM_TIME_MAX) || ru->from_us + us > SIM_TIME_MAX) {
+		s->overflow = true;
+		ru->end_seq = UINT64_MAX;
+		return;
+	}
+	ru->end_seq = eq_push(&s->q, ru->from_us + us, EV_TASK_END, (uint32_t)r);
 }
 
 /* The load of node `id` changes by `delta` cores.  If that changes the
@@ -763,14 +786,24 @@ static void start_task(struct sim *s, struct sim_job *j, int e, int stage, int t
 	struct run *ru = &s->runs[r];
 	s->free_run = ru->next;
 	struct clu_node *n = &s->clu.nodes[x->node];
-	*ru = (struct run){.job = j->id, .stage = stage, .task = task, .exec = x->id,
-			   .jr = j->live, .st = st,
-			   .je_addr = (uintptr_t)x,
-			   .jpos = e, .node = x->node, .cpus = j->shape->task_cpus,
-			   .remaining_us = st->w->work_us[task],
-			   .from_us = s->now + j->live->task_delay_us,
-			   .end_seq = UINT64_MAX, /* no end event yet */
-			   .prev = -1, .next = n->run_head};
+	/* field by field: a compound literal clears the record first with a
+	 * `rep stos`, whose start-up cost more than the stores (one task
+	 * start per event) */
+	ru->job = j->id;
+	ru->stage = stage;
+	ru->task = task;
+	ru->exec = x->id;
+	ru->node = x->node;
+	ru->jpos = e;
+	ru->jr = j->live;
+	ru->st = st;
+	ru->je_addr = (uintptr_t)x;
+	ru->cpus = j->shape->task_cpus;
+	ru->remaining_us = st->w->work_us[task];
+	ru->from_us = s->now + j->live->task_delay_us;
+	ru->end_seq = UINT64_MAX; /* no end event yet */
+	ru->prev = -1;
+	ru->next = n->run_head;
 	if (n->run_head >= 0)
 		s->runs[n->run_head].prev = r;
 	n->run_head = r;
@@ -1205,6 +1238,11 @@ static void finish(struct sim *s)
 	}
 }
 
+/* Fewer events than this in the heap, and so fewer tasks running: their
+ * records are in the cache already, and prefetching them only costs
+ * (a tenth of a small DAG's time). */
+enum { PF_MIN_QUEUED = 1024 };
+
 /* A run on 10^4 nodes keeps ~10^5 tasks running; the records a task end
  * touches (its run slot, job, executor, node) are then rarely in cache,
  * and waiting for them one after another was most of the time.  While
@@ -1214,6 +1252,8 @@ static void finish(struct sim *s)
 static void prefetch_next(struct sim *s)
 {
 	const struct eq *q = &s->q;
+	if (q->n < PF_MIN_QUEUED)
+		return;
 	/* the event after next, if it is in the heap, is the root (when the
 	 * next one is in the now queue or the side slot) or one of the
 	 * root's four children.  Those change little unless the root does
@@ -1389,13 +1429,13 @@ void sim_free(struct sim *s)
 		return;
 	if (s->ops->fini)
 		s->ops->fini(s->pst);
-	for (int c = 0; c < s->nchunks; c++) {
-		for (int k = 0; k < LIVE_CHUNK; k++) {
-			free(s->chunks[c][k].execs);
-			arena_free(&s->chunks[c][k].ar);
-		}
-		free(s->chunks[c]);
+	for (int slot = 0; slot < s->nlive_made; slot++) {
+		struct sim_live *r = &s->chunks[slot / LIVE_CHUNK][slot % LIVE_CHUNK];
+		free(r->execs);
+		arena_free(&r->ar);
 	}
+	for (int c = 0; c < s->nchunks; c++)
+		free(s->chunks[c]);
 	free(s->chunks);
 	free(s->free_live);
 	free(s->ended);

@@ -186,7 +186,7 @@ static inline char *wr_upto8(char *p, uint32_t v)
 
 /* The digits of v, without leading zeros: up to 20, as parts of at most
  * 8. */
-static inline char *wr_u64(char *p, uint64_t v)
+static inline char *u64_digits(char *p, uint64_t v)
 {
 	const uint32_t e8 = 100000000;
 	if (v < e8)
@@ -208,11 +208,16 @@ static uint64_t magnitude(int64_t v)
 	return v < 0 ? (uint64_t)(-(v + 1)) + 1 : (uint64_t)v;
 }
 
+char *wr_u64(char *p, uint64_t v)
+{
+	return u64_digits(p, v);
+}
+
 char *wr_i64(char *p, int64_t v)
 {
 	if (v < 0)
 		*p++ = '-';
-	return wr_u64(p, magnitude(v));
+	return u64_digits(p, magnitude(v));
 }
 
 char *wr_us(char *p, int64_t us)
@@ -221,7 +226,7 @@ char *wr_us(char *p, int64_t us)
 	uint32_t frac = (uint32_t)(a - s * 1000000u);
 	if (us < 0)
 		*p++ = '-';
-	p = wr_u64(p, s);
+	p = u64_digits(p, s);
 	*p++ = '.';
 	return wr4(wr2(p, frac / 10000), frac % 10000);
 }
@@ -230,6 +235,76 @@ const char *fmt_us(int64_t us, char *buf)
 {
 	*wr_us(buf, us) = '\0';
 	return buf;
+}
+
+/* y = |x| 10^d is rounded once, so the exact |x| 10^d lies within
+ * y 2^-53 of it.  Unless y's fraction is closer than twice that to 1/2,
+ * the exact value is on the same side of the half as y, and rounding y
+ * to the nearest integer is what printf does with the exact value (near
+ * an integer both round to it).  Otherwise (a tie, or nearly one: printf
+ * breaks exact ties to even), a value past 2^50, an infinity or a NaN:
+ * snprintf. */
+char *wr_fixed(char *p, double x, int decimals)
+{
+	static const double scale[10] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9};
+	static const uint32_t uscale[10] = {1, 10, 100, 1000, 10000, 100000, 1000000,
+					    10000000, 100000000, 1000000000};
+	double y = fabs(x) * scale[decimals];
+	uint64_t n = 0;
+	double f = 0;
+	if (y < 0x1p50) { /* false for an infinity or a NaN */
+		n = (uint64_t)y;
+		f = y - (double)n; /* exact */
+	}
+	if (!(y < 0x1p50) || fabs(f - 0.5) <= y * 0x1p-52) {
+		char b[WR_FIXED_MAX + 1];
+		int len = snprintf(b, sizeof b, "%.*f", decimals, x);
+		memcpy(p, b, (size_t)len);
+		return p + len;
+	}
+	n += f > 0.5;
+	if (signbit(x))
+		*p++ = '-'; /* as printf: "-0.000000" for -1e-9 and -0.0 */
+	uint64_t ip = n / uscale[decimals];
+	uint32_t fp = (uint32_t)(n - ip * uscale[decimals]);
+	p = u64_digits(p, ip);
+	if (decimals == 0)
+		return p;
+	*p++ = '.';
+	for (int k = decimals - 1; k >= 0; k--) {
+		p[k] = (char)('0' + fp % 10);
+		fp /= 10;
+	}
+	return p + decimals;
+}
+
+/* Below this many elements an insertion sort beats the radix sort's
+ * fixed cost (clearing and summing 6 x 2048 counts): a one-job run sorts
+ * one JCT, a DAG replication one arrival. */
+enum { SMALL_SORT = 64 };
+
+/* Stable insertion sort of n elements of `size` bytes (at most 16) by
+ * their leading int64_t key. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline void insertion_sort(void *a, size_t n, size_t size)
+{
+	char *b = a;
+	for (size_t i = 1; i < n; i++) {
+		unsigned char e[16];
+		int64_t key, k;
+		memcpy(e, b + i * size, size);
+		memcpy(&key, e, sizeof key);
+		size_t j = i;
+		for (; j > 0; j--) {
+			memcpy(&k, b + (j - 1) * size, sizeof k);
+			if (k <= key)
+				break;
+			memcpy(b + j * size, b + (j - 1) * size, size);
+		}
+		memcpy(b + j * size, e, size);
+	}
 }
 
 /* LSD radix sort: one counting pass over all digits, then one stable
@@ -246,6 +321,10 @@ static inline void radix_sort(void *a, void *tmp, size_t n, size_t size)
 {
 	enum { BITS = 11, DIGITS = 1 << BITS, PASSES = (64 + BITS - 1) / BITS };
 	const uint64_t flip = UINT64_C(1) << 63;
+	if (n <= SMALL_SORT) {
+		insertion_sort(a, n, size);
+		return;
+	}
 	size_t (*count)[DIGITS] = xcalloc(PASSES, sizeof *count);
 	for (size_t i = 0; i < n; i++) {
 		int64_t key;

@@ -7,6 +7,7 @@
 #ifndef HETSIM_UTIL_H
 #define HETSIM_UTIL_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -35,11 +36,19 @@ const char *fmt_us(int64_t us, char *buf);
 
 /* Writers for CSV rows, faster than printf for millions of rows: each
  * writes its value at p and returns the end of what it wrote (no NUL).
- * The caller makes the room: at most 20 characters for wr_i64, 28 for
- * wr_us, strlen(s) for wr_str.  wr_us writes what fmt_us writes. */
+ * The caller makes the room: at most 20 characters for wr_i64 and
+ * wr_u64, 28 for wr_us, strlen(s) for wr_str.  wr_us writes what fmt_us
+ * writes. */
 char *wr_str(char *p, const char *s);
 char *wr_i64(char *p, int64_t v);
+char *wr_u64(char *p, uint64_t v);
 char *wr_us(char *p, int64_t us);
+/* x as printf's "%.*f" writes it, with 0-9 decimals, byte for byte (a
+ * few hundred instructions less a value; printf itself for ties, huge
+ * values, infinities and NaNs).  Room: WR_FIXED_MAX characters (DBL_MAX
+ * has 309 digits). */
+#define WR_FIXED_MAX 330
+char *wr_fixed(char *p, double x, int decimals);
 
 /* A key and what travels with it, for sort_kv. */
 struct kv {
@@ -62,6 +71,20 @@ void sort_i64(int64_t *a, int64_t *tmp, size_t n);
 #else
 #define PREFETCH(p) ((void)(p))
 #endif
+
+/* round(x), half away from zero, bit for bit, without the call into libm
+ * that round() is on x86-64 (the engine rounds every task's end time).
+ * Below 2^52 the cast truncates a magnitude exactly and a - t, in
+ * [0, 1), is exact; at or above it every double is an integer. */
+static inline double round_half_away(double x)
+{
+	double a = fabs(x);
+	if (!(a < 0x1p52))
+		return x; /* an integer, an infinity or a NaN: round returns it */
+	double t = (double)(int64_t)a;
+	t += a - t >= 0.5;
+	return copysign(t, x);
+}
 
 #define ARRAY_LEN(a) ((int)(sizeof(a) / sizeof((a)[0])))
 #define US_PER_S 1000000LL
