@@ -66,10 +66,11 @@ static inline bool before(const struct eq_slot *x, const struct eq_slot *y)
 }
 
 static void eq_reserve(struct eq *q, size_t cap);
+static void tier_push(struct eq *q, struct eq_slot e);
 
 void eq_init(struct eq *q, size_t cap_hint)
 {
-	*q = (struct eq){.last = -1};
+	*q = (struct eq){.last = -1, .near_max = EQ_NEAR_MAX};
 	if (cap_hint)
 		eq_reserve(q, cap_hint);
 }
@@ -78,6 +79,9 @@ void eq_free(struct eq *q)
 {
 	free(q->mem);
 	free(q->now);
+	for (int i = 0; q->far && i < EQ_BUCKETS; i++)
+		free(q->far[i].v);
+	free(q->far);
 	eq_init(q, 0);
 }
 
@@ -169,7 +173,7 @@ uint64_t eq_push(struct eq *q, int64_t time, uint32_t kind, uint32_t obj)
 	if (q->now_n ? time == slot_time(&q->now[q->now_head]) : time == q->last)
 		now_append(q, e);
 	else
-		heap_push(q, e);
+		tier_push(q, e);
 	return q->next_seq - 1;
 }
 
@@ -270,6 +274,247 @@ static void heap_pop(struct eq *q)
 	h[i] = e;
 }
 
+/* ---- the far tier ---------------------------------------------------
+ *
+ * Keys (time, seq) as 128-bit numbers.  A far event waits, unsorted, in
+ * the bucket of the highest bit in which its key differs from `base` (a
+ * radix heap's buckets): bucket i > 0 holds the keys that agree with
+ * base above bit i - 1 and have that bit set where base has it clear,
+ * one contiguous range of keys, every range above base and below the
+ * next bucket's.  So the least far events are in the lowest bucket that
+ * holds any.  When the heap runs empty, a refill moves the lowest
+ * buckets into it, as many as fit in near_max events (at least one), and
+ * sets `limit` to the end of the last one's range; a bucket over
+ * near_max is split first: its least key becomes the base, and its
+ * events go into the (lower) buckets of their new distances.  An event
+ * is thus appended to a bucket, moved down a few times in sequential
+ * passes, and heaped once among a few thousand: the heap stays in the
+ * cache, where one of all the pending events (10^5 on a 10^4-node run)
+ * missed it at every level below the first few.
+ */
+
+/* 1 + the index of the highest set bit of x != 0. */
+static inline int bit_len(uint64_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+	return 64 - __builtin_clzll(x);
+#else
+	int n = 0;
+	while (x) {
+		x >>= 1;
+		n++;
+	}
+	return n;
+#endif
+}
+
+/* Bucket of key e against base b: 0 if equal, else 1 + the highest bit
+ * in which they differ. */
+static inline int bucket_of(const struct eq_slot *b, const struct eq_slot *e)
+{
+	uint64_t x = e->hi ^ b->hi;
+	if (x)
+		return 64 + bit_len(x);
+	x = e->lo ^ b->lo;
+	return x ? bit_len(x) : 0;
+}
+
+/* The end (exclusive) of bucket i's range of keys against base b: b
+ * with its bits below i cleared, plus 2^i (b + 1 for i = 0); the largest
+ * key if that overflows. */
+static struct eq_slot range_end(struct eq_slot b, int i)
+{
+	static const struct eq_slot top = {UINT64_MAX, UINT64_MAX};
+	if (i == 0) {
+		b.lo++;
+		if (b.lo == 0 && ++b.hi == 0)
+			return top;
+		return b;
+	}
+	if (i >= 128)
+		return top;
+	if (i < 64) {
+		uint64_t step = UINT64_C(1) << i;
+		b.lo = (b.lo & ~(step - 1)) + step;
+		if (b.lo == 0 && ++b.hi == 0) /* carried out of lo, and out of hi */
+			return top;
+		return b;
+	}
+	uint64_t step = UINT64_C(1) << (i - 64); /* i = 64: 1 */
+	b.lo = 0;
+	b.hi = (b.hi & ~(step - 1)) + step;
+	return b.hi == 0 ? top : b;
+}
+
+static void far_append(struct eq *q, int i, struct eq_slot e)
+{
+	struct eq_bucket *b = &q->far[i];
+	if (b->n == b->cap) {
+		b->cap = b->cap ? 2 * b->cap : 64;
+		b->v = xrealloc(b->v, b->cap * sizeof *b->v);
+	}
+	b->v[b->n++] = e;
+	q->far_mask[i >> 6] |= UINT64_C(1) << (i & 63);
+}
+
+static inline int lowest_bucket(const struct eq *q)
+{
+	for (int w = 0; w < 3; w++)
+		if (q->far_mask[w])
+			return 64 * w + bit_len(q->far_mask[w] & -q->far_mask[w]) - 1;
+	return -1;
+}
+
+static void far_clear(struct eq *q, int i)
+{
+	q->far[i].n = 0;
+	q->far_mask[i >> 6] &= ~(UINT64_C(1) << (i & 63));
+}
+
+/* Bucket i (> 0) against its least key as the new base: every event
+ * moves to a lower bucket. */
+static void split(struct eq *q, int i)
+{
+	struct eq_bucket *b = &q->far[i];
+	struct eq_slot m = b->v[0];
+	for (size_t k = 1; k < b->n; k++)
+		if (before(&b->v[k], &m))
+			m = b->v[k];
+	q->base = m;
+	for (size_t k = 0; k < b->n; k++) /* b->v stays put: nothing lands in i */
+		far_append(q, bucket_of(&m, &b->v[k]), b->v[k]);
+	far_clear(q, i);
+	q->splits++;
+}
+
+/* The heap is empty and the far tier is not: move its least events into
+ * the heap (Floyd's build, O(events)), and raise limit past them. */
+static void refill(struct eq *q)
+{
+	int i;
+	while (q->far[i = lowest_bucket(q)].n > q->near_max && i > 0)
+		split(q, i);
+	size_t k = 0;
+	struct eq_slot max = q->far[i].v[0];
+	do {
+		struct eq_bucket *b = &q->far[i];
+		q->n = k; /* what eq_reserve keeps */
+		if (k + b->n > q->cap)
+			eq_reserve(q, k + b->n > 2 * q->cap ? k + b->n : 2 * q->cap);
+		for (size_t j = 0; j < b->n; j++) {
+			q->heap[k + j] = b->v[j];
+			if (before(&max, &b->v[j]))
+				max = b->v[j];
+		}
+		k += b->n;
+		q->far_n -= b->n;
+		far_clear(q, i);
+		i = lowest_bucket(q);
+	} while (i >= 0 && k + q->far[i].n <= q->near_max);
+	q->n = k;
+	/* The far tier now starts past the last bucket taken; the limit
+	 * goes just past the greatest event taken, which may be far below:
+	 * events that come later between the two wait in the far tier too
+	 * (in the buckets just emptied), and a few events scattered over a
+	 * wide range do not make it wide for all that follow. */
+	q->limit = range_end(max, 0);
+	q->spill_at = 0;
+	for (size_t p = k > 1 ? (k - 2) / ARITY + 1 : 0; p-- > 0;)
+		sift_down(q->heap, k, p, q->heap[p]);
+	q->refills++;
+}
+
+/* Rearrange h[0..n) so that h[k] is the one that would be there sorted,
+ * those before it less and those after it greater (quickselect, median
+ * of three: O(n) expected; the pivots depend on the keys alone). */
+static void select_kth(struct eq_slot *h, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n - 1;
+	while (hi > lo) {
+		size_t mid = lo + (hi - lo) / 2;
+		/* the median of h[lo], h[mid], h[hi] to h[hi] as the pivot */
+		if (before(&h[mid], &h[lo])) {
+			struct eq_slot t = h[mid]; h[mid] = h[lo]; h[lo] = t;
+		}
+		if (before(&h[hi], &h[lo])) {
+			struct eq_slot t = h[hi]; h[hi] = h[lo]; h[lo] = t;
+		}
+		if (before(&h[mid], &h[hi])) {
+			struct eq_slot t = h[mid]; h[mid] = h[hi]; h[hi] = t;
+		}
+		struct eq_slot p = h[hi];
+		size_t i = lo;
+		for (size_t j = lo; j < hi; j++)
+			if (before(&h[j], &p)) {
+				struct eq_slot t = h[i]; h[i] = h[j]; h[j] = t;
+				i++;
+			}
+		h[hi] = h[i];
+		h[i] = p;
+		if (i == k)
+			return;
+		if (k < i)
+			hi = i - 1;
+		else
+			lo = i + 1;
+	}
+}
+
+/* The heap outgrew the cache it is meant for (events keep coming below
+ * a limit that only a refill set): keep its near_max least events, move
+ * the others to the far tier and lower the limit to the least of them.
+ * O(events); it takes near_max pushes to come back. */
+static void spill(struct eq *q)
+{
+	struct eq_slot *h = q->heap;
+	size_t keep = q->near_max;
+	select_kth(h, q->n, keep);
+	if (!before(&q->base, &h[keep])) {
+		/* at or below the base (events pushed into the past, or
+		 * before the first of an empty queue): they wait in the
+		 * heap, and the next try waits for it to double */
+		for (size_t p = q->n > 1 ? (q->n - 2) / ARITY + 1 : 0; p-- > 0;)
+			sift_down(h, q->n, p, h[p]);
+		q->spill_at = 2 * q->n;
+		return;
+	}
+	q->spill_at = 0;
+	if (!q->far)
+		q->far = xcalloc(EQ_BUCKETS, sizeof *q->far);
+	for (size_t k = keep; k < q->n; k++)
+		far_append(q, bucket_of(&q->base, &h[k]), h[k]);
+	q->far_n += q->n - keep;
+	q->limit = h[keep];
+	q->n = keep;
+	for (size_t p = keep > 1 ? (keep - 2) / ARITY + 1 : 0; p-- > 0;)
+		sift_down(h, keep, p, h[p]);
+	q->spills++;
+}
+
+/* Into the heap if below limit, else into the far tier; an event that
+ * finds both empty opens the heap's range just past itself. */
+static void tier_push(struct eq *q, struct eq_slot e)
+{
+	if (before(&e, &q->limit)) {
+		heap_push(q, e);
+		if (q->n >= (q->spill_at ? q->spill_at : 2 * q->near_max))
+			spill(q);
+	} else if (q->n == 0) { /* and so far_n == 0: the buckets start
+				   again, from the time of the last pop
+				   (every later push of a simulation is at or
+				   after it) or e if that is earlier */
+		struct eq_slot t = {(uint64_t)(q->last > 0 ? q->last : 0) << 14, 0};
+		q->base = before(&e, &t) ? e : t;
+		q->limit = range_end(e, 0);
+		heap_push(q, e);
+	} else {
+		if (!q->far)
+			q->far = xcalloc(EQ_BUCKETS, sizeof *q->far);
+		far_append(q, bucket_of(&q->base, &e), e);
+		q->far_n++;
+	}
+}
+
 size_t eq_compact(struct eq *q, bool (*keep)(void *ctx, const struct eq_event *ev), void *ctx)
 {
 	struct eq_slot *h = q->heap;
@@ -284,6 +529,23 @@ size_t eq_compact(struct eq *q, bool (*keep)(void *ctx, const struct eq_event *e
 	/* Floyd's build: sift down every parent, the last first; O(n) */
 	for (size_t i = n > 1 ? (n - 2) / ARITY + 1 : 0; i-- > 0;)
 		sift_down(h, n, i, h[i]);
+	/* far events stay in their buckets (their keys did not change) */
+	for (int i = 0; q->far_n && i < EQ_BUCKETS; i++) {
+		struct eq_bucket *b = &q->far[i];
+		size_t kept = 0;
+		for (size_t k = 0; k < b->n; k++) {
+			struct eq_event ev = eq_unpack(&b->v[k]);
+			if (keep(ctx, &ev))
+				b->v[kept++] = b->v[k];
+		}
+		dropped += b->n - kept;
+		q->far_n -= b->n - kept;
+		if (b->n && !kept)
+			far_clear(q, i);
+		b->n = kept;
+	}
+	if (q->n == 0 && q->far_n)
+		refill(q);
 	/* the now queue keeps its order: the events kept move up behind its
 	 * head (logical place m <= i: never over an entry not yet read) */
 	size_t m = 0, mask = q->now_cap - 1;
@@ -337,6 +599,8 @@ bool eq_pop(struct eq *q, struct eq_event *out)
 	switch (w) {
 	case IN_HEAP:
 		heap_pop(q);
+		if (q->n == 0 && q->far_n)
+			refill(q);
 		break;
 	case IN_NOW:
 		q->now_head = (q->now_head + 1) & (q->now_cap - 1);

@@ -56,10 +56,35 @@ struct eq_slot {
 	uint64_t hi, lo;
 };
 
+/* One bucket of the far tier (eq.c): events in one range of keys, in no
+ * order. */
+struct eq_bucket {
+	struct eq_slot *v;
+	size_t n, cap;
+};
+
+#define EQ_NEAR_MAX 4096
+#define EQ_BUCKETS 129 /* by the highest bit in which a key differs from
+			  the base: none, or one of 128 */
+
 struct eq {
-	struct eq_slot *heap;   /* 4-ary min-heap; heap + 1 is 64-byte aligned */
+	struct eq_slot *heap;   /* the near tier: a 4-ary min-heap of the events
+				   keyed below `limit`; heap + 1 is 64-byte
+				   aligned */
 	void *mem;              /* the allocation heap points into */
 	size_t n, cap;          /* events in the heap, room */
+	struct eq_slot limit;   /* (as a key) every heap event is below it, every
+				   far one at or above it */
+	struct eq_slot base;    /* the far tier's buckets are by key ^ base */
+	struct eq_bucket *far;  /* EQ_BUCKETS buckets (NULL until used) */
+	uint64_t far_mask[3];   /* bit i: bucket i holds events */
+	size_t far_n;           /* events in the far tier; 0 whenever n is 0 */
+	size_t near_max;        /* a refill moves at most this many events into
+				   the heap, but at least one bucket
+				   (EQ_NEAR_MAX; tests make it small) */
+	size_t spill_at;        /* heap size that moves events back to the far
+				   tier (0: 2 near_max) */
+	uint64_t refills, splits, spills; /* far-tier work so far (for tests) */
 	struct eq_slot *now;    /* ring: the now queue, events of one time in
 				   push order (so in (time, seq) order) */
 	size_t now_head, now_n, now_cap; /* first, count, room (0 or a power of 2) */
@@ -107,8 +132,11 @@ size_t eq_compact(struct eq *q, bool (*keep)(void *ctx, const struct eq_event *e
 /* The least event, left in place, into *out; false when empty. */
 bool eq_top(const struct eq *q, struct eq_event *out);
 
-/* Events held: in the heap, the now queue and the slot together. */
-static inline size_t eq_size(const struct eq *q) { return q->n + q->now_n + q->has_aside; }
+/* Events held: in the two tiers, the now queue and the slot together. */
+static inline size_t eq_size(const struct eq *q)
+{
+	return q->n + q->far_n + q->now_n + q->has_aside;
+}
 
 /* The time of the least event; the queue must not be empty. */
 static inline int64_t eq_top_time(const struct eq *q)

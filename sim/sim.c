@@ -40,7 +40,10 @@ static const char *const ev_names[] = {"arrival", "executor-ready", "task-end",
 enum task_state { T_PENDING, T_RUNNING, T_DONE };
 
 struct sim_stage {
-	const struct wl_stage *w; /* tasks and their work, from the job model */
+	const double *work_us; /* per task: its work, from the job model
+				  (wl_stage; copied here with ntasks, one
+				  cache miss less per task start and end) */
+	int ntasks;
 	int next;              /* next task to dispatch */
 	int done;              /* tasks finished */
 	int parents_left;      /* parent stages not finished */
@@ -701,11 +704,13 @@ static void build_stages(struct sim *s, struct sim_job *j)
 	jr->task_delay_us = d.task_delay_us;
 	for (int i = 0; i < d.nstages; i++) {
 		struct sim_stage *st = &jr->stages[i];
-		st->w = &d.st[i];
-		st->state = sim_recount ? arena_zalloc(&jr->ar, (size_t)st->w->ntasks) : NULL;
-		st->parents_left = st->w->nparents;
-		for (int p = 0; p < st->w->nparents; p++)
-			jr->stages[st->w->parents[p]].nchildren++;
+		const struct wl_stage *w = &d.st[i];
+		st->work_us = w->work_us;
+		st->ntasks = w->ntasks;
+		st->state = sim_recount ? arena_zalloc(&jr->ar, (size_t)w->ntasks) : NULL;
+		st->parents_left = w->nparents;
+		for (int p = 0; p < w->nparents; p++)
+			jr->stages[w->parents[p]].nchildren++;
 	}
 	/* each stage's children, in stage order */
 	for (int i = 0; i < d.nstages; i++) {
@@ -714,8 +719,8 @@ static void build_stages(struct sim *s, struct sim_job *j)
 		st->nchildren = 0;
 	}
 	for (int i = 0; i < d.nstages; i++)
-		for (int p = 0; p < jr->stages[i].w->nparents; p++) {
-			struct sim_stage *ps = &jr->stages[jr->stages[i].w->parents[p]];
+		for (int p = 0; p < d.st[i].nparents; p++) {
+			struct sim_stage *ps = &jr->stages[d.st[i].parents[p]];
 			ps->children[ps->nchildren++] = i;
 		}
 }
@@ -747,7 +752,7 @@ static bool next_task(struct sim_job *j, int *stage, int *task)
 {
 	for (int i = 0; i < j->live->nstages; i++) {
 		struct sim_stage *st = &j->live->stages[i];
-		if (st->parents_left == 0 && st->next < st->w->ntasks) {
+		if (st->parents_left == 0 && st->next < st->ntasks) {
 			*stage = i;
 			*task = st->next;
 			return true;
@@ -799,7 +804,7 @@ static void start_task(struct sim *s, struct sim_job *j, int e, int stage, int t
 	ru->st = st;
 	ru->je_addr = (uintptr_t)x;
 	ru->cpus = j->shape->task_cpus;
-	ru->remaining_us = st->w->work_us[task];
+	ru->remaining_us = st->work_us[task];
 	ru->from_us = s->now + j->live->task_delay_us;
 	ru->end_seq = UINT64_MAX; /* no end event yet */
 	ru->prev = -1;
@@ -873,7 +878,7 @@ static void on_task_end(struct sim *s, int r)
 	change_load(s, node, -cpus);
 	check_node(s, node);
 
-	if (st->done == st->w->ntasks) {
+	if (st->done == st->ntasks) {
 		jr->stages_done++;
 		for (int c = 0; c < st->nchildren; c++)
 			jr->stages[st->children[c]].parents_left--;
@@ -1252,7 +1257,7 @@ enum { PF_MIN_QUEUED = 1024 };
 static void prefetch_next(struct sim *s)
 {
 	const struct eq *q = &s->q;
-	if (q->n < PF_MIN_QUEUED)
+	if (eq_size(q) < PF_MIN_QUEUED)
 		return;
 	/* the event after next, if it is in the heap, is the root (when the
 	 * next one is in the now queue or the side slot) or one of the
@@ -1264,8 +1269,12 @@ static void prefetch_next(struct sim *s)
 		s->pf_root = q->heap[0].lo; /* seq, obj, kind: this root's */
 		size_t nh = q->n < 5 ? q->n : 5;
 		for (size_t i = 0; i < nh; i++)
-			if (eq_slot_kind(&q->heap[i]) == EV_TASK_END)
-				PREFETCH(&s->runs[eq_slot_obj(&q->heap[i])]);
+			if (eq_slot_kind(&q->heap[i]) == EV_TASK_END) {
+				/* 96 bytes: two lines, whatever its place */
+				const char *r = (const char *)&s->runs[eq_slot_obj(&q->heap[i])];
+				PREFETCH(r);
+				PREFETCH(r + 95);
+			}
 	}
 	const struct eq_slot *nx = eq_peek(q);
 	if (!nx || eq_slot_kind(nx) != EV_TASK_END)

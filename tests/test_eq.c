@@ -29,8 +29,28 @@ static uint64_t xs(void)
 static uint32_t kind_of(uint64_t seq) { return (uint32_t)(seq % EQ_KIND_LIMIT); }
 static uint32_t obj_of(uint64_t seq) { return (uint32_t)(seq * 2654435761u); }
 
-/* Every event is no earlier, in (time, seq) order, than its parent, and
- * heap + 1 sits on a cache line, so that siblings share one. */
+static bool key_less(const struct eq_slot *a, const struct eq_slot *b)
+{
+	return a->hi < b->hi || (a->hi == b->hi && a->lo < b->lo);
+}
+
+/* 1 + the highest bit in which a and b differ; 0 if equal. */
+static int differ_bit(const struct eq_slot *a, const struct eq_slot *b)
+{
+	for (int i = 127; i >= 0; i--) {
+		uint64_t x = i >= 64 ? (a->hi ^ b->hi) >> (i - 64) : (a->lo ^ b->lo) >> i;
+		if (x & 1)
+			return i + 1;
+	}
+	return 0;
+}
+
+/* The heap: every event is no earlier, in (time, seq) order, than its
+ * parent, and heap + 1 sits on a cache line, so that siblings share one.
+ * The two tiers (eq.c): every heap event is below limit, every far event
+ * at or above it, above base and in the bucket of its highest bit apart
+ * from base; the counts and the bucket mask agree; and the far tier is
+ * empty whenever the heap is. */
 static bool heap_ok(const struct eq *q)
 {
 	if (q->n > 1 && (uintptr_t)&q->heap[1] % 64 != 0)
@@ -40,7 +60,21 @@ static bool heap_ok(const struct eq *q)
 		if (c.time < p.time || (c.time == p.time && c.seq < p.seq))
 			return false;
 	}
-	return true;
+	for (size_t i = 0; i < q->n; i++)
+		if (!key_less(&q->heap[i], &q->limit))
+			return false;
+	size_t far = 0;
+	for (int i = 0; q->far && i < EQ_BUCKETS; i++) {
+		const struct eq_bucket *b = &q->far[i];
+		if (((q->far_mask[i / 64] >> (i % 64)) & 1) != (b->n > 0))
+			return false;
+		for (size_t k = 0; k < b->n; k++)
+			if (key_less(&b->v[k], &q->limit) || key_less(&b->v[k], &q->base) ||
+			    differ_bit(&b->v[k], &q->base) != i)
+				return false;
+		far += b->n;
+	}
+	return far == q->far_n && (q->n > 0 || q->far_n == 0);
 }
 
 static void test_empty(void)
@@ -167,12 +201,14 @@ static void test_growth(void)
 	CU_ASSERT_FALSE(eq_pop(&q, &e));
 	eq_free(&q);
 
-	/* A hint is honoured and then outgrown. */
+	/* A hint is honoured and then outgrown (decreasing times, so that
+	 * all six go into the heap rather than the far tier). */
 	eq_init(&q, 5);
 	CU_ASSERT_EQUAL(q.cap, 5);
 	for (int i = 0; i < 6; i++)
-		eq_push(&q, i, 0, 0);
+		eq_push(&q, 5 - i, 0, 0);
 	CU_ASSERT(q.cap >= 6);
+	CU_ASSERT_EQUAL(q.far_n, 0);
 	for (int64_t t = 0; t < 6; t++) {
 		CU_ASSERT_TRUE_FATAL(eq_pop(&q, &e));
 		CU_ASSERT_EQUAL(e.time, t);
@@ -264,7 +300,7 @@ static void test_against_reference(void)
 		struct eq_event top;
 		if (eq_size(&q) != r.n || (r.n && (!eq_top(&q, &top) || top.seq != r.v[r.n - 1].seq)))
 			mismatches++;
-		if (op % 65536 == 0 && !heap_ok(&q))
+		if (op % 16384 == 0 && !heap_ok(&q))
 			mismatches++;
 	}
 	CU_ASSERT_EQUAL(mismatches, 0);
@@ -273,6 +309,66 @@ static void test_against_reference(void)
 	CU_ASSERT(pops > REF_OPS / 3);
 	CU_ASSERT(empty_pops > 100);
 	CU_ASSERT_EQUAL(q.next_seq, pushes);
+	eq_free(&q);
+	free(r.v);
+}
+
+/* The far tier (eq.c) against the reference, as a simulation uses it:
+ * a hold model (pop the least, push events at that time plus a random
+ * delay of 1 µs to ~17 min, in bursts and droughts so that the queue
+ * grows to 4000 events and drains), a few events in the past and at the
+ * time of the last pop, with a near tier of 16 events, so that buckets
+ * are split and the heap refilled all the time. */
+static void test_far_tier(void)
+{
+	struct eq q;
+	struct ref r = {xmalloc(REF_MAX * sizeof *r.v), 0};
+	struct eq_event e;
+	uint64_t pushes = 0, mismatches = 0, checks = 0;
+	int64_t now = 0;
+	unsigned push_pct = 50;
+	xs_state = UINT64_C(0x853c49e6748fea9b);
+	eq_init(&q, 0);
+	q.near_max = 16;
+	for (long op = 0; op < REF_OPS / 2; op++) {
+		if (op % 3000 == 0)
+			push_pct = (unsigned[]){30, 50, 52, 70}[xs() % 4];
+		if (r.n < REF_MAX && (r.n == 0 || xs() % 100 < push_pct)) {
+			uint64_t u = xs() % 100;
+			int64_t t = u < 2    ? (now > 10 ? now - 1 - (int64_t)(xs() % 10) : now)
+				    : u < 5  ? now
+				    : u < 60 ? now + 1 + (int64_t)(xs() % 5000000)
+					     : now + 1 + (int64_t)(xs() >> (24 + xs() % 30));
+			if (t >= EQ_TIME_LIMIT)
+				t = EQ_TIME_LIMIT - 1;
+			eq_push(&q, t, kind_of(pushes), obj_of(pushes));
+			ref_push(&r, t, pushes);
+			pushes++;
+		} else {
+			struct ref_ev want = r.v[--r.n];
+			if (!eq_pop(&q, &e) || e.time != want.time || e.seq != want.seq ||
+			    e.kind != kind_of(want.seq) || e.obj != obj_of(want.seq))
+				mismatches++;
+			now = want.time;
+		}
+		if (eq_size(&q) != r.n)
+			mismatches++;
+		if (op % 4099 == 0) {
+			mismatches += !heap_ok(&q);
+			checks++;
+		}
+	}
+	while (r.n) {
+		struct ref_ev want = r.v[--r.n];
+		if (!eq_pop(&q, &e) || e.time != want.time || e.seq != want.seq)
+			mismatches++;
+	}
+	CU_ASSERT_FALSE(eq_pop(&q, &e));
+	CU_ASSERT_EQUAL(mismatches, 0);
+	CU_ASSERT(checks > 100);
+	CU_ASSERT(q.refills > 2000);
+	CU_ASSERT(q.splits > 1000);
+	CU_ASSERT(q.spills > 50);
 	eq_free(&q);
 	free(r.v);
 }
@@ -292,10 +388,11 @@ static void test_compact(void)
 	struct eq q;
 	struct ref r = {xmalloc(REF_MAX * sizeof *r.v), 0};
 	struct eq_event e;
-	uint64_t pushes = 0, mismatches = 0, dropped = 0, ring = 0;
+	uint64_t pushes = 0, mismatches = 0, dropped = 0, ring = 0, far = 0;
 	int64_t now = 0;
 	xs_state = UINT64_C(0x2545f4914f6cdd1d);
 	eq_init(&q, 0);
+	q.near_max = 32; /* compactions meet events in both tiers */
 	for (long op = 0; op < 200000; op++) {
 		bool push = r.n < REF_MAX && (r.n == 0 || xs() % 100 < 55);
 		if (push) {
@@ -321,6 +418,7 @@ static void test_compact(void)
 				ref_push(&r, at, pushes++);
 			}
 			ring += q.now_n > 0;
+			far += q.far_n > 0;
 			size_t before = eq_size(&q), m = 0;
 			dropped += eq_compact(&q, keep_not3, NULL);
 			for (size_t i = 0; i < r.n; i++) /* the reference drops the same */
@@ -339,6 +437,7 @@ static void test_compact(void)
 	CU_ASSERT_EQUAL(mismatches, 0);
 	CU_ASSERT(dropped > 1000);
 	CU_ASSERT(ring > 10); /* compactions met events in the now queue */
+	CU_ASSERT(far > 10);  /* and in the far tier */
 	CU_ASSERT_EQUAL(eq_size(&q), 0);
 	eq_free(&q);
 	free(r.v);
@@ -359,6 +458,7 @@ static void test_side_paths(void)
 	int64_t now = 0;
 	xs_state = UINT64_C(0x2545f4914f6cdd1d);
 	eq_init(&q, 0);
+	q.near_max = 64; /* and the far tier's splits */
 	for (long op = 0; op < REF_OPS / 2; op++) {
 		uint64_t u = xs() % 100;
 		bool burst = op % 5000 < 400; /* fill the now queue past its first room */
@@ -427,6 +527,7 @@ static void test_side_paths(void)
 	CU_ASSERT(to_now > pushes / 10);
 	CU_ASSERT(aside > 1000 && from_aside > 1000);
 	CU_ASSERT(max_now > 64 && wrapped > 1000);
+	CU_ASSERT(q.refills > 100 && q.splits > 50);
 	eq_free(&q);
 	CU_ASSERT_PTR_NULL(q.now);
 	free(r.v);
@@ -440,6 +541,8 @@ int test_suite_eq(void)
 		   {"extreme times", test_extreme_times},
 		   {"growth from cap_hint 0", test_growth},
 		   {"1e6 random ops against a sorted reference", test_against_reference},
+		   {"a hold model against the reference: the far tier at work",
+		    test_far_tier},
 		   {"now queue and side slot against the reference", test_side_paths},
 		   {"compaction drops what it is told, keeps the order", test_compact});
 	return 0;
