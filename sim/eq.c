@@ -1,26 +1,32 @@
-/* eq.c - the event queue: an array-based 4-ary min-heap on (time, seq).
+/* eq.c - the event queue: a sorted run and a 4-ary min-heap for the
+ * events below a limit, radix buckets for the rest, on (time, seq).
  *
- * Layout.  heap[0] is the least event.  The children of heap[i] are
+ * The heap.  heap[0] is the least event.  The children of heap[i] are
  * heap[4i+1] .. heap[4i+4] (those below n), so its parent is
  * heap[(i-1)/4]; every event is no later, in (time, seq) order, than its
- * children.  Level k holds 4^k events, so 10^5 events fill 10 levels (a
- * binary heap needs 17).  An event is packed into 16 bytes (eq.h) and the
- * array is placed so that heap + 1 is 64-byte aligned: the four children
- * of any node, heap[4i+1 .. 4i+4], are then exactly one cache line.  A
- * pop walks half as many levels as a binary heap's and misses the cache
- * at most once per level, which is what matters once the heap outgrows
- * the caches (a run on 10^4 nodes keeps ~10^5 task ends pending; with
- * 32-byte events, two or three lines per level, the queue took a third
- * of such a run).
+ * children.  An event is packed into 16 bytes (eq.h) and the array is
+ * placed so that heap + 1 is 64-byte aligned: the four children of any
+ * node, heap[4i+1 .. 4i+4], are then exactly one cache line.
  *
- * Beside the heap (eq.h): the now queue, a ring of the events pushed for
+ * The tiers.  A heap of every pending event (10^5 on a 10^4-node run)
+ * missed the cache at most of its levels on every pop, and its lines
+ * pushed the engine's records out.  So only the events keyed below
+ * `limit` are near: the run, the sorted events of the last refill, and
+ * the heap, for events pushed below the limit since.  The others wait
+ * in the far tier's buckets, appended in any order ("the far tier"
+ * below); when the run is used up, the least of them (at most near_max,
+ * at least one bucket) become the next run.  The run's order also tells
+ * the engine which events come next (eq_ahead), to prefetch their
+ * records.
+ *
+ * Beside the tiers (eq.h): the now queue, a ring of the events pushed for
  * the time of the last pop, and the one set-aside slot.  The now queue
  * only ever holds events of one time, appended with increasing seqs, so
  * its head is its least; the slot holds one event.  The least of the
- * queue is then the least of at most three candidates: the heap's root,
- * the ring's head and the slot, compared in full (time, seq).  That makes
- * the order of pops that of a single heap whatever was pushed where, even
- * an event pushed earlier than the last pop.
+ * queue is then the least of at most four candidates: the run's head,
+ * the heap's root, the ring's head and the slot, compared in full (time,
+ * seq).  That makes the order of pops that of a single heap whatever was
+ * pushed where, even an event pushed earlier than the last pop.
  *
  * Both sifts use the "hole" technique: rather than swapping the moving
  * event level by level, they shift parents (or children) into a hole and
@@ -82,6 +88,8 @@ void eq_free(struct eq *q)
 	for (int i = 0; q->far && i < EQ_BUCKETS; i++)
 		free(q->far[i].v);
 	free(q->far);
+	free(q->run);
+	free(q->run_tmp);
 	eq_init(q, 0);
 }
 
@@ -282,15 +290,19 @@ static void heap_pop(struct eq *q)
  * base above bit i - 1 and have that bit set where base has it clear,
  * one contiguous range of keys, every range above base and below the
  * next bucket's.  So the least far events are in the lowest bucket that
- * holds any.  When the heap runs empty, a refill moves the lowest
- * buckets into it, as many as fit in near_max events (at least one), and
- * sets `limit` to the end of the last one's range; a bucket over
- * near_max is split first: its least key becomes the base, and its
- * events go into the (lower) buckets of their new distances.  An event
- * is thus appended to a bucket, moved down a few times in sequential
- * passes, and heaped once among a few thousand: the heap stays in the
- * cache, where one of all the pending events (10^5 on a 10^4-node run)
- * missed it at every level below the first few.
+ * holds any.  When the run is used up, a refill moves the lowest buckets
+ * into it, as many as fit in near_max events (at least one bucket), and
+ * sorts them; a bucket over near_max is split first: its least key
+ * becomes the base, and its events go into the (lower) buckets of their
+ * new distances.  An event is thus appended to a bucket, moved down a
+ * few times in sequential passes, and sorted once among a few thousand.
+ *
+ * Invariants (tests/test_eq.c checks them): run and heap events are
+ * below the limit, far events at or past it and above the base; the far
+ * tier is empty whenever the run is used up.  Every push of a simulation
+ * is later than the last pop, so the base, which is at most the last pop
+ * or the least far event, stays below what comes; an event pushed into
+ * the past is below the limit and goes into the heap.
  */
 
 /* 1 + the index of the highest set bit of x != 0. */
@@ -387,40 +399,82 @@ static void split(struct eq *q, int i)
 	q->splits++;
 }
 
-/* The heap is empty and the far tier is not: move its least events into
- * the heap (Floyd's build, O(events)), and raise limit past them. */
+/* Sort a[0..n) by key (unique): LSD radix sort on the bits of hi in
+ * which they differ (11 at a time, a pass skipped where all agree), then
+ * each run of equal hi (same time, pushes within 2^29 of each other) in
+ * order of lo, which a stable sort left as it found them. */
+static void sort_slots(struct eq_slot *a, size_t n, struct eq_slot *tmp)
+{
+	enum { BITS = 11, DIGITS = 1 << BITS };
+	if (n < 2)
+		return;
+	uint64_t diff = 0;
+	for (size_t i = 1; i < n; i++)
+		diff |= a[i].hi ^ a[0].hi;
+	struct eq_slot *from = a, *to = tmp;
+	for (int shift = 0; shift < 64 && diff >> shift; shift += BITS) {
+		if (!((diff >> shift) & (DIGITS - 1)))
+			continue; /* one digit everywhere */
+		uint32_t count[DIGITS] = {0};
+		for (size_t i = 0; i < n; i++)
+			count[(from[i].hi >> shift) & (DIGITS - 1)]++;
+		uint32_t sum = 0;
+		for (int d = 0; d < DIGITS; d++) {
+			uint32_t c = count[d];
+			count[d] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			to[count[(from[i].hi >> shift) & (DIGITS - 1)]++] = from[i];
+		struct eq_slot *t = from;
+		from = to;
+		to = t;
+	}
+	if (from != a)
+		memcpy(a, from, n * sizeof *a);
+	for (size_t i = 1; i < n; i++) { /* insertion: only equal hi move */
+		struct eq_slot e = a[i];
+		size_t j = i;
+		while (j > 0 && a[j - 1].hi == e.hi && a[j - 1].lo > e.lo) {
+			a[j] = a[j - 1];
+			j--;
+		}
+		a[j] = e;
+	}
+}
+
+/* The run is used up and the far tier is not: move the far tier's least
+ * events into the run, sorted, and raise the limit past them. */
 static void refill(struct eq *q)
 {
 	int i;
 	while (q->far[i = lowest_bucket(q)].n > q->near_max && i > 0)
 		split(q, i);
 	size_t k = 0;
-	struct eq_slot max = q->far[i].v[0];
 	do {
 		struct eq_bucket *b = &q->far[i];
-		q->n = k; /* what eq_reserve keeps */
-		if (k + b->n > q->cap)
-			eq_reserve(q, k + b->n > 2 * q->cap ? k + b->n : 2 * q->cap);
-		for (size_t j = 0; j < b->n; j++) {
-			q->heap[k + j] = b->v[j];
-			if (before(&max, &b->v[j]))
-				max = b->v[j];
+		if (k + b->n > q->run_cap) {
+			size_t cap = 2 * q->run_cap > k + b->n ? 2 * q->run_cap : k + b->n;
+			q->run = xrealloc(q->run, cap * sizeof *q->run);
+			free(q->run_tmp);
+			q->run_tmp = xmalloc(cap * sizeof *q->run_tmp);
+			q->run_cap = cap;
 		}
+		memcpy(&q->run[k], b->v, b->n * sizeof *b->v);
 		k += b->n;
 		q->far_n -= b->n;
 		far_clear(q, i);
 		i = lowest_bucket(q);
 	} while (i >= 0 && k + q->far[i].n <= q->near_max);
-	q->n = k;
+	sort_slots(q->run, k, q->run_tmp);
+	q->run_head = 0;
+	q->run_n = k;
 	/* The far tier now starts past the last bucket taken; the limit
 	 * goes just past the greatest event taken, which may be far below:
 	 * events that come later between the two wait in the far tier too
 	 * (in the buckets just emptied), and a few events scattered over a
 	 * wide range do not make it wide for all that follow. */
-	q->limit = range_end(max, 0);
-	q->spill_at = 0;
-	for (size_t p = k > 1 ? (k - 2) / ARITY + 1 : 0; p-- > 0;)
-		sift_down(q->heap, k, p, q->heap[p]);
+	q->limit = range_end(q->run[k - 1], 0);
 	q->refills++;
 }
 
@@ -460,53 +514,99 @@ static void select_kth(struct eq_slot *h, size_t n, size_t k)
 	}
 }
 
-/* The heap outgrew the cache it is meant for (events keep coming below
- * a limit that only a refill set): keep its near_max least events, move
- * the others to the far tier and lower the limit to the least of them.
- * O(events); it takes near_max pushes to come back. */
-static void spill(struct eq *q)
+/* Every event of both tiers into the far tier's buckets against the
+ * least of them as the new base, then a refill: O(events), for a heap
+ * that cannot spill (below). */
+static void rebuild(struct eq *q)
 {
+	size_t all = q->n + q->far_n;
+	if (all > q->cap)
+		eq_reserve(q, all);
 	struct eq_slot *h = q->heap;
-	size_t keep = q->near_max;
-	select_kth(h, q->n, keep);
-	if (!before(&q->base, &h[keep])) {
-		/* at or below the base (events pushed into the past, or
-		 * before the first of an empty queue): they wait in the
-		 * heap, and the next try waits for it to double */
-		for (size_t p = q->n > 1 ? (q->n - 2) / ARITY + 1 : 0; p-- > 0;)
-			sift_down(h, q->n, p, h[p]);
-		q->spill_at = 2 * q->n;
-		return;
+	size_t k = q->n;
+	for (int i = 0; q->far_n && i < EQ_BUCKETS; i++) {
+		struct eq_bucket *b = &q->far[i];
+		if (!b->n)
+			continue;
+		memcpy(&h[k], b->v, b->n * sizeof *b->v);
+		k += b->n;
+		far_clear(q, i);
 	}
-	q->spill_at = 0;
+	struct eq_slot m = h[0];
+	for (size_t j = 1; j < all; j++)
+		if (before(&h[j], &m))
+			m = h[j];
+	q->base = m;
 	if (!q->far)
 		q->far = xcalloc(EQ_BUCKETS, sizeof *q->far);
-	for (size_t k = keep; k < q->n; k++)
+	for (size_t j = 0; j < all; j++)
+		far_append(q, bucket_of(&m, &h[j]), h[j]);
+	q->far_n = all;
+	q->n = 0;
+	q->rebuilds++;
+	refill(q);
+}
+
+/* The heap outgrew the cache it is meant for (events keep coming below
+ * a limit that only a refill set): of the near tier, keep the near_max
+ * least events in the heap, move the others to the far tier and lower
+ * the limit to the least of them; then refill the run.  O(events in the
+ * near tier); it takes near_max pushes to come back.  The others must
+ * lie above the base; if not (pushes later than the last pop but below
+ * a base that a split raised, or pushes into the past), everything is
+ * bucketed anew. */
+static void spill(struct eq *q)
+{
+	size_t left = q->run_n - q->run_head, all = q->n + left;
+	if (all > q->cap)
+		eq_reserve(q, all);
+	memcpy(&q->heap[q->n], &q->run[q->run_head], left * sizeof *q->run);
+	q->run_head = q->run_n = 0; /* its events join the heap's array */
+	q->n = all;
+	struct eq_slot *h = q->heap;
+	size_t keep = q->near_max;
+	select_kth(h, all, keep);
+	if (!before(&q->base, &h[keep])) {
+		rebuild(q);
+		return;
+	}
+	if (!q->far)
+		q->far = xcalloc(EQ_BUCKETS, sizeof *q->far);
+	for (size_t k = keep; k < all; k++)
 		far_append(q, bucket_of(&q->base, &h[k]), h[k]);
-	q->far_n += q->n - keep;
+	q->far_n += all - keep;
 	q->limit = h[keep];
 	q->n = keep;
 	for (size_t p = keep > 1 ? (keep - 2) / ARITY + 1 : 0; p-- > 0;)
 		sift_down(h, keep, p, h[p]);
 	q->spills++;
+	refill(q);
 }
 
 /* Into the heap if below limit, else into the far tier; an event that
- * finds both empty opens the heap's range just past itself. */
+ * finds the run used up (and so the far tier empty) starts a run of one
+ * and moves the limit just past itself. */
 static void tier_push(struct eq *q, struct eq_slot e)
 {
 	if (before(&e, &q->limit)) {
 		heap_push(q, e);
-		if (q->n >= (q->spill_at ? q->spill_at : 2 * q->near_max))
+		if (q->n >= 2 * q->near_max)
 			spill(q);
-	} else if (q->n == 0) { /* and so far_n == 0: the buckets start
-				   again, from the time of the last pop
-				   (every later push of a simulation is at or
-				   after it) or e if that is earlier */
+	} else if (q->run_head == q->run_n) {
+		/* the buckets start again from the time of the last pop
+		 * (every later push of a simulation is at or after it), or
+		 * from e if that is earlier */
 		struct eq_slot t = {(uint64_t)(q->last > 0 ? q->last : 0) << 14, 0};
 		q->base = before(&e, &t) ? e : t;
 		q->limit = range_end(e, 0);
-		heap_push(q, e);
+		if (!q->run_cap) {
+			q->run_cap = 64;
+			q->run = xmalloc(q->run_cap * sizeof *q->run);
+			q->run_tmp = xmalloc(q->run_cap * sizeof *q->run_tmp);
+		}
+		q->run[0] = e;
+		q->run_head = 0;
+		q->run_n = 1;
 	} else {
 		if (!q->far)
 			q->far = xcalloc(EQ_BUCKETS, sizeof *q->far);
@@ -544,7 +644,16 @@ size_t eq_compact(struct eq *q, bool (*keep)(void *ctx, const struct eq_event *e
 			far_clear(q, i);
 		b->n = kept;
 	}
-	if (q->n == 0 && q->far_n)
+	/* the run keeps its order */
+	size_t kept = q->run_head;
+	for (size_t i = q->run_head; i < q->run_n; i++) {
+		struct eq_event ev = eq_unpack(&q->run[i]);
+		if (keep(ctx, &ev))
+			q->run[kept++] = q->run[i];
+	}
+	dropped += q->run_n - kept;
+	q->run_n = kept;
+	if (q->run_head == q->run_n && q->far_n)
 		refill(q);
 	/* the now queue keeps its order: the events kept move up behind its
 	 * head (logical place m <= i: never over an entry not yet read) */
@@ -569,12 +678,16 @@ size_t eq_compact(struct eq *q, bool (*keep)(void *ctx, const struct eq_event *e
 }
 
 /* Where the least event of the queue is. */
-enum where { NOWHERE, IN_HEAP, IN_NOW, ASIDE };
+enum where { NOWHERE, IN_RUN, IN_HEAP, IN_NOW, ASIDE };
 
 static inline enum where least(const struct eq *q, const struct eq_slot **m)
 {
 	enum where w = NOWHERE;
-	if (q->n) {
+	if (q->run_head < q->run_n) {
+		*m = &q->run[q->run_head];
+		w = IN_RUN;
+	}
+	if (q->n && (w == NOWHERE || before(&q->heap[0], *m))) {
 		*m = &q->heap[0];
 		w = IN_HEAP;
 	}
@@ -597,10 +710,12 @@ bool eq_pop(struct eq *q, struct eq_event *out)
 		return false;
 	struct eq_slot e = *m;
 	switch (w) {
+	case IN_RUN:
+		if (++q->run_head == q->run_n && q->far_n)
+			refill(q);
+		break;
 	case IN_HEAP:
 		heap_pop(q);
-		if (q->n == 0 && q->far_n)
-			refill(q);
 		break;
 	case IN_NOW:
 		q->now_head = (q->now_head + 1) & (q->now_cap - 1);

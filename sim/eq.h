@@ -5,10 +5,18 @@
  * counter).  seq is assigned by eq_push, so the order of events never
  * depends on anything but the order of pushes: same pushes, same pops.
  *
- * The queue is an array-based 4-ary min-heap with the key inline; it
- * allocates nothing per event (the arrays grow by doubling).  Two kinds
- * of event skip the heap, since most of a large run's events are of
- * them and a heap push and pop cost a walk from leaf to root and back:
+ * Events wait in two tiers split at a key, the limit (eq.c has the
+ * details).  The far tier, at or past it, is a radix heap's buckets:
+ * events appended unsorted, by the highest bit in which their key
+ * differs from a base.  The near tier, below it, is a sorted run (the
+ * few thousand least events, moved over from the lowest buckets and
+ * sorted when the last run is used up) and a 4-ary min-heap (events
+ * pushed below the limit since), both small enough for the cache: with
+ * 10^5 events pending, one heap of them all missed it at most levels of
+ * every pop.  The run also tells the order of the events ahead
+ * (eq_ahead), for prefetching.  Nothing is allocated per event (the
+ * arrays grow by doubling).  Two kinds of event skip both tiers, since
+ * most of some runs' events are of them:
  *
  *   - events pushed for the time of the last pop (a zero delay: an
  *     executor with no start-up time) wait in a FIFO, the "now" queue,
@@ -16,20 +24,21 @@
  *   - one event the caller sets aside (eq_push_aside: the next arrival of
  *     a stream the engine feeds one event at a time) waits in a slot.
  *
- * They take their seq from the same counter as heap events, and eq_pop
- * returns the least of the heap's root, the now queue's head and the
- * slot: the order of pops is exactly that of one heap.  Cancelling
- * is lazy: eq_push returns the event's seq, unique in the queue's life;
- * the engine remembers the seq of the one event of an object that still
- * counts and ignores popped events with another.  eq never looks at kind
- * or obj.
+ * They take their seq from the same counter as the others, and eq_pop
+ * returns the least of the run's head, the heap's root, the now queue's
+ * head and the slot: the order of pops is exactly that of one heap.
+ * Cancelling is lazy: eq_push returns the event's seq, unique in the
+ * queue's life; the engine remembers the seq of the one event of an
+ * object that still counts and ignores popped events with another.  eq
+ * never looks at kind or obj.
  *
  * Each event is packed into 16 bytes, so the four children of a heap
- * node fill exactly one 64-byte cache line (eq.c).  The packing bounds the
- * fields: time in [0, EQ_TIME_LIMIT) µs (about 35.7 years), fewer than
- * EQ_SEQ_LIMIT pushes in a queue's life (8.8 × 10^12), kind below
- * EQ_KIND_LIMIT.  A push outside them is a programming error: it aborts
- * with a message (the engine stops a run before its clock gets there).
+ * node fill exactly one 64-byte cache line (eq.c), and a key is one
+ * 128-bit number.  The packing bounds the fields: time in
+ * [0, EQ_TIME_LIMIT) µs (about 35.7 years), fewer than EQ_SEQ_LIMIT
+ * pushes in a queue's life (8.8 × 10^12), kind below EQ_KIND_LIMIT.  A
+ * push outside them is a programming error: it aborts with a message
+ * (the engine stops a run before its clock gets there).
  */
 #ifndef HETSIM_EQ_H
 #define HETSIM_EQ_H
@@ -68,23 +77,28 @@ struct eq_bucket {
 			  the base: none, or one of 128 */
 
 struct eq {
-	struct eq_slot *heap;   /* the near tier: a 4-ary min-heap of the events
-				   keyed below `limit`; heap + 1 is 64-byte
+	/* the near tier: the events keyed below `limit`, in two parts */
+	struct eq_slot *run;    /* the last refill's events, ascending:
+				   run[run_head .. run_n) still pending */
+	size_t run_head, run_n, run_cap;
+	struct eq_slot *run_tmp;/* room for sorting a refill */
+	struct eq_slot *heap;   /* and a 4-ary min-heap of the others (pushed
+				   below the limit since); heap + 1 is 64-byte
 				   aligned */
 	void *mem;              /* the allocation heap points into */
 	size_t n, cap;          /* events in the heap, room */
-	struct eq_slot limit;   /* (as a key) every heap event is below it, every
+	struct eq_slot limit;   /* (as a key) every near event is below it, every
 				   far one at or above it */
 	struct eq_slot base;    /* the far tier's buckets are by key ^ base */
 	struct eq_bucket *far;  /* EQ_BUCKETS buckets (NULL until used) */
 	uint64_t far_mask[3];   /* bit i: bucket i holds events */
-	size_t far_n;           /* events in the far tier; 0 whenever n is 0 */
+	size_t far_n;           /* events in the far tier; 0 whenever the run
+				   is used up */
 	size_t near_max;        /* a refill moves at most this many events into
 				   the heap, but at least one bucket
 				   (EQ_NEAR_MAX; tests make it small) */
-	size_t spill_at;        /* heap size that moves events back to the far
-				   tier (0: 2 near_max) */
-	uint64_t refills, splits, spills; /* far-tier work so far (for tests) */
+	uint64_t refills, splits, spills, rebuilds; /* far-tier work so far
+				   (for tests) */
 	struct eq_slot *now;    /* ring: the now queue, events of one time in
 				   push order (so in (time, seq) order) */
 	size_t now_head, now_n, now_cap; /* first, count, room (0 or a power of 2) */
@@ -135,13 +149,24 @@ bool eq_top(const struct eq *q, struct eq_event *out);
 /* Events held: in the two tiers, the now queue and the slot together. */
 static inline size_t eq_size(const struct eq *q)
 {
-	return q->n + q->far_n + q->now_n + q->has_aside;
+	return q->run_n - q->run_head + q->n + q->far_n + q->now_n + q->has_aside;
+}
+
+/* The k-th event after the least of the near tier's sorted part, or NULL
+ * past its end: events in its heap, the now queue and the slot may pop
+ * between them.  A hint, for prefetching what events ahead will touch. */
+static inline const struct eq_slot *eq_ahead(const struct eq *q, size_t k)
+{
+	size_t i = q->run_head + k;
+	return i < q->run_n ? &q->run[i] : NULL;
 }
 
 /* The time of the least event; the queue must not be empty. */
 static inline int64_t eq_top_time(const struct eq *q)
 {
 	uint64_t t = q->n ? q->heap[0].hi >> 14 : UINT64_MAX;
+	if (q->run_head < q->run_n && q->run[q->run_head].hi >> 14 < t)
+		t = q->run[q->run_head].hi >> 14;
 	if (q->now_n && q->now[q->now_head].hi >> 14 < t)
 		t = q->now[q->now_head].hi >> 14;
 	if (q->has_aside && q->aside.hi >> 14 < t)

@@ -47,10 +47,11 @@ static int differ_bit(const struct eq_slot *a, const struct eq_slot *b)
 
 /* The heap: every event is no earlier, in (time, seq) order, than its
  * parent, and heap + 1 sits on a cache line, so that siblings share one.
- * The two tiers (eq.c): every heap event is below limit, every far event
- * at or above it, above base and in the bucket of its highest bit apart
- * from base; the counts and the bucket mask agree; and the far tier is
- * empty whenever the heap is. */
+ * The two tiers (eq.c): every heap and run event is below limit, the
+ * run ascending, every far event at or above the limit, above base and
+ * in the bucket of its highest bit apart from base; the counts and the
+ * bucket mask agree; and the far tier is empty whenever the run is used
+ * up. */
 static bool heap_ok(const struct eq *q)
 {
 	if (q->n > 1 && (uintptr_t)&q->heap[1] % 64 != 0)
@@ -63,6 +64,10 @@ static bool heap_ok(const struct eq *q)
 	for (size_t i = 0; i < q->n; i++)
 		if (!key_less(&q->heap[i], &q->limit))
 			return false;
+	for (size_t i = q->run_head; i < q->run_n; i++)
+		if (!key_less(&q->run[i], &q->limit) ||
+		    (i > q->run_head && !key_less(&q->run[i - 1], &q->run[i])))
+			return false;
 	size_t far = 0;
 	for (int i = 0; q->far && i < EQ_BUCKETS; i++) {
 		const struct eq_bucket *b = &q->far[i];
@@ -74,7 +79,7 @@ static bool heap_ok(const struct eq *q)
 				return false;
 		far += b->n;
 	}
-	return far == q->far_n && (q->n > 0 || q->far_n == 0);
+	return far == q->far_n && (q->run_head < q->run_n || q->far_n == 0);
 }
 
 static void test_empty(void)
@@ -201,15 +206,16 @@ static void test_growth(void)
 	CU_ASSERT_FALSE(eq_pop(&q, &e));
 	eq_free(&q);
 
-	/* A hint is honoured and then outgrown (decreasing times, so that
-	 * all six go into the heap rather than the far tier). */
+	/* A hint is honoured and then outgrown (decreasing times: the first
+	 * starts the run, the six after it go into the heap). */
 	eq_init(&q, 5);
 	CU_ASSERT_EQUAL(q.cap, 5);
-	for (int i = 0; i < 6; i++)
-		eq_push(&q, 5 - i, 0, 0);
+	for (int i = 0; i < 7; i++)
+		eq_push(&q, 6 - i, 0, 0);
 	CU_ASSERT(q.cap >= 6);
+	CU_ASSERT_EQUAL(q.n, 6);
 	CU_ASSERT_EQUAL(q.far_n, 0);
-	for (int64_t t = 0; t < 6; t++) {
+	for (int64_t t = 0; t < 7; t++) {
 		CU_ASSERT_TRUE_FATAL(eq_pop(&q, &e));
 		CU_ASSERT_EQUAL(e.time, t);
 	}
@@ -316,15 +322,17 @@ static void test_against_reference(void)
 /* The far tier (eq.c) against the reference, as a simulation uses it:
  * a hold model (pop the least, push events at that time plus a random
  * delay of 1 µs to ~17 min, in bursts and droughts so that the queue
- * grows to 4000 events and drains), a few events in the past and at the
- * time of the last pop, with a near tier of 16 events, so that buckets
- * are split and the heap refilled all the time. */
+ * grows to 4000 events and drains), a few events in the past, at the
+ * time of the last pop and tied at one of three later times, with a
+ * near tier of 16 events, so that buckets are split, runs sorted and the
+ * heap spilled (or, below the base, rebuilt) all the time; eq_ahead names
+ * the events to come. */
 static void test_far_tier(void)
 {
 	struct eq q;
 	struct ref r = {xmalloc(REF_MAX * sizeof *r.v), 0};
 	struct eq_event e;
-	uint64_t pushes = 0, mismatches = 0, checks = 0;
+	uint64_t pushes = 0, mismatches = 0, checks = 0, ahead = 0;
 	int64_t now = 0;
 	unsigned push_pct = 50;
 	xs_state = UINT64_C(0x853c49e6748fea9b);
@@ -337,6 +345,7 @@ static void test_far_tier(void)
 			uint64_t u = xs() % 100;
 			int64_t t = u < 2    ? (now > 10 ? now - 1 - (int64_t)(xs() % 10) : now)
 				    : u < 5  ? now
+				    : u < 15 ? now + 100000 + (int64_t)(xs() % 3) /* ties */
 				    : u < 60 ? now + 1 + (int64_t)(xs() % 5000000)
 					     : now + 1 + (int64_t)(xs() >> (24 + xs() % 30));
 			if (t >= EQ_TIME_LIMIT)
@@ -353,6 +362,14 @@ static void test_far_tier(void)
 		}
 		if (eq_size(&q) != r.n)
 			mismatches++;
+		if (!q.n && !q.now_n && !eq_has_aside(&q) && q.run_n - q.run_head >= 2) {
+			/* the next two in the run: eq_ahead tells them exactly */
+			const struct eq_slot *a = eq_ahead(&q, 0), *b = eq_ahead(&q, 1);
+			if (!a || !b || eq_unpack(a).seq != r.v[r.n - 1].seq ||
+			    eq_unpack(b).seq != r.v[r.n - 2].seq)
+				mismatches++;
+			ahead++;
+		}
 		if (op % 4099 == 0) {
 			mismatches += !heap_ok(&q);
 			checks++;
@@ -366,9 +383,10 @@ static void test_far_tier(void)
 	CU_ASSERT_FALSE(eq_pop(&q, &e));
 	CU_ASSERT_EQUAL(mismatches, 0);
 	CU_ASSERT(checks > 100);
-	CU_ASSERT(q.refills > 2000);
-	CU_ASSERT(q.splits > 1000);
-	CU_ASSERT(q.spills > 50);
+	CU_ASSERT(ahead > 10000);
+	CU_ASSERT(q.refills > 5000);
+	CU_ASSERT(q.splits > 2000);
+	CU_ASSERT(q.spills > 20 && q.rebuilds > 5);
 	eq_free(&q);
 	free(r.v);
 }
@@ -395,8 +413,8 @@ static void test_compact(void)
 	q.near_max = 32; /* compactions meet events in both tiers */
 	for (long op = 0; op < 200000; op++) {
 		bool push = r.n < REF_MAX && (r.n == 0 || xs() % 100 < 55);
-		if (push) {
-			int64_t t = random_time(now);
+		if (push) { /* half of them later than now, as in a simulation */
+			int64_t t = xs() % 2 ? random_time(now) : now + 1 + (int64_t)(xs() % 5000000);
 			eq_push(&q, t, kind_of(pushes), obj_of(pushes));
 			ref_push(&r, t, pushes);
 			pushes++;
@@ -527,7 +545,7 @@ static void test_side_paths(void)
 	CU_ASSERT(to_now > pushes / 10);
 	CU_ASSERT(aside > 1000 && from_aside > 1000);
 	CU_ASSERT(max_now > 64 && wrapped > 1000);
-	CU_ASSERT(q.refills > 100 && q.splits > 50);
+	CU_ASSERT(q.refills > 100 && q.splits > 50 && q.rebuilds > 5);
 	eq_free(&q);
 	CU_ASSERT_PTR_NULL(q.now);
 	free(r.v);
