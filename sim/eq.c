@@ -71,12 +71,16 @@ static inline bool before(const struct eq_slot *x, const struct eq_slot *y)
 #endif
 }
 
+/* The greatest key, which no event has (times are below 2^50). */
+static const struct eq_slot top_key = {UINT64_MAX, UINT64_MAX};
+
 static void eq_reserve(struct eq *q, size_t cap);
 static void tier_push(struct eq *q, struct eq_slot e);
 
 void eq_init(struct eq *q, size_t cap_hint)
 {
-	*q = (struct eq){.last = -1, .near_max = EQ_NEAR_MAX};
+	/* limit at the top: one heap, until it spills (ONE_HEAP) */
+	*q = (struct eq){.last = -1, .near_max = EQ_NEAR_MAX, .limit = top_key};
 	if (cap_hint)
 		eq_reserve(q, cap_hint);
 }
@@ -336,7 +340,7 @@ static inline int bucket_of(const struct eq_slot *b, const struct eq_slot *e)
  * key if that overflows. */
 static struct eq_slot range_end(struct eq_slot b, int i)
 {
-	static const struct eq_slot top = {UINT64_MAX, UINT64_MAX};
+	const struct eq_slot top = top_key;
 	if (i == 0) {
 		b.lo++;
 		if (b.lo == 0 && ++b.hi == 0)
@@ -402,12 +406,23 @@ static void split(struct eq *q, int i)
 /* Sort a[0..n) by key (unique): LSD radix sort on the bits of hi in
  * which they differ (11 at a time, a pass skipped where all agree), then
  * each run of equal hi (same time, pushes within 2^29 of each other) in
- * order of lo, which a stable sort left as it found them. */
+ * order of lo, which a stable sort left as it found them.  Below
+ * SMALL_RUN events, where clearing and summing the counts would cost
+ * more than the sort, by insertion. */
+enum { SMALL_RUN = 64 };
 static void sort_slots(struct eq_slot *a, size_t n, struct eq_slot *tmp)
 {
 	enum { BITS = 11, DIGITS = 1 << BITS };
-	if (n < 2)
+	if (n <= SMALL_RUN) {
+		for (size_t i = 1; i < n; i++) {
+			struct eq_slot e = a[i];
+			size_t j = i;
+			for (; j > 0 && before(&e, &a[j - 1]); j--)
+				a[j] = a[j - 1];
+			a[j] = e;
+		}
 		return;
+	}
 	uint64_t diff = 0;
 	for (size_t i = 1; i < n; i++)
 		diff |= a[i].hi ^ a[0].hi;
@@ -560,11 +575,12 @@ static void spill(struct eq *q)
 	size_t left = q->run_n - q->run_head, all = q->n + left;
 	if (all > q->cap)
 		eq_reserve(q, all);
-	memcpy(&q->heap[q->n], &q->run[q->run_head], left * sizeof *q->run);
-	q->run_head = q->run_n = 0; /* its events join the heap's array */
+	if (left) /* its events join the heap's array */
+		memcpy(&q->heap[q->n], &q->run[q->run_head], left * sizeof *q->run);
+	q->run_head = q->run_n = 0;
 	q->n = all;
 	struct eq_slot *h = q->heap;
-	size_t keep = q->near_max;
+	size_t keep = q->near_max < all / 2 ? q->near_max : all / 2;
 	select_kth(h, all, keep);
 	if (!before(&q->base, &h[keep])) {
 		rebuild(q);
@@ -583,6 +599,17 @@ static void spill(struct eq *q)
 	refill(q);
 }
 
+/* A queue of up to ONE_HEAP events is one heap (limit at the top: the
+ * tiers cost more than they save while everything is in the cache);
+ * past that, the heap spills at twice near_max. */
+enum { ONE_HEAP = 1024 };
+
+static size_t spill_at(const struct eq *q)
+{
+	bool one = q->limit.hi == top_key.hi && q->limit.lo == top_key.lo;
+	return one && ONE_HEAP < 2 * q->near_max ? ONE_HEAP : 2 * q->near_max;
+}
+
 /* Into the heap if below limit, else into the far tier; an event that
  * finds the run used up (and so the far tier empty) starts a run of one
  * and moves the limit just past itself. */
@@ -590,8 +617,13 @@ static void tier_push(struct eq *q, struct eq_slot e)
 {
 	if (before(&e, &q->limit)) {
 		heap_push(q, e);
-		if (q->n >= 2 * q->near_max)
+		if (q->n >= spill_at(q))
 			spill(q);
+	} else if (q->run_head == q->run_n && q->n < ONE_HEAP / 2) {
+		/* the far tier is empty, and what is left is small: one heap
+		 * again */
+		q->limit = top_key;
+		heap_push(q, e);
 	} else if (q->run_head == q->run_n) {
 		/* the buckets start again from the time of the last pop
 		 * (every later push of a simulation is at or after it), or
