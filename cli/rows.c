@@ -24,12 +24,11 @@ static char *put_int(char *p, int64_t v)
 	return wr_i64(p, v);
 }
 
-void rows_run(FILE *f, const struct scn *sc, int rep, const struct met_run *m)
+size_t rows_run_buf(char *buf, const struct scn *sc, int rep, const struct met_run *m)
 {
-	/* 8 integers, 2 counts and 14 reals, the reals at most
-	 * WR_FIXED_MAX each (written with wr_fixed: printf's bytes, a
-	 * tenth of a short replication's time when printf wrote them) */
-	char buf[32 * 12 + (WR_FIXED_MAX + 1) * (10 + SCN_JOB_TYPES)], *p = buf;
+	/* written with wr_fixed: printf's bytes, without the tenth of a
+	 * short replication's time that printf took */
+	char *p = buf;
 	const double fixed[] = {m->makespan_s, m->jct_mean_s, m->jct_p50_s, m->jct_p95_s,
 				m->jct_p99_s, m->wait_mean_s, m->cpu_util, m->gpu_util,
 				m->cpu_alloc, m->gpu_alloc};
@@ -52,13 +51,19 @@ void rows_run(FILE *f, const struct scn *sc, int rep, const struct met_run *m)
 		else
 			*p++ = ',';
 	*p++ = '\n';
-	fwrite(buf, 1, (size_t)(p - buf), f);
+	return (size_t)(p - buf);
 }
 
-void rows_timing(FILE *f, int rep, double wall_s, const struct sim_totals *t)
+void rows_run(FILE *f, const struct scn *sc, int rep, const struct met_run *m)
+{
+	char buf[ROWS_RUN_MAX];
+	fwrite(buf, 1, rows_run_buf(buf, sc, rep, m), f);
+}
+
+size_t rows_timing_buf(char *buf, int rep, double wall_s, const struct sim_totals *t)
 {
 	double pol_s = 1e-9 * (double)t->policy_ns;
-	char buf[32 * 2 + (WR_FIXED_MAX + 1) * 3], *p = buf;
+	char *p = buf;
 	p = wr_i64(p, rep);
 	p = put_fixed(p, wall_s, 6);
 	p = put_fixed(p, pol_s, 6);
@@ -66,7 +71,13 @@ void rows_timing(FILE *f, int rep, double wall_s, const struct sim_totals *t)
 	p = wr_u64(p, t->decisions);
 	p = put_fixed(p, t->decisions ? 1e6 * pol_s / (double)t->decisions : 0.0, 3);
 	*p++ = '\n';
-	fwrite(buf, 1, (size_t)(p - buf), f);
+	return (size_t)(p - buf);
+}
+
+void rows_timing(FILE *f, int rep, double wall_s, const struct sim_totals *t)
+{
+	char buf[ROWS_TIMING_MAX];
+	fwrite(buf, 1, rows_timing_buf(buf, rep, wall_s, t), f);
 }
 
 int rows_mkdirs(const char *dir)

@@ -9,7 +9,11 @@
 #define HETSIM_ROWS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
+
+#include "scenario.h" /* SCN_JOB_TYPES */
+#include "util.h"     /* WR_FIXED_MAX */
 
 struct scn;
 struct met_run;
@@ -26,8 +30,10 @@ struct met_run;
 #define ROWS_FIRST_METRIC "makespan_s"
 
 /* Write "replication,seed,...,jct_mean_angel_s\n" for replication `rep`
- * of scenario `sc` that measured `m`. */
+ * of scenario `sc` that measured `m`; rows_run_buf writes it into buf
+ * (room for ROWS_RUN_MAX characters, no NUL) and returns its length. */
 void rows_run(FILE *f, const struct scn *sc, int rep, const struct met_run *m);
+size_t rows_run_buf(char *buf, const struct scn *sc, int rep, const struct met_run *m);
 
 /* timing.csv: what a run cost in wall-clock time (docs/output.md).  These
  * figures differ from run to run, so they stay out of runs.csv, which is
@@ -39,6 +45,12 @@ struct sim_totals;
 /* Write "replication,wall_s,...\n": `wall_s` from sim_new to the end of
  * sim_run; policy_s, the part inside the policy's hooks (t->policy_ns). */
 void rows_timing(FILE *f, int rep, double wall_s, const struct sim_totals *t);
+size_t rows_timing_buf(char *buf, int rep, double wall_s, const struct sim_totals *t);
+
+/* Room for a row of each (8 integers, 2 counts and 14 reals of at most
+ * WR_FIXED_MAX characters, or 3 reals and 2 integers). */
+#define ROWS_RUN_MAX (32 * 12 + (WR_FIXED_MAX + 1) * (10 + SCN_JOB_TYPES))
+#define ROWS_TIMING_MAX (32 * 2 + (WR_FIXED_MAX + 1) * 3)
 
 /* Result files written whole or not at all: rows_files_open() creates the
  * folder if needed and opens every file as NAME.tmp; rows_files_close()

@@ -186,32 +186,32 @@ static int run_one(const struct plan *pl, long i, char **text, size_t *len)
 	const struct run *r = &pl->runs[i];
 	const struct scn *s = pl->sw->point[r->point];
 	const struct scn_policy *pol = &pl->pols[r->point][r->pol];
-	char err[256];
-	FILE *f = open_memstream(text, len);
-	if (!f) {
-		fprintf(stderr, "hetsim: out of memory (open_memstream)\n");
-		abort();
-	}
+	char buf[ROWS_RUN_MAX + ROWS_TIMING_MAX > 1024 ? ROWS_RUN_MAX + ROWS_TIMING_MAX : 1024];
+	size_t n = 0;
 	int rc = 0;
 	double t0 = now_s();
-	struct sim *sim = sim_new(s, pol, (uint32_t)r->rep, err, sizeof err);
+	struct sim *sim = sim_new(s, pol, (uint32_t)r->rep, buf, sizeof buf);
 	if (!sim) {
-		fprintf(f, "%s", err);
+		n = strlen(buf);
 		rc = -1;
 	} else if (sim_run(sim)) {
-		fprintf(f, "%s: point %d, policy %s, replication %d: simulated time passes %lld "
-			"years; no results written", s->path, r->point, pol->name, r->rep,
-			(long long)(SIM_TIME_MAX / US_PER_S / 31557600));
+		snprintf(buf, sizeof buf, "%s: point %d, policy %s, replication %d: simulated "
+			 "time passes %lld years; no results written", s->path, r->point,
+			 pol->name, r->rep, (long long)(SIM_TIME_MAX / US_PER_S / 31557600));
+		n = strlen(buf);
 		rc = -1;
 	} else {
 		double wall = now_s() - t0;
 		struct met_run m;
 		met_compute(sim, &m);
-		rows_run(f, s, r->rep, &m);
-		rows_timing(f, r->rep, wall, sim_totals(sim));
+		n = rows_run_buf(buf, s, r->rep, &m);
+		n += rows_timing_buf(buf + n, r->rep, wall, sim_totals(sim));
 	}
 	sim_free(sim);
-	fclose(f);
+	*text = xmalloc(n + 1);
+	memcpy(*text, buf, n);
+	(*text)[n] = '\0';
+	*len = n;
 	return rc;
 }
 

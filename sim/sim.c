@@ -248,13 +248,19 @@ uint64_t sim_compactions;
  * its executors and running tasks (O(executors + tasks on the node), a
  * third of the time of a large run, so only in tests and the sanitizer
  * build). */
-static void check_node(const struct sim *s, int id)
+static void recount_node(const struct sim *s, int id);
+static inline void check_node(const struct sim *s, int id)
 {
 	const struct clu_node *n = &s->clu.nodes[id];
 	if (n->load < 0 || n->nexec < 0)
 		die(s, "node %s: load %d, %d executors", n->name, n->load, n->nexec);
-	if (!sim_recount)
-		return;
+	if (sim_recount)
+		recount_node(s, id);
+}
+
+static void recount_node(const struct sim *s, int id)
+{
+	const struct clu_node *n = &s->clu.nodes[id];
 	int cores = 0, gpus = 0, load = 0, ne = 0;
 	int64_t mem = 0;
 	for (int e = n->exec_head; e >= 0; e = s->execs[e].node_next) {
@@ -301,7 +307,7 @@ static void check_all(const struct sim *s)
 /* ---- time integrals (utilisation) ---------------------------------- */
 
 /* Bring the integrals up to now; call before changing what they integrate. */
-static void integrate(struct sim *s)
+static inline void integrate(struct sim *s)
 {
 	double dt = (double)(s->now - s->integ_at);
 	if (dt > 0) {
@@ -377,7 +383,7 @@ static void live_put_ended(struct sim *s)
 
 /* ---- small helpers ------------------------------------------------- */
 
-static void queue_dispatch(struct sim *s, struct sim_job *j)
+static inline void queue_dispatch(struct sim *s, struct sim_job *j)
 {
 	if (j->live->dispatch_queued)
 		return;
@@ -1182,7 +1188,7 @@ static void handle(struct sim *s, const struct eq_event *ev)
  * out first), a TF node's GPU wake-up after its executor was released
  * (its job ended; the slot may hold another executor by then).  A stale
  * event stays stale.  Dropped without advancing the clock. */
-static bool stale(const struct sim *s, const struct eq_event *ev)
+static inline bool stale(const struct sim *s, const struct eq_event *ev)
 {
 	if (ev->kind == EV_TASK_END)
 		return s->runs[ev->obj].end_seq != ev->seq;
