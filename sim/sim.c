@@ -1286,6 +1286,9 @@ static inline void prefetch_next(struct sim *s)
 	PREFETCH(ru->st);
 	PREFETCH((const void *)ru->je_addr); /* a hint: prefetching never faults */
 	PREFETCH(&s->clu.nodes[ru->node]);
+	const char *x = (const char *)&s->execs[ru->exec]; /* released if its job ends */
+	PREFETCH(x);
+	PREFETCH(x + sizeof(struct sim_exec) - 1);
 	if (ru->prev >= 0) /* the node's list is unlinked around it */
 		PREFETCH(&s->runs[ru->prev]);
 	if (ru->next >= 0)
