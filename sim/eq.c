@@ -335,31 +335,13 @@ static inline int bucket_of(const struct eq_slot *b, const struct eq_slot *e)
 	return x ? bit_len(x) : 0;
 }
 
-/* The end (exclusive) of bucket i's range of keys against base b: b
- * with its bits below i cleared, plus 2^i (b + 1 for i = 0); the largest
- * key if that overflows. */
-static struct eq_slot range_end(struct eq_slot b, int i)
+/* The key just after b (b + 1 as a 128-bit number): a limit that lets
+ * b in and nothing past it. */
+static struct eq_slot key_after(struct eq_slot b)
 {
-	const struct eq_slot top = top_key;
-	if (i == 0) {
-		b.lo++;
-		if (b.lo == 0 && ++b.hi == 0)
-			return top;
-		return b;
-	}
-	if (i >= 128)
-		return top;
-	if (i < 64) {
-		uint64_t step = UINT64_C(1) << i;
-		b.lo = (b.lo & ~(step - 1)) + step;
-		if (b.lo == 0 && ++b.hi == 0) /* carried out of lo, and out of hi */
-			return top;
-		return b;
-	}
-	uint64_t step = UINT64_C(1) << (i - 64); /* i = 64: 1 */
-	b.lo = 0;
-	b.hi = (b.hi & ~(step - 1)) + step;
-	return b.hi == 0 ? top : b;
+	if (++b.lo == 0 && ++b.hi == 0)
+		return top_key; /* no event has the greatest key */
+	return b;
 }
 
 static void far_append(struct eq *q, int i, struct eq_slot e)
@@ -489,7 +471,7 @@ static void refill(struct eq *q)
 	 * events that come later between the two wait in the far tier too
 	 * (in the buckets just emptied), and a few events scattered over a
 	 * wide range do not make it wide for all that follow. */
-	q->limit = range_end(q->run[k - 1], 0);
+	q->limit = key_after(q->run[k - 1]);
 	q->refills++;
 }
 
@@ -630,7 +612,7 @@ static void tier_push(struct eq *q, struct eq_slot e)
 		 * from e if that is earlier */
 		struct eq_slot t = {(uint64_t)(q->last > 0 ? q->last : 0) << 14, 0};
 		q->base = before(&e, &t) ? e : t;
-		q->limit = range_end(e, 0);
+		q->limit = key_after(e);
 		if (!q->run_cap) {
 			q->run_cap = 64;
 			q->run = xmalloc(q->run_cap * sizeof *q->run);

@@ -95,8 +95,9 @@ struct eq {
 	size_t far_n;           /* events in the far tier; 0 whenever the run
 				   is used up */
 	size_t near_max;        /* a refill moves at most this many events into
-				   the heap, but at least one bucket
-				   (EQ_NEAR_MAX; tests make it small) */
+				   the run, but at least one bucket; the heap
+				   spills at twice it (EQ_NEAR_MAX; tests make
+				   it small) */
 	uint64_t refills, splits, spills, rebuilds; /* far-tier work so far
 				   (for tests) */
 	struct eq_slot *now;    /* ring: the now queue, events of one time in
