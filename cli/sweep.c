@@ -186,7 +186,7 @@ static int run_one(const struct plan *pl, long i, char **text, size_t *len)
 	const struct run *r = &pl->runs[i];
 	const struct scn *s = pl->sw->point[r->point];
 	const struct scn_policy *pol = &pl->pols[r->point][r->pol];
-	char buf[ROWS_RUN_MAX + ROWS_TIMING_MAX > 1024 ? ROWS_RUN_MAX + ROWS_TIMING_MAX : 1024];
+	char buf[ROWS_RUN_MAX + ROWS_TIMING_MAX]; /* also room for a message */
 	size_t n = 0;
 	int rc = 0;
 	double t0 = now_s();

@@ -286,6 +286,28 @@ static void heap_pop(struct eq *q)
 	h[i] = e;
 }
 
+/* Make h[0..n) a heap: Floyd's build, every parent sifted down, the last
+ * first; O(n). */
+static void heapify(struct eq_slot *h, size_t n)
+{
+	for (size_t p = n > 1 ? (n - 2) / ARITY + 1 : 0; p-- > 0;)
+		sift_down(h, n, p, h[p]);
+}
+
+/* Keep the events of v[0..n) that keep() keeps, in their order, at the
+ * front; returns how many. */
+static size_t filter(struct eq_slot *v, size_t n,
+		     bool (*keep)(void *ctx, const struct eq_event *ev), void *ctx)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct eq_event ev = eq_unpack(&v[i]);
+		if (keep(ctx, &ev))
+			v[kept++] = v[i];
+	}
+	return kept;
+}
+
 /* ---- the far tier ---------------------------------------------------
  *
  * Keys (time, seq) as 128-bit numbers.  A far event waits, unsorted, in
@@ -575,8 +597,7 @@ static void spill(struct eq *q)
 	q->far_n += all - keep;
 	q->limit = h[keep];
 	q->n = keep;
-	for (size_t p = keep > 1 ? (keep - 2) / ARITY + 1 : 0; p-- > 0;)
-		sift_down(h, keep, p, h[p]);
+	heapify(h, keep);
 	q->spills++;
 	refill(q);
 }
@@ -631,27 +652,14 @@ static void tier_push(struct eq *q, struct eq_slot e)
 
 size_t eq_compact(struct eq *q, bool (*keep)(void *ctx, const struct eq_event *ev), void *ctx)
 {
-	struct eq_slot *h = q->heap;
-	size_t n = 0;
-	for (size_t i = 0; i < q->n; i++) {
-		struct eq_event ev = eq_unpack(&h[i]);
-		if (keep(ctx, &ev))
-			h[n++] = h[i];
-	}
+	size_t n = filter(q->heap, q->n, keep, ctx);
 	size_t dropped = q->n - n;
 	q->n = n;
-	/* Floyd's build: sift down every parent, the last first; O(n) */
-	for (size_t i = n > 1 ? (n - 2) / ARITY + 1 : 0; i-- > 0;)
-		sift_down(h, n, i, h[i]);
+	heapify(q->heap, n);
 	/* far events stay in their buckets (their keys did not change) */
 	for (int i = 0; q->far_n && i < EQ_BUCKETS; i++) {
 		struct eq_bucket *b = &q->far[i];
-		size_t kept = 0;
-		for (size_t k = 0; k < b->n; k++) {
-			struct eq_event ev = eq_unpack(&b->v[k]);
-			if (keep(ctx, &ev))
-				b->v[kept++] = b->v[k];
-		}
+		size_t kept = filter(b->v, b->n, keep, ctx);
 		dropped += b->n - kept;
 		q->far_n -= b->n - kept;
 		if (b->n && !kept)
@@ -659,14 +667,9 @@ size_t eq_compact(struct eq *q, bool (*keep)(void *ctx, const struct eq_event *e
 		b->n = kept;
 	}
 	/* the run keeps its order */
-	size_t kept = q->run_head;
-	for (size_t i = q->run_head; i < q->run_n; i++) {
-		struct eq_event ev = eq_unpack(&q->run[i]);
-		if (keep(ctx, &ev))
-			q->run[kept++] = q->run[i];
-	}
-	dropped += q->run_n - kept;
-	q->run_n = kept;
+	size_t kept = filter(&q->run[q->run_head], q->run_n - q->run_head, keep, ctx);
+	dropped += q->run_n - q->run_head - kept;
+	q->run_n = q->run_head + kept;
 	if (q->run_head == q->run_n && q->far_n)
 		refill(q);
 	/* the now queue keeps its order: the events kept move up behind its
