@@ -39,7 +39,11 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
 LIB_SRC  := $(wildcard sim/*.c policies/*.c workloads/*.c calibrate/*.c calibrate/cpu/*.c) $(filter-out cli/main.c,$(wildcard cli/*.c))
-LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+# The built-in default cost model: calibrate/models/default.yaml as a C
+# string (workloads/scenario.h, scn_default_model_yaml), made from the
+# file at build time so that the two never differ.
+GEN_OBJ  := $(BUILD)/gen/default_model.o
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o) $(GEN_OBJ)
 TEST_SRC := $(wildcard tests/*.c)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 
@@ -55,6 +59,16 @@ deps:
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/gen/default_model.c: calibrate/models/default.yaml Makefile
+	@mkdir -p $(dir $@)
+	awk 'BEGIN { print "/* made by the Makefile from $<: do not edit */"; \
+		     print "const char scn_default_model_yaml[] ="; } \
+	     { gsub(/\\/, "\\\\"); gsub(/"/, "\\\""); printf "\t\"%s\\n\"\n", $$0 } \
+	     END { print "\t\"\";" }' $< > $@.tmp && mv $@.tmp $@
+
+$(GEN_OBJ): $(BUILD)/gen/default_model.c
+	$(CC) $(CFLAGS) -c $< -o $@
 
 $(BIN): $(LIB_OBJ) $(BUILD)/cli/main.o
 	@mkdir -p bin

@@ -9,7 +9,9 @@
 
 #include "policy.h"
 #include "scenario.h"
+#include "sim.h"
 #include "util.h"
+#include "workload.h"
 
 int cmd_parse(const char *cmd, const struct cmd_opt *opts, int argc, char **argv,
 	      struct cmd_args *out)
@@ -116,6 +118,8 @@ static const struct cmd_opt run_opts[] = {
 	{"replications", 'r', "N", "override the number of replications"},
 	{"replication", 0, "K", "run replication K (0-based) alone, with the numbers it has "
 				"in a full run"},
+	{"baseline", 0, "NAME", "the policy the table's change is against (default: the first "
+				"policy listed)"},
 	{"quiet", 'q', NULL, "print no table"},
 	{"help", 'h', NULL, "show this help"},
 	{NULL, 0, NULL, NULL},
@@ -138,7 +142,8 @@ static int cmd_run(int argc, char **argv)
 	if (cmd_get(run_opts, &a, "help")) {
 		cmd_help("run", "SCENARIO [options]",
 			 "Simulate a scenario under its policies; print a comparison table and\n"
-			 "write runs.csv, jobs.csv and executors.csv.", run_opts);
+			 "write runs.csv, jobs.csv, executors.csv and timing.csv (wall-clock\n"
+			 "figures, the one file that differs from run to run).", run_opts);
 		return 0;
 	}
 	if (a.npos != 1) {
@@ -170,6 +175,7 @@ static int cmd_run(int argc, char **argv)
 		o.only_replication = (int)x;
 	}
 	o.quiet = cmd_get(run_opts, &a, "quiet") != NULL;
+	o.baseline = cmd_get(run_opts, &a, "baseline");
 	for (int i = 0; i < a.n; i++)
 		if (strcmp(run_opts[a.opt[i]].name, "policy") == 0) {
 			if (o.npolicies == ARRAY_LEN(o.policies)) {
@@ -196,9 +202,62 @@ static int cmd_run(int argc, char **argv)
 /* ---- validate ------------------------------------------------------ */
 
 static const struct cmd_opt validate_opts[] = {
+	{"strict", 0, NULL, "treat warnings (a job group a policy can never place) as errors"},
 	{"help", 'h', NULL, "show this help"},
 	{NULL, 0, NULL, NULL},
 };
+
+/* Warn, for each policy of a sweep's points and each job group, when the
+ * policy's can_ever_place finds it can never be placed on the empty
+ * cluster; one line per (policy, job group), at the job group's
+ * position, naming the points where it fails.  Returns the warnings. */
+static int placement_warnings(const struct scn_sweep *sw)
+{
+	int warnings = 0;
+	const struct scn *s0 = sw->point[0];
+	for (int p = 0; p < s0->npolicies; p++) {
+		const struct scn_policy *pol = &s0->policies[p];
+		const struct policy_ops *ops = pol_find(pol->kind);
+		if (!ops || !ops->can_ever_place)
+			continue;
+		for (int g = 0; g < s0->njobgroups; g++) {
+			struct pol_verdict first = {0}, v;
+			int bad = 0, at = -1;
+			for (int k = 0; k < sw->npoints; k++) {
+				const struct scn *s = sw->point[k];
+				/* a point's policies and job groups are point 0's, values aside */
+				if (p >= s->npolicies || g >= s->njobgroups)
+					continue;
+				struct sim_shape sh;
+				wl_job_shape(s, g, &sh);
+				ops->can_ever_place(&s->policies[p], s, g, &sh, &v);
+				if (v.why != SIM_WHY_NONE && bad++ == 0) {
+					first = v;
+					at = k;
+				}
+			}
+			if (!bad)
+				continue;
+			const struct scn_job_group *jg = &sw->point[at]->jobs[g];
+			char why[160], where[512] = "";
+			if (sw->npoints > 1) {
+				snprintf(where, sizeof where, " (at %d of %d sweep points; first point %d:",
+					 bad, sw->npoints, at);
+				for (int a = 0; a < sw->naxes; a++)
+					snprintf(where + strlen(where), sizeof where - strlen(where),
+						 "%s %s=%s", a ? "," : "", sw->axes[a].label,
+						 scn_sweep_shown(sw, at, a));
+				snprintf(where + strlen(where), sizeof where - strlen(where), ")");
+			}
+			printf("%s:%d:%d: warning: policy '%s' can never place job group '%s' (%s): "
+			       "%s%s\n", jg->pos.file, jg->pos.line, jg->pos.col, pol->name, jg->name,
+			       sim_why_name(sw->point[at], first.why, why, sizeof why), first.detail,
+			       where);
+			warnings++;
+		}
+	}
+	return warnings;
+}
 
 static int cmd_validate(int argc, char **argv)
 {
@@ -206,44 +265,65 @@ static int cmd_validate(int argc, char **argv)
 	if (cmd_parse("validate", validate_opts, argc, argv, &a))
 		return 2;
 	if (cmd_get(validate_opts, &a, "help")) {
-		cmd_help("validate", "SCENARIO...",
-			 "Check scenario files without running them; print one line per file.",
-			 validate_opts);
+		cmd_help("validate", "SCENARIO... [--strict]",
+			 "Check scenario files without running them; print one line per file, and\n"
+			 "a warning for each job group a policy of the file can never place on the\n"
+			 "empty cluster (its sizing rules: hetsim policies).  Exit 0 with warnings,\n"
+			 "1 with --strict.", validate_opts);
 		return 0;
 	}
 	if (a.npos < 1) {
 		fprintf(stderr, "hetsim validate: expected at least one SCENARIO file\n");
 		return 2;
 	}
+	bool strict = cmd_get(validate_opts, &a, "strict") != NULL;
 	int rc = 0;
 	for (int i = 0; i < a.npos; i++) {
-		struct scn *s = load(a.pos[i]);
-		if (!s) {
+		char err[1024];
+		struct scn_sweep *sw = scn_sweep_load(a.pos[i], err, sizeof err);
+		if (!sw) {
+			fprintf(stderr, "%s\n", err);
 			rc = 1;
 			continue;
 		}
+		const struct scn *s = sw->point[0];
 		int nodes = 0, jobs = 0;
 		for (int g = 0; g < s->ngroups; g++)
 			nodes += s->groups[g].count;
 		for (int g = 0; g < s->njobgroups; g++)
 			jobs += s->jobs[g].count;
-		printf("%s: ok (%d nodes, %d jobs, %d policies, %d replications)\n", a.pos[i],
-		       nodes, jobs, s->npolicies, s->replications);
-		scn_free(s);
+		int w = placement_warnings(sw);
+		char pts[32] = "", wt[32] = "";
+		if (sw->npoints > 1)
+			snprintf(pts, sizeof pts, ", %d sweep points", sw->npoints);
+		if (w)
+			snprintf(wt, sizeof wt, ", %d warning%s", w, w == 1 ? "" : "s");
+		printf("%s: %s%s (%d nodes, %d jobs, %d policies, %d replication%s%s%s)\n",
+		       a.pos[i], w && strict ? "not ok under --strict" : "ok", wt, nodes, jobs,
+		       s->npolicies, s->replications, s->replications == 1 ? "" : "s", pts,
+		       s->cost.builtin ? "; no cost_model: the built-in " SCN_DEFAULT_MODEL : "");
+		if (w && strict)
+			rc = 1;
+		scn_sweep_free(sw);
 	}
 	return rc;
 }
 
 /* ---- policies ------------------------------------------------------ */
 
+static const struct cmd_opt policies_opts[] = {
+	{"help", 'h', NULL, "show this help"},
+	{NULL, 0, NULL, NULL},
+};
+
 static int cmd_policies(int argc, char **argv)
 {
 	struct cmd_args a;
-	if (cmd_parse("policies", validate_opts, argc, argv, &a))
+	if (cmd_parse("policies", policies_opts, argc, argv, &a))
 		return 2;
-	if (cmd_get(validate_opts, &a, "help")) {
+	if (cmd_get(policies_opts, &a, "help")) {
 		cmd_help("policies", "", "List the registered policies and their switches.",
-			 validate_opts);
+			 policies_opts);
 		return 0;
 	}
 	if (a.npos) {

@@ -41,6 +41,8 @@ struct cmd_run_opts {
 	int replications;         /* 0 = the scenario's */
 	int only_replication;     /* -1 = all */
 	bool quiet;               /* no table, no notes */
+	const char *baseline;     /* policy the change is against; NULL: the
+				   * first policy listed */
 	bool rows_inline;         /* format the rows on the simulating thread
 				   * rather than a second one (bgq.h): the same
 				   * bytes, slower; tests compare the two */
@@ -61,6 +63,8 @@ struct cmd_sweep_opts {
 	int workers;              /* simulations at a time: 1 = in this process,
 				   * more = forked worker processes; 0 = online CPUs */
 	bool quiet;               /* no table, no notes, no progress bar */
+	const char *baseline;     /* policy the changes are against; NULL: the
+				   * first policy listed */
 };
 
 struct scn_sweep;

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -11,11 +12,12 @@
 #include "sim.h"
 #include "util.h"
 
-/* A value of a row: ",%.*f" of x. */
+/* A value of a row: ",%.*f" of x, or "," alone for NaN (nothing to
+ * measure: docs/output.md's empty fields). */
 static char *put_fixed(char *p, double x, int decimals)
 {
 	*p++ = ',';
-	return wr_fixed(p, x, decimals);
+	return isnan(x) ? p : wr_fixed(p, x, decimals);
 }
 
 static char *put_int(char *p, int64_t v)

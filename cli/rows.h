@@ -26,8 +26,9 @@ struct met_run;
 	"jct_mean_mnist_spark_s,jct_mean_synthetic_s,jct_mean_angel_s\n"
 
 /* The first metric column of ROWS_RUN_HEADER: this one and every column
- * after it are numbers (or empty), the ones a sweep summarises. */
-#define ROWS_FIRST_METRIC "makespan_s"
+ * after it are numbers (or empty), the ones a sweep summarises (the job
+ * counts by status first, then makespan_s ...). */
+#define ROWS_FIRST_METRIC "done"
 
 /* Write "replication,seed,...,jct_mean_angel_s\n" for replication `rep`
  * of scenario `sc` that measured `m`; rows_run_buf writes it into buf

@@ -2,6 +2,7 @@
  * comparison table, and the CSV files (docs/output.md). */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,17 +18,6 @@
 #include "scenario.h"
 #include "sim.h"
 #include "util.h"
-
-static const char *role_name(int type, int role)
-{
-	if (role == SIM_ROLE_AM)
-		return "am";
-	if (type == SCN_JOB_MNIST)
-		return role ? "worker" : "ps";
-	if (type == SCN_JOB_ANGEL && role == 1)
-		return "ps";
-	return "executor";
-}
 
 /* Rows of jobs.csv and executors.csv are built with util.h's wr_*
  * writers straight into a buffer, written with one fwrite when it is
@@ -122,7 +112,7 @@ struct rowbuf {
 	size_t len;            /* bytes in b, not yet written */
 	struct name prefix;    /* "<policy>,<replication>,", which every row
 				  starts with; len 0 until rb_prefix */
-	struct names group, node, type, status, role; /* see put_group .. */
+	struct names group, node, type, status, role, why; /* see put_group .. */
 };
 
 static void rb_init(struct rowbuf *rb, FILE *f)
@@ -170,6 +160,7 @@ static void rb_close(struct rowbuf *rb)
 	names_free(&rb->type);
 	names_free(&rb->status);
 	names_free(&rb->role);
+	names_free(&rb->why);
 }
 
 /* The names rows repeat, with their commas, from rb's copies: the text
@@ -204,8 +195,21 @@ static char *put_role(char *p, struct rowbuf *rb, int type, int role)
 	int k = type * 3 + role - SIM_ROLE_AM;
 	const struct name *n = name_at(&rb->role, k);
 	if (!n)
-		n = name_add(&rb->role, k, role_name(type, role));
+		n = name_add(&rb->role, k, scn_role_name((enum scn_job_type)type, role));
 	return put_name(p, n);
+}
+
+/* The reason a job is not done, and the end of its row: "why\n". */
+static char *put_why(char *p, struct rowbuf *rb, const struct sim *s, int why)
+{
+	const struct name *n = name_at(&rb->why, why);
+	if (!n) {
+		char b[160];
+		n = name_add(&rb->why, why, sim_why_name(sim_scenario(s), why, b, sizeof b));
+	}
+	p = put_name(p, n);
+	p[-1] = '\n';
+	return p;
 }
 
 static char *put_node(char *p, struct rowbuf *rb, const struct sim *s, int node)
@@ -289,8 +293,11 @@ static void job_rows(struct rowbuf *rb, const struct sim *s, int from, int to)
 			p = wr_us(p, j->end_us - j->arrival_us);
 		*p++ = ',';
 		p = put_num(p, j->nodes_used);
-		p = wr_i64(p, j->gpus_used);
-		*p++ = '\n';
+		p = put_num(p, j->gpus_used);
+		if (j->status == JOB_DONE) /* the reason of others: see sim_exec_sink */
+			p[-1] = ',', *p++ = '\n';
+		else
+			p = put_why(p, rb, s, sim_job_why(s, i));
 		rb_end(rb, p);
 	}
 }
@@ -399,7 +406,8 @@ static const char *const out_names[NOUT] = {"runs.csv", "jobs.csv", "executors.c
 					    "timing.csv"};
 static const char *const out_headers[NOUT] = {
 	"scenario,policy," ROWS_RUN_HEADER,
-	"policy,replication,job,group,index,type,status,arrival_s,start_s,end_s,jct_s,nodes,gpus\n",
+	"policy,replication,job,group,index,type,status,arrival_s,start_s,end_s,jct_s,nodes,gpus,"
+	"reason\n",
 	"policy,replication,executor,job,group,type,role,node,cores,memory_mib,gpus,launch_s,"
 	"ready_s,end_s,gpu_from_s,gpu_to_s\n",
 	"policy," ROWS_TIMING_HEADER,
@@ -449,26 +457,151 @@ static int pick_policies(const struct scn *s, const struct cmd_run_opts *o,
 	return 0;
 }
 
+/* What the table shows of one policy, over its replications. */
+enum { A_MAKESPAN, A_JCT, A_P95, A_WAIT, A_GPU, A_CPU, NA };
 struct agg {
-	double makespan, jct, p95, wait, gpu, cpu;
+	double sum[NA];           /* of the values that are not empty */
+	int n[NA];                /* how many */
+	double *mk;               /* per replication (from the first run): makespan, NaN if empty */
+	int64_t counted, done, failed, timed_out, unplaceable; /* over the replications */
+	int64_t why[SIM_WHY_CODES];
 };
 
-static void print_table(const struct scn_policy *pols, int npol, const struct agg *a, int reps,
-			const struct scn *s)
+static void agg_add(struct agg *a, int rep, const struct met_run *m)
 {
-	printf("%s: %d replication%s, seed %" PRIu64 "\n", s->name, reps, reps == 1 ? "" : "s",
-	       s->seed);
-	printf("%-18s %12s %12s %12s %12s %8s %8s %9s\n", "policy", "makespan_s", "jct_mean_s",
-	       "jct_p95_s", "wait_mean_s", "gpu_%", "cpu_%", "vs_first");
-	for (int p = 0; p < npol; p++) {
-		char vs[32] = "-";
-		if (p > 0 && a[0].makespan > 0)
-			snprintf(vs, sizeof vs, "%+.1f%%",
-				 100.0 * (a[p].makespan - a[0].makespan) / a[0].makespan);
-		printf("%-18s %12.3f %12.3f %12.3f %12.3f %8.1f %8.1f %9s\n", pols[p].name,
-		       a[p].makespan / reps, a[p].jct / reps, a[p].p95 / reps, a[p].wait / reps,
-		       100 * a[p].gpu / reps, 100 * a[p].cpu / reps, vs);
+	const double v[NA] = {m->makespan_s, m->jct_mean_s, m->jct_p95_s, m->wait_mean_s,
+			      m->gpu_util, m->cpu_util};
+	for (int k = 0; k < NA; k++)
+		if (!isnan(v[k])) {
+			a->sum[k] += v[k];
+			a->n[k]++;
+		}
+	/* the change is paired: from the values as runs.csv writes them */
+	a->mk[rep] = isnan(m->makespan_s) ? NAN : round(m->makespan_s * 1e6) / 1e6;
+	a->counted += m->counted;
+	a->done += m->done;
+	a->failed += m->failed;
+	a->timed_out += m->timed_out;
+	a->unplaceable += m->unplaceable;
+	for (int k = 0; k < SIM_WHY_CODES; k++)
+		a->why[k] += m->why[k];
+}
+
+/* A mean of the table: "-" if no replication had a value, a '*' when
+ * some had none. */
+static const char *cell(const struct agg *a, int k, int reps, double scale, int decimals,
+			char *buf, size_t len, bool *partial)
+{
+	if (!a->n[k])
+		return "-";
+	snprintf(buf, len, "%.*f%s", decimals, scale * a->sum[k] / a->n[k],
+		 a->n[k] < reps ? "*" : "");
+	*partial |= a->n[k] < reps;
+	return buf;
+}
+
+/* The paired change of makespan of a against the baseline b: the mean
+ * over the replications where both have one and b's is > 0 of
+ * 100 (a - b) / b. */
+static const char *change_cell(const struct agg *a, const struct agg *b, int reps, char *buf,
+			       size_t len)
+{
+	double sum = 0;
+	int n = 0;
+	if (a == b)
+		return "baseline";
+	for (int r = 0; r < reps; r++)
+		if (!isnan(a->mk[r]) && !isnan(b->mk[r]) && b->mk[r] > 0) {
+			sum += 100 * (a->mk[r] - b->mk[r]) / b->mk[r];
+			n++;
+		}
+	if (!n)
+		return "-";
+	snprintf(buf, len, "%+.1f%%", sum / n);
+	return buf;
+}
+
+/* "warning: POLICY: ..." for a policy with jobs not done: the counts and
+ * the reasons, most frequent first (at most three). */
+static void warn_not_done(const struct scn *s, const char *pol, const struct agg *a, int reps)
+{
+	int64_t nd = a->failed + a->timed_out + a->unplaceable;
+	char why[512] = "";
+	int64_t shown[3] = {0};
+	int code[3] = {-1, -1, -1};
+	for (int k = 1; k < SIM_WHY_CODES; k++)
+		for (int i = 0; i < 3; i++)
+			if (a->why[k] > shown[i]) {
+				for (int t = 2; t > i; t--)
+					shown[t] = shown[t - 1], code[t] = code[t - 1];
+				shown[i] = a->why[k];
+				code[i] = k;
+				break;
+			}
+	for (int i = 0; i < 3 && code[i] >= 0; i++) {
+		char b[160];
+		snprintf(why + strlen(why), sizeof why - strlen(why), "%s%s (%" PRId64 ")",
+			 i ? ", " : code[1] >= 0 ? "; reasons: " : "; reason: ",
+			 sim_why_name(s, code[i], b, sizeof b), shown[i]);
 	}
+	printf("warning: %s: %" PRId64 " of %" PRId64 " counted jobs not done%s (%" PRId64
+	       " failed, %" PRId64 " timed out, %" PRId64 " unplaceable)%s%s\n", pol, nd,
+	       a->counted, reps > 1 ? " over the replications" : "", a->failed, a->timed_out,
+	       a->unplaceable, why, a->done ? "" : "; no job done: its job figures are empty");
+}
+
+static void print_table(const struct scn_policy *pols, int npol, const struct agg *a, int reps,
+			const struct scn *s, int base, bool base_named, const char *dir)
+{
+	int64_t njobs = 0;
+	for (int g = 0; g < s->njobgroups; g++)
+		njobs += s->jobs[g].count;
+	printf("%s: means over %d replication%s (seed %" PRIu64 "), job counts summed over %s; "
+	       "change: makespan against %s (%s); files in %s/\n", s->name, reps,
+	       reps == 1 ? "" : "s", s->seed, reps == 1 ? "it" : "them", pols[base].name,
+	       base_named ? "--baseline" : "the first policy listed", dir);
+	printf("%-18s %11s %11s %10s %11s %6s %6s %9s %6s %6s %9s %11s\n", "policy", "makespan_s",
+	       "jct_mean_s", "jct_p95_s", "wait_mean_s", "gpu_%", "cpu_%", "change", "done",
+	       "failed", "timed_out", "unplaceable");
+	bool partial = false;
+	for (int p = 0; p < npol; p++) {
+		char b[NA][32], ch[32];
+		printf("%-18s %11s %11s %10s %11s %6s %6s %9s %6" PRId64 " %6" PRId64 " %9" PRId64
+		       " %11" PRId64 "\n", pols[p].name,
+		       cell(&a[p], A_MAKESPAN, reps, 1, 3, b[0], sizeof b[0], &partial),
+		       cell(&a[p], A_JCT, reps, 1, 3, b[1], sizeof b[1], &partial),
+		       cell(&a[p], A_P95, reps, 1, 3, b[2], sizeof b[2], &partial),
+		       cell(&a[p], A_WAIT, reps, 1, 3, b[3], sizeof b[3], &partial),
+		       cell(&a[p], A_GPU, reps, 100, 1, b[4], sizeof b[4], &partial),
+		       cell(&a[p], A_CPU, reps, 100, 1, b[5], sizeof b[5], &partial),
+		       change_cell(&a[p], &a[base], reps, ch, sizeof ch), a[p].done, a[p].failed,
+		       a[p].timed_out, a[p].unplaceable);
+	}
+	if (partial)
+		printf("*: mean over the replications that have a value (the others had nothing "
+		       "to measure)\n");
+	if (s->warmup_jobs >= njobs && njobs > 0)
+		printf("note: the warm-up (%d jobs) covers all %" PRId64 " jobs: none is counted, and "
+		       "the job figures are empty\n", s->warmup_jobs, njobs);
+	for (int p = 0; p < npol; p++)
+		if (a[p].failed + a[p].timed_out + a[p].unplaceable)
+			warn_not_done(s, pols[p].name, &a[p], reps);
+}
+
+/* The baseline: --baseline's policy, one of those run, else the first.
+ * -1 after a message if it is not run. */
+static int pick_baseline(const struct scn_policy *pols, int npol, const char *name)
+{
+	if (!name)
+		return 0;
+	for (int p = 0; p < npol; p++)
+		if (strcmp(pols[p].name, name) == 0)
+			return p;
+	fprintf(stderr, "hetsim run: option '--baseline': policy '%s' is not run (run:", name);
+	for (int p = 0; p < npol; p++)
+		fprintf(stderr, "%s %s", p ? "," : "", pols[p].name);
+	fprintf(stderr, ")\n");
+	return -1;
 }
 
 int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *dir)
@@ -479,6 +612,9 @@ int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *di
 		return 2;
 	if (o->seed_set)
 		s->seed = o->seed;
+	int base = pick_baseline(pols, npol, o->baseline);
+	if (base < 0)
+		return 2;
 	int reps = o->replications ? o->replications : s->replications;
 	int first = 0, last = reps;
 	if (o->only_replication >= 0) {
@@ -490,6 +626,9 @@ int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *di
 		first = o->only_replication;
 		last = first + 1;
 	}
+	if (s->cost.builtin && !o->quiet)
+		fprintf(stderr, "note: %s names no cost_model: using the built-in default, the "
+			"assumed figures of " SCN_DEFAULT_MODEL "\n", s->path);
 	if (s->sweep_points > 1 && !o->quiet)
 		fprintf(stderr, "note: %s has a sweep block of %d points; run takes point 0 "
 			"(hetsim sweep runs them all)\n", s->path, s->sweep_points);
@@ -501,6 +640,8 @@ int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *di
 	for (int i = 0; i < NOUT; i++)
 		fputs(out_headers[i], f[i]);
 	struct agg *agg = xcalloc((size_t)npol, sizeof *agg);
+	for (int p = 0; p < npol; p++)
+		agg[p].mk = xmalloc((size_t)(last - first) * sizeof *agg[p].mk);
 	int rc = 0;
 	for (int p = 0; p < npol && !rc; p++) {
 		const struct policy_ops *ops = pol_find(pols[p].kind);
@@ -544,16 +685,16 @@ int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *di
 			fprintf(f[3], "%s,", pols[p].name);
 			rows_timing(f[3], r, wall, sim_totals(sim));
 			run_row(f[0], s, pols[p].name, r, &m);
-			agg[p] = (struct agg){agg[p].makespan + m.makespan_s, agg[p].jct + m.jct_mean_s,
-					      agg[p].p95 + m.jct_p95_s, agg[p].wait + m.wait_mean_s,
-					      agg[p].gpu + m.gpu_util, agg[p].cpu + m.cpu_util};
+			agg_add(&agg[p], r - first, &m);
 			sim_free(sim);
 		}
 	}
 	if (rows_files_close(&out, rc == 0))
 		rc = 1;
 	if (!rc && !o->quiet)
-		print_table(pols, npol, agg, last - first, s);
+		print_table(pols, npol, agg, last - first, s, base, o->baseline != NULL, dir);
+	for (int p = 0; p < npol; p++)
+		free(agg[p].mk);
 	free(agg);
 	return rc;
 }

@@ -65,6 +65,12 @@ void cmd_ci95(const double *x, int n, struct cmd_ci *out)
 static char metric_name[MAX_METRICS][32];
 static int nmetrics, first_metric, nfields;
 
+/* Fields of a row that the table reads (indices into the row). */
+enum { F_COUNTED, F_FAILED, F_TIMED_OUT, F_UNPLACEABLE, F_MAKESPAN, NF_READ };
+static const char *const read_name[NF_READ] = {"counted", "failed", "timed_out",
+					       "unplaceable", "makespan_s"};
+static int read_field[NF_READ];
+
 static void metrics_init(void)
 {
 	const char *h = ROWS_RUN_HEADER;
@@ -75,6 +81,9 @@ static void metrics_init(void)
 			first_metric = nfields;
 		if (first_metric && nfields >= first_metric && nmetrics < MAX_METRICS)
 			snprintf(metric_name[nmetrics++], sizeof metric_name[0], "%.*s", (int)n, h);
+		for (int k = 0; k < NF_READ; k++)
+			if (strncmp(h, read_name[k], n) == 0 && n == strlen(read_name[k]))
+				read_field[k] = nfields;
 		nfields++;
 		h += n + (h[n] == ',');
 	}
@@ -92,7 +101,10 @@ struct plan {
 	int *npol;                     /* per point */
 	int *reps;                     /* per point: replications */
 	int *gfirst;                   /* per point: its first (point, policy) group */
+	long *grun;                    /* per group: its first run (its runs follow) */
 	int ngroups, maxreps;
+	const char *baseline;          /* the policy changes are against (its name) */
+	bool baseline_named;           /* by --baseline, not the first listed */
 	struct run *runs;              /* the run table, in run order; owned */
 	long nruns;
 	bool say;                      /* this process prints messages (rank 0) */
@@ -134,7 +146,33 @@ static void plan_free(struct plan *pl)
 	free(pl->npol);
 	free(pl->reps);
 	free(pl->gfirst);
+	free(pl->grun);
 	free(pl->runs);
+}
+
+/* Group of (point p, policy `name`), or -1. */
+static int group_of(const struct plan *pl, int p, const char *name)
+{
+	for (int k = 0; k < pl->npol[p]; k++)
+		if (strcmp(pl->pols[p][k].name, name) == 0)
+			return pl->gfirst[p] + k;
+	return -1;
+}
+
+/* The baseline: --baseline's policy, which must be run at some point,
+ * else the first policy listed (point 0's first).  0, or 2 after a
+ * message. */
+static int pick_baseline(struct plan *pl, const struct cmd_sweep_opts *o)
+{
+	pl->baseline_named = o->baseline != NULL;
+	pl->baseline = o->baseline ? o->baseline : pl->npol[0] ? pl->pols[0][0].name : "";
+	for (int p = 0; p < pl->sw->npoints; p++)
+		if (group_of(pl, p, pl->baseline) >= 0)
+			return 0;
+	if (pl->say)
+		fprintf(stderr, "hetsim sweep: option '--baseline': policy '%s' is not run (run: "
+			"the scenario's policies, or those of --policy)\n", pl->baseline);
+	return 2;
 }
 
 /* Fill *pl.  Returns 0, or 2 after a message (a bad option value). */
@@ -166,11 +204,14 @@ static int plan_build(struct plan *pl, struct scn_sweep *sw, const struct cmd_sw
 		}
 	}
 	pl->runs = xcalloc((size_t)n, sizeof *pl->runs);
+	pl->grun = xcalloc((size_t)pl->ngroups, sizeof *pl->grun);
 	for (int p = 0; p < np; p++)
-		for (int k = 0; k < pl->npol[p]; k++)
+		for (int k = 0; k < pl->npol[p]; k++) {
+			pl->grun[pl->gfirst[p] + k] = pl->nruns;
 			for (int r = 0; r < pl->reps[p]; r++)
 				pl->runs[pl->nruns++] = (struct run){p, k, r};
-	return 0;
+		}
+	return pick_baseline(pl, o);
 }
 
 /* ---- one run ------------------------------------------------------- */
@@ -229,6 +270,9 @@ struct gather {
 	int nvals[MAX_METRICS];
 	char **sum;           /* per group: its summary.csv rows; owned */
 	struct cmd_ci *mk;    /* per group: makespan, for the table */
+	double *mkrun;        /* per run: its makespan as written, NaN if empty */
+	double (*counts)[NF_READ - 1]; /* per group: sums over its replications of
+			       counted, failed, timed_out, unplaceable */
 	bool bar;             /* draw a progress bar on stderr */
 	double t0, drawn;     /* start; last drawing (seconds) */
 };
@@ -274,6 +318,18 @@ static void lead(FILE *f, const struct plan *pl, const struct run *r)
 		fprintf(f, ",%s", scn_sweep_shown(sw, r->point, a));
 }
 
+/* The rest of a summary.csv row after its leading columns:
+ * ",replications,metric,mean,sd,ci95_half,ci95_lo,ci95_hi,baseline\n". */
+static void ci_row(FILE *f, const char *metric, const struct cmd_ci *ci, const char *baseline)
+{
+	fprintf(f, ",%d,%s,%.6f,%.6f,", ci->n, metric, ci->mean, ci->sd);
+	if (ci->n > 1)
+		fprintf(f, "%.6f,%.6f,%.6f,%s\n", ci->half, ci->mean - ci->half,
+			ci->mean + ci->half, baseline);
+	else
+		fprintf(f, ",,,%s\n", baseline);
+}
+
 /* The group of run r is complete: its summary rows. */
 static void group_done(struct gather *g, const struct run *r)
 {
@@ -288,19 +344,33 @@ static void group_done(struct gather *g, const struct run *r)
 	for (int m = 0; m < nmetrics; m++) {
 		struct cmd_ci ci;
 		cmd_ci95(g->vals + (size_t)m * pl->maxreps, g->nvals[m], &ci);
-		if (m == 0)
+		if (!strcmp(metric_name[m], "makespan_s"))
 			g->mk[gid] = ci;
 		if (!ci.n)
 			continue; /* empty in every replication */
 		lead(f, pl, r);
-		fprintf(f, ",%d,%s,%.6f,%.6f,", ci.n, metric_name[m], ci.mean, ci.sd);
-		if (ci.n > 1)
-			fprintf(f, "%.6f,%.6f,%.6f\n", ci.half, ci.mean - ci.half, ci.mean + ci.half);
-		else
-			fputs(",,\n", f);
+		ci_row(f, metric_name[m], &ci, "");
 		g->nvals[m] = 0;
 	}
 	fclose(f);
+}
+
+/* The paired change of makespan of group gid against the baseline's
+ * group bg at the same point: 100 (m - b) / b per replication, over the
+ * replications where both have a value and b > 0. */
+static void change_ci(const struct gather *g, int gid, int bg, struct cmd_ci *out)
+{
+	const struct plan *pl = g->pl;
+	int reps = pl->reps[pl->runs[pl->grun[gid]].point];
+	double *x = xmalloc((size_t)(reps ? reps : 1) * sizeof *x);
+	int n = 0;
+	for (int r = 0; r < reps; r++) {
+		double m = g->mkrun[pl->grun[gid] + r], b = g->mkrun[pl->grun[bg] + r];
+		if (!isnan(m) && !isnan(b) && b > 0)
+			x[n++] = 100 * (m - b) / b;
+	}
+	cmd_ci95(x, n, out);
+	free(x);
 }
 
 /* Write run i's rows (its turn has come) and take its metrics. */
@@ -314,11 +384,18 @@ static void write_row(struct gather *g, long i, const char *row)
 	lead(g->timing, pl, r);
 	fprintf(g->timing, ",%s", timing);
 	const char *p = row;
+	int gid = pl->gfirst[r->point] + r->pol;
+	g->mkrun[i] = NAN;
 	for (int k = 0; k < nfields; k++) {
 		size_t n = strcspn(p, ",\n");
 		int m = k - first_metric;
 		if (m >= 0 && m < nmetrics && n > 0)
 			g->vals[(size_t)m * pl->maxreps + g->nvals[m]++] = strtod(p, NULL);
+		if (k == read_field[F_MAKESPAN] && n > 0)
+			g->mkrun[i] = strtod(p, NULL);
+		for (int c = 0; c < F_MAKESPAN; c++)
+			if (k == read_field[c])
+				g->counts[gid][c] += strtod(p, NULL);
 		p += n + (p[n] == ',');
 	}
 	if (r->rep == pl->reps[r->point] - 1)
@@ -347,6 +424,8 @@ static void gather_free(struct gather *g)
 		free(g->sum[k]);
 	free(g->sum);
 	free(g->mk);
+	free(g->mkrun);
+	free(g->counts);
 	free(g->vals);
 }
 
@@ -358,7 +437,7 @@ static void gather_free(struct gather *g)
 static const char *const out_names[NOUT] = {"runs.csv", "summary.csv", "timing.csv"};
 static const char *const out_tails[NOUT] = {
 	"," ROWS_RUN_HEADER,
-	",replications,metric,mean,sd,ci95_half,ci95_lo,ci95_hi\n",
+	",replications,metric,mean,sd,ci95_half,ci95_lo,ci95_hi,baseline\n",
 	"," ROWS_TIMING_HEADER,
 };
 
@@ -392,37 +471,54 @@ static int policy_order(const struct plan *pl, const char **names)
 	return n;
 }
 
-/* Group of (point p, policy `name`), or -1. */
-static int group_of(const struct plan *pl, int p, const char *name)
-{
-	for (int k = 0; k < pl->npol[p]; k++)
-		if (strcmp(pl->pols[p][k].name, name) == 0)
-			return pl->gfirst[p] + k;
-	return -1;
-}
-
-/* summary.csv's rows: policy by policy, point by point. */
+/* summary.csv's rows: policy by policy, point by point; after a
+ * group's rows, its change against the baseline at that point. */
 static void write_summary(const struct gather *g, FILE *f)
 {
-	const char **names = xcalloc((size_t)g->pl->ngroups, sizeof *names);
-	int n = policy_order(g->pl, names);
+	const struct plan *pl = g->pl;
+	const char **names = xcalloc((size_t)pl->ngroups, sizeof *names);
+	int n = policy_order(pl, names);
 	for (int i = 0; i < n; i++)
-		for (int p = 0; p < g->pl->sw->npoints; p++) {
-			int gid = group_of(g->pl, p, names[i]);
-			if (gid >= 0 && g->sum[gid])
+		for (int p = 0; p < pl->sw->npoints; p++) {
+			int gid = group_of(pl, p, names[i]);
+			if (gid < 0)
+				continue;
+			if (g->sum[gid])
 				fputs(g->sum[gid], f);
+			int bg = group_of(pl, p, pl->baseline);
+			struct cmd_ci ci;
+			if (bg < 0 || bg == gid)
+				continue;
+			change_ci(g, gid, bg, &ci);
+			if (!ci.n)
+				continue;
+			lead(f, pl, &pl->runs[pl->grun[gid]]);
+			ci_row(f, "makespan_change_pct", &ci, pl->baseline);
 		}
 	free(names);
 }
 
-static void print_table(const struct gather *g)
+/* Jobs per replication of group gid not done, and counted: means. */
+static void not_done(const struct gather *g, int gid, double *nd, double *counted)
+{
+	const struct plan *pl = g->pl;
+	int reps = pl->reps[pl->runs[pl->grun[gid]].point];
+	const double *c = g->counts[gid];
+	*nd = (c[F_FAILED] + c[F_TIMED_OUT] + c[F_UNPLACEABLE]) / reps;
+	*counted = c[F_COUNTED] / reps;
+}
+
+static void print_table(const struct gather *g, const char *dir)
 {
 	const struct plan *pl = g->pl;
 	const struct scn_sweep *sw = pl->sw;
 	const char **names = xcalloc((size_t)pl->ngroups, sizeof *names);
 	int w[64], n = policy_order(pl, names);
-	printf("%s: %d point%s, %ld runs (makespan_s: mean ± half-width of the 95%% CI)\n",
-	       sw->point[0]->name, sw->npoints, sw->npoints == 1 ? "" : "s", pl->nruns);
+	printf("%s: %d point%s, %ld runs; means over each point's replications (reps), "
+	       "± the half-width of the 95%% CI; change: makespan against %s (%s), paired; "
+	       "files in %s/\n", sw->point[0]->name, sw->npoints, sw->npoints == 1 ? "" : "s",
+	       pl->nruns, pl->baseline, pl->baseline_named ? "--baseline" : "the first policy listed",
+	       dir);
 	printf("%-18s %5s", "policy", "point");
 	for (int a = 0; a < sw->naxes && a < 64; a++) {
 		w[a] = (int)strlen(sw->axes[a].label);
@@ -432,21 +528,59 @@ static void print_table(const struct gather *g)
 		w[a] = w[a] > 24 ? 24 : w[a];
 		printf(" %-*s", w[a], sw->axes[a].label);
 	}
-	printf(" %12s %12s %5s\n", "makespan_s", "ci95_half", "reps");
+	printf(" %12s %12s %9s %14s %5s\n", "makespan_s", "ci95_half", "change_%", "not_done",
+	       "reps");
+	int warned = 0, unwarned = 0;
 	for (int i = 0; i < n; i++)
 		for (int p = 0; p < sw->npoints; p++) {
-			int gid = group_of(pl, p, names[i]);
+			int gid = group_of(pl, p, names[i]), bg = group_of(pl, p, pl->baseline);
 			if (gid < 0)
 				continue;
 			const struct cmd_ci *c = &g->mk[gid];
+			char mk[32] = "-", half[32] = "-", ch[32] = "-", nd[48];
+			if (c->n > 0)
+				snprintf(mk, sizeof mk, "%.3f", c->mean);
+			if (c->n > 1)
+				snprintf(half, sizeof half, "%.3f", c->half);
+			if (bg >= 0 && bg != gid) {
+				struct cmd_ci cc;
+				change_ci(g, gid, bg, &cc);
+				if (cc.n > 0)
+					snprintf(ch, sizeof ch, "%+.1f", cc.mean);
+			}
+			double notd, counted;
+			not_done(g, gid, &notd, &counted);
+			snprintf(nd, sizeof nd, "%.3g of %.3g", notd, counted);
 			printf("%-18s %5d", names[i], p);
 			for (int a = 0; a < sw->naxes && a < 64; a++)
 				printf(" %-*.*s", w[a], w[a], scn_sweep_shown(sw, p, a));
-			if (c->n > 1)
-				printf(" %12.3f %12.3f %5d\n", c->mean, c->half, c->n);
-			else
-				printf(" %12.3f %12s %5d\n", c->mean, "-", c->n);
+			printf(" %12s %12s %9s %14s %5d\n", mk, half, ch, notd > 0 ? nd : "0",
+			       pl->reps[p]);
 		}
+	for (int i = 0; i < n; i++)
+		for (int p = 0; p < sw->npoints; p++) {
+			int gid = group_of(pl, p, names[i]);
+			double notd, counted;
+			if (gid < 0 || (not_done(g, gid, &notd, &counted), notd == 0))
+				continue;
+			if (warned == 10) {
+				unwarned++;
+				continue;
+			}
+			const double *c = g->counts[gid];
+			int reps = pl->reps[p];
+			printf("warning: %s at point %d: %.3g of %.3g jobs per replication not done "
+			       "(%.3g failed, %.3g timed out, %.3g unplaceable)%s\n", names[i], p, notd,
+			       counted, c[F_FAILED] / reps, c[F_TIMED_OUT] / reps,
+			       c[F_UNPLACEABLE] / reps,
+			       c[F_UNPLACEABLE] + c[F_FAILED] + c[F_TIMED_OUT] >= reps * counted
+				       ? "; no job done" : "");
+			warned++;
+		}
+	if (unwarned)
+		printf("warning: and %d more (policy, point) pairs with jobs not done\n", unwarned);
+	if (warned)
+		printf("(each job's reason: jobs.csv of hetsim run on that point's scenario)\n");
 	free(names);
 }
 
@@ -892,9 +1026,16 @@ static int default_workers(void)
 
 /* ---- the command --------------------------------------------------- */
 
-/* "note: policy X ignores the scenario's node labels", once a policy. */
+/* "note: policy X ignores the scenario's node labels", once a policy;
+ * the built-in cost model, once. */
 static void notes(const struct plan *pl)
 {
+	for (int p = 0; p < pl->sw->npoints; p++)
+		if (pl->sw->point[p]->cost.builtin) {
+			fprintf(stderr, "note: %s names no cost_model: using the built-in default, "
+				"the assumed figures of " SCN_DEFAULT_MODEL "\n", pl->sw->point[p]->path);
+			break;
+		}
 	const char **names = xcalloc((size_t)pl->ngroups, sizeof *names);
 	int n = policy_order(pl, names);
 	for (int i = 0; i < n; i++)
@@ -936,6 +1077,8 @@ int cmd_sweep_scenario(struct scn_sweep *sw, const struct cmd_sweep_opts *o, con
 		g.pending = xcalloc((size_t)pl.nruns, sizeof *g.pending);
 		g.sum = xcalloc((size_t)pl.ngroups, sizeof *g.sum);
 		g.mk = xcalloc((size_t)pl.ngroups, sizeof *g.mk);
+		g.mkrun = xcalloc((size_t)pl.nruns, sizeof *g.mkrun);
+		g.counts = xcalloc((size_t)pl.ngroups, sizeof *g.counts);
 		g.vals = xcalloc((size_t)nmetrics * pl.maxreps, sizeof *g.vals);
 		g.bar = !o->quiet && isatty(STDERR_FILENO);
 		g.t0 = now_s();
@@ -961,7 +1104,7 @@ int cmd_sweep_scenario(struct scn_sweep *sw, const struct cmd_sweep_opts *o, con
 		if (rows_files_close(&out, rc == 0))
 			rc = rc ? rc : 1;
 		if (rc == 0 && !o->quiet)
-			print_table(&g);
+			print_table(&g, dir);
 		gather_free(&g);
 	}
 	if (lonely)
@@ -978,6 +1121,7 @@ static const struct cmd_opt sweep_opts[] = {
 	{"seed", 0, "N", "override the scenario's seed"},
 	{"policy", 'p', "NAME", "run only this policy (a scenario entry's name, or a "
 				"registered policy with its defaults); repeatable"},
+	{"baseline", 0, "NAME", "the policy changes are against (default: the first policy listed)"},
 	{"quiet", 'q', NULL, "print no table, no notes and no progress"},
 	{"help", 'h', NULL, "show this help"},
 	{NULL, 0, NULL, NULL},
@@ -1010,6 +1154,7 @@ static int sweep_options(const struct cmd_args *a, struct cmd_sweep_opts *o)
 		o->workers = (int)x;
 	}
 	o->quiet = cmd_get(sweep_opts, a, "quiet") != NULL;
+	o->baseline = cmd_get(sweep_opts, a, "baseline");
 	for (int i = 0; i < a->n; i++)
 		if (strcmp(sweep_opts[a->opt[i]].name, "policy") == 0) {
 			if (o->npolicies == ARRAY_LEN(o->policies)) {

@@ -66,14 +66,25 @@ static void *fifo_init(struct sim *s, const struct scn_policy *cfg)
 	return f;
 }
 
+/* fifo checks every dimension and ignores labels. */
+static const struct pol_fit_rules fifo_rules = {.labels = false, .cores = true, .gpus = true};
+
 static void fifo_arrived(void *st, struct sim *s, int job)
 {
 	struct fifo *f = st;
-	if (!pol_fits_arrived(&f->fits, s, sim_job(s, job), false, true, true)) {
-		sim_reject_job(s, job, JOB_UNPLACEABLE);
+	int why = pol_fits_arrived(&f->fits, s, sim_job(s, job), fifo_rules);
+	if (why) {
+		sim_reject_job(s, job, why);
 		return;
 	}
 	pol_jobset_add(&f->q, job);
+}
+
+static void fifo_can_ever_place(const struct scn_policy *cfg, const struct scn *sc, int group,
+				const struct sim_shape *sh, struct pol_verdict *v)
+{
+	(void)cfg;
+	pol_feasible(sc, group, sh, fifo_rules, v);
 }
 
 static void fifo_finished(void *st, struct sim *s, int job)
@@ -173,4 +184,5 @@ const struct policy_ops pol_fifo = {
 	.job_finished = fifo_finished,
 	.schedule = fifo_schedule,
 	.fini = fifo_fini,
+	.can_ever_place = fifo_can_ever_place,
 };

@@ -111,11 +111,25 @@ static void *dual_init(struct sim *s, const struct scn_policy *cfg)
 static void dual_arrived(void *st, struct sim *s, int job)
 {
 	struct dual *d = st;
-	if (!pol_fits_arrived(&d->fits, s, sim_job(s, job), d->labels, d->check_cores, true)) {
-		sim_reject_job(s, job, JOB_UNPLACEABLE);
+	struct pol_fit_rules r = {.labels = d->labels, .cores = d->check_cores, .gpus = true};
+	int why = pol_fits_arrived(&d->fits, s, sim_job(s, job), r);
+	if (why) {
+		sim_reject_job(s, job, why);
 		return;
 	}
 	pol_jobset_add(&d->q, job);
+}
+
+/* The label filter and the calculator are the configuration's switches;
+ * GPUs are always checked. */
+static void dual_can_ever_place(const struct scn_policy *cfg, const struct scn *sc, int group,
+				const struct sim_shape *sh, struct pol_verdict *v)
+{
+	struct pol_fit_rules r = {
+		.labels = pol_param_bool(&pol_label_dual, cfg, "labels"),
+		.cores = strcmp(pol_param_value(&pol_label_dual, cfg, "calculator"), "dominant") == 0,
+		.gpus = true};
+	pol_feasible(sc, group, sh, r, v);
 }
 
 static void dual_finished(void *st, struct sim *s, int job)
@@ -289,4 +303,5 @@ const struct policy_ops pol_label_dual = {
 	.job_finished = dual_finished,
 	.schedule = dual_schedule,
 	.fini = dual_fini,
+	.can_ever_place = dual_can_ever_place,
 };

@@ -1,6 +1,7 @@
 /* pol_common.c - job queues, tentative placement, feasibility. */
 #include "pol_common.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,37 +134,133 @@ void pol_tent_fini(struct pol_tent *t)
 	memset(t, 0, sizeof *t);
 }
 
-bool pol_feasible(const struct sim *s, const struct sim_job *j, bool use_labels,
-		  bool check_cores, bool use_gpus)
+const char *pol_fmt_mib(int64_t mib, char *buf, size_t len)
 {
-	const struct scn *sc = sim_scenario(s);
-	for (int r = 0; r < j->nroles; r++) {
-		const struct sim_role *ro = &j->shape->role[r];
-		int want = ro->count - j->live->granted[r];
-		int cores = ro->cores ? ro->cores : 1, gpus = use_gpus ? ro->gpus : 0;
-		int64_t fit = 0; /* executors of this role the empty cluster holds */
-		for (int g = 0; g < sc->ngroups && want > 0; g++) {
-			const struct scn_node_group *ng = &sc->groups[g];
-			if (use_labels && (ng->labels & ro->require) != ro->require)
-				continue;
-			int64_t k = ng->mem_mib / ro->mem_mib;
-			if (check_cores && ng->cores / cores < k)
-				k = ng->cores / cores;
-			if (gpus && ng->gpus / gpus < k)
-				k = ng->gpus / gpus;
-			fit += k * ng->count;
-		}
-		if (want > 0 && fit < want)
-			return false;
+	if (mib >= 1024 && mib % 1024 == 0)
+		snprintf(buf, len, "%" PRId64 " GiB", mib / 1024);
+	else
+		snprintf(buf, len, "%" PRId64 " MiB", mib);
+	return buf;
+}
+
+/* Whether node group ng may host an executor of role ro under r. */
+static bool eligible(const struct scn_node_group *ng, const struct sim_role *ro,
+		     struct pol_fit_rules r)
+{
+	return !r.labels || (ng->labels & ro->require) == ro->require;
+}
+
+/* The label of ro->require that no node carries together with the ones
+ * before it (label order), as a reason code; ro's labels are carried by
+ * no node together. */
+static int missing_label(const struct scn *sc, const struct sim_role *ro)
+{
+	uint64_t have = 0;
+	for (int k = 0; k < SCN_MAX_LABELS; k++) {
+		uint64_t bit = UINT64_C(1) << k;
+		if (!(ro->require & bit))
+			continue;
+		bool any = false;
+		for (int g = 0; g < sc->ngroups && !any; g++)
+			any = (sc->groups[g].labels & (have | bit)) == (have | bit);
+		if (!any)
+			return SIM_WHY_LABEL(k);
+		have |= bit;
 	}
-	return true;
+	return SIM_WHY_LABEL(0); /* not reached: the labels are carried together */
+}
+
+/* What one executor of ro asks for, for messages: "3 cores, 4 GiB, 1 GPU". */
+static void ask_text(const struct sim_role *ro, struct pol_fit_rules r, char *buf, size_t len)
+{
+	char m[32];
+	int cores = ro->cores ? ro->cores : 1, gpus = r.gpus ? ro->gpus : 0;
+	snprintf(buf, len, "%d core%s%s, %s", cores, cores == 1 ? "" : "s",
+		 ro->cores ? "" : " (unset)", pol_fmt_mib(ro->mem_mib, m, sizeof m));
+	if (gpus)
+		snprintf(buf + strlen(buf), len - strlen(buf), ", %d GPU%s", gpus,
+			 gpus == 1 ? "" : "s");
+}
+
+/* Role `r` of shape sh fits by rules: SIM_WHY_NONE, or fills v. */
+static int role_feasible(const struct scn *sc, int group, const struct sim_shape *sh, int role,
+			 struct pol_fit_rules r, struct pol_verdict *v)
+{
+	const struct sim_role *ro = &sh->role[role];
+	/* "executor", "ps executor", "worker executor" */
+	char rname[32];
+	const char *rn = scn_role_name(sc->jobs[group].type, role);
+	snprintf(rname, sizeof rname, "%s%s", strcmp(rn, "executor") ? rn : "",
+		 strcmp(rn, "executor") ? " executor" : "executor");
+	int cores = ro->cores ? ro->cores : 1, gpus = r.gpus ? ro->gpus : 0;
+	int64_t most_mem = 0, fit = 0; /* fit: executors the empty cluster holds */
+	int most_cores = 0, most_gpus = 0, nelig = 0;
+	bool mem_ok = false, mc_ok = false, all_ok = false;
+	for (int g = 0; g < sc->ngroups; g++) {
+		const struct scn_node_group *ng = &sc->groups[g];
+		if (!eligible(ng, ro, r))
+			continue;
+		nelig++;
+		bool m = ng->mem_mib >= ro->mem_mib, c = !r.cores || ng->cores >= cores;
+		mem_ok |= m;
+		mc_ok |= m && c;
+		all_ok |= m && c && ng->gpus >= gpus;
+		if (ng->mem_mib > most_mem)
+			most_mem = ng->mem_mib;
+		if (m && ng->cores > most_cores)
+			most_cores = ng->cores;
+		if (m && c && ng->gpus > most_gpus)
+			most_gpus = ng->gpus;
+		int64_t k = ng->mem_mib / ro->mem_mib;
+		if (r.cores && ng->cores / cores < k)
+			k = ng->cores / cores;
+		if (gpus && ng->gpus / gpus < k)
+			k = ng->gpus / gpus;
+		fit += k * ng->count;
+	}
+	char ask[96], have[32];
+	ask_text(ro, r, ask, sizeof ask);
+	const char *hosts = r.labels && ro->require ? "the nodes with its labels have" :
+			    "the nodes have";
+	if (!nelig) {
+		v->why = missing_label(sc, ro);
+		snprintf(v->detail, sizeof v->detail, "%s requires label '%s', which no "
+			 "node carries%s", rname, sc->label_names[v->why - SIM_WHY_LABEL0],
+			 __builtin_popcountll(ro->require) > 1 ? " with the others it requires" : "");
+	} else if (!mem_ok) {
+		v->why = SIM_WHY_MEMORY;
+		snprintf(v->detail, sizeof v->detail, "%s asks %s; %s at most %s memory",
+			 rname, ask, hosts, pol_fmt_mib(most_mem, have, sizeof have));
+	} else if (!mc_ok) {
+		v->why = SIM_WHY_CORES;
+		snprintf(v->detail, sizeof v->detail, "%s asks %s; %s at most %d cores "
+			 "with that memory", rname, ask, hosts, most_cores);
+	} else if (!all_ok) {
+		v->why = SIM_WHY_GPUS;
+		snprintf(v->detail, sizeof v->detail, "%s asks %s; %s at most %d GPUs "
+			 "with those cores and memory", rname, ask, hosts, most_gpus);
+	} else if (fit < ro->count) {
+		v->why = SIM_WHY_CAPACITY;
+		snprintf(v->detail, sizeof v->detail, "%d %ss of %s; the empty cluster holds %"
+			 PRId64 " of them", ro->count, rname, ask, fit);
+	}
+	return v->why;
+}
+
+void pol_feasible(const struct scn *sc, int group, const struct sim_shape *sh,
+		  struct pol_fit_rules r, struct pol_verdict *v)
+{
+	v->why = SIM_WHY_NONE;
+	v->detail[0] = '\0';
+	for (int role = 0; role < sh->nroles; role++)
+		if (sh->role[role].count > 0 && role_feasible(sc, group, sh, role, r, v))
+			return;
 }
 
 void pol_fits_init(struct pol_fits *f, const struct sim *s)
 {
 	int n = sim_scenario(s)->njobgroups;
-	f->by_group = xmalloc((size_t)(n ? n : 1));
-	memset(f->by_group, -1, (size_t)(n ? n : 1));
+	f->by_group = xcalloc((size_t)(n ? n : 1), 1);
 }
 
 void pol_fits_free(struct pol_fits *f)
@@ -172,11 +269,14 @@ void pol_fits_free(struct pol_fits *f)
 	f->by_group = NULL;
 }
 
-bool pol_fits_arrived(struct pol_fits *f, const struct sim *s, const struct sim_job *j,
-		      bool use_labels, bool check_cores, bool use_gpus)
+int pol_fits_arrived(struct pol_fits *f, const struct sim *s, const struct sim_job *j,
+		     struct pol_fit_rules r)
 {
-	int8_t *v = &f->by_group[j->group];
-	if (*v < 0)
-		*v = pol_feasible(s, j, use_labels, check_cores, use_gpus);
-	return *v;
+	uint8_t *v = &f->by_group[j->group];
+	if (!*v) {
+		struct pol_verdict pv;
+		pol_feasible(sim_scenario(s), j->group, j->shape, r, &pv);
+		*v = (uint8_t)(1 + pv.why);
+	}
+	return *v - 1;
 }

@@ -4,6 +4,7 @@
 #define HETSIM_POL_COMMON_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "pol_bits.h"
@@ -100,25 +101,39 @@ void pol_tent_free(const struct pol_tent *t, const struct clu_node *n, int *core
 void pol_tent_launch(struct pol_tent *t, struct sim *s, int job);
 void pol_tent_fini(struct pol_tent *t);
 
-/* Whether each executor of `j` fits, alone, some node of the empty
- * cluster that carries its required labels (when use_labels), checking
- * cores only if check_cores, and the job's total demand fits the
- * eligible capacity.  False means no schedule can ever place it.
- * O(node groups). */
-bool pol_feasible(const struct sim *s, const struct sim_job *j, bool use_labels,
-		  bool check_cores, bool use_gpus);
+/* What a feasibility check reads of each executor (pol_feasible). */
+struct pol_fit_rules {
+	bool labels;       /* only nodes carrying the required labels */
+	bool cores;        /* cores checked (false: they may oversubscribe) */
+	bool gpus;         /* GPUs checked (false: a GPU-blind policy) */
+};
+
+/* Whether every executor of every role of shape `sh` (job group `group`
+ * of sc) fits, alone, some node of the empty cluster by rules `r`
+ * (memory always; cores unset count 1), and each role's count fits what
+ * those nodes hold together.  Fills v: why not, the first of these that
+ * fails for the first role it fails for (a required label no such node
+ * carries, then memory, cores, GPUs, capacity), and a line for people.
+ * False means no schedule can ever place the job.  O(roles × node
+ * groups × labels). */
+void pol_feasible(const struct scn *sc, int group, const struct sim_shape *sh,
+		  struct pol_fit_rules r, struct pol_verdict *v);
 
 /* pol_feasible for jobs that have just arrived, asked once per job group:
  * a job that holds nothing yet has the answer of its group (its shape and
  * labels are the group's, the empty cluster is fixed).  A policy keeps
- * one, with the same flags for every call. */
+ * one, with the same rules for every call. */
 struct pol_fits {
-	int8_t *by_group;  /* -1 not asked yet, else the answer */
+	uint8_t *by_group; /* 0 not asked yet, else 1 + the reason (enum sim_why) */
 };
 void pol_fits_init(struct pol_fits *f, const struct sim *s);
 void pol_fits_free(struct pol_fits *f);
-/* pol_feasible(s, j, ...) for job j on its arrival (no executor yet). */
-bool pol_fits_arrived(struct pol_fits *f, const struct sim *s, const struct sim_job *j,
-		      bool use_labels, bool check_cores, bool use_gpus);
+/* The reason job j, just arrived (no executor yet), can never be
+ * placed, SIM_WHY_NONE if it can: pol_feasible's, cached per group. */
+int pol_fits_arrived(struct pol_fits *f, const struct sim *s, const struct sim_job *j,
+		     struct pol_fit_rules r);
+
+/* "4 GiB" when a whole number of GiB, else "1536 MiB", into buf. */
+const char *pol_fmt_mib(int64_t mib, char *buf, size_t len);
 
 #endif

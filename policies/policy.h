@@ -19,6 +19,21 @@
  *   fini          end of run; frees the state.
  * A hook left NULL does nothing.
  *
+ * One hook needs no run:
+ *   can_ever_place  whether a job of one job group fits the empty
+ *                 cluster under this policy's sizing rules (executor
+ *                 sizes as the policy sees them, the labels and the
+ *                 dimensions it checks, a container maximum, the job
+ *                 types its system runs).  Fills a verdict: why not
+ *                 (enum sim_why, SIM_WHY_NONE if some schedule can place
+ *                 it) and one line for people.  `hetsim validate` asks
+ *                 it for every job group; the engine asks it why a job
+ *                 still waiting at the end of a run was never placed; a
+ *                 policy that rejects jobs at arrival decides with it,
+ *                 so that the three agree.  It reads only its arguments
+ *                 and must not keep state.  NULL: every job can be
+ *                 placed (SIM_WHY_NONE).
+ *
  * The engine makes the job_arrived and job_finished calls for the events
  * of a timestamp at its end, in the order the jobs arrived and ended,
  * right before schedule (so all three are timed as one); a job rejected
@@ -34,7 +49,16 @@
 #include <stdbool.h>
 
 struct sim;
+struct scn;
 struct scn_policy;
+struct sim_shape;
+
+/* What can_ever_place finds for a job group. */
+struct pol_verdict {
+	int why;             /* enum sim_why; SIM_WHY_NONE: it can be placed */
+	char detail[192];    /* why not, for people: what it asks against what
+				the cluster has (no newline); "" if placeable */
+};
 
 enum pol_param_type {
 	POL_BOOL,   /* true | false */
@@ -66,6 +90,9 @@ struct policy_ops {
 	void (*job_finished)(void *st, struct sim *s, int job);
 	void (*schedule)(void *st, struct sim *s);
 	void (*fini)(void *st);
+
+	void (*can_ever_place)(const struct scn_policy *cfg, const struct scn *sc, int group,
+			       const struct sim_shape *sh, struct pol_verdict *v);
 };
 
 /* The policy registered under `name`, or NULL. */

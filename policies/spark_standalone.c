@@ -30,8 +30,10 @@
  * nothing is done when the cluster has no free core.  With
  * clu_plain_scan, a scan and a sort: O(nodes log nodes) per app.
  */
+#include <inttypes.h>
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "pol_common.h"
@@ -57,22 +59,27 @@ struct app_shape {
 	int cores_max;        /* INT_MAX = unlimited */
 };
 
-static struct app_shape shape(const struct sim_job *j)
+static struct app_shape shape_of(const struct sim_shape *sh, int type)
 {
-	struct app_shape a = {j->shape->role[0].cores, j->shape->role[0].mem_mib,
-			      j->shape->cores_max ? j->shape->cores_max : INT_MAX};
-	if (j->type == SCN_JOB_MNIST) {
+	struct app_shape a = {sh->role[0].cores, sh->role[0].mem_mib,
+			      sh->cores_max ? sh->cores_max : INT_MAX};
+	if (type == SCN_JOB_MNIST) {
 		int c = 1;
-		for (int r = 0; r < j->nroles; r++) {
-			if (j->shape->role[r].cores > c)
-				c = j->shape->role[r].cores;
-			if (j->shape->role[r].mem_mib > a.mem_mib)
-				a.mem_mib = j->shape->role[r].mem_mib;
+		for (int r = 0; r < sh->nroles; r++) {
+			if (sh->role[r].cores > c)
+				c = sh->role[r].cores;
+			if (sh->role[r].mem_mib > a.mem_mib)
+				a.mem_mib = sh->role[r].mem_mib;
 		}
 		a.exec_cores = c;
-		a.cores_max = c * (j->shape->role[0].count + j->shape->role[1].count);
+		a.cores_max = c * (sh->role[0].count + sh->role[1].count);
 	}
 	return a;
+}
+
+static struct app_shape shape(const struct sim_job *j)
+{
+	return shape_of(j->shape, j->type);
 }
 
 /* A worker with these free amounts is usable for executors of `sh`
@@ -108,7 +115,7 @@ static void sa_arrived(void *st, struct sim *s, int job)
 	if (sim_job(s, job)->type == SCN_JOB_ANGEL) {
 		/* Angel deploys its parameter servers on YARN or Kubernetes;
 		 * there is no standalone mode (spark-semantics.md §5) */
-		sim_reject_job(s, job, JOB_UNPLACEABLE);
+		sim_reject_job(s, job, SIM_WHY_JOB_TYPE);
 		return;
 	}
 	pol_jobset_add(&((struct standalone *)st)->q, job);
@@ -248,6 +255,71 @@ static void sa_schedule(void *st, struct sim *s)
 	}
 }
 
+/* The Master never rejects an application: one whose executors fit no
+ * worker waits for ever (the driver logs "Initial job has not accepted
+ * any resources"), and the engine asks here why at the end of the run.
+ * A usable worker has the executor's memory and cores (one if unset);
+ * spark.cores.max below one executor's cores launches none; a TFoS job
+ * needs all its cluster_size executors up at once, or it times out. */
+static void sa_can_ever_place(const struct scn_policy *cfg, const struct scn *sc, int group,
+			      const struct sim_shape *sh, struct pol_verdict *v)
+{
+	(void)cfg;
+	int type = sc->jobs[group].type;
+	v->why = SIM_WHY_NONE;
+	v->detail[0] = '\0';
+	if (type == SCN_JOB_ANGEL) {
+		v->why = SIM_WHY_JOB_TYPE;
+		snprintf(v->detail, sizeof v->detail, "Spark-on-Angel has no standalone mode "
+			 "(its parameter servers deploy on YARN or Kubernetes)");
+		return;
+	}
+	struct app_shape a = shape_of(sh, type);
+	int min_cores = a.exec_cores ? a.exec_cores : 1;
+	char m[32], most[32];
+	pol_fmt_mib(a.mem_mib, m, sizeof m);
+	if (a.cores_max < min_cores) {
+		v->why = SIM_WHY_CORES;
+		snprintf(v->detail, sizeof v->detail, "spark.cores.max %d is below the %d cores of "
+			 "one executor: the Master launches none", a.cores_max, min_cores);
+		return;
+	}
+	int64_t most_mem = 0, holds = 0;
+	int most_cores = 0;
+	for (int g = 0; g < sc->ngroups; g++) {
+		const struct scn_node_group *ng = &sc->groups[g];
+		if (ng->mem_mib > most_mem)
+			most_mem = ng->mem_mib;
+		if (ng->mem_mib < a.mem_mib)
+			continue;
+		if (ng->cores > most_cores)
+			most_cores = ng->cores;
+		if (ng->cores < min_cores)
+			continue;
+		int64_t k = 1; /* cores unset: one executor per worker */
+		if (a.exec_cores) {
+			k = ng->mem_mib / a.mem_mib;
+			if (ng->cores / a.exec_cores < k)
+				k = ng->cores / a.exec_cores;
+		}
+		holds += k * ng->count;
+	}
+	if (most_mem < a.mem_mib) {
+		v->why = SIM_WHY_MEMORY;
+		snprintf(v->detail, sizeof v->detail, "executors of %s; the workers have at most %s",
+			 m, pol_fmt_mib(most_mem, most, sizeof most));
+	} else if (!holds) {
+		v->why = SIM_WHY_CORES;
+		snprintf(v->detail, sizeof v->detail, "executors of %d cores and %s; the workers with "
+			 "that memory have at most %d cores", min_cores, m, most_cores);
+	} else if (type == SCN_JOB_MNIST && holds < sh->role[0].count + sh->role[1].count) {
+		v->why = SIM_WHY_CAPACITY;
+		snprintf(v->detail, sizeof v->detail, "TFoS needs its %d executors (%d cores, %s "
+			 "each) up at once; the empty cluster holds %" PRId64,
+			 sh->role[0].count + sh->role[1].count, a.exec_cores, m, holds);
+	}
+}
+
 static void sa_fini(void *st)
 {
 	struct standalone *p = st;
@@ -277,4 +349,5 @@ const struct policy_ops pol_spark_standalone = {
 	.job_finished = sa_finished,
 	.schedule = sa_schedule,
 	.fini = sa_fini,
+	.can_ever_place = sa_can_ever_place,
 };

@@ -37,7 +37,9 @@
  * and each container scans the nodes round from the pointer: O(active
  * applications + nodes per container) per decision.
  */
+#include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "pol_common.h"
@@ -62,6 +64,8 @@ struct yarn_app {
 struct yarn {
 	struct pol_jobset q;       /* applications not finished, arrival order */
 	struct yarn_app *app;     /* by job id */
+	uint8_t *why_group;       /* by job group: 0 not asked yet, else 1 +
+				     what yarn_can_ever_place found */
 	int64_t am_limit_mib, am_used_mib;
 	int nactive;
 	int waiting;              /* first application not yet active, -1 if
@@ -104,26 +108,111 @@ static int64_t container_mib(int64_t mem, bool overhead)
 
 /* Executor container of role r: mnist_spark's executors all have the
  * size of the larger role (one spark.executor.memory per application). */
-static void exec_shape(const struct sim_job *j, int r, int *cores, int64_t *mib)
+static void exec_shape_of(const struct sim_shape *sh, int type, int r, int *cores, int64_t *mib)
 {
-	int c = j->shape->role[r].cores;
-	int64_t m = j->shape->role[r].mem_mib;
-	if (j->type == SCN_JOB_MNIST)
-		for (int k = 0; k < j->nroles; k++) {
-			if (j->shape->role[k].cores > c)
-				c = j->shape->role[k].cores;
-			if (j->shape->role[k].mem_mib > m)
-				m = j->shape->role[k].mem_mib;
+	int c = sh->role[r].cores;
+	int64_t m = sh->role[r].mem_mib;
+	if (type == SCN_JOB_MNIST)
+		for (int k = 0; k < sh->nroles; k++) {
+			if (sh->role[k].cores > c)
+				c = sh->role[k].cores;
+			if (sh->role[k].mem_mib > m)
+				m = sh->role[k].mem_mib;
 		}
 	*cores = c ? c : 1;
 	/* Angel's PS containers hold their configured memory as is */
-	*mib = container_mib(m, !(j->type == SCN_JOB_ANGEL && r == 1));
+	*mib = container_mib(m, !(type == SCN_JOB_ANGEL && r == 1));
+}
+
+static void exec_shape(const struct sim_job *j, int r, int *cores, int64_t *mib)
+{
+	exec_shape_of(j->shape, j->type, r, cores, mib);
+}
+
+/* AM containers of a job of this type: their memory, total. */
+static int64_t am_mib_of(int type)
+{
+	return container_mib(SPARK_AM_MIB, true) +
+	       (type == SCN_JOB_ANGEL ? container_mib(ANGEL_AM_MIB, false) : 0);
+}
+
+/* Whether a job of group `group` (shape sh) fits the empty cluster
+ * under the memory-only calculator: every container under the maximum
+ * allocation and on some node; a TFoS job needs all its executors up at
+ * once and an Angel job its parameter servers (a gang), so their counts
+ * must fit the cluster's memory too (AM containers aside).  The AM
+ * containers are checked only `with_am`: an application whose executor
+ * container is over the maximum allocation or larger than every node is
+ * refused at submission (arrival, below), one whose AM fits no node
+ * waits for ever. */
+static void verdict(const struct scn *sc, int group, const struct sim_shape *sh, bool with_am,
+		    struct pol_verdict *v)
+{
+	int type = sc->jobs[group].type;
+	int64_t biggest = 0;
+	char a[32], b[32];
+	v->why = SIM_WHY_NONE;
+	v->detail[0] = '\0';
+	for (int g = 0; g < sc->ngroups; g++) /* O(node groups) */
+		if (sc->groups[g].mem_mib > biggest)
+			biggest = sc->groups[g].mem_mib;
+	int64_t am = type == SCN_JOB_ANGEL ? container_mib(ANGEL_AM_MIB, false)
+					   : container_mib(SPARK_AM_MIB, true); /* the larger */
+	if (with_am && am > biggest) {
+		v->why = SIM_WHY_MEMORY;
+		snprintf(v->detail, sizeof v->detail, "its application master's container of %s "
+			 "fits no node (at most %s)", pol_fmt_mib(am, a, sizeof a),
+			 pol_fmt_mib(biggest, b, sizeof b));
+		return;
+	}
+	for (int r = 0; r < sh->nroles; r++) {
+		int cores;
+		int64_t mib;
+		exec_shape_of(sh, type, r, &cores, &mib);
+		const char *rn = scn_role_name((enum scn_job_type)type, r);
+		pol_fmt_mib(mib, a, sizeof a);
+		if (mib > MAX_ALLOC_MIB) {
+			v->why = SIM_WHY_MAX_ALLOC;
+			snprintf(v->detail, sizeof v->detail, "%s container of %s (memory and overhead, "
+				 "in 1 GiB steps) is over yarn.scheduler.maximum-allocation-mb %d", rn,
+				 a, MAX_ALLOC_MIB);
+			return;
+		}
+		if (mib > biggest) {
+			v->why = SIM_WHY_MEMORY;
+			snprintf(v->detail, sizeof v->detail, "%s container of %s; the nodes have at "
+				 "most %s", rn, a, pol_fmt_mib(biggest, b, sizeof b));
+			return;
+		}
+		if (!(type == SCN_JOB_MNIST || (type == SCN_JOB_ANGEL && r == 1)))
+			continue;
+		int64_t holds = 0;
+		for (int g = 0; g < sc->ngroups; g++)
+			holds += sc->groups[g].mem_mib / mib * sc->groups[g].count;
+		int want = type == SCN_JOB_MNIST ? sh->role[0].count + sh->role[1].count
+						 : sh->role[r].count;
+		if (holds < want) {
+			v->why = SIM_WHY_CAPACITY;
+			snprintf(v->detail, sizeof v->detail, "%d %s containers of %s needed at once; "
+				 "the empty cluster holds %" PRId64, want,
+				 type == SCN_JOB_MNIST ? "executor" : rn, a, holds);
+			return;
+		}
+	}
+}
+
+static void yarn_can_ever_place(const struct scn_policy *cfg, const struct scn *sc, int group,
+				const struct sim_shape *sh, struct pol_verdict *v)
+{
+	(void)cfg;
+	verdict(sc, group, sh, true, v);
 }
 
 static void *yarn_init(struct sim *s, const struct scn_policy *cfg)
 {
-	(void)cfg;
 	struct yarn *y = xcalloc(1, sizeof *y);
+	(void)cfg;
+	y->why_group = xcalloc((size_t)sim_scenario(s)->njobgroups + 1, 1);
 	pol_jobset_init(&y->q, sim_njobs(s));
 	pol_tent_init(&y->t, sim_cluster(s)->n);
 	y->app = xcalloc((size_t)(sim_njobs(s) ? sim_njobs(s) : 1), sizeof *y->app);
@@ -138,33 +227,22 @@ static void *yarn_init(struct sim *s, const struct scn_policy *cfg)
 	return y;
 }
 
-static int64_t max_node_mib(const struct sim *s)
-{
-	const struct scn *sc = sim_scenario(s);
-	int64_t m = 0;
-	for (int g = 0; g < sc->ngroups; g++) /* O(node groups) */
-		if (sc->groups[g].mem_mib > m)
-			m = sc->groups[g].mem_mib;
-	return m;
-}
-
 static void yarn_arrived(void *st, struct sim *s, int job)
 {
 	struct yarn *y = st;
 	const struct sim_job *j = sim_job(s, job);
 	struct yarn_app *a = &y->app[job];
 	a->ams = j->type == SCN_JOB_ANGEL ? 2 : 1;
-	a->am_mib = container_mib(SPARK_AM_MIB, true) +
-		    (a->ams == 2 ? container_mib(ANGEL_AM_MIB, false) : 0);
-	int64_t biggest = max_node_mib(s);
-	for (int r = 0; r < j->nroles; r++) {
-		int cores;
-		int64_t mib;
-		exec_shape(j, r, &cores, &mib);
-		if (mib > MAX_ALLOC_MIB || mib > biggest) {
-			sim_reject_job(s, job, JOB_UNPLACEABLE);
-			return;
-		}
+	a->am_mib = am_mib_of(j->type);
+	uint8_t *v = &y->why_group[j->group]; /* 0: not asked; else 1 + why */
+	if (!*v) {
+		struct pol_verdict pv;
+		verdict(sim_scenario(s), j->group, j->shape, false, &pv);
+		*v = (uint8_t)(1 + pv.why);
+	}
+	if (*v - 1 == SIM_WHY_MAX_ALLOC || *v - 1 == SIM_WHY_MEMORY) {
+		sim_reject_job(s, job, *v - 1);
+		return;
 	}
 	pol_jobset_add(&y->q, job);
 	if (y->waiting < 0)
@@ -357,6 +435,7 @@ static void yarn_fini(void *st)
 		pol_queue_free(&y->parked);
 	}
 	free(y->app);
+	free(y->why_group);
 	free(y);
 }
 
@@ -373,4 +452,5 @@ const struct policy_ops pol_yarn = {
 	.job_finished = yarn_finished,
 	.schedule = yarn_schedule,
 	.fini = yarn_fini,
+	.can_ever_place = yarn_can_ever_place,
 };

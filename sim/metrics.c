@@ -2,6 +2,7 @@
 #include "metrics.h"
 
 #include <gsl/gsl_statistics_double.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +12,7 @@
 
 double met_quantile(const double *sorted, int n, double p)
 {
-	return n ? gsl_stats_quantile_from_sorted_data(sorted, 1, (size_t)n, p) : 0.0;
+	return n ? gsl_stats_quantile_from_sorted_data(sorted, 1, (size_t)n, p) : NAN;
 }
 
 void met_acc_init(struct met_acc *a, const struct sim *s)
@@ -89,6 +90,8 @@ void met_acc_jobs(struct met_acc *a, const struct sim *s, int to)
 			a->jct[a->njct++].us = j->end_us - j->arrival_us;
 			m->jct_type_s[j->type] += (double)(j->end_us - j->arrival_us) / US_PER_S;
 			m->done_type[j->type]++;
+		} else {
+			m->why[sim_job_why(s, i)]++;
 		}
 		if (j->start_us >= 0) {
 			a->wait += (double)(j->start_us - j->arrival_us) / US_PER_S;
@@ -113,22 +116,23 @@ void met_acc_finish(struct met_acc *a, const struct sim *s, struct met_run *m)
 	for (int i = 0; i < njct; i++)
 		jct[i].s = (double)jct[i].us / US_PER_S;
 	const double *sec = &jct->s;
-	m->jct_mean_s = njct ? gsl_stats_mean(sec, 1, (size_t)njct) : 0.0;
+	m->jct_mean_s = njct ? gsl_stats_mean(sec, 1, (size_t)njct) : NAN;
 	m->jct_p50_s = met_quantile(sec, njct, 0.50);
 	m->jct_p95_s = met_quantile(sec, njct, 0.95);
 	m->jct_p99_s = met_quantile(sec, njct, 0.99);
-	m->wait_mean_s = a->nwait ? a->wait / a->nwait : 0.0;
+	m->wait_mean_s = a->nwait ? a->wait / a->nwait : NAN;
 	for (int k = 0; k < SCN_JOB_TYPES; k++)
 		if (m->done_type[k])
 			m->jct_type_s[k] /= m->done_type[k];
 	met_acc_free(a);
 
-	double span = t->last_end_us > t->first_arrival_us
-			      ? (double)(t->last_end_us - t->first_arrival_us) : 0.0;
-	m->makespan_s = span / US_PER_S;
+	/* last_end_us < 0: no job ended (all rejected, or never placed) */
+	m->makespan_s = t->last_end_us >= 0
+				? (double)(t->last_end_us - t->first_arrival_us) / US_PER_S : NAN;
 	/* utilisation over the span of the run; the integrals stop at the
 	 * last event, which is the last end unless jobs were never placed */
-	double run_span = (double)(sim_now(s) - t->first_arrival_us);
+	double run_span = sim_njobs(s) ? (double)(sim_now(s) - t->first_arrival_us) : 0;
+	m->cpu_util = m->cpu_alloc = m->gpu_util = m->gpu_alloc = NAN;
 	if (run_span > 0 && c->total_cores) {
 		m->cpu_util = t->core_busy_us / (run_span * (double)c->total_cores);
 		m->cpu_alloc = t->core_alloc_us / (run_span * (double)c->total_cores);

@@ -9,18 +9,28 @@
 #include <stdint.h>
 
 #include "scenario.h"
+#include "sim.h"          /* SIM_WHY_CODES */
 
 struct sim;
 
+/* A figure with nothing to measure is NaN ("empty" in the CSV files,
+ * docs/output.md), never 0: a policy that placed nothing must not look
+ * best. */
 struct met_run {
 	int jobs;                 /* jobs in the run (warm-up included) */
 	int counted;              /* jobs after the warm-up ones */
 	int done, failed, timed_out, unplaceable; /* of the counted jobs */
-	double makespan_s;        /* last end - first arrival, all jobs that ended */
-	double jct_mean_s, jct_p50_s, jct_p95_s, jct_p99_s; /* done, counted jobs */
-	double wait_mean_s;       /* start - arrival, counted jobs that started */
-	double cpu_util;          /* busy core-time / (cores × span), 0..1 */
-	double gpu_util;          /* training GPU-time / (GPUs × span) */
+	int why[SIM_WHY_CODES];   /* counted jobs not done, by reason (enum sim_why) */
+	double makespan_s;        /* last end - first arrival, all jobs that
+				     ended; NaN if none did */
+	double jct_mean_s, jct_p50_s, jct_p95_s, jct_p99_s; /* done, counted jobs;
+				     NaN without one */
+	double wait_mean_s;       /* start - arrival, counted jobs that started;
+				     NaN without one */
+	double cpu_util;          /* busy core-time / (cores × span), 0..1; NaN
+				     when the span is 0 */
+	double gpu_util;          /* training GPU-time / (GPUs × span); NaN
+				     without GPUs or span */
 	double cpu_alloc;         /* cores held by executors / (cores × span) */
 	double gpu_alloc;         /* GPUs held or grabbed / (GPUs × span) */
 	double jct_type_s[SCN_JOB_TYPES]; /* mean JCT of done, counted jobs of a type */
@@ -60,7 +70,8 @@ void met_acc_finish(struct met_acc *a, const struct sim *s, struct met_run *m);
 void met_acc_free(struct met_acc *a);
 
 /* Quantile p (0..1) of n sorted values, linear interpolation between
- * order statistics (GSL's gsl_stats_quantile_from_sorted_data; R type 7). */
+ * order statistics (GSL's gsl_stats_quantile_from_sorted_data; R type 7);
+ * NaN for n = 0. */
 double met_quantile(const double *sorted, int n, double p);
 
 #endif

@@ -130,6 +130,10 @@ struct sim {
 	uint64_t pol_t0;            /* ticks() at the outer hook's entry */
 	uint64_t pol_ticks;         /* ticks() inside hooks; policy_ns at the end */
 
+	uint8_t *why;               /* per job: enum sim_why once it ended other
+				       than done (calloc'ed: touched only for
+				       those jobs) */
+
 	struct sim_totals tot;
 	int64_t integ_at;           /* integrals below are up to here */
 	int busy_cores, train_gpus, alloc_cores, alloc_gpus; /* current */
@@ -647,13 +651,15 @@ static int count_nodes(const struct sim_live *jr)
 	return n;
 }
 
-/* The job ends now with status `st` and end time `end_us` (s->now, or
- * -1 for a job that never ended: see finish): its executors go back, the
- * policy forgets it.  Tasks still running (a rejected job) are not
+/* The job ends now with status `st`, reason `why` (enum sim_why) and
+ * end time `end_us` (s->now, or -1 for a job that never ended: a
+ * rejected one, or see finish): its executors go back, the policy
+ * forgets it.  Tasks still running (a rejected job) are not
  * possible: only jobs without running tasks end other than DONE.  Every
  * field of the job that outputs read is final before its executors go
  * back (sim.h, sim_exec_sink). */
-static void end_job(struct sim *s, struct sim_job *j, enum sim_job_status st, int64_t end_us)
+static void end_job(struct sim *s, struct sim_job *j, enum sim_job_status st, int why,
+		    int64_t end_us)
 {
 	if (!job_active(j))
 		die(s, "job %d ended twice", j->id);
@@ -664,6 +670,10 @@ static void end_job(struct sim *s, struct sim_job *j, enum sim_job_status st, in
 		die(s, "job %d ended with %d tasks running", j->id, jr->tasks_running);
 	if (st == JOB_DONE && jr->nstages != jr->stages_done)
 		die(s, "job %d done with %d of %d stages", j->id, jr->stages_done, jr->nstages);
+	if ((st == JOB_DONE) != (why == SIM_WHY_NONE) || why < 0 || why >= SIM_WHY_CODES)
+		die(s, "job %d ends %s with reason %d", j->id, sim_status_name(st), why);
+	if (why)
+		s->why[j->id] = (uint8_t)why; /* before the status: see sim_exec_sink */
 	j->status = st;
 	j->end_us = end_us;
 	j->phase = PH_OVER;
@@ -683,12 +693,17 @@ static void end_job(struct sim *s, struct sim_job *j, enum sim_job_status st, in
 	s->sched_dirty = true;
 }
 
-void sim_reject_job(struct sim *s, int job, enum sim_job_status why)
+void sim_reject_job(struct sim *s, int job, int why)
 {
 	struct sim_job *j = &s->pub.jobs[job];
-	if (why != JOB_UNPLACEABLE && why != JOB_FAILED)
-		die(s, "policy rejected job %d with status %s", job, sim_status_name(why));
-	end_job(s, j, why, s->now);
+	if (why == SIM_WHY_NONE)
+		die(s, "policy rejected job %d without a reason", job);
+	end_job(s, j, JOB_UNPLACEABLE, why, -1); /* no end: it never ran to one */
+}
+
+int sim_job_why(const struct sim *s, int job)
+{
+	return s->why[job];
 }
 
 static void build_stages(struct sim *s, struct sim_job *j)
@@ -888,7 +903,7 @@ static void on_task_end(struct sim *s, int r)
 		for (int c = 0; c < st->nchildren; c++)
 			jr->stages[st->children[c]].parents_left--;
 		if (jr->stages_done == jr->nstages) {
-			end_job(s, j, JOB_DONE, s->now);
+			end_job(s, j, JOB_DONE, SIM_WHY_NONE, s->now);
 			return;
 		}
 	}
@@ -1043,7 +1058,7 @@ static void on_gpu_probe(struct sim *s, struct sim_exec *x)
 			return;
 		}
 		if (++x->gpu_attempts >= WL_TASK_MAX_FAILURES) {
-			end_job(s, j, JOB_FAILED, s->now);
+			end_job(s, j, JOB_FAILED, SIM_WHY_GPU_RETRIES, s->now);
 			return;
 		}
 		x->gpu_tries = 0; /* Spark's next attempt checks at once */
@@ -1108,7 +1123,7 @@ static void on_phase_end(struct sim *s, struct sim_job *j)
 		push_at(s, (double)s->now + (double)g->shutdown_us, EV_PHASE, (uint32_t)j->id);
 		break;
 	case PH_SHUTDOWN:
-		end_job(s, j, JOB_DONE, s->now);
+		end_job(s, j, JOB_DONE, SIM_WHY_NONE, s->now);
 		break;
 	default:
 		die(s, "job %d: phase event in phase %d", j->id, (int)j->phase);
@@ -1145,7 +1160,8 @@ static void on_exec_ready(struct sim *s, struct sim_exec *x)
 
 static void on_timeout(struct sim *s, struct sim_job *j)
 {
-	end_job(s, j, JOB_TIMED_OUT, s->now); /* stale() let it through: still reserving */
+	/* stale() let it through: still reserving */
+	end_job(s, j, JOB_TIMED_OUT, SIM_WHY_TIMEOUT, s->now);
 }
 
 /* ---- the loop ------------------------------------------------------ */
@@ -1222,17 +1238,36 @@ static void settle(struct sim *s)
 	live_put_ended(s);
 }
 
+/* Why the policy never placed a job of group g: what its
+ * can_ever_place hook finds, else SIM_WHY_NEVER_PLACED.  Asked once per
+ * group (why_group caches it, 0 = not asked). */
+static int never_placed_why(struct sim *s, int g, uint8_t *why_group)
+{
+	if (!why_group[g]) {
+		struct pol_verdict v = {.why = SIM_WHY_NONE};
+		if (s->ops->can_ever_place)
+			s->ops->can_ever_place(s->pcfg, s->scn, g, &s->shapes[g], &v);
+		why_group[g] = (uint8_t)(v.why != SIM_WHY_NONE ? v.why : SIM_WHY_NEVER_PLACED);
+	}
+	return why_group[g];
+}
+
 /* Jobs still waiting when nothing more can happen were never placed. */
 static void finish(struct sim *s)
 {
+	uint8_t *why_group = NULL;
 	for (int i = 0; i < s->pub.njobs; i++) {
 		struct sim_job *j = &s->pub.jobs[i];
 		if (!job_active(j))
 			continue;
 		if (j->live->tasks_running)
 			die(s, "job %d has running tasks but no events", j->id);
-		end_job(s, j, JOB_UNPLACEABLE, -1); /* it never ended: no end time, no makespan */
+		if (!why_group)
+			why_group = xcalloc((size_t)s->scn->njobgroups, 1);
+		/* it never ended: no end time, no makespan */
+		end_job(s, j, JOB_UNPLACEABLE, never_placed_why(s, j->group, why_group), -1);
 	}
+	free(why_group);
 	if (s->nnotes) { /* the notices of the jobs ended here */
 		pol_enter(s);
 		deliver_notes(s);
@@ -1416,6 +1451,7 @@ struct sim *sim_new(const struct scn *scn, const struct scn_policy *pol,
 	s->seed = rng_replication_seed(scn->seed, replication);
 	s->free_run = -1;
 	s->free_exec = -1;
+	s->tot.last_end_us = -1; /* no job ended yet */
 	clu_init(&s->clu, scn);
 	eq_init(&s->q, 1024);
 
@@ -1430,6 +1466,7 @@ struct sim *sim_new(const struct scn *scn, const struct scn_policy *pol,
 		s->have_dag[g] = wl_dag_shared(scn, g);
 	arena_init(&s->dag_ar);
 	s->pub.jobs = xmalloc((size_t)(s->pub.njobs ? s->pub.njobs : 1) * sizeof *s->pub.jobs);
+	s->why = xcalloc((size_t)(s->pub.njobs ? s->pub.njobs : 1), 1);
 	number_jobs(s); /* sets every field of every job */
 	s->pst = ops->init ? ops->init(s, pol) : NULL;
 	return s;
@@ -1456,6 +1493,7 @@ void sim_free(struct sim *s)
 	free(s->have_dag);
 	arena_free(&s->dag_ar);
 	free(s->pub.jobs);
+	free(s->why);
 	free(s->execs);
 	free(s->runs);
 	free(s->dispatch);
@@ -1480,6 +1518,19 @@ const struct sim_totals *sim_totals(const struct sim *s) { return &s->tot; }
 const struct scn_job_group *sim_job_group(const struct sim *s, int job)
 {
 	return &s->scn->jobs[s->pub.jobs[job].group];
+}
+
+const char *sim_why_name(const struct scn *sc, int why, char *buf, size_t len)
+{
+	static const char *const names[] = {
+		"", "cores", "memory", "gpus", "capacity", "max-allocation", "job-type",
+		"reservation-timeout", "gpu-retries", "never-placed"};
+	_Static_assert(ARRAY_LEN(names) == SIM_WHY_LABEL0, "a name for every reason");
+	if (why >= SIM_WHY_LABEL0 && why < SIM_WHY_CODES && why - SIM_WHY_LABEL0 < sc->nlabels)
+		snprintf(buf, len, "label:%s", sc->label_names[why - SIM_WHY_LABEL0]);
+	else
+		snprintf(buf, len, "%s", why >= 0 && why < SIM_WHY_LABEL0 ? names[why] : "?");
+	return buf;
 }
 
 const char *sim_status_name(enum sim_job_status st)

@@ -14,6 +14,7 @@
 #define HETSIM_SIM_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "arena.h"
@@ -37,6 +38,36 @@ enum sim_job_status {
 			    with it still waiting */
 };
 const char *sim_status_name(enum sim_job_status st);
+
+/* Why a job is not done: jobs.csv's `reason`, one code per job that
+ * ended other than JOB_DONE (docs/output.md lists them).  A code is one
+ * of these, or SIM_WHY_LABEL(k): no node carries label k (with the
+ * other labels the executor requires), k an index of the scenario's
+ * label_names.  Codes fit a byte. */
+enum sim_why {
+	SIM_WHY_NONE,        /* done, or not ended */
+	SIM_WHY_CORES,       /* an executor asks for more cores than any node
+				that may host it has */
+	SIM_WHY_MEMORY,      /* ... more memory */
+	SIM_WHY_GPUS,        /* ... more GPUs */
+	SIM_WHY_CAPACITY,    /* each executor fits a node, but all that the job
+				needs exceed what the nodes that may host
+				them hold together */
+	SIM_WHY_MAX_ALLOC,   /* a container over the scheduler's maximum
+				allocation (yarn.scheduler.maximum-allocation-mb) */
+	SIM_WHY_JOB_TYPE,    /* the policy's system cannot run this job type */
+	SIM_WHY_TIMEOUT,     /* its executors were not all up within the
+				reservation timeout (TFoS) */
+	SIM_WHY_GPU_RETRIES, /* a TF node found no idle GPU through its retries */
+	SIM_WHY_NEVER_PLACED,/* the run ended with it waiting, though the policy
+				found nothing that rules it out */
+	SIM_WHY_LABEL0,      /* SIM_WHY_LABEL(0); keep last */
+};
+#define SIM_WHY_LABEL(k) (SIM_WHY_LABEL0 + (k))
+#define SIM_WHY_CODES (SIM_WHY_LABEL0 + SCN_MAX_LABELS) /* codes, all labels */
+/* The code's name as jobs.csv writes it ("memory", "label:v100", ...),
+ * into buf (at least 128 bytes); returns buf.  Label names come from sc. */
+const char *sim_why_name(const struct scn *sc, int why, char *buf, size_t len);
 
 /* Role of an application master container (YARN): it holds resources for
  * the application's lifetime and runs no task; not one of a job's roles. */
@@ -238,9 +269,16 @@ const struct scn_job_group *sim_job_group(const struct sim *s, int job);
 int sim_launch_executor(struct sim *s, int job, int role, int node,
 			int cores, int64_t mem_mib, int gpus);
 
-/* Give up on a waiting job: it ends now with status `why`
- * (JOB_UNPLACEABLE or JOB_FAILED), releasing any executors it holds. */
-void sim_reject_job(struct sim *s, int job, enum sim_job_status why);
+/* Give up on a job that has no task running: it becomes
+ * JOB_UNPLACEABLE for reason `why` (enum sim_why), releasing any
+ * executors it holds.  Like a job still waiting when the run ends, it
+ * has no end time and does not count in the makespan, whenever it is
+ * rejected. */
+void sim_reject_job(struct sim *s, int job, int why);
+
+/* Why job `job` is not done (enum sim_why), once its status is final:
+ * SIM_WHY_NONE for a done job. */
+int sim_job_why(const struct sim *s, int job);
 
 /* Role of the next executor a role-blind policy launches for `job`:
  * the first role still short of its count, else the last role. */

@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "cmd.h"
 #include "scenario.h"
 #include "sim.h"
 
@@ -139,4 +141,36 @@ int h_rmtree(const char *dir)
 	char cmd[4200];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	return system(cmd) == 0 ? 0 : -1;
+}
+
+int h_hetsim(const char *args, char **out, char **err)
+{
+	char buf[2048], *argv[64], po[] = "/tmp/hetsim-out-XXXXXX", pe[] = "/tmp/hetsim-err-XXXXXX";
+	int argc = 0;
+	argv[argc++] = "hetsim";
+	snprintf(buf, sizeof buf, "%s", args);
+	for (char *t = strtok(buf, " "); t && argc < 63; t = strtok(NULL, " "))
+		argv[argc++] = t;
+	argv[argc] = NULL;
+	int fo = mkstemp(po), fe = mkstemp(pe);
+	CU_ASSERT_FATAL(fo >= 0 && fe >= 0);
+	fflush(stdout);
+	fflush(stderr);
+	int so = dup(1), se = dup(2);
+	dup2(fo, 1);
+	dup2(fe, 2);
+	close(fo);
+	close(fe);
+	int rc = cmd_main(argc, argv);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(so, 1);
+	dup2(se, 2);
+	close(so);
+	close(se);
+	*out = h_slurp(po, NULL);
+	*err = h_slurp(pe, NULL);
+	remove(po);
+	remove(pe);
+	return rc;
 }

@@ -34,6 +34,10 @@ int h_rmtree(const char *dir);
 /* Whole file into a malloc'ed string (NULL if unreadable). */
 char *h_slurp(const char *path, long *len);
 
+/* Run `hetsim ARGS` (cmd_main; ARGS split at spaces) with stdout and
+ * stderr captured into *out and *err (malloc'ed); its exit status. */
+int h_hetsim(const char *args, char **out, char **err);
+
 #define S(x) ((int64_t)((x) * 1000000.0 + 0.5)) /* seconds -> µs, for expected values */
 
 #endif

@@ -24,6 +24,7 @@ static const struct {
 	{"plot", test_suite_plot},
 	{"calibrate", test_suite_calibrate},
 	{"writer", test_suite_writer},
+	{"accounting", test_suite_accounting},
 };
 
 int main(int argc, char **argv)

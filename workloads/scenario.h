@@ -159,7 +159,10 @@ struct scn_cost_kernel {
 };
 struct scn_cost_model {
 	int version;         /* format version, 1 */
-	char *path;          /* file it came from, NULL if inline */
+	char *path;          /* file it came from, NULL if inline or built in */
+	bool builtin;        /* the built-in default (SCN_DEFAULT_MODEL): the
+				scenario names no cost_model and its jobs need
+				one */
 	int64_t task_overhead_us;  /* framework overhead added to each task */
 	struct scn_cost_kernel *kernels; /* owned */
 	int nkernels;
@@ -200,6 +203,14 @@ struct scn {
 	struct scn_policy *policies;   int npolicies;
 	struct scn_overheads over;
 };
+
+/* The built-in cost model: the text of calibrate/models/default.yaml
+ * (assumed figures, docs/model.md "Costs"), compiled in by the Makefile
+ * from that file, so that the two never differ.  A scenario whose job
+ * groups need a cost model and that names none is loaded with it
+ * (cost.builtin); `hetsim run`, `sweep` and `validate` say so. */
+#define SCN_DEFAULT_MODEL "calibrate/models/default.yaml"
+extern const char scn_default_model_yaml[];
 
 /* Read and check a scenario.  On success returns the scenario, owned by
  * the caller (free with scn_free).  On error returns NULL, allocates
@@ -247,6 +258,12 @@ const char *scn_sweep_shown(const struct scn_sweep *sw, int p, int a);
 
 /* The name of a job type as scenario files write it ("wordcount", ...). */
 const char *scn_type_name(enum scn_job_type t);
+
+/* The name of role `role` of a job of type t, as executors.csv writes
+ * it: "executor" (Spark), "ps" or "worker" (mnist_spark), "ps" (angel's
+ * parameter servers, role 1), "am" for a negative role (an application
+ * master, SIM_ROLE_AM). */
+const char *scn_role_name(enum scn_job_type t, int role);
 
 /* Index of a label name, or -1. */
 int scn_label_index(const struct scn *s, const char *name);

@@ -1438,6 +1438,22 @@ static int load_cost_ref(struct ld *ld, const struct yn *v)
 	return r;
 }
 
+/* The built-in default model (SCN_DEFAULT_MODEL), for a scenario that
+ * names none. */
+static int load_builtin_cost(struct ld *ld)
+{
+	struct yn *root = yn_load_text("(built-in) " SCN_DEFAULT_MODEL, scn_default_model_yaml,
+				       ld->err, ld->errlen);
+	if (!root)
+		return -1;
+	ld->file = "(built-in) " SCN_DEFAULT_MODEL;
+	int r = load_cost(ld, root);
+	ld->file = ld->s->path;
+	yn_free(root);
+	ld->s->cost.builtin = r == 0;
+	return r;
+}
+
 /* ------------------------------------------------------------------ */
 /* Policies                                                            */
 
@@ -1655,6 +1671,8 @@ static struct scn *load_tree(const char *path, const struct yn *root, char *err,
 	int rc = load_top(&ld, root);
 	for (int k = 0; k < SEEN_LISTS; k++)
 		free(ld.seen[k].slot);
+	if (rc == 0 && !yn_get(root, "cost_model") && wl_check(s, err, errlen) < 0)
+		rc = load_builtin_cost(&ld); /* the job models need one: the default */
 	if (rc == 0 && wl_check(s, err, errlen) == 0)
 		return s;
 	scn_free(s);
@@ -2275,6 +2293,17 @@ void scn_free(struct scn *s)
 const char *scn_type_name(enum scn_job_type t)
 {
 	return t >= 0 && t < ARRAY_LEN(type_names) ? type_names[t] : "?";
+}
+
+const char *scn_role_name(enum scn_job_type t, int role)
+{
+	if (role < 0)
+		return "am";
+	if (t == SCN_JOB_MNIST)
+		return role ? "worker" : "ps";
+	if (t == SCN_JOB_ANGEL && role == 1)
+		return "ps";
+	return "executor";
 }
 
 int scn_label_index(const struct scn *s, const char *name)

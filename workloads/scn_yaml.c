@@ -169,14 +169,18 @@ static int on_event(struct builder *b, const yaml_event_t *ev)
 	}
 }
 
-static int build(struct builder *b, FILE *f)
+/* Parse from f, or from `text` when f is NULL. */
+static int build(struct builder *b, FILE *f, const char *text)
 {
 	yaml_parser_t p;
 	if (!yaml_parser_initialize(&p)) {
 		fprintf(stderr, "hetsim: out of memory in libyaml\n");
 		abort();
 	}
-	yaml_parser_set_input_file(&p, f);
+	if (f)
+		yaml_parser_set_input_file(&p, f);
+	else
+		yaml_parser_set_input_string(&p, (const unsigned char *)text, strlen(text));
 	int r = 0;
 	while (r == 0) {
 		yaml_event_t ev;
@@ -189,6 +193,21 @@ static int build(struct builder *b, FILE *f)
 	}
 	yaml_parser_delete(&p);
 	return r < 0 ? -1 : 0;
+}
+
+/* The tree once build() returned r. */
+static struct yn *finish(struct builder *b, int r)
+{
+	free(b->stack);
+	if (r < 0) {
+		yn_free(b->root);
+		return NULL;
+	}
+	if (!b->root) {
+		fail_at(b, 1, 1, "empty file");
+		return NULL;
+	}
+	return b->root;
 }
 
 struct yn *yn_load(const char *path, char *err, size_t errlen)
@@ -205,18 +224,15 @@ struct yn *yn_load(const char *path, char *err, size_t errlen)
 		fail_at(&b, 0, 0, "cannot open: %s", strerror(errno));
 		return NULL;
 	}
-	int r = build(&b, f);
+	int r = build(&b, f, NULL);
 	fclose(f);
-	free(b.stack);
-	if (r < 0) {
-		yn_free(b.root);
-		return NULL;
-	}
-	if (!b.root) {
-		fail_at(&b, 1, 1, "empty file");
-		return NULL;
-	}
-	return b.root;
+	return finish(&b, r);
+}
+
+struct yn *yn_load_text(const char *name, const char *text, char *err, size_t errlen)
+{
+	struct builder b = {.path = name, .err = err, .errlen = errlen};
+	return finish(&b, build(&b, NULL, text));
 }
 
 const struct yn *yn_get(const struct yn *map, const char *key)

@@ -36,6 +36,8 @@ struct yn {
  * file that cannot be opened is reported as "path:0:0: cannot open: ...";
  * an empty document as "path:1:1: empty file". */
 struct yn *yn_load(const char *path, char *err, size_t errlen);
+/* The same from a string; `name` stands for the file in messages. */
+struct yn *yn_load_text(const char *name, const char *text, char *err, size_t errlen);
 void yn_free(struct yn *n);
 
 /* The value of `key` in mapping `map`, or NULL (also when `map` is not a

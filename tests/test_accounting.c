@@ -1,0 +1,452 @@
+/* test_accounting.c - every job accounted for: rejected jobs have no end
+ * and no makespan, figures with nothing to measure are empty, each job
+ * not done says why, `run` and `sweep` show the counts, `validate`
+ * names the job groups a policy can never place, a scenario without a
+ * cost model runs on the built-in one. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "harness.h"
+#include "metrics.h"
+#include "policy.h"
+#include "scenario.h"
+#include "sim.h"
+#include "test.h"
+#include "workload.h"
+
+#define ACC "tests/scenarios/accounting/"
+
+static const char *const four[] = {"fifo", "label-dual", "yarn", "spark-standalone"};
+
+static int why_code(const struct scn *s, const char *name)
+{
+	char b[160];
+	for (int k = 0; k < SIM_WHY_CODES; k++)
+		if (strcmp(sim_why_name(s, k, b, sizeof b), name) == 0)
+			return k;
+	return -1;
+}
+
+/* A job rejected at its arrival at 100 s, under each policy: no start,
+ * no end, its reason; the makespan is the small job's 4 s (hand-computed
+ * in the scenario's comment), as if the late job had not come. */
+static void reject_late(void)
+{
+	static const char *const why[] = {"memory", "memory", "max-allocation", "job-type"};
+	for (int p = 0; p < 4; p++) {
+		struct scn *c;
+		struct sim *s = h_run(ACC "reject-late.yaml", four[p], 0, &c);
+		const struct sim_job *late = h_job(s, "late", 0), *small = h_job(s, "small", 0);
+		CU_ASSERT_EQUAL(small->status, JOB_DONE);
+		CU_ASSERT_EQUAL(small->end_us, S(4));
+		CU_ASSERT_EQUAL(late->status, JOB_UNPLACEABLE);
+		CU_ASSERT_EQUAL(late->arrival_us, S(100));
+		CU_ASSERT_EQUAL(late->start_us, -1);
+		CU_ASSERT_EQUAL(late->end_us, -1);
+		CU_ASSERT_EQUAL(sim_job_why(s, late->id), why_code(c, why[p]));
+		CU_ASSERT_EQUAL(sim_job_why(s, small->id), SIM_WHY_NONE);
+		CU_ASSERT_EQUAL(h_makespan(s), S(4));
+		struct met_run m;
+		met_compute(s, &m);
+		CU_ASSERT_DOUBLE_EQUAL(m.makespan_s, 4.0, 1e-12);
+		CU_ASSERT_DOUBLE_EQUAL(m.jct_mean_s, 4.0, 1e-12);
+		CU_ASSERT_EQUAL(m.done, 1);
+		CU_ASSERT_EQUAL(m.unplaceable, 1);
+		CU_ASSERT_EQUAL(m.why[why_code(c, why[p])], 1);
+		h_done(s, c);
+	}
+	/* jobs.csv: the late job's row has no start, end or JCT, and its reason */
+	char *out, *err;
+	CU_ASSERT_EQUAL(h_hetsim("run " ACC "reject-late.yaml -q -o /tmp/hetsim-acc-rl", &out, &err), 0);
+	char *jobs = h_slurp("/tmp/hetsim-acc-rl/jobs.csv", NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(jobs);
+	CU_ASSERT_PTR_NOT_NULL(strstr(jobs, ",gpus,reason\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(jobs, "\nfifo,0,1,late,0,angel,unplaceable,100.000000,,,,0,0,memory\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(jobs, "\nyarn,0,1,late,0,angel,unplaceable,100.000000,,,,0,0,"
+					    "max-allocation\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(jobs, "\nspark-standalone,0,1,late,0,angel,unplaceable,"
+					    "100.000000,,,,0,0,job-type\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(jobs, "\nfifo,0,0,small,0,synthetic,done,0.000000,0.000000,"
+					    "4.000000,4.000000,1,0,\n"));
+	char *runs = h_slurp("/tmp/hetsim-acc-rl/runs.csv", NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(runs);
+	/* makespan 4; utilisation over the run's span, 0..100 s: 4 core-s of 800 */
+	CU_ASSERT_PTR_NOT_NULL(strstr(runs, "\nreject-late,fifo,0,1,2,2,1,0,0,1,4.000000,4.000000,"
+					    "4.000000,4.000000,4.000000,0.000000,0.005000,,0.005000,,"));
+	free(jobs);
+	free(runs);
+	free(out);
+	free(err);
+	h_rmtree("/tmp/hetsim-acc-rl");
+}
+
+/* No job done: every figure that measures jobs is NaN (empty), the
+ * counts are there, and each policy's reason. */
+static void none_done(void)
+{
+	static const char *const why[] = {"memory", "memory", "max-allocation", "memory"};
+	for (int p = 0; p < 4; p++) {
+		struct scn *c;
+		struct sim *s = h_run(ACC "none-done.yaml", four[p], 0, &c);
+		struct met_run m;
+		met_compute(s, &m);
+		CU_ASSERT_EQUAL(m.counted, 3);
+		CU_ASSERT_EQUAL(m.done, 0);
+		CU_ASSERT_EQUAL(m.unplaceable, 3);
+		CU_ASSERT_EQUAL(m.why[why_code(c, why[p])], 3);
+		CU_ASSERT(isnan(m.makespan_s));
+		CU_ASSERT(isnan(m.jct_mean_s) && isnan(m.jct_p50_s) && isnan(m.jct_p95_s) &&
+			  isnan(m.jct_p99_s));
+		CU_ASSERT(isnan(m.wait_mean_s));
+		CU_ASSERT(isnan(m.gpu_util) && isnan(m.gpu_alloc)); /* no GPU */
+		CU_ASSERT_DOUBLE_EQUAL(m.cpu_util, 0.0, 0);
+		for (int i = 0; i < sim_njobs(s); i++)
+			CU_ASSERT_EQUAL(sim_job(s, i)->end_us, -1);
+		h_done(s, c);
+	}
+	char *out, *err;
+	CU_ASSERT_EQUAL(h_hetsim("run " ACC "none-done.yaml -o /tmp/hetsim-acc-nd", &out, &err), 0);
+	char *runs = h_slurp("/tmp/hetsim-acc-nd/runs.csv", NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(runs);
+	CU_ASSERT_PTR_NOT_NULL(strstr(runs, "\nnone-done,fifo,0,1,3,3,0,0,0,3,,,,,,,0.000000,,0.000000,,3,"));
+	/* the table: "-" where nothing was measured, the counts, a warning each */
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "none-done: means over 1 replication (seed 1), job counts "
+					   "summed over it; change: makespan against fifo (the first "
+					   "policy listed); files in /tmp/hetsim-acc-nd/\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nyarn                         -           -          -  "
+					   "         -      -    0.0         -      0      0         0"
+					   "           3\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nwarning: yarn: 3 of 3 counted jobs not done (0 failed, "
+					   "0 timed out, 3 unplaceable); reason: max-allocation (3); no "
+					   "job done: its job figures are empty\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nwarning: spark-standalone: 3 of 3 counted jobs not done "
+					   "(0 failed, 0 timed out, 3 unplaceable); reason: memory (3)"));
+	free(runs);
+	free(out);
+	free(err);
+	h_rmtree("/tmp/hetsim-acc-nd");
+}
+
+/* A warm-up beyond the job count: nothing counted, the job figures
+ * empty; the makespan and utilisation cover the whole run (14 s; 8
+ * core-s busy of 4 cores x 14 s). */
+static void warmup_beyond(void)
+{
+	struct scn *c;
+	struct sim *s = h_run(ACC "warmup.yaml", "fifo", 0, &c);
+	struct met_run m;
+	met_compute(s, &m);
+	CU_ASSERT_EQUAL(m.jobs, 2);
+	CU_ASSERT_EQUAL(m.counted, 0);
+	CU_ASSERT_EQUAL(m.done, 0);
+	CU_ASSERT(isnan(m.jct_mean_s) && isnan(m.jct_p50_s) && isnan(m.jct_p95_s) &&
+		  isnan(m.jct_p99_s) && isnan(m.wait_mean_s));
+	for (int t = 0; t < SCN_JOB_TYPES; t++)
+		CU_ASSERT_EQUAL(m.done_type[t], 0);
+	CU_ASSERT_DOUBLE_EQUAL(m.makespan_s, 14.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(m.cpu_util, 8.0 / 56.0, 1e-12);
+	h_done(s, c);
+	char *out, *err;
+	CU_ASSERT_EQUAL(h_hetsim("run " ACC "warmup.yaml -o /tmp/hetsim-acc-wu", &out, &err), 0);
+	char *runs = h_slurp("/tmp/hetsim-acc-wu/runs.csv", NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(runs);
+	CU_ASSERT_PTR_NOT_NULL(strstr(runs, "\nwarmup,fifo,0,1,2,0,0,0,0,0,14.000000,,,,,,0.142857,,"
+					    "0.142857,,6,4,,,,\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nnote: the warm-up (5 jobs) covers all 2 jobs: none is "
+					   "counted, and the job figures are empty\n"));
+	free(runs);
+	free(out);
+	free(err);
+	h_rmtree("/tmp/hetsim-acc-wu");
+}
+
+/* `validate` warns, at the job group's position, per policy; exit 0,
+ * and 1 with --strict. */
+static void validate_warns(void)
+{
+	char *out, *err;
+	CU_ASSERT_EQUAL(h_hetsim("validate " ACC "reject-late.yaml", &out, &err), 0);
+	CU_ASSERT_STRING_EQUAL(
+		out,
+		ACC "reject-late.yaml:22:5: warning: policy 'fifo' can never place job group 'late' "
+		    "(memory): executor asks 1 core, 32 GiB; the nodes have at most 16 GiB memory\n"
+		ACC "reject-late.yaml:22:5: warning: policy 'label-dual' can never place job group "
+		    "'late' (memory): executor asks 1 core, 32 GiB; the nodes have at most 16 GiB "
+		    "memory\n"
+		ACC "reject-late.yaml:22:5: warning: policy 'yarn' can never place job group 'late' "
+		    "(max-allocation): executor container of 36 GiB (memory and overhead, in 1 GiB "
+		    "steps) is over yarn.scheduler.maximum-allocation-mb 8192\n"
+		ACC "reject-late.yaml:22:5: warning: policy 'spark-standalone' can never place job "
+		    "group 'late' (job-type): Spark-on-Angel has no standalone mode (its parameter "
+		    "servers deploy on YARN or Kubernetes)\n"
+		ACC "reject-late.yaml: ok, 4 warnings (2 nodes, 2 jobs, 4 policies, 1 replication)\n");
+	CU_ASSERT_STRING_EQUAL(err, "");
+	free(out);
+	free(err);
+	CU_ASSERT_EQUAL(h_hetsim("validate --strict " ACC "reject-late.yaml", &out, &err), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, ACC "reject-late.yaml: not ok under --strict, 4 warnings"));
+	free(out);
+	free(err);
+	/* a scenario every policy can place: no warning, 0 even with --strict */
+	CU_ASSERT_EQUAL(h_hetsim("validate --strict " ACC "warmup.yaml", &out, &err), 0);
+	CU_ASSERT_STRING_EQUAL(out, ACC "warmup.yaml: ok (1 nodes, 2 jobs, 1 policies, 1 replication)\n");
+	free(out);
+	free(err);
+}
+
+/* The run and validate verdicts agree: a job a policy's can_ever_place
+ * rules out never runs under it, and the reason is the same. */
+static void verdicts_agree(void)
+{
+	static const char *const files[] = {ACC "reject-late.yaml", ACC "none-done.yaml",
+					    "tests/scenarios/writer/mixed-10k.yaml",
+					    "tests/scenarios/hand/yarn-am.yaml"};
+	for (int f = 0; f < 4; f++) {
+		struct scn *c = h_load(files[f]);
+		for (int p = 0; p < c->npolicies; p++) {
+			const struct policy_ops *ops = pol_find(c->policies[p].kind);
+			CU_ASSERT_PTR_NOT_NULL_FATAL(ops->can_ever_place);
+			char err[256];
+			struct sim *s = sim_new(c, &c->policies[p], 0, err, sizeof err);
+			CU_ASSERT_EQUAL_FATAL(sim_run(s), 0);
+			for (int i = 0; i < sim_njobs(s); i++) {
+				const struct sim_job *j = sim_job(s, i);
+				struct sim_shape sh;
+				struct pol_verdict v;
+				wl_job_shape(c, j->group, &sh);
+				ops->can_ever_place(&c->policies[p], c, j->group, &sh, &v);
+				if (v.why == SIM_WHY_NONE)
+					continue;
+				CU_ASSERT_NOT_EQUAL(j->status, JOB_DONE);
+				if (j->status == JOB_UNPLACEABLE)
+					CU_ASSERT_EQUAL(sim_job_why(s, i), v.why);
+			}
+			sim_free(s);
+		}
+		scn_free(c);
+	}
+}
+
+/* The reasons pol_feasible gives, in its order: a label no node carries,
+ * memory, cores, GPUs, capacity. */
+static void feasibility_reasons(void)
+{
+	struct scn *c = h_load("tests/scenarios/ok/full.yaml");
+	struct sim_shape sh;
+	struct pol_verdict v;
+	const struct policy_ops *dual = pol_find("label-dual"), *fifo = pol_find("fifo");
+	struct scn_policy dcfg = {.name = "label-dual", .kind = "label-dual"},
+			  fcfg = {.name = "fifo", .kind = "fifo"};
+	int mnist = 1;
+	CU_ASSERT_STRING_EQUAL(c->jobs[mnist].name, "mnist");
+	wl_job_shape(c, mnist, &sh);
+	/* the workers require gpu and v100: the gpu nodes have 1.5 GiB */
+	dual->can_ever_place(&dcfg, c, mnist, &sh, &v);
+	CU_ASSERT_EQUAL(v.why, SIM_WHY_MEMORY);
+	/* label-dual's rules without labels: a node with 3 GiB and a GPU? none */
+	fifo->can_ever_place(&fcfg, c, mnist, &sh, &v);
+	CU_ASSERT_EQUAL(v.why, SIM_WHY_GPUS);
+	CU_ASSERT_STRING_EQUAL(v.detail, "worker executor asks 1 core, 3 GiB, 1 GPU; the nodes have "
+					 "at most 0 GPUs with those cores and memory");
+	/* a label no node carries */
+	sh.role[1].require |= UINT64_C(1) << scn_label_index(c, "fast");
+	sh.role[1].mem_mib = 1024;
+	dual->can_ever_place(&dcfg, c, mnist, &sh, &v);
+	CU_ASSERT_EQUAL(v.why, SIM_WHY_LABEL(scn_label_index(c, "fast")));
+	CU_ASSERT_STRING_EQUAL(v.detail, "worker executor requires label 'fast', which no node "
+					 "carries with the others it requires");
+	/* more cores than any node: 64 > 32 */
+	sh.role[1].require = 0;
+	sh.role[1].gpus = 0;
+	sh.role[1].cores = 64;
+	fifo->can_ever_place(&fcfg, c, mnist, &sh, &v);
+	CU_ASSERT_EQUAL(v.why, SIM_WHY_CORES);
+	/* capacity: 100 workers of 32 cores; the empty cluster holds 1 (the big node) */
+	sh.role[1].cores = 32;
+	sh.role[1].count = 100;
+	fifo->can_ever_place(&fcfg, c, mnist, &sh, &v);
+	CU_ASSERT_EQUAL(v.why, SIM_WHY_CAPACITY);
+	CU_ASSERT_STRING_EQUAL(v.detail, "100 worker executors of 32 cores, 1 GiB; the empty "
+					 "cluster holds 1 of them");
+	char b[160];
+	CU_ASSERT_STRING_EQUAL(sim_why_name(c, SIM_WHY_LABEL(scn_label_index(c, "v100")), b,
+					    sizeof b), "label:v100");
+	CU_ASSERT_STRING_EQUAL(sim_why_name(c, SIM_WHY_TIMEOUT, b, sizeof b), "reservation-timeout");
+	CU_ASSERT_STRING_EQUAL(sim_why_name(c, SIM_WHY_GPU_RETRIES, b, sizeof b), "gpu-retries");
+	scn_free(c);
+}
+
+/* A timed-out and a failed job say why in jobs.csv. */
+static void timeout_and_failure_reasons(void)
+{
+	struct scn *c;
+	struct sim *s = h_run("tests/scenarios/hand/standalone-timeout.yaml", "spark-standalone", 0, &c);
+	int timed_out = 0;
+	for (int i = 0; i < sim_njobs(s); i++)
+		if (sim_job(s, i)->status == JOB_TIMED_OUT) {
+			CU_ASSERT_EQUAL(sim_job_why(s, i), SIM_WHY_TIMEOUT);
+			CU_ASSERT(sim_job(s, i)->end_us > 0); /* it gave up then: that end counts */
+			timed_out++;
+		}
+	CU_ASSERT(timed_out > 0);
+	h_done(s, c);
+	s = h_run("tests/scenarios/hand/standalone-gpu-fail.yaml", "spark-standalone", 0, &c);
+	int failed = 0;
+	for (int i = 0; i < sim_njobs(s); i++)
+		if (sim_job(s, i)->status == JOB_FAILED) {
+			CU_ASSERT_EQUAL(sim_job_why(s, i), SIM_WHY_GPU_RETRIES);
+			failed++;
+		}
+	CU_ASSERT(failed > 0);
+	h_done(s, c);
+}
+
+/* sweep: the counts in summary.csv, the paired change against the
+ * baseline with the baseline named, --baseline, a bad --baseline. */
+static void sweep_counts_and_change(void)
+{
+	char *out, *err;
+	CU_ASSERT_EQUAL(h_hetsim("sweep " ACC "reject-late.yaml -j 1 -r 2 -o /tmp/hetsim-acc-sw",
+				 &out, &err), 0);
+	char *sum = h_slurp("/tmp/hetsim-acc-sw/summary.csv", NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(sum);
+	static const char hdr[] = "scenario,policy,point,replications,metric,mean,sd,ci95_half,"
+				  "ci95_lo,ci95_hi,baseline\n";
+	CU_ASSERT(strncmp(sum, hdr, strlen(hdr)) == 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(sum, "\nreject-late,yarn,0,2,done,1.000000,0.000000,0.000000,"
+					   "1.000000,1.000000,\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sum, "\nreject-late,yarn,0,2,unplaceable,1.000000,0.000000,"
+					   "0.000000,1.000000,1.000000,\n"));
+	/* same makespan: a change of 0 against fifo, the first policy */
+	CU_ASSERT_PTR_NOT_NULL(strstr(sum, "\nreject-late,yarn,0,2,makespan_change_pct,0.000000,"
+					   "0.000000,0.000000,0.000000,0.000000,fifo\n"));
+	CU_ASSERT_PTR_NULL(strstr(sum, "\nreject-late,fifo,0,2,makespan_change_pct,"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "change: makespan against fifo (the first policy listed)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nwarning: yarn at point 0: 1 of 2 jobs per replication "
+					   "not done (0 failed, 0 timed out, 1 unplaceable)\n"));
+	free(sum);
+	free(out);
+	free(err);
+	CU_ASSERT_EQUAL(h_hetsim("sweep " ACC "reject-late.yaml -j 1 -q --baseline yarn -o "
+				 "/tmp/hetsim-acc-sw", &out, &err), 0);
+	sum = h_slurp("/tmp/hetsim-acc-sw/summary.csv", NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(sum);
+	CU_ASSERT_PTR_NOT_NULL(strstr(sum, "\nreject-late,fifo,0,1,makespan_change_pct,0.000000,"
+					   "0.000000,,,,yarn\n"));
+	CU_ASSERT_PTR_NULL(strstr(sum, "\nreject-late,yarn,0,1,makespan_change_pct,"));
+	free(sum);
+	free(out);
+	free(err);
+	CU_ASSERT_EQUAL(h_hetsim("sweep " ACC "reject-late.yaml -q --baseline nope -o "
+				 "/tmp/hetsim-acc-sw2", &out, &err), 2);
+	CU_ASSERT_STRING_EQUAL(err, "hetsim sweep: option '--baseline': policy 'nope' is not run "
+				    "(run: the scenario's policies, or those of --policy)\n");
+	free(out);
+	free(err);
+	CU_ASSERT_EQUAL(h_hetsim("run " ACC "reject-late.yaml -q --baseline nope -o "
+				 "/tmp/hetsim-acc-sw2", &out, &err), 2);
+	CU_ASSERT_STRING_EQUAL(err, "hetsim run: option '--baseline': policy 'nope' is not run "
+				    "(run: fifo, label-dual, yarn, spark-standalone)\n");
+	free(out);
+	free(err);
+	h_rmtree("/tmp/hetsim-acc-sw");
+}
+
+/* run --baseline: the change column against the named policy. */
+static void run_baseline(void)
+{
+	char *out, *err;
+	CU_ASSERT_EQUAL(h_hetsim("run tests/scenarios/hand/angel.yaml --baseline label-dual -o "
+				 "/tmp/hetsim-acc-bl", &out, &err), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "change: makespan against label-dual (--baseline)"));
+	/* yarn 5 s against label-dual's 4 s: +25 %; label-dual is the baseline */
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nyarn                     5.000       5.000      5.000"
+					   "       2.000      -   10.0    +25.0%      1      0         0"
+					   "           0\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "  baseline      1      0         0           0\n"));
+	free(out);
+	free(err);
+	h_rmtree("/tmp/hetsim-acc-bl");
+}
+
+/* A scenario without cost_model runs on the built-in default: the same
+ * model as calibrate/models/default.yaml, the same results, and a note. */
+static void builtin_cost_model(void)
+{
+	FILE *f = fopen("/tmp/hetsim-acc-nocm.yaml", "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	char *text = h_slurp("scenarios/paper-mixed.yaml", NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	char *cm = strstr(text, "cost_model:");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(cm);
+	fwrite(text, 1, (size_t)(cm - text), f);
+	fputs(strchr(cm, '\n') + 1, f);
+	fclose(f);
+	free(text);
+	struct scn *a = h_load("/tmp/hetsim-acc-nocm.yaml"), *b = h_load("scenarios/paper-mixed.yaml");
+	CU_ASSERT(a->cost.builtin);
+	CU_ASSERT(!b->cost.builtin);
+	CU_ASSERT_PTR_NULL(a->cost.path);
+	CU_ASSERT_EQUAL(a->cost.task_overhead_us, b->cost.task_overhead_us);
+	CU_ASSERT_EQUAL_FATAL(a->cost.nkernels, b->cost.nkernels);
+	for (int k = 0; k < a->cost.nkernels; k++) {
+		const struct scn_cost_kernel *x = &a->cost.kernels[k], *y = &b->cost.kernels[k];
+		CU_ASSERT_STRING_EQUAL(x->name, y->name);
+		CU_ASSERT_STRING_EQUAL(x->unit, y->unit);
+		CU_ASSERT_EQUAL(x->noise, y->noise);
+		CU_ASSERT_EQUAL(x->noise_cv, y->noise_cv);
+		CU_ASSERT_EQUAL_FATAL(x->ndevs, y->ndevs);
+		for (int d = 0; d < x->ndevs; d++) {
+			CU_ASSERT_STRING_EQUAL(x->devs[d].device, y->devs[d].device);
+			CU_ASSERT_EQUAL(x->devs[d].intercept_us, y->devs[d].intercept_us);
+			CU_ASSERT_EQUAL(x->devs[d].slope_us, y->devs[d].slope_us);
+		}
+	}
+	scn_free(a);
+	scn_free(b);
+	/* a scenario that needs no cost model gets none */
+	struct scn *d = h_load("tests/scenarios/hand/dag.yaml");
+	CU_ASSERT(!d->cost.builtin);
+	CU_ASSERT_EQUAL(d->cost.nkernels, 0);
+	scn_free(d);
+	char *out, *err;
+	CU_ASSERT_EQUAL(h_hetsim("run /tmp/hetsim-acc-nocm.yaml -r 1 -p label-dual -o "
+				 "/tmp/hetsim-acc-cm", &out, &err), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "note: /tmp/hetsim-acc-nocm.yaml names no cost_model: "
+					   "using the built-in default, the assumed figures of "
+					   "calibrate/models/default.yaml\n"));
+	char *x = h_slurp("/tmp/hetsim-acc-cm/runs.csv", NULL);
+	free(out);
+	free(err);
+	CU_ASSERT_EQUAL(h_hetsim("run scenarios/paper-mixed.yaml -r 1 -p label-dual -q -o "
+				 "/tmp/hetsim-acc-cm", &out, &err), 0);
+	char *y = h_slurp("/tmp/hetsim-acc-cm/runs.csv", NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(x);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(y);
+	CU_ASSERT_STRING_EQUAL(x, y);
+	free(x);
+	free(y);
+	free(out);
+	free(err);
+	remove("/tmp/hetsim-acc-nocm.yaml");
+	h_rmtree("/tmp/hetsim-acc-cm");
+}
+
+int test_suite_accounting(void)
+{
+	TEST_SUITE("accounting",
+		   {"a job rejected late: no end, makespan unchanged, 4 policies", reject_late},
+		   {"no job done: empty figures, counts, warnings", none_done},
+		   {"a warm-up beyond the job count: empty job figures", warmup_beyond},
+		   {"validate names what can never be placed; --strict", validate_warns},
+		   {"can_ever_place and the run agree", verdicts_agree},
+		   {"feasibility: label, memory, cores, GPUs, capacity", feasibility_reasons},
+		   {"timed out and failed jobs say why", timeout_and_failure_reasons},
+		   {"sweep: counts, paired change, --baseline", sweep_counts_and_change},
+		   {"run --baseline", run_baseline},
+		   {"no cost_model: the built-in default", builtin_cost_model});
+	return 0;
+}
