@@ -3,6 +3,10 @@
 #   make run          install missing deps, build, run the default paper scenario
 #   make check        install missing deps, build, run the CUnit tests
 #   make check SAN=1  the same with address + undefined sanitizers
+#   make figures      the default scenario's figures (runs it first where needed)
+#   make paper        both experiments of the study -> results/paper/ (report.md)
+#   make bench        the benchmarks -> results/bench/ (bench/README.md)
+#   make cuda         the CUDA calibration program, where nvcc exists
 #   make MPI=1        bin/hetsim-mpi: `hetsim sweep` across MPI ranks (mpicc, OpenMPI)
 #   make clean
 
@@ -53,14 +57,17 @@ TESTBIN  := $(BUILD)/hetsim-tests
 .PHONY: all run check test clean deps figures paper
 all: $(BIN)
 
+# Every compilation waits for deps (order-only: it never forces a
+# rebuild), so that one make builds the binary once whatever the targets
+# asked for (make -j2 run check figures paper).
 deps:
 	@scripts/install-deps
 
-$(BUILD)/%.o: %.c
+$(BUILD)/%.o: %.c | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/gen/default_model.c: calibrate/models/default.yaml Makefile
+$(BUILD)/gen/default_model.c: calibrate/models/default.yaml Makefile | deps
 	@mkdir -p $(dir $@)
 	awk 'BEGIN { print "/* made by the Makefile from $<: do not edit */"; \
 		     print "const char scn_default_model_yaml[] ="; } \
@@ -78,14 +85,12 @@ $(TESTBIN): $(LIB_OBJ) $(TEST_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 
 # `make run`: the default paper scenario, stock Spark against label-dual.
-run: deps
-	@$(MAKE) --no-print-directory $(BIN)
+run: deps $(BIN)
 	./$(BIN) run scenarios/paper-mixed.yaml --policy spark-standalone --policy label-dual
 
 # After the CUnit suites, tests/mpi-sweep.sh (it builds MPI=1 itself)
 # where OpenMPI is installed; not under the sanitizers.
-check: deps
-	@$(MAKE) --no-print-directory $(BIN) $(TESTBIN)
+check: deps $(BIN) $(TESTBIN)
 	./$(TESTBIN)
 ifeq ($(SAN),1)
 	@echo "mpi-sweep: skipped (SAN=1)"
@@ -111,8 +116,8 @@ clean:
 # (every policy it lists), so that this works on a fresh clone.
 MIXED     := scenarios/paper-mixed.yaml
 MIXED_OUT := results/paper-mixed
-figures: deps
-	@$(MAKE) --no-print-directory $(BIN)
+# (after `run`, when one make is asked for both: they write the same folder)
+figures: deps $(BIN) | $(filter run,$(MAKECMDGOALS))
 	@for f in runs.csv executors.csv; do \
 		for d in $(BIN) $(MIXED) calibrate/models/default.yaml; do \
 			if [ ! -f $(MIXED_OUT)/$$f ] || [ $(MIXED_OUT)/$$f -ot $$d ]; then \
@@ -126,8 +131,7 @@ figures: deps
 
 # Both experiments of the study, the ablation, the sensitivity map, every
 # figure and results/paper/report.md (scripts/paper).  Never calibrates.
-paper: deps
-	@$(MAKE) --no-print-directory $(BIN)
+paper: deps $(BIN)
 	scripts/paper ./$(BIN)
 
 # `make cuda`: calibrate/cuda/hetsim-cuda-cal, the standalone CUDA
