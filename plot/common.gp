@@ -1,6 +1,7 @@
 # common.gp - terminal, font and style shared by every hetsim figure.
 # hetsim plot sets: fmt ('png' or 'svg'), outfile; a figure script may
-# set width and height (pixels) before loading this file.
+# set width and height (pixels) before loading this file.  Keys go outside
+# the plot area, with no box: a key never hides a line or a bar.
 if (!exists("width")) width = 1000
 if (!exists("height")) height = 600
 if (fmt eq "svg") {
@@ -17,7 +18,7 @@ set encoding utf8
 set border 3 lw 1.2 lc rgb "#333333"
 set tics nomirror out scale 0.6 textcolor rgb "#222222"
 set grid ytics lc rgb "#dddddd" lw 1 dt solid
-set key noautotitle box lc rgb "#cccccc" opaque samplen 2 spacing 1.1
+set key noautotitle nobox noopaque samplen 2 spacing 1.1 outside right top vertical
 set title font ",15"
 set datafile separator whitespace
 if (!exists("note")) note = ""

@@ -5,7 +5,7 @@
 # colours, types (word lists), boxw, ymax.
 np = words(policies)
 nt = words(types)
-width = 170 * nt * (np > 2 ? np / 2.0 : 1) + 420
+width = 170 * nt * (np > 2 ? np / 2.0 : 1) + 620
 load plotdir."/common.gp"
 set title fulltitle
 set ylabel ylabel
@@ -14,7 +14,6 @@ set yrange [0:ymax]
 set xtics () scale 0
 do for [t = 1:nt] { set xtics add (word(types, t) t - 1) }
 set style fill solid 0.9 noborder
-set key top left
 plot for [i = 1:np] datafile index (i - 1) using 1:2:(boxw) with boxes \
          lc rgb word(colours, i) title word(policies, i), \
      for [i = 1:np] datafile index (i - 1) using 1:3:(0):($4 - $3) with vectors \

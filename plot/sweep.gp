@@ -5,6 +5,7 @@
 # "x mean ci95_lo ci95_hi".  Variables: figtitle, xlabel, ylabel,
 # policies, colours (word lists); optional xticsdef (a non-numeric axis),
 # note, notex, notey, basey, notecolour.
+width = 1150
 load plotdir."/common.gp"
 np = words(policies)
 set title fulltitle
@@ -13,13 +14,11 @@ set ylabel ylabel
 set yrange [0:*]
 set autoscale xfix
 set offsets graph 0.04, graph 0.04, graph 0.08, 0
-set key top left
 if (exists("xticsdef")) { eval("set xtics ".xticsdef) }
 if (strlen(note) > 0) {
 	set arrow 1 from notex, basey to notex, notey head filled size graph 0.012, 20 \
 	    lc rgb notecolour lw 1.5 front
-	set style textbox opaque noborder margins 2, 2
-	set label 1 note at notex, notey right offset -1.2, (notey > basey ? 1.6 : -1.6) boxed \
+	set label 1 note at notex, notey right offset -1.2, (notey > basey ? 1.6 : -1.6) \
 	    textcolor rgb notecolour font ",14" front
 }
 plot for [i = 1:np] datafile index (i - 1) using 1:3:4 with filledcurves \
