@@ -998,6 +998,28 @@ int plot_policies_of(const struct plot_csv *ex, const struct plot_opts *o, const
 	return n;
 }
 
+double plot_exec_end(const struct plot_csv *ex, const struct plot_opts *o)
+{
+	struct exec_cols k;
+	char err[8];
+	struct plot_opts any = *o;
+	any.policy = NULL;
+	double end = 0;
+	if (exec_cols(ex, &k, err, sizeof err))
+		return 0;
+	for (int r = 0; r < ex->nrows; r++) {
+		if (!exec_row_in(ex, &k, r, &any))
+			continue;
+		int col[3] = {k.launch, k.ready, k.end};
+		for (int i = 0; i < 3; i++) {
+			double t;
+			if (cell_num(ex, r, col[i], &t, err, sizeof err) == 0)
+				end = fmax(end, t);
+		}
+	}
+	return end;
+}
+
 /* One executor of the figure. */
 struct gx {
 	int node, type, gpus, cores, id, lane;
@@ -1231,6 +1253,9 @@ int plot_prep_gantt(const struct plot_csv *ex, const struct plot_nodes *nodes,
 	qsort(g, (size_t)n, sizeof *g, gx_cmp);
 	assign_lanes(g, n, lanes);
 
+	/* the time axis: this run's, or the one shared by every figure drawn */
+	tmax = fmax(tmax, o->xmax);
+
 	/* node i spans [y0[i], y0[i] + max(1, lanes)], 0.5 apart; y grows downwards */
 	double *y0 = xmalloc(((size_t)nr.n + 1) * sizeof *y0), y = 0;
 	char *ytics = xmalloc((size_t)nr.n * 128 + 4);
@@ -1355,6 +1380,7 @@ int plot_prep_util(const struct plot_csv *ex, const struct plot_nodes *nodes,
 		}
 	}
 	qsort(st, (size_t)ns, sizeof *st, step_cmp);
+	tmax = fmax(tmax, o->xmax);
 	double held[MAX_NAMES] = {0}, gheld[MAX_NAMES] = {0};
 	fprintf(dat, "# t");
 	for (int i = 0; i < labels.n; i++)
@@ -1650,8 +1676,10 @@ static int draw_kind(struct plot_ctx *x, const struct plot_kind *k)
 		pols[0] = x->o.policy;
 	if (np == 0) /* let the prep say what is missing */
 		return draw(x, k, k->name, &x->o);
+	struct plot_opts shared = x->o; /* one time axis for the figures side by side */
+	shared.xmax = np > 1 ? plot_exec_end(x->ex, &x->o) : 0;
 	for (int i = 0; i < np && !rc; i++) {
-		struct plot_opts o = x->o;
+		struct plot_opts o = shared;
 		char base[256];
 		o.policy = pols[i];
 		snprintf(base, sizeof base, "%s-%s", k->name, pols[i]);

@@ -71,6 +71,7 @@ struct plot_opts {
 	const char *compare;  /* NULL: label-dual, no annotation if absent */
 	const char *policy;   /* gantt, utilisation: the policy shown */
 	int replication;      /* gantt, utilisation */
+	double xmax;          /* gantt, utilisation: time axis to at least this, s (0: the run's) */
 };
 
 /* gnuplot variables for one figure, as "name='value'; name=number; ..."
@@ -123,5 +124,10 @@ int plot_prep_util(const struct plot_csv *ex, const struct plot_nodes *nodes,
  * of first appearance, written into names[max]; returns their count. */
 int plot_policies_of(const struct plot_csv *ex, const struct plot_opts *o, const char **names,
 		     int max);
+/* The latest launch, ready or end time (s) of an executor of o's
+ * replication and point, over every policy (o->policy is ignored): the
+ * time axis the gantt and utilisation figures of those policies share.
+ * 0 when there is none; malformed cells are left to the preparations. */
+double plot_exec_end(const struct plot_csv *ex, const struct plot_opts *o);
 
 #endif

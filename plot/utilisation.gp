@@ -4,7 +4,8 @@
 # Data (hetsim plot utilisation): rows "t share..." (one column per label
 # for cores, then one per label with GPUs), each value holding until the
 # next row.  Variables: figtitle, labels, colours, gpulabels, gpucolours
-# (word lists), xmax.
+# (word lists), xmax (shared by the figures of every policy drawn
+# together).
 nl = words(labels)
 ng = words(gpulabels)
 width = 1100

@@ -372,6 +372,35 @@ static void test_gantt(void)
 	out_reset();
 }
 
+/* Gantt (and utilisation) figures of several policies share one time
+ * axis: to the latest executor end of any of them. */
+static void test_gantt_shared_axis(void)
+{
+	char err[256];
+	struct plot_csv *c = plot_csv_read(DATA "mixed/executors.csv", err, sizeof err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	struct plot_opts o = {.policy = "p"};
+	CU_ASSERT_DOUBLE_EQUAL(plot_exec_end(c, &o), 9, 1e-12); /* q's executor, 0..9 */
+	o.replication = 1;
+	CU_ASSERT_DOUBLE_EQUAL(plot_exec_end(c, &o), 9, 1e-12);
+	o.replication = 2;
+	CU_ASSERT_DOUBLE_EQUAL(plot_exec_end(c, &o), 0, 1e-12);
+	plot_csv_free(c);
+
+	/* p alone ends at 5 (xmax 5.1, test_gantt); on q's axis, to 9 x 1.02,
+	 * shading included */
+	o = (struct plot_opts){.policy = "p", .xmax = 9};
+	run_ex(plot_prep_gantt, DATA "mixed/executors.csv", true, &o);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.dat, "# node shading: x0 x1 y0 y1\n0 9.18 2.25 3.75\n"));
+	EXPECT_VAR("xmax=9.18; ");
+	run_ex(plot_prep_util, DATA "mixed/executors.csv", true, &o);
+	EXPECT_VAR("xmax=9.18; ");
+	o.xmax = 2; /* never shorter than the run */
+	run_ex(plot_prep_gantt, DATA "mixed/executors.csv", true, &o);
+	EXPECT_VAR("xmax=5.1; ");
+	out_reset();
+}
+
 /* Node names sort by group, then by index as a number (n-2 before n-10). */
 static void test_gantt_node_order(void)
 {
@@ -695,6 +724,7 @@ int test_suite_plot(void)
 		   {"nodes and their grouping label", test_nodes},
 		   {"gantt: lanes, boxes, node rows", test_gantt},
 		   {"gantt: node order without a scenario", test_gantt_node_order},
+		   {"gantt and utilisation: one time axis across policies", test_gantt_shared_axis},
 		   {"utilisation: step function per label", test_utilisation},
 		   {"utilisation and gantt: GPUs held from gpu_from_s to gpu_to_s", test_utilisation_gpu_times},
 		   {"runs.csv summarised: mean, Student-t CI", test_summarise_runs},
