@@ -49,6 +49,7 @@ struct plot_csv *plot_summarise_runs(const struct plot_csv *runs, char *err, siz
 struct plot_node {
 	char name[112];   /* <group>-<i> */
 	char label[112];  /* grouping label */
+	char model[112];  /* GPU model; "" without GPUs */
 	int cores;        /* physical cores */
 	int gpus;
 };
@@ -115,7 +116,8 @@ int plot_prep_gantt(const struct plot_csv *ex, const struct plot_nodes *nodes,
 /* (d) utilisation of (o->policy, o->replication): rows "t share..." of a
  * step function (value from t to the next row), one column per label for
  * the cores held / the label's cores, then one per label with GPUs for
- * the GPUs held / the label's GPUs. */
+ * the GPUs held / the label's GPUs, or, in a cluster with several GPU
+ * models, one per model for the GPUs held / the model's GPUs. */
 int plot_prep_util(const struct plot_csv *ex, const struct plot_nodes *nodes,
 		   const struct plot_opts *o, FILE *dat, struct plot_vars *v, char *err,
 		   size_t errlen);

@@ -52,17 +52,18 @@ static void run_sum(sum_prep *f, const char *path, const struct plot_opts *o)
 	plot_csv_free(c);
 }
 
-/* Run an executors.csv figure's preparation, with the nodes of
- * cluster.yaml if `with_nodes`. */
-static void run_ex(ex_prep *f, const char *path, bool with_nodes, const struct plot_opts *o)
+/* Run an executors.csv figure's preparation, with the nodes of the
+ * scenario `cluster` if not NULL. */
+static void run_ex_in(ex_prep *f, const char *path, const char *cluster, const struct plot_opts *o)
 {
 	char err[1024];
 	size_t len;
 	struct plot_nodes nodes = {NULL, 0};
+	bool with_nodes = cluster != NULL;
 	out_reset();
 	struct plot_csv *c = plot_csv_read(path, err, sizeof err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-	struct scn *s = with_nodes ? scn_load(DATA "cluster.yaml", err, sizeof err) : NULL;
+	struct scn *s = with_nodes ? scn_load(cluster, err, sizeof err) : NULL;
 	if (with_nodes) {
 		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 		plot_nodes_from_scn(s, &nodes);
@@ -74,6 +75,12 @@ static void run_ex(ex_prep *f, const char *path, bool with_nodes, const struct p
 	if (s)
 		scn_free(s);
 	plot_csv_free(c);
+}
+
+/* The same with the nodes of cluster.yaml if `with_nodes`. */
+static void run_ex(ex_prep *f, const char *path, bool with_nodes, const struct plot_opts *o)
+{
+	run_ex_in(f, path, with_nodes ? DATA "cluster.yaml" : NULL, o);
 }
 
 #define EXPECT_DAT(want)                                                        \
@@ -322,6 +329,7 @@ static void test_nodes(void)
 		CU_ASSERT_STRING_EQUAL(n.v[i].label, want[i].label);
 		CU_ASSERT_EQUAL(n.v[i].cores, want[i].cores);
 		CU_ASSERT_EQUAL(n.v[i].gpus, want[i].gpus);
+		CU_ASSERT_STRING_EQUAL(n.v[i].model, i == 0 ? "gtx1080ti" : "");
 	}
 	plot_nodes_free(&n);
 	scn_free(s);
@@ -490,6 +498,36 @@ static void test_utilisation_gpu_times(void)
 	CU_ASSERT_EQUAL(out.rc, -1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out.err, ":2: GPU times out of order"));
 	remove(bad);
+	out_reset();
+}
+
+/* Two GPU models under one label (two-models.yaml: v100-0 with 4 GPUs,
+ * gtx-0 with 2, both labelled gpu; 12 cores): GPU series per model.
+ *   t=0 A on v100-0, 2 cores, 1 GPU: gpu 2/12, v100 1/4
+ *   t=1 C on cpu-0, 1 core: cpu 1/2
+ *   t=2 B on gtx-0, 1 core, 2 GPUs: gpu 3/12, gtx1080ti 2/2
+ *   t=3 C ends; t=4 A ends; t=6 B ends */
+static void test_utilisation_gpu_models(void)
+{
+	char path[] = "/tmp/hetsim-plot-XXXXXX";
+	tmp_csv(path, "policy,replication,node,type,cores,gpus,launch_s,ready_s,end_s\n"
+		      "p,0,v100-0,mnist_spark,2,1,0,1,4\n"
+		      "p,0,gtx-0,mnist_spark,1,2,2,3,6\n"
+		      "p,0,cpu-0,wordcount,1,0,1,2,3\n");
+	struct plot_opts o = {.policy = "p"};
+	run_ex_in(plot_prep_util, path, DATA "two-models.yaml", &o);
+	EXPECT_DAT("# t cores:gpu cores:cpu gpus:v100 gpus:gtx1080ti  (share held by executors, "
+		   "from t to the next row)\n"
+		   "0 0.166666667 0 0.25 0\n"
+		   "1 0.166666667 0.5 0.25 0\n"
+		   "2 0.25 0.5 0.25 1\n"
+		   "3 0.25 0 0.25 1\n"
+		   "4 0.0833333333 0 0 1\n"
+		   "6 0 0 0 0\n");
+	EXPECT_VAR("gpulabels='\"v100 (4 GPUs)\" \"gtx1080ti (2 GPUs)\"'; ");
+	EXPECT_VAR("gpuby='GPU model'; ");
+	EXPECT_VAR("figtitle='held by executors, by node label and GPU model: p, replication 0'; ");
+	remove(path);
 	out_reset();
 }
 
@@ -727,6 +765,7 @@ int test_suite_plot(void)
 		   {"gantt and utilisation: one time axis across policies", test_gantt_shared_axis},
 		   {"utilisation: step function per label", test_utilisation},
 		   {"utilisation and gantt: GPUs held from gpu_from_s to gpu_to_s", test_utilisation_gpu_times},
+		   {"utilisation: GPU models apart", test_utilisation_gpu_models},
 		   {"runs.csv summarised: mean, Student-t CI", test_summarise_runs},
 		   {"command: bad input and missing gnuplot", test_cmd_errors},
 		   {"command: renders PNG and SVG", test_cmd_render});
