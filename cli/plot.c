@@ -1607,7 +1607,7 @@ static void safe_name(char *s)
 }
 
 /* Prepare base.dat and render it.  In `all`, a figure the results have
- * nothing for (PLOT_NONE) is skipped with a note. */
+ * nothing for (PLOT_NONE) is skipped quietly: it does not apply. */
 static int draw(struct plot_ctx *x, const struct plot_kind *k, const char *base,
 		const struct plot_opts *o)
 {
@@ -1636,10 +1636,8 @@ static int draw(struct plot_ctx *x, const struct plot_kind *k, const char *base,
 	if (rc) {
 		remove(tmp);
 		free(v);
-		if (rc == PLOT_NONE && x->all) {
-			fprintf(stderr, "hetsim plot: skipped %s: %s\n", k->name, err);
+		if (rc == PLOT_NONE && x->all)
 			return 0;
-		}
 		fprintf(stderr, "hetsim plot: %s\n", err);
 		return 1;
 	}
