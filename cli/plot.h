@@ -68,8 +68,9 @@ struct plot_opts {
 	const char *metric;   /* NULL: makespan_s */
 	const char *axis;     /* sweep axis; NULL: the first */
 	int point;            /* sweep point (policies, jct-by-type; fixes the other axes in sweep) */
-	const char *baseline; /* NULL: spark-standalone, no annotation if absent */
-	const char *compare;  /* NULL: label-dual, no annotation if absent */
+	const char *baseline; /* NULL: the summary's baseline column, else the first policy */
+	const char *compare;  /* sweep's arrow; NULL: label-dual, else the first other policy.
+				 policies: a headline note, none when NULL */
 	const char *policy;   /* gantt, utilisation: the policy shown */
 	int replication;      /* gantt, utilisation */
 	double xmax;          /* gantt, utilisation: time axis to at least this, s (0: the run's) */
@@ -86,23 +87,39 @@ void plot_var_str(struct plot_vars *v, const char *name, const char *value);
 void plot_var_num(struct plot_vars *v, const char *name, double x);
 
 /* Each preparation writes the figure's gnuplot data to `dat` and its
- * settings (titles, names, colours, sizes) to `v`.  Returns 0; or -1 with
- * one line naming the file (and line) in err; or PLOT_NONE when the input
- * is well formed but has nothing this figure shows (no sweep axis, no
- * per-type metric), err saying so.  On error part of `dat` may have been
+ * settings (titles, names, colours, sizes) to `v`.
+ *
+ * Jobs not done: where the summary has rows `done`, `failed`,
+ * `timed_out`, `unplaceable` (and `counted`), a policy that finished no
+ * job at a point has no makespan or JCT there, whatever the file holds
+ * (older files wrote 0): it gets an empty, labelled slot ("no job done"),
+ * never a bar or point at 0; without those rows a makespan or JCT mean of
+ * exactly 0 reads the same.  A policy that left counted jobs not done is
+ * marked "⚠ n of N ...".  Changes are against one baseline: --baseline,
+ * else the summary's `baseline` column, else the first policy listed.
+ *
+ * Returns 0; or -1 with one line naming the file (and line) in err; or
+ * PLOT_NONE when the input is well formed but has nothing this figure
+ * shows (no sweep axis, no per-type metric), err saying so.  On error part of `dat` may have been
  * written (the caller writes it to a temporary file). */
 #define PLOT_NONE (-2)
 
-/* (a) policies: o->metric of every policy at o->point, with its 95 % CI.
- * Rows: "i \"policy\" mean lo hi colour". */
+/* (a) policies: o->metric of every policy at o->point, with its 95 % CI,
+ * each non-baseline bar labelled with its change (makespan: the paired
+ * makespan_change_pct rows when the summary has them for the baseline,
+ * else the ratio of means).  Rows: "i \"policy\" mean lo hi top colour
+ * \"label\" labely \"change\" \"mark\"" (mean NaN: an empty slot). */
 int plot_prep_policies(const struct plot_csv *sum, const struct plot_opts *o, FILE *dat,
 		       struct plot_vars *v, char *err, size_t errlen);
 /* (a) jct-by-type: metrics jct_mean_<type>_s at o->point; one data block
- * per policy, rows "x mean lo hi" with x = type index + bar offset. */
+ * per policy, rows "x mean lo hi" with x = type index + bar offset; then
+ * the empty slots, rows "x \"no job done\" colour". */
 int plot_prep_jct_by_type(const struct plot_csv *sum, const struct plot_opts *o, FILE *dat,
 			  struct plot_vars *v, char *err, size_t errlen);
 /* (b) sweep: o->metric against o->axis; one block per policy, rows
- * "x mean lo hi", sorted by x. */
+ * "x mean lo hi", sorted by x (a blank line where a point has no value);
+ * then two label blocks "x y \"label\" colour": "POLICY: no job done",
+ * and the marks of jobs not done. */
 int plot_prep_sweep(const struct plot_csv *sum, const struct plot_opts *o, FILE *dat,
 		    struct plot_vars *v, char *err, size_t errlen);
 /* (c) gantt of (o->policy, o->replication) from executors.csv.  nodes
