@@ -3,8 +3,8 @@
 # (step functions), for one run; in a cluster with several GPU models,
 # GPUs held as a share of each model's GPUs instead.
 # Data (hetsim plot utilisation): rows "t share..." (one column per label
-# for cores, then one per label with GPUs), each value holding until the
-# next row.  Variables: figtitle, labels, colours, gpulabels, gpucolours
+# for cores, then one per label with GPUs, or per GPU model), each value
+# holding until the next row.  Variables: figtitle, labels, colours, gpulabels, gpucolours
 # (word lists), gpuby ("label" or "GPU model"), xmax (shared by the
 # figures of every policy drawn together).
 nl = words(labels)
