@@ -28,6 +28,7 @@
 
 #define MAX_NAMES 64         /* policies, job types or labels in one figure */
 #define MINUS "\xe2\x88\x92" /* U+2212, the typographic minus */
+#define WARN "\xe2\x9a\xa0"  /* U+26A0, the warning sign */
 
 /* ---- CSV ------------------------------------------------------------ */
 
@@ -384,11 +385,12 @@ static void metric_label(const char *m, char *buf, size_t len)
 struct ci {
 	double mean, lo, hi; /* NaN when absent */
 	int line;            /* the row's line, 0 if none */
+	int row;             /* the row, -1 if none */
 };
 
 struct sum_cols {
-	int policy, metric, mean;          /* required */
-	int point, lo, hi, reps, scenario; /* -1 if absent */
+	int policy, metric, mean;                /* required */
+	int point, lo, hi, reps, scenario, base; /* -1 if absent */
 };
 
 static int sum_cols(const struct plot_csv *c, struct sum_cols *k, struct names *pol, char *err,
@@ -400,7 +402,8 @@ static int sum_cols(const struct plot_csv *c, struct sum_cols *k, struct names *
 		return -1;
 	*k = (struct sum_cols){idx[0], idx[1], idx[2], plot_csv_col(c, "point"),
 			       plot_csv_col(c, "ci95_lo"), plot_csv_col(c, "ci95_hi"),
-			       plot_csv_col(c, "replications"), plot_csv_col(c, "scenario")};
+			       plot_csv_col(c, "replications"), plot_csv_col(c, "scenario"),
+			       plot_csv_col(c, "baseline")};
 	pol->n = 0;
 	for (int r = 0; r < c->nrows; r++)
 		if (names_add(pol, plot_csv_cell(c, r, k->policy)) < 0) {
@@ -417,7 +420,7 @@ static int select_metric(const struct plot_csv *c, const struct sum_cols *k, con
 			 size_t errlen)
 {
 	for (int p = 0; p < pol->n; p++)
-		out[p] = (struct ci){NAN, NAN, NAN, 0};
+		out[p] = (struct ci){NAN, NAN, NAN, 0, -1};
 	for (int r = 0; r < c->nrows; r++) {
 		if (strcmp(plot_csv_cell(c, r, k->metric), metric) || !cell_is_int(c, r, k->point, point))
 			continue;
@@ -429,6 +432,7 @@ static int select_metric(const struct plot_csv *c, const struct sum_cols *k, con
 			return -1;
 		}
 		o->line = c->line[r];
+		o->row = r;
 		if (cell_num(c, r, k->mean, &o->mean, err, errlen) < 0 ||
 		    cell_num(c, r, k->lo, &o->lo, err, errlen) < 0 ||
 		    cell_num(c, r, k->hi, &o->hi, err, errlen) < 0)
@@ -437,11 +441,172 @@ static int select_metric(const struct plot_csv *c, const struct sum_cols *k, con
 	return 0;
 }
 
-/* "scenario: " from the first row, or "". */
-static void scenario_prefix(const struct plot_csv *c, int col, char *buf, size_t len)
+/* Which policies have a row at `point` (present[p]); returns the first
+ * such row, -1 if none. */
+static int point_present(const struct plot_csv *c, const struct sum_cols *k, int point,
+			 const struct names *pol, bool *present)
 {
-	const char *s = c->nrows ? plot_csv_cell(c, 0, col) : "";
-	snprintf(buf, len, "%s%s", s, *s ? ": " : "");
+	int ref = -1;
+	for (int p = 0; p < pol->n; p++)
+		present[p] = false;
+	for (int r = 0; r < c->nrows; r++)
+		if (cell_is_int(c, r, k->point, point)) {
+			present[names_find(pol, plot_csv_cell(c, r, k->policy))] = true;
+			ref = ref < 0 ? r : ref;
+		}
+	return ref;
+}
+
+/* ---- jobs done and not done ----------------------------------------- */
+
+/* The jobs of a (policy, point) by final status: the mean count per
+ * replication of the summary rows `done`, `failed`, `timed_out`,
+ * `unplaceable` (hetsim sweep writes them) and `counted` (a summary of
+ * runs.csv has it).  NaN where the row is absent: older files. */
+enum { N_DONE, N_FAILED, N_TIMED_OUT, N_UNPLACEABLE, N_COUNTED, N_KINDS };
+static const char *const count_metrics[N_KINDS] = {"done", "failed", "timed_out",
+						   "unplaceable", "counted"};
+struct counts {
+	double n[N_KINDS]; /* jobs, mean per replication */
+};
+
+static int count_kind(const char *metric)
+{
+	for (int i = 0; i < N_KINDS; i++)
+		if (!strcmp(metric, count_metrics[i]))
+			return i;
+	return -1;
+}
+
+/* The counts of every policy of pol at `point`. */
+static int point_counts(const struct plot_csv *c, const struct sum_cols *k, int point,
+			const struct names *pol, struct counts *out, char *err, size_t errlen)
+{
+	struct ci ci[MAX_NAMES];
+	for (int i = 0; i < N_KINDS; i++) {
+		if (select_metric(c, k, count_metrics[i], point, pol, ci, err, errlen))
+			return -1;
+		for (int p = 0; p < pol->n; p++)
+			out[p].n[i] = ci[p].mean;
+	}
+	return 0;
+}
+
+/* Jobs not done (failed + timed out + unplaceable; NaN without counts)
+ * and, in *of, the counted jobs they are out of (`counted`, else the sum
+ * of the four statuses; NaN if unknown). */
+static double not_done(const struct counts *n, double *of)
+{
+	double s = 0, all = n->n[N_DONE];
+	bool any = false;
+	for (int i = N_FAILED; i <= N_UNPLACEABLE; i++)
+		if (!isnan(n->n[i])) {
+			s += n->n[i];
+			all += n->n[i];
+			any = true;
+		}
+	*of = isnan(n->n[N_COUNTED]) ? all : n->n[N_COUNTED];
+	return any ? s : NAN;
+}
+
+/* A mean count as people write it: "3", "2.5", "0.33". */
+static void count_str(char *buf, size_t len, double x)
+{
+	if (fabs(x - round(x)) < 0.005) {
+		snprintf(buf, len, "%.0f", x);
+		return;
+	}
+	snprintf(buf, len, "%.2f", x);
+	size_t n = strlen(buf);
+	if (buf[n - 1] == '0')
+		buf[n - 1] = '\0';
+}
+
+/* The mark of a policy that left counted jobs not done: "⚠ 2.5 of 10
+ * jobs not done", naming the status when there is one ("⚠ 3 of 10
+ * unplaceable"); `brief`: "⚠ 2.5/10".  "" when every counted job is done
+ * or the summary has no counts. */
+static void mark_text(const struct counts *n, bool brief, char *buf, size_t len)
+{
+	static const char *const word[] = {"", "failed", "timed out", "unplaceable"};
+	double of, nd = not_done(n, &of);
+	char a[32], b[32] = "";
+	buf[0] = '\0';
+	if (!(nd > 1e-9))
+		return;
+	count_str(a, sizeof a, nd);
+	if (!isnan(of))
+		count_str(b, sizeof b, of);
+	if (brief) {
+		snprintf(buf, len, WARN " %s%s%s", a, *b ? "/" : "", b);
+		return;
+	}
+	int kinds = 0, only = 0;
+	for (int i = N_FAILED; i <= N_UNPLACEABLE; i++)
+		if (n->n[i] > 1e-9)
+			kinds++, only = i;
+	snprintf(buf, len, WARN " %s%s%s %s", a, *b ? " of " : "", b,
+		 kinds == 1 ? word[only] : "jobs not done");
+}
+
+/* Makespan and completion-time metrics (and the change of makespan)
+ * measure finished jobs. */
+static bool needs_done(const char *metric)
+{
+	return !strcmp(metric, "makespan_s") || !strcmp(metric, "makespan_change_pct") ||
+	       !strncmp(metric, "jct_", 4);
+}
+
+/* Did the policy finish no job, so that `metric` has nothing to measure
+ * whatever the file says?  Its done count is 0 (older files hold
+ * 0.000000 there); without counts, a makespan or JCT mean of exactly 0
+ * (no job that ran has either). */
+static bool finished_none(const char *metric, const struct counts *n, double mean)
+{
+	if (!needs_done(metric))
+		return false;
+	if (!isnan(n->n[N_DONE]))
+		return n->n[N_DONE] == 0;
+	return mean == 0 && strcmp(metric, "makespan_change_pct") != 0;
+}
+
+/* What the empty slot of a policy without a value says. */
+static const char *none_label(const char *metric)
+{
+	return needs_done(metric) ? "no job done" : !strcmp(metric, "wait_mean_s") ? "no job started"
+										     : "no value";
+}
+
+/* ---- titles --------------------------------------------------------- */
+
+/* The sweep axes: the columns between `point` and `replications`;
+ * *first > *last when there are none. */
+static void axis_cols(const struct plot_csv *c, int *first, int *last)
+{
+	int p = plot_csv_col(c, "point"), r = plot_csv_col(c, "replications");
+	*first = p + 1;
+	*last = r - 1;
+	if (p < 0 || r < 0)
+		*first = 1, *last = 0;
+}
+
+/* A figure's title prefix "scenario, axis = value, ...: " with every
+ * axis but `skip` at its value in row `ref` (-1: none); without axes,
+ * "scenario, point K: " for a point K > 0; "" when there is nothing. */
+static void title_prefix(const struct plot_csv *c, const struct sum_cols *k, int ref, int point,
+			 int skip, char *buf, size_t len)
+{
+	int first, last;
+	axis_cols(c, &first, &last);
+	snprintf(buf, len, "%s", c->nrows ? plot_csv_cell(c, ref >= 0 ? ref : 0, k->scenario) : "");
+	for (int a = first; ref >= 0 && a <= last; a++)
+		if (a != skip)
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s = %s", *buf ? ", " : "",
+				 c->hdr[a], plot_csv_cell(c, ref, a));
+	if (first > last && point > 0)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%spoint %d", *buf ? ", " : "", point);
+	if (*buf)
+		snprintf(buf + strlen(buf), len - strlen(buf), ": ");
 }
 
 /* What a metric is called in a title. */
@@ -456,111 +621,273 @@ static const char *metric_name(const char *metric, char *buf, size_t len)
 	return buf;
 }
 
-/* figtitle "scenario: what" and subtitle "mean of N replications, 95 %
- * CI", N from the first row of `metric`, and `extra` if not NULL. */
+/* figtitle "PREFIXwhat", subtitle "mean of N replications, 95 % CI" (N
+ * from the first row of `metric`) and subtitle2 `extra` (what a change is
+ * against), a line of its own, if not NULL or "". */
 static void sum_titles(struct plot_vars *v, const struct plot_csv *c, const struct sum_cols *k,
-		       const char *metric, const char *what, const char *extra)
+		       const char *metric, const char *prefix, const char *what,
+		       const char *extra)
 {
-	char title[512], sub[256], pre[128];
+	char title[1024], sub[1024];
 	int reps = 0;
 	for (int r = 0; r < c->nrows && !reps; r++)
 		if (!strcmp(plot_csv_cell(c, r, k->metric), metric))
 			reps = atoi(plot_csv_cell(c, r, k->reps));
-	scenario_prefix(c, k->scenario, pre, sizeof pre);
-	snprintf(title, sizeof title, "%s%s", pre, what);
+	snprintf(title, sizeof title, "%s%s", prefix, what);
 	if (reps > 1)
 		snprintf(sub, sizeof sub, "mean of %d replications, 95 %% CI", reps);
 	else
 		snprintf(sub, sizeof sub, "%s",
 			 reps == 1 ? "one replication: no interval" : "mean, 95 % CI");
-	if (extra)
-		snprintf(sub + strlen(sub), sizeof sub - strlen(sub), "; %s", extra);
 	plot_var_str(v, "figtitle", title);
 	plot_var_str(v, "subtitle", sub);
+	if (extra && *extra)
+		plot_var_str(v, "subtitle2", extra);
 }
 
-/* The compared and the baseline policy: indices in pol, -1 each when a
- * default name is absent; -1 and a message when a name the user gave is. */
-static int pick_pair(const struct plot_csv *c, const struct names *pol, const struct plot_opts *o,
-		     int *ic, int *ib, char *err, size_t errlen)
+/* ---- baseline and changes ------------------------------------------- */
+
+static int no_policy(const struct plot_csv *c, const struct names *pol, const char *name,
+		     const char *opt, char *err, size_t errlen)
 {
-	const char *given[2] = {o->compare, o->baseline}, *opt[2] = {"compare", "baseline"};
-	const char *def[2] = {"label-dual", "spark-standalone"};
-	int *out[2] = {ic, ib};
-	for (int i = 0; i < 2; i++) {
-		*out[i] = names_find(pol, given[i] ? given[i] : def[i]);
-		if (*out[i] < 0 && given[i]) {
-			char all[1024];
-			names_join(pol, all, sizeof all);
-			snprintf(err, errlen, "%s: no policy '%s' (--%s; policies: %s)", c->path,
-				 given[i], opt[i], all);
-			return -1;
+	char all[1024];
+	names_join(pol, all, sizeof all);
+	snprintf(err, errlen, "%s: no policy '%s' (--%s; policies: %s)", c->path, name, opt, all);
+	return -1;
+}
+
+/* The baseline of every change a figure shows, one rule with hetsim
+ * sweep's: --baseline; else the policy the summary's `baseline` column
+ * names (hetsim sweep --baseline); else the first policy listed.  *why
+ * says which, for the subtitle.  -1 and a message for an unknown name. */
+static int pick_baseline(const struct plot_csv *c, const struct sum_cols *k,
+			 const struct names *pol, const struct plot_opts *o, int *ib,
+			 const char **why, char *err, size_t errlen)
+{
+	*why = "--baseline";
+	if (o->baseline) {
+		*ib = names_find(pol, o->baseline);
+		return *ib < 0 ? no_policy(c, pol, o->baseline, "baseline", err, errlen) : 0;
+	}
+	*ib = pol->n ? 0 : -1;
+	*why = "first policy listed";
+	for (int r = 0; k->base >= 0 && r < c->nrows; r++) {
+		int b = names_find(pol, plot_csv_cell(c, r, k->base));
+		if (b > 0) {
+			*ib = b;
+			*why = "the sweep's baseline";
 		}
+		if (b >= 0)
+			break;
 	}
 	return 0;
 }
 
-/* The annotation "[WHO: ]−X % (to Y % of BASE)": compare's value c
- * against the baseline's b. */
-static void reduction_note(struct plot_vars *v, const char *who, double c, double b,
-			   const char *base)
+/* The policy compared with the baseline ib: --compare; else, with
+ * `fallback`, label-dual, or the first other policy; else none (-1). */
+static int pick_compare(const struct plot_csv *c, const struct names *pol,
+			const struct plot_opts *o, int ib, bool fallback, int *ic, char *err,
+			size_t errlen)
 {
-	char note[512];
-	double r = c / b;
-	snprintf(note, sizeof note, "%s%s%s%.1f %% (to %.1f %% of %s)", who ? who : "",
-		 who ? ": " : "", r <= 1 ? MINUS : "+", fabs(1 - r) * 100, r * 100, base);
+	if (o->compare) {
+		*ic = names_find(pol, o->compare);
+		return *ic < 0 ? no_policy(c, pol, o->compare, "compare", err, errlen) : 0;
+	}
+	*ic = fallback ? names_find(pol, "label-dual") : -1;
+	for (int p = 0; fallback && (*ic < 0 || *ic == ib) && p < pol->n; p++)
+		*ic = p != ib ? p : -1;
+	return 0;
+}
+
+/* The paired changes of makespan at `point` against baseline ib (rows
+ * makespan_change_pct whose `baseline` names it; a file without that
+ * column made them against its first policy). */
+static int change_rows(const struct plot_csv *c, const struct sum_cols *k, int point,
+		       const struct names *pol, int ib, struct ci *out, char *err, size_t errlen)
+{
+	if (select_metric(c, k, "makespan_change_pct", point, pol, out, err, errlen))
+		return -1;
+	for (int p = 0; p < pol->n; p++)
+		if (out[p].row >= 0 && (k->base >= 0 ? strcmp(plot_csv_cell(c, out[p].row, k->base),
+							      ib >= 0 ? pol->v[ib] : "")
+						     : ib != 0))
+			out[p] = (struct ci){NAN, NAN, NAN, 0, -1};
+	return 0;
+}
+
+/* "−13.4 %", "+20.0 %", with " ± 2.1" where the interval's half-width
+ * is known. */
+static void pct_text(char *buf, size_t len, double pct, double lo, double hi)
+{
+	double a = fabs(pct) < 0.05 ? 0 : pct;
+	snprintf(buf, len, "%s%.1f %%", a < 0 ? MINUS : "+", fabs(a));
+	if (!isnan(lo) && !isnan(hi))
+		snprintf(buf + strlen(buf), len - strlen(buf), " \xc2\xb1 %.1f", (hi - lo) / 2);
+}
+
+/* The annotation of compare's change against the baseline: paired,
+ * "[WHO: ]−X % ± H against BASE (paired)"; else from the means c and b,
+ * "[WHO: ]−X % (to Y % of BASE)". */
+static void change_note(struct plot_vars *v, const char *who, const struct ci *paired, double c,
+			double b, const char *base)
+{
+	char note[512], pct[64];
+	snprintf(note, sizeof note, "%s%s", who ? who : "", who ? ": " : "");
+	if (paired) {
+		pct_text(pct, sizeof pct, paired->mean, paired->lo, paired->hi);
+		snprintf(note + strlen(note), sizeof note - strlen(note), "%s against %s (paired)",
+			 pct, base);
+	} else {
+		double r = c / b;
+		snprintf(note + strlen(note), sizeof note - strlen(note), "%s%.1f %% (to %.1f %% of %s)",
+			 r <= 1 ? MINUS : "+", fabs(1 - r) * 100, r * 100, base);
+	}
 	plot_var_str(v, "note", note);
+}
+
+/* A string field of a data file, in double quotes (a " becomes '). */
+static void put_str(FILE *f, const char *s)
+{
+	fputs(" \"", f);
+	for (; *s; s++)
+		fputc(*s == '"' ? '\'' : *s, f);
+	fputc('"', f);
+}
+
+static const char *const footnote_bars =
+	WARN " jobs not done (failed, timed out or unplaceable): mean per replication, of the "
+	"counted jobs";
+
+/* ---- (a) policies --------------------------------------------------- */
+
+/* The per-bar change labels: chg[p] for each policy with a value but
+ * the baseline; returns whether they are paired. */
+static bool bar_changes(const char *metric, const struct ci *ci, const struct ci *pc,
+			const struct names *pol, int ib, char (*chg)[64])
+{
+	bool paired = false, is_change = !strcmp(metric, "makespan_change_pct");
+	for (int p = 0; p < pol->n; p++)
+		paired |= !strcmp(metric, "makespan_s") && !isnan(pc[p].mean);
+	for (int p = 0; p < pol->n; p++) {
+		chg[p][0] = '\0';
+		if (p == ib || ib < 0 || isnan(ci[p].mean) || isnan(ci[ib].mean) || is_change)
+			continue;
+		if (paired && !isnan(pc[p].mean))
+			pct_text(chg[p], sizeof chg[p], pc[p].mean, pc[p].lo, pc[p].hi);
+		else if (!paired && ci[ib].mean > 0)
+			pct_text(chg[p], sizeof chg[p], 100 * (ci[p].mean / ci[ib].mean - 1), NAN, NAN);
+	}
+	return paired;
 }
 
 int plot_prep_policies(const struct plot_csv *sum, const struct plot_opts *o, FILE *dat,
 		       struct plot_vars *v, char *err, size_t errlen)
 {
-	const char *metric = o->metric ? o->metric : "makespan_s";
+	const char *metric = o->metric ? o->metric : "makespan_s", *why;
 	struct sum_cols k;
 	struct names pol;
-	struct ci ci[MAX_NAMES];
+	struct ci ci[MAX_NAMES], pc[MAX_NAMES];
+	struct counts cnt[MAX_NAMES];
+	bool present[MAX_NAMES], none[MAX_NAMES];
 	int ic, ib;
 	if (sum_cols(sum, &k, &pol, err, errlen) ||
 	    select_metric(sum, &k, metric, o->point, &pol, ci, err, errlen) ||
-	    pick_pair(sum, &pol, o, &ic, &ib, err, errlen))
+	    point_counts(sum, &k, o->point, &pol, cnt, err, errlen) ||
+	    pick_baseline(sum, &k, &pol, o, &ib, &why, err, errlen) ||
+	    pick_compare(sum, &pol, o, ib, false, &ic, err, errlen) ||
+	    change_rows(sum, &k, o->point, &pol, ib, pc, err, errlen))
 		return -1;
-	const char *col[MAX_NAMES];
-	colours_for(policy_colours, &pol, col);
-	fprintf(dat, "# i policy mean ci95_lo ci95_hi top colour (%s at point %d)\n", metric,
-		o->point);
-	int n = 0;
-	double ymax = 0;
+	int ref = point_present(sum, &k, o->point, &pol, present), nval = 0, nnone = 0;
 	for (int p = 0; p < pol.n; p++) {
-		if (isnan(ci[p].mean))
-			continue;
-		double top = isnan(ci[p].hi) ? ci[p].mean : fmax(ci[p].hi, ci[p].mean);
-		fprintf(dat, "%d \"%s\"", n, pol.v[p]);
-		put_num(dat, " ", ci[p].mean);
-		put_num(dat, " ", ci[p].lo);
-		put_num(dat, " ", ci[p].hi);
-		put_num(dat, " ", top);
-		fprintf(dat, " %ld\n", strtol(col[p] + 1, NULL, 16));
-		ymax = fmax(ymax, top);
-		n++;
+		if ((none[p] = finished_none(metric, &cnt[p], ci[p].mean)))
+			ci[p].mean = ci[p].lo = ci[p].hi = NAN;
+		if (finished_none("makespan_change_pct", &cnt[p], pc[p].mean))
+			pc[p].mean = NAN;
+		nval += !isnan(ci[p].mean);
+		nnone += none[p];
 	}
-	if (n == 0) {
+	if (nval == 0 && nnone == 0) {
 		snprintf(err, errlen, "%s: no value of metric '%s' at point %d", sum->path, metric,
 			 o->point);
 		return -1;
 	}
-	char what[256], label[256], name[256];
+	char chg[MAX_NAMES][64], mark[MAX_NAMES][128];
+	bool paired = bar_changes(metric, ci, pc, &pol, ib, chg), any_chg = false, any_mark = false;
+	const char *col[MAX_NAMES];
+	colours_for(policy_colours, &pol, col);
+	fprintf(dat, "# i policy mean ci95_lo ci95_hi top colour label labely change mark "
+		"(%s at point %d)\n", metric, o->point);
+	int n = 0;
+	double ymax = 0;
+	for (int p = 0; p < pol.n; p++) {
+		if (!present[p])
+			continue;
+		double top = isnan(ci[p].hi) ? ci[p].mean : fmax(ci[p].hi, ci[p].mean);
+		char label[64];
+		snprintf(label, sizeof label, "%.4g", ci[p].mean);
+		mark_text(&cnt[p], false, mark[p], sizeof mark[p]);
+		fprintf(dat, "%d", n++);
+		put_str(dat, pol.v[p]);
+		put_num(dat, " ", ci[p].mean);
+		put_num(dat, " ", ci[p].lo);
+		put_num(dat, " ", ci[p].hi);
+		put_num(dat, " ", top);
+		fprintf(dat, " %ld", strtol(col[p] + 1, NULL, 16));
+		if (isnan(top)) /* the baseline has no change against itself */
+			snprintf(label, sizeof label, "%s", p == ib && !strcmp(metric, "makespan_change_pct")
+				 ? "baseline" : none_label(metric));
+		put_str(dat, label);
+		put_num(dat, " ", isnan(top) ? 0 : top);
+		put_str(dat, chg[p]);
+		put_str(dat, mark[p]);
+		fputc('\n', dat);
+		ymax = isnan(top) ? ymax : fmax(ymax, top);
+		any_chg |= *chg[p] != '\0';
+		any_mark |= *mark[p] != '\0';
+	}
+	char what[256], label[256], name[256], pre[1024], extra[512] = "";
+	if (ib >= 0 && isnan(ci[ib].mean) && nval > 0)
+		snprintf(extra, sizeof extra, "no change shown: the baseline %s (%s) has no value",
+			 pol.v[ib], why);
+	else if (any_chg)
+		snprintf(extra, sizeof extra, "change against %s (%s): %s", pol.v[ib], why,
+			 paired ? "mean of paired changes" : "ratio of means");
 	snprintf(what, sizeof what, "%s per policy", metric_name(metric, name, sizeof name));
-	sum_titles(v, sum, &k, metric, what, NULL);
+	title_prefix(sum, &k, ref, o->point, -1, pre, sizeof pre);
+	sum_titles(v, sum, &k, metric, pre, what, extra);
 	metric_label(metric, label, sizeof label);
 	plot_var_str(v, "ylabel", label);
 	plot_var_num(v, "n", n);
-	plot_var_num(v, "ymax", ymax > 0 ? ymax * 1.25 : 1);
+	plot_var_num(v, "ymax", ymax > 0 ? ymax * (1.15 + 0.1 * (1 + any_chg + any_mark)) : 1);
+	if (any_mark)
+		plot_var_str(v, "footnote", footnote_bars);
 	if (ic >= 0 && ib >= 0 && ic != ib && !isnan(ci[ic].mean) && !isnan(ci[ib].mean) &&
-	    ci[ib].mean > 0) {
-		reduction_note(v, pol.v[ic], ci[ic].mean, ci[ib].mean, pol.v[ib]);
+	    (paired ? !isnan(pc[ic].mean) : ci[ib].mean > 0)) {
+		change_note(v, pol.v[ic], paired ? &pc[ic] : NULL, ci[ic].mean, ci[ib].mean,
+			    pol.v[ib]);
 		plot_var_str(v, "notecolour", col[ic]);
 	}
 	return 0;
+}
+
+/* ---- (a) jct-by-type ------------------------------------------------ */
+
+/* The job types of metrics jct_mean_<type>_s, in the fixed order;
+ * names point into tbuf. */
+static void jct_types(const struct plot_csv *sum, const struct sum_cols *k, struct names *types,
+		      char (*tbuf)[112])
+{
+	for (int r = 0; r < sum->nrows; r++) {
+		const char *m = plot_csv_cell(sum, r, k->metric);
+		size_t n = strlen(m);
+		if (strncmp(m, "jct_mean_", 9) || n < 12 || n - 11 >= sizeof tbuf[0] ||
+		    strcmp(m + n - 2, "_s") || types->n == MAX_NAMES)
+			continue;
+		snprintf(tbuf[types->n], sizeof tbuf[0], "%.*s", (int)(n - 11), m + 9);
+		if (names_find(types, tbuf[types->n]) < 0)
+			names_add(types, tbuf[types->n]);
+	}
+	order_types(types);
 }
 
 int plot_prep_jct_by_type(const struct plot_csv *sum, const struct plot_opts *o, FILE *dat,
@@ -568,24 +895,17 @@ int plot_prep_jct_by_type(const struct plot_csv *sum, const struct plot_opts *o,
 {
 	struct sum_cols k;
 	struct names pol, types = {{0}, 0};
-	if (sum_cols(sum, &k, &pol, err, errlen))
-		return -1;
+	struct counts cnt[MAX_NAMES];
+	bool present[MAX_NAMES];
 	char tbuf[MAX_NAMES][112];
-	for (int r = 0; r < sum->nrows; r++) {
-		const char *m = plot_csv_cell(sum, r, k.metric);
-		size_t n = strlen(m);
-		if (strncmp(m, "jct_mean_", 9) || n < 12 || n - 11 >= sizeof tbuf[0] ||
-		    strcmp(m + n - 2, "_s") || types.n == MAX_NAMES)
-			continue;
-		snprintf(tbuf[types.n], sizeof tbuf[0], "%.*s", (int)(n - 11), m + 9);
-		if (names_find(&types, tbuf[types.n]) < 0)
-			names_add(&types, tbuf[types.n]);
-	}
-	order_types(&types);
-	/* ci[t][p]: type t, policy p; types and policies without a value go. */
+	if (sum_cols(sum, &k, &pol, err, errlen) ||
+	    point_counts(sum, &k, o->point, &pol, cnt, err, errlen))
+		return -1;
+	jct_types(sum, &k, &types, tbuf);
+	int ref = point_present(sum, &k, o->point, &pol, present);
+	/* ci[t][p]: type t, policy p; types without any value go */
 	static struct ci ci[MAX_NAMES][MAX_NAMES];
 	struct names shown_t = {{0}, 0}, shown_p = {{0}, 0};
-	bool has_p[MAX_NAMES] = {false};
 	int tix[MAX_NAMES];
 	for (int t = 0; t < types.n; t++) {
 		char metric[128];
@@ -593,9 +913,11 @@ int plot_prep_jct_by_type(const struct plot_csv *sum, const struct plot_opts *o,
 		if (select_metric(sum, &k, metric, o->point, &pol, ci[t], err, errlen))
 			return -1;
 		bool any = false;
-		for (int p = 0; p < pol.n; p++)
-			if (!isnan(ci[t][p].mean))
-				any = has_p[p] = true;
+		for (int p = 0; p < pol.n; p++) {
+			if (finished_none(metric, &cnt[p], ci[t][p].mean))
+				ci[t][p].mean = NAN;
+			any |= !isnan(ci[t][p].mean);
+		}
 		if (any) {
 			tix[shown_t.n] = t;
 			names_add(&shown_t, types.v[t]);
@@ -606,14 +928,24 @@ int plot_prep_jct_by_type(const struct plot_csv *sum, const struct plot_opts *o,
 			 sum->path, o->point);
 		return PLOT_NONE;
 	}
-	const char *col[MAX_NAMES], *shown_col[MAX_NAMES];
+	const char *col[MAX_NAMES], *shown_col[MAX_NAMES], *keys[MAX_NAMES];
+	char kbuf[MAX_NAMES][256];
+	bool any_mark = false;
 	colours_for(policy_colours, &pol, col);
 	for (int p = 0; p < pol.n; p++)
-		if (has_p[p])
-			shown_col[shown_p.n] = col[p], names_add(&shown_p, pol.v[p]);
+		if (present[p]) {
+			char mark[128];
+			mark_text(&cnt[p], false, mark, sizeof mark);
+			snprintf(kbuf[shown_p.n], sizeof kbuf[0], "%s%s%s", pol.v[p], *mark ? "  " : "",
+				 mark);
+			any_mark |= *mark != '\0';
+			keys[shown_p.n] = kbuf[shown_p.n];
+			shown_col[shown_p.n] = col[p];
+			names_add(&shown_p, pol.v[p]);
+		}
 	double w = 0.8 / shown_p.n, ymax = 0;
 	for (int i = 0; i < shown_p.n; i++) {
-		int p = names_find(&pol, shown_p.v[i]);
+		int p = names_find(&pol, shown_p.v[i]), rows = 0;
 		fprintf(dat, "%s# %s: x mean ci95_lo ci95_hi\n", i ? "\n\n" : "", pol.v[p]);
 		for (int j = 0; j < shown_t.n; j++) {
 			const struct ci *c = &ci[tix[j]][p];
@@ -625,27 +957,51 @@ int plot_prep_jct_by_type(const struct plot_csv *sum, const struct plot_opts *o,
 			put_num(dat, " ", c->hi);
 			fputc('\n', dat);
 			ymax = fmax(ymax, isnan(c->hi) ? c->mean : c->hi);
+			rows++;
 		}
+		if (!rows) /* every block has a row: gnuplot stops on a missing one */
+			fputs("NaN NaN NaN NaN\n", dat);
 	}
-	char first[128];
+	int nempty = 0;
+	fprintf(dat, "\n\n# slots without a value: x label colour\n");
+	for (int i = 0; i < shown_p.n; i++)
+		for (int j = 0, p = names_find(&pol, shown_p.v[i]); j < shown_t.n; j++)
+			if (isnan(ci[tix[j]][p].mean)) {
+				put_num(dat, "", j + (i - (shown_p.n - 1) / 2.0) * w);
+				put_str(dat, "no job done");
+				fprintf(dat, " %ld\n", strtol(col[p] + 1, NULL, 16));
+				nempty++;
+			}
+	if (!nempty) /* a row gnuplot can place: a labels block without one crashes it (5.4) */
+		fputs("0 \"\" 0\n", dat);
+	char first[128], pre[1024];
 	snprintf(first, sizeof first, "jct_mean_%s_s", shown_t.v[0]);
-	sum_titles(v, sum, &k, first, "mean job completion time by job type", NULL);
+	title_prefix(sum, &k, ref, o->point, -1, pre, sizeof pre);
+	sum_titles(v, sum, &k, first, pre, "mean job completion time by job type", NULL);
 	plot_var_str(v, "ylabel", "mean job completion time, s");
 	var_words(v, "policies", shown_p.v, shown_p.n);
+	var_words(v, "keys", keys, shown_p.n);
 	var_words(v, "colours", shown_col, shown_p.n);
 	var_words(v, "types", shown_t.v, shown_t.n);
 	plot_var_num(v, "boxw", w * 0.9);
 	plot_var_num(v, "ymax", ymax > 0 ? ymax * 1.15 : 1);
+	if (any_mark)
+		plot_var_str(v, "footnote", footnote_bars);
 	return 0;
 }
 
-/* ---- sweep ---------------------------------------------------------- */
+/* ---- (b) sweep ------------------------------------------------------ */
 
+/* One (policy, point) of the sweep's slice. */
 struct sweep_pt {
 	int pol, point;
-	const char *xs; /* the axis value as written */
-	double x, mean, lo, hi;
-	int line;
+	const char *xs;  /* the axis value as written */
+	double x;
+	struct ci v;     /* the metric; NaN when none */
+	struct ci chg;   /* makespan_change_pct against the baseline */
+	struct counts n;
+	int line;        /* the slot's first row */
+	bool none;       /* finished no job: labelled, not drawn */
 };
 
 static int sweep_cmp(const void *a, const void *b)
@@ -656,19 +1012,32 @@ static int sweep_cmp(const void *a, const void *b)
 	return (p->x > q->x) - (p->x < q->x);
 }
 
+/* A row of the slice: its policy, point and index. */
+struct ent {
+	int pol, point, row;
+};
+
+static int ent_cmp(const void *a, const void *b)
+{
+	const struct ent *p = a, *q = b;
+	if (p->pol != q->pol)
+		return p->pol - q->pol;
+	if (p->point != q->point)
+		return p->point - q->point;
+	return p->row - q->row;
+}
+
 /* Sweep axes: the columns between `point` and `replications`. */
 static int sweep_axis(const struct plot_csv *c, const struct plot_opts *o, int *first, int *last,
 		      int *axis, char *err, size_t errlen)
 {
-	int p = plot_csv_col(c, "point"), r = plot_csv_col(c, "replications");
-	if (p < 0 || r < 0 || r <= p + 1) {
+	axis_cols(c, first, last);
+	if (*first > *last) {
 		snprintf(err, errlen, "%s: no sweep axis (no column between 'point' and "
 			 "'replications'; hetsim sweep writes them)", c->path);
 		return PLOT_NONE;
 	}
-	*first = p + 1;
-	*last = r - 1;
-	*axis = o->axis ? plot_csv_col(c, o->axis) : p + 1;
+	*axis = o->axis ? plot_csv_col(c, o->axis) : *first;
 	if (*axis < *first || *axis > *last) {
 		char all[1024] = "";
 		for (int i = *first; i <= *last; i++)
@@ -692,43 +1061,112 @@ static int point_row(const struct plot_csv *c, const struct sum_cols *k, int poi
 	return -1;
 }
 
-/* Collect the points of the metric along the axis, the other axes held
- * at their values in row `ref`.  *n points into *out (owned). */
-static int sweep_points(const struct plot_csv *c, const struct sum_cols *k, const struct names *pol,
-			const char *metric, int first, int last, int axis, int ref,
-			struct sweep_pt **out, int *n, char *err, size_t errlen)
+/* The rows of the slice (the other axes held at their values in row
+ * `ref`) that a sweep figure reads: the metric, the counts and the
+ * paired changes.  *n into *out (owned), sorted by (policy, point). */
+static int slice_rows(const struct plot_csv *c, const struct sum_cols *k, const struct names *pol,
+		      const char *metric, int first, int last, int axis, int ref, struct ent **out,
+		      int *n, char *err, size_t errlen)
 {
 	int cap = 0;
 	*out = NULL;
 	*n = 0;
 	for (int r = 0; r < c->nrows; r++) {
-		bool keep = strcmp(plot_csv_cell(c, r, k->metric), metric) == 0;
+		const char *m = plot_csv_cell(c, r, k->metric);
+		bool keep = !strcmp(m, metric) || count_kind(m) >= 0 ||
+			    !strcmp(m, "makespan_change_pct");
 		for (int a = first; keep && a <= last; a++)
 			keep = a == axis || !strcmp(plot_csv_cell(c, r, a), plot_csv_cell(c, ref, a));
 		if (!keep)
 			continue;
-		xgrow(out, &cap, *n + 1, sizeof **out);
-		struct sweep_pt *s = &(*out)[(*n)++];
 		double pt;
-		*s = (struct sweep_pt){names_find(pol, plot_csv_cell(c, r, k->policy)), 0,
-				       plot_csv_cell(c, r, axis), NAN, NAN, NAN, NAN, c->line[r]};
-		if (cell_num(c, r, k->point, &pt, err, errlen) < 0 ||
-		    cell_num(c, r, k->mean, &s->mean, err, errlen) < 0 ||
-		    cell_num(c, r, k->lo, &s->lo, err, errlen) < 0 ||
-		    cell_num(c, r, k->hi, &s->hi, err, errlen) < 0)
+		if (cell_num(c, r, k->point, &pt, err, errlen) < 0)
 			return -1;
-		s->point = isnan(pt) ? 0 : (int)pt;
-		char *end;
-		s->x = strtod(s->xs, &end);
-		if (end == s->xs || *end || !isfinite(s->x))
-			s->x = NAN;
+		xgrow(out, &cap, *n + 1, sizeof **out);
+		(*out)[(*n)++] = (struct ent){names_find(pol, plot_csv_cell(c, r, k->policy)),
+					      isnan(pt) ? 0 : (int)pt, r};
 	}
-	if (*n == 0) {
-		snprintf(err, errlen, "%s: no value of metric '%s' along axis '%s'", c->path, metric,
-			 c->hdr[axis]);
+	qsort(*out, (size_t)*n, sizeof **out, ent_cmp);
+	return 0;
+}
+
+/* Read one row into its slot s. */
+static int slot_row(const struct plot_csv *c, const struct sum_cols *k, const struct names *pol,
+		    const char *metric, int ib, int r, struct sweep_pt *s, char *err, size_t errlen)
+{
+	const char *m = plot_csv_cell(c, r, k->metric);
+	int kind = count_kind(m);
+	if (!strcmp(m, metric)) {
+		if (s->v.line) {
+			snprintf(err, errlen, "%s:%d: a second row for policy '%s', metric '%s', point %d"
+				 " (first on line %d)", c->path, c->line[r], pol->v[s->pol], metric,
+				 s->point, s->v.line);
+			return -1;
+		}
+		s->v.line = c->line[r];
+		s->v.row = r;
+		if (cell_num(c, r, k->mean, &s->v.mean, err, errlen) < 0 ||
+		    cell_num(c, r, k->lo, &s->v.lo, err, errlen) < 0 ||
+		    cell_num(c, r, k->hi, &s->v.hi, err, errlen) < 0)
+			return -1;
+	}
+	if (kind >= 0 && cell_num(c, r, k->mean, &s->n.n[kind], err, errlen) < 0)
 		return -1;
+	if (!strcmp(m, "makespan_change_pct") &&
+	    (k->base >= 0 ? ib >= 0 && !strcmp(plot_csv_cell(c, r, k->base), pol->v[ib]) : ib == 0)) {
+		s->chg.line = c->line[r];
+		if (cell_num(c, r, k->mean, &s->chg.mean, err, errlen) < 0 ||
+		    cell_num(c, r, k->lo, &s->chg.lo, err, errlen) < 0 ||
+		    cell_num(c, r, k->hi, &s->chg.hi, err, errlen) < 0)
+			return -1;
 	}
 	return 0;
+}
+
+/* The slots (policy, point) of the slice along the axis, *n into *out
+ * (owned); a policy that finished no job at a point has none set and no
+ * value. */
+static int sweep_slots(const struct plot_csv *c, const struct sum_cols *k, const struct names *pol,
+		       const char *metric, int first, int last, int axis, int ref, int ib,
+		       struct sweep_pt **out, int *n, char *err, size_t errlen)
+{
+	struct ent *e;
+	int ne, cap = 0, nval = 0, rc = 0;
+	*out = NULL;
+	*n = 0;
+	if (slice_rows(c, k, pol, metric, first, last, axis, ref, &e, &ne, err, errlen)) {
+		free(e);
+		return -1;
+	}
+	for (int i = 0; i < ne && !rc; i++) {
+		if (i == 0 || e[i].pol != e[i - 1].pol || e[i].point != e[i - 1].point) {
+			xgrow(out, &cap, *n + 1, sizeof **out);
+			struct sweep_pt *s = &(*out)[(*n)++];
+			*s = (struct sweep_pt){e[i].pol, e[i].point, plot_csv_cell(c, e[i].row, axis),
+					       NAN, {NAN, NAN, NAN, 0, -1}, {NAN, NAN, NAN, 0, -1},
+					       {{NAN, NAN, NAN, NAN, NAN}}, c->line[e[i].row], false};
+			char *end;
+			s->x = strtod(s->xs, &end);
+			if (end == s->xs || *end || !isfinite(s->x))
+				s->x = NAN;
+		}
+		rc = slot_row(c, k, pol, metric, ib, e[i].row, &(*out)[*n - 1], err, errlen);
+	}
+	free(e);
+	for (int i = 0; i < *n && !rc; i++) {
+		struct sweep_pt *s = &(*out)[i];
+		if ((s->none = finished_none(metric, &s->n, s->v.mean)))
+			s->v.mean = s->v.lo = s->v.hi = NAN;
+		if (finished_none("makespan_change_pct", &s->n, s->chg.mean))
+			s->chg.mean = NAN;
+		nval += !isnan(s->v.mean) || s->none;
+	}
+	if (!rc && nval == 0) {
+		snprintf(err, errlen, "%s: no value of metric '%s' along axis '%s'", c->path, metric,
+			 c->hdr[axis]);
+		rc = -1;
+	}
+	return rc;
 }
 
 /* Non-numeric axis values: x becomes the rank of the value's first sweep
@@ -760,75 +1198,159 @@ static void sweep_categories(struct sweep_pt *s, int n, struct plot_vars *v)
 	plot_var_str(v, "xticsdef", tics);
 }
 
+/* One block per policy, rows "x mean lo hi" sorted by x; a point without
+ * a value between two with one breaks the line (a blank line). */
+static void sweep_lines(FILE *dat, const struct sweep_pt *s, int n, const struct plot_csv *sum,
+			const struct names *pol, int axis, const char **col, struct names *shown,
+			const char **shown_col)
+{
+	for (int i = 0, rows = 0, gap = 0; i < n; i++) {
+		if (!i || s[i].pol != s[i - 1].pol) {
+			fprintf(dat, "%s# %s: %s mean ci95_lo ci95_hi\n", i ? "\n\n" : "",
+				pol->v[s[i].pol], sum->hdr[axis]);
+			shown_col[shown->n] = col[s[i].pol];
+			names_add(shown, pol->v[s[i].pol]);
+			rows = gap = 0;
+		}
+		if (isnan(s[i].v.mean)) {
+			gap = rows > 0;
+		} else {
+			if (gap)
+				fputc('\n', dat);
+			put_num(dat, "", s[i].x);
+			put_num(dat, " ", s[i].v.mean);
+			put_num(dat, " ", isnan(s[i].v.lo) ? s[i].v.mean : s[i].v.lo);
+			put_num(dat, " ", isnan(s[i].v.hi) ? s[i].v.mean : s[i].v.hi);
+			fputc('\n', dat);
+			rows++;
+			gap = 0;
+		}
+		if (rows == 0 && (i + 1 == n || s[i + 1].pol != s[i].pol))
+			fputs("NaN NaN NaN NaN\n", dat); /* every block has a row */
+	}
+}
+
+/* Two label blocks, rows "x y label colour": "POLICY: no job done" at
+ * the foot of each point where a policy finished nothing (side by side
+ * where several did), then "⚠ n/N" over each point whose policy left
+ * jobs not done.  Returns whether any mark was written. */
+static bool sweep_labels(FILE *dat, const struct sweep_pt *s, int n, const struct names *pol,
+			 const char **col)
+{
+	double x0 = INFINITY, x1 = -INFINITY;
+	for (int i = 0; i < n; i++)
+		x0 = fmin(x0, s[i].x), x1 = fmax(x1, s[i].x);
+	double dx = x1 > x0 ? (x1 - x0) * 0.015 : 0.05;
+	int rows = 0;
+	fprintf(dat, "\n\n# no job done: x y label colour\n");
+	for (int i = 0; i < n; i++) {
+		if (!s[i].none)
+			continue;
+		int k = 0, all = 0; /* O(n^2): few such points */
+		for (int j = 0; j < n; j++)
+			if (s[j].none && s[j].x == s[i].x)
+				k += j < i, all++;
+		char label[256];
+		snprintf(label, sizeof label, "%s: no job done", pol->v[s[i].pol]);
+		put_num(dat, "", s[i].x + (k - (all - 1) / 2.0) * dx);
+		fputs(" 0", dat);
+		put_str(dat, label);
+		fprintf(dat, " %ld\n", strtol(col[s[i].pol] + 1, NULL, 16));
+		rows++;
+	}
+	if (!rows) /* a row gnuplot can place: a labels block without one crashes it (5.4) */
+		fprintf(dat, "%.9g 0 \"\" 0\n", s[0].x);
+	int marks = 0;
+	fprintf(dat, "\n\n# jobs not done: x y label colour\n");
+	for (int i = 0; i < n; i++) {
+		char mark[128];
+		mark_text(&s[i].n, true, mark, sizeof mark);
+		if (isnan(s[i].v.mean) || !*mark)
+			continue;
+		put_num(dat, "", s[i].x);
+		put_num(dat, " ", s[i].v.mean);
+		put_str(dat, mark);
+		fprintf(dat, " %ld\n", strtol(col[s[i].pol] + 1, NULL, 16));
+		marks++;
+	}
+	if (!marks)
+		fprintf(dat, "%.9g 0 \"\" 0\n", s[0].x);
+	return marks > 0;
+}
+
+/* The arrow: compare ic against baseline ib at the largest x where both
+ * have a value; returns whether it was set (and if paired). */
+static bool sweep_note(struct plot_vars *v, const struct sweep_pt *s, int n, const char *metric,
+		       const struct names *pol, int ic, int ib, const char **col, bool *paired)
+{
+	int bi = -1, bj = -1;
+	for (int i = 0; ic >= 0 && ib >= 0 && ic != ib && i < n; i++)
+		for (int j = 0; j < n; j++)
+			if (s[i].pol == ic && s[j].pol == ib && s[i].x == s[j].x &&
+			    !isnan(s[i].v.mean) && !isnan(s[j].v.mean) &&
+			    (bi < 0 || s[i].x > s[bi].x) &&
+			    (s[j].v.mean > 0 || (!strcmp(metric, "makespan_s") && !isnan(s[i].chg.mean))))
+				bi = i, bj = j;
+	if (bi < 0)
+		return false;
+	*paired = !strcmp(metric, "makespan_s") && !isnan(s[bi].chg.mean);
+	change_note(v, NULL, *paired ? &s[bi].chg : NULL, s[bi].v.mean, s[bj].v.mean, pol->v[ib]);
+	plot_var_num(v, "notex", s[bi].x);
+	plot_var_num(v, "notey", s[bi].v.mean);
+	plot_var_num(v, "basey", s[bj].v.mean);
+	plot_var_str(v, "notecolour", col[ic]);
+	return true;
+}
+
 int plot_prep_sweep(const struct plot_csv *sum, const struct plot_opts *o, FILE *dat,
 		    struct plot_vars *v, char *err, size_t errlen)
 {
-	const char *metric = o->metric ? o->metric : "makespan_s";
+	const char *metric = o->metric ? o->metric : "makespan_s", *why;
 	struct sum_cols k;
 	struct names pol, shown = {{0}, 0};
 	struct sweep_pt *s = NULL;
 	int first, last, axis, n, ic, ib, ref = 0, rc;
 	if ((rc = sum_cols(sum, &k, &pol, err, errlen)) ||
 	    (rc = sweep_axis(sum, o, &first, &last, &axis, err, errlen)) ||
-	    (rc = pick_pair(sum, &pol, o, &ic, &ib, err, errlen)) ||
+	    (rc = pick_baseline(sum, &k, &pol, o, &ib, &why, err, errlen)) ||
+	    (rc = pick_compare(sum, &pol, o, ib, true, &ic, err, errlen)) ||
 	    (rc = (ref = point_row(sum, &k, o->point, err, errlen)) < 0 ? -1 : 0) ||
-	    (rc = sweep_points(sum, &k, &pol, metric, first, last, axis, ref, &s, &n, err,
-			       errlen))) {
+	    (rc = sweep_slots(sum, &k, &pol, metric, first, last, axis, ref, ib, &s, &n, err,
+			      errlen))) {
 		free(s);
 		return rc;
 	}
 	sweep_categories(s, n, v);
 	qsort(s, (size_t)n, sizeof *s, sweep_cmp);
-	const char *col[MAX_NAMES], *shown_col[MAX_NAMES];
-	colours_for(policy_colours, &pol, col);
-	double xmax_c = NAN, yc = NAN, yb = NAN;
-	for (int i = 0; i < n; i++) {
-		if (i && s[i].pol == s[i - 1].pol && s[i].x == s[i - 1].x) {
+	for (int i = 1; i < n; i++)
+		if (s[i].pol == s[i - 1].pol && s[i].x == s[i - 1].x) {
 			snprintf(err, errlen, "%s:%d: a second row for policy '%s' at %s %s (first on "
-				 "line %d)", sum->path, s[i].line, pol.v[s[i].pol], sum->hdr[axis],
-				 s[i].xs, s[i - 1].line);
+				 "line %d)", sum->path, s[i].v.line ? s[i].v.line : s[i].line,
+				 pol.v[s[i].pol], sum->hdr[axis], s[i].xs,
+				 s[i - 1].v.line ? s[i - 1].v.line : s[i - 1].line);
 			free(s);
 			return -1;
 		}
-		if (!i || s[i].pol != s[i - 1].pol) {
-			fprintf(dat, "%s# %s: %s mean ci95_lo ci95_hi\n", i ? "\n\n" : "",
-				pol.v[s[i].pol], sum->hdr[axis]);
-			shown_col[shown.n] = col[s[i].pol];
-			names_add(&shown, pol.v[s[i].pol]);
-		}
-		put_num(dat, "", s[i].x);
-		put_num(dat, " ", s[i].mean);
-		put_num(dat, " ", isnan(s[i].lo) ? s[i].mean : s[i].lo);
-		put_num(dat, " ", isnan(s[i].hi) ? s[i].mean : s[i].hi);
-		fputc('\n', dat);
-	}
-	/* the annotation: at the largest x where both policies have a mean */
-	for (int i = 0; ic >= 0 && ib >= 0 && ic != ib && i < n; i++)
-		for (int j = 0; j < n; j++)
-			if (s[i].pol == ic && s[j].pol == ib && s[i].x == s[j].x &&
-			    !isnan(s[i].mean) && !isnan(s[j].mean) && s[j].mean > 0 &&
-			    !(s[i].x <= xmax_c))
-				xmax_c = s[i].x, yc = s[i].mean, yb = s[j].mean;
-	if (!isnan(xmax_c)) {
-		reduction_note(v, NULL, yc, yb, pol.v[ib]);
-		plot_var_num(v, "notex", xmax_c);
-		plot_var_num(v, "notey", yc);
-		plot_var_num(v, "basey", yb);
-		plot_var_str(v, "notecolour", col[ic]);
-	}
-	char what[512], label[256], name[256], extra[512] = "";
+	const char *col[MAX_NAMES], *shown_col[MAX_NAMES];
+	colours_for(policy_colours, &pol, col);
+	sweep_lines(dat, s, n, sum, &pol, axis, col, &shown, shown_col);
+	bool marks = sweep_labels(dat, s, n, &pol, col), paired = false;
+	char what[512], label[256], name[256], pre[1024], extra[512] = "";
+	if (sweep_note(v, s, n, metric, &pol, ic, ib, col, &paired))
+		snprintf(extra, sizeof extra, "change of %s against %s (%s): %s", pol.v[ic],
+			 pol.v[ib], why, paired ? "mean of paired changes" : "ratio of means");
 	snprintf(what, sizeof what, "%s against %s", metric_name(metric, name, sizeof name),
 		 sum->hdr[axis]);
-	for (int a = first; a <= last; a++) /* where the other axes are held */
-		if (a != axis)
-			snprintf(extra + strlen(extra), sizeof extra - strlen(extra), "%s%s = %s",
-				 *extra ? ", " : "", sum->hdr[a], plot_csv_cell(sum, ref, a));
-	sum_titles(v, sum, &k, metric, what, *extra ? extra : NULL);
+	title_prefix(sum, &k, ref, o->point, axis, pre, sizeof pre);
+	sum_titles(v, sum, &k, metric, pre, what, extra);
 	metric_label(metric, label, sizeof label);
 	plot_var_str(v, "ylabel", label);
 	plot_var_str(v, "xlabel", sum->hdr[axis]);
 	var_words(v, "policies", shown.v, shown.n);
 	var_words(v, "colours", shown_col, shown.n);
+	if (marks)
+		plot_var_str(v, "footnote", WARN " n/N: jobs not done (failed, timed out or "
+			     "unplaceable) of the N counted, mean per replication");
 	free(s);
 	return 0;
 }
@@ -853,12 +1375,15 @@ static void put_stats(FILE *m, const double *x, int n)
 	fprintf(m, "%.9g,%.9g,%.9g,%.9g", ci.sd, ci.half, ci.mean - ci.half, ci.mean + ci.half);
 }
 
+/* A replication that finished no job (done 0) has no makespan or JCT,
+ * whatever its row holds (older files wrote 0.000000). */
 struct plot_csv *plot_summarise_runs(const struct plot_csv *runs, char *err, size_t errlen)
 {
 	static const char *const need[] = {"policy", NULL};
 	static const char *const not_metrics[] = {"scenario", "policy", "replication", "seed",
 						  "point"};
-	int kp, kpt = plot_csv_col(runs, "point"), ksc = plot_csv_col(runs, "scenario");
+	int kp, kpt = plot_csv_col(runs, "point"), ksc = plot_csv_col(runs, "scenario"),
+	    kdone = plot_csv_col(runs, "done");
 	if (need_cols(runs, need, &kp, err, errlen))
 		return NULL;
 	char *text = NULL;
@@ -892,7 +1417,10 @@ struct plot_csv *plot_summarise_runs(const struct plot_csv *runs, char *err, siz
 				if (strcmp(plot_csv_cell(runs, r, kp), pol) ||
 				    strcmp(plot_csv_cell(runs, r, kpt), pt))
 					continue;
+				double d = NAN;
 				int e = cell_num(runs, r, c, &x[n], err, errlen);
+				if (e == 0 && needs_done(runs->hdr[c]) && kdone >= 0)
+					e = cell_num(runs, r, kdone, &d, err, errlen) < 0 ? -1 : d == 0;
 				rc = e < 0;
 				n += e == 0;
 			}
@@ -936,6 +1464,8 @@ void plot_nodes_from_scn(const struct scn *s, struct plot_nodes *out)
 		for (int i = 0; i < ng->count; i++, p++) {
 			snprintf(p->name, sizeof p->name, "%s-%d", ng->name, i);
 			snprintf(p->label, sizeof p->label, "%s", label);
+			snprintf(p->model, sizeof p->model, "%s",
+				 ng->gpus > 0 && ng->gpu_model ? ng->gpu_model : "");
 			p->cores = ng->cores;
 			p->gpus = ng->gpus;
 		}
@@ -996,6 +1526,28 @@ int plot_policies_of(const struct plot_csv *ex, const struct plot_opts *o, const
 			names[n++] = p;
 	}
 	return n;
+}
+
+double plot_exec_end(const struct plot_csv *ex, const struct plot_opts *o)
+{
+	struct exec_cols k;
+	char err[8];
+	struct plot_opts any = *o;
+	any.policy = NULL;
+	double end = 0;
+	if (exec_cols(ex, &k, err, sizeof err))
+		return 0;
+	for (int r = 0; r < ex->nrows; r++) {
+		if (!exec_row_in(ex, &k, r, &any))
+			continue;
+		int col[3] = {k.launch, k.ready, k.end};
+		for (int i = 0; i < 3; i++) {
+			double t;
+			if (cell_num(ex, r, col[i], &t, err, sizeof err) == 0)
+				end = fmax(end, t);
+		}
+	}
+	return end;
 }
 
 /* One executor of the figure. */
@@ -1231,6 +1783,9 @@ int plot_prep_gantt(const struct plot_csv *ex, const struct plot_nodes *nodes,
 	qsort(g, (size_t)n, sizeof *g, gx_cmp);
 	assign_lanes(g, n, lanes);
 
+	/* the time axis: this run's, or the one shared by every figure drawn */
+	tmax = fmax(tmax, o->xmax);
+
 	/* node i spans [y0[i], y0[i] + max(1, lanes)], 0.5 apart; y grows downwards */
 	double *y0 = xmalloc(((size_t)nr.n + 1) * sizeof *y0), y = 0;
 	char *ytics = xmalloc((size_t)nr.n * 128 + 4);
@@ -1289,7 +1844,8 @@ int plot_prep_gantt(const struct plot_csv *ex, const struct plot_nodes *nodes,
 /* One change of what a label's executors hold. */
 struct step {
 	double t;          /* s */
-	int label;         /* index in the figure's labels */
+	int label;         /* index in the figure's labels (cores) */
+	int series;        /* index in its GPU series */
 	int cores, gpus;   /* + when taken (launch, gpu_from), - when given back */
 };
 
@@ -1299,15 +1855,59 @@ static int step_cmp(const void *a, const void *b)
 	return (p->t > q->t) - (p->t < q->t);
 }
 
-static void util_row(FILE *dat, double t, int nl, const double *held, const double *cap,
-		     const int *glab, int ng, const double *gheld, const double *gcap)
+static void util_row(FILE *dat, double t, int nl, const double *held, const double *cap, int ng,
+		     const double *gheld, const double *gcap)
 {
 	put_num(dat, "", t);
 	for (int i = 0; i < nl; i++)
 		put_num(dat, " ", held[i] / cap[i]);
 	for (int j = 0; j < ng; j++)
-		put_num(dat, " ", gheld[glab[j]] / gcap[glab[j]]);
+		put_num(dat, " ", gheld[j] / gcap[j]);
 	fputc('\n', dat);
+}
+
+/* The GPU series of the nodes: one per node label, or one per GPU model
+ * where the cluster has several (a v100 and a gtx1080ti are not the same
+ * resource); ser[node] is -1 without GPUs.  Returns whether by model. */
+static bool gpu_series(const struct plot_nodes *nodes, struct names *ser, int *sidx,
+		       double *gcap)
+{
+	struct names models = {{0}, 0};
+	for (int i = 0; i < nodes->n; i++)
+		if (nodes->v[i].gpus > 0)
+			names_add(&models, nodes->v[i].model);
+	bool by_model = models.n > 1;
+	for (int i = 0; i < nodes->n; i++) {
+		sidx[i] = -1;
+		if (nodes->v[i].gpus <= 0)
+			continue;
+		sidx[i] = names_add(ser, by_model ? nodes->v[i].model : nodes->v[i].label);
+		if (sidx[i] < 0)
+			sidx[i] = ser->n - 1; /* more than MAX_NAMES: the last takes the rest */
+		gcap[sidx[i]] += nodes->v[i].gpus;
+	}
+	return by_model;
+}
+
+/* The steps of what executors hold: cores from launch to end, GPUs from
+ * gpu_from to gpu_to (a TF node behind a GPU-blind policy takes its GPU
+ * later and may give it back earlier).  Sorted by time; *ns out. */
+static struct step *util_steps(const struct gx *g, int n, const int *lab, const int *sidx,
+			       int *ns)
+{
+	struct step *st = xmalloc((4 * (size_t)n + 1) * sizeof *st);
+	*ns = 0;
+	for (int i = 0; i < n; i++) {
+		int l = lab[g[i].node], s = sidx[g[i].node];
+		st[(*ns)++] = (struct step){g[i].l, l, s, g[i].cores, 0};
+		st[(*ns)++] = (struct step){g[i].e, l, s, -g[i].cores, 0};
+		if (g[i].gpus > 0 && s >= 0) {
+			st[(*ns)++] = (struct step){g[i].gf, l, s, 0, g[i].gpus};
+			st[(*ns)++] = (struct step){g[i].gt, l, s, 0, -g[i].gpus};
+		}
+	}
+	qsort(st, (size_t)*ns, sizeof *st, step_cmp);
+	return st;
 }
 
 int plot_prep_util(const struct plot_csv *ex, const struct plot_nodes *nodes,
@@ -1315,9 +1915,9 @@ int plot_prep_util(const struct plot_csv *ex, const struct plot_nodes *nodes,
 		   size_t errlen)
 {
 	struct node_rows nr = {NULL, 0, 0};
-	struct names types = {{0}, 0}, labels = {{0}, 0}, glabels = {{0}, 0};
+	struct names types = {{0}, 0}, labels = {{0}, 0}, ser = {{0}, 0};
 	struct gx *g = NULL;
-	int n, glab[MAX_NAMES];
+	int n, ns;
 	double tmax, cap[MAX_NAMES] = {0}, gcap[MAX_NAMES] = {0};
 	if (!nodes) {
 		snprintf(err, errlen, "%s: utilisation needs the scenario's nodes (-s FILE)", ex->path);
@@ -1329,72 +1929,63 @@ int plot_prep_util(const struct plot_csv *ex, const struct plot_nodes *nodes,
 		return -1;
 	}
 	int *lab = xmalloc(((size_t)nodes->n + 1) * sizeof *lab);
+	int *sidx = xmalloc(((size_t)nodes->n + 1) * sizeof *sidx);
 	for (int i = 0; i < nodes->n; i++) {
 		lab[i] = names_add(&labels, nodes->v[i].label);
 		if (lab[i] < 0)
 			lab[i] = labels.n - 1; /* more than MAX_NAMES labels: the last takes the rest */
 		cap[lab[i]] += nodes->v[i].cores;
-		gcap[lab[i]] += nodes->v[i].gpus;
 	}
-	for (int i = 0; i < labels.n; i++)
-		if (gcap[i] > 0)
-			glab[glabels.n] = i, names_add(&glabels, labels.v[i]);
-
-	/* cores are held from launch to end, GPUs from gpu_from to gpu_to (a
-	 * TF node behind a GPU-blind policy takes its GPU later and may give
-	 * it back earlier) */
-	struct step *st = xmalloc((4 * (size_t)n + 1) * sizeof *st);
-	int ns = 0;
-	for (int i = 0; i < n; i++) {
-		int l = lab[g[i].node];
-		st[ns++] = (struct step){g[i].l, l, g[i].cores, 0};
-		st[ns++] = (struct step){g[i].e, l, -g[i].cores, 0};
-		if (g[i].gpus > 0) {
-			st[ns++] = (struct step){g[i].gf, l, 0, g[i].gpus};
-			st[ns++] = (struct step){g[i].gt, l, 0, -g[i].gpus};
-		}
-	}
-	qsort(st, (size_t)ns, sizeof *st, step_cmp);
+	bool by_model = gpu_series(nodes, &ser, sidx, gcap);
+	struct step *st = util_steps(g, n, lab, sidx, &ns);
+	tmax = fmax(tmax, o->xmax);
 	double held[MAX_NAMES] = {0}, gheld[MAX_NAMES] = {0};
 	fprintf(dat, "# t");
 	for (int i = 0; i < labels.n; i++)
 		fprintf(dat, " cores:%s", labels.v[i]);
-	for (int j = 0; j < glabels.n; j++)
-		fprintf(dat, " gpus:%s", glabels.v[j]);
+	for (int j = 0; j < ser.n; j++)
+		fprintf(dat, " gpus:%s", ser.v[j]);
 	fprintf(dat, "  (share held by executors, from t to the next row)\n");
 	if (st[0].t > 0)
-		util_row(dat, 0, labels.n, held, cap, glab, glabels.n, gheld, gcap);
+		util_row(dat, 0, labels.n, held, cap, ser.n, gheld, gcap);
 	for (int i = 0; i < ns; i++) {
 		held[st[i].label] += st[i].cores;
-		gheld[st[i].label] += st[i].gpus;
+		if (st[i].series >= 0)
+			gheld[st[i].series] += st[i].gpus;
 		if (i + 1 == ns || st[i + 1].t != st[i].t)
-			util_row(dat, st[i].t, labels.n, held, cap, glab, glabels.n, gheld, gcap);
+			util_row(dat, st[i].t, labels.n, held, cap, ser.n, gheld, gcap);
 	}
 
 	const char *col[MAX_NAMES], *gcol[MAX_NAMES], *keys[MAX_NAMES], *gkeys[MAX_NAMES];
 	char kbuf[2 * MAX_NAMES][160];
 	colours_for(label_colours, &labels, col);
+	if (by_model)
+		colours_for(label_colours, &ser, gcol);
+	else
+		for (int j = 0, l; j < ser.n; j++)
+			gcol[j] = (l = names_find(&labels, ser.v[j])) >= 0 ? col[l] : "#000000";
 	for (int i = 0; i < labels.n; i++) {
 		snprintf(kbuf[i], sizeof kbuf[i], "%s (%.0f cores)", labels.v[i], cap[i]);
 		keys[i] = kbuf[i];
 	}
-	for (int j = 0; j < glabels.n; j++) {
-		snprintf(kbuf[MAX_NAMES + j], sizeof kbuf[0], "%s (%.0f GPUs)", glabels.v[j],
-			 gcap[glab[j]]);
+	for (int j = 0; j < ser.n; j++) {
+		snprintf(kbuf[MAX_NAMES + j], sizeof kbuf[0], "%s (%.0f GPUs)", ser.v[j], gcap[j]);
 		gkeys[j] = kbuf[MAX_NAMES + j];
-		gcol[j] = col[glab[j]];
 	}
 	char title[512], run[256];
 	run_name(ex, o, run, sizeof run);
-	snprintf(title, sizeof title, "held by executors, by node label: %s", run);
+	snprintf(title, sizeof title, "held by executors, by node label%s: %s",
+		 by_model ? " and GPU model" : "", run);
 	plot_var_str(v, "figtitle", title);
 	var_words(v, "labels", keys, labels.n);
 	var_words(v, "colours", col, labels.n);
-	var_words(v, "gpulabels", gkeys, glabels.n);
-	var_words(v, "gpucolours", gcol, glabels.n);
+	var_words(v, "gpulabels", gkeys, ser.n);
+	var_words(v, "gpucolours", gcol, ser.n);
+	plot_var_str(v, "gpuby", by_model ? "GPU model" : "label");
 	plot_var_num(v, "xmax", tmax > 0 ? tmax * 1.02 : 1);
 	free(st);
 	free(lab);
+	free(sidx);
 	free(g);
 	free(nr.name);
 	return 0;
@@ -1410,9 +2001,10 @@ static const struct cmd_opt plot_opts[] = {
 	{"replication", 0, "K", "gantt, utilisation: replication K (default 0)"},
 	{"metric", 0, "NAME", "policies, sweep: a runs.csv column (default makespan_s)"},
 	{"axis", 0, "NAME", "sweep: the sweep axis on x (default: the first)"},
-	{"baseline", 0, "NAME", "policies, sweep: the baseline of the change shown "
-				"(default spark-standalone)"},
-	{"compare", 0, "NAME", "policies, sweep: the policy compared with it (default label-dual)"},
+	{"baseline", 0, "NAME", "policies, sweep: the baseline of the changes shown (default: "
+				"the summary's baseline column, else the first policy listed)"},
+	{"compare", 0, "NAME", "sweep: the policy whose change the arrow shows (default label-dual, "
+			       "else the first other policy); policies: a headline for it"},
 	{"point", 0, "K", "the sweep point shown by policies, jct-by-type, gantt, utilisation; "
 			  "sweep holds the other axes there (default 0)"},
 	{"format", 0, "FMT", "png, svg or both (default both)"},
@@ -1544,7 +2136,7 @@ static void safe_name(char *s)
 }
 
 /* Prepare base.dat and render it.  In `all`, a figure the results have
- * nothing for (PLOT_NONE) is skipped with a note. */
+ * nothing for (PLOT_NONE) is skipped quietly: it does not apply. */
 static int draw(struct plot_ctx *x, const struct plot_kind *k, const char *base,
 		const struct plot_opts *o)
 {
@@ -1573,10 +2165,8 @@ static int draw(struct plot_ctx *x, const struct plot_kind *k, const char *base,
 	if (rc) {
 		remove(tmp);
 		free(v);
-		if (rc == PLOT_NONE && x->all) {
-			fprintf(stderr, "hetsim plot: skipped %s: %s\n", k->name, err);
+		if (rc == PLOT_NONE && x->all)
 			return 0;
-		}
 		fprintf(stderr, "hetsim plot: %s\n", err);
 		return 1;
 	}
@@ -1650,8 +2240,10 @@ static int draw_kind(struct plot_ctx *x, const struct plot_kind *k)
 		pols[0] = x->o.policy;
 	if (np == 0) /* let the prep say what is missing */
 		return draw(x, k, k->name, &x->o);
+	struct plot_opts shared = x->o; /* one time axis for the figures side by side */
+	shared.xmax = np > 1 ? plot_exec_end(x->ex, &x->o) : 0;
 	for (int i = 0; i < np && !rc; i++) {
-		struct plot_opts o = x->o;
+		struct plot_opts o = shared;
 		char base[256];
 		o.policy = pols[i];
 		snprintf(base, sizeof base, "%s-%s", k->name, pols[i]);

@@ -49,6 +49,7 @@ struct plot_csv *plot_summarise_runs(const struct plot_csv *runs, char *err, siz
 struct plot_node {
 	char name[112];   /* <group>-<i> */
 	char label[112];  /* grouping label */
+	char model[112];  /* GPU model; "" without GPUs */
 	int cores;        /* physical cores */
 	int gpus;
 };
@@ -67,10 +68,12 @@ struct plot_opts {
 	const char *metric;   /* NULL: makespan_s */
 	const char *axis;     /* sweep axis; NULL: the first */
 	int point;            /* sweep point (policies, jct-by-type; fixes the other axes in sweep) */
-	const char *baseline; /* NULL: spark-standalone, no annotation if absent */
-	const char *compare;  /* NULL: label-dual, no annotation if absent */
+	const char *baseline; /* NULL: the summary's baseline column, else the first policy */
+	const char *compare;  /* sweep's arrow; NULL: label-dual, else the first other policy.
+				 policies: a headline note, none when NULL */
 	const char *policy;   /* gantt, utilisation: the policy shown */
 	int replication;      /* gantt, utilisation */
+	double xmax;          /* gantt, utilisation: time axis to at least this, s (0: the run's) */
 };
 
 /* gnuplot variables for one figure, as "name='value'; name=number; ..."
@@ -84,23 +87,39 @@ void plot_var_str(struct plot_vars *v, const char *name, const char *value);
 void plot_var_num(struct plot_vars *v, const char *name, double x);
 
 /* Each preparation writes the figure's gnuplot data to `dat` and its
- * settings (titles, names, colours, sizes) to `v`.  Returns 0; or -1 with
- * one line naming the file (and line) in err; or PLOT_NONE when the input
- * is well formed but has nothing this figure shows (no sweep axis, no
- * per-type metric), err saying so.  On error part of `dat` may have been
+ * settings (titles, names, colours, sizes) to `v`.
+ *
+ * Jobs not done: where the summary has rows `done`, `failed`,
+ * `timed_out`, `unplaceable` (and `counted`), a policy that finished no
+ * job at a point has no makespan or JCT there, whatever the file holds
+ * (older files wrote 0): it gets an empty, labelled slot ("no job done"),
+ * never a bar or point at 0; without those rows a makespan or JCT mean of
+ * exactly 0 reads the same.  A policy that left counted jobs not done is
+ * marked "⚠ n of N ...".  Changes are against one baseline: --baseline,
+ * else the summary's `baseline` column, else the first policy listed.
+ *
+ * Returns 0; or -1 with one line naming the file (and line) in err; or
+ * PLOT_NONE when the input is well formed but has nothing this figure
+ * shows (no sweep axis, no per-type metric), err saying so.  On error part of `dat` may have been
  * written (the caller writes it to a temporary file). */
 #define PLOT_NONE (-2)
 
-/* (a) policies: o->metric of every policy at o->point, with its 95 % CI.
- * Rows: "i \"policy\" mean lo hi colour". */
+/* (a) policies: o->metric of every policy at o->point, with its 95 % CI,
+ * each non-baseline bar labelled with its change (makespan: the paired
+ * makespan_change_pct rows when the summary has them for the baseline,
+ * else the ratio of means).  Rows: "i \"policy\" mean lo hi top colour
+ * \"label\" labely \"change\" \"mark\"" (mean NaN: an empty slot). */
 int plot_prep_policies(const struct plot_csv *sum, const struct plot_opts *o, FILE *dat,
 		       struct plot_vars *v, char *err, size_t errlen);
 /* (a) jct-by-type: metrics jct_mean_<type>_s at o->point; one data block
- * per policy, rows "x mean lo hi" with x = type index + bar offset. */
+ * per policy, rows "x mean lo hi" with x = type index + bar offset; then
+ * the empty slots, rows "x \"no job done\" colour". */
 int plot_prep_jct_by_type(const struct plot_csv *sum, const struct plot_opts *o, FILE *dat,
 			  struct plot_vars *v, char *err, size_t errlen);
 /* (b) sweep: o->metric against o->axis; one block per policy, rows
- * "x mean lo hi", sorted by x. */
+ * "x mean lo hi", sorted by x (a blank line where a point has no value);
+ * then two label blocks "x y \"label\" colour": "POLICY: no job done",
+ * and the marks of jobs not done. */
 int plot_prep_sweep(const struct plot_csv *sum, const struct plot_opts *o, FILE *dat,
 		    struct plot_vars *v, char *err, size_t errlen);
 /* (c) gantt of (o->policy, o->replication) from executors.csv.  nodes
@@ -114,7 +133,8 @@ int plot_prep_gantt(const struct plot_csv *ex, const struct plot_nodes *nodes,
 /* (d) utilisation of (o->policy, o->replication): rows "t share..." of a
  * step function (value from t to the next row), one column per label for
  * the cores held / the label's cores, then one per label with GPUs for
- * the GPUs held / the label's GPUs. */
+ * the GPUs held / the label's GPUs, or, in a cluster with several GPU
+ * models, one per model for the GPUs held / the model's GPUs. */
 int plot_prep_util(const struct plot_csv *ex, const struct plot_nodes *nodes,
 		   const struct plot_opts *o, FILE *dat, struct plot_vars *v, char *err,
 		   size_t errlen);
@@ -123,5 +143,10 @@ int plot_prep_util(const struct plot_csv *ex, const struct plot_nodes *nodes,
  * of first appearance, written into names[max]; returns their count. */
 int plot_policies_of(const struct plot_csv *ex, const struct plot_opts *o, const char **names,
 		     int max);
+/* The latest launch, ready or end time (s) of an executor of o's
+ * replication and point, over every policy (o->policy is ignored): the
+ * time axis the gantt and utilisation figures of those policies share.
+ * 0 when there is none; malformed cells are left to the preparations. */
+double plot_exec_end(const struct plot_csv *ex, const struct plot_opts *o);
 
 #endif

@@ -16,7 +16,7 @@ set datafile separator ","
 set border 3 lw 1.2 lc rgb "#333333"
 set tics nomirror out scale 0.6
 set grid xtics ytics lc rgb "#dddddd"
-set key top left box lc rgb "#cccccc" opaque samplen 2
+set key outside below center horizontal nobox noopaque samplen 2
 set logscale xy
 set ylabel "duration (ms)"
 set multiplot layout rows, cols title "hetsim calibrate: samples and fitted cost models"

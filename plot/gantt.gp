@@ -5,7 +5,8 @@
 # Data (hetsim plot gantt), rows "x0 x1 y0 y1": block 0 shades every other
 # node; then per job type a start-up and a running block; then GPU
 # outlines.  Variables: figtitle, types, colours (word lists), ytics
-# ('("node" y, ...)'), xmax, ymax, ngpu, height.
+# ('("node" y, ...)'), xmax (shared by the figures of every policy drawn
+# together), ymax, ngpu, height.
 width = 1200
 load plotdir."/common.gp"
 nt = words(types)

@@ -1,10 +1,14 @@
 # sweep.gp - (b) a metric against a sweep axis, one line per policy with
-# its 95 % confidence band, and the reduction of one policy against the
-# baseline at the largest axis value.
+# its 95 % confidence band, and the change of one policy against the
+# baseline at the largest axis value.  A point where a policy finished no
+# job is not drawn (the line breaks) and says "POLICY: no job done" at
+# its foot; "⚠ n/N" over a point marks jobs not done.
 # Data (hetsim plot sweep): one block per policy, rows
-# "x mean ci95_lo ci95_hi".  Variables: figtitle, xlabel, ylabel,
-# policies, colours (word lists); optional xticsdef (a non-numeric axis),
-# note, notex, notey, basey, notecolour.
+# "x mean ci95_lo ci95_hi"; then two label blocks "x y \"label\" colour"
+# (no job done, jobs not done).  Variables: figtitle, subtitle, subtitle2, xlabel,
+# ylabel, policies, colours (word lists); optional xticsdef (a
+# non-numeric axis), note, notex, notey, basey, notecolour, footnote.
+width = 1150
 load plotdir."/common.gp"
 np = words(policies)
 set title fulltitle
@@ -13,16 +17,18 @@ set ylabel ylabel
 set yrange [0:*]
 set autoscale xfix
 set offsets graph 0.04, graph 0.04, graph 0.08, 0
-set key top left
 if (exists("xticsdef")) { eval("set xtics ".xticsdef) }
 if (strlen(note) > 0) {
 	set arrow 1 from notex, basey to notex, notey head filled size graph 0.012, 20 \
 	    lc rgb notecolour lw 1.5 front
-	set style textbox opaque noborder margins 2, 2
-	set label 1 note at notex, notey right offset -1.2, (notey > basey ? 1.6 : -1.6) boxed \
+	set label 1 note at notex, notey right offset -1.2, (notey > basey ? 1.6 : -1.6) \
 	    textcolor rgb notecolour font ",14" front
 }
 plot for [i = 1:np] datafile index (i - 1) using 1:3:4 with filledcurves \
          fs transparent solid 0.18 noborder lc rgb word(colours, i), \
      for [i = 1:np] datafile index (i - 1) using 1:2 with linespoints \
-         lw 2 pt 7 ps 0.9 lc rgb word(colours, i) title word(policies, i)
+         lw 2 pt 7 ps 0.9 lc rgb word(colours, i) title word(policies, i), \
+     datafile index np using 1:2:3:4 with labels rotate by 90 left offset 0, 0.5 \
+         textcolor rgb variable font ",11", \
+     datafile index (np + 1) using 1:2:3:4 with labels offset 0, 1.1 \
+         textcolor rgb variable font ",11"

@@ -1,15 +1,18 @@
 # utilisation.gp - (d) cores held by executors as a share of each node
 # label's cores, and GPUs held as a share of the label's GPUs, over time
-# (step functions), for one run.
+# (step functions), for one run; in a cluster with several GPU models,
+# GPUs held as a share of each model's GPUs instead.
 # Data (hetsim plot utilisation): rows "t share..." (one column per label
-# for cores, then one per label with GPUs), each value holding until the
-# next row.  Variables: figtitle, labels, colours, gpulabels, gpucolours
-# (word lists), xmax.
+# for cores, then one per label with GPUs, or per GPU model), each value
+# holding until the next row.  Variables: figtitle, labels, colours, gpulabels, gpucolours
+# (word lists), gpuby ("label" or "GPU model"), xmax (shared by the
+# figures of every policy drawn together).
 nl = words(labels)
 ng = words(gpulabels)
 width = 1100
 height = ng > 0 ? 760 : 480
 load plotdir."/common.gp"
+if (!exists("gpuby")) gpuby = "label"
 set xrange [0:xmax]
 set yrange [0:100<*]
 set lmargin 11
@@ -32,7 +35,7 @@ if (ng > 0) {
 	set bmargin
 	set tmargin 1
 	set xlabel "time, s"
-	set ylabel "GPUs held, % of the label's GPUs"
+	set ylabel "GPUs held, % of the ".gpuby."'s GPUs"
 	set yrange [0:105]
 	plot for [j = 1:ng] datafile using 1:(100 * column(nl + 1 + j)) with steps lw 2 \
 	         dt 1 lc rgb word(gpucolours, j) title word(gpulabels, j)

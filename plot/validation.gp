@@ -12,7 +12,7 @@ set datafile separator ","
 set border 3 lw 1.2 lc rgb "#333333"
 set tics nomirror out scale 0.6
 set grid ytics lc rgb "#dddddd"
-set key top left box lc rgb "#cccccc" opaque samplen 2
+set key outside below center horizontal nobox noopaque samplen 2
 set style fill solid 0.85 noborder
 set boxwidth 0.6
 stats csv using 3 skip 1 nooutput

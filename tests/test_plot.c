@@ -38,31 +38,38 @@ static void out_reset(void)
 	memset(&out, 0, sizeof out);
 }
 
+/* Run a summary figure's preparation on the summary c. */
+static void run_sum_csv(sum_prep *f, const struct plot_csv *c, const struct plot_opts *o)
+{
+	size_t len;
+	out_reset();
+	FILE *m = open_memstream(&out.dat, &len);
+	out.rc = f(c, o, m, &out.v, out.err, sizeof out.err);
+	fclose(m);
+}
+
 /* Run a summary figure's preparation on `path`. */
 static void run_sum(sum_prep *f, const char *path, const struct plot_opts *o)
 {
 	char err[1024];
-	size_t len;
-	out_reset();
 	struct plot_csv *c = plot_csv_read(path, err, sizeof err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-	FILE *m = open_memstream(&out.dat, &len);
-	out.rc = f(c, o, m, &out.v, out.err, sizeof out.err);
-	fclose(m);
+	run_sum_csv(f, c, o);
 	plot_csv_free(c);
 }
 
-/* Run an executors.csv figure's preparation, with the nodes of
- * cluster.yaml if `with_nodes`. */
-static void run_ex(ex_prep *f, const char *path, bool with_nodes, const struct plot_opts *o)
+/* Run an executors.csv figure's preparation, with the nodes of the
+ * scenario `cluster` if not NULL. */
+static void run_ex_in(ex_prep *f, const char *path, const char *cluster, const struct plot_opts *o)
 {
 	char err[1024];
 	size_t len;
 	struct plot_nodes nodes = {NULL, 0};
+	bool with_nodes = cluster != NULL;
 	out_reset();
 	struct plot_csv *c = plot_csv_read(path, err, sizeof err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-	struct scn *s = with_nodes ? scn_load(DATA "cluster.yaml", err, sizeof err) : NULL;
+	struct scn *s = with_nodes ? scn_load(cluster, err, sizeof err) : NULL;
 	if (with_nodes) {
 		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 		plot_nodes_from_scn(s, &nodes);
@@ -74,6 +81,12 @@ static void run_ex(ex_prep *f, const char *path, bool with_nodes, const struct p
 	if (s)
 		scn_free(s);
 	plot_csv_free(c);
+}
+
+/* The same with the nodes of cluster.yaml if `with_nodes`. */
+static void run_ex(ex_prep *f, const char *path, bool with_nodes, const struct plot_opts *o)
+{
+	run_ex_in(f, path, with_nodes ? DATA "cluster.yaml" : NULL, o);
 }
 
 #define EXPECT_DAT(want)                                                        \
@@ -173,18 +186,29 @@ static void test_policies(void)
 	struct plot_opts o = {0};
 	run_sum(plot_prep_policies, DATA "mixed/summary.csv", &o);
 	/* fifo has no interval (empty fields): NaN, its label sits on the mean;
-	 * colours #0072b2, #d55e00, #009e73 as integers */
-	EXPECT_DAT("# i policy mean ci95_lo ci95_hi top colour (makespan_s at point 0)\n"
-		   "0 \"spark-standalone\" 100 97.14 102.86 102.86 29362\n"
-		   "1 \"label-dual\" 86.6 84.45 88.75 88.75 13983232\n"
-		   "2 \"fifo\" 120 NaN NaN 120 40563\n");
-	/* 86.6 / 100: 13.4 % less, 86.6 % of the baseline */
-	EXPECT_VAR("note='label-dual: \xe2\x88\x92" "13.4 % (to 86.6 % of spark-standalone)'; ");
+	 * colours #0072b2, #d55e00, #009e73 as integers.  Every bar but the
+	 * baseline's (the first policy) is labelled with its change, from the
+	 * means (no makespan_change_pct rows): 86.6 / 100 and 120 / 100.  No
+	 * counts in the file: no marks. */
+	EXPECT_DAT("# i policy mean ci95_lo ci95_hi top colour label labely change mark "
+		   "(makespan_s at point 0)\n"
+		   "0 \"spark-standalone\" 100 97.14 102.86 102.86 29362 \"100\" 102.86 \"\" \"\"\n"
+		   "1 \"label-dual\" 86.6 84.45 88.75 88.75 13983232 \"86.6\" 88.75 "
+		   "\"\xe2\x88\x92" "13.4 %\" \"\"\n"
+		   "2 \"fifo\" 120 NaN NaN 120 40563 \"120\" 120 \"+20.0 %\" \"\"\n");
 	EXPECT_VAR("figtitle='paper-mixed: execution time per policy'; ");
 	EXPECT_VAR("subtitle='mean of 10 replications, 95 % CI'; ");
+	EXPECT_VAR("subtitle2='change against spark-standalone (first policy listed): ratio of "
+		   "means'; ");
 	EXPECT_VAR("n=3; ");
-	EXPECT_VAR("ymax=150; "); /* 1.25 x the highest top, 120 */
+	EXPECT_VAR("ymax=162; "); /* 1.35 x the highest top, 120: value and change lines */
+	CU_ASSERT_PTR_NULL(strstr(out.v.s, "notecolour=")); /* a headline only with --compare */
+	CU_ASSERT_PTR_NULL(strstr(out.v.s, "footnote="));
 
+	/* --compare: the headline; 86.6 / 100: 13.4 % less, 86.6 % of the baseline */
+	o.compare = "label-dual";
+	run_sum(plot_prep_policies, DATA "mixed/summary.csv", &o);
+	EXPECT_VAR("note='label-dual: \xe2\x88\x92" "13.4 % (to 86.6 % of spark-standalone)'; ");
 	o.compare = "fifo";
 	run_sum(plot_prep_policies, DATA "mixed/summary.csv", &o);
 	EXPECT_VAR("note='fifo: +20.0 % (to 120.0 % of spark-standalone)'; ");
@@ -203,7 +227,8 @@ static void test_jct_by_type(void)
 	struct plot_opts o = {0};
 	run_sum(plot_prep_jct_by_type, DATA "mixed/summary.csv", &o);
 	/* angel has no value: left out.  Three policies, bars 0.8 / 3 apart
-	 * around each type's index; fifo has wordcount only. */
+	 * around each type's index; fifo has wordcount only: its other two
+	 * slots are empty and say so, in its colour. */
 	EXPECT_DAT("# spark-standalone: x mean ci95_lo ci95_hi\n"
 		   "-0.266666667 40 38.57 41.43\n"
 		   "0.733333333 60 56.42 63.58\n"
@@ -213,7 +238,10 @@ static void test_jct_by_type(void)
 		   "1 55 51.42 58.58\n"
 		   "2 18 17.28 18.72\n"
 		   "\n\n# fifo: x mean ci95_lo ci95_hi\n"
-		   "0.266666667 45 43.57 46.43\n");
+		   "0.266666667 45 43.57 46.43\n"
+		   "\n\n# slots without a value: x label colour\n"
+		   "1.26666667 \"no job done\" 40563\n"
+		   "2.26666667 \"no job done\" 40563\n");
 	EXPECT_VAR("types='\"wordcount\" \"mnist_spark\" \"synthetic\"'; ");
 	EXPECT_VAR("policies='\"spark-standalone\" \"label-dual\" \"fifo\"'; ");
 	EXPECT_VAR("colours='\"#0072b2\" \"#d55e00\" \"#009e73\"'; ");
@@ -238,8 +266,14 @@ static void test_sweep(void)
 	EXPECT_VAR("notex=60; notey=775.44; basey=2400; ");
 	EXPECT_VAR("xlabel='jobs'; ");
 
-	/* two axes: held at point 2 (gpus = 4), rows sorted by jobs although
-	 * the file lists point 3 first; label-dual has no interval at 20 */
+	EXPECT_VAR("subtitle2='change of label-dual against spark-standalone (first policy "
+		   "listed): ratio of means'; ");
+	EXPECT_VAR("figtitle='wordcount-batch: execution time against jobs'; ");
+
+	/* two axes: held at point 2 (gpus = 4), named in the title; rows
+	 * sorted by jobs although the file lists point 3 first; label-dual
+	 * has no interval at 20.  label-dual is listed first: the baseline,
+	 * so the arrow shows spark-standalone, the other policy: 140 / 70. */
 	o.point = 2;
 	run_sum(plot_prep_sweep, DATA "two-axes/summary.csv", &o);
 	EXPECT_DAT("# label-dual: jobs mean ci95_lo ci95_hi\n"
@@ -247,9 +281,14 @@ static void test_sweep(void)
 		   "20 70 70 70\n"
 		   "\n\n# spark-standalone: jobs mean ci95_lo ci95_hi\n"
 		   "10 80 77.5 82.5\n"
-		   "20 140 137.5 142.5\n");
-	EXPECT_VAR("note='\xe2\x88\x92" "50.0 % (to 50.0 % of spark-standalone)'; ");
-	EXPECT_VAR("subtitle='mean of 5 replications, 95 % CI; gpus = 4'; ");
+		   "20 140 137.5 142.5\n"
+		   "\n\n# no job done: x y label colour\n10 0 \"\" 0\n"
+		   "\n\n# jobs not done: x y label colour\n10 0 \"\" 0\n");
+	EXPECT_VAR("note='+100.0 % (to 200.0 % of label-dual)'; ");
+	EXPECT_VAR("figtitle='s, gpus = 4: execution time against jobs'; ");
+	EXPECT_VAR("subtitle='mean of 5 replications, 95 % CI'; ");
+	EXPECT_VAR("subtitle2='change of spark-standalone against label-dual (first policy "
+		   "listed): ratio of means'; ");
 	o = (struct plot_opts){.axis = "gpus"};
 	run_sum(plot_prep_sweep, DATA "two-axes/summary.csv", &o);
 	EXPECT_DAT("# label-dual: gpus mean ci95_lo ci95_hi\n"
@@ -257,7 +296,10 @@ static void test_sweep(void)
 		   "4 40 38.8 41.2\n"
 		   "\n\n# spark-standalone: gpus mean ci95_lo ci95_hi\n"
 		   "2 100 97.5 102.5\n"
-		   "4 80 77.5 82.5\n");
+		   "4 80 77.5 82.5\n"
+		   "\n\n# no job done: x y label colour\n2 0 \"\" 0\n"
+		   "\n\n# jobs not done: x y label colour\n2 0 \"\" 0\n");
+	EXPECT_VAR("figtitle='s, jobs = 10: execution time against gpus'; ");
 	o = (struct plot_opts){.axis = "cores"};
 	run_sum(plot_prep_sweep, DATA "two-axes/summary.csv", &o);
 	EXPECT_ERR(-1, DATA "two-axes/summary.csv: no sweep axis 'cores' (--axis; axes: jobs, gpus)");
@@ -290,10 +332,232 @@ static void test_sweep_categories(void)
 	tmp_csv(path, csv);
 	struct plot_opts o = {0};
 	run_sum(plot_prep_sweep, path, &o);
-	EXPECT_DAT("# a: calculator mean ci95_lo ci95_hi\n0 7 7 7\n1 5 5 5\n");
+	EXPECT_DAT("# a: calculator mean ci95_lo ci95_hi\n0 7 7 7\n1 5 5 5\n"
+		   "\n\n# no job done: x y label colour\n0 0 \"\" 0\n"
+		   "\n\n# jobs not done: x y label colour\n0 0 \"\" 0\n");
 	EXPECT_VAR("xticsdef='(\"cores\" 0, \"memory\" 1)'; ");
 	EXPECT_VAR("subtitle='mean of 3 replications, 95 % CI'; ");
 	remove(path);
+	out_reset();
+}
+
+/* ---- jobs not done, baseline, point titles -------------------------- */
+
+/* counts/summary.csv, a sweep over jobs (10, 20, 30) made with --baseline
+ * label-dual: at 20 jobs label-dual's 4 of 20 jobs time out and yarn
+ * finishes none (done 0: 4 failed at 30 s, 16 unplaceable), though its
+ * file rows hold a makespan of 30 s and a change of -80 %. */
+static void test_policies_not_done(void)
+{
+	struct plot_opts o = {.point = 1};
+	run_sum(plot_prep_policies, DATA "counts/summary.csv", &o);
+	/* yarn: no bar (no 30, no 0), an empty slot that says so, and its
+	 * mark; the changes are the paired rows against the summary's
+	 * baseline: spark-standalone +34 (32..36); none for yarn */
+	EXPECT_DAT("# i policy mean ci95_lo ci95_hi top colour label labely change mark "
+		   "(makespan_s at point 1)\n"
+		   "0 \"spark-standalone\" 200 190 210 210 29362 \"200\" 210 \"+34.0 % \xc2\xb1 2.0\" \"\"\n"
+		   "1 \"label-dual\" 150 145 155 155 13983232 \"150\" 155 \"\" \"\xe2\x9a\xa0 4 of 20 timed out\"\n"
+		   "2 \"yarn\" NaN NaN NaN NaN 13400487 \"no job done\" 0 \"\" "
+		   "\"\xe2\x9a\xa0 20 of 20 jobs not done\"\n");
+	EXPECT_VAR("figtitle='cnt, jobs = 20: execution time per policy'; ");
+	EXPECT_VAR("subtitle='mean of 4 replications, 95 % CI'; ");
+	EXPECT_VAR("subtitle2='change against label-dual (the sweep''s baseline): mean of paired "
+		   "changes'; ");
+	EXPECT_VAR("ymax=304.5; "); /* 1.45 x 210: value, change and mark lines */
+	EXPECT_VAR("footnote='\xe2\x9a\xa0 jobs not done (failed, timed out or unplaceable): mean per "
+		   "replication, of the counted jobs'; ");
+	CU_ASSERT_PTR_NULL(strstr(out.dat, " 30 "));
+
+	/* --compare: the headline is paired too */
+	o.compare = "spark-standalone";
+	run_sum(plot_prep_policies, DATA "counts/summary.csv", &o);
+	EXPECT_VAR("note='spark-standalone: +34.0 % \xc2\xb1 2.0 against label-dual (paired)'; ");
+	o.compare = "yarn"; /* no value: no headline */
+	run_sum(plot_prep_policies, DATA "counts/summary.csv", &o);
+	CU_ASSERT_EQUAL(out.rc, 0);
+	CU_ASSERT_PTR_NULL(strstr(out.v.s, "notecolour="));
+
+	/* another baseline: the file's paired rows are against label-dual, so
+	 * the ratio of means, 150 / 200 */
+	o = (struct plot_opts){.point = 1, .baseline = "spark-standalone"};
+	run_sum(plot_prep_policies, DATA "counts/summary.csv", &o);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.dat, "\"150\" 155 \"\xe2\x88\x92" "25.0 %\" "));
+	EXPECT_VAR("subtitle2='change against spark-standalone (--baseline): ratio of means'; ");
+	o.baseline = "nope";
+	run_sum(plot_prep_policies, DATA "counts/summary.csv", &o);
+	EXPECT_ERR(-1, DATA "counts/summary.csv: no policy 'nope' (--baseline; policies: "
+		       "spark-standalone, label-dual, yarn)");
+
+	/* point 0: every job done, no marks; yarn 120 against label-dual 80 */
+	o = (struct plot_opts){0};
+	run_sum(plot_prep_policies, DATA "counts/summary.csv", &o);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.dat, "\"yarn\" 120 110 130 130 13400487 \"120\" 130 "
+					       "\"+50.0 % \xc2\xb1 5.0\" \"\"\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.dat, "\"label-dual\" 80 76.82 83.18 83.18 13983232 "
+					       "\"80\" 83.18 \"\" \"\"\n"));
+	EXPECT_VAR("figtitle='cnt, jobs = 10: execution time per policy'; ");
+	CU_ASSERT_PTR_NULL(strstr(out.v.s, "footnote="));
+	out_reset();
+}
+
+static void test_jct_by_type_not_done(void)
+{
+	struct plot_opts o = {.point = 1};
+	run_sum(plot_prep_jct_by_type, DATA "counts/summary.csv", &o);
+	/* label-dual finished no mnist_spark job, yarn none at all: their
+	 * slots are empty and labelled; the key carries the marks */
+	EXPECT_DAT("# spark-standalone: x mean ci95_lo ci95_hi\n"
+		   "-0.266666667 80 78 82\n"
+		   "0.733333333 100 95 105\n"
+		   "\n\n# label-dual: x mean ci95_lo ci95_hi\n"
+		   "0 60 58 62\n"
+		   "\n\n# yarn: x mean ci95_lo ci95_hi\n"
+		   "NaN NaN NaN NaN\n"
+		   "\n\n# slots without a value: x label colour\n"
+		   "1 \"no job done\" 13983232\n"
+		   "0.266666667 \"no job done\" 13400487\n"
+		   "1.26666667 \"no job done\" 13400487\n");
+	EXPECT_VAR("figtitle='cnt, jobs = 20: mean job completion time by job type'; ");
+	EXPECT_VAR("keys='\"spark-standalone\" \"label-dual  \xe2\x9a\xa0 4 of 20 timed out\" "
+		   "\"yarn  \xe2\x9a\xa0 20 of 20 jobs not done\"'; ");
+	EXPECT_VAR("policies='\"spark-standalone\" \"label-dual\" \"yarn\"'; ");
+	out_reset();
+}
+
+static void test_sweep_not_done(void)
+{
+	struct plot_opts o = {0};
+	run_sum(plot_prep_sweep, DATA "counts/summary.csv", &o);
+	/* yarn's line breaks at 20 (a blank line: no point there, no 30, no
+	 * 0) and a label stands at its foot; label-dual is marked at 20.  The
+	 * baseline is the summary's (label-dual), so the arrow shows the
+	 * first other policy, paired at 30 jobs: +30 (28..32). */
+	EXPECT_DAT("# spark-standalone: jobs mean ci95_lo ci95_hi\n"
+		   "10 100 93.64 106.36\n"
+		   "20 200 190 210\n"
+		   "30 300 290 310\n"
+		   "\n\n# label-dual: jobs mean ci95_lo ci95_hi\n"
+		   "10 80 76.82 83.18\n"
+		   "20 150 145 155\n"
+		   "30 230 225 235\n"
+		   "\n\n# yarn: jobs mean ci95_lo ci95_hi\n"
+		   "10 120 110 130\n"
+		   "\n"
+		   "30 260 250 270\n"
+		   "\n\n# no job done: x y label colour\n"
+		   "20 0 \"yarn: no job done\" 13400487\n"
+		   "\n\n# jobs not done: x y label colour\n"
+		   "20 150 \"\xe2\x9a\xa0 4/20\" 13983232\n");
+	EXPECT_VAR("note='+30.0 % \xc2\xb1 2.0 against label-dual (paired)'; ");
+	EXPECT_VAR("notex=30; notey=300; basey=230; ");
+	EXPECT_VAR("figtitle='cnt: execution time against jobs'; ");
+	EXPECT_VAR("subtitle2='change of spark-standalone against label-dual (the sweep''s "
+		   "baseline): mean of paired changes'; ");
+	EXPECT_VAR("footnote='\xe2\x9a\xa0 n/N: jobs not done (failed, timed out or unplaceable) of the N "
+		   "counted, mean per replication'; ");
+
+	/* the arrow of yarn: at 30 jobs, paired +13 (11..15) */
+	o.compare = "yarn";
+	run_sum(plot_prep_sweep, DATA "counts/summary.csv", &o);
+	EXPECT_VAR("note='+13.0 % \xc2\xb1 2.0 against label-dual (paired)'; ");
+	EXPECT_VAR("notex=30; notey=260; basey=230; ");
+	out_reset();
+}
+
+/* An older summary without count rows: a makespan or JCT mean of exactly
+ * 0 is a policy that finished nothing (no job that ran has either); a
+ * point without sweep axes is named by its number. */
+static void test_old_summary_zero(void)
+{
+	char path[] = "/tmp/hetsim-plot-XXXXXX";
+	tmp_csv(path, "scenario,policy,point,replications,metric,mean\n"
+		      "t,a,1,3,makespan_s,0.000000\n"
+		      "t,b,1,3,makespan_s,50\n"
+		      "t,a,1,3,wait_mean_s,0.000000\n"
+		      "t,b,1,3,wait_mean_s,2\n");
+	struct plot_opts o = {.point = 1, .baseline = "b"};
+	run_sum(plot_prep_policies, path, &o);
+	EXPECT_DAT("# i policy mean ci95_lo ci95_hi top colour label labely change mark "
+		   "(makespan_s at point 1)\n"
+		   "0 \"a\" NaN NaN NaN NaN 15113984 \"no job done\" 0 \"\" \"\"\n"
+		   "1 \"b\" 50 NaN NaN 50 5682409 \"50\" 50 \"\" \"\"\n");
+	EXPECT_VAR("figtitle='t, point 1: execution time per policy'; ");
+	o.metric = "wait_mean_s"; /* 0 is a wait, drawn */
+	run_sum(plot_prep_policies, path, &o);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.dat, "0 \"a\" 0 NaN NaN 0 15113984 \"0\" 0 "));
+	remove(path);
+	out_reset();
+}
+
+/* The baseline: the first policy listed unless the summary or
+ * --baseline names one. */
+static void test_baseline_default(void)
+{
+	/* two-axes lists label-dual first: 100 against 50 at point 0 */
+	struct plot_opts o = {0};
+	run_sum(plot_prep_policies, DATA "two-axes/summary.csv", &o);
+	EXPECT_DAT("# i policy mean ci95_lo ci95_hi top colour label labely change mark "
+		   "(makespan_s at point 0)\n"
+		   "0 \"label-dual\" 50 48.8 51.2 51.2 13983232 \"50\" 51.2 \"\" \"\"\n"
+		   "1 \"spark-standalone\" 100 97.5 102.5 102.5 29362 \"100\" 102.5 "
+		   "\"+100.0 %\" \"\"\n");
+	EXPECT_VAR("subtitle2='change against label-dual (first policy listed): ratio of means'; ");
+	/* both axes named in the title */
+	EXPECT_VAR("figtitle='s, jobs = 10, gpus = 2: execution time per policy'; ");
+
+	o.baseline = "spark-standalone";
+	run_sum(plot_prep_policies, DATA "two-axes/summary.csv", &o);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.dat, "\"50\" 51.2 \"\xe2\x88\x92" "50.0 %\" "));
+	EXPECT_VAR("subtitle2='change against spark-standalone (--baseline): ratio of means'; ");
+
+	/* a summary whose baseline column names label-dual, --baseline over it */
+	o = (struct plot_opts){.baseline = "yarn"};
+	run_sum(plot_prep_sweep, DATA "counts/summary.csv", &o);
+	EXPECT_VAR("subtitle2='change of label-dual against yarn (--baseline): ratio of means'; ");
+	out_reset();
+}
+
+/* runs.csv of an older hetsim: yarn placed nothing (done 0) and its rows
+ * hold 0.000000 for makespan and JCT; label-dual failed 1 of 4 jobs in
+ * one of two replications. */
+static void test_runs_done_zero(void)
+{
+	char err[256];
+	struct plot_csv *runs = plot_csv_read(DATA "run/runs.csv", err, sizeof err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(runs);
+	struct plot_csv *s = plot_summarise_runs(runs, err, sizeof err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	int km = plot_csv_col(s, "metric"), kp = plot_csv_col(s, "policy"),
+	    kv = plot_csv_col(s, "mean");
+	int seen = 0;
+	for (int r = 0; r < plot_csv_rows(s); r++) {
+		const char *m = plot_csv_cell(s, r, km), *v = plot_csv_cell(s, r, kv);
+		if (strcmp(plot_csv_cell(s, r, kp), "yarn"))
+			continue;
+		if (!strcmp(m, "makespan_s") || !strncmp(m, "jct_", 4)) {
+			CU_ASSERT_STRING_EQUAL(v, ""); /* no value, not 0 */
+			seen++;
+		}
+		if (!strcmp(m, "wait_mean_s") || !strcmp(m, "cpu_util"))
+			CU_ASSERT_STRING_EQUAL(v, "0"); /* not about finished jobs: kept */
+		if (!strcmp(m, "unplaceable"))
+			CU_ASSERT_STRING_EQUAL(v, "4");
+	}
+	CU_ASSERT_EQUAL(seen, 5);
+	struct plot_opts o = {0};
+	run_sum_csv(plot_prep_policies, s, &o);
+	/* 8.5 / 11; 0.5 of 4 failed (counted 4) */
+	CU_ASSERT_EQUAL(out.rc, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.dat, "1 \"label-dual\" 8.5 2.14689763 14.8531024 "
+					       "14.8531024 13983232 \"8.5\" 14.8531024 "
+					       "\"\xe2\x88\x92" "22.7 %\" \"\xe2\x9a\xa0 0.5 of 4 failed\"\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.dat, "2 \"yarn\" NaN NaN NaN NaN 13400487 \"no job done\" "
+					       "0 \"\" \"\xe2\x9a\xa0 4 of 4 unplaceable\"\n"));
+	if (out.rc || !strstr(out.dat, "\"yarn\" NaN"))
+		fprintf(stderr, "\n  got:\n%s\n", out.dat);
+	plot_csv_free(s);
+	plot_csv_free(runs);
 	out_reset();
 }
 
@@ -322,6 +586,7 @@ static void test_nodes(void)
 		CU_ASSERT_STRING_EQUAL(n.v[i].label, want[i].label);
 		CU_ASSERT_EQUAL(n.v[i].cores, want[i].cores);
 		CU_ASSERT_EQUAL(n.v[i].gpus, want[i].gpus);
+		CU_ASSERT_STRING_EQUAL(n.v[i].model, i == 0 ? "gtx1080ti" : "");
 	}
 	plot_nodes_free(&n);
 	scn_free(s);
@@ -369,6 +634,35 @@ static void test_gantt(void)
 	run_ex(plot_prep_gantt, DATA "mixed/executors.csv", true, &o);
 	EXPECT_ERR(-1, DATA "mixed/executors.csv: no executor of policy 'r' in replication 0 "
 			    "(policies there: p, q)");
+	out_reset();
+}
+
+/* Gantt (and utilisation) figures of several policies share one time
+ * axis: to the latest executor end of any of them. */
+static void test_gantt_shared_axis(void)
+{
+	char err[256];
+	struct plot_csv *c = plot_csv_read(DATA "mixed/executors.csv", err, sizeof err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	struct plot_opts o = {.policy = "p"};
+	CU_ASSERT_DOUBLE_EQUAL(plot_exec_end(c, &o), 9, 1e-12); /* q's executor, 0..9 */
+	o.replication = 1;
+	CU_ASSERT_DOUBLE_EQUAL(plot_exec_end(c, &o), 9, 1e-12);
+	o.replication = 2;
+	CU_ASSERT_DOUBLE_EQUAL(plot_exec_end(c, &o), 0, 1e-12);
+	plot_csv_free(c);
+
+	/* p alone ends at 5 (xmax 5.1, test_gantt); on q's axis, to 9 x 1.02,
+	 * shading included */
+	o = (struct plot_opts){.policy = "p", .xmax = 9};
+	run_ex(plot_prep_gantt, DATA "mixed/executors.csv", true, &o);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.dat, "# node shading: x0 x1 y0 y1\n0 9.18 2.25 3.75\n"));
+	EXPECT_VAR("xmax=9.18; ");
+	run_ex(plot_prep_util, DATA "mixed/executors.csv", true, &o);
+	EXPECT_VAR("xmax=9.18; ");
+	o.xmax = 2; /* never shorter than the run */
+	run_ex(plot_prep_gantt, DATA "mixed/executors.csv", true, &o);
+	EXPECT_VAR("xmax=5.1; ");
 	out_reset();
 }
 
@@ -464,6 +758,36 @@ static void test_utilisation_gpu_times(void)
 	out_reset();
 }
 
+/* Two GPU models under one label (two-models.yaml: v100-0 with 4 GPUs,
+ * gtx-0 with 2, both labelled gpu; 12 cores): GPU series per model.
+ *   t=0 A on v100-0, 2 cores, 1 GPU: gpu 2/12, v100 1/4
+ *   t=1 C on cpu-0, 1 core: cpu 1/2
+ *   t=2 B on gtx-0, 1 core, 2 GPUs: gpu 3/12, gtx1080ti 2/2
+ *   t=3 C ends; t=4 A ends; t=6 B ends */
+static void test_utilisation_gpu_models(void)
+{
+	char path[] = "/tmp/hetsim-plot-XXXXXX";
+	tmp_csv(path, "policy,replication,node,type,cores,gpus,launch_s,ready_s,end_s\n"
+		      "p,0,v100-0,mnist_spark,2,1,0,1,4\n"
+		      "p,0,gtx-0,mnist_spark,1,2,2,3,6\n"
+		      "p,0,cpu-0,wordcount,1,0,1,2,3\n");
+	struct plot_opts o = {.policy = "p"};
+	run_ex_in(plot_prep_util, path, DATA "two-models.yaml", &o);
+	EXPECT_DAT("# t cores:gpu cores:cpu gpus:v100 gpus:gtx1080ti  (share held by executors, "
+		   "from t to the next row)\n"
+		   "0 0.166666667 0 0.25 0\n"
+		   "1 0.166666667 0.5 0.25 0\n"
+		   "2 0.25 0.5 0.25 1\n"
+		   "3 0.25 0 0.25 1\n"
+		   "4 0.0833333333 0 0 1\n"
+		   "6 0 0 0 0\n");
+	EXPECT_VAR("gpulabels='\"v100 (4 GPUs)\" \"gtx1080ti (2 GPUs)\"'; ");
+	EXPECT_VAR("gpuby='GPU model'; ");
+	EXPECT_VAR("figtitle='held by executors, by node label and GPU model: p, replication 0'; ");
+	remove(path);
+	out_reset();
+}
+
 /* ---- runs.csv summarised -------------------------------------------- */
 
 static void test_summarise_runs(void)
@@ -505,23 +829,25 @@ static void test_summarise_runs(void)
 
 /* ---- the command ---------------------------------------------------- */
 
-/* Run `hetsim plot ARGS` with stdout and stderr captured; the text in
- * *text (malloc'ed). */
-static int run_cmd(char **text, const char *args)
+/* Run `hetsim plot ARGS` with stdout and stderr captured: both in *text
+ * (malloc'ed), or, with errtext, stderr apart in *errtext. */
+static int run_cmd2(char **text, char **errtext, const char *args)
 {
-	char buf[1024], *argv[32], path[] = "/tmp/hetsim-plot-out-XXXXXX";
+	char buf[1024], *argv[32], path[] = "/tmp/hetsim-plot-out-XXXXXX",
+			       epath[] = "/tmp/hetsim-plot-err-XXXXXX";
 	int argc = 0;
 	snprintf(buf, sizeof buf, "%s", args);
 	for (char *t = strtok(buf, " "); t && argc < 32; t = strtok(NULL, " "))
 		argv[argc++] = t;
-	int fd = mkstemp(path);
-	CU_ASSERT_FATAL(fd >= 0);
+	int fd = mkstemp(path), efd = errtext ? mkstemp(epath) : dup(fd);
+	CU_ASSERT_FATAL(fd >= 0 && efd >= 0);
 	fflush(stdout);
 	fflush(stderr);
 	int so = dup(1), se = dup(2);
 	dup2(fd, 1);
-	dup2(fd, 2);
+	dup2(efd, 2);
 	close(fd);
+	close(efd);
 	int rc = cmd_plot(argc, argv);
 	fflush(stdout);
 	fflush(stderr);
@@ -531,7 +857,16 @@ static int run_cmd(char **text, const char *args)
 	close(se);
 	*text = h_slurp(path, NULL);
 	remove(path);
+	if (errtext) {
+		*errtext = h_slurp(epath, NULL);
+		remove(epath);
+	}
 	return rc;
+}
+
+static int run_cmd(char **text, const char *args)
+{
+	return run_cmd2(text, NULL, args);
 }
 
 static void expect_cmd(const char *args, int rc, const char *text)
@@ -648,11 +983,13 @@ static void test_cmd_render(void)
 	}
 	char dir[] = "/tmp/hetsim-plot-XXXXXX", args[512], *got;
 	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	/* no sweep axis: sweep does not apply, and `all` says nothing of it */
+	char *errs;
 	snprintf(args, sizeof args, "all -d " DATA "mixed -s " DATA "cluster.yaml -o %s/fig", dir);
-	CU_ASSERT_EQUAL(run_cmd(&got, args), 0);
-	CU_ASSERT_PTR_NOT_NULL(strstr(got, "hetsim plot: skipped sweep: " DATA "mixed/summary.csv: "
-					   "no sweep axis"));
+	CU_ASSERT_EQUAL(run_cmd2(&got, &errs, args), 0);
+	CU_ASSERT_STRING_EQUAL(errs, "");
 	free(got);
+	free(errs);
 	char sub[512];
 	snprintf(sub, sizeof sub, "%s/fig", dir);
 	char *files = list_and_remove(sub);
@@ -683,22 +1020,124 @@ static void test_cmd_render(void)
 	rmdir(dir);
 }
 
+/* `all` on the folder of a hetsim run (runs.csv, executors.csv; no
+ * summary, no sweep axis, no per-type metric, no -s): the figures that
+ * apply and not a word on stderr; a kind asked for by name still says
+ * why it cannot be drawn.  The gantt figures share one time axis. */
+static void test_cmd_run_folder(void)
+{
+	if (!have_gnuplot()) {
+		fprintf(stderr, "\n  (gnuplot not installed: skipped)\n");
+		return;
+	}
+	char dir[] = "/tmp/hetsim-plot-XXXXXX", args[1024], sub[64], *got, *errs;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	snprintf(sub, sizeof sub, "%s/fig", dir);
+	snprintf(args, sizeof args, "all -d " DATA "run -o %s --format svg", sub);
+	CU_ASSERT_EQUAL(run_cmd2(&got, &errs, args), 0);
+	CU_ASSERT_STRING_EQUAL(errs, "");
+	if (strcmp(errs, ""))
+		fprintf(stderr, "\n  stderr: %s", errs);
+	char want[1024];
+	snprintf(want, sizeof want, "%s/policies.svg\n%s/gantt-spark-standalone.svg\n"
+		 "%s/gantt-label-dual.svg\n", sub, sub, sub);
+	CU_ASSERT_STRING_EQUAL(got, want);
+	free(got);
+	free(errs);
+	/* label-dual's executors end by 8 s, spark-standalone's at 10 s: both
+	 * figures run to 10 x 1.02 (the shading of the second node row) */
+	char p[128], *dat;
+	snprintf(p, sizeof p, "%s/gantt-label-dual.dat", sub);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dat = h_slurp(p, NULL));
+	CU_ASSERT_PTR_NOT_NULL(strstr(dat, "# node shading: x0 x1 y0 y1\n0 10.2 "));
+	free(dat);
+	snprintf(p, sizeof p, "%s/gantt-spark-standalone.dat", sub);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dat = h_slurp(p, NULL));
+	CU_ASSERT_PTR_NOT_NULL(strstr(dat, "# node shading: x0 x1 y0 y1\n0 10.2 "));
+	free(dat);
+	free(list_and_remove(sub));
+
+	/* asked for by name: the reason, exit 1 */
+	snprintf(args, sizeof args, "sweep -d " DATA "run -o %s", sub);
+	CU_ASSERT_EQUAL(run_cmd2(&got, &errs, args), 1);
+	CU_ASSERT_STRING_EQUAL(errs, "hetsim plot: " DATA "run/runs.csv: no sweep axis (no column "
+				     "between 'point' and 'replications'; hetsim sweep writes them)\n");
+	free(got);
+	free(errs);
+	snprintf(args, sizeof args, "jct-by-type -d " DATA "run -o %s", sub);
+	CU_ASSERT_EQUAL(run_cmd2(&got, &errs, args), 1);
+	CU_ASSERT_STRING_EQUAL(errs, "hetsim plot: " DATA "run/runs.csv: no per-type metric "
+				     "jct_mean_<type>_s at point 0\n");
+	free(got);
+	free(errs);
+	/* --policy: one figure, on its own axis */
+	snprintf(args, sizeof args, "gantt -d " DATA "run -o %s --format svg --policy label-dual", sub);
+	CU_ASSERT_EQUAL(run_cmd(&got, args), 0);
+	free(got);
+	snprintf(p, sizeof p, "%s/gantt-label-dual.dat", sub);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dat = h_slurp(p, NULL));
+	CU_ASSERT_PTR_NOT_NULL(strstr(dat, "# node shading: x0 x1 y0 y1\n0 8.16 "));
+	free(dat);
+	free(list_and_remove(sub));
+
+	/* the figures of summaries with jobs not done and a single policy
+	 * that finished nothing render (gnuplot 5.4 crashes on a labels plot
+	 * with one undefined point) */
+	snprintf(args, sizeof args, "policies -d " DATA "counts -o %s --point 1", sub);
+	CU_ASSERT_EQUAL(run_cmd(&got, args), 0);
+	free(got);
+	snprintf(args, sizeof args, "jct-by-type -d " DATA "counts -o %s --point 1", sub);
+	CU_ASSERT_EQUAL(run_cmd(&got, args), 0);
+	free(got);
+	snprintf(args, sizeof args, "sweep -d " DATA "counts -o %s", sub);
+	CU_ASSERT_EQUAL(run_cmd(&got, args), 0);
+	free(got);
+	char *files = list_and_remove(sub);
+	CU_ASSERT_STRING_EQUAL(files, "jct-by-type.dat\njct-by-type.png\njct-by-type.svg\n"
+				      "policies.dat\npolicies.png\npolicies.svg\nsweep.dat\nsweep.png\n"
+				      "sweep.svg\n");
+	free(files);
+	char one[] = "/tmp/hetsim-plot-XXXXXX", runs[64];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(one));
+	snprintf(runs, sizeof runs, "%s/runs.csv", one);
+	FILE *f = fopen(runs, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("scenario,policy,replication,done,unplaceable,makespan_s\nr,yarn,0,0,4,0.000000\n", f);
+	fclose(f);
+	snprintf(args, sizeof args, "policies -d %s -o %s", one, sub);
+	CU_ASSERT_EQUAL(run_cmd(&got, args), 0);
+	free(got);
+	free(list_and_remove(sub));
+	remove(runs);
+	rmdir(one);
+	rmdir(dir);
+}
+
 int test_suite_plot(void)
 {
 	TEST_SUITE("plot",
 		   {"CSV columns by name", test_csv_by_name},
 		   {"CSV errors name the file and line", test_csv_errors},
-		   {"policies: bars, CI, reduction", test_policies},
+		   {"policies: bars, CI, changes against the baseline", test_policies},
 		   {"jct-by-type: clustered bars", test_jct_by_type},
 		   {"sweep: lines, CI bands, other axes held", test_sweep},
 		   {"sweep: a non-numeric axis", test_sweep_categories},
+		   {"policies: no bar for no job done, marks of jobs not done", test_policies_not_done},
+		   {"jct-by-type: empty slots, marks in the key", test_jct_by_type_not_done},
+		   {"sweep: a break and a label for no job done, marks", test_sweep_not_done},
+		   {"baseline: first policy, summary's column, --baseline", test_baseline_default},
+		   {"runs.csv: done 0 means no makespan or JCT", test_runs_done_zero},
+		   {"older summary: a makespan of 0 is no job done", test_old_summary_zero},
 		   {"nodes and their grouping label", test_nodes},
 		   {"gantt: lanes, boxes, node rows", test_gantt},
 		   {"gantt: node order without a scenario", test_gantt_node_order},
+		   {"gantt and utilisation: one time axis across policies", test_gantt_shared_axis},
 		   {"utilisation: step function per label", test_utilisation},
 		   {"utilisation and gantt: GPUs held from gpu_from_s to gpu_to_s", test_utilisation_gpu_times},
+		   {"utilisation: GPU models apart", test_utilisation_gpu_models},
 		   {"runs.csv summarised: mean, Student-t CI", test_summarise_runs},
 		   {"command: bad input and missing gnuplot", test_cmd_errors},
-		   {"command: renders PNG and SVG", test_cmd_render});
+		   {"command: renders PNG and SVG", test_cmd_render},
+		   {"command: all on a run folder is quiet, gantt axes shared", test_cmd_run_folder});
 	return 0;
 }
