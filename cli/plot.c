@@ -1294,7 +1294,9 @@ static bool sweep_note(struct plot_vars *v, const struct sweep_pt *s, int n, con
 	if (bi < 0)
 		return false;
 	*paired = !strcmp(metric, "makespan_s") && !isnan(s[bi].chg.mean);
-	change_note(v, NULL, *paired ? &s[bi].chg : NULL, s[bi].v.mean, s[bj].v.mean, pol->v[ib]);
+	/* named: the note stands beside the key, away from the arrow */
+	change_note(v, pol->v[ic], *paired ? &s[bi].chg : NULL, s[bi].v.mean, s[bj].v.mean,
+		    pol->v[ib]);
 	plot_var_num(v, "notex", s[bi].x);
 	plot_var_num(v, "notey", s[bi].v.mean);
 	plot_var_num(v, "basey", s[bj].v.mean);
@@ -1375,9 +1377,84 @@ static void put_stats(FILE *m, const double *x, int n)
 	fprintf(m, "%.9g,%.9g,%.9g,%.9g", ci.sd, ci.half, ci.mean - ci.half, ci.mean + ci.half);
 }
 
+/* The makespan of row r, NaN if empty or if the replication finished no
+ * job; -1 and err on a malformed number. */
+static int row_makespan(const struct plot_csv *runs, int r, int kmk, int kdone, double *x,
+			char *err, size_t errlen)
+{
+	double d = NAN;
+	*x = NAN;
+	if (kmk < 0 || !*plot_csv_cell(runs, r, kmk))
+		return 0;
+	if (cell_num(runs, r, kmk, x, err, errlen) < 0 ||
+	    (kdone >= 0 && cell_num(runs, r, kdone, &d, err, errlen) < 0))
+		return -1;
+	if (d == 0)
+		*x = NAN;
+	return 0;
+}
+
+/* makespan_change_pct rows, as hetsim sweep writes them: for each
+ * policy but the baseline, at each point, the mean over replications of
+ * 100 (m - b) / b, each replication paired with the baseline's of the
+ * same number at the same point, where both have a makespan and b > 0. */
+static int summarise_changes(FILE *m, const struct plot_csv *runs, const char *base, char *err,
+			     size_t errlen)
+{
+	int kp = plot_csv_col(runs, "policy"), kpt = plot_csv_col(runs, "point"),
+	    ksc = plot_csv_col(runs, "scenario"), krep = plot_csv_col(runs, "replication"),
+	    kmk = plot_csv_col(runs, "makespan_s"), kdone = plot_csv_col(runs, "done");
+	if (kmk < 0 || krep < 0)
+		return 0;
+	/* by replication number: the baseline's makespan at the point */
+	size_t nr = (size_t)runs->nrows + 1;
+	double *x = xmalloc(nr * sizeof *x), *bv = xmalloc(nr * sizeof *bv);
+	bool *seen = xcalloc(nr, sizeof *seen);
+	int rc = 0;
+	for (int g = 0; g < runs->nrows && !rc; g++) {
+		const char *pol = plot_csv_cell(runs, g, kp), *pt = plot_csv_cell(runs, g, kpt);
+		if (seen[g] || !strcmp(pol, base))
+			continue;
+		for (size_t i = 0; i < nr; i++)
+			bv[i] = NAN;
+		for (int b = 0; b < runs->nrows && !rc; b++) {
+			double rep, y;
+			if (strcmp(plot_csv_cell(runs, b, kp), base) || strcmp(plot_csv_cell(runs, b, kpt), pt))
+				continue;
+			rc = cell_num(runs, b, krep, &rep, err, errlen) < 0 ||
+			     row_makespan(runs, b, kmk, kdone, &y, err, errlen) < 0;
+			if (!rc && rep >= 0 && rep < (double)nr)
+				bv[(size_t)rep] = y;
+		}
+		int n = 0;
+		for (int r = g; r < runs->nrows && !rc; r++) {
+			double rep, a;
+			if (strcmp(plot_csv_cell(runs, r, kp), pol) || strcmp(plot_csv_cell(runs, r, kpt), pt))
+				continue;
+			seen[r] = true;
+			rc = cell_num(runs, r, krep, &rep, err, errlen) < 0 ||
+			     row_makespan(runs, r, kmk, kdone, &a, err, errlen) < 0;
+			double y = !rc && rep >= 0 && rep < (double)nr ? bv[(size_t)rep] : NAN;
+			if (!rc && !isnan(a) && !isnan(y) && y > 0)
+				x[n++] = 100 * (a - y) / y;
+		}
+		if (rc || !n)
+			continue;
+		fprintf(m, "%s,%s,%s,%d,makespan_change_pct,", plot_csv_cell(runs, g, ksc), pol,
+			*pt ? pt : "0", n);
+		put_stats(m, x, n);
+		fprintf(m, ",%s\n", base);
+	}
+	free(x);
+	free(bv);
+	free(seen);
+	return rc ? -1 : 0;
+}
+
 /* A replication that finished no job (done 0) has no makespan or JCT,
  * whatever its row holds (older files wrote 0.000000). */
-struct plot_csv *plot_summarise_runs(const struct plot_csv *runs, char *err, size_t errlen)
+struct plot_csv *plot_summarise_runs(const struct plot_csv *runs, const char *baseline,
+				     char *err, size_t errlen)
 {
 	static const char *const need[] = {"policy", NULL};
 	static const char *const not_metrics[] = {"scenario", "policy", "replication", "seed",
@@ -1393,7 +1470,8 @@ struct plot_csv *plot_summarise_runs(const struct plot_csv *runs, char *err, siz
 		snprintf(err, errlen, "%s: cannot summarise: %s", runs->path, strerror(errno));
 		return NULL;
 	}
-	fputs("scenario,policy,point,replications,metric,mean,sd,ci95_half,ci95_lo,ci95_hi\n", m);
+	fputs("scenario,policy,point,replications,metric,mean,sd,ci95_half,ci95_lo,ci95_hi,"
+	      "baseline\n", m);
 	double *x = xmalloc(((size_t)runs->nrows + 1) * sizeof *x);
 	bool *done = xcalloc((size_t)runs->nrows + 1, sizeof *done);
 	int rc = 0;
@@ -1427,9 +1505,12 @@ struct plot_csv *plot_summarise_runs(const struct plot_csv *runs, char *err, siz
 			fprintf(m, "%s,%s,%s,%d,%s,", plot_csv_cell(runs, g, ksc), pol, *pt ? pt : "0",
 				reps, runs->hdr[c]);
 			put_stats(m, x, n);
-			fputc('\n', m);
+			fputs(",\n", m);
 		}
 	}
+	if (!rc && runs->nrows)
+		rc = summarise_changes(m, runs, baseline ? baseline : plot_csv_cell(runs, 0, kp), err,
+				       errlen);
 	free(x);
 	free(done);
 	fclose(m);
@@ -2210,7 +2291,7 @@ static int load_summary(struct plot_ctx *x)
 		return 1;
 	}
 	int rc = load(x, "runs.csv", &runs);
-	if (!rc && !(x->sum = plot_summarise_runs(runs, err, sizeof err))) {
+	if (!rc && !(x->sum = plot_summarise_runs(runs, x->o.baseline, err, sizeof err))) {
 		fprintf(stderr, "hetsim plot: %s\n", err);
 		rc = 1;
 	}

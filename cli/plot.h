@@ -34,12 +34,16 @@ const char *plot_csv_cell(const struct plot_csv *c, int row, int col);
 int plot_csv_line(const struct plot_csv *c, int row); /* 1-based line in the file */
 
 /* A summary (long format of summary.csv: policy, point, metric, mean,
- * sd, ci95_half, ci95_lo, ci95_hi, replications) computed from runs.csv:
- * one row per (policy, point, numeric column), mean and Student-t 95 %
- * interval over the non-empty values.  Used when a results directory has
- * no summary.csv (a plain `hetsim run`).  Owned by the caller; NULL and
- * err on a malformed number. */
-struct plot_csv *plot_summarise_runs(const struct plot_csv *runs, char *err, size_t errlen);
+ * sd, ci95_half, ci95_lo, ci95_hi, replications, baseline) computed from
+ * runs.csv: one row per (policy, point, numeric column), mean and
+ * Student-t 95 % interval over the non-empty values; and, as `hetsim
+ * sweep` writes them, the makespan_change_pct rows of each policy but
+ * `baseline` (NULL: the first policy in the file), paired by replication.
+ * Used when a results directory has no summary.csv (a plain `hetsim
+ * run`), so that the figures show the change the run's table shows.
+ * Owned by the caller; NULL and err on a malformed number. */
+struct plot_csv *plot_summarise_runs(const struct plot_csv *runs, const char *baseline,
+				     char *err, size_t errlen);
 
 /* ---- nodes of a scenario ------------------------------------------- */
 

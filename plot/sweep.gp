@@ -18,11 +18,20 @@ set yrange [0:*]
 set autoscale xfix
 set offsets graph 0.04, graph 0.04, graph 0.08, 0
 if (exists("xticsdef")) { eval("set xtics ".xticsdef) }
+# The note goes beside the key, outside the data (it would cross the
+# lines near the arrow), a line each for who, the change, what it is
+# against and how: "WHO:", "-X % ± H", "against BASE", "(paired)".
 if (strlen(note) > 0) {
 	set arrow 1 from notex, basey to notex, notey head filled size graph 0.012, 20 \
 	    lc rgb notecolour lw 1.5 front
-	set label 1 note at notex, notey right offset -1.2, (notey > basey ? 1.6 : -1.6) \
-	    textcolor rgb notecolour font ",14" front
+	k = strstrt(note, ": ")
+	notetext = k > 0 ? note[1:k]."\n".note[k+2:] : note
+	k = strstrt(notetext, " against ")
+	if (k > 0) { notetext = notetext[1:k-1]."\n".notetext[k+1:] }
+	k = strstrt(notetext, " (")
+	if (k > 0) { notetext = notetext[1:k-1]."\n".notetext[k+1:] }
+	set label 1 notetext at graph 1.03, graph 0.5 left textcolor rgb notecolour \
+	    font ",12" front
 }
 plot for [i = 1:np] datafile index (i - 1) using 1:3:4 with filledcurves \
          fs transparent solid 0.18 noborder lc rgb word(colours, i), \

@@ -262,7 +262,7 @@ static void test_sweep(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(out.dat, "# spark-standalone: jobs mean ci95_lo ci95_hi\n"
 						"10 400 388.554 411.446\n"));
 	/* at 60 jobs: 775.44 / 2400 = 32.31 % */
-	EXPECT_VAR("note='\xe2\x88\x92" "67.7 % (to 32.3 % of spark-standalone)'; ");
+	EXPECT_VAR("note='label-dual: \xe2\x88\x92" "67.7 % (to 32.3 % of spark-standalone)'; ");
 	EXPECT_VAR("notex=60; notey=775.44; basey=2400; ");
 	EXPECT_VAR("xlabel='jobs'; ");
 
@@ -284,7 +284,7 @@ static void test_sweep(void)
 		   "20 140 137.5 142.5\n"
 		   "\n\n# no job done: x y label colour\n10 0 \"\" 0\n"
 		   "\n\n# jobs not done: x y label colour\n10 0 \"\" 0\n");
-	EXPECT_VAR("note='+100.0 % (to 200.0 % of label-dual)'; ");
+	EXPECT_VAR("note='spark-standalone: +100.0 % (to 200.0 % of label-dual)'; ");
 	EXPECT_VAR("figtitle='s, gpus = 4: execution time against jobs'; ");
 	EXPECT_VAR("subtitle='mean of 5 replications, 95 % CI'; ");
 	EXPECT_VAR("subtitle2='change of spark-standalone against label-dual (first policy "
@@ -449,7 +449,7 @@ static void test_sweep_not_done(void)
 		   "20 0 \"yarn: no job done\" 13400487\n"
 		   "\n\n# jobs not done: x y label colour\n"
 		   "20 150 \"\xe2\x9a\xa0 4/20\" 13983232\n");
-	EXPECT_VAR("note='+30.0 % \xc2\xb1 2.0 against label-dual (paired)'; ");
+	EXPECT_VAR("note='spark-standalone: +30.0 % \xc2\xb1 2.0 against label-dual (paired)'; ");
 	EXPECT_VAR("notex=30; notey=300; basey=230; ");
 	EXPECT_VAR("figtitle='cnt: execution time against jobs'; ");
 	EXPECT_VAR("subtitle2='change of spark-standalone against label-dual (the sweep''s "
@@ -460,7 +460,7 @@ static void test_sweep_not_done(void)
 	/* the arrow of yarn: at 30 jobs, paired +13 (11..15) */
 	o.compare = "yarn";
 	run_sum(plot_prep_sweep, DATA "counts/summary.csv", &o);
-	EXPECT_VAR("note='+13.0 % \xc2\xb1 2.0 against label-dual (paired)'; ");
+	EXPECT_VAR("note='yarn: +13.0 % \xc2\xb1 2.0 against label-dual (paired)'; ");
 	EXPECT_VAR("notex=30; notey=260; basey=230; ");
 	out_reset();
 }
@@ -518,6 +518,61 @@ static void test_baseline_default(void)
 	out_reset();
 }
 
+/* The makespan_change_pct rows a run folder's runs.csv gives, paired by
+ * replication, against the first policy or the one named: b's 20, 20, 20
+ * against a's 10, 12, 14 are +100, +66.67, +42.86 %, mean 69.84; a
+ * against b: -50, -40, -30, mean -40, sd 10, half-width t(0.975, 2) x
+ * 10 / sqrt 3 = 24.84.  In run/runs.csv, label-dual against
+ * spark-standalone: -20 and -25 %; yarn, which finished nothing, has no
+ * change at all. */
+static void test_runs_changes(void)
+{
+	char err[256];
+	struct plot_csv *runs = plot_csv_read(DATA "runs/runs.csv", err, sizeof err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(runs);
+	for (int k = 0; k < 2; k++) {
+		struct plot_csv *s = plot_summarise_runs(runs, k ? "b" : NULL, err, sizeof err);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+		int km = plot_csv_col(s, "metric"), kp = plot_csv_col(s, "policy"),
+		    kv = plot_csv_col(s, "mean"), kb = plot_csv_col(s, "baseline"),
+		    kh = plot_csv_col(s, "ci95_half"), kn = plot_csv_col(s, "replications");
+		int rows = 0;
+		for (int r = 0; r < plot_csv_rows(s); r++) {
+			if (strcmp(plot_csv_cell(s, r, km), "makespan_change_pct")) {
+				CU_ASSERT_STRING_EQUAL(plot_csv_cell(s, r, kb), "");
+				continue;
+			}
+			rows++;
+			CU_ASSERT_STRING_EQUAL(plot_csv_cell(s, r, kp), k ? "a" : "b");
+			CU_ASSERT_STRING_EQUAL(plot_csv_cell(s, r, kb), k ? "b" : "a");
+			CU_ASSERT_STRING_EQUAL(plot_csv_cell(s, r, kn), "3");
+			double mean = atof(plot_csv_cell(s, r, kv)), half = atof(plot_csv_cell(s, r, kh));
+			CU_ASSERT_DOUBLE_EQUAL(mean, k ? -40.0 : (100 + 200.0 / 3 + 300.0 / 7) / 3, 1e-6);
+			if (k)
+				CU_ASSERT_DOUBLE_EQUAL(half, 4.30265273 * 10 / sqrt(3), 1e-6);
+		}
+		CU_ASSERT_EQUAL(rows, 1);
+		plot_csv_free(s);
+	}
+	plot_csv_free(runs);
+	runs = plot_csv_read(DATA "run/runs.csv", err, sizeof err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(runs);
+	struct plot_csv *s = plot_summarise_runs(runs, NULL, err, sizeof err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	int km = plot_csv_col(s, "metric"), kp = plot_csv_col(s, "policy"),
+	    kv = plot_csv_col(s, "mean");
+	int rows = 0;
+	for (int r = 0; r < plot_csv_rows(s); r++)
+		if (!strcmp(plot_csv_cell(s, r, km), "makespan_change_pct")) {
+			rows++;
+			CU_ASSERT_STRING_EQUAL(plot_csv_cell(s, r, kp), "label-dual");
+			CU_ASSERT_DOUBLE_EQUAL(atof(plot_csv_cell(s, r, kv)), -22.5, 1e-9);
+		}
+	CU_ASSERT_EQUAL(rows, 1);
+	plot_csv_free(s);
+	plot_csv_free(runs);
+}
+
 /* runs.csv of an older hetsim: yarn placed nothing (done 0) and its rows
  * hold 0.000000 for makespan and JCT; label-dual failed 1 of 4 jobs in
  * one of two replications. */
@@ -526,7 +581,7 @@ static void test_runs_done_zero(void)
 	char err[256];
 	struct plot_csv *runs = plot_csv_read(DATA "run/runs.csv", err, sizeof err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(runs);
-	struct plot_csv *s = plot_summarise_runs(runs, err, sizeof err);
+	struct plot_csv *s = plot_summarise_runs(runs, NULL, err, sizeof err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 	int km = plot_csv_col(s, "metric"), kp = plot_csv_col(s, "policy"),
 	    kv = plot_csv_col(s, "mean");
@@ -547,11 +602,13 @@ static void test_runs_done_zero(void)
 	CU_ASSERT_EQUAL(seen, 5);
 	struct plot_opts o = {0};
 	run_sum_csv(plot_prep_policies, s, &o);
-	/* 8.5 / 11; 0.5 of 4 failed (counted 4) */
+	/* paired, as the run's table: -20 and -25 %, -22.5 +- t(0.975, 1)
+	 * 3.5355 / sqrt 2 = 31.8; 0.5 of 4 failed (counted 4) */
 	CU_ASSERT_EQUAL(out.rc, 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out.dat, "1 \"label-dual\" 8.5 2.14689763 14.8531024 "
 					       "14.8531024 13983232 \"8.5\" 14.8531024 "
-					       "\"\xe2\x88\x92" "22.7 %\" \"\xe2\x9a\xa0 0.5 of 4 failed\"\n"));
+					       "\"\xe2\x88\x92" "22.5 % \xc2\xb1 31.8\" "
+					       "\"\xe2\x9a\xa0 0.5 of 4 failed\"\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out.dat, "2 \"yarn\" NaN NaN NaN NaN 13400487 \"no job done\" "
 					       "0 \"\" \"\xe2\x9a\xa0 4 of 4 unplaceable\"\n"));
 	if (out.rc || !strstr(out.dat, "\"yarn\" NaN"))
@@ -795,9 +852,12 @@ static void test_summarise_runs(void)
 	char err[256];
 	struct plot_csv *runs = plot_csv_read(DATA "runs/runs.csv", err, sizeof err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(runs);
-	struct plot_csv *s = plot_summarise_runs(runs, err, sizeof err);
+	struct plot_csv *s = plot_summarise_runs(runs, NULL, err, sizeof err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	CU_ASSERT_EQUAL_FATAL(plot_csv_rows(s), 4); /* (a, b) x (makespan_s, jct_mean_angel_s) */
+	/* (a, b) x (makespan_s, jct_mean_angel_s), then b's change against a
+	 * (test_runs_changes) */
+	CU_ASSERT_EQUAL_FATAL(plot_csv_rows(s), 5);
+	CU_ASSERT_STRING_EQUAL(plot_csv_cell(s, 4, plot_csv_col(s, "metric")), "makespan_change_pct");
 	/* a: 10, 12, 14: mean 12, sd 2, t(0.975, 2) = 4.302652730, half
 	 * 4.302652730 * 2 / sqrt(3) = 4.9682754; b: 20 thrice, sd 0; angel: a
 	 * none, b one value (no sd) */
@@ -1127,6 +1187,7 @@ int test_suite_plot(void)
 		   {"sweep: a break and a label for no job done, marks", test_sweep_not_done},
 		   {"baseline: first policy, summary's column, --baseline", test_baseline_default},
 		   {"runs.csv: done 0 means no makespan or JCT", test_runs_done_zero},
+		   {"runs.csv: paired changes against the baseline", test_runs_changes},
 		   {"older summary: a makespan of 0 is no job done", test_old_summary_zero},
 		   {"nodes and their grouping label", test_nodes},
 		   {"gantt: lanes, boxes, node rows", test_gantt},
