@@ -542,6 +542,8 @@ static void print_table(const struct gather *g, const char *dir)
 				snprintf(mk, sizeof mk, "%.3f", c->mean);
 			if (c->n > 1)
 				snprintf(half, sizeof half, "%.3f", c->half);
+			if (bg == gid)
+				snprintf(ch, sizeof ch, "baseline");
 			if (bg >= 0 && bg != gid) {
 				struct cmd_ci cc;
 				change_ci(g, gid, bg, &cc);

@@ -325,6 +325,10 @@ static void sweep_counts_and_change(void)
 					   "0.000000,0.000000,0.000000,0.000000,fifo\n"));
 	CU_ASSERT_PTR_NULL(strstr(sum, "\nreject-late,fifo,0,2,makespan_change_pct,"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "change: makespan against fifo (the first policy listed)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nfifo                   0        4.000        0.000  baseline"
+					   "         1 of 2     2\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nyarn                   0        4.000        0.000      +0.0"
+					   "         1 of 2     2\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nwarning: yarn at point 0: 1 of 2 jobs per replication "
 					   "not done (0 failed, 0 timed out, 1 unplaceable)\n"));
 	free(sum);
