@@ -71,7 +71,7 @@ $(BUILD)/gen/default_model.c: calibrate/models/default.yaml Makefile | deps
 	@mkdir -p $(dir $@)
 	awk 'BEGIN { print "/* made by the Makefile from $<: do not edit */"; \
 		     print "const char scn_default_model_yaml[] ="; } \
-	     { gsub(/\\/, "\\\\"); gsub(/"/, "\\\""); printf "\t\"%s\\n\"\n", $$0 } \
+	     { gsub(/\\/, "&&"); gsub(/"/, "\\\""); printf "\t\"%s\\n\"\n", $$0 } \
 	     END { print "\t\"\";" }' $< > $@.tmp && mv $@.tmp $@
 
 $(GEN_OBJ): $(BUILD)/gen/default_model.c

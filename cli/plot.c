@@ -1406,10 +1406,19 @@ static int summarise_changes(FILE *m, const struct plot_csv *runs, const char *b
 	    kmk = plot_csv_col(runs, "makespan_s"), kdone = plot_csv_col(runs, "done");
 	if (kmk < 0 || krep < 0)
 		return 0;
-	/* by replication number: the baseline's makespan at the point */
-	size_t nr = (size_t)runs->nrows + 1;
-	double *x = xmalloc(nr * sizeof *x), *bv = xmalloc(nr * sizeof *bv);
-	bool *seen = xcalloc(nr, sizeof *seen);
+	/* by replication number (up to the greatest in the file): the
+	 * baseline's makespan at the point */
+	double maxrep = 0;
+	for (int r = 0; r < runs->nrows; r++) {
+		double rep;
+		if (cell_num(runs, r, krep, &rep, err, errlen) < 0)
+			return -1;
+		if (rep > maxrep && rep < 1e7) /* the loader's limit is 10^6 */
+			maxrep = rep;
+	}
+	size_t nr = (size_t)maxrep + 1, nx = (size_t)runs->nrows + 1;
+	double *x = xmalloc(nx * sizeof *x), *bv = xmalloc(nr * sizeof *bv);
+	bool *seen = xcalloc(nx, sizeof *seen);
 	int rc = 0;
 	for (int g = 0; g < runs->nrows && !rc; g++) {
 		const char *pol = plot_csv_cell(runs, g, kp), *pt = plot_csv_cell(runs, g, kpt);

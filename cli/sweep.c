@@ -498,6 +498,13 @@ static void write_summary(const struct gather *g, FILE *f)
 	free(names);
 }
 
+/* A mean count per replication: "12" when whole, else "2.50". */
+static const char *count_text(double x, char *buf, size_t len)
+{
+	snprintf(buf, len, x == floor(x) ? "%.0f" : "%.2f", x);
+	return buf;
+}
+
 /* Jobs per replication of group gid not done, and counted: means. */
 static void not_done(const struct gather *g, int gid, double *nd, double *counted)
 {
@@ -537,7 +544,7 @@ static void print_table(const struct gather *g, const char *dir)
 			if (gid < 0)
 				continue;
 			const struct cmd_ci *c = &g->mk[gid];
-			char mk[32] = "-", half[32] = "-", ch[32] = "-", nd[48];
+			char mk[32] = "-", half[32] = "-", ch[32] = "-", nd[64];
 			if (c->n > 0)
 				snprintf(mk, sizeof mk, "%.3f", c->mean);
 			if (c->n > 1)
@@ -552,7 +559,9 @@ static void print_table(const struct gather *g, const char *dir)
 			}
 			double notd, counted;
 			not_done(g, gid, &notd, &counted);
-			snprintf(nd, sizeof nd, "%.3g of %.3g", notd, counted);
+			char a[24], b[24];
+			snprintf(nd, sizeof nd, "%s of %s", count_text(notd, a, sizeof a),
+				 count_text(counted, b, sizeof b));
 			printf("%-18s %5d", names[i], p);
 			for (int a = 0; a < sw->naxes && a < 64; a++)
 				printf(" %-*.*s", w[a], w[a], scn_sweep_shown(sw, p, a));
@@ -571,10 +580,13 @@ static void print_table(const struct gather *g, const char *dir)
 			}
 			const double *c = g->counts[gid];
 			int reps = pl->reps[p];
-			printf("warning: %s at point %d: %.3g of %.3g jobs per replication not done "
-			       "(%.3g failed, %.3g timed out, %.3g unplaceable)%s\n", names[i], p, notd,
-			       counted, c[F_FAILED] / reps, c[F_TIMED_OUT] / reps,
-			       c[F_UNPLACEABLE] / reps,
+			char t[5][24];
+			printf("warning: %s at point %d: %s of %s jobs per replication not done "
+			       "(%s failed, %s timed out, %s unplaceable)%s\n", names[i], p,
+			       count_text(notd, t[0], 24), count_text(counted, t[1], 24),
+			       count_text(c[F_FAILED] / reps, t[2], 24),
+			       count_text(c[F_TIMED_OUT] / reps, t[3], 24),
+			       count_text(c[F_UNPLACEABLE] / reps, t[4], 24),
 			       c[F_UNPLACEABLE] + c[F_FAILED] + c[F_TIMED_OUT] >= reps * counted
 				       ? "; no job done" : "");
 			warned++;

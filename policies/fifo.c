@@ -67,7 +67,8 @@ static void *fifo_init(struct sim *s, const struct scn_policy *cfg)
 }
 
 /* fifo checks every dimension and ignores labels. */
-static const struct pol_fit_rules fifo_rules = {.labels = false, .cores = true, .gpus = true};
+static const struct pol_fit_rules fifo_rules = {.labels = false, .cores = true, .gpus = true,
+						.whole = true}; /* all executors at once */
 
 static void fifo_arrived(void *st, struct sim *s, int job)
 {

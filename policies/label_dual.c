@@ -111,7 +111,8 @@ static void *dual_init(struct sim *s, const struct scn_policy *cfg)
 static void dual_arrived(void *st, struct sim *s, int job)
 {
 	struct dual *d = st;
-	struct pol_fit_rules r = {.labels = d->labels, .cores = d->check_cores, .gpus = true};
+	struct pol_fit_rules r = {.labels = d->labels, .cores = d->check_cores, .gpus = true,
+				  .whole = d->gang};
 	int why = pol_fits_arrived(&d->fits, s, sim_job(s, job), r);
 	if (why) {
 		sim_reject_job(s, job, why);
@@ -128,7 +129,8 @@ static void dual_can_ever_place(const struct scn_policy *cfg, const struct scn *
 	struct pol_fit_rules r = {
 		.labels = pol_param_bool(&pol_label_dual, cfg, "labels"),
 		.cores = strcmp(pol_param_value(&pol_label_dual, cfg, "calculator"), "dominant") == 0,
-		.gpus = true};
+		.gpus = true,
+		.whole = pol_param_bool(&pol_label_dual, cfg, "gang")};
 	pol_feasible(sc, group, sh, r, v);
 }
 

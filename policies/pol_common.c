@@ -247,6 +247,40 @@ static int role_feasible(const struct scn *sc, int group, const struct sim_shape
 	return v->why;
 }
 
+/* The roles of sh together against the nodes that may host any of
+ * them: their summed demand per dimension within the summed capacity. */
+static void whole_feasible(const struct scn *sc, const struct sim_shape *sh,
+			   struct pol_fit_rules r, struct pol_verdict *v)
+{
+	int64_t want[3] = {0}, have[3] = {0}; /* cores, MiB, GPUs */
+	for (int role = 0; role < sh->nroles; role++) {
+		const struct sim_role *ro = &sh->role[role];
+		want[0] += (int64_t)ro->count * (ro->cores ? ro->cores : 1);
+		want[1] += (int64_t)ro->count * ro->mem_mib;
+		want[2] += (int64_t)ro->count * (r.gpus ? ro->gpus : 0);
+	}
+	for (int g = 0; g < sc->ngroups; g++) {
+		const struct scn_node_group *ng = &sc->groups[g];
+		bool any = false;
+		for (int role = 0; role < sh->nroles && !any; role++)
+			any = sh->role[role].count > 0 && eligible(ng, &sh->role[role], r);
+		if (!any)
+			continue;
+		have[0] += (int64_t)ng->count * ng->cores;
+		have[1] += (int64_t)ng->count * ng->mem_mib;
+		have[2] += (int64_t)ng->count * ng->gpus;
+	}
+	static const char *const dim[3] = {"cores", "MiB of memory", "GPUs"};
+	for (int d = 0; d < 3; d++)
+		if ((d != 0 || r.cores) && want[d] > have[d]) {
+			v->why = SIM_WHY_CAPACITY;
+			snprintf(v->detail, sizeof v->detail, "its executors, placed all at once, ask "
+				 "%" PRId64 " %s; the nodes that may host them have %" PRId64, want[d],
+				 dim[d], have[d]);
+			return;
+		}
+}
+
 void pol_feasible(const struct scn *sc, int group, const struct sim_shape *sh,
 		  struct pol_fit_rules r, struct pol_verdict *v)
 {
@@ -255,6 +289,8 @@ void pol_feasible(const struct scn *sc, int group, const struct sim_shape *sh,
 	for (int role = 0; role < sh->nroles; role++)
 		if (sh->role[role].count > 0 && role_feasible(sc, group, sh, role, r, v))
 			return;
+	if (r.whole && sh->nroles > 1)
+		whole_feasible(sc, sh, r, v);
 }
 
 void pol_fits_init(struct pol_fits *f, const struct sim *s)

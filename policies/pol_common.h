@@ -106,16 +106,22 @@ struct pol_fit_rules {
 	bool labels;       /* only nodes carrying the required labels */
 	bool cores;        /* cores checked (false: they may oversubscribe) */
 	bool gpus;         /* GPUs checked (false: a GPU-blind policy) */
+	bool whole;        /* every executor of every role placed at once (a
+			      gang): the roles together must fit too */
 };
 
 /* Whether every executor of every role of shape `sh` (job group `group`
  * of sc) fits, alone, some node of the empty cluster by rules `r`
  * (memory always; cores unset count 1), and each role's count fits what
- * those nodes hold together.  Fills v: why not, the first of these that
- * fails for the first role it fails for (a required label no such node
- * carries, then memory, cores, GPUs, capacity), and a line for people.
- * False means no schedule can ever place the job.  O(roles × node
- * groups × labels). */
+ * those nodes hold together; with r.whole, also whether the roles
+ * together ask for no more cores, memory and GPUs than the nodes that
+ * may host any of them have in all (a necessary condition only: packing
+ * them exactly is bin packing, and a job that passes may still never
+ * fit).  Fills v: why not, the first of these that fails for the first
+ * role it fails for (a required label no such node carries, then
+ * memory, cores, GPUs, capacity; then the whole job's capacity), and a
+ * line for people.  Any reason means no schedule can ever place the
+ * job.  O(roles × node groups × labels). */
 void pol_feasible(const struct scn *sc, int group, const struct sim_shape *sh,
 		  struct pol_fit_rules r, struct pol_verdict *v);
 

@@ -156,15 +156,6 @@ static void verdict(const struct scn *sc, int group, const struct sim_shape *sh,
 	for (int g = 0; g < sc->ngroups; g++) /* O(node groups) */
 		if (sc->groups[g].mem_mib > biggest)
 			biggest = sc->groups[g].mem_mib;
-	int64_t am = type == SCN_JOB_ANGEL ? container_mib(ANGEL_AM_MIB, false)
-					   : container_mib(SPARK_AM_MIB, true); /* the larger */
-	if (with_am && am > biggest) {
-		v->why = SIM_WHY_MEMORY;
-		snprintf(v->detail, sizeof v->detail, "its application master's container of %s "
-			 "fits no node (at most %s)", pol_fmt_mib(am, a, sizeof a),
-			 pol_fmt_mib(biggest, b, sizeof b));
-		return;
-	}
 	for (int r = 0; r < sh->nroles; r++) {
 		int cores;
 		int64_t mib;
@@ -198,6 +189,15 @@ static void verdict(const struct scn *sc, int group, const struct sim_shape *sh,
 				 type == SCN_JOB_MNIST ? "executor" : rn, a, holds);
 			return;
 		}
+	}
+	int64_t am = type == SCN_JOB_ANGEL ? container_mib(ANGEL_AM_MIB, false)
+					   : container_mib(SPARK_AM_MIB, true); /* the larger */
+	if (with_am && am > biggest) { /* after the executors: what submission finds first */
+		v->why = SIM_WHY_MEMORY;
+		snprintf(v->detail, sizeof v->detail, "its application master's container of %s "
+			 "fits no node (at most %s)", pol_fmt_mib(am, a, sizeof a),
+			 pol_fmt_mib(biggest, b, sizeof b));
+		return;
 	}
 }
 

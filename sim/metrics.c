@@ -126,8 +126,9 @@ void met_acc_finish(struct met_acc *a, const struct sim *s, struct met_run *m)
 			m->jct_type_s[k] /= m->done_type[k];
 	met_acc_free(a);
 
-	/* last_end_us < 0: no job ended (all rejected, or never placed) */
-	m->makespan_s = t->last_end_us >= 0
+	/* no job done: the batch never finished, whatever ended (a policy
+	 * whose jobs all timed out must not look fastest) */
+	m->makespan_s = t->jobs_done > 0
 				? (double)(t->last_end_us - t->first_arrival_us) / US_PER_S : NAN;
 	/* utilisation over the span of the run; the integrals stop at the
 	 * last event, which is the last end unless jobs were never placed */

@@ -22,7 +22,8 @@ struct met_run {
 	int done, failed, timed_out, unplaceable; /* of the counted jobs */
 	int why[SIM_WHY_CODES];   /* counted jobs not done, by reason (enum sim_why) */
 	double makespan_s;        /* last end - first arrival, all jobs that
-				     ended; NaN if none did */
+				     ended; NaN if no job (warm-up included) is
+				     done */
 	double jct_mean_s, jct_p50_s, jct_p95_s, jct_p99_s; /* done, counted jobs;
 				     NaN without one */
 	double wait_mean_s;       /* start - arrival, counted jobs that started;

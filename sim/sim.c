@@ -689,6 +689,7 @@ static void end_job(struct sim *s, struct sim_job *j, enum sim_job_status st, in
 	}
 	if (j->end_us > s->tot.last_end_us)
 		s->tot.last_end_us = j->end_us;
+	s->tot.jobs_done += st == JOB_DONE;
 	notify(s, j->id, true);
 	s->sched_dirty = true;
 }

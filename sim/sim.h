@@ -193,7 +193,10 @@ typedef void (*sim_exec_sink)(void *ctx, const struct sim *s, const struct sim_e
 
 /* Totals of one run, for metrics. */
 struct sim_totals {
-	int64_t first_arrival_us, last_end_us;
+	int64_t first_arrival_us;
+	int64_t last_end_us;     /* the last end of a job that ended (done,
+				    failed, timed out); -1 if none did */
+	int64_t jobs_done;       /* jobs that ended done, warm-up included */
 	uint64_t events;         /* events handled (stale ones not counted) */
 	uint64_t decisions;      /* schedule hook calls */
 	uint64_t policy_ns;      /* wall ns inside the policy's job_arrived,

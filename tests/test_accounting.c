@@ -15,6 +15,7 @@
 #include "scenario.h"
 #include "sim.h"
 #include "test.h"
+#include "util.h"
 #include "workload.h"
 
 #define ACC "tests/scenarios/accounting/"
@@ -197,14 +198,21 @@ static void validate_warns(void)
 	free(err);
 }
 
-/* The run and validate verdicts agree: a job a policy's can_ever_place
- * rules out never runs under it, and the reason is the same. */
+/* The run and validate verdicts agree, both ways: a job a policy's
+ * can_ever_place rules out never runs under it, and an unplaceable job
+ * has the verdict's reason; one the verdict does not rule out is
+ * `never-placed`, which here happens only where label-dual without gang
+ * lets a job hold the whole node while it waits for the rest
+ * (whole.yaml: 3 jobs). */
 static void verdicts_agree(void)
 {
 	static const char *const files[] = {ACC "reject-late.yaml", ACC "none-done.yaml",
+					    ACC "whole.yaml", ACC "timeout-only.yaml",
+					    ACC "yarn-small.yaml",
 					    "tests/scenarios/writer/mixed-10k.yaml",
 					    "tests/scenarios/hand/yarn-am.yaml"};
-	for (int f = 0; f < 4; f++) {
+	int never = 0;
+	for (int f = 0; f < ARRAY_LEN(files); f++) {
 		struct scn *c = h_load(files[f]);
 		for (int p = 0; p < c->npolicies; p++) {
 			const struct policy_ops *ops = pol_find(c->policies[p].kind);
@@ -218,6 +226,10 @@ static void verdicts_agree(void)
 				struct pol_verdict v;
 				wl_job_shape(c, j->group, &sh);
 				ops->can_ever_place(&c->policies[p], c, j->group, &sh, &v);
+				if (j->status == JOB_UNPLACEABLE && v.why == SIM_WHY_NONE) {
+					CU_ASSERT_EQUAL(sim_job_why(s, i), SIM_WHY_NEVER_PLACED);
+					never++;
+				}
 				if (v.why == SIM_WHY_NONE)
 					continue;
 				CU_ASSERT_NOT_EQUAL(j->status, JOB_DONE);
@@ -228,6 +240,74 @@ static void verdicts_agree(void)
 		}
 		scn_free(c);
 	}
+	CU_ASSERT_EQUAL(never, 3);
+}
+
+/* Roles that fit one by one but not together (whole.yaml): fifo and
+ * label-dual with gang reject the job at arrival (capacity), and the
+ * small jobs behind it run, 1..5 s; validate warns for those two. */
+static void whole_job_capacity(void)
+{
+	static const char *const pols[] = {"fifo", "label-dual"};
+	for (int p = 0; p < 2; p++) {
+		struct scn *c;
+		struct sim *s = h_run(ACC "whole.yaml", pols[p], 0, &c);
+		CU_ASSERT_EQUAL(h_job(s, "ang", 0)->status, JOB_UNPLACEABLE);
+		CU_ASSERT_EQUAL(sim_job_why(s, h_job(s, "ang", 0)->id), SIM_WHY_CAPACITY);
+		CU_ASSERT_EQUAL(h_job(s, "small", 0)->end_us, S(5));
+		CU_ASSERT_EQUAL(h_job(s, "small", 1)->end_us, S(5));
+		CU_ASSERT_EQUAL(h_makespan(s), S(5));
+		h_done(s, c);
+	}
+	char *out, *err;
+	CU_ASSERT_EQUAL(h_hetsim("validate " ACC "whole.yaml", &out, &err), 0);
+	CU_ASSERT_STRING_EQUAL(
+		out,
+		ACC "whole.yaml:14:5: warning: policy 'fifo' can never place job group 'ang' "
+		    "(capacity): its executors, placed all at once, ask 5 cores; the nodes that may "
+		    "host them have 4\n"
+		ACC "whole.yaml:14:5: warning: policy 'label-dual' can never place job group 'ang' "
+		    "(capacity): its executors, placed all at once, ask 5 cores; the nodes that may "
+		    "host them have 4\n"
+		ACC "whole.yaml: ok, 2 warnings (1 nodes, 3 jobs, 3 policies, 1 replication)\n");
+	free(out);
+	free(err);
+}
+
+/* Jobs that all timed out finished nothing: no makespan, no change
+ * against the baseline, in the table and in summary.csv; yarn, done
+ * at 54 s in both replications, is the baseline. */
+static void timed_out_only(void)
+{
+	struct scn *c;
+	struct sim *s = h_run(ACC "timeout-only.yaml", "spark-standalone", 0, &c);
+	struct met_run m;
+	met_compute(s, &m);
+	CU_ASSERT_EQUAL(m.timed_out, 1);
+	CU_ASSERT_EQUAL(h_job(s, "m", 0)->end_us, S(20)); /* it gave up then */
+	CU_ASSERT(isnan(m.makespan_s));
+	h_done(s, c);
+	char *out, *err;
+	CU_ASSERT_EQUAL(h_hetsim("run " ACC "timeout-only.yaml -o /tmp/hetsim-acc-to", &out, &err), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nyarn                    54.000      54.000     54.000"
+					   "       2.000      -    0.0  baseline      2      0         0"
+					   "           0\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nspark-standalone             -           -          -"
+					   "           -      -    0.0         -      0      0         2"
+					   "           0\n"));
+	free(out);
+	free(err);
+	CU_ASSERT_EQUAL(h_hetsim("sweep " ACC "timeout-only.yaml -q -j 1 -o /tmp/hetsim-acc-to",
+				 &out, &err), 0);
+	char *sum = h_slurp("/tmp/hetsim-acc-to/summary.csv", NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(sum);
+	CU_ASSERT_PTR_NULL(strstr(sum, ",spark-standalone,0,2,makespan_s,"));
+	CU_ASSERT_PTR_NULL(strstr(sum, ",makespan_change_pct,"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sum, ",spark-standalone,0,2,timed_out,1.000000,"));
+	free(sum);
+	free(out);
+	free(err);
+	h_rmtree("/tmp/hetsim-acc-to");
 }
 
 /* The reasons pol_feasible gives, in its order: a label no node carries,
@@ -411,6 +491,11 @@ static void builtin_cost_model(void)
 	}
 	scn_free(a);
 	scn_free(b);
+	/* the compiled-in text is the file's, byte for byte */
+	char *file = h_slurp(SCN_DEFAULT_MODEL, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(file);
+	CU_ASSERT_STRING_EQUAL(scn_default_model_yaml, file);
+	free(file);
 	/* a scenario that needs no cost model gets none */
 	struct scn *d = h_load("tests/scenarios/hand/dag.yaml");
 	CU_ASSERT(!d->cost.builtin);
@@ -447,6 +532,8 @@ int test_suite_accounting(void)
 		   {"a warm-up beyond the job count: empty job figures", warmup_beyond},
 		   {"validate names what can never be placed; --strict", validate_warns},
 		   {"can_ever_place and the run agree", verdicts_agree},
+		   {"roles that fit one by one, not together: capacity", whole_job_capacity},
+		   {"jobs that all timed out: no makespan, no change", timed_out_only},
 		   {"feasibility: label, memory, cores, GPUs, capacity", feasibility_reasons},
 		   {"timed out and failed jobs say why", timeout_and_failure_reasons},
 		   {"sweep: counts, paired change, --baseline", sweep_counts_and_change},
