@@ -52,12 +52,22 @@ static double fifo_key(const void *ctx, const struct clu_node *n, int fc, int64_
 	return fc >= sh->cores && fm >= sh->mem_mib && fg >= sh->gpus ? 0 : INFINITY;
 }
 
+/* fifo checks every dimension, ignores labels and places every executor
+ * of a job at once. */
+static void fifo_can_ever_place(const struct scn_policy *cfg, const struct scn *sc, int group,
+				const struct sim_shape *sh, struct pol_verdict *v)
+{
+	static const struct pol_fit_rules rules = {.labels = false, .cores = true, .gpus = true,
+						   .whole = true};
+	(void)cfg;
+	pol_feasible(sc, group, sh, rules, v);
+}
+
 static void *fifo_init(struct sim *s, const struct scn_policy *cfg)
 {
-	(void)cfg;
 	struct fifo *f = xcalloc(1, sizeof *f);
 	pol_jobset_init(&f->q, sim_njobs(s));
-	pol_fits_init(&f->fits, s);
+	pol_fits_init(&f->fits, s, fifo_can_ever_place, cfg);
 	pol_tent_init(&f->t, sim_cluster(s)->n);
 	f->indexed = !clu_plain_scan;
 	f->blocked = -1;
@@ -66,26 +76,15 @@ static void *fifo_init(struct sim *s, const struct scn_policy *cfg)
 	return f;
 }
 
-/* fifo checks every dimension and ignores labels. */
-static const struct pol_fit_rules fifo_rules = {.labels = false, .cores = true, .gpus = true,
-						.whole = true}; /* all executors at once */
-
 static void fifo_arrived(void *st, struct sim *s, int job)
 {
 	struct fifo *f = st;
-	int why = pol_fits_arrived(&f->fits, s, sim_job(s, job), fifo_rules);
+	int why = pol_fits_arrived(&f->fits, s, sim_job(s, job));
 	if (why) {
 		sim_reject_job(s, job, why);
 		return;
 	}
 	pol_jobset_add(&f->q, job);
-}
-
-static void fifo_can_ever_place(const struct scn_policy *cfg, const struct scn *sc, int group,
-				const struct sim_shape *sh, struct pol_verdict *v)
-{
-	(void)cfg;
-	pol_feasible(sc, group, sh, fifo_rules, v);
 }
 
 static void fifo_finished(void *st, struct sim *s, int job)

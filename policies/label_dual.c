@@ -81,17 +81,34 @@ static double dual_key(const void *ctx, const struct clu_node *n, int fc, int64_
 	return l;
 }
 
+/* What the switches make of a placement: the label filter, cores checked
+ * by the dominant calculator only, GPUs always, gang all at once. */
+static struct pol_fit_rules dual_rules(const struct scn_policy *cfg)
+{
+	return (struct pol_fit_rules){
+		.labels = pol_param_bool(&pol_label_dual, cfg, "labels"),
+		.cores = strcmp(pol_param_value(&pol_label_dual, cfg, "calculator"), "dominant") == 0,
+		.gpus = true,
+		.whole = pol_param_bool(&pol_label_dual, cfg, "gang")};
+}
+
+static void dual_can_ever_place(const struct scn_policy *cfg, const struct scn *sc, int group,
+				const struct sim_shape *sh, struct pol_verdict *v)
+{
+	pol_feasible(sc, group, sh, dual_rules(cfg), v);
+}
+
 static void *dual_init(struct sim *s, const struct scn_policy *cfg)
 {
 	struct dual *d = xcalloc(1, sizeof *d);
 	const struct clu *c = sim_cluster(s);
+	struct pol_fit_rules r = dual_rules(cfg);
 	pol_jobset_init(&d->q, sim_njobs(s));
-	pol_fits_init(&d->fits, s);
+	pol_fits_init(&d->fits, s, dual_can_ever_place, cfg);
 	pol_tent_init(&d->t, c->n);
-	d->labels = pol_param_bool(&pol_label_dual, cfg, "labels");
-	d->gang = pol_param_bool(&pol_label_dual, cfg, "gang");
-	d->check_cores = strcmp(pol_param_value(&pol_label_dual, cfg, "calculator"),
-				"dominant") == 0;
+	d->labels = r.labels;
+	d->gang = r.whole;
+	d->check_cores = r.cores;
 	d->indexed = !clu_plain_scan;
 	if (d->indexed) {
 		pol_ix_init(&d->ix, c, &d->t, dual_key, d);
@@ -111,27 +128,12 @@ static void *dual_init(struct sim *s, const struct scn_policy *cfg)
 static void dual_arrived(void *st, struct sim *s, int job)
 {
 	struct dual *d = st;
-	struct pol_fit_rules r = {.labels = d->labels, .cores = d->check_cores, .gpus = true,
-				  .whole = d->gang};
-	int why = pol_fits_arrived(&d->fits, s, sim_job(s, job), r);
+	int why = pol_fits_arrived(&d->fits, s, sim_job(s, job));
 	if (why) {
 		sim_reject_job(s, job, why);
 		return;
 	}
 	pol_jobset_add(&d->q, job);
-}
-
-/* The label filter and the calculator are the configuration's switches;
- * GPUs are always checked. */
-static void dual_can_ever_place(const struct scn_policy *cfg, const struct scn *sc, int group,
-				const struct sim_shape *sh, struct pol_verdict *v)
-{
-	struct pol_fit_rules r = {
-		.labels = pol_param_bool(&pol_label_dual, cfg, "labels"),
-		.cores = strcmp(pol_param_value(&pol_label_dual, cfg, "calculator"), "dominant") == 0,
-		.gpus = true,
-		.whole = pol_param_bool(&pol_label_dual, cfg, "gang")};
-	pol_feasible(sc, group, sh, r, v);
 }
 
 static void dual_finished(void *st, struct sim *s, int job)

@@ -293,10 +293,11 @@ void pol_feasible(const struct scn *sc, int group, const struct sim_shape *sh,
 		whole_feasible(sc, sh, r, v);
 }
 
-void pol_fits_init(struct pol_fits *f, const struct sim *s)
+void pol_fits_init(struct pol_fits *f, const struct sim *s, pol_verdict_fn *fn,
+		   const struct scn_policy *cfg)
 {
 	int n = sim_scenario(s)->njobgroups;
-	f->by_group = xcalloc((size_t)(n ? n : 1), 1);
+	*f = (struct pol_fits){.by_group = xcalloc((size_t)(n ? n : 1), 1), .fn = fn, .cfg = cfg};
 }
 
 void pol_fits_free(struct pol_fits *f)
@@ -305,13 +306,12 @@ void pol_fits_free(struct pol_fits *f)
 	f->by_group = NULL;
 }
 
-int pol_fits_arrived(struct pol_fits *f, const struct sim *s, const struct sim_job *j,
-		     struct pol_fit_rules r)
+int pol_fits_arrived(struct pol_fits *f, const struct sim *s, const struct sim_job *j)
 {
 	uint8_t *v = &f->by_group[j->group];
 	if (!*v) {
 		struct pol_verdict pv;
-		pol_feasible(sim_scenario(s), j->group, j->shape, r, &pv);
+		f->fn(f->cfg, sim_scenario(s), j->group, j->shape, &pv);
 		*v = (uint8_t)(1 + pv.why);
 	}
 	return *v - 1;

@@ -125,19 +125,21 @@ struct pol_fit_rules {
 void pol_feasible(const struct scn *sc, int group, const struct sim_shape *sh,
 		  struct pol_fit_rules r, struct pol_verdict *v);
 
-/* pol_feasible for jobs that have just arrived, asked once per job group:
- * a job that holds nothing yet has the answer of its group (its shape and
- * labels are the group's, the empty cluster is fixed).  A policy keeps
- * one, with the same rules for every call. */
+/* A policy's verdict (its can_ever_place, or what it decides arrivals
+ * with) for jobs that have just arrived, asked once per job group: a job
+ * that holds nothing yet has the answer of its group (its shape and
+ * labels are the group's, the empty cluster is fixed). */
 struct pol_fits {
 	uint8_t *by_group; /* 0 not asked yet, else 1 + the reason (enum sim_why) */
+	pol_verdict_fn *fn;
+	const struct scn_policy *cfg; /* the run's policy entry; outlives it */
 };
-void pol_fits_init(struct pol_fits *f, const struct sim *s);
+void pol_fits_init(struct pol_fits *f, const struct sim *s, pol_verdict_fn *fn,
+		   const struct scn_policy *cfg);
 void pol_fits_free(struct pol_fits *f);
-/* The reason job j, just arrived (no executor yet), can never be
- * placed, SIM_WHY_NONE if it can: pol_feasible's, cached per group. */
-int pol_fits_arrived(struct pol_fits *f, const struct sim *s, const struct sim_job *j,
-		     struct pol_fit_rules r);
+/* fn's reason for job j, just arrived (no executor yet): SIM_WHY_NONE if
+ * it can be placed. */
+int pol_fits_arrived(struct pol_fits *f, const struct sim *s, const struct sim_job *j);
 
 /* "4 GiB" when a whole number of GiB, else "1536 MiB", into buf. */
 const char *pol_fmt_mib(int64_t mib, char *buf, size_t len);

@@ -60,6 +60,11 @@ struct pol_verdict {
 				the cluster has (no newline); "" if placeable */
 };
 
+/* A verdict on job group `group` (shape sh) of sc under the policy
+ * configured as cfg: the type of can_ever_place. */
+typedef void pol_verdict_fn(const struct scn_policy *cfg, const struct scn *sc, int group,
+			    const struct sim_shape *sh, struct pol_verdict *v);
+
 enum pol_param_type {
 	POL_BOOL,   /* true | false */
 	POL_CHOICE, /* one of `choices` */
@@ -91,8 +96,7 @@ struct policy_ops {
 	void (*schedule)(void *st, struct sim *s);
 	void (*fini)(void *st);
 
-	void (*can_ever_place)(const struct scn_policy *cfg, const struct scn *sc, int group,
-			       const struct sim_shape *sh, struct pol_verdict *v);
+	pol_verdict_fn *can_ever_place;
 };
 
 /* The policy registered under `name`, or NULL. */

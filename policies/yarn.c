@@ -64,8 +64,8 @@ struct yarn_app {
 struct yarn {
 	struct pol_jobset q;       /* applications not finished, arrival order */
 	struct yarn_app *app;     /* by job id */
-	uint8_t *why_group;       /* by job group: 0 not asked yet, else 1 +
-				     what yarn_can_ever_place found */
+	struct pol_fits fits;     /* by job group: what submission finds
+				     (submission_verdict) */
 	int64_t am_limit_mib, am_used_mib;
 	int nactive;
 	int waiting;              /* first application not yet active, -1 if
@@ -197,7 +197,6 @@ static void verdict(const struct scn *sc, int group, const struct sim_shape *sh,
 		snprintf(v->detail, sizeof v->detail, "its application master's container of %s "
 			 "fits no node (at most %s)", pol_fmt_mib(am, a, sizeof a),
 			 pol_fmt_mib(biggest, b, sizeof b));
-		return;
 	}
 }
 
@@ -208,11 +207,19 @@ static void yarn_can_ever_place(const struct scn_policy *cfg, const struct scn *
 	verdict(sc, group, sh, true, v);
 }
 
+/* What the ResourceManager finds at submission: the executor containers
+ * only (arrival rejects on max-allocation and memory). */
+static void submission_verdict(const struct scn_policy *cfg, const struct scn *sc, int group,
+			       const struct sim_shape *sh, struct pol_verdict *v)
+{
+	(void)cfg;
+	verdict(sc, group, sh, false, v);
+}
+
 static void *yarn_init(struct sim *s, const struct scn_policy *cfg)
 {
 	struct yarn *y = xcalloc(1, sizeof *y);
-	(void)cfg;
-	y->why_group = xcalloc((size_t)sim_scenario(s)->njobgroups + 1, 1);
+	pol_fits_init(&y->fits, s, submission_verdict, cfg);
 	pol_jobset_init(&y->q, sim_njobs(s));
 	pol_tent_init(&y->t, sim_cluster(s)->n);
 	y->app = xcalloc((size_t)(sim_njobs(s) ? sim_njobs(s) : 1), sizeof *y->app);
@@ -234,14 +241,9 @@ static void yarn_arrived(void *st, struct sim *s, int job)
 	struct yarn_app *a = &y->app[job];
 	a->ams = j->type == SCN_JOB_ANGEL ? 2 : 1;
 	a->am_mib = am_mib_of(j->type);
-	uint8_t *v = &y->why_group[j->group]; /* 0: not asked; else 1 + why */
-	if (!*v) {
-		struct pol_verdict pv;
-		verdict(sim_scenario(s), j->group, j->shape, false, &pv);
-		*v = (uint8_t)(1 + pv.why);
-	}
-	if (*v - 1 == SIM_WHY_MAX_ALLOC || *v - 1 == SIM_WHY_MEMORY) {
-		sim_reject_job(s, job, *v - 1);
+	int why = pol_fits_arrived(&y->fits, s, j);
+	if (why == SIM_WHY_MAX_ALLOC || why == SIM_WHY_MEMORY) {
+		sim_reject_job(s, job, why);
 		return;
 	}
 	pol_jobset_add(&y->q, job);
@@ -435,7 +437,7 @@ static void yarn_fini(void *st)
 		pol_queue_free(&y->parked);
 	}
 	free(y->app);
-	free(y->why_group);
+	pol_fits_free(&y->fits);
 	free(y);
 }
 

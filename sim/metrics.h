@@ -11,8 +11,6 @@
 #include "scenario.h"
 #include "sim.h"          /* SIM_WHY_CODES */
 
-struct sim;
-
 /* A figure with nothing to measure is NaN ("empty" in the CSV files,
  * docs/output.md), never 0: a policy that placed nothing must not look
  * best. */
