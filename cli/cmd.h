@@ -4,6 +4,7 @@
 #define HETSIM_CMD_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct scn;
@@ -86,6 +87,17 @@ struct cmd_ci {
 	double mean, sd, half;
 };
 void cmd_ci95(const double *x, int n, struct cmd_ci *out);
+
+/* The paired changes of x against base, replication by replication
+ * (every policy sees the same jobs in a replication): 100 (x[r] -
+ * base[r]) / base[r] into out, in order, for each r < n where both are
+ * numbers and base[r] > 0; returns how many.  The one rule of the change
+ * in `run`'s table, `sweep`'s makespan_change_pct and the figures. */
+int cmd_paired_changes(const double *x, const double *base, int n, double *out);
+
+/* A mean count per replication as people write it, into buf: "3",
+ * "2.5", "0.33". */
+void cmd_count_text(char *buf, size_t len, double x);
 
 int cmd_main(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);

@@ -509,19 +509,6 @@ static double not_done(const struct counts *n, double *of)
 	return any ? s : NAN;
 }
 
-/* A mean count as people write it: "3", "2.5", "0.33". */
-static void count_str(char *buf, size_t len, double x)
-{
-	if (fabs(x - round(x)) < 0.005) {
-		snprintf(buf, len, "%.0f", x);
-		return;
-	}
-	snprintf(buf, len, "%.2f", x);
-	size_t n = strlen(buf);
-	if (buf[n - 1] == '0')
-		buf[n - 1] = '\0';
-}
-
 /* The mark of a policy that left counted jobs not done: "⚠ 2.5 of 10
  * jobs not done", naming the status when there is one ("⚠ 3 of 10
  * unplaceable"); `brief`: "⚠ 2.5/10".  "" when every counted job is done
@@ -534,9 +521,9 @@ static void mark_text(const struct counts *n, bool brief, char *buf, size_t len)
 	buf[0] = '\0';
 	if (!(nd > 1e-9))
 		return;
-	count_str(a, sizeof a, nd);
+	cmd_count_text(a, sizeof a, nd);
 	if (!isnan(of))
-		count_str(b, sizeof b, of);
+		cmd_count_text(b, sizeof b, of);
 	if (brief) {
 		snprintf(buf, len, WARN " %s%s%s", a, *b ? "/" : "", b);
 		return;
@@ -1394,21 +1381,44 @@ static int row_makespan(const struct plot_csv *runs, int r, int kmk, int kdone, 
 	return 0;
 }
 
+/* The makespans of policy pol at point pt by replication number into
+ * out[0 .. nr) (NaN where it has none), marking its rows in seen (if
+ * not NULL).  -1 and err on a malformed number. */
+static int makespans_by_rep(const struct plot_csv *runs, const char *pol, const char *pt,
+			    double *out, size_t nr, bool *seen, char *err, size_t errlen)
+{
+	int kp = plot_csv_col(runs, "policy"), kpt = plot_csv_col(runs, "point"),
+	    krep = plot_csv_col(runs, "replication"), kmk = plot_csv_col(runs, "makespan_s"),
+	    kdone = plot_csv_col(runs, "done");
+	for (size_t i = 0; i < nr; i++)
+		out[i] = NAN;
+	for (int r = 0; r < runs->nrows; r++) {
+		double rep, y;
+		if (strcmp(plot_csv_cell(runs, r, kp), pol) || strcmp(plot_csv_cell(runs, r, kpt), pt))
+			continue;
+		if (seen)
+			seen[r] = true;
+		if (cell_num(runs, r, krep, &rep, err, errlen) < 0 ||
+		    row_makespan(runs, r, kmk, kdone, &y, err, errlen) < 0)
+			return -1;
+		if (rep >= 0 && rep < (double)nr)
+			out[(size_t)rep] = y;
+	}
+	return 0;
+}
+
 /* makespan_change_pct rows, as hetsim sweep writes them: for each
- * policy but the baseline, at each point, the mean over replications of
- * 100 (m - b) / b, each replication paired with the baseline's of the
- * same number at the same point, where both have a makespan and b > 0. */
+ * policy but the baseline, at each point, the paired changes
+ * (cmd_paired_changes) against the baseline's replication of the same
+ * number at the same point. */
 static int summarise_changes(FILE *m, const struct plot_csv *runs, const char *base, char *err,
 			     size_t errlen)
 {
 	int kp = plot_csv_col(runs, "policy"), kpt = plot_csv_col(runs, "point"),
-	    ksc = plot_csv_col(runs, "scenario"), krep = plot_csv_col(runs, "replication"),
-	    kmk = plot_csv_col(runs, "makespan_s"), kdone = plot_csv_col(runs, "done");
-	if (kmk < 0 || krep < 0)
+	    ksc = plot_csv_col(runs, "scenario"), krep = plot_csv_col(runs, "replication");
+	if (plot_csv_col(runs, "makespan_s") < 0 || krep < 0)
 		return 0;
-	/* by replication number (up to the greatest in the file): the
-	 * baseline's makespan at the point */
-	double maxrep = 0;
+	double maxrep = 0; /* replication numbers go up to it */
 	for (int r = 0; r < runs->nrows; r++) {
 		double rep;
 		if (cell_num(runs, r, krep, &rep, err, errlen) < 0)
@@ -1416,38 +1426,19 @@ static int summarise_changes(FILE *m, const struct plot_csv *runs, const char *b
 		if (rep > maxrep && rep < 1e7) /* the loader's limit is 10^6 */
 			maxrep = rep;
 	}
-	size_t nr = (size_t)maxrep + 1, nx = (size_t)runs->nrows + 1;
-	double *x = xmalloc(nx * sizeof *x), *bv = xmalloc(nr * sizeof *bv);
-	bool *seen = xcalloc(nx, sizeof *seen);
+	size_t nr = (size_t)maxrep + 1;
+	double *x = xmalloc(nr * sizeof *x), *av = xmalloc(nr * sizeof *av),
+	       *bv = xmalloc(nr * sizeof *bv);
+	bool *seen = xcalloc((size_t)runs->nrows + 1, sizeof *seen);
 	int rc = 0;
 	for (int g = 0; g < runs->nrows && !rc; g++) {
 		const char *pol = plot_csv_cell(runs, g, kp), *pt = plot_csv_cell(runs, g, kpt);
 		if (seen[g] || !strcmp(pol, base))
 			continue;
-		for (size_t i = 0; i < nr; i++)
-			bv[i] = NAN;
-		for (int b = 0; b < runs->nrows && !rc; b++) {
-			double rep, y;
-			if (strcmp(plot_csv_cell(runs, b, kp), base) || strcmp(plot_csv_cell(runs, b, kpt), pt))
-				continue;
-			rc = cell_num(runs, b, krep, &rep, err, errlen) < 0 ||
-			     row_makespan(runs, b, kmk, kdone, &y, err, errlen) < 0;
-			if (!rc && rep >= 0 && rep < (double)nr)
-				bv[(size_t)rep] = y;
-		}
-		int n = 0;
-		for (int r = g; r < runs->nrows && !rc; r++) {
-			double rep, a;
-			if (strcmp(plot_csv_cell(runs, r, kp), pol) || strcmp(plot_csv_cell(runs, r, kpt), pt))
-				continue;
-			seen[r] = true;
-			rc = cell_num(runs, r, krep, &rep, err, errlen) < 0 ||
-			     row_makespan(runs, r, kmk, kdone, &a, err, errlen) < 0;
-			double y = !rc && rep >= 0 && rep < (double)nr ? bv[(size_t)rep] : NAN;
-			if (!rc && !isnan(a) && !isnan(y) && y > 0)
-				x[n++] = 100 * (a - y) / y;
-		}
-		if (rc || !n)
+		rc = makespans_by_rep(runs, base, pt, bv, nr, NULL, err, errlen) ||
+		     makespans_by_rep(runs, pol, pt, av, nr, seen, err, errlen);
+		int n = rc ? 0 : cmd_paired_changes(av, bv, (int)nr, x);
+		if (!n)
 			continue;
 		fprintf(m, "%s,%s,%s,%d,makespan_change_pct,", plot_csv_cell(runs, g, ksc), pol,
 			*pt ? pt : "0", n);
@@ -1455,6 +1446,7 @@ static int summarise_changes(FILE *m, const struct plot_csv *runs, const char *b
 		fprintf(m, ",%s\n", base);
 	}
 	free(x);
+	free(av);
 	free(bv);
 	free(seen);
 	return rc ? -1 : 0;

@@ -501,23 +501,19 @@ static const char *cell(const struct agg *a, int k, int reps, double scale, int 
 }
 
 /* The paired change of makespan of a against the baseline b: the mean
- * over the replications where both have one and b's is > 0 of
- * 100 (a - b) / b. */
+ * of cmd_paired_changes, as sweep's makespan_change_pct. */
 static const char *change_cell(const struct agg *a, const struct agg *b, int reps, char *buf,
 			       size_t len)
 {
-	double sum = 0;
-	int n = 0;
 	if (a == b)
 		return "baseline";
-	for (int r = 0; r < reps; r++)
-		if (!isnan(a->mk[r]) && !isnan(b->mk[r]) && b->mk[r] > 0) {
-			sum += 100 * (a->mk[r] - b->mk[r]) / b->mk[r];
-			n++;
-		}
-	if (!n)
+	double *x = xmalloc((size_t)reps * sizeof *x);
+	struct cmd_ci ci;
+	cmd_ci95(x, cmd_paired_changes(a->mk, b->mk, reps, x), &ci);
+	free(x);
+	if (!ci.n)
 		return "-";
-	snprintf(buf, len, "%+.1f%%", sum / n);
+	snprintf(buf, len, "%+.1f%%", ci.mean);
 	return buf;
 }
 

@@ -59,6 +59,27 @@ void cmd_ci95(const double *x, int n, struct cmd_ci *out)
 	out->half = n > 1 ? gsl_cdf_tdist_Pinv(0.975, n - 1) * out->sd / sqrt(n) : NAN;
 }
 
+int cmd_paired_changes(const double *x, const double *base, int n, double *out)
+{
+	int k = 0;
+	for (int r = 0; r < n; r++)
+		if (!isnan(x[r]) && !isnan(base[r]) && base[r] > 0)
+			out[k++] = 100 * (x[r] - base[r]) / base[r];
+	return k;
+}
+
+void cmd_count_text(char *buf, size_t len, double x)
+{
+	if (fabs(x - round(x)) < 0.005) {
+		snprintf(buf, len, "%.0f", x);
+		return;
+	}
+	snprintf(buf, len, "%.2f", x);
+	size_t n = strlen(buf);
+	if (buf[n - 1] == '0')
+		buf[n - 1] = '\0';
+}
+
 /* The metric columns: ROWS_RUN_HEADER from ROWS_FIRST_METRIC on, set by
  * metrics_init(); first_metric is the first one's field in a row written
  * by rows_run(), which has nfields fields. */
@@ -356,20 +377,15 @@ static void group_done(struct gather *g, const struct run *r)
 }
 
 /* The paired change of makespan of group gid against the baseline's
- * group bg at the same point: 100 (m - b) / b per replication, over the
- * replications where both have a value and b > 0. */
+ * group bg at the same point (cmd_paired_changes; a group's runs are
+ * consecutive, replication by replication). */
 static void change_ci(const struct gather *g, int gid, int bg, struct cmd_ci *out)
 {
 	const struct plan *pl = g->pl;
 	int reps = pl->reps[pl->runs[pl->grun[gid]].point];
 	double *x = xmalloc((size_t)(reps ? reps : 1) * sizeof *x);
-	int n = 0;
-	for (int r = 0; r < reps; r++) {
-		double m = g->mkrun[pl->grun[gid] + r], b = g->mkrun[pl->grun[bg] + r];
-		if (!isnan(m) && !isnan(b) && b > 0)
-			x[n++] = 100 * (m - b) / b;
-	}
-	cmd_ci95(x, n, out);
+	cmd_ci95(x, cmd_paired_changes(g->mkrun + pl->grun[gid], g->mkrun + pl->grun[bg], reps, x),
+		 out);
 	free(x);
 }
 
@@ -498,13 +514,6 @@ static void write_summary(const struct gather *g, FILE *f)
 	free(names);
 }
 
-/* A mean count per replication: "12" when whole, else "2.50". */
-static const char *count_text(double x, char *buf, size_t len)
-{
-	snprintf(buf, len, x == floor(x) ? "%.0f" : "%.2f", x);
-	return buf;
-}
-
 /* Jobs per replication of group gid not done, and counted: means. */
 static void not_done(const struct gather *g, int gid, double *nd, double *counted)
 {
@@ -560,8 +569,9 @@ static void print_table(const struct gather *g, const char *dir)
 			double notd, counted;
 			not_done(g, gid, &notd, &counted);
 			char a[24], b[24];
-			snprintf(nd, sizeof nd, "%s of %s", count_text(notd, a, sizeof a),
-				 count_text(counted, b, sizeof b));
+			cmd_count_text(a, sizeof a, notd);
+			cmd_count_text(b, sizeof b, counted);
+			snprintf(nd, sizeof nd, "%s of %s", a, b);
 			printf("%-18s %5d", names[i], p);
 			for (int a = 0; a < sw->naxes && a < 64; a++)
 				printf(" %-*.*s", w[a], w[a], scn_sweep_shown(sw, p, a));
@@ -580,13 +590,14 @@ static void print_table(const struct gather *g, const char *dir)
 			}
 			const double *c = g->counts[gid];
 			int reps = pl->reps[p];
+			const double x[5] = {notd, counted, c[F_FAILED] / reps, c[F_TIMED_OUT] / reps,
+					     c[F_UNPLACEABLE] / reps};
 			char t[5][24];
+			for (int k = 0; k < 5; k++)
+				cmd_count_text(t[k], sizeof t[k], x[k]);
 			printf("warning: %s at point %d: %s of %s jobs per replication not done "
-			       "(%s failed, %s timed out, %s unplaceable)%s\n", names[i], p,
-			       count_text(notd, t[0], 24), count_text(counted, t[1], 24),
-			       count_text(c[F_FAILED] / reps, t[2], 24),
-			       count_text(c[F_TIMED_OUT] / reps, t[3], 24),
-			       count_text(c[F_UNPLACEABLE] / reps, t[4], 24),
+			       "(%s failed, %s timed out, %s unplaceable)%s\n", names[i], p, t[0], t[1],
+			       t[2], t[3], t[4],
 			       c[F_UNPLACEABLE] + c[F_FAILED] + c[F_TIMED_OUT] >= reps * counted
 				       ? "; no job done" : "");
 			warned++;
