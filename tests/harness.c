@@ -143,16 +143,15 @@ int h_rmtree(const char *dir)
 	return system(cmd) == 0 ? 0 : -1;
 }
 
-int h_hetsim(const char *args, char **out, char **err)
+int h_call(int (*fn)(int argc, char **argv), const char *args, char **out, char **err)
 {
 	char buf[2048], *argv[64], po[] = "/tmp/hetsim-out-XXXXXX", pe[] = "/tmp/hetsim-err-XXXXXX";
 	int argc = 0;
-	argv[argc++] = "hetsim";
 	snprintf(buf, sizeof buf, "%s", args);
 	for (char *t = strtok(buf, " "); t && argc < 63; t = strtok(NULL, " "))
 		argv[argc++] = t;
 	argv[argc] = NULL;
-	int fo = mkstemp(po), fe = mkstemp(pe);
+	int fo = mkstemp(po), fe = err ? mkstemp(pe) : dup(fo);
 	CU_ASSERT_FATAL(fo >= 0 && fe >= 0);
 	fflush(stdout);
 	fflush(stderr);
@@ -161,7 +160,7 @@ int h_hetsim(const char *args, char **out, char **err)
 	dup2(fe, 2);
 	close(fo);
 	close(fe);
-	int rc = cmd_main(argc, argv);
+	int rc = fn(argc, argv);
 	fflush(stdout);
 	fflush(stderr);
 	dup2(so, 1);
@@ -169,8 +168,17 @@ int h_hetsim(const char *args, char **out, char **err)
 	close(so);
 	close(se);
 	*out = h_slurp(po, NULL);
-	*err = h_slurp(pe, NULL);
 	remove(po);
-	remove(pe);
+	if (err) {
+		*err = h_slurp(pe, NULL);
+		remove(pe);
+	}
 	return rc;
+}
+
+int h_hetsim(const char *args, char **out, char **err)
+{
+	char line[2048];
+	snprintf(line, sizeof line, "hetsim %s", args);
+	return h_call(cmd_main, line, out, err);
 }

@@ -34,8 +34,11 @@ int h_rmtree(const char *dir);
 /* Whole file into a malloc'ed string (NULL if unreadable). */
 char *h_slurp(const char *path, long *len);
 
-/* Run `hetsim ARGS` (cmd_main; ARGS split at spaces) with stdout and
- * stderr captured into *out and *err (malloc'ed); its exit status. */
+/* Call fn(argc, argv) with ARGS split at spaces as its argv, stdout
+ * and stderr captured into *out and *err (malloc'ed; err NULL: stderr
+ * goes into *out too, in the order written); its return value. */
+int h_call(int (*fn)(int argc, char **argv), const char *args, char **out, char **err);
+/* h_call of cmd_main with "hetsim ARGS". */
 int h_hetsim(const char *args, char **out, char **err);
 
 #define S(x) ((int64_t)((x) * 1000000.0 + 0.5)) /* seconds -> µs, for expected values */

@@ -893,35 +893,7 @@ static void test_summarise_runs(void)
  * (malloc'ed), or, with errtext, stderr apart in *errtext. */
 static int run_cmd2(char **text, char **errtext, const char *args)
 {
-	char buf[1024], *argv[32], path[] = "/tmp/hetsim-plot-out-XXXXXX",
-			       epath[] = "/tmp/hetsim-plot-err-XXXXXX";
-	int argc = 0;
-	snprintf(buf, sizeof buf, "%s", args);
-	for (char *t = strtok(buf, " "); t && argc < 32; t = strtok(NULL, " "))
-		argv[argc++] = t;
-	int fd = mkstemp(path), efd = errtext ? mkstemp(epath) : dup(fd);
-	CU_ASSERT_FATAL(fd >= 0 && efd >= 0);
-	fflush(stdout);
-	fflush(stderr);
-	int so = dup(1), se = dup(2);
-	dup2(fd, 1);
-	dup2(efd, 2);
-	close(fd);
-	close(efd);
-	int rc = cmd_plot(argc, argv);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(so, 1);
-	dup2(se, 2);
-	close(so);
-	close(se);
-	*text = h_slurp(path, NULL);
-	remove(path);
-	if (errtext) {
-		*errtext = h_slurp(epath, NULL);
-		remove(epath);
-	}
-	return rc;
+	return h_call(cmd_plot, args, text, errtext);
 }
 
 static int run_cmd(char **text, const char *args)
