@@ -16,7 +16,7 @@ VERSION := 0.1.0
 
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L \
-           -pthread -DHETSIM_VERSION='"$(VERSION)"' -I. -Isim -Ipolicies -Iworkloads -Icli -Icalibrate
+           -pthread -DHETSIM_VERSION='"$(VERSION)"' -I. -Iscenario -Isim -Ipolicies -Iworkloads -Iinput -Icli -Icalibrate
 LDLIBS  += -lm -pthread
 
 ifeq ($(SAN),1)
@@ -42,9 +42,9 @@ endif
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
-LIB_SRC  := $(wildcard sim/*.c policies/*.c workloads/*.c calibrate/*.c calibrate/cpu/*.c) $(filter-out cli/main.c,$(wildcard cli/*.c))
+LIB_SRC  := $(wildcard scenario/*.c sim/*.c policies/*.c workloads/*.c input/*.c calibrate/*.c calibrate/cpu/*.c) $(filter-out cli/main.c,$(wildcard cli/*.c))
 # The built-in default cost model: calibrate/models/default.yaml as a C
-# string (workloads/scenario.h, scn_default_model_yaml), made from the
+# string (input/load.h, scn_default_model_yaml), made from the
 # file at build time so that the two never differ.
 GEN_OBJ  := $(BUILD)/gen/default_model.o
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o) $(GEN_OBJ)
@@ -88,9 +88,11 @@ $(TESTBIN): $(LIB_OBJ) $(TEST_OBJ)
 run: deps $(BIN)
 	./$(BIN) run scenarios/paper-mixed.yaml --policy spark-standalone --policy label-dual
 
-# After the CUnit suites, tests/mpi-sweep.sh (it builds MPI=1 itself)
-# where OpenMPI is installed; not under the sanitizers.
+# The modules' layers first (scripts/check-layers: no include cycle),
+# then the CUnit suites, then tests/mpi-sweep.sh (it builds MPI=1
+# itself) where OpenMPI is installed; not under the sanitizers.
 check: deps $(BIN) $(TESTBIN)
+	scripts/check-layers
 	./$(TESTBIN)
 ifeq ($(SAN),1)
 	@echo "mpi-sweep: skipped (SAN=1)"

@@ -23,6 +23,7 @@
  *   run (the data are the same every run).
  */
 #define _DEFAULT_SOURCE /* realpath, MAP_ANONYMOUS */
+#include "load.h"
 #include "cal.h"
 
 #include <errno.h>

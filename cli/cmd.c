@@ -1,4 +1,6 @@
 /* cmd.c - subcommand table, option parsing, validate, policies. */
+#include "registry.h"
+#include "load.h"
 #include "cmd.h"
 
 #include <errno.h>
@@ -229,7 +231,7 @@ static int placement_warnings(const struct scn_sweep *sw)
 				if (p >= s->npolicies || g >= s->njobgroups)
 					continue;
 				struct sim_shape sh;
-				wl_job_shape(s, g, &sh);
+				sim_group_shape(s, g, &sh);
 				ops->can_ever_place(&s->policies[p], s, g, &sh, &v);
 				if (v.why != SIM_WHY_NONE && bad++ == 0) {
 					first = v;

@@ -1,5 +1,8 @@
 /* cmd.h - the hetsim command: subcommands and their options as data
- * (cmd_ prefix, git's builtin table). */
+ * (cmd_ prefix, git's builtin table).
+ *
+ * Module: cli/, the top layer: the command line, the CSV writers and
+ * the figures.  It may include every other module; none includes it. */
 #ifndef HETSIM_CMD_H
 #define HETSIM_CMD_H
 

@@ -7,6 +7,7 @@
  * so a failed figure leaves nothing behind.  plot/README.md tells what
  * each figure shows.
  */
+#include "load.h"
 #include "plot.h"
 #include "rows.h"
 

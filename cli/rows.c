@@ -1,4 +1,5 @@
 /* rows.c - the runs.csv row of one finished run (see rows.h). */
+#include "models.h"
 #include "rows.h"
 
 #include <errno.h>
@@ -47,7 +48,7 @@ size_t rows_run_buf(char *buf, const struct scn *sc, int rep, const struct met_r
 	p = wr_u64(p, m->events);
 	*p++ = ',';
 	p = wr_u64(p, m->decisions);
-	for (int t = 0; t < SCN_JOB_TYPES; t++) /* empty when the run has none */
+	for (int t = 0; t < JM_MODELS; t++) /* empty when the run has none */
 		if (m->done_type[t])
 			p = put_fixed(p, m->jct_type_s[t], 6);
 		else
@@ -152,10 +153,11 @@ int rows_files_close(struct rows_files *o, bool ok)
 bool rows_scenario_has_labels(const struct scn *s)
 {
 	for (int g = 0; g < s->njobgroups; g++) {
-		const struct scn_job_group *j = &s->jobs[g];
-		if (j->require || j->prefer || j->ps.require || j->ps.prefer || j->worker.require ||
-		    j->worker.prefer || j->exec.require || j->exec.prefer)
-			return true;
+		struct sim_shape sh;
+		sim_group_shape(s, g, &sh);
+		for (int r = 0; r < sh.nroles; r++)
+			if (sh.role[r].require || sh.role[r].prefer)
+				return true;
 	}
 	return false;
 }

@@ -12,7 +12,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "scenario.h" /* SCN_JOB_TYPES */
+#include "models.h"   /* JM_MODELS */
+#include "scenario.h"
 #include "util.h"     /* WR_FIXED_MAX */
 
 struct scn;
@@ -50,7 +51,7 @@ size_t rows_timing_buf(char *buf, int rep, double wall_s, const struct sim_total
 
 /* Room for a row of each (8 integers, 2 counts and 14 reals of at most
  * WR_FIXED_MAX characters, or 3 reals and 2 integers). */
-#define ROWS_RUN_MAX (32 * 12 + (WR_FIXED_MAX + 1) * (10 + SCN_JOB_TYPES))
+#define ROWS_RUN_MAX (32 * 12 + (WR_FIXED_MAX + 1) * (10 + JM_MODELS))
 #define ROWS_TIMING_MAX (32 * 2 + (WR_FIXED_MAX + 1) * 3)
 
 /* Result files written whole or not at all: rows_files_open() creates the

@@ -9,6 +9,9 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "registry.h"
+#include "load.h"
+#include "models.h"
 #include "bgq.h"
 #include "cmd.h"
 #include "metrics.h"
@@ -177,7 +180,7 @@ static char *put_type(char *p, struct rowbuf *rb, int type)
 {
 	const struct name *n = name_at(&rb->type, type);
 	if (!n)
-		n = name_add(&rb->type, type, scn_type_name((enum scn_job_type)type));
+		n = name_add(&rb->type, type, jm_name(type));
 	return put_name(p, n);
 }
 
@@ -195,7 +198,7 @@ static char *put_role(char *p, struct rowbuf *rb, int type, int role)
 	int k = type * 3 + role - SIM_ROLE_AM;
 	const struct name *n = name_at(&rb->role, k);
 	if (!n)
-		n = name_add(&rb->role, k, scn_role_name((enum scn_job_type)type, role));
+		n = name_add(&rb->role, k, jm_role_name(type, role));
 	return put_name(p, n);
 }
 

@@ -37,6 +37,8 @@
 #include <mpi.h>
 #endif
 
+#include "registry.h"
+#include "load.h"
 #include "cmd.h"
 #include "metrics.h"
 #include "policy.h"

@@ -1,4 +1,5 @@
 /* pol_common.c - job queues, tentative placement, feasibility. */
+#include "models.h"
 #include "pol_common.h"
 
 #include <inttypes.h>
@@ -189,7 +190,7 @@ static int role_feasible(const struct scn *sc, int group, const struct sim_shape
 	const struct sim_role *ro = &sh->role[role];
 	/* "executor", "ps executor", "worker executor" */
 	char rname[32];
-	const char *rn = scn_role_name(sc->jobs[group].type, role);
+	const char *rn = jm_role_name(sc->jobs[group].type, role);
 	snprintf(rname, sizeof rname, "%s%s", strcmp(rn, "executor") ? rn : "",
 		 strcmp(rn, "executor") ? " executor" : "executor");
 	int cores = ro->cores ? ro->cores : 1, gpus = r.gpus ? ro->gpus : 0;

@@ -9,6 +9,7 @@
 
 #include "pol_bits.h"
 #include "policy.h"
+#include "registry.h"
 
 struct sim;
 struct sim_job;

@@ -36,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "models.h"
 #include "pol_common.h"
 #include "pol_index.h"
 #include "sim.h"
@@ -63,7 +64,7 @@ static struct app_shape shape_of(const struct sim_shape *sh, int type)
 {
 	struct app_shape a = {sh->role[0].cores, sh->role[0].mem_mib,
 			      sh->cores_max ? sh->cores_max : INT_MAX};
-	if (type == SCN_JOB_MNIST) {
+	if (type == JM_MNIST) {
 		int c = 1;
 		for (int r = 0; r < sh->nroles; r++) {
 			if (sh->role[r].cores > c)
@@ -112,7 +113,7 @@ static void *sa_init(struct sim *s, const struct scn_policy *cfg)
 
 static void sa_arrived(void *st, struct sim *s, int job)
 {
-	if (sim_job(s, job)->type == SCN_JOB_ANGEL) {
+	if (sim_job(s, job)->type == JM_ANGEL) {
 		/* Angel deploys its parameter servers on YARN or Kubernetes;
 		 * there is no standalone mode (spark-semantics.md §5) */
 		sim_reject_job(s, job, SIM_WHY_JOB_TYPE);
@@ -268,7 +269,7 @@ static void sa_can_ever_place(const struct scn_policy *cfg, const struct scn *sc
 	int type = sc->jobs[group].type;
 	v->why = SIM_WHY_NONE;
 	v->detail[0] = '\0';
-	if (type == SCN_JOB_ANGEL) {
+	if (type == JM_ANGEL) {
 		v->why = SIM_WHY_JOB_TYPE;
 		snprintf(v->detail, sizeof v->detail, "Spark-on-Angel has no standalone mode "
 			 "(its parameter servers deploy on YARN or Kubernetes)");
@@ -312,7 +313,7 @@ static void sa_can_ever_place(const struct scn_policy *cfg, const struct scn *sc
 		v->why = SIM_WHY_CORES;
 		snprintf(v->detail, sizeof v->detail, "executors of %d cores and %s; the workers with "
 			 "that memory have at most %d cores", min_cores, m, most_cores);
-	} else if (type == SCN_JOB_MNIST && holds < sh->role[0].count + sh->role[1].count) {
+	} else if (type == JM_MNIST && holds < sh->role[0].count + sh->role[1].count) {
 		v->why = SIM_WHY_CAPACITY;
 		snprintf(v->detail, sizeof v->detail, "TFoS needs its %d executors (%d cores, %s "
 			 "each) up at once; the empty cluster holds %" PRId64,

@@ -42,6 +42,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "models.h"
 #include "pol_common.h"
 #include "pol_index.h"
 #include "sim.h"
@@ -112,7 +113,7 @@ static void exec_shape_of(const struct sim_shape *sh, int type, int r, int *core
 {
 	int c = sh->role[r].cores;
 	int64_t m = sh->role[r].mem_mib;
-	if (type == SCN_JOB_MNIST)
+	if (type == JM_MNIST)
 		for (int k = 0; k < sh->nroles; k++) {
 			if (sh->role[k].cores > c)
 				c = sh->role[k].cores;
@@ -121,7 +122,7 @@ static void exec_shape_of(const struct sim_shape *sh, int type, int r, int *core
 		}
 	*cores = c ? c : 1;
 	/* Angel's PS containers hold their configured memory as is */
-	*mib = container_mib(m, !(type == SCN_JOB_ANGEL && r == 1));
+	*mib = container_mib(m, !(type == JM_ANGEL && r == 1));
 }
 
 static void exec_shape(const struct sim_job *j, int r, int *cores, int64_t *mib)
@@ -133,7 +134,7 @@ static void exec_shape(const struct sim_job *j, int r, int *cores, int64_t *mib)
 static int64_t am_mib_of(int type)
 {
 	return container_mib(SPARK_AM_MIB, true) +
-	       (type == SCN_JOB_ANGEL ? container_mib(ANGEL_AM_MIB, false) : 0);
+	       (type == JM_ANGEL ? container_mib(ANGEL_AM_MIB, false) : 0);
 }
 
 /* Whether a job of group `group` (shape sh) fits the empty cluster
@@ -160,7 +161,7 @@ static void verdict(const struct scn *sc, int group, const struct sim_shape *sh,
 		int cores;
 		int64_t mib;
 		exec_shape_of(sh, type, r, &cores, &mib);
-		const char *rn = scn_role_name((enum scn_job_type)type, r);
+		const char *rn = jm_role_name(type, r);
 		pol_fmt_mib(mib, a, sizeof a);
 		if (mib > MAX_ALLOC_MIB) {
 			v->why = SIM_WHY_MAX_ALLOC;
@@ -175,22 +176,22 @@ static void verdict(const struct scn *sc, int group, const struct sim_shape *sh,
 				 "most %s", rn, a, pol_fmt_mib(biggest, b, sizeof b));
 			return;
 		}
-		if (!(type == SCN_JOB_MNIST || (type == SCN_JOB_ANGEL && r == 1)))
+		if (!(type == JM_MNIST || (type == JM_ANGEL && r == 1)))
 			continue;
 		int64_t holds = 0;
 		for (int g = 0; g < sc->ngroups; g++)
 			holds += sc->groups[g].mem_mib / mib * sc->groups[g].count;
-		int want = type == SCN_JOB_MNIST ? sh->role[0].count + sh->role[1].count
+		int want = type == JM_MNIST ? sh->role[0].count + sh->role[1].count
 						 : sh->role[r].count;
 		if (holds < want) {
 			v->why = SIM_WHY_CAPACITY;
 			snprintf(v->detail, sizeof v->detail, "%d %s containers of %s needed at once; "
 				 "the empty cluster holds %" PRId64, want,
-				 type == SCN_JOB_MNIST ? "executor" : rn, a, holds);
+				 type == JM_MNIST ? "executor" : rn, a, holds);
 			return;
 		}
 	}
-	int64_t am = type == SCN_JOB_ANGEL ? container_mib(ANGEL_AM_MIB, false)
+	int64_t am = type == JM_ANGEL ? container_mib(ANGEL_AM_MIB, false)
 					   : container_mib(SPARK_AM_MIB, true); /* the larger */
 	if (with_am && am > biggest) { /* after the executors: what submission finds first */
 		v->why = SIM_WHY_MEMORY;
@@ -239,7 +240,7 @@ static void yarn_arrived(void *st, struct sim *s, int job)
 	struct yarn *y = st;
 	const struct sim_job *j = sim_job(s, job);
 	struct yarn_app *a = &y->app[job];
-	a->ams = j->type == SCN_JOB_ANGEL ? 2 : 1;
+	a->ams = j->type == JM_ANGEL ? 2 : 1;
 	a->am_mib = am_mib_of(j->type);
 	int why = pol_fits_arrived(&y->fits, s, j);
 	if (why == SIM_WHY_MAX_ALLOC || why == SIM_WHY_MEMORY) {
@@ -345,7 +346,7 @@ static void serve(struct yarn *y, struct sim *s, int job)
 		return; /* the AM asks for containers once it is up */
 	int cores;
 	int64_t mib;
-	if (j->type == SCN_JOB_ANGEL && j->live->granted[1] < j->shape->role[1].count) {
+	if (j->type == JM_ANGEL && j->live->granted[1] < j->shape->role[1].count) {
 		exec_shape(j, 1, &cores, &mib);
 		int want = j->shape->role[1].count - j->live->granted[1];
 		if (place(y, c, want, 1, cores, mib) == want)
@@ -354,7 +355,7 @@ static void serve(struct yarn *y, struct sim *s, int job)
 		if (j->live->granted[1] < j->shape->role[1].count)
 			return;
 	}
-	if (j->type == SCN_JOB_MNIST) { /* one executor size, roles in launch order */
+	if (j->type == JM_MNIST) { /* one executor size, roles in launch order */
 		exec_shape(j, 0, &cores, &mib);
 		while (sim_execs_wanted(j) > 0 && place(y, c, 1, sim_next_role(j), cores, mib))
 			pol_tent_launch(&y->t, s, job);

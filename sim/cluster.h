@@ -7,8 +7,9 @@
  * node then share its cores (processor sharing, see sim.c).
  *
  * GPUs have two kinds of users: executors the scheduler gave GPUs to,
- * and TensorFlow workers that grab an idle GPU on their node behind a
- * GPU-blind scheduler's back (TFoS's nvidia-smi probe).  Both take from
+ * and executors that take an idle GPU on their node behind a GPU-blind
+ * scheduler's back (sim_take_gpu: a job model's processes that pick a
+ * GPU by probing the node).  Both take from
  * gpus_free, so it always counts GPUs physically idle.
  */
 #ifndef HETSIM_CLUSTER_H

@@ -121,7 +121,7 @@ void met_acc_finish(struct met_acc *a, const struct sim *s, struct met_run *m)
 	m->jct_p95_s = met_quantile(sec, njct, 0.95);
 	m->jct_p99_s = met_quantile(sec, njct, 0.99);
 	m->wait_mean_s = a->nwait ? a->wait / a->nwait : NAN;
-	for (int k = 0; k < SCN_JOB_TYPES; k++)
+	for (int k = 0; k < SCN_MAX_MODELS; k++)
 		if (m->done_type[k])
 			m->jct_type_s[k] /= m->done_type[k];
 	met_acc_free(a);

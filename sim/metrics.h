@@ -32,8 +32,8 @@ struct met_run {
 				     without GPUs or span */
 	double cpu_alloc;         /* cores held by executors / (cores × span) */
 	double gpu_alloc;         /* GPUs held or grabbed / (GPUs × span) */
-	double jct_type_s[SCN_JOB_TYPES]; /* mean JCT of done, counted jobs of a type */
-	int done_type[SCN_JOB_TYPES];     /* how many: 0 = no such job, mean undefined */
+	double jct_type_s[SCN_MAX_MODELS]; /* mean JCT of done, counted jobs of a type */
+	int done_type[SCN_MAX_MODELS];     /* how many: 0 = no such job, mean undefined */
 	uint64_t events;          /* events handled */
 	uint64_t decisions;       /* policy schedule calls */
 };

@@ -1,5 +1,6 @@
 /* sim.c - the event loop, executor and task lifecycle, Spark's in-app
- * dispatch, TensorFlowOnSpark phases, processor sharing, invariants.
+ * dispatch, timers and device requests for job models, processor
+ * sharing, invariants.
  *
  * Work per event is bounded by what the event touches: the job, its
  * executors, one node and the tasks running on it.  Nothing here scans all
@@ -16,11 +17,11 @@
 #include <time.h>
 
 #include "arena.h"
+#include "arrival.h"
 #include "eq.h"
 #include "policy.h"
 #include "rng.h"
 #include "util.h"
-#include "workload.h"
 
 #ifndef SIM_CHECK_EVERY_EVENT
 #define SIM_CHECK_EVERY_EVENT 0 /* 1 in the sanitizer build (make SAN=1) */
@@ -30,18 +31,26 @@ enum ev_kind {
 	EV_ARRIVE,     /* obj = job */
 	EV_EXEC_READY, /* obj = executor */
 	EV_TASK_END,   /* obj = run slot; counts if its seq is the slot's end_seq */
-	EV_PHASE,      /* obj = job: an mnist_spark phase ended */
-	EV_TIMEOUT,    /* obj = job: TFoS reservation timeout */
-	EV_GPU_PROBE,  /* obj = executor: a TF node's GPU call wakes up */
+	EV_JOB_TIMER,  /* obj = job timer slot (struct jtimer) */
+	EV_EXEC_TIMER, /* obj = executor: its model's timer */
 };
 static const char *const ev_names[] = {"arrival", "executor-ready", "task-end",
-				       "phase-end", "reservation-timeout", "gpu-probe"};
+				       "job-timer", "executor-timer"};
+
+/* A pending job timer (sim_job_timer): its event's obj is its slot,
+ * which goes back to the free list when the event is popped or dropped. */
+struct jtimer {
+	int job;
+	int tag;
+	uint8_t state;         /* the job's mstate when it was set */
+	int next;              /* free list */
+};
 
 enum task_state { T_PENDING, T_RUNNING, T_DONE };
 
 struct sim_stage {
 	const double *work_us; /* per task: its work, from the job model
-				  (wl_stage; copied here with ntasks, one
+				  (sim_dag_stage; copied here with ntasks, one
 				  cache miss less per task start and end) */
 	int ntasks;
 	int next;              /* next task to dispatch */
@@ -98,9 +107,9 @@ struct sim {
 	int64_t now;                /* µs */
 	int next_arrival;           /* next job whose arrival is not queued */
 
-	struct sim_shape *shapes;   /* per job group (wl_job_shape) */
-	struct wl_dag *dags;        /* per job group: the DAG all its jobs share
-				       (wl_dag_shared), once built (have_dag) */
+	struct sim_shape *shapes;   /* per job group (its model's shape hook) */
+	struct sim_dag *dags;       /* per job group: the DAG all its jobs share
+				       (dag_shared), once built (have_dag) */
 	uint8_t *have_dag;          /* per job group: 0 none shared, 1 shared but
 				       not built yet, 2 built into dag_ar */
 	struct arena dag_ar;
@@ -120,6 +129,7 @@ struct sim {
 	int nexecs;                 /* executors launched so far */
 	sim_exec_sink exec_sink; void *exec_ctx;
 	struct run *runs; int cap_runs, free_run; /* slot pool, free list */
+	struct jtimer *jtimers; int cap_jtimers, free_jtimer; /* job timers */
 
 	int *dispatch; int ndispatch, cap_dispatch; /* jobs to dispatch */
 	bool sched_dirty;           /* run the policy's schedule hook */
@@ -226,7 +236,24 @@ static void deliver_notes(struct sim *s)
 static void die(const struct sim *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));
 
+static void vdie(const struct sim *s, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0), noreturn));
+
 static void die(const struct sim *s, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vdie(s, fmt, ap);
+}
+
+void sim_die(const struct sim *s, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vdie(s, fmt, ap);
+}
+
+static void vdie(const struct sim *s, const char *fmt, va_list ap)
 {
 	char t[32], msg[1024];
 	int n = snprintf(msg, sizeof msg, "hetsim: broken invariant at t=%s s", fmt_us(s->now, t));
@@ -234,10 +261,7 @@ static void die(const struct sim *s, const char *fmt, ...)
 		n += snprintf(msg + n, sizeof msg - (size_t)n, " (event %" PRIu64 ", %s of %u)",
 			      s->tot.events, ev_names[s->cur_kind], s->cur_obj);
 	n += snprintf(msg + n, sizeof msg - (size_t)n, ": ");
-	va_list ap;
-	va_start(ap, fmt);
 	vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
-	va_end(ap);
 	fprintf(stderr, "%s\n", msg); /* one write: the line arrives whole */
 	abort();
 }
@@ -372,7 +396,7 @@ static struct sim_live *live_get(struct sim *s, struct sim_job *j)
  * the events are over: until then a policy hook or a queued dispatch may
  * still look at a job that just ended (and find it ended).  Events that
  * come later, at the same time or after, find a released executor's
- * events stale (ev_seq), and a job's own events stale by its phase. */
+ * events stale (ev_seq), and a job timer stale by its status. */
 static void live_put_ended(struct sim *s)
 {
 	for (int i = 0; i < s->nended; i++) {
@@ -415,14 +439,6 @@ int sim_execs_wanted(const struct sim_job *j)
 	for (int r = 0; r < j->nroles; r++)
 		if (j->live->granted[r] < j->shape->role[r].count)
 			n += j->shape->role[r].count - j->live->granted[r];
-	return n;
-}
-
-static int total_execs(const struct sim_job *j)
-{
-	int n = 0;
-	for (int r = 0; r < j->nroles; r++)
-		n += j->shape->role[r].count;
 	return n;
 }
 
@@ -548,13 +564,14 @@ int sim_launch_executor(struct sim *s, int job, int role, int node, int cores,
 			       .cores = cores, .mem_mib = mem_mib, .gpus = gpus,
 			       .launch_us = s->now, .ready_us = -1, .end_us = -1,
 			       .gpu_from_us = gpus > 0 ? s->now : -1, .gpu_to_us = -1,
-			       .slots = j->shape->task_cpus ? cores / j->shape->task_cpus : cores,
 			       .live = true, .node_prev = -1,
 			       .node_next = n->exec_head};
-	if (j->type == SCN_JOB_MNIST)
-		x->slots = 1; /* TFoS: one task per executor */
-	if (role != 0 && j->type != SCN_JOB_MNIST)
-		x->slots = 0; /* AMs and Angel PS run no Spark task */
+	if (role == SIM_ROLE_AM)
+		x->slots = 0; /* runs no task */
+	else if (j->shape->role[role].slots >= 0)
+		x->slots = j->shape->role[role].slots;
+	else
+		x->slots = j->shape->task_cpus ? cores / j->shape->task_cpus : cores;
 	if (n->exec_head >= 0)
 		s->execs[n->exec_head].node_prev = id;
 	n->exec_head = id;
@@ -676,8 +693,11 @@ static void end_job(struct sim *s, struct sim_job *j, enum sim_job_status st, in
 		s->why[j->id] = (uint8_t)why; /* before the status: see sim_exec_sink */
 	j->status = st;
 	j->end_us = end_us;
-	j->phase = PH_OVER;
+	if (j->shape->ops->teardown)
+		j->shape->ops->teardown(s, j);
 	if (has_live(j)) {
+		if (jr->busy_gpus)
+			sim_job_busy_gpus(s, j, 0);
 		j->nodes_used = count_nodes(jr);
 		for (int i = 0; i < jr->nexecs; i++)
 			release_exec(s, jr->execs[i].id);
@@ -707,25 +727,40 @@ int sim_job_why(const struct sim *s, int job)
 	return s->why[job];
 }
 
+void sim_build_dag(const struct scn *sc, int g, int idx, uint64_t seed, struct arena *a,
+		   struct sim_dag *out)
+{
+	memset(out, 0, sizeof *out);
+	out->task_delay_us = sc->over.task_launch_us;
+	if (sc->jobs[g].ops->build)
+		sc->jobs[g].ops->build(sc, g, idx, seed, a, out);
+}
+
+static void build_dag(struct sim *s, const struct sim_job *j, struct arena *a,
+		      struct sim_dag *out)
+{
+	sim_build_dag(s->scn, j->group, j->index, s->seed, a, out);
+}
+
 static void build_stages(struct sim *s, struct sim_job *j)
 {
 	struct sim_live *jr = j->live;
-	struct wl_dag d;
+	struct sim_dag d;
 	uint8_t *have = &s->have_dag[j->group];
 	if (*have) { /* one DAG for the whole group, read-only */
 		if (*have == 1)
-			wl_build_dag(s->scn, j->group, j->index, s->seed, &s->dag_ar, &s->dags[j->group]);
+			build_dag(s, j, &s->dag_ar, &s->dags[j->group]);
 		*have = 2;
 		d = s->dags[j->group];
 	} else {
-		wl_build_dag(s->scn, j->group, j->index, s->seed, &jr->ar, &d);
+		build_dag(s, j, &jr->ar, &d);
 	}
 	jr->nstages = d.nstages;
 	jr->stages = arena_zalloc(&jr->ar, (size_t)d.nstages * sizeof *jr->stages);
 	jr->task_delay_us = d.task_delay_us;
 	for (int i = 0; i < d.nstages; i++) {
 		struct sim_stage *st = &jr->stages[i];
-		const struct wl_stage *w = &d.st[i];
+		const struct sim_dag_stage *w = &d.st[i];
 		st->work_us = w->work_us;
 		st->ntasks = w->ntasks;
 		st->state = sim_recount ? arena_zalloc(&jr->ar, (size_t)w->ntasks) : NULL;
@@ -753,11 +788,8 @@ static void on_arrive(struct sim *s, struct sim_job *j)
 	if (s->next_arrival < s->pub.njobs)
 		push_arrival(s, &s->pub.jobs[s->next_arrival++]);
 	j->status = JOB_WAITING;
-	if (j->type == SCN_JOB_MNIST) {
-		const struct scn_job_group *g = &s->scn->jobs[j->group];
-		push_at(s, (double)s->now + (double)g->reservation_timeout_us, EV_TIMEOUT,
-			(uint32_t)j->id);
-	}
+	if (j->shape->ops->arrived)
+		j->shape->ops->arrived(s, j);
 	/* the stages are built at the first dispatch (dispatch_job): memory
 	 * then follows the running jobs, not the queue; their draws are keyed,
 	 * so when they are made changes nothing */
@@ -844,11 +876,12 @@ static void start_task(struct sim *s, struct sim_job *j, int e, int stage, int t
 
 static void dispatch_job(struct sim *s, struct sim_job *j)
 {
+	const struct sim_shape *sh = j->shape;
 	j->live->dispatch_queued = false;
-	if (!job_active(j) || j->type == SCN_JOB_MNIST)
+	if (!job_active(j) || !sh->ops->build)
 		return;
-	if (j->type == SCN_JOB_ANGEL && j->live->role_ready[1] < j->shape->role[1].count)
-		return; /* waitForAllPS: the PS group starts as a gang */
+	if (sh->gang_role >= 0 && j->live->role_ready[sh->gang_role] < sh->role[sh->gang_role].count)
+		return; /* the gang starts together */
 	if (!j->live->stages)
 		build_stages(s, j);
 	/* Spark's resourceOffers: each pass gives every executor with a free
@@ -891,7 +924,7 @@ static void on_task_end(struct sim *s, int r)
 		n->run_head = ru->next;
 	if (ru->next >= 0)
 		s->runs[ru->next].prev = ru->prev;
-	int node = ru->node, cpus = ru->cpus;
+	int node = ru->node, cpus = ru->cpus, stage = ru->stage, task = ru->task;
 	ru->end_seq = UINT64_MAX; /* no end event counts for the free slot */
 	ru->next = s->free_run;
 	s->free_run = r;
@@ -899,10 +932,15 @@ static void on_task_end(struct sim *s, int r)
 	change_load(s, node, -cpus);
 	check_node(s, node);
 
+	const struct sim_job_ops *ops = j->shape->ops;
+	if (ops->task_end)
+		ops->task_end(s, j, stage, task);
 	if (st->done == st->ntasks) {
 		jr->stages_done++;
 		for (int c = 0; c < st->nchildren; c++)
 			jr->stages[st->children[c]].parents_left--;
+		if (ops->stage_end)
+			ops->stage_end(s, j, stage);
 		if (jr->stages_done == jr->nstages) {
 			end_job(s, j, JOB_DONE, SIM_WHY_NONE, s->now);
 			return;
@@ -911,258 +949,139 @@ static void on_task_end(struct sim *s, int r)
 	queue_dispatch(s, j);
 }
 
-/* ---- TensorFlowOnSpark phases -------------------------------------- */
+/* ---- executors coming up, and the requests of job models ---------- */
 
-/* Where a TF node is in TFoS 1.4's GPU calls (sim_exec.gpu_state).  Each
- * call is gpu_info.get_gpus: probe nvidia-smi, and while no GPU is idle
- * sleep 30·k s after the k-th failed probe, for at most WL_GPU_RETRIES
- * probes, then raise (wl_mnist_retry_sleep_us). */
-enum tf_gpu {
-	TG_NONE,     /* has its device, or never probes */
-	TG_REGISTER, /* TFSparkNode.run's check before it registers */
-	TG_PICK,     /* worker: run's check once reserved, then at once
-			start_cluster_server takes the GPU it found */
-	TG_CHECK,    /* PS: run's check once reserved */
-	TG_PS_DELAY, /* PS: the example's sleep before start_cluster_server */
-	TG_PS_PICK,  /* PS: start_cluster_server's loop of get_gpus calls */
-};
-
-/* Whether TF node x runs TFoS's nvidia-smi probes: its job asks for GPUs
- * (TFoS's num_gpus > 0), its node has GPUs (a CUDA build of TensorFlow
- * there), the cluster manager does not isolate GPUs (a GPU-blind one
- * shows every executor all the node's GPUs) and gave it none. */
-static bool tf_probes(const struct sim *s, const struct sim_job *j, const struct sim_exec *x)
+void sim_exec_open(struct sim *s, struct sim_job *j, struct sim_exec *x)
 {
-	return j->shape->role[1].gpus > 0 && !s->ops->gpu_aware && x->gpus == 0 &&
-	       s->clu.nodes[x->node].gpus > 0;
-}
-
-/* Sleep, then wake up in on_gpu_probe. */
-static void tf_sleep(struct sim *s, struct sim_exec *x, int64_t us)
-{
-	x->ev_seq = push_at(s, (double)s->now + (double)us, EV_GPU_PROBE,
-			    (uint32_t)(x - s->execs)); /* its slot */
-}
-
-/* TF node x takes an idle GPU of its node, whatever the scheduler
- * believes: nvidia-smi then shows it busy.  A worker gives it back when
- * its training ends (its TF process exits), a PS when its executor ends
- * (release_exec). */
-static void take_gpu(struct sim *s, struct sim_job *j, struct sim_exec *x)
-{
-	integrate(s);
-	clu_take(&s->clu, x->node, 0, 0, 1);
-	x->gpus_grabbed = x->gpus_took = 1;
-	x->gpu_from_us = s->now;
-	j->gpus_used++;
-	s->alloc_gpus++;
-	check_node(s, x->node);
-}
-
-static void start_training(struct sim *s, struct sim_job *j);
-static void tf_reserved(struct sim *s, struct sim_job *j);
-
-/* One more TF node registered; the last one completes the reservation. */
-static void tf_register(struct sim *s, struct sim_job *j)
-{
+	j->live->execs[x->jpos].free = x->slots;
 	j->live->execs_ready++;
-	if (j->phase == PH_RESERVE && j->live->execs_ready == total_execs(j))
-		tf_reserved(s, j);
-}
-
-/* One probe of x's current get_gpus call.  No idle GPU: with gpu_busy:
- * retry, sleep (on_gpu_probe); with gpu_busy: cpu, go on without one.
- * Otherwise the call returns: a check lets the node go on, a pick takes
- * the GPU. */
-static void tf_probe(struct sim *s, struct sim_job *j, struct sim_exec *x)
-{
-	const struct scn_job_group *g = &s->scn->jobs[j->group];
-	bool idle = s->clu.nodes[x->node].gpus_free > 0;
-	if (!idle && g->gpu_busy == SCN_GPU_BUSY_RETRY) {
-		x->gpu_tries++;
-		tf_sleep(s, x, wl_mnist_retry_sleep_us(x->gpu_tries));
-		return;
-	}
-	switch ((enum tf_gpu)x->gpu_state) {
-	case TG_REGISTER:
-		x->gpu_state = TG_NONE;
-		tf_register(s, j);
-		return;
-	case TG_CHECK:
-		x->gpu_state = TG_PS_DELAY;
-		tf_sleep(s, x, WL_PS_DELAY_US);
-		return;
-	case TG_PICK:
-	case TG_PS_PICK:
-		if (idle)
-			take_gpu(s, j, x); /* else gpu_busy: cpu, without one */
-		x->gpu_state = TG_NONE;
-		if (--j->live->gpu_waits == 0 && j->live->startup_over)
-			start_training(s, j);
-		return;
-	default:
-		die(s, "executor %d probed in GPU state %d", x->id, x->gpu_state);
-	}
-}
-
-/* The reservation is complete: every TF node leaves await_reservations()
- * and, in launch order, checks again for an idle GPU (run's second
- * get_gpus).  A worker whose check finds one takes it at once
- * (start_cluster_server, the next thing it runs); the PS sleeps 5 s
- * first, then takes one too (TFoS 1.x overrides a PS's num_gpus to 1).
- * Nodes without probes have their device already. */
-static void tf_reserved(struct sim *s, struct sim_job *j)
-{
-	const struct scn_job_group *g = &s->scn->jobs[j->group];
-	j->phase = PH_STARTUP;
-	j->status = JOB_RUNNING;
-	j->start_us = s->now;
-	push_at(s, (double)s->now + (double)g->startup_us, EV_PHASE, (uint32_t)j->id);
-	for (int i = 0; i < j->live->nexecs; i++) {
-		struct sim_exec *x = &s->execs[j->live->execs[i].id];
-		if (x->role == SIM_ROLE_AM || !tf_probes(s, j, x))
-			continue; /* YARN's AM is no TF node */
-		j->live->gpu_waits++;
-		x->gpu_state = x->role == 0 ? TG_CHECK : TG_PICK;
-		x->gpu_tries = 0;
-		tf_probe(s, j, x);
-	}
-}
-
-/* TF node x wakes up from a sleep of its GPU calls.  Once the last sleep
- * of a get_gpus call is over, the call raises:
- *   - in the PS's start_cluster_server, which catches it, sleeps 10 s
- *     and calls get_gpus again, WL_SERVER_TRIES calls in all; after the
- *     last one's 10 s it raises in turn, and the PS's task fails;
- *   - anywhere else the node's Spark task fails.
- * Spark runs a failed task again on the same executor, in a new Python
- * worker, until spark.task.maxFailures attempts have failed; the retry
- * checks again from the top of TFSparkNode.run (a node already reserved
- * finds its reservation and does not register again), so its first probe
- * is at once.  When no attempt is left the job fails and gives back
- * everything it holds, GPUs its nodes took included. */
-static void on_gpu_probe(struct sim *s, struct sim_exec *x)
-{
-	struct sim_job *j = &s->pub.jobs[x->job];
-	if (x->gpu_state == TG_PS_DELAY) {
-		x->gpu_state = TG_PS_PICK;
-		x->gpu_tries = 0;
-		x->gpu_calls = 0;
-		tf_probe(s, j, x);
-		return;
-	}
-	if (x->gpu_tries >= WL_GPU_RETRIES) { /* get_gpus raises */
-		if (x->gpu_state == TG_PS_PICK && x->gpu_calls < WL_SERVER_TRIES) {
-			if (++x->gpu_calls < WL_SERVER_TRIES)
-				x->gpu_tries = 0; /* then calls get_gpus again */
-			tf_sleep(s, x, WL_SERVER_SLEEP_US);
-			return;
-		}
-		if (++x->gpu_attempts >= WL_TASK_MAX_FAILURES) {
-			end_job(s, j, JOB_FAILED, SIM_WHY_GPU_RETRIES, s->now);
-			return;
-		}
-		x->gpu_tries = 0; /* Spark's next attempt checks at once */
-		if (x->gpu_state == TG_PS_PICK)
-			x->gpu_state = TG_CHECK;
-	}
-	tf_probe(s, j, x);
-}
-
-static void start_training(struct sim *s, struct sim_job *j)
-{
-	const struct scn_job_group *g = &s->scn->jobs[j->group];
-	double inv = 0;
-	int workers = 0, on_gpu = 0;
-	integrate(s);
-	for (int i = 0; i < j->live->nexecs; i++) {
-		struct sim_exec *x = &s->execs[j->live->execs[i].id];
-		if (x->role != 1)
-			continue;
-		struct clu_node *n = &s->clu.nodes[x->node];
-		bool gpu = x->gpus > 0 || x->gpus_grabbed > 0;
-		inv += 1.0 / wl_mnist_step_us(s->scn, j->group, j->index, workers, n, gpu, s->seed);
-		on_gpu += gpu;
-		workers++;
-	}
-	double train = round(g->steps / inv);
-	double feed = (double)wl_mnist_feed_us(s->scn, j->group, workers);
-	j->live->gpus_training = on_gpu;
-	s->train_gpus += on_gpu;
-	j->phase = PH_TRAIN;
-	push_at(s, (double)s->now + (train > feed ? train : feed), EV_PHASE, (uint32_t)j->id);
-}
-
-static void on_phase_end(struct sim *s, struct sim_job *j)
-{
-	const struct scn_job_group *g = &s->scn->jobs[j->group];
-	switch (j->phase) {
-	case PH_STARTUP:
-		if (j->live->gpu_waits) { /* a TF node is still on its way to its GPU */
-			j->live->startup_over = true;
-			break;
-		}
-		start_training(s, j);
-		break;
-	case PH_TRAIN:
-		integrate(s);
-		s->train_gpus -= j->live->gpus_training;
-		j->live->gpus_training = 0;
-		/* the workers' TF processes exit (InputMode.SPARK runs them in
-		 * child processes): the GPUs they took are idle again */
-		for (int i = 0; i < j->live->nexecs; i++) {
-			struct sim_exec *x = &s->execs[j->live->execs[i].id];
-			if (x->role == 1 && x->gpus_grabbed) {
-				clu_give(&s->clu, x->node, 0, 0, x->gpus_grabbed);
-				s->alloc_gpus -= x->gpus_grabbed;
-				x->gpus_grabbed = 0;
-				x->gpu_to_us = s->now;
-				check_node(s, x->node);
-			}
-		}
-		j->phase = PH_SHUTDOWN;
-		push_at(s, (double)s->now + (double)g->shutdown_us, EV_PHASE, (uint32_t)j->id);
-		break;
-	case PH_SHUTDOWN:
-		end_job(s, j, JOB_DONE, SIM_WHY_NONE, s->now);
-		break;
-	default:
-		die(s, "job %d: phase event in phase %d", j->id, (int)j->phase);
-	}
+	queue_dispatch(s, j);
 }
 
 static void on_exec_ready(struct sim *s, struct sim_exec *x)
 {
 	struct sim_job *j = &s->pub.jobs[x->job];
 	x->ready_us = s->now;
-	j->live->execs[x->jpos].free = x->slots;
 	if (x->role == SIM_ROLE_AM) {
 		j->live->ams_ready++;
 		s->sched_dirty = true; /* the AM now asks for its containers */
 		return;
 	}
 	j->live->role_ready[x->role]++;
-	if (j->type != SCN_JOB_MNIST) {
-		j->live->execs_ready++;
-		queue_dispatch(s, j);
-		return;
-	}
-	/* TFoS: the reservation task checks for an idle GPU, registers, and
-	 * waits in await_reservations() until every TF node has registered */
-	if (!tf_probes(s, j, x)) {
-		tf_register(s, j);
-		return;
-	}
-	x->gpu_state = TG_REGISTER;
-	x->gpu_tries = 0;
-	x->gpu_attempts = 0;
-	tf_probe(s, j, x);
+	if (j->shape->ops->exec_ready)
+		j->shape->ops->exec_ready(s, j, x);
+	else
+		sim_exec_open(s, j, x);
 }
 
-static void on_timeout(struct sim *s, struct sim_job *j)
+void sim_job_timer(struct sim *s, struct sim_job *j, double delay_us, int tag)
 {
-	/* stale() let it through: still reserving */
-	end_job(s, j, JOB_TIMED_OUT, SIM_WHY_TIMEOUT, s->now);
+	if (s->free_jtimer < 0) {
+		int old = s->cap_jtimers;
+		xgrow(&s->jtimers, &s->cap_jtimers, old + 1, sizeof *s->jtimers);
+		for (int t = s->cap_jtimers - 1; t >= old; t--) {
+			s->jtimers[t].next = s->free_jtimer;
+			s->free_jtimer = t;
+		}
+	}
+	int t = s->free_jtimer;
+	struct jtimer *jt = &s->jtimers[t];
+	s->free_jtimer = jt->next;
+	*jt = (struct jtimer){.job = j->id, .tag = tag, .state = j->mstate, .next = -1};
+	push_at(s, (double)s->now + delay_us, EV_JOB_TIMER, (uint32_t)t);
+}
+
+void sim_exec_timer(struct sim *s, struct sim_exec *x, double delay_us, int tag)
+{
+	if (!x->live)
+		die(s, "a timer for executor %d, released", x->id);
+	x->timer_tag = (uint8_t)tag;
+	x->ev_seq = push_at(s, (double)s->now + delay_us, EV_EXEC_TIMER,
+			    (uint32_t)(x - s->execs)); /* its slot */
+}
+
+void sim_job_started(struct sim *s, struct sim_job *j)
+{
+	j->status = JOB_RUNNING;
+	j->start_us = s->now;
+}
+
+void sim_end_job(struct sim *s, struct sim_job *j, enum sim_job_status st, int why)
+{
+	if (st == JOB_UNPLACEABLE)
+		die(s, "job %d: a model ended it unplaceable", j->id);
+	end_job(s, j, st, why, s->now);
+}
+
+void sim_take_gpu(struct sim *s, struct sim_exec *x)
+{
+	if (s->clu.nodes[x->node].gpus_free < 1)
+		die(s, "executor %d took a GPU on node %s, which has none free", x->id,
+		    s->clu.nodes[x->node].name);
+	integrate(s);
+	clu_take(&s->clu, x->node, 0, 0, 1);
+	x->gpus_grabbed = x->gpus_took = 1;
+	x->gpu_from_us = s->now;
+	s->pub.jobs[x->job].gpus_used++;
+	s->alloc_gpus++;
+	check_node(s, x->node);
+}
+
+void sim_give_gpus(struct sim *s, struct sim_exec *x)
+{
+	if (!x->gpus_grabbed)
+		return;
+	integrate(s);
+	clu_give(&s->clu, x->node, 0, 0, x->gpus_grabbed);
+	s->alloc_gpus -= x->gpus_grabbed;
+	x->gpus_grabbed = 0;
+	x->gpu_to_us = s->now;
+	check_node(s, x->node);
+}
+
+void sim_job_busy_gpus(struct sim *s, struct sim_job *j, int n)
+{
+	integrate(s);
+	s->train_gpus += n - j->live->busy_gpus;
+	j->live->busy_gpus = n;
+}
+
+int sim_job_nexecs(const struct sim_job *j)
+{
+	return j->live->nexecs;
+}
+
+struct sim_exec *sim_job_exec(struct sim *s, const struct sim_job *j, int i)
+{
+	return &s->execs[j->live->execs[i].id];
+}
+
+uint64_t sim_seed(const struct sim *s)
+{
+	return s->seed;
+}
+
+bool sim_gpus_isolated(const struct sim *s)
+{
+	return s->ops->gpu_aware;
+}
+
+/* A job timer's event: its slot goes back; the model hears of it unless
+ * the job ended or changed state since (stale). */
+static void on_job_timer(struct sim *s, uint32_t t)
+{
+	struct jtimer jt = s->jtimers[t];
+	s->jtimers[t].next = s->free_jtimer;
+	s->free_jtimer = (int)t;
+	struct sim_job *j = &s->pub.jobs[jt.job];
+	j->shape->ops->timer(s, j, NULL, jt.tag);
+}
+
+static void on_exec_timer(struct sim *s, struct sim_exec *x)
+{
+	struct sim_job *j = &s->pub.jobs[x->job];
+	x->ev_seq = UINT64_MAX; /* fired: none pending */
+	j->shape->ops->timer(s, j, x, x->timer_tag);
 }
 
 /* ---- the loop ------------------------------------------------------ */
@@ -1182,14 +1101,11 @@ static void handle(struct sim *s, const struct eq_event *ev)
 	case EV_TASK_END:
 		on_task_end(s, (int)ev->obj);
 		break;
-	case EV_PHASE:
-		on_phase_end(s, &s->pub.jobs[ev->obj]);
+	case EV_JOB_TIMER:
+		on_job_timer(s, ev->obj);
 		break;
-	case EV_TIMEOUT:
-		on_timeout(s, &s->pub.jobs[ev->obj]);
-		break;
-	case EV_GPU_PROBE:
-		on_gpu_probe(s, &s->execs[ev->obj]);
+	case EV_EXEC_TIMER:
+		on_exec_timer(s, &s->execs[ev->obj]);
 		break;
 	}
 	s->tot.events++;
@@ -1199,23 +1115,32 @@ static void handle(struct sim *s, const struct eq_event *ev)
 }
 
 /* An event that no longer means anything: a task end superseded by a
- * rescheduled one, the reservation timeout of a job that got all its
- * executors or ended, the start-up end of an executor already released,
- * the phase end of a TF job that ended before it (its GPU retries ran
- * out first), a TF node's GPU wake-up after its executor was released
- * (its job ended; the slot may hold another executor by then).  A stale
- * event stays stale.  Dropped without advancing the clock. */
+ * rescheduled one, the start-up end or model timer of an executor
+ * already released (its job ended; the slot may hold another executor
+ * by then), a job timer of a job that ended or changed state since it
+ * was set (sim_job_timer).  A stale event stays stale.  Dropped without
+ * advancing the clock (drop_event). */
 static inline bool stale(const struct sim *s, const struct eq_event *ev)
 {
 	if (ev->kind == EV_TASK_END)
 		return s->runs[ev->obj].end_seq != ev->seq;
-	if (ev->kind == EV_TIMEOUT)
-		return s->pub.jobs[ev->obj].phase != PH_RESERVE;
-	if (ev->kind == EV_EXEC_READY || ev->kind == EV_GPU_PROBE)
+	if (ev->kind == EV_EXEC_READY || ev->kind == EV_EXEC_TIMER)
 		return s->execs[ev->obj].ev_seq != ev->seq; /* released: its job ended */
-	if (ev->kind == EV_PHASE)
-		return s->pub.jobs[ev->obj].phase == PH_OVER;
+	if (ev->kind == EV_JOB_TIMER) {
+		const struct jtimer *t = &s->jtimers[ev->obj];
+		const struct sim_job *j = &s->pub.jobs[t->job];
+		return !job_active(j) || j->mstate != t->state;
+	}
 	return false;
+}
+
+/* A stale event leaves the queue: a job timer's slot goes back. */
+static void drop_event(struct sim *s, const struct eq_event *ev)
+{
+	if (ev->kind == EV_JOB_TIMER) {
+		s->jtimers[ev->obj].next = s->free_jtimer;
+		s->free_jtimer = (int)ev->obj;
+	}
 }
 
 /* After the events of one timestamp: the policy, then the dispatcher.
@@ -1333,7 +1258,10 @@ static inline void prefetch_next(struct sim *s)
 
 static bool keep_event(void *ctx, const struct eq_event *ev)
 {
-	return !stale(ctx, ev);
+	if (!stale(ctx, ev))
+		return true;
+	drop_event(ctx, ev);
+	return false;
 }
 
 /* Processor sharing reschedules the end of every task on a node whose
@@ -1369,8 +1297,10 @@ int sim_run(struct sim *s)
 	 * ones are dropped without moving it), then every event of that
 	 * time, then the policy and the dispatcher (settle). */
 	while (!s->overflow && eq_pop(&s->q, &ev)) {
-		if (stale(s, &ev))
+		if (stale(s, &ev)) {
+			drop_event(s, &ev);
 			continue;
+		}
 		s->now = ev.time;
 		prefetch_next(s);
 		handle(s, &ev);
@@ -1379,6 +1309,8 @@ int sim_run(struct sim *s)
 			prefetch_next(s);
 			if (!stale(s, &ev))
 				handle(s, &ev);
+			else
+				drop_event(s, &ev);
 		}
 		settle(s);
 		maybe_compact(s);
@@ -1418,7 +1350,7 @@ static void number_jobs(struct sim *s)
 	int64_t *t = (int64_t *)(void *)(tmp + n);
 	int id = 0;
 	for (int g = 0; g < scn->njobgroups; g++) {
-		wl_arrivals(scn, g, s->seed, t);
+		arrival_times(scn, g, s->seed, t);
 		for (int i = 0; i < scn->jobs[g].count; i++, id++)
 			key[id] = (struct kv){t[i], (uint64_t)g << 32 | (uint32_t)i};
 	}
@@ -1432,16 +1364,25 @@ static void number_jobs(struct sim *s)
 			.shape = sh, .live = (struct sim_live *)&no_live, .id = i, .group = g,
 			.index = (int)(uint32_t)k.val,
 			.type = (uint8_t)scn->jobs[g].type, .status = JOB_PENDING,
-			.nroles = (uint8_t)sh->nroles, .phase = PH_RESERVE};
+			.nroles = (uint8_t)sh->nroles, .mstate = 0};
 	}
+}
+
+void sim_group_shape(const struct scn *sc, int g, struct sim_shape *out)
+{
+	const struct sim_job_ops *jo = sc->jobs[g].ops;
+	*out = (struct sim_shape){.gang_role = -1};
+	jo->shape(sc, g, out);
+	out->ops = jo;
 }
 
 struct sim *sim_new(const struct scn *scn, const struct scn_policy *pol,
 		    uint32_t replication, char *err, size_t errlen)
 {
-	const struct policy_ops *ops = pol_find(pol->kind);
+	const struct policy_ops *ops = pol->ops;
 	if (!ops) {
-		snprintf(err, errlen, "unknown policy '%s' (known: %s)", pol->kind, pol_names());
+		snprintf(err, errlen, "policy '%s' (%s) has no ops: not loaded by scn_load", pol->name,
+			 pol->kind);
 		return NULL;
 	}
 	struct sim *s = xcalloc(1, sizeof *s);
@@ -1452,6 +1393,7 @@ struct sim *sim_new(const struct scn *scn, const struct scn_policy *pol,
 	s->seed = rng_replication_seed(scn->seed, replication);
 	s->free_run = -1;
 	s->free_exec = -1;
+	s->free_jtimer = -1;
 	s->tot.last_end_us = -1; /* no job ended yet */
 	clu_init(&s->clu, scn);
 	eq_init(&s->q, 1024);
@@ -1460,11 +1402,12 @@ struct sim *sim_new(const struct scn *scn, const struct scn_policy *pol,
 		s->pub.njobs += scn->jobs[g].count;
 	s->shapes = xcalloc((size_t)(scn->njobgroups ? scn->njobgroups : 1), sizeof *s->shapes);
 	for (int g = 0; g < scn->njobgroups; g++)
-		wl_job_shape(scn, g, &s->shapes[g]);
+		sim_group_shape(scn, g, &s->shapes[g]);
 	s->dags = xcalloc((size_t)(scn->njobgroups ? scn->njobgroups : 1), sizeof *s->dags);
 	s->have_dag = xcalloc((size_t)(scn->njobgroups ? scn->njobgroups : 1), 1);
 	for (int g = 0; g < scn->njobgroups; g++)
-		s->have_dag[g] = wl_dag_shared(scn, g);
+		s->have_dag[g] = scn->jobs[g].ops->dag_shared &&
+				 scn->jobs[g].ops->dag_shared(scn, g);
 	arena_init(&s->dag_ar);
 	s->pub.jobs = xmalloc((size_t)(s->pub.njobs ? s->pub.njobs : 1) * sizeof *s->pub.jobs);
 	s->why = xcalloc((size_t)(s->pub.njobs ? s->pub.njobs : 1), 1);
@@ -1497,6 +1440,7 @@ void sim_free(struct sim *s)
 	free(s->why);
 	free(s->execs);
 	free(s->runs);
+	free(s->jtimers);
 	free(s->dispatch);
 	free(s->notes);
 	eq_free(&s->q);

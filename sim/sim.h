@@ -1,9 +1,18 @@
 /* sim.h - the engine: one simulated run of one policy (sim_ prefix).
  *
  * sim_new() builds the cluster and the jobs of one replication of a
- * scenario; sim_run() plays it to the end under one policy.  Policies
- * read nodes, jobs and executors through the const accessors below and
- * act only through sim_launch_executor() and sim_reject_job().
+ * scenario; sim_run() plays it to the end under one policy.  The engine
+ * is a kernel of mechanisms: events, executors, Spark's task dispatch,
+ * processor sharing, timers, accounting.  It knows no policy and no job
+ * type: it calls policies through their ops table (policy.h) and job
+ * models through theirs (struct sim_job_ops below; the models are in
+ * workloads/).  Policies read nodes, jobs and executors through the
+ * const accessors below and act only through sim_launch_executor() and
+ * sim_reject_job(); job models act through the requests of "Requests a
+ * job model may make".
+ *
+ * Module: sim/ (this kernel, its event queue, cluster, random streams,
+ * arrivals, metrics, utilities).  It includes only scenario/ and itself.
  *
  * Time is an integer count of microseconds.  Events at the same time
  * fire in the order they were scheduled; after all events of a timestamp
@@ -31,9 +40,10 @@ enum sim_job_status {
 	JOB_WAITING,     /* arrived, not all its work started */
 	JOB_RUNNING,     /* doing work (a task ran, or training began) */
 	JOB_DONE,        /* finished normally */
-	JOB_FAILED,      /* failed: a TF worker found no idle GPU after its
-			    retries (gpu_busy: retry), or the policy gave up */
-	JOB_TIMED_OUT,   /* TFoS reservation timeout */
+	JOB_FAILED,      /* failed: its job model ended it so (a TF worker
+			    found no idle GPU after its retries, ...) */
+	JOB_TIMED_OUT,   /* its job model's time limit passed (a
+			    reservation timeout) */
 	JOB_UNPLACEABLE, /* the policy can never place it, or the run ended
 			    with it still waiting */
 };
@@ -57,8 +67,9 @@ enum sim_why {
 				allocation (yarn.scheduler.maximum-allocation-mb) */
 	SIM_WHY_JOB_TYPE,    /* the policy's system cannot run this job type */
 	SIM_WHY_TIMEOUT,     /* its executors were not all up within the
-				reservation timeout (TFoS) */
-	SIM_WHY_GPU_RETRIES, /* a TF node found no idle GPU through its retries */
+				reservation timeout */
+	SIM_WHY_GPU_RETRIES, /* an executor found no idle GPU through its
+				retries */
 	SIM_WHY_NEVER_PLACED,/* the run ended with it waiting, though the policy
 				found nothing that rules it out */
 	SIM_WHY_LABEL0,      /* SIM_WHY_LABEL(0); keep last */
@@ -73,14 +84,9 @@ const char *sim_why_name(const struct scn *sc, int why, char *buf, size_t len);
  * the application's lifetime and runs no task; not one of a job's roles. */
 #define SIM_ROLE_AM (-1)
 
-/* TFoS phases of an mnist_spark job. */
-enum sim_phase { PH_RESERVE, PH_STARTUP, PH_TRAIN, PH_SHUTDOWN, PH_OVER };
-
-/* What one role of a job asks for.  wordcount and synthetic jobs have one
- * role (0 = Spark executors); mnist_spark has two (0 = the TF parameter
- * server, 1 = TF workers); angel has two (0 = Spark executors, 1 = Angel
- * parameter servers, which run no task and must all be up before the
- * first task starts).  The same for every job of a group. */
+/* What one role of a job asks for, as its job model's shape hook says
+ * (Spark's executors are one role; a model may have two: parameter
+ * servers and workers, ...).  The same for every job of a group. */
 struct sim_role {
 	int64_t mem_mib;   /* memory each, MiB */
 	uint64_t require;  /* labels a node must carry */
@@ -88,14 +94,21 @@ struct sim_role {
 	int count;         /* executors wanted (spark.executor.instances) */
 	int cores;         /* cores each; 0 = unset (policy decides) */
 	int gpus;          /* GPUs each */
+	int slots;         /* task slots of each executor: -1 = Spark's cores /
+			      task_cpus; else this many (0: runs no task) */
 };
 
-/* What every job of a scenario job group asks for (wl_job_shape). */
+/* What every job of a scenario job group asks for (its model's shape
+ * hook), and the model's hooks. */
 struct sim_shape {
 	int nroles;
 	struct sim_role role[2];
 	int cores_max;           /* spark.cores.max, 0 = unlimited */
 	int task_cpus;           /* cores per task */
+	int gang_role;           /* -1, or a role whose `count` executors must
+				    all be up before the job's first task
+				    starts (a gang of parameter servers) */
+	const struct sim_job_ops *ops; /* its job model's hooks (the kernel sets) */
 };
 
 struct sim_stage;      /* engine-private */
@@ -123,15 +136,14 @@ struct sim_live {
 	struct sim_stage *stages; int nstages, stages_done; /* NULL until its
 					       first dispatch */
 	int64_t task_delay_us;   /* launch delay of each task (overheads) */
-	int execs_ready;         /* executors of its roles that are up */
+	int execs_ready;         /* executors opened for tasks (sim_exec_open) */
 	int tasks_running;
-	int gpu_waits;           /* mnist_spark: TF nodes the reservation ended
-				    for that do not have their device yet */
-	int gpus_training;       /* mnist_spark: workers training on GPUs */
+	int busy_gpus;           /* GPUs it keeps busy without tasks
+				    (sim_job_busy_gpus: training) */
 	bool dispatch_queued;    /* on the engine's dispatch list */
-	bool startup_over;       /* mnist_spark: start-up time passed, training
-				    waits for a TF node's GPU pick */
 	int slot;                /* its place in the pool; -1: the zero record */
+	int mword[4];            /* its job model's own: zero at the first
+				    executor, never read by the kernel */
 };
 
 /* One job: 64 bytes.  What its group fixes is shared (shape), what it
@@ -147,10 +159,12 @@ struct sim_job {
 	int index;               /* index of the job within its group */
 	int gpus_used;           /* GPUs its executors held or grabbed (max) */
 	int nodes_used;          /* distinct nodes that hosted its executors (set at end) */
-	uint8_t type;            /* enum scn_job_type */
+	uint8_t type;            /* its group's job model (scn_job_group.type) */
 	uint8_t status;          /* enum sim_job_status */
 	uint8_t nroles;          /* = shape->nroles */
-	uint8_t phase;           /* engine-private: enum sim_phase (mnist_spark) */
+	uint8_t mstate;          /* its job model's own state, 0 at arrival; a
+				    job timer fires only while it is unchanged
+				    (sim_job_timer) */
 };
 
 struct sim_exec {
@@ -159,25 +173,22 @@ struct sim_exec {
 	int cores;               /* cores held */
 	int64_t mem_mib;         /* memory held, MiB */
 	int gpus;                /* GPUs the scheduler gave it */
-	int gpus_grabbed;        /* GPUs a TF node holds behind the scheduler now
-				    (from its pick until a worker's training
-				    ends, a PS's executor ends) */
+	int gpus_grabbed;        /* GPUs it holds behind the scheduler now
+				    (sim_take_gpu, until sim_give_gpus or its
+				    end) */
 	int gpus_took;           /* GPUs it took at any time (for outputs) */
 	int64_t gpu_from_us, gpu_to_us; /* when it held GPUs (given at launch,
-				    or taken by a TF node); -1 if never */
+				    or taken); -1 if never */
 	int64_t launch_us;       /* granted */
 	int64_t ready_us;        /* could run tasks (after start-up); -1 */
 	int64_t end_us;          /* released; -1 while live */
-	int slots;               /* task slots: cores / task_cpus; 1 for a TF
-				    node; 0 for AMs and Angel servers */
+	int slots;               /* task slots (its role's slots; 0 for AMs) */
 	bool live;
+	uint8_t mbyte[4];        /* its job model's own, zero at launch */
 	/* engine-private */
-	uint8_t gpu_state;       /* TF node: where it is in TFoS's GPU calls (sim.c) */
-	uint8_t gpu_tries;       /* TF node: failed probes of its current get_gpus */
-	uint8_t gpu_calls;       /* TF PS: failed get_gpus calls of start_cluster_server */
-	uint8_t gpu_attempts;    /* TF node: Spark attempts of its reservation task */
+	uint8_t timer_tag;       /* its pending timer's tag (sim_exec_timer) */
 	uint64_t ev_seq;         /* seq of its one pending event that counts (eq.h):
-				    its ready event, then its GPU probes */
+				    its ready event, then its model's timers */
 	int jpos;                /* its index in its job's execs */
 	int node_prev, node_next;/* the node's executor list; next = free list */
 };
@@ -204,17 +215,22 @@ struct sim_totals {
 				    (CLOCK_MONOTONIC); varies run to run, so
 				    only timing.csv shows it */
 	double core_busy_us;     /* ∫ busy cores dt (capped at each node's cores) */
-	double gpu_busy_us;      /* ∫ GPUs training dt */
+	double gpu_busy_us;      /* ∫ GPUs kept busy dt (sim_job_busy_gpus) */
 	double core_alloc_us;    /* ∫ cores held by executors dt */
 	double gpu_alloc_us;     /* ∫ GPUs held or grabbed dt */
 };
 
 /* Build run `replication` of scenario `s` under policy configuration
- * `pol` (an entry of s->policies).  The scenario must outlive the sim.
- * Returns NULL with a message in err only if the policy is unknown. */
+ * `pol` (an entry of s->policies, its ops resolved by the loader).  The
+ * scenario must outlive the sim.  Returns NULL with a message in err
+ * only if the policy has no ops. */
 struct sim *sim_new(const struct scn *s, const struct scn_policy *pol,
 		    uint32_t replication, char *err, size_t errlen);
 void sim_free(struct sim *s);
+
+/* What every job of group g of sc asks for: its model's shape hook
+ * (ops set), as sim_new gives it to the group's jobs. */
+void sim_group_shape(const struct scn *sc, int g, struct sim_shape *out);
 
 /* Simulated time never goes past this, the event queue's last time
  * (2^50 - 1 µs, about 35.7 years; eq.h). */
@@ -290,5 +306,114 @@ int sim_next_role(const struct sim_job *j);
 /* Executors job `job` still wants over all roles (count - granted).
  * Both read j->live: meaningless for a job that has ended. */
 int sim_execs_wanted(const struct sim_job *j);
+
+/* ---- job models ------------------------------------------------------
+ *
+ * A job model (workloads/model.h, one file per model) gives
+ * the kernel these hooks, one const table per model, the same for every
+ * job of its groups.  They are the model's part of a run; its part of
+ * the scenario file (keys, checks) is in workloads/model.h.  A hook
+ * left NULL does what its comment says.  Hooks run inside events, at
+ * the simulated time of the event (sim_now), and act on the run only
+ * through the requests below and the fields the structs mark as the
+ * model's own (sim_job.mstate, sim_live.mword, sim_exec.mbyte).
+ */
+
+/* One stage of a job's DAG, as a job model builds it. */
+struct sim_dag_stage {
+	int ntasks;
+	double *work_us;   /* per task: duration at speed 1, µs */
+	int *parents;      /* indices of earlier stages */
+	int nparents;
+};
+struct sim_dag {
+	int nstages;
+	struct sim_dag_stage *st;
+	int64_t task_delay_us; /* per-task launch delay (overheads) */
+};
+
+struct sim_job_ops {
+	/* What every job of group g asks for.  Called once per group by
+	 * sim_new.  Required.  Fills out (zeroed first, gang_role -1). */
+	void (*shape)(const struct scn *sc, int g, struct sim_shape *out);
+	/* The DAG of job (g, idx): its stages, their tasks' work at speed 1
+	 * and the per-task launch delay (preset to the scenario's
+	 * task_launch overhead).  Arrays come from arena a (live until the
+	 * job's record goes back).  Called once per job, at its first
+	 * dispatch.  NULL: the job runs no task (its model ends it). */
+	void (*build)(const struct scn *sc, int g, int idx, uint64_t seed, struct arena *a,
+		      struct sim_dag *out);
+	/* Whether build gives every job of group g the same DAG (it draws
+	 * nothing), so that one copy, built once, can serve them all.  NULL:
+	 * no. */
+	bool (*dag_shared)(const struct scn *sc, int g);
+	/* Job j arrived (status JOB_WAITING), before the policy hears of
+	 * it.  May set timers.  NULL: nothing. */
+	void (*arrived)(struct sim *s, struct sim_job *j);
+	/* Executor x of job j (not an AM) is up: its start-up is over and
+	 * its role's role_ready counts it.  NULL: sim_exec_open (its task
+	 * slots take tasks). */
+	void (*exec_ready)(struct sim *s, struct sim_job *j, struct sim_exec *x);
+	/* A timer the model set fired: a job timer (x NULL) or executor x's.
+	 * tag is the model's, as given when set. */
+	void (*timer)(struct sim *s, struct sim_job *j, struct sim_exec *x, int tag);
+	/* Task `task` of stage `stage` ended; then, if it was the stage's
+	 * last, stage_end.  Both before the kernel ends a job whose last
+	 * stage is done.  NULL: nothing. */
+	void (*task_end)(struct sim *s, struct sim_job *j, int stage, int task);
+	void (*stage_end)(struct sim *s, struct sim_job *j, int stage);
+	/* Executor x of job j was lost (its node failed, it was preempted)
+	 * with reason `why` (enum sim_why); its running tasks are back in
+	 * their stages.  It is still listed in j's executors, no longer
+	 * live.  NULL: the job goes on with the executors it has left. */
+	void (*exec_lost)(struct sim *s, struct sim_job *j, struct sim_exec *x, int why);
+	/* Job j ends (status final, executors not yet given back).  NULL:
+	 * nothing. */
+	void (*teardown)(struct sim *s, struct sim_job *j);
+};
+
+/* The DAG the kernel builds for job (g, idx) of sc with seed `seed`
+ * (the task_launch overhead preset, then the model's build hook; no
+ * stage without one), arrays from arena a. */
+void sim_build_dag(const struct scn *sc, int g, int idx, uint64_t seed, struct arena *a,
+		   struct sim_dag *out);
+
+/* Requests a job model may make from its hooks. */
+
+/* Job timer: the model's timer hook runs for job j (x NULL) `delay_us`
+ * after now (rounded to the µs), with `tag`, unless before then the job
+ * ended or its mstate changed: a model cancels its pending job timers
+ * by moving to another state. */
+void sim_job_timer(struct sim *s, struct sim_job *j, double delay_us, int tag);
+/* Executor timer: the model's timer hook runs for executor x after
+ * `delay_us`, with `tag`, unless x is released first.  An executor has
+ * one pending timer (its start-up counts as one): setting one replaces
+ * the last. */
+void sim_exec_timer(struct sim *s, struct sim_exec *x, double delay_us, int tag);
+/* x's task slots take tasks from now on (the default exec_ready). */
+void sim_exec_open(struct sim *s, struct sim_job *j, struct sim_exec *x);
+/* The job is running from now (its start time), with or without tasks. */
+void sim_job_started(struct sim *s, struct sim_job *j);
+/* End job j now with status st (not JOB_UNPLACEABLE) and reason why
+ * (SIM_WHY_NONE for JOB_DONE only); it must have no task running. */
+void sim_end_job(struct sim *s, struct sim_job *j, enum sim_job_status st, int why);
+/* Executor x takes one idle GPU of its node behind the scheduler (one
+ * must be free), until sim_give_gpus or its release. */
+void sim_take_gpu(struct sim *s, struct sim_exec *x);
+void sim_give_gpus(struct sim *s, struct sim_exec *x);
+/* Job j keeps n GPUs busy from now without tasks (training): they count
+ * in gpu_busy_us.  Back to 0 at the latest when it ends. */
+void sim_job_busy_gpus(struct sim *s, struct sim_job *j, int n);
+/* Job j's executors, in launch order (live while the job is). */
+int sim_job_nexecs(const struct sim_job *j);
+struct sim_exec *sim_job_exec(struct sim *s, const struct sim_job *j, int i);
+/* This replication's seed (rng.h keys). */
+uint64_t sim_seed(const struct sim *s);
+/* Whether the policy's cluster manager isolates GPUs (an executor sees
+ * only the GPUs it was given; policy_ops.gpu_aware). */
+bool sim_gpus_isolated(const struct sim *s);
+/* A broken invariant: print it with the simulated time, and abort. */
+void sim_die(const struct sim *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3), noreturn));
 
 #endif

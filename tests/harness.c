@@ -1,4 +1,5 @@
 /* harness.c - running scenario files inside tests. */
+#include "load.h"
 #include "harness.h"
 
 #include <CUnit/CUnit.h>

@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models.h"
+#include "registry.h"
+#include "load.h"
 #include "cmd.h"
 #include "harness.h"
 #include "metrics.h"
@@ -145,7 +148,7 @@ static void warmup_beyond(void)
 	CU_ASSERT_EQUAL(m.done, 0);
 	CU_ASSERT(isnan(m.jct_mean_s) && isnan(m.jct_p50_s) && isnan(m.jct_p95_s) &&
 		  isnan(m.jct_p99_s) && isnan(m.wait_mean_s));
-	for (int t = 0; t < SCN_JOB_TYPES; t++)
+	for (int t = 0; t < JM_MODELS; t++)
 		CU_ASSERT_EQUAL(m.done_type[t], 0);
 	CU_ASSERT_DOUBLE_EQUAL(m.makespan_s, 14.0, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(m.cpu_util, 8.0 / 56.0, 1e-12);
@@ -224,7 +227,7 @@ static void verdicts_agree(void)
 				const struct sim_job *j = sim_job(s, i);
 				struct sim_shape sh;
 				struct pol_verdict v;
-				wl_job_shape(c, j->group, &sh);
+				sim_group_shape(c, j->group, &sh);
 				ops->can_ever_place(&c->policies[p], c, j->group, &sh, &v);
 				if (j->status == JOB_UNPLACEABLE && v.why == SIM_WHY_NONE) {
 					CU_ASSERT_EQUAL(sim_job_why(s, i), SIM_WHY_NEVER_PLACED);
@@ -322,7 +325,7 @@ static void feasibility_reasons(void)
 			  fcfg = {.name = "fifo", .kind = "fifo"};
 	int mnist = 1;
 	CU_ASSERT_STRING_EQUAL(c->jobs[mnist].name, "mnist");
-	wl_job_shape(c, mnist, &sh);
+	sim_group_shape(c, mnist, &sh);
 	/* the workers require gpu and v100: the gpu nodes have 1.5 GiB */
 	dual->can_ever_place(&dcfg, c, mnist, &sh, &v);
 	CU_ASSERT_EQUAL(v.why, SIM_WHY_MEMORY);

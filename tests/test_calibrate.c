@@ -1,6 +1,7 @@
 /* test_calibrate.c - calibration: the fit recovers known coefficients,
  * the model file round-trips through scn_load, word counts match a hand
  * count, the MLP's gradients match finite differences and it learns. */
+#include "load.h"
 #include "test.h"
 
 #include <gsl/gsl_randist.h>

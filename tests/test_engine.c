@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "load.h"
 #include "arena.h"
 #include "harness.h"
 #include "rng.h"
@@ -47,8 +48,8 @@ static void wordcount_splits(void)
 	};
 	struct arena ar = {0};
 	for (int k = 0; k < 4; k++) {
-		struct wl_dag d;
-		wl_build_dag(s, want[k].group, 0, 1, &ar, &d);
+		struct sim_dag d;
+		sim_build_dag(s, want[k].group, 0, 1, &ar, &d);
 		CU_ASSERT_EQUAL(d.nstages, 2);
 		CU_ASSERT_EQUAL(d.st[0].ntasks, want[k].maps);
 		CU_ASSERT_EQUAL(d.st[1].ntasks, want[k].reduces);
@@ -63,8 +64,8 @@ static void wordcount_splits(void)
 	}
 	/* reduce: 1 GiB x 0.1 shuffle over 8 reducers = 12.8 MiB each;
 	 * cost 0.5 s + 20 ms per MiB = 756 ms */
-	struct wl_dag d;
-	wl_build_dag(s, 0, 0, 1, &ar, &d);
+	struct sim_dag d;
+	sim_build_dag(s, 0, 0, 1, &ar, &d);
 	CU_ASSERT_DOUBLE_EQUAL(d.st[1].work_us[0], 756000.0, 1e-6);
 	arena_free(&ar);
 	scn_free(s);
@@ -90,14 +91,14 @@ static void keyed_durations(void)
 {
 	struct scn *s = h_load("tests/scenarios/hand/keyed.yaml");
 	struct arena aa = {0}, ab = {0};
-	struct wl_dag a, b;
-	wl_build_dag(s, 1, 3, 77, &aa, &a);
-	wl_build_dag(s, 1, 3, 77, &ab, &b);
+	struct sim_dag a, b;
+	sim_build_dag(s, 1, 3, 77, &aa, &a);
+	sim_build_dag(s, 1, 3, 77, &ab, &b);
 	CU_ASSERT_EQUAL(a.st[0].ntasks, b.st[0].ntasks);
 	CU_ASSERT_EQUAL(memcmp(a.st[0].work_us, b.st[0].work_us,
 			       (size_t)a.st[0].ntasks * sizeof *a.st[0].work_us), 0);
 	arena_reset(&ab);
-	wl_build_dag(s, 1, 3, 78, &ab, &b); /* another seed: other durations */
+	sim_build_dag(s, 1, 3, 78, &ab, &b); /* another seed: other durations */
 	CU_ASSERT_NOT_EQUAL(a.st[0].work_us[0], b.st[0].work_us[0]);
 	arena_free(&aa);
 	arena_free(&ab);

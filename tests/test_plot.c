@@ -1,6 +1,7 @@
 /* test_plot.c - `hetsim plot`: CSV read by column name, and the data of
  * every figure from small hand-made files under tests/data/plot/, with
  * the expected values worked out by hand (see the comments). */
+#include "load.h"
 #include "test.h"
 
 #include <dirent.h>

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "models.h"
 #include "cluster.h"
 #include "cmd.h"
 
@@ -238,7 +239,7 @@ static void standalone_gpu_cpu(void)
 {
 	struct scn *c;
 	struct sim *s = h_run(HAND "standalone-gpu-cpu.yaml", "spark-standalone", 0, &c);
-	CU_ASSERT_EQUAL(sim_job_group(s, 1)->gpu_busy, SCN_GPU_BUSY_CPU);
+	CU_ASSERT_EQUAL(((const struct jm_mnist *)sim_job_group(s, 1)->params)->gpu_busy, JM_GPU_BUSY_CPU);
 	JOB_AT(s, "m", 0, 1, 57);
 	JOB_AT(s, "m", 1, 6, 112);
 	CU_ASSERT_EQUAL(h_exec(3)->gpus_took, 0);
@@ -430,7 +431,7 @@ static void three_types(void)
 		CU_ASSERT_EQUAL(sim_njobs(s), 7);
 		for (int i = 0; i < sim_njobs(s); i++) {
 			const struct sim_job *j = sim_job(s, i);
-			bool angel_on_standalone = p == 3 && j->type == SCN_JOB_ANGEL;
+			bool angel_on_standalone = p == 3 && j->type == JM_ANGEL;
 			CU_ASSERT_EQUAL(j->status, angel_on_standalone ? JOB_UNPLACEABLE : JOB_DONE);
 		}
 		h_done(s, c);

@@ -6,6 +6,10 @@
  * the required ones; cost.yaml is the cost model full.yaml names by path)
  * and tests/scenarios/bad/ (one mistake each, message pinned below).
  */
+#include "models.h"
+#include "sim.h"
+#include "registry.h"
+#include "load.h"
 #include "test.h"
 
 #include "policy.h"
@@ -99,29 +103,32 @@ static void test_full_wordcount(void)
 	struct scn *s = load_ok(OK_DIR "full.yaml");
 	CU_ASSERT_EQUAL_FATAL(s->njobgroups, 3);
 	const struct scn_job_group *j = &s->jobs[0];
+	const struct jm_wordcount *w = j->params;
+	struct sim_shape sh;
+	sim_group_shape(s, 0, &sh);
 	CU_ASSERT_STRING_EQUAL(j->name, "wc");
-	CU_ASSERT_EQUAL(j->type, SCN_JOB_WORDCOUNT);
+	CU_ASSERT_EQUAL(j->type, JM_WORDCOUNT);
 	CU_ASSERT_EQUAL(j->count, 4);
 	CU_ASSERT_EQUAL(j->arrival.kind, SCN_ARR_INTERVAL);
 	CU_ASSERT_EQUAL(j->arrival.interval_us, 30000000);
 	CU_ASSERT_EQUAL(j->arrival.start_us, 60000000); /* 1min */
 	CU_ASSERT_EQUAL(j->require, bit(s, "cpu"));     /* a single scalar */
 	CU_ASSERT_EQUAL(j->prefer, bit(s, "fast"));
-	CU_ASSERT_EQUAL(j->exec.count, 3);
-	CU_ASSERT_EQUAL(j->exec.cores, 4);
-	CU_ASSERT_EQUAL(j->exec.mem_mib, 4096);
-	CU_ASSERT_EQUAL(j->exec.gpus, 0);
-	CU_ASSERT_FALSE(j->exec.has_labels);
-	CU_ASSERT_EQUAL(j->exec.require, j->require);   /* inherited */
-	CU_ASSERT_EQUAL(j->exec.prefer, j->prefer);
+	CU_ASSERT_EQUAL(w->exec.count, 3);
+	CU_ASSERT_EQUAL(w->exec.cores, 4);
+	CU_ASSERT_EQUAL(w->exec.mem_mib, 4096);
+	CU_ASSERT_EQUAL(w->exec.gpus, 0);
+	CU_ASSERT_FALSE(w->exec.has_labels);
+	CU_ASSERT_EQUAL(sh.role[0].require, j->require); /* inherited */
+	CU_ASSERT_EQUAL(sh.role[0].prefer, j->prefer);
 	CU_ASSERT_EQUAL(j->cores_max, 12);
 	CU_ASSERT_EQUAL(j->task_cpus, 2);
-	CU_ASSERT_EQUAL(j->input_mib.kind, SCN_DIST_UNIFORM);
-	CU_ASSERT_DOUBLE_EQUAL(j->input_mib.a, 512, 0);
-	CU_ASSERT_DOUBLE_EQUAL(j->input_mib.b, 2048, 0);
-	CU_ASSERT_EQUAL(j->parallelism, 8);
-	CU_ASSERT_DOUBLE_EQUAL(j->shuffle_ratio, 0.25, 0);
-	CU_ASSERT_EQUAL(j->split_mib, 64);
+	CU_ASSERT_EQUAL(w->input_mib.kind, SCN_DIST_UNIFORM);
+	CU_ASSERT_DOUBLE_EQUAL(w->input_mib.a, 512, 0);
+	CU_ASSERT_DOUBLE_EQUAL(w->input_mib.b, 2048, 0);
+	CU_ASSERT_EQUAL(w->parallelism, 8);
+	CU_ASSERT_DOUBLE_EQUAL(w->shuffle_ratio, 0.25, 0);
+	CU_ASSERT_EQUAL(w->split_mib, 64);
 	CU_ASSERT_EQUAL(j->pos.line, 27);
 	scn_free(s);
 }
@@ -130,7 +137,8 @@ static void test_full_mnist(void)
 {
 	struct scn *s = load_ok(OK_DIR "full.yaml");
 	const struct scn_job_group *j = &s->jobs[1];
-	CU_ASSERT_EQUAL(j->type, SCN_JOB_MNIST);
+	const struct jm_mnist *m = j->params;
+	CU_ASSERT_EQUAL(j->type, JM_MNIST);
 	CU_ASSERT_EQUAL(j->count, 3);                   /* from times */
 	CU_ASSERT_EQUAL_FATAL(j->arrival.kind, SCN_ARR_LIST);
 	CU_ASSERT_EQUAL_FATAL(j->arrival.ntimes, 3);
@@ -140,31 +148,31 @@ static void test_full_mnist(void)
 	CU_ASSERT_EQUAL(j->require, 0);
 	CU_ASSERT_EQUAL(j->prefer, bit(s, "gpu"));
 	CU_ASSERT_EQUAL(j->cores_max, 4);
-	CU_ASSERT_EQUAL(j->cluster_size, 4);
+	CU_ASSERT_EQUAL(m->cluster_size, 4);
 	/* ps gives only require: its prefer stays the job's */
-	CU_ASSERT_EQUAL(j->ps.cores, 2);
-	CU_ASSERT_EQUAL(j->ps.mem_mib, 1024);
-	CU_ASSERT_EQUAL(j->ps.gpus, 0);
-	CU_ASSERT_TRUE(j->ps.has_labels);
-	CU_ASSERT_EQUAL(j->ps.require, bit(s, "cpu"));
-	CU_ASSERT_EQUAL(j->ps.prefer, bit(s, "gpu"));
+	CU_ASSERT_EQUAL(m->ps.cores, 2);
+	CU_ASSERT_EQUAL(m->ps.mem_mib, 1024);
+	CU_ASSERT_EQUAL(m->ps.gpus, 0);
+	CU_ASSERT_TRUE(m->ps.has_labels);
+	CU_ASSERT_EQUAL(m->ps.require, bit(s, "cpu"));
+	CU_ASSERT_EQUAL(m->ps.prefer, bit(s, "gpu"));
 	/* worker gives both; prefer: [] empties the job's preference */
-	CU_ASSERT_EQUAL(j->worker.count, 3);            /* cluster_size - 1 */
-	CU_ASSERT_EQUAL(j->worker.cores, 1);
-	CU_ASSERT_EQUAL(j->worker.mem_mib, 3072);
-	CU_ASSERT_EQUAL(j->worker.gpus, 1);
-	CU_ASSERT_TRUE(j->worker.has_labels);
-	CU_ASSERT_EQUAL(j->worker.require, bit(s, "gpu") | bit(s, "v100"));
-	CU_ASSERT_EQUAL(j->worker.prefer, 0);
-	CU_ASSERT_EQUAL(j->steps, 2000);
-	CU_ASSERT_EQUAL(j->batch_size, 64);
-	CU_ASSERT_EQUAL(j->epochs, 2);
-	CU_ASSERT_EQUAL(j->partitions, 20);
-	CU_ASSERT_EQUAL(j->feed_task_us, 1);            /* 0.0000005s rounds up */
-	CU_ASSERT_EQUAL(j->startup_us, 12000000);
-	CU_ASSERT_EQUAL(j->shutdown_us, 3000000);
-	CU_ASSERT_EQUAL(j->reservation_timeout_us, 600000000); /* 10min */
-	CU_ASSERT_EQUAL(j->gpu_busy, SCN_GPU_BUSY_CPU);          /* not the default */
+	CU_ASSERT_EQUAL(m->worker.count, 3);            /* cluster_size - 1 */
+	CU_ASSERT_EQUAL(m->worker.cores, 1);
+	CU_ASSERT_EQUAL(m->worker.mem_mib, 3072);
+	CU_ASSERT_EQUAL(m->worker.gpus, 1);
+	CU_ASSERT_TRUE(m->worker.has_labels);
+	CU_ASSERT_EQUAL(m->worker.require, bit(s, "gpu") | bit(s, "v100"));
+	CU_ASSERT_EQUAL(m->worker.prefer, 0);
+	CU_ASSERT_EQUAL(m->steps, 2000);
+	CU_ASSERT_EQUAL(m->batch_size, 64);
+	CU_ASSERT_EQUAL(m->epochs, 2);
+	CU_ASSERT_EQUAL(m->partitions, 20);
+	CU_ASSERT_EQUAL(m->feed_task_us, 1);            /* 0.0000005s rounds up */
+	CU_ASSERT_EQUAL(m->startup_us, 12000000);
+	CU_ASSERT_EQUAL(m->shutdown_us, 3000000);
+	CU_ASSERT_EQUAL(m->reservation_timeout_us, 600000000); /* 10min */
+	CU_ASSERT_EQUAL(m->gpu_busy, JM_GPU_BUSY_CPU);          /* not the default */
 	scn_free(s);
 }
 
@@ -172,13 +180,14 @@ static void test_full_synthetic(void)
 {
 	struct scn *s = load_ok(OK_DIR "full.yaml");
 	const struct scn_job_group *j = &s->jobs[2];
-	CU_ASSERT_EQUAL(j->type, SCN_JOB_SYNTHETIC);
+	const struct jm_synthetic *y = j->params;
+	CU_ASSERT_EQUAL(j->type, JM_SYNTHETIC);
 	CU_ASSERT_EQUAL(j->count, 2);
 	CU_ASSERT_EQUAL(j->arrival.kind, SCN_ARR_POISSON);
 	CU_ASSERT_DOUBLE_EQUAL(j->arrival.mean_gap_us, 2e6, 0); /* 0.5/s */
 	CU_ASSERT_EQUAL(j->arrival.start_us, 5000000);
-	CU_ASSERT_EQUAL(j->exec.count, 2);              /* defaults */
-	CU_ASSERT_EQUAL(j->exec.mem_mib, 1024);
+	CU_ASSERT_EQUAL(y->exec.count, 2);              /* defaults */
+	CU_ASSERT_EQUAL(y->exec.mem_mib, 1024);
 	CU_ASSERT_EQUAL_FATAL(j->nstages, 4);
 	const struct scn_stage *st = j->stages;
 	CU_ASSERT_STRING_EQUAL(st[0].name, "load");
@@ -281,24 +290,26 @@ static void test_defaults(void)
 	CU_ASSERT_EQUAL(g->labels, 0);
 
 	CU_ASSERT_EQUAL_FATAL(s->njobgroups, 3);
-	const struct scn_job_group *wc = &s->jobs[0], *tf = &s->jobs[1], *ch = &s->jobs[2];
+	const struct scn_job_group *wc = &s->jobs[0], *ch = &s->jobs[2];
+	const struct jm_wordcount *wp = wc->params;
+	const struct jm_mnist *tf = s->jobs[1].params;
 	CU_ASSERT_EQUAL(wc->count, 1);
 	CU_ASSERT_EQUAL(wc->arrival.kind, SCN_ARR_FIXED);
 	CU_ASSERT_EQUAL(wc->arrival.start_us, 0);
 	CU_ASSERT_EQUAL(wc->require, 0);
 	CU_ASSERT_EQUAL(wc->prefer, 0);
-	CU_ASSERT_EQUAL(wc->exec.count, 2);
-	CU_ASSERT_EQUAL(wc->exec.cores, 0);
-	CU_ASSERT_EQUAL(wc->exec.mem_mib, 1024);
-	CU_ASSERT_EQUAL(wc->exec.gpus, 0);
-	CU_ASSERT_FALSE(wc->exec.has_labels);
+	CU_ASSERT_EQUAL(wp->exec.count, 2);
+	CU_ASSERT_EQUAL(wp->exec.cores, 0);
+	CU_ASSERT_EQUAL(wp->exec.mem_mib, 1024);
+	CU_ASSERT_EQUAL(wp->exec.gpus, 0);
+	CU_ASSERT_FALSE(wp->exec.has_labels);
 	CU_ASSERT_EQUAL(wc->cores_max, 0);
 	CU_ASSERT_EQUAL(wc->task_cpus, 1);
-	CU_ASSERT_EQUAL(wc->input_mib.kind, SCN_DIST_CONST);
-	CU_ASSERT_DOUBLE_EQUAL(wc->input_mib.a, 1024, 0);
-	CU_ASSERT_EQUAL(wc->parallelism, 0);
-	CU_ASSERT_DOUBLE_EQUAL(wc->shuffle_ratio, 0.1, 0);
-	CU_ASSERT_EQUAL(wc->split_mib, 128);
+	CU_ASSERT_EQUAL(wp->input_mib.kind, SCN_DIST_CONST);
+	CU_ASSERT_DOUBLE_EQUAL(wp->input_mib.a, 1024, 0);
+	CU_ASSERT_EQUAL(wp->parallelism, 0);
+	CU_ASSERT_DOUBLE_EQUAL(wp->shuffle_ratio, 0.1, 0);
+	CU_ASSERT_EQUAL(wp->split_mib, 128);
 
 	CU_ASSERT_EQUAL(tf->cluster_size, 3);
 	CU_ASSERT_EQUAL(tf->ps.cores, 1);
@@ -318,7 +329,7 @@ static void test_defaults(void)
 	CU_ASSERT_EQUAL(tf->startup_us, 10000000);
 	CU_ASSERT_EQUAL(tf->shutdown_us, 2000000);
 	CU_ASSERT_EQUAL(tf->reservation_timeout_us, 600000000);
-	CU_ASSERT_EQUAL(tf->gpu_busy, SCN_GPU_BUSY_RETRY);
+	CU_ASSERT_EQUAL(tf->gpu_busy, JM_GPU_BUSY_RETRY);
 
 	CU_ASSERT_EQUAL_FATAL(ch->nstages, 3);           /* a chain a <- b <- c */
 	CU_ASSERT_EQUAL(ch->stages[0].nparents, 0);
@@ -680,12 +691,12 @@ static void test_gpu_busy(void)
 {
 	static const struct {
 		const char *value;
-		enum scn_gpu_busy want;
+		int want;
 		const char *msg; /* NULL: must load */
 	} cases[] = {
-		{"retry", SCN_GPU_BUSY_RETRY, NULL},
-		{"cpu", SCN_GPU_BUSY_CPU, NULL},
-		{"\"cpu\"", SCN_GPU_BUSY_CPU, NULL}, /* quoting changes nothing */
+		{"retry", JM_GPU_BUSY_RETRY, NULL},
+		{"cpu", JM_GPU_BUSY_CPU, NULL},
+		{"\"cpu\"", JM_GPU_BUSY_CPU, NULL}, /* quoting changes nothing */
 		{"CPU", 0, ":2:69: expected one of retry, cpu for gpu_busy, got 'CPU'"},
 		{"{a: 1}", 0, ":2:69: expected one of retry, cpu for gpu_busy, got a mapping"},
 	};
@@ -703,7 +714,8 @@ static void test_gpu_busy(void)
 			CU_ASSERT_STRING_EQUAL(msg, cases[i].msg);
 		} else {
 			CU_ASSERT_PTR_NOT_NULL(s);
-			CU_ASSERT(s && s->jobs[0].gpu_busy == cases[i].want);
+			CU_ASSERT(s && ((const struct jm_mnist *)s->jobs[0].params)->gpu_busy ==
+					  cases[i].want);
 		}
 		if ((s != NULL) != (cases[i].msg == NULL))
 			fprintf(stderr, "\n  gpu_busy %s: %s\n", cases[i].value, s ? "loaded" : msg);

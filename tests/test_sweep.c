@@ -7,6 +7,8 @@
  * moving two keys; paths.yaml: every way a path selects) and
  * tests/scenarios/bad/sweep_*.yaml (one mistake each, message pinned).
  */
+#include "models.h"
+#include "load.h"
 #include "test.h"
 
 #include <fcntl.h>
@@ -101,7 +103,7 @@ static void test_two_axes(void)
 		CU_ASSERT_EQUAL_FATAL(s->njobgroups, 1);
 		CU_ASSERT_EQUAL(s->jobs[0].count, jobs[p]);
 		CU_ASSERT_EQUAL(s->jobs[0].arrival.interval_us, 3000000);
-		CU_ASSERT_EQUAL(s->jobs[0].exec.cores, 2);
+		CU_ASSERT_EQUAL(((const struct jm_wordcount *)s->jobs[0].params)->exec.cores, 2);
 		CU_ASSERT_EQUAL(s->npolicies, 2);
 	}
 	scn_sweep_free(sw);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "models.h"
 #include "bgq.h"
 #include "cmd.h"
 #include "harness.h"
@@ -210,7 +211,7 @@ static void metrics_by_batches(void)
 		SAME_D(gpu_util);
 		SAME_D(cpu_alloc);
 		SAME_D(gpu_alloc);
-		for (int t = 0; t < SCN_JOB_TYPES; t++) {
+		for (int t = 0; t < JM_MODELS; t++) {
 			SAME_D(jct_type_s[t]);
 			SAME(done_type[t]);
 		}

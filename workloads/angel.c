@@ -16,22 +16,26 @@
  *
  * CPU only; no GPU affinity.
  */
+#include <stddef.h>
+
 #include "arena.h"
+#include "models.h"
 #include "rng.h"
 #include "scenario.h"
+#include "sim.h"
 #include "util.h"
 #include "workload.h"
 
-void wl_angel_dag(const struct scn *s, int g, int idx, uint64_t seed, struct arena *a,
-		  struct wl_dag *out)
+static void angel_build(const struct scn *s, int g, int idx, uint64_t seed, struct arena *a,
+			struct sim_dag *out)
 {
-	const struct scn_job_group *jg = &s->jobs[g];
+	const struct jm_angel *jg = s->jobs[g].params;
 	int ps = jg->ps.count > 0 ? jg->ps.count : 1;
 	out->nstages = jg->iterations;
 	out->st = arena_zalloc(a, (size_t)jg->iterations * sizeof *out->st);
 	out->task_delay_us += s->cost.task_overhead_us;
 	for (int i = 0; i < jg->iterations; i++) {
-		struct wl_stage *st = &out->st[i];
+		struct sim_dag_stage *st = &out->st[i];
 		st->ntasks = jg->partitions;
 		st->work_us = arena_alloc(a, (size_t)st->ntasks * sizeof *st->work_us);
 		struct wl_cost comp, push;
@@ -41,17 +45,82 @@ void wl_angel_dag(const struct scn *s, int g, int idx, uint64_t seed, struct are
 			     (uint32_t)(2 * i + 1));
 		for (int t = 0; t < st->ntasks; t++)
 			st->work_us[t] = wl_cost_at(&comp, jg->samples, 1.0, (uint64_t)t) +
-					 wl_cost_at(&push, jg->model_mib / ps, 1.0, (uint64_t)t);
+					 wl_cost_at(&push, (double)jg->model_mib / ps, 1.0, (uint64_t)t);
 		st->parents = arena_alloc(a, sizeof *st->parents);
 		st->nparents = i > 0;
 		st->parents[0] = i - 1;
 	}
 }
 
-int wl_angel_check(const struct scn *s, int g, char *err, size_t errlen)
+/* Role 0: the Spark executors; role 1: the parameter servers, which run
+ * no task and start as a gang before the first task (waitForAllPS). */
+static void angel_shape(const struct scn *s, int g, struct sim_shape *out)
+{
+	const struct scn_job_group *grp = &s->jobs[g];
+	const struct jm_angel *p = grp->params;
+	out->cores_max = grp->cores_max;
+	out->task_cpus = grp->task_cpus > 0 ? grp->task_cpus : 1;
+	out->nroles = 2;
+	wl_set_role(&out->role[0], &p->exec, p->exec.count > 0 ? p->exec.count : 2, grp);
+	wl_set_role(&out->role[1], &p->ps, p->ps.count > 0 ? p->ps.count : 1, grp);
+	out->role[1].slots = 0;
+	out->gang_role = 1;
+}
+
+static int angel_check(const struct scn *s, int g, char *err, size_t errlen)
 {
 	if (wl_need_kernel(s, g, "angel_compute", "cpu", err, errlen) ||
 	    wl_need_kernel(s, g, "angel_pushpull", "cpu", err, errlen))
 		return -1;
 	return 0;
 }
+
+static long long angel_tasks(const struct scn_job_group *jg)
+{
+	const struct jm_angel *p = jg->params;
+	return (long long)p->iterations * p->partitions;
+}
+
+#define AN(f) offsetof(struct jm_angel, f)
+static const struct jm_key angel_keys[] = {
+	SPARK_EXEC_KEYS(struct jm_angel),
+	{.key = "ps", .kind = JM_ROLE, .off = AN(ps), .lo = 1,
+	 .help = "the parameter servers: count, cores, memory, gpus, require, prefer"},
+	{.key = "partitions", .kind = JM_INT, .off = AN(partitions), .lo = 1, .hi = SCN_MAX_TASKS,
+	 .what = "tasks per stage", .help = "tasks per iteration (default 10)"},
+	{.key = "iterations", .kind = JM_INT, .off = AN(iterations), .lo = 1, .hi = SCN_MAX_STAGES,
+	 .what = "iterations", .help = "training iterations (default 10)"},
+	{.key = "samples", .kind = JM_NUM, .off = AN(samples), .flo = 0, .fhi = 1e12,
+	 .what = "a number of samples from 0 to 1e12",
+	 .help = "samples per partition per iteration (default 10000)"},
+	{.key = "model", .kind = JM_SIZE, .off = AN(model_mib), .lo = 0,
+	 .help = "model size pulled and pushed per task (default 64MiB)"},
+};
+
+/* Defaults from the Angel quick start (executors of 2 cores and 2 GiB)
+ * and AngelPSContext (1 PS of 1 core and 4 GiB). */
+static const struct jm_angel angel_defaults = {
+	.exec = {.count = 2, .cores = 2, .mem_mib = 2048},
+	.ps = {.count = 1, .cores = 1, .mem_mib = 4096},
+	.iterations = 10,
+	.partitions = 10,
+	.samples = 10000,
+	.model_mib = 64,
+};
+
+static const struct sim_job_ops angel_ops = {
+	.shape = angel_shape,
+	.build = angel_build,
+};
+
+const struct job_model jm_angel = {
+	.name = "angel",
+	.roles = {"executor", "ps"},
+	.keys = angel_keys,
+	.nkeys = ARRAY_LEN(angel_keys),
+	.params_size = sizeof(struct jm_angel),
+	.defaults = &angel_defaults,
+	.check = angel_check,
+	.tasks = angel_tasks,
+	.ops = &angel_ops,
+};

@@ -1,10 +1,12 @@
 /* mnist_spark.c - TensorFlowOnSpark's mnist_spark example (TFoS 1.x,
  * InputMode.SPARK, one parameter server; spark-semantics.md §4, §7(d)).
  *
- * The engine (sim.c) runs the phases: reservation (every executor must
- * be up; early ones hold their resources; the job times out after
- * reservation_timeout), start-up, training, shutdown.  This file gives
- * the two numbers the training phase needs:
+ * This model runs TFoS's whole life of a job on the kernel's requests
+ * (sim.h): the reservation (every executor must be up; early ones hold
+ * their resources; the job times out after reservation_timeout), the
+ * GPU probes and their retries, start-up, training and shutdown.  Its
+ * jobs run no Spark task of the kernel's dispatcher: training holds the
+ * executors, and ends after
  *
  *   step time of each worker on the device it really got: the cost
  *   model's kernel mnist_step with work = batch_size, on the node's GPU
@@ -15,21 +17,45 @@
  *   feeding time: partitions × epochs feeding tasks spread over the
  *   workers, each taking feed_task; training never ends before the data
  *   has been fed.
- *
- * and TFoS's schedule of GPU probes for a worker whose node has GPUs but
- * none idle (gpu_busy: retry); the engine runs the probes.
  */
+#include <inttypes.h>
+#include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
 
 #include "cluster.h"
+#include "models.h"
 #include "rng.h"
 #include "scenario.h"
+#include "sim.h"
+#include "util.h"
 #include "workload.h"
 
-double wl_mnist_step_us(const struct scn *s, int g, int idx, int w,
-			const struct clu_node *n, bool gpu, uint64_t seed)
+/* A worker that finds no idle GPU sleeps after its k-th failed probe, k
+ * = 1 .. GPU_RETRIES, and probes again after every sleep but the last;
+ * when the last sleep is over it raises (retry_sleep_us). */
+#define GPU_RETRIES 3
+/* The example's parameter server sleeps (executor_id + 1) x 5 s before
+ * start_cluster_server picks its GPU (mnist_dist.py: "Delay PS nodes a
+ * bit, since workers seem to reserve GPUs more quickly"); the one PS is
+ * executor 0. */
+#define PS_DELAY_US ((int64_t)5 * 1000000)
+/* TFoS 1.4's start_cluster_server calls get_gpus (and creates the TF
+ * server) up to this many times, sleeping this long after each failure,
+ * before it raises. */
+#define SERVER_TRIES 3
+#define SERVER_SLEEP_US ((int64_t)10 * 1000000)
+/* spark.task.maxFailures: Spark runs a failed task again on an executor
+ * up to this many attempts in all before it aborts the job. */
+#define TASK_MAX_FAILURES 4
+
+/* Time of one training step, µs, of worker `w` of job (g, idx) on node
+ * `n`, on one of its GPUs if `gpu`, else on its CPU. */
+static double step_us(const struct scn *s, int g, int idx, int w, const struct clu_node *n,
+		      bool gpu, uint64_t seed)
 {
-	const struct scn_job_group *jg = &s->jobs[g];
+	const struct jm_mnist *jg = s->jobs[g].params;
 	const char *dev = "cpu";
 	if (gpu) {
 		const struct scn_cost_kernel *k = scn_cost_kernel(s, "mnist_step");
@@ -39,9 +65,10 @@ double wl_mnist_step_us(const struct scn *s, int g, int idx, int w,
 			  (uint32_t)g, (uint32_t)idx, 2, (uint64_t)w);
 }
 
-int64_t wl_mnist_feed_us(const struct scn *s, int g, int workers)
+/* Time to feed the training data with `workers` workers. */
+static int64_t feed_us(const struct scn *s, int g, int workers)
 {
-	const struct scn_job_group *jg = &s->jobs[g];
+	const struct jm_mnist *jg = s->jobs[g].params;
 	int64_t feeds = (int64_t)jg->partitions * jg->epochs;
 	if (workers < 1)
 		workers = 1;
@@ -59,7 +86,374 @@ int64_t wl_mnist_feed_us(const struct scn *s, int g, int workers)
  *
  * Probes at 0, 30 and 90 s; after the third failure it sleeps 90 s and
  * raises at 180 s without probing again. */
-int64_t wl_mnist_retry_sleep_us(int k)
+static int64_t retry_sleep_us(int k)
 {
 	return (int64_t)30 * k * 1000000;
 }
+
+/* ---- the life of a job ---------------------------------------------- */
+
+/* The job's state (sim_job.mstate): TFoS's phases.  Its job timers fire
+ * only in the state they were set in (sim_job_timer). */
+enum { PH_RESERVE, PH_STARTUP, PH_TRAIN, PH_SHUTDOWN };
+/* Timer tags: the job's reservation timeout and phase ends, a TF node's
+ * wake-up in its GPU calls. */
+enum { T_TIMEOUT, T_PHASE, T_PROBE };
+
+/* A job's counts (sim_live.mword). */
+#define REGISTERED(j) ((j)->live->mword[0]) /* TF nodes registered */
+#define GPU_WAITS(j) ((j)->live->mword[1])  /* TF nodes the reservation ended
+					       for that do not have their
+					       device yet */
+#define STARTUP_OVER(j) ((j)->live->mword[2]) /* start-up time passed, training
+						 waits for a TF node's GPU pick */
+/* A TF node's place in its GPU calls (sim_exec.mbyte). */
+#define GPU_STATE(x) ((x)->mbyte[0])    /* enum tf_gpu */
+#define GPU_TRIES(x) ((x)->mbyte[1])    /* failed probes of its current get_gpus */
+#define GPU_CALLS(x) ((x)->mbyte[2])    /* PS: failed get_gpus calls of
+					   start_cluster_server */
+#define GPU_ATTEMPTS(x) ((x)->mbyte[3]) /* Spark attempts of its reservation task */
+
+/* Where a TF node is in TFoS 1.4's GPU calls.  Each call is
+ * gpu_info.get_gpus: probe nvidia-smi, and while no GPU is idle sleep
+ * 30·k s after the k-th failed probe, for at most GPU_RETRIES probes,
+ * then raise (retry_sleep_us). */
+enum tf_gpu {
+	TG_NONE,     /* has its device, or never probes */
+	TG_REGISTER, /* TFSparkNode.run's check before it registers */
+	TG_PICK,     /* worker: run's check once reserved, then at once
+			start_cluster_server takes the GPU it found */
+	TG_CHECK,    /* PS: run's check once reserved */
+	TG_PS_DELAY, /* PS: the example's sleep before start_cluster_server */
+	TG_PS_PICK,  /* PS: start_cluster_server's loop of get_gpus calls */
+};
+
+static const struct jm_mnist *params_of(const struct sim *s, const struct sim_job *j)
+{
+	return sim_scenario(s)->jobs[j->group].params;
+}
+
+/* Whether TF node x runs TFoS's nvidia-smi probes: its job asks for GPUs
+ * (TFoS's num_gpus > 0), its node has GPUs (a CUDA build of TensorFlow
+ * there), the cluster manager does not isolate GPUs (a GPU-blind one
+ * shows every executor all the node's GPUs) and gave it none. */
+static bool tf_probes(const struct sim *s, const struct sim_job *j, const struct sim_exec *x)
+{
+	return j->shape->role[1].gpus > 0 && !sim_gpus_isolated(s) && x->gpus == 0 &&
+	       sim_cluster(s)->nodes[x->node].gpus > 0;
+}
+
+/* Sleep, then wake up in on_probe_timer. */
+static void tf_sleep(struct sim *s, struct sim_exec *x, int64_t us)
+{
+	sim_exec_timer(s, x, (double)us, T_PROBE);
+}
+
+static void start_training(struct sim *s, struct sim_job *j);
+static void tf_reserved(struct sim *s, struct sim_job *j);
+
+/* One more TF node registered; the last one completes the reservation. */
+static void tf_register(struct sim *s, struct sim_job *j)
+{
+	REGISTERED(j)++;
+	if (j->mstate == PH_RESERVE &&
+	    REGISTERED(j) == j->shape->role[0].count + j->shape->role[1].count)
+		tf_reserved(s, j);
+}
+
+/* One probe of x's current get_gpus call.  No idle GPU: with gpu_busy:
+ * retry, sleep (on_probe_timer); with gpu_busy: cpu, go on without one.
+ * Otherwise the call returns: a check lets the node go on, a pick takes
+ * the GPU. */
+static void tf_probe(struct sim *s, struct sim_job *j, struct sim_exec *x)
+{
+	bool idle = sim_cluster(s)->nodes[x->node].gpus_free > 0;
+	if (!idle && params_of(s, j)->gpu_busy == JM_GPU_BUSY_RETRY) {
+		GPU_TRIES(x)++;
+		tf_sleep(s, x, retry_sleep_us(GPU_TRIES(x)));
+		return;
+	}
+	switch ((enum tf_gpu)GPU_STATE(x)) {
+	case TG_REGISTER:
+		GPU_STATE(x) = TG_NONE;
+		tf_register(s, j);
+		return;
+	case TG_CHECK:
+		GPU_STATE(x) = TG_PS_DELAY;
+		tf_sleep(s, x, PS_DELAY_US);
+		return;
+	case TG_PICK:
+	case TG_PS_PICK:
+		if (idle)
+			sim_take_gpu(s, x); /* else gpu_busy: cpu, without one */
+		GPU_STATE(x) = TG_NONE;
+		if (--GPU_WAITS(j) == 0 && STARTUP_OVER(j))
+			start_training(s, j);
+		return;
+	default:
+		sim_die(s, "executor %d probed in GPU state %d", x->id, GPU_STATE(x));
+	}
+}
+
+/* The reservation is complete: every TF node leaves await_reservations()
+ * and, in launch order, checks again for an idle GPU (run's second
+ * get_gpus).  A worker whose check finds one takes it at once
+ * (start_cluster_server, the next thing it runs); the PS sleeps 5 s
+ * first, then takes one too (TFoS 1.x overrides a PS's num_gpus to 1).
+ * Nodes without probes have their device already. */
+static void tf_reserved(struct sim *s, struct sim_job *j)
+{
+	j->mstate = PH_STARTUP; /* the reservation timeout is off */
+	sim_job_started(s, j);
+	sim_job_timer(s, j, (double)params_of(s, j)->startup_us, T_PHASE);
+	for (int i = 0; i < sim_job_nexecs(j); i++) {
+		struct sim_exec *x = sim_job_exec(s, j, i);
+		if (x->role == SIM_ROLE_AM || !tf_probes(s, j, x))
+			continue; /* YARN's AM is no TF node */
+		GPU_WAITS(j)++;
+		GPU_STATE(x) = x->role == 0 ? TG_CHECK : TG_PICK;
+		GPU_TRIES(x) = 0;
+		tf_probe(s, j, x);
+	}
+}
+
+/* TF node x wakes up from a sleep of its GPU calls.  Once the last sleep
+ * of a get_gpus call is over, the call raises:
+ *   - in the PS's start_cluster_server, which catches it, sleeps 10 s
+ *     and calls get_gpus again, SERVER_TRIES calls in all; after the
+ *     last one's 10 s it raises in turn, and the PS's task fails;
+ *   - anywhere else the node's Spark task fails.
+ * Spark runs a failed task again on the same executor, in a new Python
+ * worker, until spark.task.maxFailures attempts have failed; the retry
+ * checks again from the top of TFSparkNode.run (a node already reserved
+ * finds its reservation and does not register again), so its first probe
+ * is at once.  When no attempt is left the job fails and gives back
+ * everything it holds, GPUs its nodes took included. */
+static void on_probe_timer(struct sim *s, struct sim_job *j, struct sim_exec *x)
+{
+	if (GPU_STATE(x) == TG_PS_DELAY) {
+		GPU_STATE(x) = TG_PS_PICK;
+		GPU_TRIES(x) = 0;
+		GPU_CALLS(x) = 0;
+		tf_probe(s, j, x);
+		return;
+	}
+	if (GPU_TRIES(x) >= GPU_RETRIES) { /* get_gpus raises */
+		if (GPU_STATE(x) == TG_PS_PICK && GPU_CALLS(x) < SERVER_TRIES) {
+			if (++GPU_CALLS(x) < SERVER_TRIES)
+				GPU_TRIES(x) = 0; /* then calls get_gpus again */
+			tf_sleep(s, x, SERVER_SLEEP_US);
+			return;
+		}
+		if (++GPU_ATTEMPTS(x) >= TASK_MAX_FAILURES) {
+			sim_end_job(s, j, JOB_FAILED, SIM_WHY_GPU_RETRIES);
+			return;
+		}
+		GPU_TRIES(x) = 0; /* Spark's next attempt checks at once */
+		if (GPU_STATE(x) == TG_PS_PICK)
+			GPU_STATE(x) = TG_CHECK;
+	}
+	tf_probe(s, j, x);
+}
+
+static void start_training(struct sim *s, struct sim_job *j)
+{
+	const struct scn *sc = sim_scenario(s);
+	const struct jm_mnist *g = params_of(s, j);
+	double inv = 0;
+	int workers = 0, on_gpu = 0;
+	for (int i = 0; i < sim_job_nexecs(j); i++) {
+		const struct sim_exec *x = sim_job_exec(s, j, i);
+		if (x->role != 1)
+			continue;
+		const struct clu_node *n = &sim_cluster(s)->nodes[x->node];
+		bool gpu = x->gpus > 0 || x->gpus_grabbed > 0;
+		inv += 1.0 / step_us(sc, j->group, j->index, workers, n, gpu, sim_seed(s));
+		on_gpu += gpu;
+		workers++;
+	}
+	double train = round(g->steps / inv);
+	double feed = (double)feed_us(sc, j->group, workers);
+	sim_job_busy_gpus(s, j, on_gpu);
+	j->mstate = PH_TRAIN;
+	sim_job_timer(s, j, train > feed ? train : feed, T_PHASE);
+}
+
+static void on_phase_end(struct sim *s, struct sim_job *j)
+{
+	switch (j->mstate) {
+	case PH_STARTUP:
+		if (GPU_WAITS(j)) { /* a TF node is still on its way to its GPU */
+			STARTUP_OVER(j) = true;
+			break;
+		}
+		start_training(s, j);
+		break;
+	case PH_TRAIN:
+		sim_job_busy_gpus(s, j, 0);
+		/* the workers' TF processes exit (InputMode.SPARK runs them in
+		 * child processes): the GPUs they took are idle again */
+		for (int i = 0; i < sim_job_nexecs(j); i++) {
+			struct sim_exec *x = sim_job_exec(s, j, i);
+			if (x->role == 1)
+				sim_give_gpus(s, x);
+		}
+		j->mstate = PH_SHUTDOWN;
+		sim_job_timer(s, j, (double)params_of(s, j)->shutdown_us, T_PHASE);
+		break;
+	case PH_SHUTDOWN:
+		sim_end_job(s, j, JOB_DONE, SIM_WHY_NONE);
+		break;
+	default:
+		sim_die(s, "job %d: phase timer in phase %d", j->id, (int)j->mstate);
+	}
+}
+
+/* ---- the kernel's hooks --------------------------------------------- */
+
+static void mn_arrived(struct sim *s, struct sim_job *j)
+{
+	sim_job_timer(s, j, (double)params_of(s, j)->reservation_timeout_us, T_TIMEOUT);
+}
+
+/* The reservation task checks for an idle GPU, registers, and waits in
+ * await_reservations() until every TF node has registered.  TF nodes
+ * take no task of the kernel's dispatcher. */
+static void mn_exec_ready(struct sim *s, struct sim_job *j, struct sim_exec *x)
+{
+	if (!tf_probes(s, j, x)) {
+		tf_register(s, j);
+		return;
+	}
+	GPU_STATE(x) = TG_REGISTER;
+	GPU_TRIES(x) = 0;
+	GPU_ATTEMPTS(x) = 0;
+	tf_probe(s, j, x);
+}
+
+static void mn_timer(struct sim *s, struct sim_job *j, struct sim_exec *x, int tag)
+{
+	if (x)
+		on_probe_timer(s, j, x);
+	else if (tag == T_TIMEOUT) /* still reserving: the timer is bound to it */
+		sim_end_job(s, j, JOB_TIMED_OUT, SIM_WHY_TIMEOUT);
+	else
+		on_phase_end(s, j);
+}
+
+/* Role 0: the parameter server; role 1: the workers.  One TF node per
+ * executor. */
+static void mn_shape(const struct scn *s, int g, struct sim_shape *out)
+{
+	const struct scn_job_group *grp = &s->jobs[g];
+	const struct jm_mnist *p = grp->params;
+	out->cores_max = grp->cores_max;
+	out->task_cpus = grp->task_cpus > 0 ? grp->task_cpus : 1;
+	out->nroles = 2;
+	wl_set_role(&out->role[0], &p->ps, 1, grp);
+	wl_set_role(&out->role[1], &p->worker, p->cluster_size - 1, grp);
+	out->role[0].slots = out->role[1].slots = 1;
+}
+
+/* ---- the scenario's keys -------------------------------------------- */
+
+static int mn_loaded(struct scn_job_group *grp, const struct jm_given *given, char *err,
+		     size_t errlen)
+{
+	struct jm_mnist *j = grp->params;
+	j->worker.count = j->cluster_size - 1;
+	/* feeding with a single worker: partitions x epochs feed tasks */
+	int64_t feeds = (int64_t)j->partitions * j->epochs;
+	if (j->feed_task_us && feeds > SCN_MAX_TIME_US / j->feed_task_us) {
+		const struct scn_pos *at = jm_pos(&jm_mnist_spark, given, "feed_task");
+		snprintf(err, errlen, "%s:%d:%d: feeding %" PRId64 " partitions (partitions x epochs) "
+			 "of %" PRId64 "us each takes longer than the limit of %llds", at->file,
+			 at->line, at->col, feeds, j->feed_task_us, SCN_MAX_TIME_S);
+		return -1;
+	}
+	return 0;
+}
+
+static int mn_check(const struct scn *s, int g, char *err, size_t errlen)
+{
+	if (wl_need_kernel(s, g, "mnist_step", "cpu", err, errlen))
+		return -1;
+	const struct scn_cost_kernel *k = scn_cost_kernel(s, "mnist_step");
+	for (int n = 0; n < s->ngroups; n++) {
+		const struct scn_node_group *ng = &s->groups[n];
+		if (ng->gpus > 0 && !scn_cost_device(k, ng->gpu_model) &&
+		    wl_need_kernel(s, g, "mnist_step", "gpu", err, errlen))
+			return -1;
+	}
+	return 0;
+}
+
+#define MAX_STEPS 1000000000 /* steps */
+#define MAX_MNIST 1000000    /* batch_size, epochs, partitions */
+#define MN(f) offsetof(struct jm_mnist, f)
+static const char *const gpu_busy_names[] = {
+	[JM_GPU_BUSY_RETRY] = "retry",
+	[JM_GPU_BUSY_CPU] = "cpu",
+};
+static const struct jm_key mn_keys[] = {
+	{.key = "cluster_size", .kind = JM_INT, .off = MN(cluster_size), .lo = 2,
+	 .hi = SCN_MAX_EXECUTORS, .what = "executors per job",
+	 .help = "TF nodes: 1 parameter server + workers (default 3)"},
+	{.key = "ps", .kind = JM_ROLE, .off = MN(ps),
+	 .help = "the parameter server's executor: cores, memory, gpus, require, prefer"},
+	{.key = "worker", .kind = JM_ROLE, .off = MN(worker),
+	 .help = "each worker's executor: cores, memory, gpus, require, prefer"},
+	{.key = "steps", .kind = JM_INT, .off = MN(steps), .lo = 1, .hi = MAX_STEPS,
+	 .what = "steps", .help = "global training steps (default 1000)"},
+	{.key = "batch_size", .kind = JM_INT, .off = MN(batch_size), .lo = 1, .hi = MAX_MNIST,
+	 .what = "samples per batch", .help = "samples per step (default 100)"},
+	{.key = "epochs", .kind = JM_INT, .off = MN(epochs), .lo = 1, .hi = MAX_MNIST,
+	 .what = "epochs", .help = "default 1"},
+	{.key = "partitions", .kind = JM_INT, .off = MN(partitions), .lo = 1, .hi = MAX_MNIST,
+	 .what = "partitions", .help = "training RDD partitions (default 10)"},
+	{.key = "feed_task", .kind = JM_TIME, .off = MN(feed_task_us), .lo = 0,
+	 .help = "feeding one partition for one epoch (default 1s)"},
+	{.key = "startup", .kind = JM_TIME, .off = MN(startup_us), .lo = 0,
+	 .help = "TF start-up once every executor is up (default 10s)"},
+	{.key = "shutdown", .kind = JM_TIME, .off = MN(shutdown_us), .lo = 0,
+	 .help = "shutdown after training (default 2s)"},
+	{.key = "reservation_timeout", .kind = JM_TIME, .off = MN(reservation_timeout_us), .lo = 1,
+	 .help = "TFoS's reservation timeout (default 600s)"},
+	{.key = "gpu_busy", .kind = JM_ENUM, .off = MN(gpu_busy), .names = gpu_busy_names,
+	 .nnames = ARRAY_LEN(gpu_busy_names),
+	 .help = "a worker finding every GPU of its node busy: retry (TFoS 1.x) or cpu"},
+};
+
+static const struct jm_mnist mn_defaults = {
+	.cluster_size = 3,
+	.ps = {.count = 1, .cores = 1, .mem_mib = 2048},
+	.worker = {.count = 2, .cores = 1, .mem_mib = 3072, .gpus = 1},
+	.steps = 1000,
+	.batch_size = 100,
+	.epochs = 1,
+	.partitions = 10,
+	.feed_task_us = 1000000,
+	.startup_us = 10000000,
+	.shutdown_us = 2000000,
+	.reservation_timeout_us = 600000000,
+	.gpu_busy = JM_GPU_BUSY_RETRY,
+};
+
+static const struct sim_job_ops mn_ops = {
+	.shape = mn_shape,
+	.arrived = mn_arrived,
+	.exec_ready = mn_exec_ready,
+	.timer = mn_timer,
+};
+
+const struct job_model jm_mnist_spark = {
+	.name = "mnist_spark",
+	.roles = {"ps", "worker"},
+	.keys = mn_keys,
+	.nkeys = ARRAY_LEN(mn_keys),
+	.params_size = sizeof(struct jm_mnist),
+	.defaults = &mn_defaults,
+	.loaded = mn_loaded,
+	.check = mn_check,
+	.ops = &mn_ops,
+};

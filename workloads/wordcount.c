@@ -13,13 +13,17 @@
  * node's speed and core share.  Each task also waits the task-launch
  * overhead plus the cost model's per-task framework overhead.
  */
+#include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "arena.h"
+#include "models.h"
 #include "rng.h"
 #include "scenario.h"
+#include "sim.h"
 #include "util.h"
 #include "workload.h"
 
@@ -52,10 +56,11 @@ static double split_mib(double in, double block, int t, int n)
 	return left;
 }
 
-void wl_wordcount_dag(const struct scn *s, int g, int idx, uint64_t seed, struct arena *a,
-		      struct wl_dag *out)
+static void wc_build(const struct scn *s, int g, int idx, uint64_t seed, struct arena *a,
+		     struct sim_dag *out)
 {
-	const struct scn_job_group *jg = &s->jobs[g];
+	const struct scn_job_group *grp = &s->jobs[g];
+	const struct jm_wordcount *jg = grp->params;
 	double in = rng_dist(&jg->input_mib, rng_key(seed, 0, RNG_SIZE, (uint32_t)g,
 						     (uint32_t)idx, 0), 0);
 	/* an unbounded size distribution may draw absurd inputs: at least
@@ -72,7 +77,7 @@ void wl_wordcount_dag(const struct scn *s, int g, int idx, uint64_t seed, struct
 	out->nstages = 2;
 	out->st = arena_zalloc(a, 2 * sizeof *out->st);
 	out->task_delay_us += s->cost.task_overhead_us;
-	struct wl_stage *map = &out->st[0], *red = &out->st[1];
+	struct sim_dag_stage *map = &out->st[0], *red = &out->st[1];
 	map->ntasks = m;
 	map->work_us = arena_alloc(a, (size_t)m * sizeof *map->work_us);
 	struct wl_cost c;
@@ -89,20 +94,37 @@ void wl_wordcount_dag(const struct scn *s, int g, int idx, uint64_t seed, struct
 	red->nparents = 1;
 }
 
-int wl_need_kernel(const struct scn *s, int g, const char *kernel, const char *dev,
-		       char *err, size_t errlen)
+static void wc_shape(const struct scn *s, int g, struct sim_shape *out)
 {
-	const struct scn_job_group *jg = &s->jobs[g];
-	const struct scn_cost_kernel *k = scn_cost_kernel(s, kernel);
-	if (k && scn_cost_device(k, dev))
-		return 0;
-	snprintf(err, errlen, "%s:%d:%d: job group '%s' needs kernel '%s' for device '%s' "
-		 "in the cost model%s", jg->pos.file, jg->pos.line, jg->pos.col, jg->name,
-		 kernel, dev, s->cost.nkernels ? "" : " (the scenario has no cost_model)");
-	return -1;
+	const struct scn_job_group *grp = &s->jobs[g];
+	const struct jm_wordcount *p = grp->params;
+	out->cores_max = grp->cores_max;
+	out->task_cpus = grp->task_cpus > 0 ? grp->task_cpus : 1;
+	out->nroles = 1;
+	wl_set_role(&out->role[0], &p->exec, p->exec.count > 0 ? p->exec.count : 2, grp);
 }
 
-int wl_wordcount_check(const struct scn *s, int g, char *err, size_t errlen)
+/* one map task per split: the largest input (the mean of an unbounded
+   distribution) over the split size */
+static int wc_loaded(struct scn_job_group *grp, const struct jm_given *given, char *err,
+		     size_t errlen)
+{
+	const struct jm_wordcount *j = grp->params;
+	enum scn_dist_kind k = j->input_mib.kind;
+	double most = k == SCN_DIST_UNIFORM ? j->input_mib.b : j->input_mib.a;
+	if (most / (double)j->split_mib > SCN_MAX_TASKS) {
+		const struct scn_pos *at = jm_pos(&jm_wordcount, given, "input");
+		snprintf(err, errlen, "%s:%d:%d: %s input of %.0fMiB in splits of %" PRId64 "MiB "
+			 "makes more than %d map tasks (the limit of tasks per stage)",
+			 at->file, at->line, at->col,
+			 k == SCN_DIST_CONST ? "the" : k == SCN_DIST_UNIFORM ? "the largest" : "the mean",
+			 most, j->split_mib, SCN_MAX_TASKS);
+		return -1;
+	}
+	return 0;
+}
+
+static int wc_check(const struct scn *s, int g, char *err, size_t errlen)
 {
 	if (wl_need_kernel(s, g, "wordcount_map", "cpu", err, errlen) ||
 	    wl_need_kernel(s, g, "wordcount_reduce", "cpu", err, errlen))
@@ -110,17 +132,41 @@ int wl_wordcount_check(const struct scn *s, int g, char *err, size_t errlen)
 	return 0;
 }
 
-/* mnist_spark checks live here too: both need the same helper. */
-int wl_mnist_check(const struct scn *s, int g, char *err, size_t errlen)
-{
-	if (wl_need_kernel(s, g, "mnist_step", "cpu", err, errlen))
-		return -1;
-	const struct scn_cost_kernel *k = scn_cost_kernel(s, "mnist_step");
-	for (int n = 0; n < s->ngroups; n++) {
-		const struct scn_node_group *ng = &s->groups[n];
-		if (ng->gpus > 0 && !scn_cost_device(k, ng->gpu_model) &&
-		    wl_need_kernel(s, g, "mnist_step", "gpu", err, errlen))
-			return -1;
-	}
-	return 0;
-}
+#define WC(f) offsetof(struct jm_wordcount, f)
+static const struct jm_key wc_keys[] = {
+	SPARK_EXEC_KEYS(struct jm_wordcount),
+	{.key = "input", .kind = JM_DIST_SIZE, .off = WC(input_mib), .required = true,
+	 .help = "input size per job: a size or a distribution of sizes"},
+	{.key = "parallelism", .kind = JM_INT, .off = WC(parallelism), .lo = 1,
+	 .hi = SCN_MAX_TASKS, .what = "tasks per stage",
+	 .help = "reduce tasks (default: as many as map tasks)"},
+	{.key = "shuffle_ratio", .kind = JM_NUM, .off = WC(shuffle_ratio), .flo = 0, .fhi = 10,
+	 .lo_open = true, .what = "a number in (0, 10]",
+	 .help = "shuffle bytes over input bytes (default 0.1)"},
+	{.key = "split", .kind = JM_SIZE, .off = WC(split_mib), .lo = 1,
+	 .help = "HDFS block size (default 128MiB)"},
+};
+
+static const struct jm_wordcount wc_defaults = {
+	.exec = {.count = 2, .mem_mib = 1024},
+	.input_mib = {.kind = SCN_DIST_CONST},
+	.shuffle_ratio = 0.1,
+	.split_mib = 128,
+};
+
+static const struct sim_job_ops wc_ops = {
+	.shape = wc_shape,
+	.build = wc_build,
+};
+
+const struct job_model jm_wordcount = {
+	.name = "wordcount",
+	.roles = {"executor"},
+	.keys = wc_keys,
+	.nkeys = ARRAY_LEN(wc_keys),
+	.params_size = sizeof(struct jm_wordcount),
+	.defaults = &wc_defaults,
+	.loaded = wc_loaded,
+	.check = wc_check,
+	.ops = &wc_ops,
+};

@@ -1,5 +1,5 @@
-/* workload.c - what all job models share: arrivals, roles, the DAG
- * builder's dispatch by type, cost-model evaluation, checks. */
+/* workload.c - what the job models share: roles, cost-model evaluation,
+ * checks (workload.h). */
 #include "workload.h"
 
 #include <math.h>
@@ -12,95 +12,16 @@
 #include "sim.h"
 #include "util.h"
 
-void wl_arrivals(const struct scn *s, int g, uint64_t seed, int64_t *out)
-{
-	const struct scn_job_group *jg = &s->jobs[g];
-	const struct scn_arrival *a = &jg->arrival;
-	double t = (double)a->start_us;
-	for (int i = 0; i < jg->count; i++) {
-		switch (a->kind) {
-		case SCN_ARR_FIXED:
-			out[i] = a->start_us;
-			break;
-		case SCN_ARR_INTERVAL:
-			out[i] = a->start_us + (int64_t)i * a->interval_us;
-			break;
-		case SCN_ARR_POISSON: {
-			/* gap i is keyed by (group, i): the same whatever else
-			 * the scenario holds */
-			struct rng_key k = rng_key(seed, 0, RNG_ARRIVAL, (uint32_t)g, 0, 0);
-			t += rng_exponential(k, (uint64_t)i, a->mean_gap_us);
-			out[i] = (int64_t)llround(t);
-			break;
-		}
-		case SCN_ARR_LIST:
-			out[i] = a->times_us[i];
-			break;
-		}
-	}
-}
-
-static void set_role(struct sim_role *r, const struct scn_exec *e, int count,
-		     const struct scn_job_group *jg)
+void wl_set_role(struct sim_role *r, const struct scn_exec *e, int count,
+		 const struct scn_job_group *jg)
 {
 	r->count = count;
+	r->slots = -1;
 	r->cores = e->cores;
 	r->mem_mib = e->mem_mib ? e->mem_mib : 1024;
 	r->gpus = e->gpus;
 	r->require = e->has_labels ? e->require : jg->require;
 	r->prefer = e->has_labels ? e->prefer : jg->prefer;
-}
-
-void wl_job_shape(const struct scn *s, int g, struct sim_shape *j)
-{
-	const struct scn_job_group *jg = &s->jobs[g];
-	memset(j, 0, sizeof *j);
-	j->cores_max = jg->cores_max;
-	j->task_cpus = jg->task_cpus > 0 ? jg->task_cpus : 1;
-	if (jg->type == SCN_JOB_MNIST) {
-		j->nroles = 2;
-		set_role(&j->role[0], &jg->ps, 1, jg);
-		set_role(&j->role[1], &jg->worker, jg->cluster_size - 1, jg);
-	} else if (jg->type == SCN_JOB_ANGEL) {
-		j->nroles = 2;
-		set_role(&j->role[0], &jg->exec, jg->exec.count > 0 ? jg->exec.count : 2, jg);
-		set_role(&j->role[1], &jg->ps, jg->ps.count > 0 ? jg->ps.count : 1, jg);
-	} else {
-		j->nroles = 1;
-		set_role(&j->role[0], &jg->exec, jg->exec.count > 0 ? jg->exec.count : 2, jg);
-	}
-}
-
-void wl_build_dag(const struct scn *s, int g, int idx, uint64_t seed, struct arena *a,
-		  struct wl_dag *out)
-{
-	memset(out, 0, sizeof *out);
-	out->task_delay_us = s->over.task_launch_us;
-	switch (s->jobs[g].type) {
-	case SCN_JOB_WORDCOUNT:
-		wl_wordcount_dag(s, g, idx, seed, a, out);
-		break;
-	case SCN_JOB_SYNTHETIC:
-		wl_synthetic_dag(s, g, idx, seed, a, out);
-		break;
-	case SCN_JOB_ANGEL:
-		wl_angel_dag(s, g, idx, seed, a, out);
-		break;
-	case SCN_JOB_MNIST:
-	case SCN_JOB_TYPES:
-		break; /* no DAG: TFoS phases, see sim.c */
-	}
-}
-
-bool wl_dag_shared(const struct scn *s, int g)
-{
-	const struct scn_job_group *jg = &s->jobs[g];
-	if (jg->type != SCN_JOB_SYNTHETIC)
-		return false;
-	for (int i = 0; i < jg->nstages; i++)
-		if (jg->stages[i].dur.kind != SCN_DIST_CONST)
-			return false;
-	return true;
 }
 
 void wl_cost_find(struct wl_cost *c, const struct scn *s, const char *kernel,
@@ -137,18 +58,15 @@ double wl_cost_us(const struct scn *s, const char *kernel, const char *device,
 	return wl_cost_at(&c, work, cpu_speed, draw);
 }
 
-int wl_check(const struct scn *s, char *err, size_t errlen)
+int wl_need_kernel(const struct scn *s, int g, const char *kernel, const char *dev,
+		       char *err, size_t errlen)
 {
-	for (int g = 0; g < s->njobgroups; g++) {
-		int rc = 0;
-		if (s->jobs[g].type == SCN_JOB_WORDCOUNT)
-			rc = wl_wordcount_check(s, g, err, errlen);
-		else if (s->jobs[g].type == SCN_JOB_MNIST)
-			rc = wl_mnist_check(s, g, err, errlen);
-		else if (s->jobs[g].type == SCN_JOB_ANGEL)
-			rc = wl_angel_check(s, g, err, errlen);
-		if (rc)
-			return rc;
-	}
-	return 0;
+	const struct scn_job_group *jg = &s->jobs[g];
+	const struct scn_cost_kernel *k = scn_cost_kernel(s, kernel);
+	if (k && scn_cost_device(k, dev))
+		return 0;
+	snprintf(err, errlen, "%s:%d:%d: job group '%s' needs kernel '%s' for device '%s' "
+		 "in the cost model%s", jg->pos.file, jg->pos.line, jg->pos.col, jg->name,
+		 kernel, dev, s->cost.nkernels ? "" : " (the scenario has no cost_model)");
+	return -1;
 }

@@ -1,5 +1,9 @@
 /* policy.h - the ops table every cluster-level policy implements (pol_).
  *
+ * The kernel's interface to policies: it calls a policy only through
+ * this table, so it lives with the kernel (sim/), the policies (and
+ * their registry, policies/registry.h) above it.
+ *
  * A policy decides which application gets which executors on which
  * nodes.  It reads the cluster and the jobs through the const accessors
  * of sim.h and changes the simulation only through sim_launch_executor()
@@ -87,8 +91,9 @@ struct policy_ops {
 					  executor sees only the GPUs it was
 					  granted (CUDA_VISIBLE_DEVICES, as Spark
 					  3's resource scheduling and YARN 3's
-					  GPU isolation set it); false: GPU-blind,
-					  TFoS's nodes probe nvidia-smi (sim.c) */
+					  GPU isolation set it); false: GPU-blind:
+					  executors see all the node's GPUs
+					  (sim_gpus_isolated) */
 
 	void *(*init)(struct sim *s, const struct scn_policy *cfg);
 	void (*job_arrived)(void *st, struct sim *s, int job);
@@ -98,21 +103,5 @@ struct policy_ops {
 
 	pol_verdict_fn *can_ever_place;
 };
-
-/* The policy registered under `name`, or NULL. */
-const struct policy_ops *pol_find(const char *name);
-/* All registered policies, in registry order; *n receives the count. */
-const struct policy_ops *const *pol_all(int *n);
-/* Comma-separated list of the registered names, for messages. */
-const char *pol_names(void);
-/* The spec of switch `key` of policy `ops`, or NULL if it has none. */
-const struct pol_param *pol_param_spec(const struct policy_ops *ops, const char *key);
-/* Value of switch `key` for a configured policy: the scenario's value,
- * else the spec's default.  The key must be in the spec. */
-const char *pol_param_value(const struct policy_ops *ops,
-			    const struct scn_policy *cfg, const char *key);
-/* pol_param_value() for a POL_BOOL switch. */
-bool pol_param_bool(const struct policy_ops *ops,
-		    const struct scn_policy *cfg, const char *key);
 
 #endif

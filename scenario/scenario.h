@@ -1,12 +1,13 @@
-/* scenario.h - a scenario file, parsed and checked (scn_ prefix).
+/* scenario.h - a scenario in memory, parsed and checked (scn_ prefix).
  *
- * scn_load() reads one YAML scenario (cluster, workload, cost model,
- * policies, seed, replications, metric options) and returns it fully
- * validated: every later module may trust what is here.  All amounts are
- * integers in fixed units: times in microseconds (int64_t), memory in MiB.
- * Doubles appear only where the quantity is naturally real (speed factors,
- * rates, coefficients of variation).  docs/scenario.md is the user-facing
- * description of the format.
+ * The module at the bottom of the layers: types and a few lookups, no
+ * include of any other module.  The loader (input/load.h) fills these
+ * from a YAML file and checks every key, unit and range, so that every
+ * later module may trust what is here.  All amounts are integers in
+ * fixed units: times in microseconds (int64_t), memory in MiB.  Doubles
+ * appear only where the quantity is naturally real (speed factors,
+ * rates, coefficients of variation).  docs/scenario.md is the
+ * user-facing description of the format.
  */
 #ifndef HETSIM_SCENARIO_H
 #define HETSIM_SCENARIO_H
@@ -61,13 +62,19 @@ struct scn_arrival {
 	int ntimes;
 };
 
-enum scn_job_type {
-	SCN_JOB_WORDCOUNT,
-	SCN_JOB_MNIST,
-	SCN_JOB_SYNTHETIC,
-	SCN_JOB_ANGEL,
-	SCN_JOB_TYPES /* count */
-};
+/* The limits the loader enforces (docs/scenario.md, "Limits"), here so
+ * that job models' key tables (workloads/model.h) can name them. */
+#define SCN_MAX_CORES 10000              /* cores of a node, an executor or a task */
+#define SCN_MAX_GPUS 1000                /* GPUs of a node or an executor */
+#define SCN_MAX_EXECUTORS 10000          /* executors of one job */
+#define SCN_MAX_STAGES 10000             /* stages of a job */
+#define SCN_MAX_TASKS 1000000            /* tasks of one stage */
+#define SCN_MAX_TIME_S 100000000LL       /* any time, and the last arrival: ~3 years */
+#define SCN_MAX_TIME_US (SCN_MAX_TIME_S * 1000000)
+
+/* Job models are numbered by their place in the registry
+ * (workloads/models.h); a scenario holds at most this many. */
+#define SCN_MAX_MODELS 16
 
 /* Executor demand of one role of a job.  Fields at 0 mean "not given":
  * the job model or the policy applies its documented default. */
@@ -81,13 +88,6 @@ struct scn_exec {
 	bool has_labels;   /* role gave its own labels: overrides the job's */
 };
 
-/* What a TensorFlowOnSpark worker does when its executor got no GPU from
- * the scheduler and every GPU of its node is busy (docs/model.md). */
-enum scn_gpu_busy {
-	SCN_GPU_BUSY_RETRY, /* TFoS 1.x: probe again at +30 s, +90 s; fail at +180 s */
-	SCN_GPU_BUSY_CPU,   /* train on the CPU at once */
-};
-
 struct scn_stage {
 	char *name;
 	int tasks;            /* >= 1 */
@@ -96,45 +96,28 @@ struct scn_stage {
 	int nparents;
 };
 
+/* The kernel's hooks of a job model (sim/sim.h) and the whole model
+ * (workloads/model.h): opaque here. */
+struct sim_job_ops;
+struct job_model;
+
 struct scn_job_group {
 	char *name;
 	int count;                 /* jobs in the group, >= 1 */
-	enum scn_job_type type;
+	int type;                  /* its job model: index in the registry */
+	const struct job_model *model;   /* the same model (loader, outputs) */
+	const struct sim_job_ops *ops;   /* its hooks, which the kernel calls */
 	struct scn_arrival arrival;
 	uint64_t require, prefer;  /* node labels for all roles, 0 = none */
-	struct scn_exec exec;      /* wordcount/synthetic executors */
 	int cores_max;             /* spark.cores.max; 0 = unlimited */
 	int task_cpus;             /* spark.task.cpus, default 1 */
-
-	/* wordcount */
-	struct scn_dist input_mib; /* input size per job, MiB */
-	int parallelism;           /* reduce tasks; 0 = as many as map tasks */
-	double shuffle_ratio;      /* shuffle bytes / input bytes, default 0.1 */
-	int64_t split_mib;         /* HDFS block size, default 128 */
-
-	/* mnist_spark (TensorFlowOnSpark, InputMode.SPARK, 1 PS) */
-	int cluster_size;          /* executors, 1 PS + (cluster_size-1) workers, >= 2 */
-	struct scn_exec ps, worker;/* per-role demands (count ignored) */
-	int steps;                 /* global training steps, default 1000 */
-	int batch_size;            /* samples per step, default 100 */
-	int epochs;                /* default 1 */
-	int partitions;            /* training RDD partitions, default 10 */
-	int64_t feed_task_us;      /* feeding one partition for one epoch */
-	int64_t startup_us;        /* TF start-up after all executors up */
-	int64_t shutdown_us;       /* shutdown phase */
-	int64_t reservation_timeout_us; /* default 600 s */
-	enum scn_gpu_busy gpu_busy;  /* no idle GPU on a GPU node; default retry */
-
-	/* synthetic */
-	struct scn_stage *stages;  /* owned; topological order */
+	/* The model's own settings, a flat struct of its own (no pointers
+	 * it owns), filled from its keys by the loader; owned. */
+	void *params;
+	/* A list of stages, for models whose key table has one (synthetic):
+	 * topological order; owned. */
+	struct scn_stage *stages;
 	int nstages;
-
-	/* angel (Spark-on-Angel): Spark executors in `exec`; the parameter
-	 * servers in `ps` (count = spark.ps.instances, default 1; cores 1,
-	 * memory 4 GiB); `partitions` tasks per iteration */
-	int iterations;            /* training iterations, default 10 */
-	double samples;            /* samples per partition per iteration */
-	double model_mib;          /* model size pulled and pushed per task, MiB */
 
 	struct scn_pos pos;
 };
@@ -172,9 +155,11 @@ struct scn_param {      /* one policy switch, checked against the policy */
 	char *key, *value;
 	struct scn_pos pos;
 };
+struct policy_ops;     /* sim/policy.h: opaque here */
 struct scn_policy {
 	char *name;           /* shown in tables; unique in the scenario */
 	char *kind;           /* registry name, e.g. "label-dual" */
+	const struct policy_ops *ops; /* the policy's, found by the loader */
 	struct scn_param *params; /* owned */
 	int nparams;
 	struct scn_pos pos;
@@ -204,20 +189,7 @@ struct scn {
 	struct scn_overheads over;
 };
 
-/* The built-in cost model: the text of calibrate/models/default.yaml
- * (assumed figures, docs/model.md "Costs"), compiled in by the Makefile
- * from that file, so that the two never differ.  A scenario whose job
- * groups need a cost model and that names none is loaded with it
- * (cost.builtin); `hetsim run`, `sweep` and `validate` say so. */
-#define SCN_DEFAULT_MODEL "calibrate/models/default.yaml"
-extern const char scn_default_model_yaml[];
-
-/* Read and check a scenario.  On success returns the scenario, owned by
- * the caller (free with scn_free).  On error returns NULL, allocates
- * nothing, and writes one line "file:line:col: message" (no newline) into
- * err (at most errlen bytes).  A file with a sweep block is loaded as by
- * scn_sweep_load(), every point checked, and its point 0 is returned. */
-struct scn *scn_load(const char *path, char *err, size_t errlen);
+/* Free a scenario (NULL is fine); its job groups' params with free(). */
 void scn_free(struct scn *s);
 
 /* ---- sweeps (docs/scenario.md, "sweep") ------------------------------
@@ -243,27 +215,12 @@ struct scn_sweep {
 	struct scn_axis *axes;/* owned */
 };
 
-/* Read a scenario file and every point of its sweep block.  On success
- * returns the sweep, owned by the caller (free with scn_sweep_free).  On
- * error returns NULL, allocates nothing, and writes one line into err as
- * scn_load() does; an error of a point that is not at one of its values
- * ends with " (sweep point P: label=value, ...)". */
-struct scn_sweep *scn_sweep_load(const char *path, char *err, size_t errlen);
 void scn_sweep_free(struct scn_sweep *sw);
 
 /* Index of axis a's value at point p (0 <= p < npoints). */
 int scn_sweep_at(const struct scn_sweep *sw, int p, int a);
 /* The text of axis a's value at point p, as written in CSV files. */
 const char *scn_sweep_shown(const struct scn_sweep *sw, int p, int a);
-
-/* The name of a job type as scenario files write it ("wordcount", ...). */
-const char *scn_type_name(enum scn_job_type t);
-
-/* The name of role `role` of a job of type t, as executors.csv writes
- * it: "executor" (Spark), "ps" or "worker" (mnist_spark), "ps" (angel's
- * parameter servers, role 1), "am" for a negative role (an application
- * master, SIM_ROLE_AM). */
-const char *scn_role_name(enum scn_job_type t, int role);
 
 /* Index of a label name, or -1. */
 int scn_label_index(const struct scn *s, const char *name);

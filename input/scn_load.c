@@ -6,12 +6,16 @@
  * zeroed at their full length first), so scn_free() can take back a
  * half-built scenario and no walker has cleanup of its own.
  */
+#include "registry.h"
 #include "scenario.h"
 
+#include "load.h"
+#include "model.h"
+#include "models.h"
 #include "policy.h"
 #include "scn_yaml.h"
+#include "sim.h"
 #include "util.h"
-#include "workload.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -28,22 +32,20 @@
 #define MAX_NODES 100000             /* nodes in the cluster */
 #define MAX_JOBS 10000000            /* jobs in the workload */
 #define MAX_GROUPS 10000             /* node groups; job groups */
-#define MAX_CORES 10000              /* cores of a node, an executor or a task */
-#define MAX_GPUS 1000                /* GPUs of a node or an executor */
-#define MAX_EXECUTORS 10000          /* executors of one job */
-#define MAX_STAGES 10000             /* stages of a synthetic job */
-#define MAX_TASKS 1000000            /* tasks of one stage */
+#define MAX_CORES SCN_MAX_CORES
+#define MAX_GPUS SCN_MAX_GPUS
+#define MAX_EXECUTORS SCN_MAX_EXECUTORS
+#define MAX_STAGES SCN_MAX_STAGES
+#define MAX_TASKS SCN_MAX_TASKS
 #define MAX_ALL_TASKS 100000000LL    /* synthetic tasks of the whole workload */
 #define MAX_MIB (1LL << 30)          /* any size: 1024TiB */
-#define MAX_TIME_S 100000000LL       /* any time, and the last arrival: ~3 years */
-#define MAX_TIME_US (MAX_TIME_S * US_PER_S)
+#define MAX_TIME_S SCN_MAX_TIME_S
+#define MAX_TIME_US SCN_MAX_TIME_US
 #define MAX_CV 100                   /* coefficients of variation */
 #define MIN_SPEED 0.001              /* cpu_speed */
 #define MAX_SPEED 1000.0
 #define MAX_REPLICATIONS 1000000
 #define MAX_POLICIES 16              /* policies a run compares (cli/run.c) */
-#define MAX_STEPS 1000000000         /* mnist_spark steps */
-#define MAX_MNIST 1000000            /* mnist_spark batch_size, epochs, partitions */
 
 /* The names one list has shown so far (check_unique): a hash set of
  * entry indexes, open addressing on FNV-1a, so that a list of n entries
@@ -809,45 +811,28 @@ static int load_cluster(struct ld *ld, const struct yn *v)
 /* ------------------------------------------------------------------ */
 /* Workload                                                            */
 
-enum {
-	T_WC = 1 << SCN_JOB_WORDCOUNT,
-	T_MN = 1 << SCN_JOB_MNIST,
-	T_SY = 1 << SCN_JOB_SYNTHETIC,
-	T_AN = 1 << SCN_JOB_ANGEL,
-	T_ALL = T_WC | T_MN | T_SY | T_AN,
-	T_EXE = T_WC | T_SY | T_AN,
-};
-static const char *const type_names[] = {
-	[SCN_JOB_WORDCOUNT] = "wordcount",
-	[SCN_JOB_MNIST] = "mnist_spark",
-	[SCN_JOB_SYNTHETIC] = "synthetic",
-	[SCN_JOB_ANGEL] = "angel",
-};
-static const struct {
-	const char *key;
-	unsigned types;
-} job_keys[] = {
-	{"name", T_ALL}, {"type", T_ALL}, {"count", T_ALL}, {"arrival", T_ALL},
-	{"require", T_ALL}, {"prefer", T_ALL}, {"cores_max", T_ALL}, {"task_cpus", T_ALL},
-	{"executors", T_EXE}, {"executor_cores", T_EXE}, {"executor_memory", T_EXE},
-	{"executor_gpus", T_EXE},
-	{"input", T_WC}, {"parallelism", T_WC}, {"shuffle_ratio", T_WC}, {"split", T_WC},
-	{"cluster_size", T_MN}, {"ps", T_MN | T_AN}, {"worker", T_MN}, {"steps", T_MN},
-	{"batch_size", T_MN}, {"epochs", T_MN}, {"partitions", T_MN | T_AN},
-	{"feed_task", T_MN}, {"iterations", T_AN}, {"samples", T_AN}, {"model", T_AN},
-	{"startup", T_MN}, {"shutdown", T_MN}, {"reservation_timeout", T_MN},
-	{"gpu_busy", T_MN},
-	{"stages", T_SY},
-};
+/* Keys every job group takes, whatever its model. */
+static const char *const generic_job_keys[] = {"name", "type", "count", "arrival", "require",
+					       "prefer", "cores_max", "task_cpus"};
 
-/* "wordcount and synthetic" */
-static const char *types_text(unsigned types, char *buf, size_t len)
+/* Index of `key` in model m's key table, or -1. */
+static int model_key(const struct job_model *m, const char *key)
 {
-	const char *v[SCN_JOB_TYPES] = {0};
+	for (int k = 0; k < m->nkeys; k++)
+		if (strcmp(m->keys[k].key, key) == 0)
+			return k;
+	return -1;
+}
+
+/* "wordcount, synthetic and angel": the models whose tables have `key`
+ * (all of them for NULL: the names of the models). */
+static const char *models_text(const char *key, char *buf, size_t len)
+{
+	const char *v[JM_MODELS];
 	int n = 0;
-	for (int t = 0; t < SCN_JOB_TYPES; t++)
-		if (types & (1u << t))
-			v[n++] = type_names[t];
+	for (int t = 0; t < JM_MODELS; t++)
+		if (!key || model_key(jm_registry[t], key) >= 0)
+			v[n++] = jm_registry[t]->name;
 	buf[0] = '\0';
 	for (int i = 0; i < n; i++) /* "a", "a and b", "a, b and c" */
 		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
@@ -855,27 +840,34 @@ static const char *types_text(unsigned types, char *buf, size_t len)
 	return buf;
 }
 
-/* Every key of job group `m` is known and belongs to job type `types`
- * (a single bit, or T_ALL while the type is unknown). */
-static int check_job_keys(struct ld *ld, const struct yn *m, unsigned types)
+/* Every key of job group `m` is known and belongs to model `mine` (NULL
+ * while the type is unknown: to any model). */
+static int check_job_keys(struct ld *ld, const struct yn *m, const struct job_model *mine)
 {
-	const char *mine[ARRAY_LEN(job_keys)];
+	const char *known[ARRAY_LEN(generic_job_keys) + 64 * JM_MODELS];
 	int n = 0;
-	char a[64], b[64];
-	for (int i = 0; i < ARRAY_LEN(job_keys); i++)
-		if (job_keys[i].types & types)
-			mine[n++] = job_keys[i].key;
+	char a[128];
+	for (int i = 0; i < ARRAY_LEN(generic_job_keys); i++)
+		known[n++] = generic_job_keys[i];
+	for (int t = 0; t < JM_MODELS; t++) {
+		const struct job_model *jm = jm_registry[t];
+		if (mine && jm != mine)
+			continue;
+		for (int k = 0; k < jm->nkeys && n < ARRAY_LEN(known); k++)
+			if (!in_list(jm->keys[k].key, known, n))
+				known[n++] = jm->keys[k].key;
+	}
 	for (int i = 0; i < m->nkids; i += 2) {
 		const struct yn *k = m->kids[i];
-		int j = 0;
-		while (j < ARRAY_LEN(job_keys) && strcmp(job_keys[j].key, k->str) != 0)
-			j++;
-		if (j == ARRAY_LEN(job_keys))
-			return unknown_key(ld, k, "job group", mine, n);
-		if (!(job_keys[j].types & types))
-			return fail(ld, k, "key '%s' is for %s jobs, not %s", k->str,
-				    types_text(job_keys[j].types, a, sizeof a),
-				    types_text(types, b, sizeof b));
+		if (in_list(k->str, known, n))
+			continue;
+		bool anywhere = false;
+		for (int t = 0; t < JM_MODELS; t++)
+			anywhere |= model_key(jm_registry[t], k->str) >= 0;
+		if (!anywhere)
+			return unknown_key(ld, k, "job group", known, n);
+		return fail(ld, k, "key '%s' is for %s jobs, not %s", k->str,
+			    models_text(k->str, a, sizeof a), mine->name);
 	}
 	return 0;
 }
@@ -997,116 +989,6 @@ static int load_role(struct ld *ld, const struct yn *m, const char *role, bool w
 	return 0;
 }
 
-/* gpu_busy, by enum scn_gpu_busy: what a TF worker does when every GPU of
- * its node is busy. */
-static const char *const gpu_busy_names[] = {
-	[SCN_GPU_BUSY_RETRY] = "retry",
-	[SCN_GPU_BUSY_CPU] = "cpu",
-};
-
-static int get_gpu_busy(struct ld *ld, const struct yn *v, enum scn_gpu_busy *out)
-{
-	char list[64];
-	for (int i = 0; i < ARRAY_LEN(gpu_busy_names); i++)
-		if (v->kind == YN_SCALAR && strcmp(v->str, gpu_busy_names[i]) == 0) {
-			*out = (enum scn_gpu_busy)i;
-			return 0;
-		}
-	return fail(ld, v, "expected one of %s for gpu_busy, got %s",
-		    join(gpu_busy_names, ARRAY_LEN(gpu_busy_names), list, sizeof list), got(ld, v));
-}
-
-static int load_mnist(struct ld *ld, const struct yn *m, struct scn_job_group *j)
-{
-	const struct yn *v;
-	if (opt_lim(ld, m, "cluster_size", 2, MAX_EXECUTORS, "executors per job",
-		    &j->cluster_size) < 0 ||
-	    ((v = yn_get(m, "ps")) && load_role(ld, v, "ps", false, &j->ps) < 0) ||
-	    ((v = yn_get(m, "worker")) && load_role(ld, v, "worker", false, &j->worker) < 0) ||
-	    opt_lim(ld, m, "steps", 1, MAX_STEPS, "steps", &j->steps) < 0 ||
-	    opt_lim(ld, m, "batch_size", 1, MAX_MNIST, "samples per batch", &j->batch_size) < 0 ||
-	    opt_lim(ld, m, "epochs", 1, MAX_MNIST, "epochs", &j->epochs) < 0 ||
-	    opt_lim(ld, m, "partitions", 1, MAX_MNIST, "partitions", &j->partitions) < 0 ||
-	    opt_time(ld, m, "feed_task", NONNEG, &j->feed_task_us) < 0 ||
-	    opt_time(ld, m, "startup", NONNEG, &j->startup_us) < 0 ||
-	    opt_time(ld, m, "shutdown", NONNEG, &j->shutdown_us) < 0 ||
-	    opt_time(ld, m, "reservation_timeout", POSITIVE, &j->reservation_timeout_us) < 0)
-		return -1;
-	j->worker.count = j->cluster_size - 1;
-	/* feeding with a single worker: partitions x epochs feed tasks */
-	int64_t feeds = (int64_t)j->partitions * j->epochs;
-	if (j->feed_task_us && feeds > MAX_TIME_US / j->feed_task_us)
-		return fail(ld, (v = yn_get(m, "feed_task")) ? v : m,
-			    "feeding %" PRId64 " partitions (partitions x epochs) of %" PRId64 "us "
-			    "each takes longer than the limit of %llds", feeds, j->feed_task_us,
-			    MAX_TIME_S);
-	return (v = yn_get(m, "gpu_busy")) ? get_gpu_busy(ld, v, &j->gpu_busy) : 0;
-}
-
-static int load_wordcount(struct ld *ld, const struct yn *m, struct scn_job_group *j)
-{
-	const struct yn *v;
-	const struct yn *in;
-	if (!(in = need(ld, m, "input", "job group", j->name)) ||
-	    get_dist(ld, in, Q_SIZE, &j->input_mib) < 0 ||
-	    opt_lim(ld, m, "parallelism", 1, MAX_TASKS, "tasks per stage", &j->parallelism) < 0 ||
-	    ((v = yn_get(m, "split")) && get_size(ld, v, 1, &j->split_mib) < 0))
-		return -1;
-	/* one map task per split: the largest input (the mean of an unbounded
-	   distribution) over the split size */
-	enum scn_dist_kind k = j->input_mib.kind;
-	double most = k == SCN_DIST_UNIFORM ? j->input_mib.b : j->input_mib.a;
-	if (most / (double)j->split_mib > MAX_TASKS)
-		return fail(ld, in, "%s input of %.0fMiB in splits of %" PRId64 "MiB makes more than "
-			    "%d map tasks (the limit of tasks per stage)",
-			    k == SCN_DIST_CONST ? "the" : k == SCN_DIST_UNIFORM ? "the largest" : "the mean",
-			    most, j->split_mib, MAX_TASKS);
-	if ((v = yn_get(m, "shuffle_ratio"))) {
-		if (get_num(ld, v, &j->shuffle_ratio) < 0)
-			return -1;
-		if (!(j->shuffle_ratio > 0 && j->shuffle_ratio <= 10))
-			return fail(ld, v, "expected a number in (0, 10], got %s", got(ld, v));
-	}
-	return 0;
-}
-
-/* Spark-on-Angel: defaults from the Angel quick start (executors of 2
- * cores and 2 GiB) and AngelPSContext (1 PS of 1 core and 4 GiB). */
-static int load_angel(struct ld *ld, const struct yn *m, struct scn_job_group *j)
-{
-	const struct yn *v;
-	if (((v = yn_get(m, "ps")) && load_role(ld, v, "ps", true, &j->ps) < 0) ||
-	    opt_lim(ld, m, "iterations", 1, MAX_STAGES, "iterations", &j->iterations) < 0 ||
-	    opt_lim(ld, m, "partitions", 1, MAX_TASKS, "tasks per stage", &j->partitions) < 0)
-		return -1;
-	if ((v = yn_get(m, "samples"))) {
-		if (get_num(ld, v, &j->samples) < 0)
-			return -1;
-		if (!(j->samples >= 0 && j->samples <= 1e12))
-			return fail(ld, v, "expected a number of samples from 0 to 1e12, got %s",
-				    got(ld, v));
-	}
-	int64_t model;
-	if ((v = yn_get(m, "model"))) {
-		if (get_size(ld, v, 0, &model) < 0)
-			return -1;
-		j->model_mib = (double)model;
-	}
-	return 0;
-}
-
-/* wordcount, synthetic and angel executors */
-static int load_exec(struct ld *ld, const struct yn *m, struct scn_exec *e)
-{
-	const struct yn *v;
-	if (opt_lim(ld, m, "executors", 1, MAX_EXECUTORS, "executors per job", &e->count) < 0 ||
-	    opt_lim(ld, m, "executor_cores", 1, MAX_CORES, "cores per executor", &e->cores) < 0 ||
-	    ((v = yn_get(m, "executor_memory")) && get_size(ld, v, 1, &e->mem_mib) < 0) ||
-	    opt_lim(ld, m, "executor_gpus", 0, MAX_GPUS, "GPUs per executor", &e->gpus) < 0)
-		return -1;
-	return 0;
-}
-
 static const char *const stage_keys[] = {"name", "tasks", "duration", "parents"};
 
 /* Index of parent `p` of stage i: an earlier stage of the list.  The
@@ -1186,10 +1068,10 @@ static int load_stage(struct ld *ld, const struct yn *list, int i, struct scn_jo
 	return stage_parents(ld, list, i, j);
 }
 
-static int load_synthetic(struct ld *ld, const struct yn *m, struct scn_job_group *j)
+/* A list of stages, the value v of a model's JM_STAGES key. */
+static int load_stages(struct ld *ld, const struct yn *v, struct scn_job_group *j)
 {
-	const struct yn *v = need(ld, m, "stages", "job group", j->name);
-	if (!v || want_list(ld, v, "stages", "stage") < 0 ||
+	if (want_list(ld, v, "stages", "stage") < 0 ||
 	    check_len(ld, v, MAX_STAGES, "stages in a job") < 0)
 		return -1;
 	j->stages = xcalloc((size_t)v->nkids, sizeof *j->stages);
@@ -1200,60 +1082,108 @@ static int load_synthetic(struct ld *ld, const struct yn *m, struct scn_job_grou
 	return 0;
 }
 
-/* Every field of every job type at its documented default. */
-static void job_defaults(struct scn_job_group *j)
-{
-	j->count = 1;
-	j->arrival.kind = SCN_ARR_FIXED;
-	j->task_cpus = 1;
-	j->exec = (struct scn_exec){.count = 2, .mem_mib = 1024};
-	j->input_mib.kind = SCN_DIST_CONST;
-	j->shuffle_ratio = 0.1;
-	j->split_mib = 128;
-	j->cluster_size = 3;
-	j->ps = (struct scn_exec){.count = 1, .cores = 1, .mem_mib = 2048};
-	j->worker = (struct scn_exec){.count = 2, .cores = 1, .mem_mib = 3072, .gpus = 1};
-	j->steps = 1000;
-	j->batch_size = 100;
-	j->epochs = 1;
-	j->partitions = 10;
-	j->feed_task_us = 1 * US_PER_S;
-	j->startup_us = 10 * US_PER_S;
-	j->shutdown_us = 2 * US_PER_S;
-	j->reservation_timeout_us = 600 * US_PER_S;
-	j->gpu_busy = SCN_GPU_BUSY_RETRY;
-	j->iterations = 10;
-	j->samples = 10000;
-	j->model_mib = 64;
-}
-
-/* The job type, read before the other keys since it decides which apply. */
-static int job_type(struct ld *ld, const struct yn *m, const char *name, enum scn_job_type *t)
+/* The job's model, read before the other keys since it decides which
+ * apply. */
+static int job_type(struct ld *ld, const struct yn *m, const char *name, struct scn_job_group *j)
 {
 	const struct yn *v = yn_get(m, "type");
 	char list[128];
 	if (!v)
-		return check_job_keys(ld, m, T_ALL) < 0 ? -1
+		return check_job_keys(ld, m, NULL) < 0 ? -1
 			: (need(ld, m, "type", "job group", name), -1);
-	for (int i = 0; i < ARRAY_LEN(type_names); i++)
-		if (v->kind == YN_SCALAR && strcmp(v->str, type_names[i]) == 0) {
-			*t = (enum scn_job_type)i;
-			return check_job_keys(ld, m, 1u << i);
-		}
-	const char *sug = v->kind == YN_SCALAR ? near(v->str, type_names, ARRAY_LEN(type_names)) : NULL;
+	const char *names[JM_MODELS];
+	for (int t = 0; t < JM_MODELS; t++)
+		names[t] = jm_registry[t]->name;
+	if (v->kind == YN_SCALAR && (j->model = jm_find(v->str, &j->type))) {
+		j->ops = j->model->ops;
+		return check_job_keys(ld, m, j->model);
+	}
+	const char *sug = v->kind == YN_SCALAR ? near(v->str, names, JM_MODELS) : NULL;
 	if (sug)
 		return fail(ld, v, "unknown job type %s (did you mean '%s'?)", got(ld, v), sug);
 	return fail(ld, v, "unknown job type %s (known: %s)", got(ld, v),
-		    join(type_names, ARRAY_LEN(type_names), list, sizeof list));
+		    models_text(NULL, list, sizeof list));
+}
+
+/* Key k of the model's table, its value v, into the group's params. */
+static int model_value(struct ld *ld, const struct jm_key *k, const struct yn *v,
+		       struct scn_job_group *j)
+{
+	char *at = (char *)j->params + k->off;
+	char list[256];
+	switch (k->kind) {
+	case JM_INT:
+		return get_lim(ld, v, (int)k->lo, (int)k->hi, k->what, (int *)(void *)at);
+	case JM_SIZE:
+		return get_size(ld, v, k->lo, (int64_t *)(void *)at);
+	case JM_TIME:
+		return get_time(ld, v, k->lo ? POSITIVE : NONNEG, (int64_t *)(void *)at);
+	case JM_NUM: {
+		double x;
+		if (get_num(ld, v, &x) < 0)
+			return -1;
+		if (!((k->lo_open ? x > k->flo : x >= k->flo) && x <= k->fhi))
+			return fail(ld, v, "expected %s, got %s", k->what, got(ld, v));
+		*(double *)(void *)at = x;
+		return 0;
+	}
+	case JM_DIST_SIZE:
+		return get_dist(ld, v, Q_SIZE, (struct scn_dist *)(void *)at);
+	case JM_ENUM:
+		for (int i = 0; i < k->nnames; i++)
+			if (v->kind == YN_SCALAR && strcmp(v->str, k->names[i]) == 0) {
+				*(int *)(void *)at = i;
+				return 0;
+			}
+		return fail(ld, v, "expected one of %s for %s, got %s",
+			    join(k->names, k->nnames, list, sizeof list), k->key, got(ld, v));
+	case JM_ROLE:
+		return load_role(ld, v, k->key, k->lo > 0, (struct scn_exec *)(void *)at);
+	case JM_STAGES:
+		return load_stages(ld, v, j);
+	}
+	return fail(ld, v, "key '%s' of an unknown kind", k->key);
+}
+
+/* The model's keys, in its table's order, then its own checks. */
+static int load_model_keys(struct ld *ld, const struct yn *m, struct scn_job_group *j)
+{
+	const struct job_model *jm = j->model;
+	j->params = xcalloc(1, jm->params_size ? jm->params_size : 1);
+	memcpy(j->params, jm->defaults, jm->params_size);
+	struct scn_pos at[64];
+	if (jm->nkeys > ARRAY_LEN(at))
+		return fail(ld, m, "job model '%s' has more than %d keys", jm->name, ARRAY_LEN(at));
+	for (int i = 0; i < jm->nkeys; i++) /* a role takes the job's labels unless it
+						  gives its own, one by one */
+		if (jm->keys[i].kind == JM_ROLE) {
+			struct scn_exec *e = (void *)((char *)j->params + jm->keys[i].off);
+			e->require = j->require;
+			e->prefer = j->prefer;
+		}
+	for (int i = 0; i < jm->nkeys; i++) {
+		const struct jm_key *k = &jm->keys[i];
+		const struct yn *v = k->required ? need(ld, m, k->key, "job group", j->name)
+						 : yn_get(m, k->key);
+		at[i] = v ? pos(ld, v) : (struct scn_pos){0};
+		if (k->required && !v)
+			return -1;
+		if (v && model_value(ld, k, v, j) < 0)
+			return -1;
+	}
+	struct jm_given given = {.group = j->pos, .at = at};
+	return jm->loaded ? jm->loaded(j, &given, ld->err, ld->errlen) : 0;
 }
 
 static int load_job(struct ld *ld, const struct yn *m, struct scn_job_group *j)
 {
 	const struct yn *v, *name = yn_get(m, "name");
-	job_defaults(j);
+	j->count = 1;
+	j->arrival.kind = SCN_ARR_FIXED;
+	j->task_cpus = 1;
 	j->pos = pos(ld, m);
 	if (want(ld, m, YN_MAP, "job group") < 0 ||
-	    job_type(ld, m, name && name->kind == YN_SCALAR ? name->str : NULL, &j->type) < 0 ||
+	    job_type(ld, m, name && name->kind == YN_SCALAR ? name->str : NULL, j) < 0 ||
 	    !(v = need(ld, m, "name", "job group", NULL)) ||
 	    get_ident(ld, v, ID_NAME, "job group name", &j->name) < 0 || job_arrival(ld, m, j) < 0 ||
 	    ((v = yn_get(m, "require")) && job_labels(ld, v, "require", &j->require) < 0) ||
@@ -1261,24 +1191,7 @@ static int load_job(struct ld *ld, const struct yn *m, struct scn_job_group *j)
 	    opt_int(ld, m, "cores_max", 1, &j->cores_max) < 0 ||
 	    opt_lim(ld, m, "task_cpus", 1, MAX_CORES, "cores per task", &j->task_cpus) < 0)
 		return -1;
-	/* Roles carry the labels that apply to them: the job's unless the
-	   role gave its own (has_labels). */
-	j->exec.require = j->ps.require = j->worker.require = j->require;
-	j->exec.prefer = j->ps.prefer = j->worker.prefer = j->prefer;
-	switch (j->type) {
-	case SCN_JOB_WORDCOUNT:
-		return load_exec(ld, m, &j->exec) < 0 ? -1 : load_wordcount(ld, m, j);
-	case SCN_JOB_MNIST:
-		return load_mnist(ld, m, j);
-	case SCN_JOB_ANGEL:
-		j->exec = (struct scn_exec){.count = 2, .cores = 2, .mem_mib = 2048,
-					    .require = j->require, .prefer = j->prefer};
-		j->ps = (struct scn_exec){.count = 1, .cores = 1, .mem_mib = 4096,
-					  .require = j->require, .prefer = j->prefer};
-		return load_exec(ld, m, &j->exec) < 0 ? -1 : load_angel(ld, m, j);
-	default:
-		return load_exec(ld, m, &j->exec) < 0 ? -1 : load_synthetic(ld, m, j);
-	}
+	return load_model_keys(ld, m, j);
 }
 
 /* Job group i within the limits of the whole workload: jobs, and tasks
@@ -1289,8 +1202,8 @@ static int workload_totals(struct ld *ld, const struct yn *m, const struct scn_j
 	long long per_job = 0;
 	for (int i = 0; i < j->nstages; i++)
 		per_job += j->stages[i].tasks;
-	if (j->type == SCN_JOB_ANGEL)
-		per_job = (long long)j->iterations * j->partitions;
+	if (j->model->tasks)
+		per_job = j->model->tasks(j);
 	if ((*jobs += j->count) > MAX_JOBS)
 		return fail(ld, m, "job group '%s' brings the workload to %lld jobs, above the limit "
 			    "of %d", j->name, *jobs, MAX_JOBS);
@@ -1534,6 +1447,7 @@ static int load_policy(struct ld *ld, const struct yn *v, struct scn_policy *p)
 			return -1;
 		p->kind = xstrdup(ops->name);
 		p->name = xstrdup(ops->name);
+		p->ops = ops;
 		return 0;
 	}
 	if (v->kind != YN_MAP)
@@ -1548,6 +1462,7 @@ static int load_policy(struct ld *ld, const struct yn *v, struct scn_policy *p)
 	    !(ops = find_policy(ld, kind)))
 		return -1;
 	p->kind = xstrdup(ops->name);
+	p->ops = ops;
 	if (name) {
 		if (get_ident(ld, name, ID_NAME, "policy name", &p->name) < 0)
 			return -1;
@@ -1657,6 +1572,18 @@ static void one_line(char *err, size_t errlen)
 			err[i] = ' ';
 }
 
+/* Each job group's model's checks of the whole scenario (its cost-model
+ * kernels, ...). */
+static int model_checks(const struct scn *s, char *err, size_t errlen)
+{
+	for (int g = 0; g < s->njobgroups; g++) {
+		const struct job_model *m = s->jobs[g].model;
+		if (m->check && m->check(s, g, err, errlen) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* One scenario from a tree (the file's, with a sweep point's values in
  * place).  On error NULL, nothing allocated, the message in err. */
 static struct scn *load_tree(const char *path, const struct yn *root, char *err, size_t errlen)
@@ -1671,9 +1598,9 @@ static struct scn *load_tree(const char *path, const struct yn *root, char *err,
 	int rc = load_top(&ld, root);
 	for (int k = 0; k < SEEN_LISTS; k++)
 		free(ld.seen[k].slot);
-	if (rc == 0 && !yn_get(root, "cost_model") && wl_check(s, err, errlen) < 0)
+	if (rc == 0 && !yn_get(root, "cost_model") && model_checks(s, err, errlen) < 0)
 		rc = load_builtin_cost(&ld); /* the job models need one: the default */
-	if (rc == 0 && wl_check(s, err, errlen) == 0)
+	if (rc == 0 && model_checks(s, err, errlen) == 0)
 		return s;
 	scn_free(s);
 	return NULL;
@@ -2190,35 +2117,6 @@ struct scn_sweep *scn_sweep_load(const char *path, char *err, size_t errlen)
 	return NULL;
 }
 
-void scn_sweep_free(struct scn_sweep *sw)
-{
-	if (!sw)
-		return;
-	for (int p = 0; sw->point && p < sw->npoints; p++)
-		scn_free(sw->point[p]);
-	free(sw->point);
-	for (int a = 0; a < sw->naxes; a++) {
-		for (int v = 0; sw->axes[a].shown && v < sw->axes[a].nvalues; v++)
-			free(sw->axes[a].shown[v]);
-		free(sw->axes[a].shown);
-		free(sw->axes[a].label);
-	}
-	free(sw->axes);
-	free(sw);
-}
-
-int scn_sweep_at(const struct scn_sweep *sw, int p, int a)
-{
-	for (int b = sw->naxes - 1; b > a; b--)
-		p /= sw->axes[b].nvalues;
-	return p % sw->axes[a].nvalues;
-}
-
-const char *scn_sweep_shown(const struct scn_sweep *sw, int p, int a)
-{
-	return sw->axes[a].shown[scn_sweep_at(sw, p, a)];
-}
-
 struct scn *scn_load(const char *path, char *err, size_t errlen)
 {
 	struct scn_sweep *sw = scn_sweep_load(path, err, errlen);
@@ -2231,101 +2129,3 @@ struct scn *scn_load(const char *path, char *err, size_t errlen)
 	return s;
 }
 
-/* ------------------------------------------------------------------ */
-/* Freeing and look-ups                                                */
-
-static void free_job(struct scn_job_group *j)
-{
-	free(j->name);
-	free(j->arrival.times_us);
-	for (int i = 0; i < j->nstages; i++) {
-		free(j->stages[i].name);
-		free(j->stages[i].parents);
-	}
-	free(j->stages);
-}
-
-static void free_cost(struct scn_cost_model *c)
-{
-	for (int i = 0; i < c->nkernels; i++) {
-		struct scn_cost_kernel *k = &c->kernels[i];
-		for (int d = 0; d < k->ndevs; d++)
-			free(k->devs[d].device);
-		free(k->devs);
-		free(k->name);
-		free(k->unit);
-	}
-	free(c->kernels);
-	free(c->path);
-}
-
-void scn_free(struct scn *s)
-{
-	if (!s)
-		return;
-	for (int i = 0; i < s->nlabels; i++)
-		free(s->label_names[i]);
-	for (int i = 0; i < s->ngroups; i++) {
-		free(s->groups[i].name);
-		free(s->groups[i].gpu_model);
-	}
-	free(s->groups);
-	for (int i = 0; i < s->njobgroups; i++)
-		free_job(&s->jobs[i]);
-	free(s->jobs);
-	free_cost(&s->cost);
-	for (int i = 0; i < s->npolicies; i++) {
-		struct scn_policy *p = &s->policies[i];
-		for (int k = 0; k < p->nparams; k++) {
-			free(p->params[k].key);
-			free(p->params[k].value);
-		}
-		free(p->params);
-		free(p->name);
-		free(p->kind);
-	}
-	free(s->policies);
-	free(s->name);
-	free(s->path);
-	free(s);
-}
-
-const char *scn_type_name(enum scn_job_type t)
-{
-	return t >= 0 && t < ARRAY_LEN(type_names) ? type_names[t] : "?";
-}
-
-const char *scn_role_name(enum scn_job_type t, int role)
-{
-	if (role < 0)
-		return "am";
-	if (t == SCN_JOB_MNIST)
-		return role ? "worker" : "ps";
-	if (t == SCN_JOB_ANGEL && role == 1)
-		return "ps";
-	return "executor";
-}
-
-int scn_label_index(const struct scn *s, const char *name)
-{
-	for (int i = 0; i < s->nlabels; i++)
-		if (strcmp(s->label_names[i], name) == 0)
-			return i;
-	return -1;
-}
-
-const struct scn_cost_kernel *scn_cost_kernel(const struct scn *s, const char *name)
-{
-	for (int i = 0; i < s->cost.nkernels; i++)
-		if (strcmp(s->cost.kernels[i].name, name) == 0)
-			return &s->cost.kernels[i];
-	return NULL;
-}
-
-const struct scn_cost_dev *scn_cost_device(const struct scn_cost_kernel *k, const char *device)
-{
-	for (int i = 0; i < k->ndevs; i++)
-		if (strcmp(k->devs[i].device, device) == 0)
-			return &k->devs[i];
-	return NULL;
-}

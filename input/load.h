@@ -1,0 +1,40 @@
+/* load.h - the scenario input: YAML scenario files, cost-model files
+ * (and the trace importers to come) into the in-memory types of
+ * scenario/scenario.h.
+ *
+ * The loader walks a YAML tree (scn_yaml.h), checks the generic keys
+ * itself and applies each job model's key table (workloads/model.h) and
+ * each policy's switch table (sim/policy.h): it holds no per-model or
+ * per-policy code.  It sits above scenario/, sim/, workloads/ and
+ * policies/, and nothing below it calls it.
+ */
+#ifndef HETSIM_LOAD_H
+#define HETSIM_LOAD_H
+
+#include <stddef.h>
+
+#include "scenario.h"
+
+/* The built-in cost model: the text of calibrate/models/default.yaml
+ * (assumed figures, docs/model.md "Costs"), compiled in by the Makefile
+ * from that file, so that the two never differ.  A scenario whose job
+ * groups need a cost model and that names none is loaded with it
+ * (cost.builtin); `hetsim run`, `sweep` and `validate` say so. */
+#define SCN_DEFAULT_MODEL "calibrate/models/default.yaml"
+extern const char scn_default_model_yaml[];
+
+/* Read and check a scenario.  On success returns the scenario, owned by
+ * the caller (free with scn_free).  On error returns NULL, allocates
+ * nothing, and writes one line "file:line:col: message" (no newline) into
+ * err (at most errlen bytes).  A file with a sweep block is loaded as by
+ * scn_sweep_load(), every point checked, and its point 0 is returned. */
+struct scn *scn_load(const char *path, char *err, size_t errlen);
+
+/* Read a scenario file and every point of its sweep block.  On success
+ * returns the sweep, owned by the caller (free with scn_sweep_free).  On
+ * error returns NULL, allocates nothing, and writes one line into err as
+ * scn_load() does; an error of a point that is not at one of its values
+ * ends with " (sweep point P: label=value, ...)". */
+struct scn_sweep *scn_sweep_load(const char *path, char *err, size_t errlen);
+
+#endif
