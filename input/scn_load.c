@@ -691,7 +691,64 @@ static int job_labels(struct ld *ld, const struct yn *v, const char *what, uint6
 /* Cluster                                                             */
 
 static const char *const group_keys[] = {"name", "count", "cores", "memory", "gpus",
-					  "gpu_model", "cpu_speed", "labels"};
+					  "gpu_model", "cpu_speed", "labels", "failures",
+					  "outages"};
+static const char *const failure_keys[] = {"mtbf", "mttr"};
+static const char *const outage_keys[] = {"node", "at", "for"};
+
+static int check_len(struct ld *ld, const struct yn *list, int max, const char *what);
+
+/* An up-time or repair time: a time stands for an exponential of that
+ * mean; a {dist: ...} mapping for itself.  Positive on average. */
+static int failure_time(struct ld *ld, const struct yn *v, struct scn_dist *d)
+{
+	if (v->kind == YN_SCALAR) {
+		d->kind = SCN_DIST_EXPONENTIAL;
+		if (get_time_real(ld, v, &d->a) < 0)
+			return -1;
+		if (d->a <= 0)
+			return fail(ld, v, "expected a time > 0, got %s", got(ld, v));
+		return 0;
+	}
+	if (get_dist(ld, v, Q_TIME, d) < 0)
+		return -1;
+	double mean = d->kind == SCN_DIST_UNIFORM ? (d->a + d->b) / 2 : d->a;
+	if (!(mean > 0))
+		return fail(ld, v, "expected a time > 0 on average, got %s", got(ld, v));
+	return 0;
+}
+
+/* failures: {mtbf, mttr}: every node of the group fails and is repaired
+ * at random, independently; outages: [{node, at, for}]: scripted. */
+static int group_failures(struct ld *ld, const struct yn *m, struct scn_node_group *g)
+{
+	const struct yn *v = yn_get(m, "failures"), *t;
+	if (v) {
+		if (CHECK_MAP(ld, v, "failures", failure_keys) < 0 ||
+		    !(t = need(ld, v, "mtbf", "failures", NULL)) || failure_time(ld, t, &g->mtbf) < 0 ||
+		    !(t = need(ld, v, "mttr", "failures", NULL)) || failure_time(ld, t, &g->mttr) < 0)
+			return -1;
+		g->fails = true;
+	}
+	if (!(v = yn_get(m, "outages")))
+		return 0;
+	if (want_list(ld, v, "outages", "outage") < 0 || check_len(ld, v, MAX_NODES, "outages") < 0)
+		return -1;
+	g->outages = xcalloc((size_t)v->nkids, sizeof *g->outages);
+	g->noutages = v->nkids;
+	for (int i = 0; i < v->nkids; i++) {
+		const struct yn *o = v->kids[i];
+		struct scn_outage *out = &g->outages[i];
+		if (CHECK_MAP(ld, o, "outage", outage_keys) < 0 ||
+		    opt_lim(ld, o, "node", 0, g->count - 1, "nodes in the group (from 0)", &out->node) < 0 ||
+		    !(t = need(ld, o, "at", "outage", NULL)) || get_time(ld, t, NONNEG, &out->at_us) < 0 ||
+		    !(t = need(ld, o, "for", "outage", NULL)) || get_time(ld, t, POSITIVE, &out->for_us) < 0)
+			return -1;
+		if (out->at_us > MAX_TIME_US - out->for_us)
+			return fail(ld, t, "the outage ends past the limit of %llds (at + for)", MAX_TIME_S);
+	}
+	return 0;
+}
 
 static int group_gpus(struct ld *ld, const struct yn *m, struct scn_node_group *g)
 {
@@ -719,7 +776,7 @@ static int load_group(struct ld *ld, const struct yn *m, struct scn_node_group *
 	    !(v = need(ld, m, "cores", "node group", g->name)) ||
 	    get_lim(ld, v, 1, MAX_CORES, "cores per node", &g->cores) < 0 ||
 	    !(v = need(ld, m, "memory", "node group", g->name)) || get_size(ld, v, 1, &g->mem_mib) < 0 ||
-	    group_gpus(ld, m, g) < 0)
+	    group_gpus(ld, m, g) < 0 || group_failures(ld, m, g) < 0)
 		return -1;
 	if ((v = yn_get(m, "cpu_speed"))) {
 		if (get_num(ld, v, &g->cpu_speed) < 0)
@@ -813,7 +870,8 @@ static int load_cluster(struct ld *ld, const struct yn *v)
 
 /* Keys every job group takes, whatever its model. */
 static const char *const generic_job_keys[] = {"name", "type", "count", "arrival", "require",
-					       "prefer", "cores_max", "task_cpus"};
+					       "prefer", "cores_max", "task_cpus",
+					       "task_max_failures"};
 
 /* Index of `key` in model m's key table, or -1. */
 static int model_key(const struct job_model *m, const char *key)
@@ -1181,6 +1239,7 @@ static int load_job(struct ld *ld, const struct yn *m, struct scn_job_group *j)
 	j->count = 1;
 	j->arrival.kind = SCN_ARR_FIXED;
 	j->task_cpus = 1;
+	j->task_max_failures = 4;
 	j->pos = pos(ld, m);
 	if (want(ld, m, YN_MAP, "job group") < 0 ||
 	    job_type(ld, m, name && name->kind == YN_SCALAR ? name->str : NULL, j) < 0 ||
@@ -1189,7 +1248,9 @@ static int load_job(struct ld *ld, const struct yn *m, struct scn_job_group *j)
 	    ((v = yn_get(m, "require")) && job_labels(ld, v, "require", &j->require) < 0) ||
 	    ((v = yn_get(m, "prefer")) && job_labels(ld, v, "prefer", &j->prefer) < 0) ||
 	    opt_int(ld, m, "cores_max", 1, &j->cores_max) < 0 ||
-	    opt_lim(ld, m, "task_cpus", 1, MAX_CORES, "cores per task", &j->task_cpus) < 0)
+	    opt_lim(ld, m, "task_cpus", 1, MAX_CORES, "cores per task", &j->task_cpus) < 0 ||
+	    opt_lim(ld, m, "task_max_failures", 1, 1000, "attempts per task",
+		    &j->task_max_failures) < 0)
 		return -1;
 	return load_model_keys(ld, m, j);
 }

@@ -118,7 +118,7 @@ static bool place_all(struct fifo *f, const struct sim *s, const struct sim_job 
 {
 	pol_tent_reset(&f->t);
 	int left = sim_execs_wanted(j);
-	for (int r = 0; r < j->nroles; r++) {
+	for (int r = 0; r < j->shape->nroles; r++) {
 		const struct sim_role *ro = &j->shape->role[r];
 		struct pol_shape sh = {ro->cores ? ro->cores : 1, ro->mem_mib, ro->gpus};
 		for (int k = j->live->granted[r]; k < ro->count; k++) {
@@ -160,6 +160,14 @@ static void fifo_schedule(void *st, struct sim *s)
 	}
 }
 
+/* A job that lost an executor asks for a replacement: it takes its place
+ * in the queue again (by arrival), before any job that came after it. */
+static void fifo_exec_lost(void *st, struct sim *s, int job, int role, int why)
+{
+	(void)s, (void)role, (void)why;
+	pol_jobset_return(&((struct fifo *)st)->q, job);
+}
+
 static void fifo_fini(void *st)
 {
 	struct fifo *f = st;
@@ -184,5 +192,6 @@ const struct policy_ops pol_fifo = {
 	.job_finished = fifo_finished,
 	.schedule = fifo_schedule,
 	.fini = fifo_fini,
+	.exec_lost = fifo_exec_lost,
 	.can_ever_place = fifo_can_ever_place,
 };

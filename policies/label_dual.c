@@ -218,7 +218,7 @@ static bool place(struct dual *d, const struct sim *s, const struct sim_job *j)
 	const struct clu *c = sim_cluster(s);
 	bool all = true;
 	pol_tent_reset(&d->t);
-	for (int r = 0; r < j->nroles; r++) {
+	for (int r = 0; r < j->shape->nroles; r++) {
 		const struct sim_role *ro = &j->shape->role[r];
 		struct pol_shape sh = {ro->cores ? ro->cores : 1, ro->mem_mib, ro->gpus};
 		for (int k = j->live->granted[r]; k < ro->count; k++) {
@@ -274,6 +274,13 @@ static void dual_schedule(void *st, struct sim *s)
 	}
 }
 
+/* A job that lost an executor asks for a replacement, in arrival order. */
+static void dual_exec_lost(void *st, struct sim *s, int job, int role, int why)
+{
+	(void)s, (void)role, (void)why;
+	pol_jobset_return(&((struct dual *)st)->q, job);
+}
+
 static void dual_fini(void *st)
 {
 	struct dual *d = st;
@@ -305,6 +312,7 @@ const struct policy_ops pol_label_dual = {
 	.init = dual_init,
 	.job_arrived = dual_arrived,
 	.job_finished = dual_finished,
+	.exec_lost = dual_exec_lost,
 	.schedule = dual_schedule,
 	.fini = dual_fini,
 	.can_ever_place = dual_can_ever_place,

@@ -32,6 +32,17 @@ void pol_jobset_add(struct pol_jobset *q, int job)
 	pol_bits_put(&q->b, job, true);
 }
 
+void pol_jobset_return(struct pol_jobset *q, int job)
+{
+	if (job > q->last) {
+		pol_jobset_add(q, job);
+		return;
+	}
+	pol_bits_put(&q->b, job, true);
+	if (job < q->from)
+		q->from = job; /* first() searches from here again */
+}
+
 void pol_queue_init(struct pol_queue *q, int njobs)
 {
 	q->prev = xmalloc((size_t)(njobs ? njobs : 1) * sizeof *q->prev);

@@ -128,6 +128,14 @@ static void sa_finished(void *st, struct sim *s, int job)
 	pol_jobset_remove(&((struct standalone *)st)->q, job);
 }
 
+/* A job that lost an executor: the Master launches a replacement as
+ * cores free up (ExecutorRunner's exit: the app's schedule again). */
+static void sa_exec_lost(void *st, struct sim *s, int job, int role, int why)
+{
+	(void)s, (void)role, (void)why;
+	pol_jobset_return(&((struct standalone *)st)->q, job);
+}
+
 static const struct clu *cmp_clu; /* qsort has no context argument */
 static int by_free_cores(const void *a, const void *b)
 {
@@ -348,6 +356,7 @@ const struct policy_ops pol_spark_standalone = {
 	.init = sa_init,
 	.job_arrived = sa_arrived,
 	.job_finished = sa_finished,
+	.exec_lost = sa_exec_lost,
 	.schedule = sa_schedule,
 	.fini = sa_fini,
 	.can_ever_place = sa_can_ever_place,

@@ -427,6 +427,19 @@ static void yarn_schedule(void *st, struct sim *s)
 		schedule_scan(y, s);
 }
 
+/* A container of an application was lost: its AM asks the
+ * ResourceManager for a replacement (a lost AM is launched again: the
+ * shortcut of a new attempt that keeps the work done, docs/policies/yarn.md). */
+static void yarn_exec_lost(void *st, struct sim *s, int job, int role, int why)
+{
+	(void)s, (void)role, (void)why;
+	struct yarn *y = st;
+	if (!y->app[job].active || !y->indexed)
+		return; /* it asks at its next turn anyway */
+	pol_queue_remove(&y->parked, job);
+	pol_tree_set(&y->asking, job, 0);
+}
+
 static void yarn_fini(void *st)
 {
 	struct yarn *y = st;
@@ -453,6 +466,7 @@ const struct policy_ops pol_yarn = {
 	.init = yarn_init,
 	.job_arrived = yarn_arrived,
 	.job_finished = yarn_finished,
+	.exec_lost = yarn_exec_lost,
 	.schedule = yarn_schedule,
 	.fini = yarn_fini,
 	.can_ever_place = yarn_can_ever_place,

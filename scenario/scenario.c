@@ -40,6 +40,7 @@ void scn_free(struct scn *s)
 	for (int i = 0; i < s->ngroups; i++) {
 		free(s->groups[i].name);
 		free(s->groups[i].gpu_model);
+		free(s->groups[i].outages);
 	}
 	free(s->groups);
 	for (int i = 0; i < s->njobgroups; i++)

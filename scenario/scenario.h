@@ -35,6 +35,13 @@ struct scn_dist {
 	double a, b; /* see the kind; same unit as the value drawn */
 };
 
+/* A scripted outage of one node of a group: down at `at_us` for
+ * `for_us`. */
+struct scn_outage {
+	int node;          /* index in the group */
+	int64_t at_us, for_us;
+};
+
 struct scn_node_group {
 	char *name;        /* nodes are named <name>-<i>, i from 0 */
 	int count;         /* nodes in the group, >= 1 */
@@ -44,6 +51,11 @@ struct scn_node_group {
 	char *gpu_model;   /* e.g. "v100"; NULL when gpus == 0 */
 	double cpu_speed;  /* CPU speed factor, > 0; 1.0 = reference core */
 	uint64_t labels;   /* bit i = scn.label_names[i]; after `auto` too */
+	/* failures (docs/scenario.md, "Failures") */
+	bool fails;        /* each node fails and is repaired at random */
+	struct scn_dist mtbf, mttr; /* its up-times and repair times, µs
+				       (exponential unless a distribution) */
+	struct scn_outage *outages; int noutages; /* scripted; owned */
 	struct scn_pos pos;
 };
 
@@ -111,6 +123,7 @@ struct scn_job_group {
 	uint64_t require, prefer;  /* node labels for all roles, 0 = none */
 	int cores_max;             /* spark.cores.max; 0 = unlimited */
 	int task_cpus;             /* spark.task.cpus, default 1 */
+	int task_max_failures;     /* spark.task.maxFailures, default 4 */
 	/* The model's own settings, a flat struct of its own (no pointers
 	 * it owns), filled from its keys by the loader; owned. */
 	void *params;

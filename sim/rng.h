@@ -31,6 +31,8 @@ enum rng_stream {
 	RNG_TASK,        /* task durations */
 	RNG_NOISE,       /* run-time noise on durations */
 	RNG_STEP,        /* per-step draws (e.g. training iterations) */
+	RNG_FAIL,        /* node failures: up-times and repair times */
+	RNG_STRAGGLE,    /* stragglers: which task attempts are slow */
 	RNG_USER,        /* first value free for other uses */
 };
 

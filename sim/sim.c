@@ -32,17 +32,30 @@ enum ev_kind {
 	EV_EXEC_READY, /* obj = executor */
 	EV_TASK_END,   /* obj = run slot; counts if its seq is the slot's end_seq */
 	EV_JOB_TIMER,  /* obj = job timer slot (struct jtimer) */
-	EV_EXEC_TIMER, /* obj = executor: its model's timer */
+	EV_EXEC_TIMER, /* obj = executor: its model's timer, or its release
+			  after a preemption (timer_tag TAG_RELEASE) */
+	EV_POLICY_TIMER, /* obj = the policy's tag (sim_policy_timer) */
+	EV_NODE,       /* obj = node << 2 | enum node_ev: a failure or repair */
 };
 static const char *const ev_names[] = {"arrival", "executor-ready", "task-end",
-				       "job-timer", "executor-timer"};
+				       "job-timer", "executor-timer", "policy-timer",
+				       "node"};
+_Static_assert(EV_NODE < EQ_KIND_LIMIT, "event kinds fit the queue's bits");
+
+/* Node events: failures and repairs drawn from the group's MTBF and MTTR
+ * (one pending per node at a time), and scripted outages. */
+enum node_ev { NE_FAIL, NE_REPAIR, NE_OUT, NE_BACK };
+
+/* An executor timer's tag that is the kernel's: a preempted executor's
+ * release, once its model's preemption cost is paid. */
+#define TAG_RELEASE 255
 
 /* A pending job timer (sim_job_timer): its event's obj is its slot,
  * which goes back to the free list when the event is popped or dropped. */
 struct jtimer {
 	int job;
 	int tag;
-	uint8_t state;         /* the job's mstate when it was set */
+	uint8_t state, gen;    /* the job's mstate and mgen when it was set */
 	int next;              /* free list */
 };
 
@@ -59,6 +72,11 @@ struct sim_stage {
 	int *children; int nchildren; /* stages waiting on this one; owned */
 	uint8_t *state;        /* enum task_state per task, only with sim_recount
 				  (a check, and a cache miss per task); owned */
+	int *redo; int nredo;  /* tasks killed (their executor was lost), to run
+				  again before `next`: a stack; from the job's
+				  arena, ntasks long, made at the first kill */
+	uint8_t *fails;        /* failed attempts per task (counted losses), from
+				  the arena at the first one */
 };
 
 /* One executor of a job as the in-application dispatcher sees it, kept in
@@ -87,6 +105,7 @@ struct run {
 	int cpus;              /* cores it demands (task_cpus) */
 	double remaining_us;   /* work left, in µs at rate 1 */
 	int64_t from_us;       /* remaining_us holds as of this time */
+	int64_t start_us;      /* when it started (lost work, if killed) */
 	double rate;           /* progress per µs: speed × core share */
 	uint64_t end_seq;
 	int prev, next;        /* the node's list of running tasks */
@@ -154,6 +173,15 @@ struct sim {
 	enum ev_kind cur_kind;      /* event being handled, for messages */
 	uint32_t cur_obj;
 	bool in_event;
+
+	/* node failures (docs/model.md, "Failures") */
+	uint8_t *down;              /* per node: outages in force (0: up); NULL
+				       when no group fails */
+	int64_t *up_since;          /* per node: when its up-time began */
+	uint32_t *cycles;           /* per node: random failures so far (draws) */
+	int nodes_down;
+	int node_events;            /* node events in the queue */
+	int jobs_left;              /* jobs whose status is not final */
 };
 
 /* ---- policy hook timing (timing.csv) -------------------------------- */
@@ -305,6 +333,13 @@ static void recount_node(const struct sim *s, int id)
 	if (n->mem_free < 0 || n->gpus_free < 0)
 		die(s, "node %s has negative free memory (%" PRId64 " MiB) or GPUs (%d)",
 		    n->name, n->mem_free, n->gpus_free);
+	if (s->down && s->down[id]) { /* down: nothing runs, nothing is free */
+		if (ne || load || n->cores_free || n->mem_free || n->gpus_free)
+			die(s, "node %s is down but has %d executors, load %d, free %d cores, "
+			    "%" PRId64 " MiB, %d GPUs", n->name, ne, load, n->cores_free,
+			    n->mem_free, n->gpus_free);
+		return;
+	}
 	if (cores != n->cores - n->cores_free || mem != n->mem_mib - n->mem_free ||
 	    gpus != n->gpus - n->gpus_free || ne != n->nexec)
 		die(s, "node %s: executors hold %d cores, %" PRId64 " MiB, %d GPUs in %d "
@@ -343,6 +378,7 @@ static inline void integrate(struct sim *s)
 		s->tot.gpu_busy_us += dt * s->train_gpus;
 		s->tot.core_alloc_us += dt * s->alloc_cores;
 		s->tot.gpu_alloc_us += dt * s->alloc_gpus;
+		s->tot.node_down_us += dt * s->nodes_down;
 	}
 	s->integ_at = s->now;
 }
@@ -427,16 +463,16 @@ static bool job_active(const struct sim_job *j)
 
 int sim_next_role(const struct sim_job *j)
 {
-	for (int r = 0; r < j->nroles; r++)
+	for (int r = 0; r < j->shape->nroles; r++)
 		if (j->live->granted[r] < j->shape->role[r].count)
 			return r;
-	return j->nroles - 1;
+	return j->shape->nroles - 1;
 }
 
 int sim_execs_wanted(const struct sim_job *j)
 {
 	int n = 0;
-	for (int r = 0; r < j->nroles; r++)
+	for (int r = 0; r < j->shape->nroles; r++)
 		if (j->live->granted[r] < j->shape->role[r].count)
 			n += j->shape->role[r].count - j->live->granted[r];
 	return n;
@@ -539,7 +575,7 @@ int sim_launch_executor(struct sim *s, int job, int role, int node, int cores,
 		    job, node);
 	struct sim_job *j = &s->pub.jobs[job];
 	struct clu_node *n = &s->clu.nodes[node];
-	if (!job_active(j) || role < SIM_ROLE_AM || role >= j->nroles || cores < 0 ||
+	if (!job_active(j) || role < SIM_ROLE_AM || role >= j->shape->nroles || cores < 0 ||
 	    mem_mib < 0 || gpus < 0)
 		die(s, "policy launched an invalid executor (job %d, status %s, role %d)", job,
 		    sim_status_name(j->status), role);
@@ -675,6 +711,8 @@ static int count_nodes(const struct sim_live *jr)
  * possible: only jobs without running tasks end other than DONE.  Every
  * field of the job that outputs read is final before its executors go
  * back (sim.h, sim_exec_sink). */
+static bool kill_tasks(struct sim *s, struct sim_job *j, int id, bool counts);
+
 static void end_job(struct sim *s, struct sim_job *j, enum sim_job_status st, int why,
 		    int64_t end_us)
 {
@@ -683,8 +721,10 @@ static void end_job(struct sim *s, struct sim_job *j, enum sim_job_status st, in
 	struct sim_live *jr = j->live;
 	if (st == JOB_DONE && !has_live(j))
 		die(s, "job %d done without executors", j->id);
-	if (jr->tasks_running)
-		die(s, "job %d ended with %d tasks running", j->id, jr->tasks_running);
+	if (jr->tasks_running && st == JOB_DONE)
+		die(s, "job %d done with %d tasks running", j->id, jr->tasks_running);
+	if (jr->tasks_running) /* it failed: Spark kills the tasks it still runs */
+		kill_tasks(s, j, -1, false);
 	if (st == JOB_DONE && jr->nstages != jr->stages_done)
 		die(s, "job %d done with %d of %d stages", j->id, jr->stages_done, jr->nstages);
 	if ((st == JOB_DONE) != (why == SIM_WHY_NONE) || why < 0 || why >= SIM_WHY_CODES)
@@ -700,7 +740,8 @@ static void end_job(struct sim *s, struct sim_job *j, enum sim_job_status st, in
 			sim_job_busy_gpus(s, j, 0);
 		j->nodes_used = count_nodes(jr);
 		for (int i = 0; i < jr->nexecs; i++)
-			release_exec(s, jr->execs[i].id);
+			if (jr->execs[i].id >= 0) /* not lost before */
+				release_exec(s, jr->execs[i].id);
 		jr->nexecs = 0;
 		jr->stages = NULL; /* its arena is reset when the record goes back */
 		jr->nstages = 0;
@@ -710,6 +751,7 @@ static void end_job(struct sim *s, struct sim_job *j, enum sim_job_status st, in
 	if (j->end_us > s->tot.last_end_us)
 		s->tot.last_end_us = j->end_us;
 	s->tot.jobs_done += st == JOB_DONE;
+	s->jobs_left--;
 	notify(s, j->id, true);
 	s->sched_dirty = true;
 }
@@ -805,9 +847,9 @@ static bool next_task(struct sim_job *j, int *stage, int *task)
 {
 	for (int i = 0; i < j->live->nstages; i++) {
 		struct sim_stage *st = &j->live->stages[i];
-		if (st->parents_left == 0 && st->next < st->ntasks) {
+		if (st->parents_left == 0 && (st->nredo || st->next < st->ntasks)) {
 			*stage = i;
-			*task = st->next;
+			*task = st->nredo ? st->redo[st->nredo - 1] : st->next;
 			return true;
 		}
 	}
@@ -824,7 +866,10 @@ static void start_task(struct sim *s, struct sim_job *j, int e, int stage, int t
 			die(s, "task %d of stage %d of job %d started twice", task, stage, j->id);
 		st->state[task] = T_RUNNING;
 	}
-	st->next++;
+	if (st->nredo && st->redo[st->nredo - 1] == task)
+		st->nredo--; /* a killed task runs again */
+	else
+		st->next++;
 	x->free--;
 	j->live->tasks_running++;
 	if (j->start_us < 0) {
@@ -859,6 +904,7 @@ static void start_task(struct sim *s, struct sim_job *j, int e, int stage, int t
 	ru->cpus = j->shape->task_cpus;
 	ru->remaining_us = st->work_us[task];
 	ru->from_us = s->now + j->live->task_delay_us;
+	ru->start_us = s->now;
 	ru->end_seq = UINT64_MAX; /* no end event yet */
 	ru->prev = -1;
 	ru->next = n->run_head;
@@ -951,6 +997,8 @@ static void on_task_end(struct sim *s, int r)
 
 /* ---- executors coming up, and the requests of job models ---------- */
 
+static bool kill_tasks(struct sim *s, struct sim_job *j, int id, bool counts);
+
 void sim_exec_open(struct sim *s, struct sim_job *j, struct sim_exec *x)
 {
 	j->live->execs[x->jpos].free = x->slots;
@@ -987,7 +1035,8 @@ void sim_job_timer(struct sim *s, struct sim_job *j, double delay_us, int tag)
 	int t = s->free_jtimer;
 	struct jtimer *jt = &s->jtimers[t];
 	s->free_jtimer = jt->next;
-	*jt = (struct jtimer){.job = j->id, .tag = tag, .state = j->mstate, .next = -1};
+	*jt = (struct jtimer){.job = j->id, .tag = tag, .state = j->mstate, .gen = j->mgen,
+			      .next = -1};
 	push_at(s, (double)s->now + delay_us, EV_JOB_TIMER, (uint32_t)t);
 }
 
@@ -995,9 +1044,18 @@ void sim_exec_timer(struct sim *s, struct sim_exec *x, double delay_us, int tag)
 {
 	if (!x->live)
 		die(s, "a timer for executor %d, released", x->id);
+	if (x->timer_tag == TAG_RELEASE)
+		return; /* preempted: it only waits for its release */
 	x->timer_tag = (uint8_t)tag;
 	x->ev_seq = push_at(s, (double)s->now + delay_us, EV_EXEC_TIMER,
 			    (uint32_t)(x - s->execs)); /* its slot */
+}
+
+void sim_job_set_state(struct sim *s, struct sim_job *j, int st)
+{
+	(void)s;
+	j->mstate = (uint8_t)st;
+	j->mgen++;
 }
 
 void sim_job_started(struct sim *s, struct sim_job *j)
@@ -1053,7 +1111,14 @@ int sim_job_nexecs(const struct sim_job *j)
 
 struct sim_exec *sim_job_exec(struct sim *s, const struct sim_job *j, int i)
 {
-	return &s->execs[j->live->execs[i].id];
+	int id = j->live->execs[i].id;
+	return id >= 0 ? &s->execs[id] : NULL;
+}
+
+void sim_kill_tasks(struct sim *s, struct sim_job *j)
+{
+	kill_tasks(s, j, -1, false);
+	queue_dispatch(s, j);
 }
 
 uint64_t sim_seed(const struct sim *s)
@@ -1077,11 +1142,280 @@ static void on_job_timer(struct sim *s, uint32_t t)
 	j->shape->ops->timer(s, j, NULL, jt.tag);
 }
 
+static void lose_exec(struct sim *s, int id, int why);
+
 static void on_exec_timer(struct sim *s, struct sim_exec *x)
 {
 	struct sim_job *j = &s->pub.jobs[x->job];
 	x->ev_seq = UINT64_MAX; /* fired: none pending */
-	j->shape->ops->timer(s, j, x, x->timer_tag);
+	if (x->timer_tag == TAG_RELEASE) /* preempted: its cost is paid */
+		lose_exec(s, (int)(x - s->execs), SIM_WHY_PREEMPTED);
+	else
+		j->shape->ops->timer(s, j, x, x->timer_tag);
+}
+
+/* ---- losing executors: node failures, preemption ------------------- */
+
+/* Take run r off its node without finishing it: its task goes back to
+ * its stage, to run again.  A counted loss (a failure, not a preemption)
+ * adds a failed attempt; returns whether the task has now failed
+ * spark.task.maxFailures times (its job must fail). */
+static bool kill_run(struct sim *s, int r, bool counts)
+{
+	struct run *ru = &s->runs[r];
+	struct sim_job *j = &s->pub.jobs[ru->job];
+	struct sim_live *jr = ru->jr;
+	struct sim_stage *st = ru->st;
+	struct clu_node *n = &s->clu.nodes[ru->node];
+	int task = ru->task, node = ru->node, cpus = ru->cpus;
+	if (st->state) {
+		if (st->state[task] != T_RUNNING)
+			die(s, "task %d of stage %d of job %d killed but not running", task,
+			    ru->stage, j->id);
+		st->state[task] = T_PENDING;
+	}
+	jr->tasks_running--;
+	s->tot.lost_core_us += (double)(s->now - ru->start_us) * cpus;
+	if (ru->prev >= 0)
+		s->runs[ru->prev].next = ru->next;
+	else
+		n->run_head = ru->next;
+	if (ru->next >= 0)
+		s->runs[ru->next].prev = ru->prev;
+	if (ru->end_seq != UINT64_MAX)
+		s->stale_ends++; /* its end event is now stale */
+	ru->end_seq = UINT64_MAX;
+	ru->next = s->free_run;
+	s->free_run = r;
+	integrate(s);
+	change_load(s, node, -cpus);
+	check_node(s, node);
+	if (!st->redo)
+		st->redo = arena_alloc(&jr->ar, (size_t)st->ntasks * sizeof *st->redo);
+	st->redo[st->nredo++] = task;
+	s->tot.tasks_retried++;
+	if (!counts)
+		return false;
+	if (!st->fails)
+		st->fails = arena_zalloc(&jr->ar, (size_t)st->ntasks);
+	int max = s->scn->jobs[j->group].task_max_failures;
+	return ++st->fails[task] >= (max > 0 ? max : 4);
+}
+
+/* Kill the tasks job j runs on executor slot `id` (all its tasks: -1). */
+static bool kill_tasks(struct sim *s, struct sim_job *j, int id, bool counts)
+{
+	bool fail = false;
+	struct sim_live *jr = j->live;
+	for (int i = 0; i < jr->nexecs && jr->tasks_running; i++) {
+		const struct sim_job_exec *je = &jr->execs[i];
+		if (je->id < 0 || (id >= 0 && je->id != id))
+			continue;
+		const struct sim_exec *x = &s->execs[je->id];
+		const struct clu_node *n = &s->clu.nodes[x->node];
+		for (int r = n->run_head; r >= 0;) {
+			int next = s->runs[r].next;
+			if (s->runs[r].exec == je->id) /* its slot */
+				fail |= kill_run(s, r, counts);
+			r = next;
+		}
+	}
+	return fail;
+}
+
+static void policy_exec_lost(struct sim *s, int job, int role, int why)
+{
+	if (!s->ops->exec_lost)
+		return;
+	pol_enter(s);
+	s->ops->exec_lost(s->pst, s, job, role, why);
+	pol_leave(s);
+}
+
+/* Executor slot `id` is lost for reason `why` (SIM_WHY_NODE_FAILED,
+ * SIM_WHY_PREEMPTED): its tasks are killed (a failure counts towards
+ * spark.task.maxFailures, a preemption does not: Spark's
+ * ExecutorLostFailure with exitCausedByApp false), its resources go
+ * back, its job no longer counts it as granted (the policy may launch a
+ * replacement), and the model, then the policy, are told. */
+static void lose_exec(struct sim *s, int id, int why)
+{
+	struct sim_exec *x = &s->execs[id];
+	struct sim_job *j = &s->pub.jobs[x->job];
+	struct sim_live *jr = j->live;
+	bool counts = why != SIM_WHY_PREEMPTED;
+	bool fail = kill_tasks(s, j, id, counts);
+	int role = x->role;
+	bool ready = x->ready_us >= 0;
+	jr->execs[x->jpos].free = 0;
+	jr->execs[x->jpos].id = -1; /* gone: its node stays, for nodes_used */
+	if (role == SIM_ROLE_AM) {
+		jr->ams_ready -= ready;
+	} else {
+		jr->granted[role]--;
+		jr->role_ready[role] -= ready;
+	}
+	struct sim_exec copy = *x; /* for the hooks: the slot goes back */
+	release_exec(s, id);
+	s->tot.execs_lost++;
+	s->sched_dirty = true;
+	if (fail) {
+		end_job(s, j, JOB_FAILED, SIM_WHY_TASK_FAILURES, s->now);
+	} else {
+		if (j->shape->ops->exec_lost)
+			j->shape->ops->exec_lost(s, j, &copy, why);
+		if (job_active(j))
+			queue_dispatch(s, j); /* its other executors take the tasks back */
+	}
+	if (job_active(j))
+		policy_exec_lost(s, j->id, role, why);
+}
+
+int64_t sim_preempt_executor(struct sim *s, struct sim_exec *x)
+{
+	int id = (int)(x - s->execs);
+	if (id < 0 || id >= s->cap_execs || !x->live)
+		die(s, "preemption of executor %d, not live", x->id);
+	if (x->timer_tag == TAG_RELEASE)
+		return -1; /* already on its way out */
+	struct sim_job *j = &s->pub.jobs[x->job];
+	s->tot.preemptions++;
+	int64_t cost = j->shape->ops->preempt_cost_us ? j->shape->ops->preempt_cost_us(s, j, x) : 0;
+	if (cost <= 0) {
+		lose_exec(s, id, SIM_WHY_PREEMPTED);
+		return 0;
+	}
+	kill_tasks(s, j, id, false); /* its slots take no more tasks */
+	j->live->execs[x->jpos].free = 0;
+	x->slots = 0;
+	x->timer_tag = TAG_RELEASE;
+	x->ev_seq = push_at(s, (double)s->now + (double)cost, EV_EXEC_TIMER, (uint32_t)id);
+	return cost;
+}
+
+void sim_policy_timer(struct sim *s, double delay_us, uint32_t tag)
+{
+	push_at(s, (double)s->now + delay_us, EV_POLICY_TIMER, tag);
+}
+
+void sim_add_lost_work(struct sim *s, double core_us, double gpu_us)
+{
+	s->tot.lost_core_us += core_us;
+	s->tot.lost_gpu_us += gpu_us;
+}
+
+/* ---- node failures ---------------------------------------------------- */
+
+static void push_node_at(struct sim *s, int node, enum node_ev e, double t)
+{
+	s->node_events++;
+	push_at(s, t, EV_NODE, (uint32_t)node << 2 | e);
+}
+
+static void push_node(struct sim *s, int node, enum node_ev e, double delay_us)
+{
+	push_node_at(s, node, e, (double)s->now + delay_us);
+}
+
+/* Node `id`'s next random up-time (NE_FAIL) or repair time (NE_REPAIR):
+ * keyed by (node, cycle), the same under every policy. */
+static double node_draw(const struct sim *s, int id, enum node_ev e)
+{
+	const struct scn_node_group *g = &s->scn->groups[s->clu.nodes[id].group];
+	const struct scn_dist *d = e == NE_FAIL ? &g->mtbf : &g->mttr;
+	struct rng_key k = rng_key(s->seed, 0, RNG_FAIL, (uint32_t)id, e, 0);
+	double t = rng_dist(d, k, s->cycles[id]);
+	return t > 1 ? t : 1; /* at least a µs: a cycle always moves time */
+}
+
+/* The node goes down (one more outage) or comes back up (one fewer). */
+static void node_down(struct sim *s, int id)
+{
+	struct clu_node *n = &s->clu.nodes[id];
+	if (s->down[id]) {
+		s->down[id]++; /* already down */
+		return;
+	}
+	while (n->exec_head >= 0)
+		lose_exec(s, n->exec_head, SIM_WHY_NODE_FAILED);
+	integrate(s);
+	s->nodes_down++;
+	double up = (double)(s->now - s->up_since[id]);
+	s->tot.fail_cycles++;
+	s->tot.up_sum_us += up;
+	s->tot.up_sumsq_us2 += up * up;
+	clu_take(&s->clu, id, n->cores_free, n->mem_free, n->gpus_free); /* nothing fits */
+	s->down[id] = 1;
+	check_node(s, id);
+}
+
+static void node_up(struct sim *s, int id)
+{
+	struct clu_node *n = &s->clu.nodes[id];
+	if (--s->down[id])
+		return; /* another outage holds it down */
+	integrate(s);
+	s->nodes_down--;
+	s->up_since[id] = s->now;
+	clu_give(&s->clu, id, n->cores, n->mem_mib, n->gpus);
+	check_node(s, id);
+	s->sched_dirty = true;
+}
+
+static void on_node(struct sim *s, uint32_t obj)
+{
+	int id = (int)(obj >> 2);
+	s->node_events--;
+	switch ((enum node_ev)(obj & 3)) {
+	case NE_FAIL:
+		/* Only failures left to happen (the jobs still waiting wait for
+		 * nothing else): this node's failures stop, its repairs and the
+		 * others' bring the cluster back up for a last chance */
+		if (eq_size(&s->q) == (size_t)s->node_events)
+			break;
+		node_down(s, id);
+		push_node(s, id, NE_REPAIR, node_draw(s, id, NE_REPAIR));
+		break;
+	case NE_REPAIR:
+		node_up(s, id);
+		s->cycles[id]++;
+		if (s->jobs_left) /* failures stop with the last job */
+			push_node(s, id, NE_FAIL, node_draw(s, id, NE_FAIL));
+		break;
+	case NE_OUT:
+		node_down(s, id);
+		break;
+	case NE_BACK:
+		node_up(s, id);
+		break;
+	}
+}
+
+/* At the start of a run: every failing node's first failure, every
+ * scripted outage. */
+static void start_failures(struct sim *s)
+{
+	bool any = false;
+	for (int g = 0; g < s->scn->ngroups; g++)
+		any |= s->scn->groups[g].fails || s->scn->groups[g].noutages;
+	if (!any)
+		return;
+	s->down = xcalloc((size_t)s->clu.n, 1);
+	s->up_since = xcalloc((size_t)s->clu.n, sizeof *s->up_since);
+	s->cycles = xcalloc((size_t)s->clu.n, sizeof *s->cycles);
+	for (int i = 0; i < s->clu.n; i++) {
+		const struct scn_node_group *g = &s->scn->groups[s->clu.nodes[i].group];
+		s->up_since[i] = s->now;
+		if (g->fails)
+			push_node(s, i, NE_FAIL, node_draw(s, i, NE_FAIL));
+	}
+	for (int i = 0, first = 0; i < s->scn->ngroups; first += s->scn->groups[i++].count)
+		for (int k = 0; k < s->scn->groups[i].noutages; k++) {
+			const struct scn_outage *o = &s->scn->groups[i].outages[k];
+			int id = first + o->node;
+			push_node_at(s, id, NE_OUT, (double)o->at_us);
+			push_node_at(s, id, NE_BACK, (double)o->at_us + (double)o->for_us);
+		}
 }
 
 /* ---- the loop ------------------------------------------------------ */
@@ -1107,6 +1441,16 @@ static void handle(struct sim *s, const struct eq_event *ev)
 	case EV_EXEC_TIMER:
 		on_exec_timer(s, &s->execs[ev->obj]);
 		break;
+	case EV_POLICY_TIMER:
+		if (s->ops->timer) {
+			pol_enter(s);
+			s->ops->timer(s->pst, s, ev->obj);
+			pol_leave(s);
+		}
+		break;
+	case EV_NODE:
+		on_node(s, ev->obj);
+		break;
 	}
 	s->tot.events++;
 	s->in_event = false;
@@ -1129,7 +1473,7 @@ static inline bool stale(const struct sim *s, const struct eq_event *ev)
 	if (ev->kind == EV_JOB_TIMER) {
 		const struct jtimer *t = &s->jtimers[ev->obj];
 		const struct sim_job *j = &s->pub.jobs[t->job];
-		return !job_active(j) || j->mstate != t->state;
+		return !job_active(j) || j->mstate != t->state || j->mgen != t->gen;
 	}
 	return false;
 }
@@ -1200,6 +1544,9 @@ static void finish(struct sim *s)
 		pol_leave(s);
 	}
 	live_put_ended(s);
+	for (int i = 0; s->down && i < s->clu.n; i++)
+		while (s->down[i]) /* the run is over: outages end with it */
+			node_up(s, i);
 	check_all(s);
 	for (int i = 0; i < s->clu.n; i++) {
 		const struct clu_node *n = &s->clu.nodes[i];
@@ -1293,6 +1640,7 @@ int sim_run(struct sim *s)
 		s->tot.first_arrival_us = s->pub.jobs[0].arrival_us;
 		s->now = s->integ_at = s->pub.jobs[0].arrival_us;
 	}
+	start_failures(s);
 	/* One timestamp per turn: its first live event sets the clock (stale
 	 * ones are dropped without moving it), then every event of that
 	 * time, then the policy and the dispatcher (settle). */
@@ -1314,6 +1662,9 @@ int sim_run(struct sim *s)
 		}
 		settle(s);
 		maybe_compact(s);
+		if (!s->jobs_left)
+			break; /* what is left (failures, a policy's timers) changes
+				  nothing any job does */
 	}
 	uint64_t dt = ticks() - t0;
 	double ns = (double)(mono_ns() - ns0);
@@ -1364,7 +1715,7 @@ static void number_jobs(struct sim *s)
 			.shape = sh, .live = (struct sim_live *)&no_live, .id = i, .group = g,
 			.index = (int)(uint32_t)k.val,
 			.type = (uint8_t)scn->jobs[g].type, .status = JOB_PENDING,
-			.nroles = (uint8_t)sh->nroles, .mstate = 0};
+			.mstate = 0};
 	}
 }
 
@@ -1412,6 +1763,7 @@ struct sim *sim_new(const struct scn *scn, const struct scn_policy *pol,
 	s->pub.jobs = xmalloc((size_t)(s->pub.njobs ? s->pub.njobs : 1) * sizeof *s->pub.jobs);
 	s->why = xcalloc((size_t)(s->pub.njobs ? s->pub.njobs : 1), 1);
 	number_jobs(s); /* sets every field of every job */
+	s->jobs_left = s->pub.njobs;
 	s->pst = ops->init ? ops->init(s, pol) : NULL;
 	return s;
 }
@@ -1441,6 +1793,9 @@ void sim_free(struct sim *s)
 	free(s->execs);
 	free(s->runs);
 	free(s->jtimers);
+	free(s->down);
+	free(s->up_since);
+	free(s->cycles);
 	free(s->dispatch);
 	free(s->notes);
 	eq_free(&s->q);
@@ -1469,7 +1824,8 @@ const char *sim_why_name(const struct scn *sc, int why, char *buf, size_t len)
 {
 	static const char *const names[] = {
 		"", "cores", "memory", "gpus", "capacity", "max-allocation", "job-type",
-		"reservation-timeout", "gpu-retries", "never-placed"};
+		"reservation-timeout", "gpu-retries", "never-placed", "task-failures",
+		"executor-lost"};
 	_Static_assert(ARRAY_LEN(names) == SIM_WHY_LABEL0, "a name for every reason");
 	if (why >= SIM_WHY_LABEL0 && why < SIM_WHY_CODES && why - SIM_WHY_LABEL0 < sc->nlabels)
 		snprintf(buf, len, "label:%s", sc->label_names[why - SIM_WHY_LABEL0]);

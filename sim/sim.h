@@ -72,8 +72,16 @@ enum sim_why {
 				retries */
 	SIM_WHY_NEVER_PLACED,/* the run ended with it waiting, though the policy
 				found nothing that rules it out */
+	SIM_WHY_TASK_FAILURES,/* a task failed spark.task.maxFailures times
+				(its executors were lost with their nodes) */
+	SIM_WHY_EXEC_LOST,   /* an executor it cannot do without was lost (a
+				TFoS node: no elastic recovery) */
 	SIM_WHY_LABEL0,      /* SIM_WHY_LABEL(0); keep last */
 };
+/* Why an executor was lost (sim_job_ops.exec_lost, policy_ops.exec_lost);
+ * not a job's reason. */
+#define SIM_WHY_NODE_FAILED (-2) /* its node failed */
+#define SIM_WHY_PREEMPTED (-3)   /* a policy preempted it */
 #define SIM_WHY_LABEL(k) (SIM_WHY_LABEL0 + (k))
 #define SIM_WHY_CODES (SIM_WHY_LABEL0 + SCN_MAX_LABELS) /* codes, all labels */
 /* The code's name as jobs.csv writes it ("memory", "label:v100", ...),
@@ -144,6 +152,7 @@ struct sim_live {
 	int slot;                /* its place in the pool; -1: the zero record */
 	int mword[4];            /* its job model's own: zero at the first
 				    executor, never read by the kernel */
+	int64_t mtime[2];        /* the same, for times */
 };
 
 /* One job: 64 bytes.  What its group fixes is shared (shape), what it
@@ -161,10 +170,10 @@ struct sim_job {
 	int nodes_used;          /* distinct nodes that hosted its executors (set at end) */
 	uint8_t type;            /* its group's job model (scn_job_group.type) */
 	uint8_t status;          /* enum sim_job_status */
-	uint8_t nroles;          /* = shape->nroles */
-	uint8_t mstate;          /* its job model's own state, 0 at arrival; a
-				    job timer fires only while it is unchanged
-				    (sim_job_timer) */
+	uint8_t mgen;            /* engine-private: changes of mstate, mod 256 */
+	uint8_t mstate;          /* its job model's own state, 0 at arrival,
+				    changed only by sim_job_set_state: a job
+				    timer fires only while it is unchanged */
 };
 
 struct sim_exec {
@@ -218,6 +227,15 @@ struct sim_totals {
 	double gpu_busy_us;      /* ∫ GPUs kept busy dt (sim_job_busy_gpus) */
 	double core_alloc_us;    /* ∫ cores held by executors dt */
 	double gpu_alloc_us;     /* ∫ GPUs held or grabbed dt */
+	/* failures and preemption */
+	double node_down_us;     /* ∫ nodes down dt */
+	double lost_core_us;     /* work lost: killed tasks' cores × time run */
+	double lost_gpu_us;      /* work lost on GPUs (a model's, sim_add_lost_work) */
+	int64_t tasks_retried;   /* task attempts killed, run again */
+	int64_t execs_lost;      /* executors lost (failures and preemptions) */
+	int64_t preemptions;     /* sim_preempt_executor calls that took one */
+	int64_t fail_cycles;     /* node failures (up-times ended) */
+	double up_sum_us, up_sumsq_us2; /* their up-times: sum, sum of squares */
 };
 
 /* Build run `replication` of scenario `s` under policy configuration
@@ -299,6 +317,18 @@ void sim_reject_job(struct sim *s, int job, int why);
  * SIM_WHY_NONE for a done job. */
 int sim_job_why(const struct sim *s, int job);
 
+/* Preempt executor x (live, of any job): its running tasks are killed
+ * (their work lost; they run again, not counted as failures), its slots
+ * take no more, and after its model's preempt_cost_us its resources go
+ * back; then its model and the policy are told (exec_lost, why
+ * SIM_WHY_PREEMPTED).  Returns the cost, µs, or -1 if x is already
+ * being preempted. */
+int64_t sim_preempt_executor(struct sim *s, struct sim_exec *x);
+
+/* The policy's timer hook runs `delay_us` from now with `tag`
+ * (heartbeats, scheduling rounds); any number may be pending. */
+void sim_policy_timer(struct sim *s, double delay_us, uint32_t tag);
+
 /* Role of the next executor a role-blind policy launches for `job`:
  * the first role still short of its count, else the last role. */
 int sim_next_role(const struct sim_job *j);
@@ -370,6 +400,10 @@ struct sim_job_ops {
 	/* Job j ends (status final, executors not yet given back).  NULL:
 	 * nothing. */
 	void (*teardown)(struct sim *s, struct sim_job *j);
+	/* What preempting executor x costs before its resources go back,
+	 * µs (a checkpoint to save, ...); its tasks stop at once.  NULL: 0
+	 * (a Spark executor holds no state worth saving). */
+	int64_t (*preempt_cost_us)(struct sim *s, struct sim_job *j, struct sim_exec *x);
 };
 
 /* The DAG the kernel builds for job (g, idx) of sc with seed `seed`
@@ -381,15 +415,19 @@ void sim_build_dag(const struct scn *sc, int g, int idx, uint64_t seed, struct a
 /* Requests a job model may make from its hooks. */
 
 /* Job timer: the model's timer hook runs for job j (x NULL) `delay_us`
- * after now (rounded to the µs), with `tag`, unless before then the job
- * ended or its mstate changed: a model cancels its pending job timers
- * by moving to another state. */
+ * after now (rounded to the µs), with `tag` (0-254), unless before then
+ * the job ended or its state changed (sim_job_set_state, even back to
+ * the same value): a model cancels its pending job timers by moving to
+ * another state. */
 void sim_job_timer(struct sim *s, struct sim_job *j, double delay_us, int tag);
 /* Executor timer: the model's timer hook runs for executor x after
  * `delay_us`, with `tag`, unless x is released first.  An executor has
  * one pending timer (its start-up counts as one): setting one replaces
  * the last. */
 void sim_exec_timer(struct sim *s, struct sim_exec *x, double delay_us, int tag);
+/* Job j's model moves it to state st (sim_job.mstate): its pending job
+ * timers are off. */
+void sim_job_set_state(struct sim *s, struct sim_job *j, int st);
 /* x's task slots take tasks from now on (the default exec_ready). */
 void sim_exec_open(struct sim *s, struct sim_job *j, struct sim_exec *x);
 /* The job is running from now (its start time), with or without tasks. */
@@ -404,14 +442,21 @@ void sim_give_gpus(struct sim *s, struct sim_exec *x);
 /* Job j keeps n GPUs busy from now without tasks (training): they count
  * in gpu_busy_us.  Back to 0 at the latest when it ends. */
 void sim_job_busy_gpus(struct sim *s, struct sim_job *j, int n);
-/* Job j's executors, in launch order (live while the job is). */
+/* Job j's executors, in launch order; NULL for one lost (its node
+ * failed, it was preempted). */
 int sim_job_nexecs(const struct sim_job *j);
 struct sim_exec *sim_job_exec(struct sim *s, const struct sim_job *j, int i);
+/* Kill every task job j runs, to run again (not counted as failures):
+ * its work so far is lost (a parameter server it pulls from is gone). */
+void sim_kill_tasks(struct sim *s, struct sim_job *j);
 /* This replication's seed (rng.h keys). */
 uint64_t sim_seed(const struct sim *s);
 /* Whether the policy's cluster manager isolates GPUs (an executor sees
  * only the GPUs it was given; policy_ops.gpu_aware). */
 bool sim_gpus_isolated(const struct sim *s);
+/* Work the model lost (training since its last checkpoint, ...), for
+ * runs.csv's lost_core_s and lost_gpu_s. */
+void sim_add_lost_work(struct sim *s, double core_us, double gpu_us);
 /* A broken invariant: print it with the simulated time, and abort. */
 void sim_die(const struct sim *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));

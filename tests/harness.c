@@ -49,6 +49,28 @@ int h_nexecs(void)
 	return nrec;
 }
 
+static struct sim *run_with(struct scn *scn, const struct scn_policy *p, int rep)
+{
+	char err[256];
+	struct sim *s = sim_new(scn, p, (uint32_t)rep, err, sizeof err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	nrec = 0;
+	sim_set_exec_sink(s, record, NULL);
+	sim_run(s);
+	CU_ASSERT_EQUAL(nrec, sim_nexecs(s)); /* every executor was released */
+	return s;
+}
+
+struct sim *h_run_ops(const char *path, const struct policy_ops *ops, int rep,
+		      struct scn **scn_out)
+{
+	struct scn *scn = h_load(path);
+	CU_ASSERT_FATAL(scn->npolicies > 0);
+	scn->policies[0].ops = ops;
+	*scn_out = scn;
+	return run_with(scn, &scn->policies[0], rep);
+}
+
 struct sim *h_run(const char *path, const char *policy, int rep, struct scn **scn_out)
 {
 	struct scn *scn = h_load(path);
@@ -59,15 +81,8 @@ struct sim *h_run(const char *path, const char *policy, int rep, struct scn **sc
 	if (!p)
 		fprintf(stderr, "\n%s: no policy named %s\n", path, policy);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-	char err[256];
-	struct sim *s = sim_new(scn, p, (uint32_t)rep, err, sizeof err);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	nrec = 0;
-	sim_set_exec_sink(s, record, NULL);
-	sim_run(s);
-	CU_ASSERT_EQUAL(nrec, sim_nexecs(s)); /* every executor was released */
 	*scn_out = scn;
-	return s;
+	return run_with(scn, p, rep);
 }
 
 void h_done(struct sim *s, struct scn *scn)

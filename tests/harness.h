@@ -15,6 +15,11 @@ struct scn *h_load(const char *path);
  * named `policy`.  *scn_out receives the scenario; free both with h_done. */
 struct sim *h_run(const char *path, const char *policy, int rep, struct scn **scn_out);
 void h_done(struct sim *s, struct scn *scn);
+/* h_run with the scenario's first policy entry run by `ops` (a
+ * test-only policy). */
+struct policy_ops;
+struct sim *h_run_ops(const char *path, const struct policy_ops *ops, int rep,
+		      struct scn **scn_out);
 
 /* Executor `id` (launch order) of the last run started with h_run, as
  * the engine released it; NULL if there is no such executor. */

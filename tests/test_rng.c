@@ -118,7 +118,7 @@ static void test_keys_separate(void)
 {
 	static const uint64_t seeds[] = {0, 1, UINT64_C(1) << 63};
 	static const uint32_t small[] = {0, 1, 7};
-	enum { NK = 3 * 3 * 6 * 3 * 3 * 3 };
+	enum { NK = 3 * 3 * (RNG_USER - RNG_ARRIVAL + 1) * 3 * 3 * 3 };
 	static uint64_t a[NK], b[NK], u[NK];
 	size_t n = 0;
 	for (int s = 0; s < 3; s++)

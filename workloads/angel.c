@@ -108,9 +108,22 @@ static const struct jm_angel angel_defaults = {
 	.model_mib = 64,
 };
 
+/* A parameter server was lost: the tasks pulling from it fail and run
+ * again once a replacement is up (the gang's gate closes until then:
+ * gang_role); the replacement loads the model from the PS's last
+ * checkpoint (angel.ps.checkpoint), so the iterations done are kept.  A
+ * lost Spark executor is Spark's business (the kernel's default). */
+static void angel_exec_lost(struct sim *s, struct sim_job *j, struct sim_exec *x, int why)
+{
+	(void)why;
+	if (x->role == 1)
+		sim_kill_tasks(s, j);
+}
+
 static const struct sim_job_ops angel_ops = {
 	.shape = angel_shape,
 	.build = angel_build,
+	.exec_lost = angel_exec_lost,
 };
 
 const struct job_model jm_angel = {

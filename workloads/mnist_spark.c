@@ -95,7 +95,7 @@ static int64_t retry_sleep_us(int k)
 
 /* The job's state (sim_job.mstate): TFoS's phases.  Its job timers fire
  * only in the state they were set in (sim_job_timer). */
-enum { PH_RESERVE, PH_STARTUP, PH_TRAIN, PH_SHUTDOWN };
+enum { PH_RESERVE, PH_STARTUP, PH_TRAIN, PH_SHUTDOWN, PH_RECOVER, PH_RESTORE };
 /* Timer tags: the job's reservation timeout and phase ends, a TF node's
  * wake-up in its GPU calls. */
 enum { T_TIMEOUT, T_PHASE, T_PROBE };
@@ -107,6 +107,9 @@ enum { T_TIMEOUT, T_PHASE, T_PROBE };
 					       device yet */
 #define STARTUP_OVER(j) ((j)->live->mword[2]) /* start-up time passed, training
 						 waits for a TF node's GPU pick */
+#define STEPS_DONE(j) ((j)->live->mword[3])  /* steps kept by checkpoints */
+#define TRAIN_FROM(j) ((j)->live->mtime[0])  /* this training's start */
+#define TRAIN_US(j) ((j)->live->mtime[1])    /* and its length */
 /* A TF node's place in its GPU calls (sim_exec.mbyte). */
 #define GPU_STATE(x) ((x)->mbyte[0])    /* enum tf_gpu */
 #define GPU_TRIES(x) ((x)->mbyte[1])    /* failed probes of its current get_gpus */
@@ -187,7 +190,7 @@ static void tf_probe(struct sim *s, struct sim_job *j, struct sim_exec *x)
 		if (idle)
 			sim_take_gpu(s, x); /* else gpu_busy: cpu, without one */
 		GPU_STATE(x) = TG_NONE;
-		if (--GPU_WAITS(j) == 0 && STARTUP_OVER(j))
+		if (--GPU_WAITS(j) == 0 && STARTUP_OVER(j) && j->mstate == PH_STARTUP)
 			start_training(s, j);
 		return;
 	default:
@@ -203,12 +206,12 @@ static void tf_probe(struct sim *s, struct sim_job *j, struct sim_exec *x)
  * Nodes without probes have their device already. */
 static void tf_reserved(struct sim *s, struct sim_job *j)
 {
-	j->mstate = PH_STARTUP; /* the reservation timeout is off */
+	sim_job_set_state(s, j, PH_STARTUP); /* the reservation timeout is off */
 	sim_job_started(s, j);
 	sim_job_timer(s, j, (double)params_of(s, j)->startup_us, T_PHASE);
 	for (int i = 0; i < sim_job_nexecs(j); i++) {
 		struct sim_exec *x = sim_job_exec(s, j, i);
-		if (x->role == SIM_ROLE_AM || !tf_probes(s, j, x))
+		if (!x || x->role == SIM_ROLE_AM || !tf_probes(s, j, x))
 			continue; /* YARN's AM is no TF node */
 		GPU_WAITS(j)++;
 		GPU_STATE(x) = x->role == 0 ? TG_CHECK : TG_PICK;
@@ -264,7 +267,7 @@ static void start_training(struct sim *s, struct sim_job *j)
 	int workers = 0, on_gpu = 0;
 	for (int i = 0; i < sim_job_nexecs(j); i++) {
 		const struct sim_exec *x = sim_job_exec(s, j, i);
-		if (x->role != 1)
+		if (!x || x->role != 1)
 			continue;
 		const struct clu_node *n = &sim_cluster(s)->nodes[x->node];
 		bool gpu = x->gpus > 0 || x->gpus_grabbed > 0;
@@ -272,10 +275,16 @@ static void start_training(struct sim *s, struct sim_job *j)
 		on_gpu += gpu;
 		workers++;
 	}
-	double train = round(g->steps / inv);
-	double feed = (double)feed_us(sc, j->group, workers);
+	double train = round((g->steps - STEPS_DONE(j)) / inv);
+	/* the data is fed once: a training restored from a checkpoint goes
+	 * on at its steps' pace */
+	double feed = STEPS_DONE(j) ? 0 : (double)feed_us(sc, j->group, workers);
 	sim_job_busy_gpus(s, j, on_gpu);
-	j->mstate = PH_TRAIN;
+	if (j->status == JOB_WAITING) /* lost a node before its reservation ended */
+		sim_job_started(s, j);
+	sim_job_set_state(s, j, PH_TRAIN);
+	TRAIN_FROM(j) = sim_now(s);
+	TRAIN_US(j) = (int64_t)(train > feed ? train : feed);
 	sim_job_timer(s, j, train > feed ? train : feed, T_PHASE);
 }
 
@@ -295,14 +304,17 @@ static void on_phase_end(struct sim *s, struct sim_job *j)
 		 * child processes): the GPUs they took are idle again */
 		for (int i = 0; i < sim_job_nexecs(j); i++) {
 			struct sim_exec *x = sim_job_exec(s, j, i);
-			if (x->role == 1)
+			if (x && x->role == 1)
 				sim_give_gpus(s, x);
 		}
-		j->mstate = PH_SHUTDOWN;
+		sim_job_set_state(s, j, PH_SHUTDOWN);
 		sim_job_timer(s, j, (double)params_of(s, j)->shutdown_us, T_PHASE);
 		break;
 	case PH_SHUTDOWN:
 		sim_end_job(s, j, JOB_DONE, SIM_WHY_NONE);
+		break;
+	case PH_RESTORE: /* the checkpoint is loaded: training goes on */
+		start_training(s, j);
 		break;
 	default:
 		sim_die(s, "job %d: phase timer in phase %d", j->id, (int)j->mstate);
@@ -319,8 +331,27 @@ static void mn_arrived(struct sim *s, struct sim_job *j)
 /* The reservation task checks for an idle GPU, registers, and waits in
  * await_reservations() until every TF node has registered.  TF nodes
  * take no task of the kernel's dispatcher. */
+/* Every TF node is up again after a loss: load the checkpoint (restore
+ * cost), then train what is left. */
+static void try_restore(struct sim *s, struct sim_job *j)
+{
+	for (int r = 0; r < j->shape->nroles; r++)
+		if (j->live->role_ready[r] < j->shape->role[r].count)
+			return;
+	sim_job_set_state(s, j, PH_RESTORE);
+	sim_job_timer(s, j, (double)params_of(s, j)->checkpoint_restore_us, T_PHASE);
+}
+
 static void mn_exec_ready(struct sim *s, struct sim_job *j, struct sim_exec *x)
 {
+	if (j->mstate == PH_RECOVER) {
+		/* a replacement: TFoS restarts the node's TF process, which
+		 * takes an idle GPU of its node if it has none (no probes) */
+		if (tf_probes(s, j, x) && sim_cluster(s)->nodes[x->node].gpus_free > 0)
+			sim_take_gpu(s, x);
+		try_restore(s, j);
+		return;
+	}
 	if (!tf_probes(s, j, x)) {
 		tf_register(s, j);
 		return;
@@ -329,6 +360,50 @@ static void mn_exec_ready(struct sim *s, struct sim_job *j, struct sim_exec *x)
 	GPU_TRIES(x) = 0;
 	GPU_ATTEMPTS(x) = 0;
 	tf_probe(s, j, x);
+}
+
+/* A TF node was lost.  TFoS 1.x has no elastic recovery: the job fails,
+ * unless it checkpoints (checkpoint_every), when it waits for its
+ * replacements and trains on from its last checkpoint: a node failure
+ * loses the training since the last periodic checkpoint, a preemption
+ * nothing (the node saved one before it went: preempt_cost_us).  Once
+ * training is over (shutdown) a loss changes nothing. */
+static void mn_exec_lost(struct sim *s, struct sim_job *j, struct sim_exec *x, int why)
+{
+	const struct jm_mnist *p = params_of(s, j);
+	if (j->mstate == PH_SHUTDOWN || x->role == SIM_ROLE_AM)
+		return;
+	if (!p->checkpoint_every_us) {
+		sim_end_job(s, j, JOB_FAILED, SIM_WHY_EXEC_LOST);
+		return;
+	}
+	if (j->mstate == PH_TRAIN) {
+		int64_t ran = sim_now(s) - TRAIN_FROM(j);
+		int64_t kept = why == SIM_WHY_PREEMPTED ? ran - p->checkpoint_save_us
+			       : ran / p->checkpoint_every_us * p->checkpoint_every_us;
+		if (kept < 0)
+			kept = 0;
+		int left = p->steps - STEPS_DONE(j);
+		if (TRAIN_US(j) > 0)
+			STEPS_DONE(j) += (int)((double)left * (double)kept / (double)TRAIN_US(j));
+		sim_add_lost_work(s, 0, (double)(ran - kept) * j->live->busy_gpus);
+		sim_job_busy_gpus(s, j, 0);
+		for (int i = 0; i < sim_job_nexecs(j); i++) {
+			struct sim_exec *w = sim_job_exec(s, j, i);
+			if (w && w->role == 1)
+				sim_give_gpus(s, w); /* the TF processes stop */
+		}
+	}
+	sim_job_set_state(s, j, PH_RECOVER); /* its pending phase timers are off */
+}
+
+/* Preempting a TF node of a job that checkpoints costs the checkpoint's
+ * save (tf.train.Saver, before the node goes); else nothing is saved. */
+static int64_t mn_preempt_cost(struct sim *s, struct sim_job *j, struct sim_exec *x)
+{
+	(void)x;
+	const struct jm_mnist *p = params_of(s, j);
+	return p->checkpoint_every_us && j->mstate == PH_TRAIN ? p->checkpoint_save_us : 0;
 }
 
 static void mn_timer(struct sim *s, struct sim_job *j, struct sim_exec *x, int tag)
@@ -419,6 +494,12 @@ static const struct jm_key mn_keys[] = {
 	 .help = "shutdown after training (default 2s)"},
 	{.key = "reservation_timeout", .kind = JM_TIME, .off = MN(reservation_timeout_us), .lo = 1,
 	 .help = "TFoS's reservation timeout (default 600s)"},
+	{.key = "checkpoint_every", .kind = JM_TIME, .off = MN(checkpoint_every_us), .lo = 0,
+	 .help = "training time between checkpoints; 0 (default): none, a lost node fails the job"},
+	{.key = "checkpoint_save", .kind = JM_TIME, .off = MN(checkpoint_save_us), .lo = 0,
+	 .help = "saving a checkpoint: what a preempted node pays before it goes (default 0)"},
+	{.key = "checkpoint_restore", .kind = JM_TIME, .off = MN(checkpoint_restore_us), .lo = 0,
+	 .help = "loading the last checkpoint once every node is up again (default 0)"},
 	{.key = "gpu_busy", .kind = JM_ENUM, .off = MN(gpu_busy), .names = gpu_busy_names,
 	 .nnames = ARRAY_LEN(gpu_busy_names),
 	 .help = "a worker finding every GPU of its node busy: retry (TFoS 1.x) or cpu"},
@@ -444,6 +525,8 @@ static const struct sim_job_ops mn_ops = {
 	.arrived = mn_arrived,
 	.exec_ready = mn_exec_ready,
 	.timer = mn_timer,
+	.exec_lost = mn_exec_lost,
+	.preempt_cost_us = mn_preempt_cost,
 };
 
 const struct job_model jm_mnist_spark = {

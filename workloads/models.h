@@ -71,6 +71,9 @@ struct jm_mnist {
 	int64_t shutdown_us;       /* shutdown phase */
 	int64_t reservation_timeout_us; /* default 600 s */
 	int gpu_busy;              /* enum jm_gpu_busy; default retry */
+	int64_t checkpoint_every_us;   /* 0: no checkpoints (a lost node fails the job) */
+	int64_t checkpoint_save_us;    /* saving one (a preempted node pays it) */
+	int64_t checkpoint_restore_us; /* loading the last one after a loss */
 };
 
 /* synthetic (synthetic.c): stages in jg->stages */

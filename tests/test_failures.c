@@ -1,0 +1,160 @@
+/* test_failures.c - executors lost: node failures and their task
+ * retries, spark.task.maxFailures, TFoS jobs failing or restarting from
+ * a checkpoint, preemption through a test-only policy, availability over
+ * many random failure cycles.  Expected values are hand-computed in each
+ * scenario's comment (tests/scenarios/failures/). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "harness.h"
+#include "policy.h"
+#include "registry.h"
+#include "scenario.h"
+#include "sim.h"
+#include "test.h"
+
+#define FAIL_DIR "tests/scenarios/failures/"
+
+static const char *why_of(const struct sim *s, const struct sim_job *j, char *b, size_t n)
+{
+	return sim_why_name(sim_scenario(s), sim_job_why(s, j->id), b, n);
+}
+
+static void node_failure_retry(void)
+{
+	struct scn *c;
+	struct sim *s = h_run(FAIL_DIR "retry.yaml", "fifo", 0, &c);
+	const struct sim_totals *t = sim_totals(s);
+	CU_ASSERT_EQUAL(sim_job(s, 0)->status, JOB_DONE);
+	CU_ASSERT_EQUAL(h_makespan(s), S(20));
+	CU_ASSERT_EQUAL(t->tasks_retried, 1);
+	CU_ASSERT_DOUBLE_EQUAL(t->lost_core_us, 4e6, 1e-6); /* 4 s on 1 core */
+	CU_ASSERT_EQUAL(t->execs_lost, 1);
+	CU_ASSERT_EQUAL(t->fail_cycles, 1);
+	CU_ASSERT_DOUBLE_EQUAL(t->node_down_us, 16e6, 1e-6); /* 4 s to the end, 20 s */
+	CU_ASSERT_EQUAL(h_nexecs(), 2);                      /* no replacement fitted */
+	CU_ASSERT_EQUAL(h_exec(0)->end_us, S(4));
+	CU_ASSERT_EQUAL(h_exec(1)->end_us, S(20));
+	h_done(s, c);
+}
+
+static void max_failures(void)
+{
+	struct scn *c;
+	char b[128];
+	struct sim *s = h_run(FAIL_DIR "max-failures.yaml", "fifo", 0, &c);
+	const struct sim_job *j = sim_job(s, 0);
+	CU_ASSERT_EQUAL(j->status, JOB_FAILED);
+	CU_ASSERT_EQUAL(j->end_us, S(10));
+	CU_ASSERT_STRING_EQUAL(why_of(s, j, b, sizeof b), "task-failures");
+	CU_ASSERT_EQUAL(sim_totals(s)->tasks_retried, 2);
+	CU_ASSERT_DOUBLE_EQUAL(sim_totals(s)->lost_core_us, 9e6, 1e-6); /* 4 s + 5 s */
+	CU_ASSERT_EQUAL(h_nexecs(), 2);
+	CU_ASSERT_EQUAL(h_exec(1)->launch_us, S(5));
+	CU_ASSERT_EQUAL(h_exec(1)->end_us, S(10));
+	h_done(s, c);
+}
+
+static void tfos_lost_worker(void)
+{
+	struct scn *c;
+	char b[128];
+	struct sim *s = h_run(FAIL_DIR "tfos.yaml", "fifo", 0, &c);
+	const struct sim_job *j = sim_job(s, 0);
+	CU_ASSERT_EQUAL(j->status, JOB_FAILED);
+	CU_ASSERT_EQUAL(j->end_us, S(4));
+	CU_ASSERT_STRING_EQUAL(why_of(s, j, b, sizeof b), "executor-lost");
+	h_done(s, c);
+
+	s = h_run(FAIL_DIR "tfos-ckpt.yaml", "fifo", 0, &c);
+	j = sim_job(s, 0);
+	CU_ASSERT_EQUAL(j->status, JOB_DONE);
+	CU_ASSERT_EQUAL(j->end_us, S(12));
+	CU_ASSERT_EQUAL(h_nexecs(), 3);
+	CU_ASSERT_EQUAL(h_exec(1)->end_us, S(4));      /* the worker on n-1 */
+	CU_ASSERT_EQUAL(h_exec(2)->launch_us, S(4));   /* its replacement, on n-2 */
+	CU_ASSERT_EQUAL(h_exec(2)->node, 2);
+	CU_ASSERT_EQUAL(sim_totals(s)->execs_lost, 1);
+	h_done(s, c);
+}
+
+/* A test-only policy: fifo's placement, and at 4 s it preempts job 0's
+ * worker (role 1). */
+static struct policy_ops preempter;
+static int64_t preempt_cost = -7;
+
+static void *pre_init(struct sim *s, const struct scn_policy *cfg)
+{
+	sim_policy_timer(s, 4e6, 42);
+	return pol_find("fifo")->init(s, cfg);
+}
+
+static void pre_timer(void *st, struct sim *s, uint32_t tag)
+{
+	(void)st;
+	CU_ASSERT_EQUAL(tag, 42);
+	const struct sim_job *j = sim_job(s, 0);
+	for (int i = 0; i < sim_job_nexecs(j); i++) {
+		struct sim_exec *x = sim_job_exec(s, j, i);
+		if (x && x->role == 1)
+			preempt_cost = sim_preempt_executor(s, x);
+	}
+}
+
+static void preempt_checkpoint(void)
+{
+	preempter = *pol_find("fifo");
+	preempter.name = "preempter";
+	preempter.init = pre_init;
+	preempter.timer = pre_timer;
+	struct scn *c;
+	struct sim *s = h_run_ops(FAIL_DIR "tfos-preempt.yaml", &preempter, 0, &c);
+	const struct sim_job *j = sim_job(s, 0);
+	CU_ASSERT_EQUAL(preempt_cost, S(2));           /* checkpoint_save */
+	CU_ASSERT_EQUAL(j->status, JOB_DONE);
+	CU_ASSERT_EQUAL(j->end_us, S(13));
+	CU_ASSERT_EQUAL(h_nexecs(), 3);
+	CU_ASSERT_EQUAL(h_exec(1)->end_us, S(6));      /* after its checkpoint's 2 s */
+	CU_ASSERT_EQUAL(h_exec(2)->launch_us, S(6));   /* the replacement, on n-1 again */
+	CU_ASSERT_EQUAL(h_exec(2)->node, 1);
+	CU_ASSERT_EQUAL(sim_totals(s)->preemptions, 1);
+	CU_ASSERT_EQUAL(sim_totals(s)->tasks_retried, 0);
+	h_done(s, c);
+}
+
+/* Exponential MTBF 100 s, MTTR 25 s on one node, over the 2.5e6 s the
+ * stable node's task takes: about 2 x 10^4 cycles.  Availability
+ * 100 / 125 = 0.8 within 1 %; up-times' CV that of an exponential, 1,
+ * within 5 %. */
+static void availability(void)
+{
+	struct scn *c;
+	struct sim *s = h_run(FAIL_DIR "availability.yaml", "label-dual", 0, &c);
+	const struct sim_totals *t = sim_totals(s);
+	double span = (double)(t->last_end_us - t->first_arrival_us);
+	double avail = 1 - t->node_down_us / span; /* the flaky node's */
+	double n = (double)t->fail_cycles, mean = t->up_sum_us / n;
+	double cv = sqrt(t->up_sumsq_us2 / n - mean * mean) / mean;
+	CU_ASSERT_EQUAL(sim_job(s, 0)->status, JOB_DONE);
+	CU_ASSERT(t->fail_cycles >= 10000);
+	CU_ASSERT(fabs(avail - 0.8) / 0.8 < 0.01);
+	CU_ASSERT(fabs(cv - 1) < 0.05);
+	CU_ASSERT(fabs(mean - 100e6) / 100e6 < 0.03);
+	if (!(fabs(avail - 0.8) / 0.8 < 0.01 && fabs(cv - 1) < 0.05))
+		fprintf(stderr, "\n  %lld cycles, availability %.5f, up-time CV %.4f\n",
+			(long long)t->fail_cycles, avail, cv);
+	h_done(s, c);
+}
+
+int test_suite_failures(void)
+{
+	TEST_SUITE("failures",
+		   {"a node failure mid-stage: the task runs again", node_failure_retry},
+		   {"a job fails after spark.task.maxFailures", max_failures},
+		   {"TFoS: a lost worker fails the job; with checkpoints it restarts",
+		    tfos_lost_worker},
+		   {"a preempted executor pays its checkpoint cost", preempt_checkpoint},
+		   {"exponential MTBF/MTTR: availability and up-time CV", availability});
+	return 0;
+}
