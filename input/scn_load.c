@@ -692,9 +692,27 @@ static int job_labels(struct ld *ld, const struct yn *v, const char *what, uint6
 
 static const char *const group_keys[] = {"name", "count", "cores", "memory", "gpus",
 					  "gpu_model", "cpu_speed", "labels", "failures",
-					  "outages"};
+					  "outages", "stragglers"};
+static const char *const straggler_keys[] = {"fraction", "slowdown"};
 static const char *const failure_keys[] = {"mtbf", "mttr"};
 static const char *const outage_keys[] = {"node", "at", "for"};
+
+/* A number in [lo, hi] of key `key` of map m, if given. */
+static int opt_num(struct ld *ld, const struct yn *m, const char *key, double lo, double hi,
+		   double *out)
+{
+	const struct yn *v = yn_get(m, key);
+	double x;
+	if (!v)
+		return 0;
+	if (get_num(ld, v, &x) < 0)
+		return -1;
+	if (!(x >= lo && x <= hi))
+		return fail(ld, v, "expected a number from %g to %g for %s, got %s", lo, hi, key,
+			    got(ld, v));
+	*out = x;
+	return 0;
+}
 
 static int check_len(struct ld *ld, const struct yn *list, int max, const char *what);
 
@@ -730,6 +748,14 @@ static int group_failures(struct ld *ld, const struct yn *m, struct scn_node_gro
 			return -1;
 		g->fails = true;
 	}
+	g->straggler_slowdown = 1;
+	if ((v = yn_get(m, "stragglers")) &&
+	    (CHECK_MAP(ld, v, "stragglers", straggler_keys) < 0 ||
+	     !need(ld, v, "fraction", "stragglers", NULL) ||
+	     opt_num(ld, v, "fraction", 0, 1, &g->straggler_fraction) < 0 ||
+	     !need(ld, v, "slowdown", "stragglers", NULL) ||
+	     opt_num(ld, v, "slowdown", 1, 1000, &g->straggler_slowdown) < 0))
+		return -1;
 	if (!(v = yn_get(m, "outages")))
 		return 0;
 	if (want_list(ld, v, "outages", "outage") < 0 || check_len(ld, v, MAX_NODES, "outages") < 0)
@@ -1564,7 +1590,31 @@ static int load_policies(struct ld *ld, const struct yn *v)
 /* Top level                                                           */
 
 static const char *const top_keys[] = {"name", "seed", "replications", "metrics", "overheads",
-				       "cluster", "workload", "cost_model", "policies", "sweep"};
+				       "cluster", "workload", "cost_model", "policies", "sweep",
+				       "speculation"};
+static const char *const speculation_keys[] = {"enabled", "interval", "multiplier", "quantile",
+					       "min_task_runtime"};
+
+/* speculation: Spark's spark.speculation.* (given at all: enabled unless
+ * `enabled: false`). */
+static int load_speculation(struct ld *ld, const struct yn *v, struct scn_speculation *sp)
+{
+	const struct yn *e;
+	if (CHECK_MAP(ld, v, "speculation", speculation_keys) < 0)
+		return -1;
+	sp->enabled = true;
+	if ((e = yn_get(v, "enabled"))) {
+		if (e->kind != YN_SCALAR || !is_bool(e->str))
+			return fail(ld, e, "expected true or false for enabled, got %s", got(ld, e));
+		sp->enabled = strcmp(e->str, "true") == 0;
+	}
+	if (opt_time(ld, v, "interval", POSITIVE, &sp->interval_us) < 0 ||
+	    opt_num(ld, v, "multiplier", 1, 1000, &sp->multiplier) < 0 ||
+	    opt_num(ld, v, "quantile", 0, 1, &sp->quantile) < 0 ||
+	    opt_time(ld, v, "min_task_runtime", NONNEG, &sp->min_runtime_us) < 0)
+		return -1;
+	return 0;
+}
 static const char *const metric_keys[] = {"warmup_jobs"};
 static const char *const overhead_keys[] = {"executor_startup", "task_launch"};
 
@@ -1607,6 +1657,10 @@ static int load_options(struct ld *ld, const struct yn *root)
 	    (CHECK_MAP(ld, v, "overheads", overhead_keys) < 0 ||
 	     opt_time(ld, v, "executor_startup", NONNEG, &s->over.executor_startup_us) < 0 ||
 	     opt_time(ld, v, "task_launch", NONNEG, &s->over.task_launch_us) < 0))
+		return -1;
+	s->spec = (struct scn_speculation){.interval_us = 100000, .multiplier = 1.5,
+					   .quantile = 0.75, .min_runtime_us = 100000};
+	if ((v = yn_get(root, "speculation")) && load_speculation(ld, v, &s->spec) < 0)
 		return -1;
 	return 0;
 }

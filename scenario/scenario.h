@@ -56,6 +56,10 @@ struct scn_node_group {
 	struct scn_dist mtbf, mttr; /* its up-times and repair times, µs
 				       (exponential unless a distribution) */
 	struct scn_outage *outages; int noutages; /* scripted; owned */
+	/* stragglers: a task attempt started on one of its nodes is slow
+	 * with this probability, its work times `straggler_slowdown` */
+	double straggler_fraction;  /* 0: none */
+	double straggler_slowdown;  /* >= 1 */
 	struct scn_pos pos;
 };
 
@@ -178,6 +182,16 @@ struct scn_policy {
 	struct scn_pos pos;
 };
 
+/* Spark's speculative execution (spark.speculation.*), for every job
+ * whose tasks the kernel dispatches. */
+struct scn_speculation {
+	bool enabled;          /* spark.speculation, default false */
+	int64_t interval_us;   /* .interval, default 100 ms */
+	double multiplier;     /* .multiplier, default 1.5 */
+	double quantile;       /* .quantile, default 0.75 */
+	int64_t min_runtime_us;/* .minTaskRuntime, default 100 ms */
+};
+
 struct scn_overheads {
 	int64_t executor_startup_us; /* launch -> executor can run tasks, default 2 s */
 	int64_t task_launch_us;      /* dispatch -> task starts working, default 10 ms */
@@ -200,6 +214,7 @@ struct scn {
 	struct scn_cost_model cost;    /* nkernels == 0 when none given */
 	struct scn_policy *policies;   int npolicies;
 	struct scn_overheads over;
+	struct scn_speculation spec;
 };
 
 /* Free a scenario (NULL is fine); its job groups' params with free(). */

@@ -36,11 +36,12 @@ enum ev_kind {
 			  after a preemption (timer_tag TAG_RELEASE) */
 	EV_POLICY_TIMER, /* obj = the policy's tag (sim_policy_timer) */
 	EV_NODE,       /* obj = node << 2 | enum node_ev: a failure or repair */
+	EV_SPECULATE,  /* Spark's speculation check, every interval while tasks run */
 };
 static const char *const ev_names[] = {"arrival", "executor-ready", "task-end",
 				       "job-timer", "executor-timer", "policy-timer",
-				       "node"};
-_Static_assert(EV_NODE < EQ_KIND_LIMIT, "event kinds fit the queue's bits");
+				       "node", "speculation"};
+_Static_assert(EV_SPECULATE < EQ_KIND_LIMIT, "event kinds fit the queue's bits");
 
 /* Node events: failures and repairs drawn from the group's MTBF and MTTR
  * (one pending per node at a time), and scripted outages. */
@@ -77,6 +78,8 @@ struct sim_stage {
 				  arena, ntasks long, made at the first kill */
 	uint8_t *fails;        /* failed attempts per task (counted losses), from
 				  the arena at the first one */
+	double *took_us;       /* with speculation: durations of the tasks done,
+				  in the order they ended (the median's) */
 };
 
 /* One executor of a job as the in-application dispatcher sees it, kept in
@@ -109,6 +112,10 @@ struct run {
 	double rate;           /* progress per µs: speed × core share */
 	uint64_t end_seq;
 	int prev, next;        /* the node's list of running tasks */
+	int twin;              /* speculation: the other attempt of its task
+				  (run slot), -1 if none */
+	bool copy;             /* a speculative copy */
+	bool listed;           /* on its job's list of tasks to copy */
 };
 
 struct sim {
@@ -181,6 +188,9 @@ struct sim {
 	uint32_t *cycles;           /* per node: random failures so far (draws) */
 	int nodes_down;
 	int node_events;            /* node events in the queue */
+	bool stragglers;            /* some node group has stragglers */
+	bool spec_armed;            /* a speculation check is queued */
+	int64_t runs_live;          /* task attempts running, all jobs */
 	int jobs_left;              /* jobs whose status is not final */
 };
 
@@ -410,6 +420,7 @@ static struct sim_live *live_get(struct sim *s, struct sim_job *j)
 		int slot = s->free_live[--s->nfree];
 		r = &s->chunks[slot / LIVE_CHUNK][slot % LIVE_CHUNK];
 		*r = (struct sim_live){.execs = r->execs, .cap_execs = r->cap_execs,
+				       .spec = r->spec, .cap_spec = r->cap_spec,
 				       .ar = r->ar, .slot = slot};
 	} else { /* the next never used; a chunk is set up record by record
 		    as they are first taken (a one-job replication takes one) */
@@ -806,6 +817,8 @@ static void build_stages(struct sim *s, struct sim_job *j)
 		st->work_us = w->work_us;
 		st->ntasks = w->ntasks;
 		st->state = sim_recount ? arena_zalloc(&jr->ar, (size_t)w->ntasks) : NULL;
+		if (s->scn->spec.enabled)
+			st->took_us = arena_alloc(&jr->ar, (size_t)w->ntasks * sizeof *st->took_us);
 		st->parents_left = w->nparents;
 		for (int p = 0; p < w->nparents; p++)
 			jr->stages[w->parents[p]].nchildren++;
@@ -857,16 +870,39 @@ static bool next_task(struct sim_job *j, int *stage, int *task)
 }
 
 /* Start task `task` of stage `stage` of job j on its executor j->live->execs[e]. */
-static void start_task(struct sim *s, struct sim_job *j, int e, int stage, int task)
+/* The slowdown of an attempt of task `task` of stage `stage` of job j
+ * on node `node`: its group's straggler slowdown with its straggler
+ * fraction's probability, else 1.  Keyed by (job, stage) with the task
+ * and node as the draw: the same attempt on the same node is as slow
+ * under every policy. */
+static double straggle(const struct sim *s, const struct sim_job *j, int stage, int task,
+		       int node)
+{
+	const struct scn_node_group *g = &s->scn->groups[s->clu.nodes[node].group];
+	if (!(g->straggler_fraction > 0))
+		return 1;
+	struct rng_key k = rng_key(s->seed, 0, RNG_STRAGGLE, (uint32_t)j->group,
+				   (uint32_t)j->index, (uint32_t)stage);
+	double u = rng_u01(k, (uint64_t)task << 24 ^ (uint64_t)node);
+	return u < g->straggler_fraction ? g->straggler_slowdown : 1;
+}
+
+/* Start task `task` of stage `stage` of job j on its executor
+ * j->live->execs[e]; as a speculative copy of run `orig` if orig >= 0. */
+static void start_task(struct sim *s, struct sim_job *j, int e, int stage, int task, int orig)
 {
 	struct sim_job_exec *x = &j->live->execs[e];
 	struct sim_stage *st = &j->live->stages[stage];
-	if (st->state) {
+	if (orig >= 0) {
+		/* the task is running already: a second attempt */
+	} else if (st->state) {
 		if (st->state[task] != T_PENDING)
 			die(s, "task %d of stage %d of job %d started twice", task, stage, j->id);
 		st->state[task] = T_RUNNING;
 	}
-	if (st->nredo && st->redo[st->nredo - 1] == task)
+	if (orig >= 0)
+		; /* neither pending nor new */
+	else if (st->nredo && st->redo[st->nredo - 1] == task)
 		st->nredo--; /* a killed task runs again */
 	else
 		st->next++;
@@ -903,8 +939,20 @@ static void start_task(struct sim *s, struct sim_job *j, int e, int stage, int t
 	ru->je_addr = (uintptr_t)x;
 	ru->cpus = j->shape->task_cpus;
 	ru->remaining_us = st->work_us[task];
+	if (s->stragglers)
+		ru->remaining_us *= straggle(s, j, stage, task, x->node);
 	ru->from_us = s->now + j->live->task_delay_us;
 	ru->start_us = s->now;
+	ru->twin = orig;
+	ru->copy = orig >= 0;
+	ru->listed = false;
+	if (orig >= 0)
+		s->runs[orig].twin = r;
+	s->runs_live++;
+	if (s->scn->spec.enabled && !s->spec_armed) {
+		s->spec_armed = true;
+		push_at(s, (double)s->now + (double)s->scn->spec.interval_us, EV_SPECULATE, 0);
+	}
 	ru->end_seq = UINT64_MAX; /* no end event yet */
 	ru->prev = -1;
 	ru->next = n->run_head;
@@ -918,6 +966,41 @@ static void start_task(struct sim *s, struct sim_job *j, int e, int stage, int t
 		ru->rate = node_rate(n);
 		push_task_end(s, r);
 	}
+}
+
+/* Whether run r is a live attempt of job j that may be copied: not
+ * itself a copy, with no copy yet.  A list entry can outlive its run
+ * (the task ended, its slot taken by another). */
+static bool copyable(const struct sim *s, const struct sim_job *j, int r)
+{
+	const struct run *ru = &s->runs[r];
+	return ru->listed && ru->job == j->id && ru->twin < 0 && !ru->copy;
+}
+
+/* A speculative copy on executor e of the job (free slot, no pending
+ * task): the first task on its list whose attempt runs on another node
+ * (Spark never copies a task to the host it runs on).  Entries no
+ * longer copyable leave the list. */
+static bool start_copy(struct sim *s, struct sim_job *j, int e)
+{
+	struct sim_live *jr = j->live;
+	int node = jr->execs[e].node, k = 0;
+	bool started = false;
+	for (int i = 0; i < jr->nspec; i++) {
+		int r = jr->spec[i];
+		if (!copyable(s, j, r))
+			continue; /* dropped */
+		if (!started && s->runs[r].node != node) {
+			s->runs[r].listed = false;
+			start_task(s, j, e, s->runs[r].stage, s->runs[r].task, r);
+			s->tot.spec_launched++;
+			started = true;
+			continue;
+		}
+		jr->spec[k++] = r;
+	}
+	jr->nspec = k;
+	return started;
 }
 
 static void dispatch_job(struct sim *s, struct sim_job *j)
@@ -939,13 +1022,19 @@ static void dispatch_job(struct sim *s, struct sim_job *j)
 			int stage, task;
 			if (j->live->execs[i].free <= 0)
 				continue;
-			if (!next_task(j, &stage, &task))
-				return;
-			start_task(s, j, i, stage, task);
-			launched = true;
+			if (next_task(j, &stage, &task)) {
+				start_task(s, j, i, stage, task, -1);
+				launched = true;
+			} else if (!j->live->nspec) {
+				return; /* nothing to run, nothing to copy */
+			} else if (start_copy(s, j, i)) {
+				launched = true;
+			}
 		}
 	}
 }
+
+static bool kill_run(struct sim *s, int r, bool counts, bool requeue);
 
 static void on_task_end(struct sim *s, int r)
 {
@@ -960,9 +1049,16 @@ static void on_task_end(struct sim *s, int r)
 			    ru->stage, j->id);
 		st->state[ru->task] = T_DONE;
 	}
+	if (st->took_us)
+		st->took_us[st->done] = (double)(s->now - ru->start_us);
 	st->done++;
 	jr->tasks_running--;
 	jr->execs[ru->jpos].free++;
+	s->runs_live--;
+	int twin = ru->twin;
+	s->tot.spec_won += ru->copy;
+	ru->listed = false;
+	ru->twin = -1;
 
 	if (ru->prev >= 0)
 		s->runs[ru->prev].next = ru->next;
@@ -978,6 +1074,10 @@ static void on_task_end(struct sim *s, int r)
 	change_load(s, node, -cpus);
 	check_node(s, node);
 
+	if (twin >= 0) { /* the first attempt to end wins: the other is killed */
+		s->runs[twin].twin = -1;
+		kill_run(s, twin, false, false);
+	}
 	const struct sim_job_ops *ops = j->shape->ops;
 	if (ops->task_end)
 		ops->task_end(s, j, stage, task);
@@ -1160,7 +1260,7 @@ static void on_exec_timer(struct sim *s, struct sim_exec *x)
  * its stage, to run again.  A counted loss (a failure, not a preemption)
  * adds a failed attempt; returns whether the task has now failed
  * spark.task.maxFailures times (its job must fail). */
-static bool kill_run(struct sim *s, int r, bool counts)
+static bool kill_run(struct sim *s, int r, bool counts, bool requeue)
 {
 	struct run *ru = &s->runs[r];
 	struct sim_job *j = &s->pub.jobs[ru->job];
@@ -1168,14 +1268,23 @@ static bool kill_run(struct sim *s, int r, bool counts)
 	struct sim_stage *st = ru->st;
 	struct clu_node *n = &s->clu.nodes[ru->node];
 	int task = ru->task, node = ru->node, cpus = ru->cpus;
-	if (st->state) {
+	if (ru->twin >= 0) { /* its other attempt goes on: the task is running */
+		s->runs[ru->twin].twin = -1;
+		ru->twin = -1;
+		requeue = counts = false;
+	}
+	if (st->state && requeue) {
 		if (st->state[task] != T_RUNNING)
 			die(s, "task %d of stage %d of job %d killed but not running", task,
 			    ru->stage, j->id);
 		st->state[task] = T_PENDING;
 	}
 	jr->tasks_running--;
-	s->tot.lost_core_us += (double)(s->now - ru->start_us) * cpus;
+	jr->execs[ru->jpos].free++; /* its executor, if it stays, may take another */
+	s->runs_live--;
+	ru->listed = false;
+	if (requeue)
+		s->tot.lost_core_us += (double)(s->now - ru->start_us) * cpus;
 	if (ru->prev >= 0)
 		s->runs[ru->prev].next = ru->next;
 	else
@@ -1190,6 +1299,8 @@ static bool kill_run(struct sim *s, int r, bool counts)
 	integrate(s);
 	change_load(s, node, -cpus);
 	check_node(s, node);
+	if (!requeue)
+		return false;
 	if (!st->redo)
 		st->redo = arena_alloc(&jr->ar, (size_t)st->ntasks * sizeof *st->redo);
 	st->redo[st->nredo++] = task;
@@ -1216,7 +1327,7 @@ static bool kill_tasks(struct sim *s, struct sim_job *j, int id, bool counts)
 		for (int r = n->run_head; r >= 0;) {
 			int next = s->runs[r].next;
 			if (s->runs[r].exec == je->id) /* its slot */
-				fail |= kill_run(s, r, counts);
+				fail |= kill_run(s, r, counts, true);
 			r = next;
 		}
 	}
@@ -1302,6 +1413,62 @@ void sim_add_lost_work(struct sim *s, double core_us, double gpu_us)
 {
 	s->tot.lost_core_us += core_us;
 	s->tot.lost_gpu_us += gpu_us;
+}
+
+/* ---- speculation ------------------------------------------------------ */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The median of the durations of a stage's tasks done, as Spark takes it
+ * (TaskSetManager: the sorted durations' entry at round(0.5 n), at most
+ * n - 1). */
+static double stage_median(const struct sim_stage *st)
+{
+	int n = st->done;
+	double *d = xmalloc((size_t)n * sizeof *d);
+	memcpy(d, st->took_us, (size_t)n * sizeof *d);
+	qsort(d, (size_t)n, sizeof *d, cmp_double);
+	int k = (int)llround(0.5 * n);
+	double m = d[k < n - 1 ? k : n - 1];
+	free(d);
+	return m;
+}
+
+/* Spark's checkSpeculatableTasks, every spark.speculation.interval while
+ * tasks run: in a stage with at least max(floor(quantile x tasks), 1)
+ * tasks done, a task running longer than max(multiplier x their median,
+ * minTaskRuntime), with no copy, is listed for a copy; its job's free
+ * slots on other nodes take the copies (start_copy). */
+static void on_speculate(struct sim *s)
+{
+	const struct scn_speculation *sp = &s->scn->spec;
+	s->spec_armed = false;
+	for (int i = 0; i < s->clu.n; i++)
+		for (int r = s->clu.nodes[i].run_head; r >= 0; r = s->runs[r].next) {
+			struct run *ru = &s->runs[r];
+			const struct sim_stage *st = ru->st;
+			int need = (int)floor(sp->quantile * st->ntasks);
+			if (ru->twin >= 0 || ru->copy || ru->listed || st->done < (need > 1 ? need : 1))
+				continue;
+			double limit = sp->multiplier * stage_median(st);
+			if (limit < (double)sp->min_runtime_us)
+				limit = (double)sp->min_runtime_us;
+			if (!((double)(s->now - ru->start_us) > limit))
+				continue;
+			struct sim_live *jr = ru->jr;
+			xgrow(&jr->spec, &jr->cap_spec, jr->nspec + 1, sizeof *jr->spec);
+			jr->spec[jr->nspec++] = r;
+			ru->listed = true;
+			queue_dispatch(s, &s->pub.jobs[ru->job]);
+		}
+	if (s->runs_live) {
+		s->spec_armed = true;
+		push_at(s, (double)s->now + (double)sp->interval_us, EV_SPECULATE, 0);
+	}
 }
 
 /* ---- node failures ---------------------------------------------------- */
@@ -1450,6 +1617,9 @@ static void handle(struct sim *s, const struct eq_event *ev)
 		break;
 	case EV_NODE:
 		on_node(s, ev->obj);
+		break;
+	case EV_SPECULATE:
+		on_speculate(s);
 		break;
 	}
 	s->tot.events++;
@@ -1764,6 +1934,8 @@ struct sim *sim_new(const struct scn *scn, const struct scn_policy *pol,
 	s->why = xcalloc((size_t)(s->pub.njobs ? s->pub.njobs : 1), 1);
 	number_jobs(s); /* sets every field of every job */
 	s->jobs_left = s->pub.njobs;
+	for (int g = 0; g < scn->ngroups; g++)
+		s->stragglers |= scn->groups[g].straggler_fraction > 0;
 	s->pst = ops->init ? ops->init(s, pol) : NULL;
 	return s;
 }
@@ -1777,6 +1949,7 @@ void sim_free(struct sim *s)
 	for (int slot = 0; slot < s->nlive_made; slot++) {
 		struct sim_live *r = &s->chunks[slot / LIVE_CHUNK][slot % LIVE_CHUNK];
 		free(r->execs);
+		free(r->spec);
 		arena_free(&r->ar);
 	}
 	for (int c = 0; c < s->nchunks; c++)

@@ -150,6 +150,7 @@ struct sim_live {
 				    (sim_job_busy_gpus: training) */
 	bool dispatch_queued;    /* on the engine's dispatch list */
 	int slot;                /* its place in the pool; -1: the zero record */
+	int *spec; int nspec, cap_spec; /* run slots listed for a speculative copy */
 	int mword[4];            /* its job model's own: zero at the first
 				    executor, never read by the kernel */
 	int64_t mtime[2];        /* the same, for times */
@@ -235,6 +236,8 @@ struct sim_totals {
 	int64_t execs_lost;      /* executors lost (failures and preemptions) */
 	int64_t preemptions;     /* sim_preempt_executor calls that took one */
 	int64_t fail_cycles;     /* node failures (up-times ended) */
+	int64_t spec_launched;   /* speculative copies started */
+	int64_t spec_won;        /* copies that ended before their original */
 	double up_sum_us, up_sumsq_us2; /* their up-times: sum, sum of squares */
 };
 

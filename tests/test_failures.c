@@ -147,6 +147,30 @@ static void availability(void)
 	h_done(s, c);
 }
 
+static void straggler_speculation(void)
+{
+	struct scn *c;
+	struct sim *s = h_run(FAIL_DIR "straggler.yaml", "fifo", 0, &c);
+	CU_ASSERT_EQUAL(h_makespan(s), S(50));
+	CU_ASSERT_EQUAL(sim_totals(s)->spec_launched, 0);
+	h_done(s, c);
+
+	s = h_run(FAIL_DIR "straggler-spec.yaml", "fifo", 0, &c);
+	const struct sim_totals *t = sim_totals(s);
+	CU_ASSERT_EQUAL(h_makespan(s), S(26));
+	CU_ASSERT_EQUAL(t->spec_launched, 2);
+	CU_ASSERT_EQUAL(t->spec_won, 2);
+	CU_ASSERT_EQUAL(t->tasks_retried, 0); /* the killed originals are not retries */
+	h_done(s, c);
+
+	/* 2 % of 10^4 attempts 5x slower: 10 800 s within 3.6 sd (56 s) */
+	s = h_run(FAIL_DIR "straggler-rate.yaml", "fifo", 0, &c);
+	double m = (double)h_makespan(s) / 1e6;
+	CU_ASSERT(m > 10600 && m < 11000);
+	CU_ASSERT_EQUAL(((int64_t)m - 10000) % 4, 0); /* whole stragglers of 4 s more */
+	h_done(s, c);
+}
+
 int test_suite_failures(void)
 {
 	TEST_SUITE("failures",
@@ -155,6 +179,7 @@ int test_suite_failures(void)
 		   {"TFoS: a lost worker fails the job; with checkpoints it restarts",
 		    tfos_lost_worker},
 		   {"a preempted executor pays its checkpoint cost", preempt_checkpoint},
-		   {"exponential MTBF/MTTR: availability and up-time CV", availability});
+		   {"exponential MTBF/MTTR: availability and up-time CV", availability},
+		   {"a straggler with and without speculation", straggler_speculation});
 	return 0;
 }
