@@ -222,7 +222,7 @@ static void schedule_app(struct standalone *p, struct sim *s, int job)
 	int min_cores = a.exec_cores ? a.exec_cores : 1;
 	int left = a.cores_max == INT_MAX ? INT_MAX : a.cores_max - j->live->cores_granted;
 	if (left < min_cores) {
-		pol_jobset_remove(&p->q, job); /* it can never want more */
+		pol_jobset_remove(&p->q, job); /* it wants more only if it loses one */
 		return;
 	}
 	struct pol_shape sh = {min_cores, a.mem_mib, 0};

@@ -46,9 +46,6 @@
  * before it raises. */
 #define SERVER_TRIES 3
 #define SERVER_SLEEP_US ((int64_t)10 * 1000000)
-/* spark.task.maxFailures: Spark runs a failed task again on an executor
- * up to this many attempts in all before it aborts the job. */
-#define TASK_MAX_FAILURES 4
 
 /* Time of one training step, µs, of worker `w` of job (g, idx) on node
  * `n`, on one of its GPUs if `gpu`, else on its CPU. */
@@ -248,7 +245,9 @@ static void on_probe_timer(struct sim *s, struct sim_job *j, struct sim_exec *x)
 			tf_sleep(s, x, SERVER_SLEEP_US);
 			return;
 		}
-		if (++GPU_ATTEMPTS(x) >= TASK_MAX_FAILURES) {
+		/* spark.task.maxFailures: Spark runs a failed task again up to
+		 * this many attempts in all before it aborts the job */
+		if (++GPU_ATTEMPTS(x) >= sim_job_group(s, j->id)->task_max_failures) {
 			sim_end_job(s, j, JOB_FAILED, SIM_WHY_GPU_RETRIES);
 			return;
 		}
