@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "load.h"
 #include "policy.h"
 #include "registry.h"
 #include "scenario.h"
@@ -171,6 +172,47 @@ static void straggler_speculation(void)
 	h_done(s, c);
 }
 
+/* The new keys' bad values: one line naming file, line, column, value. */
+static void bad_keys(void)
+{
+	static const struct {
+		const char *node, *top, *msg;
+	} cases[] = {
+		{"failures: {mtbf: 10s}", "", ":2:59: missing key 'mttr' in failures"},
+		{"failures: {mtbf: 0s, mttr: 1s}", "", ":2:66: expected a time > 0, got '0s'"},
+		{"failures: {mtbf: 1h, mttr: 1s, when: 2}", "",
+		 ":2:80: unknown key 'when' in failures (known: mtbf, mttr)"},
+		{"outages: [{node: 2, at: 1s, for: 1s}]", "",
+		 ":2:66: '2' is above the limit of 1 nodes in the group (from 0)"},
+		{"outages: [{at: 1s, for: 0s}]", "", ":2:73: expected a time > 0, got '0s'"},
+		{"stragglers: {fraction: 2, slowdown: 5}", "",
+		 ":2:72: expected a number from 0 to 1 for fraction, got '2'"},
+		{"stragglers: {fraction: 0.1}", "", ":2:61: missing key 'slowdown' in stragglers"},
+		{"", "speculation: {quantile: 1.5}\n",
+		 ":1:25: expected a number from 0 to 1 for quantile, got '1.5'"},
+		{"", "speculation: {enabled: yes}\n", ":1:24: expected true or false for enabled, got 'yes'"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *path = "/tmp/hetsim-bad-failure.yaml";
+		FILE *f = fopen(path, "w");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+		fprintf(f, "%scluster:\n"
+			   "  - {name: n, count: 2, cores: 1, memory: 1GiB, %s}\n"
+			   "workload: [{name: j, type: synthetic, stages: [{name: s, tasks: 1, "
+			   "duration: 1s}]}]\npolicies: [fifo]\n", cases[i].top, cases[i].node);
+		fclose(f);
+		char err[512], want[600];
+		struct scn *sc = scn_load(path, err, sizeof err);
+		snprintf(want, sizeof want, "%s%s", path, cases[i].msg);
+		CU_ASSERT_PTR_NULL(sc);
+		CU_ASSERT_STRING_EQUAL(err, want);
+		if (sc || strcmp(err, want) != 0)
+			fprintf(stderr, "\n  case %zu: %s\n", i, sc ? "loaded" : err);
+		scn_free(sc);
+		remove(path);
+	}
+}
+
 int test_suite_failures(void)
 {
 	TEST_SUITE("failures",
@@ -180,6 +222,7 @@ int test_suite_failures(void)
 		    tfos_lost_worker},
 		   {"a preempted executor pays its checkpoint cost", preempt_checkpoint},
 		   {"exponential MTBF/MTTR: availability and up-time CV", availability},
-		   {"a straggler with and without speculation", straggler_speculation});
+		   {"a straggler with and without speculation", straggler_speculation},
+		   {"bad failure, outage, straggler, speculation values", bad_keys});
 	return 0;
 }
