@@ -25,6 +25,7 @@ static const struct {
 	{"calibrate", test_suite_calibrate},
 	{"writer", test_suite_writer},
 	{"accounting", test_suite_accounting},
+	{"types", test_suite_types},
 };
 
 int main(int argc, char **argv)
