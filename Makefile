@@ -113,14 +113,14 @@ clean:
 
 # Figures of the default paper scenario's results, rendered by gnuplot
 # into results/paper-mixed/figures/.  The results are those `make run`
-# wrote; where runs.csv or executors.csv is missing or older than the
-# binary, the scenario or its cost model, the scenario is run first
-# (every policy it lists), so that this works on a fresh clone.
+# wrote; where runs.csv, types.csv or executors.csv is missing or older
+# than the binary, the scenario or its cost model, the scenario is run
+# first (every policy it lists), so that this works on a fresh clone.
 MIXED     := scenarios/paper-mixed.yaml
 MIXED_OUT := results/paper-mixed
 # (after `run`, when one make is asked for both: they write the same folder)
 figures: deps $(BIN) | $(filter run,$(MAKECMDGOALS))
-	@for f in runs.csv executors.csv; do \
+	@for f in runs.csv types.csv executors.csv; do \
 		for d in $(BIN) $(MIXED) calibrate/models/default.yaml; do \
 			if [ ! -f $(MIXED_OUT)/$$f ] || [ $(MIXED_OUT)/$$f -ot $$d ]; then \
 				echo "figures: $(MIXED_OUT)/$$f is missing or older than $$d: running $(MIXED) first"; \

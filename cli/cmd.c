@@ -144,8 +144,9 @@ static int cmd_run(int argc, char **argv)
 	if (cmd_get(run_opts, &a, "help")) {
 		cmd_help("run", "SCENARIO [options]",
 			 "Simulate a scenario under its policies; print a comparison table and\n"
-			 "write runs.csv, jobs.csv, executors.csv and timing.csv (wall-clock\n"
-			 "figures, the one file that differs from run to run).", run_opts);
+			 "write runs.csv, types.csv (per job model), jobs.csv, executors.csv and\n"
+			 "timing.csv (wall-clock figures, the one file that differs from run to\n"
+			 "run).", run_opts);
 		return 0;
 	}
 	if (a.npos != 1) {

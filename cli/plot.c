@@ -373,9 +373,7 @@ static void metric_label(const char *m, char *buf, size_t len)
 			return;
 		}
 	size_t n = strlen(m);
-	if (strncmp(m, "jct_mean_", 9) == 0 && n > 11 && strcmp(m + n - 2, "_s") == 0)
-		snprintf(buf, len, "mean completion time of %.*s jobs, s", (int)(n - 11), m + 9);
-	else if (n > 2 && strcmp(m + n - 2, "_s") == 0)
+	if (n > 2 && strcmp(m + n - 2, "_s") == 0)
 		snprintf(buf, len, "%.*s, s", (int)(n - 2), m);
 	else
 		snprintf(buf, len, "%s", m);
@@ -567,11 +565,14 @@ static const char *none_label(const char *metric)
 
 /* ---- titles --------------------------------------------------------- */
 
-/* The sweep axes: the columns between `point` and `replications`;
- * *first > *last when there are none. */
+/* The sweep axes: the columns between `point` and `replications` (a
+ * summary), or `replication` (types.csv); *first > *last when there are
+ * none. */
 static void axis_cols(const struct plot_csv *c, int *first, int *last)
 {
 	int p = plot_csv_col(c, "point"), r = plot_csv_col(c, "replications");
+	if (r < 0)
+		r = plot_csv_col(c, "replication");
 	*first = p + 1;
 	*last = r - 1;
 	if (p < 0 || r < 0)
@@ -579,14 +580,15 @@ static void axis_cols(const struct plot_csv *c, int *first, int *last)
 }
 
 /* A figure's title prefix "scenario, axis = value, ...: " with every
- * axis but `skip` at its value in row `ref` (-1: none); without axes,
- * "scenario, point K: " for a point K > 0; "" when there is nothing. */
-static void title_prefix(const struct plot_csv *c, const struct sum_cols *k, int ref, int point,
-			 int skip, char *buf, size_t len)
+ * axis but `skip` at its value in row `ref` (-1: none), the scenario
+ * from column `scenario`; without axes, "scenario, point K: " for a
+ * point K > 0; "" when there is nothing. */
+static void title_prefix(const struct plot_csv *c, int scenario, int ref, int point, int skip,
+			 char *buf, size_t len)
 {
 	int first, last;
 	axis_cols(c, &first, &last);
-	snprintf(buf, len, "%s", c->nrows ? plot_csv_cell(c, ref >= 0 ? ref : 0, k->scenario) : "");
+	snprintf(buf, len, "%s", c->nrows ? plot_csv_cell(c, ref >= 0 ? ref : 0, scenario) : "");
 	for (int a = first; ref >= 0 && a <= last; a++)
 		if (a != skip)
 			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s = %s", *buf ? ", " : "",
@@ -609,6 +611,18 @@ static const char *metric_name(const char *metric, char *buf, size_t len)
 	return buf;
 }
 
+/* subtitle: what a figure's values are, a mean over `reps` replications. */
+static void reps_subtitle(struct plot_vars *v, int reps)
+{
+	char sub[128];
+	if (reps > 1)
+		snprintf(sub, sizeof sub, "mean of %d replications, 95 %% CI", reps);
+	else
+		snprintf(sub, sizeof sub, "%s",
+			 reps == 1 ? "one replication: no interval" : "mean, 95 % CI");
+	plot_var_str(v, "subtitle", sub);
+}
+
 /* figtitle "PREFIXwhat", subtitle "mean of N replications, 95 % CI" (N
  * from the first row of `metric`) and subtitle2 `extra` (what a change is
  * against), a line of its own, if not NULL or "". */
@@ -616,19 +630,14 @@ static void sum_titles(struct plot_vars *v, const struct plot_csv *c, const stru
 		       const char *metric, const char *prefix, const char *what,
 		       const char *extra)
 {
-	char title[1024], sub[1024];
+	char title[1024];
 	int reps = 0;
 	for (int r = 0; r < c->nrows && !reps; r++)
 		if (!strcmp(plot_csv_cell(c, r, k->metric), metric))
 			reps = atoi(plot_csv_cell(c, r, k->reps));
 	snprintf(title, sizeof title, "%s%s", prefix, what);
-	if (reps > 1)
-		snprintf(sub, sizeof sub, "mean of %d replications, 95 %% CI", reps);
-	else
-		snprintf(sub, sizeof sub, "%s",
-			 reps == 1 ? "one replication: no interval" : "mean, 95 % CI");
 	plot_var_str(v, "figtitle", title);
-	plot_var_str(v, "subtitle", sub);
+	reps_subtitle(v, reps);
 	if (extra && *extra)
 		plot_var_str(v, "subtitle2", extra);
 }
@@ -841,7 +850,7 @@ int plot_prep_policies(const struct plot_csv *sum, const struct plot_opts *o, FI
 		snprintf(extra, sizeof extra, "change against %s (%s): %s", pol.v[ib], why,
 			 paired ? "mean of paired changes" : "ratio of means");
 	snprintf(what, sizeof what, "%s per policy", metric_name(metric, name, sizeof name));
-	title_prefix(sum, &k, ref, o->point, -1, pre, sizeof pre);
+	title_prefix(sum, k.scenario, ref, o->point, -1, pre, sizeof pre);
 	sum_titles(v, sum, &k, metric, pre, what, extra);
 	metric_label(metric, label, sizeof label);
 	plot_var_str(v, "ylabel", label);
@@ -860,64 +869,154 @@ int plot_prep_policies(const struct plot_csv *sum, const struct plot_opts *o, FI
 
 /* ---- (a) jct-by-type ------------------------------------------------ */
 
-/* The job types of metrics jct_mean_<type>_s, in the fixed order;
- * names point into tbuf. */
-static void jct_types(const struct plot_csv *sum, const struct sum_cols *k, struct names *types,
-		      char (*tbuf)[112])
+/* The columns of types.csv the figure reads: policy, model and
+ * jct_mean_s, required; the point (absent in a hetsim run's: point 0),
+ * the scenario and the counts, -1 where absent. */
+struct type_cols {
+	int policy, model, jct;
+	int point, scenario;
+	int n[N_KINDS];          /* by count_metrics */
+};
+
+/* Column `name` after column `from` (-1: anywhere), or -1.  A sweep
+ * axis may be labelled as a column of the run's (`model`, `jobs`): the
+ * run's own come after `replication`. */
+static int col_after(const struct plot_csv *c, const char *name, int from)
 {
-	for (int r = 0; r < sum->nrows; r++) {
-		const char *m = plot_csv_cell(sum, r, k->metric);
-		size_t n = strlen(m);
-		if (strncmp(m, "jct_mean_", 9) || n < 12 || n - 11 >= sizeof tbuf[0] ||
-		    strcmp(m + n - 2, "_s") || types->n == MAX_NAMES)
-			continue;
-		snprintf(tbuf[types->n], sizeof tbuf[0], "%.*s", (int)(n - 11), m + 9);
-		if (names_find(types, tbuf[types->n]) < 0)
-			names_add(types, tbuf[types->n]);
-	}
-	order_types(types);
+	for (int i = from + 1; i < c->ncols; i++)
+		if (!strcmp(c->hdr[i], name))
+			return i;
+	return -1;
 }
 
-int plot_prep_jct_by_type(const struct plot_csv *sum, const struct plot_opts *o, FILE *dat,
+static int type_cols(const struct plot_csv *c, struct type_cols *k, char *err, size_t errlen)
+{
+	static const char *const need[] = {"policy", "model", "jct_mean_s"};
+	int rep = plot_csv_col(c, "replication"), idx[3];
+	for (int i = 0; i < 3; i++)
+		if ((idx[i] = i ? col_after(c, need[i], rep) : plot_csv_col(c, need[i])) < 0) {
+			snprintf(err, errlen, "%s: no column '%s' in the header", c->path, need[i]);
+			return -1;
+		}
+	*k = (struct type_cols){idx[0], idx[1], idx[2], plot_csv_col(c, "point"),
+				plot_csv_col(c, "scenario"), {0}};
+	for (int i = 0; i < N_KINDS; i++)
+		k->n[i] = col_after(c, count_metrics[i], rep);
+	return 0;
+}
+
+/* One (policy, model) at the point: the mean and interval of its
+ * replications' jct_mean_s (a replication with done 0 has none, whatever
+ * its row holds), and its jobs by status summed over them (NaN without
+ * the column). */
+struct type_slot {
+	int reps;                /* its rows */
+	struct ci ci;            /* NaN without a value */
+	double n[N_KINDS];
+};
+
+static int type_slot(const struct plot_csv *c, const struct type_cols *k, int point,
+		     const char *pol, const char *model, double *x, struct type_slot *out,
+		     char *err, size_t errlen)
+{
+	int nx = 0;
+	*out = (struct type_slot){0, {NAN, NAN, NAN, 0, -1}, {0}};
+	for (int i = 0; i < N_KINDS; i++)
+		out->n[i] = k->n[i] < 0 ? NAN : 0;
+	for (int r = 0; r < c->nrows; r++) {
+		if (!cell_is_int(c, r, k->point, point) || strcmp(plot_csv_cell(c, r, k->policy), pol) ||
+		    strcmp(plot_csv_cell(c, r, k->model), model))
+			continue;
+		double v, n[N_KINDS];
+		int e = cell_num(c, r, k->jct, &v, err, errlen);
+		for (int i = 0; i < N_KINDS && e >= 0; i++)
+			if (k->n[i] >= 0 && cell_num(c, r, k->n[i], &n[i], err, errlen) < 0)
+				e = -1;
+		if (e < 0)
+			return -1;
+		for (int i = 0; i < N_KINDS; i++)
+			out->n[i] += k->n[i] >= 0 && !isnan(n[i]) ? n[i] : 0;
+		if (e == 0 && !(k->n[N_DONE] >= 0 && n[N_DONE] == 0))
+			x[nx++] = v;
+		out->reps++;
+	}
+	struct cmd_ci ci;
+	cmd_ci95(x, nx, &ci);
+	out->ci = (struct ci){ci.mean, nx > 1 ? ci.mean - ci.half : NAN,
+			      nx > 1 ? ci.mean + ci.half : NAN, 0, -1};
+	return 0;
+}
+
+/* The policies of types.csv (all rows, in order of first appearance),
+ * those with a row at `point` (present), and the models at `point`, in
+ * the fixed order; the row of the first, -1 if none. */
+static int type_names(const struct plot_csv *c, const struct type_cols *k, int point,
+		      struct names *pol, bool *present, struct names *models, char *err,
+		      size_t errlen)
+{
+	int ref = -1;
+	pol->n = models->n = 0;
+	for (int p = 0; p < MAX_NAMES; p++)
+		present[p] = false;
+	for (int r = 0; r < c->nrows; r++) {
+		int p = names_add(pol, plot_csv_cell(c, r, k->policy));
+		bool here = cell_is_int(c, r, k->point, point);
+		if (p < 0 || (here && names_add(models, plot_csv_cell(c, r, k->model)) < 0)) {
+			snprintf(err, errlen, "%s:%d: more than %d %s", c->path, c->line[r], MAX_NAMES,
+				 p < 0 ? "policies" : "job models");
+			return -2;
+		}
+		if (here) {
+			present[p] = true;
+			ref = ref < 0 ? r : ref;
+		}
+	}
+	order_types(models);
+	return ref;
+}
+
+int plot_prep_jct_by_type(const struct plot_csv *types, const struct plot_opts *o, FILE *dat,
 			  struct plot_vars *v, char *err, size_t errlen)
 {
-	struct sum_cols k;
-	struct names pol, types = {{0}, 0};
-	struct counts cnt[MAX_NAMES];
+	struct type_cols k;
+	struct names pol, models = {{0}, 0};
 	bool present[MAX_NAMES];
-	char tbuf[MAX_NAMES][112];
-	if (sum_cols(sum, &k, &pol, err, errlen) ||
-	    point_counts(sum, &k, o->point, &pol, cnt, err, errlen))
+	if (type_cols(types, &k, err, errlen))
 		return -1;
-	jct_types(sum, &k, &types, tbuf);
-	int ref = point_present(sum, &k, o->point, &pol, present);
-	/* ci[t][p]: type t, policy p; types without any value go */
-	static struct ci ci[MAX_NAMES][MAX_NAMES];
-	struct names shown_t = {{0}, 0}, shown_p = {{0}, 0};
-	int tix[MAX_NAMES];
-	for (int t = 0; t < types.n; t++) {
-		char metric[128];
-		snprintf(metric, sizeof metric, "jct_mean_%s_s", types.v[t]);
-		if (select_metric(sum, &k, metric, o->point, &pol, ci[t], err, errlen))
-			return -1;
-		bool any = false;
-		for (int p = 0; p < pol.n; p++) {
-			if (finished_none(metric, &cnt[p], ci[t][p].mean))
-				ci[t][p].mean = NAN;
-			any |= !isnan(ci[t][p].mean);
-		}
-		if (any) {
-			tix[shown_t.n] = t;
-			names_add(&shown_t, types.v[t]);
-		}
+	int ref = type_names(types, &k, o->point, &pol, present, &models, err, errlen);
+	if (ref == -2)
+		return -1;
+	if (ref < 0) {
+		snprintf(err, errlen, "%s: no row at point %d", types->path, o->point);
+		return -1;
 	}
-	if (shown_t.n == 0) {
-		snprintf(err, errlen, "%s: no per-type metric jct_mean_<type>_s at point %d",
-			 sum->path, o->point);
-		return PLOT_NONE;
+	/* slot[t][p]: model t, policy p; cnt[p]: the policy's jobs over all
+	 * models, mean per replication, for its mark */
+	static struct type_slot slot[MAX_NAMES][MAX_NAMES];
+	struct counts cnt[MAX_NAMES];
+	double *x = xmalloc(((size_t)plot_csv_rows(types) + 1) * sizeof *x);
+	int reps = 0;
+	for (int p = 0; p < pol.n; p++) {
+		int rp = 0;
+		double sum[N_KINDS] = {0};
+		for (int t = 0; t < models.n && present[p]; t++) {
+			if (type_slot(types, &k, o->point, pol.v[p], models.v[t], x, &slot[t][p], err,
+				      errlen)) {
+				free(x);
+				return -1;
+			}
+			rp = slot[t][p].reps > rp ? slot[t][p].reps : rp;
+			for (int i = 0; i < N_KINDS; i++)
+				sum[i] += slot[t][p].n[i];
+		}
+		for (int i = 0; i < N_KINDS; i++)
+			cnt[p].n[i] = rp ? sum[i] / rp : NAN;
+		reps = reps ? reps : rp;
 	}
+	free(x);
 	const char *col[MAX_NAMES], *shown_col[MAX_NAMES], *keys[MAX_NAMES];
 	char kbuf[MAX_NAMES][256];
+	struct names shown_p = {{0}, 0};
 	bool any_mark = false;
 	colours_for(policy_colours, &pol, col);
 	for (int p = 0; p < pol.n; p++)
@@ -935,11 +1034,11 @@ int plot_prep_jct_by_type(const struct plot_csv *sum, const struct plot_opts *o,
 	for (int i = 0; i < shown_p.n; i++) {
 		int p = names_find(&pol, shown_p.v[i]), rows = 0;
 		fprintf(dat, "%s# %s: x mean ci95_lo ci95_hi\n", i ? "\n\n" : "", pol.v[p]);
-		for (int j = 0; j < shown_t.n; j++) {
-			const struct ci *c = &ci[tix[j]][p];
+		for (int t = 0; t < models.n; t++) {
+			const struct ci *c = &slot[t][p].ci;
 			if (isnan(c->mean))
 				continue;
-			put_num(dat, "", j + (i - (shown_p.n - 1) / 2.0) * w);
+			put_num(dat, "", t + (i - (shown_p.n - 1) / 2.0) * w);
 			put_num(dat, " ", c->mean);
 			put_num(dat, " ", c->lo);
 			put_num(dat, " ", c->hi);
@@ -953,24 +1052,25 @@ int plot_prep_jct_by_type(const struct plot_csv *sum, const struct plot_opts *o,
 	int nempty = 0;
 	fprintf(dat, "\n\n# slots without a value: x label colour\n");
 	for (int i = 0; i < shown_p.n; i++)
-		for (int j = 0, p = names_find(&pol, shown_p.v[i]); j < shown_t.n; j++)
-			if (isnan(ci[tix[j]][p].mean)) {
-				put_num(dat, "", j + (i - (shown_p.n - 1) / 2.0) * w);
+		for (int t = 0, p = names_find(&pol, shown_p.v[i]); t < models.n; t++)
+			if (isnan(slot[t][p].ci.mean)) {
+				put_num(dat, "", t + (i - (shown_p.n - 1) / 2.0) * w);
 				put_str(dat, "no job done");
 				fprintf(dat, " %ld\n", strtol(col[p] + 1, NULL, 16));
 				nempty++;
 			}
 	if (!nempty) /* a row gnuplot can place: a labels block without one crashes it (5.4) */
 		fputs("0 \"\" 0\n", dat);
-	char first[128], pre[1024];
-	snprintf(first, sizeof first, "jct_mean_%s_s", shown_t.v[0]);
-	title_prefix(sum, &k, ref, o->point, -1, pre, sizeof pre);
-	sum_titles(v, sum, &k, first, pre, "mean job completion time by job type", NULL);
+	char title[1200], pre[1024];
+	title_prefix(types, k.scenario, ref, o->point, -1, pre, sizeof pre);
+	snprintf(title, sizeof title, "%smean job completion time by job type", pre);
+	plot_var_str(v, "figtitle", title);
+	reps_subtitle(v, reps);
 	plot_var_str(v, "ylabel", "mean job completion time, s");
 	var_words(v, "policies", shown_p.v, shown_p.n);
 	var_words(v, "keys", keys, shown_p.n);
 	var_words(v, "colours", shown_col, shown_p.n);
-	var_words(v, "types", shown_t.v, shown_t.n);
+	var_words(v, "types", models.v, models.n);
 	plot_var_num(v, "boxw", w * 0.9);
 	plot_var_num(v, "ymax", ymax > 0 ? ymax * 1.15 : 1);
 	if (any_mark)
@@ -1331,7 +1431,7 @@ int plot_prep_sweep(const struct plot_csv *sum, const struct plot_opts *o, FILE 
 			 pol.v[ib], why, paired ? "mean of paired changes" : "ratio of means");
 	snprintf(what, sizeof what, "%s against %s", metric_name(metric, name, sizeof name),
 		 sum->hdr[axis]);
-	title_prefix(sum, &k, ref, o->point, axis, pre, sizeof pre);
+	title_prefix(sum, k.scenario, ref, o->point, axis, pre, sizeof pre);
 	sum_titles(v, sum, &k, metric, pre, what, extra);
 	metric_label(metric, label, sizeof label);
 	plot_var_str(v, "ylabel", label);
@@ -2101,18 +2201,25 @@ typedef int plot_ex_fn(const struct plot_csv *, const struct plot_nodes *,
 		       const struct plot_opts *, FILE *, struct plot_vars *, char *, size_t);
 
 /* The figure kinds: KIND on the command line, plot/<name>.gp, and where
- * its data comes from (one figure per policy from executors.csv). */
+ * its data comes from: the summary, types.csv, or executors.csv (one
+ * figure per policy). */
 static const struct plot_kind {
 	const char *name;
 	plot_sum_fn *from_summary;
+	plot_sum_fn *from_types;
 	plot_ex_fn *from_executors;
 	const char *about;
 } kinds[] = {
-	{"policies", plot_prep_policies, NULL, "execution time per policy, 95 % CI"},
-	{"jct-by-type", plot_prep_jct_by_type, NULL, "mean JCT per job type and policy"},
-	{"sweep", plot_prep_sweep, NULL, "a metric against a sweep axis, 95 % CI bands"},
-	{"gantt", NULL, plot_prep_gantt, "executors per node over time, by job type"},
-	{"utilisation", NULL, plot_prep_util, "cores and GPUs held per node label over time"},
+	{"policies", .from_summary = plot_prep_policies,
+	 .about = "execution time per policy, 95 % CI"},
+	{"jct-by-type", .from_types = plot_prep_jct_by_type,
+	 .about = "mean JCT per job type and policy (types.csv)"},
+	{"sweep", .from_summary = plot_prep_sweep,
+	 .about = "a metric against a sweep axis, 95 % CI bands"},
+	{"gantt", .from_executors = plot_prep_gantt,
+	 .about = "executors per node over time, by job type"},
+	{"utilisation", .from_executors = plot_prep_util,
+	 .about = "cores and GPUs held per node label over time"},
 };
 
 struct plot_ctx {
@@ -2121,7 +2228,7 @@ struct plot_ctx {
 	bool all;                        /* KIND all: skip what the results lack */
 	struct plot_opts o;
 	struct plot_nodes nodes;         /* n == 0 without --scenario */
-	struct plot_csv *sum, *ex;       /* loaded on first use */
+	struct plot_csv *sum, *types, *ex; /* loaded on first use */
 	int drawn;                       /* figures written */
 };
 
@@ -2234,6 +2341,7 @@ static int draw(struct plot_ctx *x, const struct plot_kind *k, const char *base,
 	struct plot_vars *v = xcalloc(1, sizeof *v);
 	const struct plot_nodes *nodes = x->nodes.n ? &x->nodes : NULL;
 	int rc = k->from_summary ? k->from_summary(x->sum, o, f, v, err, sizeof err)
+		 : k->from_types ? k->from_types(x->types, o, f, v, err, sizeof err)
 				 : k->from_executors(x->ex, nodes, o, f, v, err, sizeof err);
 	bool bad = ferror(f) != 0;
 	if (fclose(f) || bad) {
@@ -2301,10 +2409,26 @@ static int load_summary(struct plot_ctx *x)
 	return rc;
 }
 
+/* types.csv; absent, a message (older results have none), or in `all`
+ * PLOT_NONE. */
+static int load_types(struct plot_ctx *x)
+{
+	char path[4200];
+	snprintf(path, sizeof path, "%s/types.csv", x->dir);
+	if (!x->types && access(path, F_OK) != 0) {
+		if (x->all)
+			return PLOT_NONE;
+		fprintf(stderr, "hetsim plot: no types.csv in %s (hetsim run and hetsim sweep write "
+			"it; results of an older hetsim lack it)\n", x->dir);
+		return 1;
+	}
+	return load(x, "types.csv", &x->types);
+}
+
 static int draw_kind(struct plot_ctx *x, const struct plot_kind *k)
 {
-	if (k->from_summary) {
-		int rc = load_summary(x);
+	if (k->from_summary || k->from_types) {
+		int rc = k->from_summary ? load_summary(x) : load_types(x);
 		return rc == PLOT_NONE ? 0 : rc ? rc : draw(x, k, k->name, &x->o);
 	}
 	if (k->from_executors == plot_prep_util && !x->nodes.n) {
@@ -2344,7 +2468,8 @@ static void plot_help(void)
 		snprintf(about + strlen(about), sizeof about - strlen(about), "  %-12s %s\n",
 			 kinds[i].name, kinds[i].about);
 	strcat(about, "  all          every figure the results directory has data for\n\n"
-		      "Without summary.csv, the means and intervals come from runs.csv.\n"
+		      "Without summary.csv, the means and intervals come from runs.csv;\n"
+		      "jct-by-type reads types.csv.\n"
 		      "Figures go to DIR/figures/KIND.png and .svg (gantt-POLICY.png, ...),\n"
 		      "next to the gnuplot data KIND.dat.  See plot/README.md.");
 	cmd_help("plot", "KIND [options]", about, plot_opts);
@@ -2456,11 +2581,12 @@ int cmd_plot(int argc, char **argv)
 		if (x.all || i == kind)
 			rc = draw_kind(&x, &kinds[i]);
 	if (!rc && x.all && !x.drawn) {
-		fprintf(stderr, "hetsim plot: nothing to plot in %s (no summary.csv, runs.csv or "
-			"executors.csv)\n", x.dir);
+		fprintf(stderr, "hetsim plot: nothing to plot in %s (no summary.csv, runs.csv, "
+			"types.csv or executors.csv)\n", x.dir);
 		rc = 1;
 	}
 	plot_csv_free(x.sum);
+	plot_csv_free(x.types);
 	plot_csv_free(x.ex);
 	plot_nodes_free(&x.nodes);
 	if (s)

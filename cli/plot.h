@@ -1,7 +1,7 @@
 /* plot.h - `hetsim plot`: figures from result CSV files (plot_ prefix).
  *
- * cli/plot.c reads runs.csv, summary.csv and executors.csv by column
- * name, prepares one gnuplot data file per figure and runs the matching
+ * cli/plot.c reads runs.csv, summary.csv, types.csv and executors.csv by
+ * column name, prepares one gnuplot data file per figure and runs the matching
  * plot/<kind>.gp script on it.  The preparation steps are exposed here so
  * that tests/test_plot.c can check them on hand-made files; plot/README.md
  * describes the figures.
@@ -104,7 +104,7 @@ void plot_var_num(struct plot_vars *v, const char *name, double x);
  *
  * Returns 0; or -1 with one line naming the file (and line) in err; or
  * PLOT_NONE when the input is well formed but has nothing this figure
- * shows (no sweep axis, no per-type metric), err saying so.  On error part of `dat` may have been
+ * shows (no sweep axis), err saying so.  On error part of `dat` may have been
  * written (the caller writes it to a temporary file). */
 #define PLOT_NONE (-2)
 
@@ -115,10 +115,13 @@ void plot_var_num(struct plot_vars *v, const char *name, double x);
  * \"label\" labely \"change\" \"mark\"" (mean NaN: an empty slot). */
 int plot_prep_policies(const struct plot_csv *sum, const struct plot_opts *o, FILE *dat,
 		       struct plot_vars *v, char *err, size_t errlen);
-/* (a) jct-by-type: metrics jct_mean_<type>_s at o->point; one data block
- * per policy, rows "x mean lo hi" with x = type index + bar offset; then
- * the empty slots, rows "x \"no job done\" colour". */
-int plot_prep_jct_by_type(const struct plot_csv *sum, const struct plot_opts *o, FILE *dat,
+/* (a) jct-by-type, from types.csv (not a summary): for each job model
+ * with a row at o->point, the mean over replications of jct_mean_s per
+ * policy, with its Student-t 95 % interval; the marks from the counts
+ * summed over the models.  One data block per policy, rows "x mean lo
+ * hi" with x = model index + bar offset; then the empty slots (no
+ * replication with a value), rows "x \"no job done\" colour". */
+int plot_prep_jct_by_type(const struct plot_csv *types, const struct plot_opts *o, FILE *dat,
 			  struct plot_vars *v, char *err, size_t errlen);
 /* (b) sweep: o->metric against o->axis; one block per policy, rows
  * "x mean lo hi", sorted by x (a blank line where a point has no value);

@@ -1,10 +1,12 @@
-/* rows.c - the runs.csv row of one finished run (see rows.h). */
+/* rows.c - the runs.csv and types.csv rows of one finished run (see
+ * rows.h). */
 #include "models.h"
 #include "rows.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -48,11 +50,6 @@ size_t rows_run_buf(char *buf, const struct scn *sc, int rep, const struct met_r
 	p = wr_u64(p, m->events);
 	*p++ = ',';
 	p = wr_u64(p, m->decisions);
-	for (int t = 0; t < JM_MODELS; t++) /* empty when the run has none */
-		if (m->done_type[t])
-			p = put_fixed(p, m->jct_type_s[t], 6);
-		else
-			*p++ = ',';
 	*p++ = '\n';
 	return (size_t)(p - buf);
 }
@@ -61,6 +58,52 @@ void rows_run(FILE *f, const struct scn *sc, int rep, const struct met_run *m)
 {
 	char buf[ROWS_RUN_MAX];
 	fwrite(buf, 1, rows_run_buf(buf, sc, rep, m), f);
+}
+
+/* The types.csv row of model t, from `replication` on (room for
+ * ROWS_TYPE_MAX). */
+static size_t type_row(char *buf, int rep, int t, const struct met_type *y)
+{
+	const char *name = jm_name(t);
+	size_t len = strlen(name);
+	if (len > ROWS_MODEL_NAME_MAX) { /* the registry's names are short */
+		fprintf(stderr, "hetsim: model name '%s' is longer than %d characters "
+			"(ROWS_MODEL_NAME_MAX, cli/rows.h)\n", name, ROWS_MODEL_NAME_MAX);
+		abort();
+	}
+	char *p = wr_i64(buf, rep);
+	*p++ = ',';
+	memcpy(p, name, len);
+	p += len;
+	const int counts[] = {y->jobs, y->counted, y->done, y->failed, y->timed_out,
+			      y->unplaceable};
+	for (int i = 0; i < ARRAY_LEN(counts); i++)
+		p = put_int(p, counts[i]);
+	const double fixed[] = {y->jct_mean_s, y->jct_p50_s, y->jct_p95_s, y->jct_p99_s,
+				y->wait_mean_s};
+	for (int i = 0; i < ARRAY_LEN(fixed); i++)
+		p = put_fixed(p, fixed[i], 6);
+	*p++ = '\n';
+	return (size_t)(p - buf);
+}
+
+size_t rows_types_buf(char *buf, int rep, const struct met_run *m)
+{
+	size_t n = 0;
+	for (int t = 0; t < JM_MODELS; t++)
+		if (m->type[t].jobs) /* no row for a model the run has no job of */
+			n += type_row(buf + n, rep, t, &m->type[t]);
+	return n;
+}
+
+void rows_types(FILE *f, const char *lead, int rep, const struct met_run *m)
+{
+	char buf[ROWS_TYPE_MAX];
+	for (int t = 0; t < JM_MODELS; t++)
+		if (m->type[t].jobs) {
+			fputs(lead, f);
+			fwrite(buf, 1, type_row(buf, rep, t, &m->type[t]), f);
+		}
 }
 
 size_t rows_timing_buf(char *buf, int rep, double wall_s, const struct sim_totals *t)

@@ -1,9 +1,10 @@
-/* rows.h - the runs.csv row of one finished run, shared by `hetsim run`
- * and `hetsim sweep` (docs/output.md defines every column).
+/* rows.h - the runs.csv and types.csv rows of one finished run, shared by
+ * `hetsim run` and `hetsim sweep` (docs/output.md defines every column).
  *
  * A caller writes its own leading columns (run: scenario,policy; sweep:
  * scenario,policy,point,<axes>), then ROWS_RUN_HEADER / rows_run(): the
- * columns from `replication` to the end of the line.
+ * columns from `replication` to the end of the line; the same for
+ * ROWS_TYPES_HEADER / rows_types(), before each of the run's rows.
  */
 #ifndef HETSIM_ROWS_H
 #define HETSIM_ROWS_H
@@ -12,7 +13,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "models.h"   /* JM_MODELS */
+#include "models.h"   /* JM_MODELS, jm_name */
 #include "scenario.h"
 #include "util.h"     /* WR_FIXED_MAX */
 
@@ -23,19 +24,34 @@ struct met_run;
 #define ROWS_RUN_HEADER                                                             \
 	"replication,seed,jobs,counted,done,failed,timed_out,unplaceable,makespan_s,"   \
 	"jct_mean_s,jct_p50_s,jct_p95_s,jct_p99_s,wait_mean_s,cpu_util,gpu_util,"      \
-	"cpu_alloc,gpu_alloc,events,decisions,jct_mean_wordcount_s,"                    \
-	"jct_mean_mnist_spark_s,jct_mean_synthetic_s,jct_mean_angel_s\n"
+	"cpu_alloc,gpu_alloc,events,decisions\n"
 
 /* The first metric column of ROWS_RUN_HEADER: this one and every column
  * after it are numbers (or empty), the ones a sweep summarises (the job
  * counts by status first, then makespan_s ...). */
 #define ROWS_FIRST_METRIC "done"
 
-/* Write "replication,seed,...,jct_mean_angel_s\n" for replication `rep`
+/* Write "replication,seed,...,decisions\n" for replication `rep`
  * of scenario `sc` that measured `m`; rows_run_buf writes it into buf
  * (room for ROWS_RUN_MAX characters, no NUL) and returns its length. */
 void rows_run(FILE *f, const struct scn *sc, int rep, const struct met_run *m);
 size_t rows_run_buf(char *buf, const struct scn *sc, int rep, const struct met_run *m);
+
+/* types.csv: the figures of the jobs of each job model the run has (its
+ * scenario has a job group of), one row per model, in registry order
+ * (docs/output.md).  The same columns as runs.csv's where they have the
+ * same name; the model is jm_name()'s. */
+#define ROWS_TYPES_HEADER                                                           \
+	"replication,model,jobs,counted,done,failed,timed_out,unplaceable,jct_mean_s," \
+	"jct_p50_s,jct_p95_s,jct_p99_s,wait_mean_s\n"
+
+/* Write "replication,model,...,wait_mean_s\n" for each model of the run
+ * `m` of replication `rep` (m->type[t].jobs > 0), each after `lead` (the
+ * caller's leading columns and their comma, or "").  rows_types_buf
+ * writes the rows without a lead into buf (room for ROWS_TYPES_MAX
+ * characters, no NUL) and returns their length. */
+void rows_types(FILE *f, const char *lead, int rep, const struct met_run *m);
+size_t rows_types_buf(char *buf, int rep, const struct met_run *m);
 
 /* timing.csv: what a run cost in wall-clock time (docs/output.md).  These
  * figures differ from run to run, so they stay out of runs.csv, which is
@@ -49,9 +65,14 @@ struct sim_totals;
 void rows_timing(FILE *f, int rep, double wall_s, const struct sim_totals *t);
 size_t rows_timing_buf(char *buf, int rep, double wall_s, const struct sim_totals *t);
 
-/* Room for a row of each (8 integers, 2 counts and 14 reals of at most
- * WR_FIXED_MAX characters, or 3 reals and 2 integers). */
-#define ROWS_RUN_MAX (32 * 12 + (WR_FIXED_MAX + 1) * (10 + JM_MODELS))
+/* Room for a row of each (10 integers and 10 reals of at most
+ * WR_FIXED_MAX characters; a model's name, 6 integers and 5 reals, for
+ * each model; 3 reals and 2 integers).  A model's name has at most
+ * ROWS_MODEL_NAME_MAX characters. */
+#define ROWS_MODEL_NAME_MAX 64
+#define ROWS_RUN_MAX (32 * 10 + (WR_FIXED_MAX + 1) * 10)
+#define ROWS_TYPE_MAX (ROWS_MODEL_NAME_MAX + 32 * 7 + (WR_FIXED_MAX + 1) * 5)
+#define ROWS_TYPES_MAX (ROWS_TYPE_MAX * JM_MODELS)
 #define ROWS_TIMING_MAX (32 * 2 + (WR_FIXED_MAX + 1) * 3)
 
 /* Result files written whole or not at all: rows_files_open() creates the
@@ -59,12 +80,13 @@ size_t rows_timing_buf(char *buf, int rep, double wall_s, const struct sim_total
  * renames them into place only if `ok` and every file was written without
  * error, and removes the temporary files otherwise.  Messages name the
  * command (`cmd`: "run", "sweep") and the file. */
+#define ROWS_FILES_MAX 8
 struct rows_files {
 	const char *cmd;           /* for messages */
 	const char *dir;           /* the folder */
 	const char *const *names;  /* file names, n of them */
-	int n;                     /* at most 4 */
-	FILE *f[4];                /* open files, by name index */
+	int n;                     /* at most ROWS_FILES_MAX */
+	FILE *f[ROWS_FILES_MAX];   /* open files, by name index */
 };
 int rows_files_open(struct rows_files *o);
 int rows_files_close(struct rows_files *o, bool ok);

@@ -395,20 +395,27 @@ static void out_end(struct out_ctx *o, bool failed)
 static void out_finish(void *arg) { out_end(arg, false); }
 static void out_drop(void *arg) { out_end(arg, true); }
 
-static void run_row(FILE *b, const struct scn *sc, const char *pol, int rep,
-		    const struct met_run *m)
+/* The run's rows of runs.csv and types.csv, each led by
+ * "scenario,policy,". */
+static void run_rows(FILE *runs, FILE *types, const struct scn *sc, const char *pol, int rep,
+		     const struct met_run *m)
 {
-	fprintf(b, "%s,%s,", sc->name, pol);
-	rows_run(b, sc, rep, m);
+	char *lead = xmalloc(strlen(sc->name) + strlen(pol) + 3);
+	sprintf(lead, "%s,%s,", sc->name, pol);
+	fputs(lead, runs);
+	rows_run(runs, sc, rep, m);
+	rows_types(types, lead, rep, m);
+	free(lead);
 }
 
 /* The result files (docs/output.md).  timing.csv holds wall-clock
- * figures, so unlike the other three it differs from run to run. */
-#define NOUT 4
-static const char *const out_names[NOUT] = {"runs.csv", "jobs.csv", "executors.csv",
-					    "timing.csv"};
+ * figures, so unlike the others it differs from run to run. */
+enum { OUT_RUNS, OUT_TYPES, OUT_JOBS, OUT_EXECUTORS, OUT_TIMING, NOUT };
+static const char *const out_names[NOUT] = {"runs.csv", "types.csv", "jobs.csv",
+					    "executors.csv", "timing.csv"};
 static const char *const out_headers[NOUT] = {
 	"scenario,policy," ROWS_RUN_HEADER,
+	"scenario,policy," ROWS_TYPES_HEADER,
 	"policy,replication,job,group,index,type,status,arrival_s,start_s,end_s,jct_s,nodes,gpus,"
 	"reason\n",
 	"policy,replication,executor,job,group,type,role,node,cores,memory_mib,gpus,launch_s,"
@@ -659,8 +666,8 @@ int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *di
 				break;
 			}
 			struct out_ctx oc = {.s = sim, .policy = pols[p].name, .rep = r};
-			rb_init(&oc.xrb, f[2]);
-			rb_init(&oc.jrb, f[1]);
+			rb_init(&oc.xrb, f[OUT_EXECUTORS]);
+			rb_init(&oc.jrb, f[OUT_JOBS]);
 			rb_prefix(&oc.jrb, pols[p].name, r);
 			oc.q = bgq_start(sizeof(struct out_rec), out_rec_do, &oc, !o->rows_inline);
 			bgq_call(oc.q, out_start, &oc);
@@ -681,9 +688,9 @@ int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *di
 			double wall = mono_s() - t0;
 			bgq_stop(oc.q);
 			const struct met_run m = oc.met;
-			fprintf(f[3], "%s,", pols[p].name);
-			rows_timing(f[3], r, wall, sim_totals(sim));
-			run_row(f[0], s, pols[p].name, r, &m);
+			fprintf(f[OUT_TIMING], "%s,", pols[p].name);
+			rows_timing(f[OUT_TIMING], r, wall, sim_totals(sim));
+			run_rows(f[OUT_RUNS], f[OUT_TYPES], s, pols[p].name, r, &m);
 			agg_add(&agg[p], r - first, &m);
 			sim_free(sim);
 		}

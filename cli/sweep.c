@@ -1,11 +1,12 @@
 /* sweep.c - `hetsim sweep`: every (point, policy, replication) of a
  * scenario's sweep, run in worker processes (and, built with MPI=1, on
- * MPI ranks), gathered in run order into runs.csv and summary.csv
- * (docs/output.md, "Outputs of hetsim sweep").
+ * MPI ranks), gathered in run order into runs.csv, types.csv and
+ * summary.csv (docs/output.md, "Outputs of hetsim sweep").
  *
  * Runs are numbered point, then policy, then replication.  Whoever runs
  * one (this process with -j 1, a forked worker, another rank) turns it
- * into its runs.csv row with rows_run() and hands the text back; only
+ * into its runs.csv row with rows_run(), its timing.csv row and its
+ * types.csv rows, and hands the text back; only
  * this process (rank 0) writes files, in run order, so the bytes do not
  * depend on -j or on the number of ranks.  Worker protocol, over two
  * pipes per worker: the parent writes a run index (int64_t); the worker
@@ -241,16 +242,16 @@ static int plan_build(struct plan *pl, struct scn_sweep *sw, const struct cmd_sw
 
 static double now_s(void);
 
-/* Run `i` of the plan.  Returns 0 with two lines in *text: its runs.csv
- * row from `replication` on, then its timing.csv row from `replication`
- * on (wall-clock figures); or -1 with an error message there.  *text is
- * malloc'ed either way. */
+/* Run `i` of the plan.  Returns 0 with its lines in *text, each from
+ * `replication` on: its runs.csv row, its timing.csv row (wall-clock
+ * figures), then its types.csv rows, one per job model; or -1 with an
+ * error message there.  *text is malloc'ed either way. */
 static int run_one(const struct plan *pl, long i, char **text, size_t *len)
 {
 	const struct run *r = &pl->runs[i];
 	const struct scn *s = pl->sw->point[r->point];
 	const struct scn_policy *pol = &pl->pols[r->point][r->pol];
-	char buf[ROWS_RUN_MAX + ROWS_TIMING_MAX]; /* also room for a message */
+	char buf[ROWS_RUN_MAX + ROWS_TIMING_MAX + ROWS_TYPES_MAX]; /* also room for a message */
 	size_t n = 0;
 	int rc = 0;
 	double t0 = now_s();
@@ -270,6 +271,7 @@ static int run_one(const struct plan *pl, long i, char **text, size_t *len)
 		met_compute(sim, &m);
 		n = rows_run_buf(buf, s, r->rep, &m);
 		n += rows_timing_buf(buf + n, r->rep, wall, sim_totals(sim));
+		n += rows_types_buf(buf + n, r->rep, &m);
 	}
 	sim_free(sim);
 	*text = xmalloc(n + 1);
@@ -285,6 +287,7 @@ struct gather {
 	const struct plan *pl;
 	FILE *runs;           /* runs.csv.tmp */
 	FILE *timing;         /* timing.csv.tmp */
+	FILE *types;          /* types.csv.tmp */
 	char **pending;       /* rows arrived ahead of their turn, by run index */
 	long next;            /* the next run to write */
 	long arrived;
@@ -331,7 +334,8 @@ static void progress(struct gather *g, bool clear)
 		left);
 }
 
-/* The leading columns of a runs.csv or summary.csv row of run r. */
+/* The leading columns of a row of run r: runs.csv's, types.csv's,
+ * timing.csv's or summary.csv's. */
 static void lead(FILE *f, const struct plan *pl, const struct run *r)
 {
 	const struct scn_sweep *sw = pl->sw;
@@ -396,11 +400,17 @@ static void write_row(struct gather *g, long i, const char *row)
 {
 	const struct plan *pl = g->pl;
 	const struct run *r = &pl->runs[i];
-	const char *timing = strchr(row, '\n') + 1; /* run_one's second line */
+	/* run_one's lines: runs.csv's, timing.csv's, then types.csv's */
+	const char *timing = strchr(row, '\n') + 1, *types = strchr(timing, '\n') + 1;
 	lead(g->runs, pl, r);
 	fprintf(g->runs, ",%.*s", (int)(timing - row), row);
 	lead(g->timing, pl, r);
-	fprintf(g->timing, ",%s", timing);
+	fprintf(g->timing, ",%.*s", (int)(types - timing), timing);
+	for (const char *l = types, *end; *l; l = end) {
+		end = strchr(l, '\n') + 1;
+		lead(g->types, pl, r);
+		fprintf(g->types, ",%.*s", (int)(end - l), l);
+	}
 	const char *p = row;
 	int gid = pl->gfirst[r->point] + r->pol;
 	g->mkrun[i] = NAN;
@@ -449,14 +459,16 @@ static void gather_free(struct gather *g)
 
 /* ---- output files -------------------------------------------------- */
 
-/* timing.csv holds wall-clock figures: unlike the other two it differs
+/* timing.csv holds wall-clock figures: unlike the others it differs
  * from run to run (and with -j: runs share the cores). */
-#define NOUT 3
-static const char *const out_names[NOUT] = {"runs.csv", "summary.csv", "timing.csv"};
+enum { OUT_RUNS, OUT_SUMMARY, OUT_TIMING, OUT_TYPES, NOUT };
+static const char *const out_names[NOUT] = {"runs.csv", "summary.csv", "timing.csv",
+					    "types.csv"};
 static const char *const out_tails[NOUT] = {
 	"," ROWS_RUN_HEADER,
 	",replications,metric,mean,sd,ci95_half,ci95_lo,ci95_hi,baseline\n",
 	"," ROWS_TIMING_HEADER,
+	"," ROWS_TYPES_HEADER,
 };
 
 /* The files as NAME.tmp, with their headers. */
@@ -1099,8 +1111,9 @@ int cmd_sweep_scenario(struct scn_sweep *sw, const struct cmd_sweep_opts *o, con
 	}
 	if (x.rank == 0) {
 		rc = open_outputs(&out, sw) ? 1 : 0;
-		g.runs = f[0];
-		g.timing = f[2];
+		g.runs = f[OUT_RUNS];
+		g.timing = f[OUT_TIMING];
+		g.types = f[OUT_TYPES];
 		g.pending = xcalloc((size_t)pl.nruns, sizeof *g.pending);
 		g.sum = xcalloc((size_t)pl.ngroups, sizeof *g.sum);
 		g.mk = xcalloc((size_t)pl.ngroups, sizeof *g.mk);
@@ -1126,8 +1139,8 @@ int cmd_sweep_scenario(struct scn_sweep *sw, const struct cmd_sweep_opts *o, con
 			fprintf(stderr, "hetsim sweep: %ld of %ld runs came back\n", g.next, pl.nruns);
 			rc = 1;
 		}
-		if (rc == 0 && f[1])
-			write_summary(&g, f[1]);
+		if (rc == 0 && f[OUT_SUMMARY])
+			write_summary(&g, f[OUT_SUMMARY]);
 		if (rows_files_close(&out, rc == 0))
 			rc = rc ? rc : 1;
 		if (rc == 0 && !o->quiet)
@@ -1141,7 +1154,7 @@ int cmd_sweep_scenario(struct scn_sweep *sw, const struct cmd_sweep_opts *o, con
 }
 
 static const struct cmd_opt sweep_opts[] = {
-	{"output", 'o', "DIR", "write runs.csv and summary.csv here (default results/<scenario>/)"},
+	{"output", 'o', "DIR", "write the CSV files here (default results/<scenario>/)"},
 	{"workers", 'j', "N", "run N simulations at a time, in worker processes (default: the "
 			      "online CPUs; 1: in this process)"},
 	{"replications", 'r', "N", "override the number of replications of every point"},
@@ -1202,8 +1215,9 @@ static int sweep_main(int argc, char **argv)
 	if (cmd_get(sweep_opts, &a, "help")) {
 		cmd_help("sweep", "SCENARIO [options]",
 			 "Run every point of a scenario's sweep block under its policies, with\n"
-			 "replications; write runs.csv and summary.csv (mean, sd and 95% confidence\n"
-			 "interval of each metric per policy and point) and print makespans.",
+			 "replications; write runs.csv, types.csv (per job model) and summary.csv\n"
+			 "(mean, sd and 95% confidence interval of each metric per policy and\n"
+			 "point) and print makespans.",
 			 sweep_opts);
 		return 0;
 	}

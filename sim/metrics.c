@@ -15,22 +15,31 @@ double met_quantile(const double *sorted, int n, double p)
 	return n ? gsl_stats_quantile_from_sorted_data(sorted, 1, (size_t)n, p) : NAN;
 }
 
+/* A JCT's key: sorting keys sorts JCTs (the type is the lowest bits),
+ * and each key says its job's type. */
+_Static_assert(SCN_MAX_MODELS <= 1 << MET_TYPE_BITS, "a key holds every type");
+_Static_assert(SIM_TIME_MAX <= INT64_MAX >> MET_TYPE_BITS, "a key holds every JCT");
+#define TYPE_MASK ((1 << MET_TYPE_BITS) - 1)
+
 void met_acc_init(struct met_acc *a, const struct sim *s)
 {
-	int n = sim_njobs(s), warm = sim_scenario(s)->warmup_jobs;
+	const struct scn *sc = sim_scenario(s);
+	int n = sim_njobs(s), warm = sc->warmup_jobs;
 	size_t cap = (size_t)(n > warm ? n - warm : 1);
-	/* JCTs of done jobs, in µs, sorted as integers (sort_i64) and then
-	 * converted in place: the conversion is monotone, so this is the
-	 * sorted array of seconds that sorting doubles gave.  One array of
-	 * 8 bytes a job and its sort's scratch: for 10^6 jobs, fresh memory
-	 * is dear to touch in a virtual machine, so the scratch is touched
-	 * here, by whoever calls init (hetsim run: its writer thread, during
-	 * the run), not by the sort at the end. */
+	/* JCTs of done jobs, as keys in µs (above), sorted as integers
+	 * (sort_i64) and then converted in place: the conversion is
+	 * monotone, so this is the sorted array of seconds that sorting
+	 * doubles gave.  One array of 8 bytes a job and its sort's scratch:
+	 * for 10^6 jobs, fresh memory is dear to touch in a virtual machine,
+	 * so the scratch is touched here, by whoever calls init (hetsim run:
+	 * its writer thread, during the run), not by the sort at the end. */
 	_Static_assert(sizeof(union met_jct) == sizeof(int64_t), "a JCT is 8 bytes either way");
 	*a = (struct met_acc){.jct = xmalloc(cap * sizeof *a->jct),
 			      .tmp = xmalloc(cap * sizeof *a->tmp), .next = warm};
 	memset(a->tmp, 0, cap * sizeof *a->tmp);
 	a->m.jobs = n;
+	for (int g = 0; g < sc->njobgroups; g++) /* a job's type is its group's */
+		a->m.type[sc->jobs[g].type].jobs += sc->jobs[g].count;
 }
 
 /* The JCTs are kept as sorted runs, one per call of met_acc_jobs, and
@@ -45,7 +54,7 @@ void met_acc_init(struct met_acc *a, const struct sim *s)
  * way, and so is every figure. */
 static void merge_last_two(struct met_acc *a)
 {
-	int64_t *v = &a->jct->us, *t = a->tmp;
+	int64_t *v = &a->jct->key, *t = &a->tmp->key;
 	size_t lo = (size_t)a->run[a->nruns - 2], mid = (size_t)a->run[a->nruns - 1],
 	       hi = (size_t)a->njct, i = lo, j = mid, k = lo;
 	while (i < mid && j < hi) { /* branch-free: the outcome is random */
@@ -67,7 +76,7 @@ static void add_run(struct met_acc *a, int from)
 {
 	if (a->njct == from)
 		return;
-	sort_i64(&a->jct[from].us, &a->tmp[from], (size_t)(a->njct - from));
+	sort_i64(&a->jct[from].key, &a->tmp[from].key, (size_t)(a->njct - from));
 	a->run[a->nruns++] = from;
 	/* each run less than half the one before: at most 32 of them */
 	while (a->nruns >= 2 && 2 * (int64_t)(a->njct - a->run[a->nruns - 1]) >=
@@ -81,26 +90,42 @@ void met_acc_jobs(struct met_acc *a, const struct sim *s, int to)
 	struct met_run *m = &a->m;
 	for (int i = a->next; i < to; i++) {
 		const struct sim_job *j = sim_job(s, i);
+		struct met_type *y = &m->type[j->type];
 		m->counted++;
 		m->done += j->status == JOB_DONE;
 		m->failed += j->status == JOB_FAILED;
 		m->timed_out += j->status == JOB_TIMED_OUT;
 		m->unplaceable += j->status == JOB_UNPLACEABLE;
-		if (j->status == JOB_DONE) {
-			a->jct[a->njct++].us = j->end_us - j->arrival_us;
-			m->jct_type_s[j->type] += (double)(j->end_us - j->arrival_us) / US_PER_S;
-			m->done_type[j->type]++;
-		} else {
+		y->counted++;
+		y->done += j->status == JOB_DONE;
+		y->failed += j->status == JOB_FAILED;
+		y->timed_out += j->status == JOB_TIMED_OUT;
+		y->unplaceable += j->status == JOB_UNPLACEABLE;
+		if (j->status == JOB_DONE)
+			a->jct[a->njct++].key = ((j->end_us - j->arrival_us) << MET_TYPE_BITS) | j->type;
+		else
 			m->why[sim_job_why(s, i)]++;
-		}
 		if (j->start_us >= 0) {
-			a->wait += (double)(j->start_us - j->arrival_us) / US_PER_S;
+			double w = (double)(j->start_us - j->arrival_us) / US_PER_S;
+			a->wait += w;
 			a->nwait++;
+			a->type_wait[j->type] += w;
+			a->type_nwait[j->type]++;
 		}
 	}
 	if (to > a->next)
 		a->next = to;
 	add_run(a, from);
+}
+
+/* The JCT figures of n sorted JCTs (s); NaN for n = 0. */
+static void jct_figures(const double *sec, int n, double *mean, double *p50, double *p95,
+			double *p99)
+{
+	*mean = n ? gsl_stats_mean(sec, 1, (size_t)n) : NAN;
+	*p50 = met_quantile(sec, n, 0.50);
+	*p95 = met_quantile(sec, n, 0.95);
+	*p99 = met_quantile(sec, n, 0.99);
 }
 
 void met_acc_finish(struct met_acc *a, const struct sim *s, struct met_run *m)
@@ -110,20 +135,30 @@ void met_acc_finish(struct met_acc *a, const struct sim *s, struct met_run *m)
 	const struct clu *c = sim_cluster(s);
 	*m = a->m;
 	int njct = a->njct;
-	union met_jct *jct = a->jct;
+	union met_jct *jct = a->jct, *by = a->tmp;
 	while (a->nruns > 1)
 		merge_last_two(a);
-	for (int i = 0; i < njct; i++)
-		jct[i].s = (double)jct[i].us / US_PER_S;
-	const double *sec = &jct->s;
-	m->jct_mean_s = njct ? gsl_stats_mean(sec, 1, (size_t)njct) : NAN;
-	m->jct_p50_s = met_quantile(sec, njct, 0.50);
-	m->jct_p95_s = met_quantile(sec, njct, 0.95);
-	m->jct_p99_s = met_quantile(sec, njct, 0.99);
+	/* seconds in place, and each model's JCTs, in the same order, into
+	 * the scratch: model k's from[k] .. from[k] + done, sorted too */
+	int from[SCN_MAX_MODELS], at[SCN_MAX_MODELS], sum = 0;
+	for (int k = 0; k < SCN_MAX_MODELS; k++) {
+		from[k] = at[k] = sum;
+		sum += m->type[k].done;
+	}
+	for (int i = 0; i < njct; i++) {
+		int64_t key = jct[i].key;
+		double sec = (double)(key >> MET_TYPE_BITS) / US_PER_S;
+		by[at[key & TYPE_MASK]++].s = sec;
+		jct[i].s = sec;
+	}
+	jct_figures(&jct->s, njct, &m->jct_mean_s, &m->jct_p50_s, &m->jct_p95_s, &m->jct_p99_s);
 	m->wait_mean_s = a->nwait ? a->wait / a->nwait : NAN;
-	for (int k = 0; k < SCN_MAX_MODELS; k++)
-		if (m->done_type[k])
-			m->jct_type_s[k] /= m->done_type[k];
+	for (int k = 0; k < SCN_MAX_MODELS; k++) {
+		struct met_type *y = &m->type[k];
+		jct_figures(&by[from[k]].s, y->done, &y->jct_mean_s, &y->jct_p50_s, &y->jct_p95_s,
+			    &y->jct_p99_s);
+		y->wait_mean_s = a->type_nwait[k] ? a->type_wait[k] / a->type_nwait[k] : NAN;
+	}
 	met_acc_free(a);
 
 	/* no job done: the batch never finished, whatever ended (a policy

@@ -11,6 +11,19 @@
 #include "scenario.h"
 #include "sim.h"          /* SIM_WHY_CODES */
 
+/* The jobs of one job model in a run: met_run.type[t], t being the
+ * model's index in the registry (a job's `type`; the metrics never name
+ * a model).  jobs == 0: the run has no job of it, and the rest is 0 and
+ * NaN. */
+struct met_type {
+	int jobs;                 /* jobs of this model in the run (warm-up included) */
+	int counted;              /* of them, jobs after the warm-up ones */
+	int done, failed, timed_out, unplaceable; /* of its counted jobs */
+	double jct_mean_s, jct_p50_s, jct_p95_s, jct_p99_s; /* its done, counted
+				     jobs; NaN without one */
+	double wait_mean_s;       /* its counted jobs that started; NaN without one */
+};
+
 /* A figure with nothing to measure is NaN ("empty" in the CSV files,
  * docs/output.md), never 0: a policy that placed nothing must not look
  * best. */
@@ -32,8 +45,7 @@ struct met_run {
 				     without GPUs or span */
 	double cpu_alloc;         /* cores held by executors / (cores × span) */
 	double gpu_alloc;         /* GPUs held or grabbed / (GPUs × span) */
-	double jct_type_s[SCN_MAX_MODELS]; /* mean JCT of done, counted jobs of a type */
-	int done_type[SCN_MAX_MODELS];     /* how many: 0 = no such job, mean undefined */
+	struct met_type type[SCN_MAX_MODELS]; /* the same figures, model by model */
 	uint64_t events;          /* events handled */
 	uint64_t decisions;       /* policy schedule calls */
 };
@@ -47,19 +59,24 @@ void met_compute(const struct sim *s, struct met_run *m);
  * and frees what init took.  `hetsim run` feeds it on its writer thread
  * while the run goes on, so that little is left to do at the end. */
 union met_jct {
-	int64_t us;               /* while collected */
-	double s;                 /* once sorted */
+	int64_t key;              /* while collected: the JCT in µs, times
+				     2^MET_TYPE_BITS, plus the job's type */
+	double s;                 /* once sorted: the JCT, s */
 };
+#define MET_TYPE_BITS 4       /* room for SCN_MAX_MODELS types in a key */
 struct met_acc {
-	struct met_run m;         /* counts, and per-type sums so far */
+	struct met_run m;         /* counts so far */
 	union met_jct *jct;       /* JCTs of done, counted jobs */
-	int64_t *tmp;             /* the sort's scratch, as many */
+	union met_jct *tmp;       /* the sort's scratch, as many; then each
+				     model's JCTs, model by model */
 	int njct;
 	int run[64];              /* jct[run[k] .. run[k + 1]) is sorted, the
 				     last run ending at njct (metrics.c) */
 	int nruns;
 	double wait;              /* sum of waits, s */
 	int nwait;
+	double type_wait[SCN_MAX_MODELS]; /* the same, model by model */
+	int type_nwait[SCN_MAX_MODELS];
 	int next;                 /* the next job to take */
 };
 void met_acc_init(struct met_acc *a, const struct sim *s);

@@ -3,7 +3,7 @@
 # on one machine.  Builds bin/hetsim and bin/hetsim-mpi (make MPI=1),
 # sweeps tests/scenarios/sweep/two-axes.yaml with `bin/hetsim sweep -j 1`
 # and under `mpirun -n 2` (ranks running in this process, then in worker
-# processes), and compares runs.csv and summary.csv.  `make check` runs
+# processes), and compares runs.csv, summary.csv and types.csv.  `make check` runs
 # it when mpicc and mpirun are on PATH.  Last line: "mpi-sweep: N passed,
 # M failed"; exit status 1 on failure.
 set -u
@@ -37,7 +37,7 @@ for j in 1 2; do
 		cat "$dir/mpi.log" >&2
 		fail "mpirun -n 2 bin/hetsim-mpi sweep -j $j -q printed something"
 	fi
-	for f in runs.csv summary.csv; do
+	for f in runs.csv summary.csv types.csv; do
 		cmp "$dir/one/$f" "$dir/mpi$j/$f" >&2 ||
 			fail "$f under mpirun -n 2 (-j $j) differs from bin/hetsim sweep -j 1"
 	done

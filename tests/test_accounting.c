@@ -149,7 +149,10 @@ static void warmup_beyond(void)
 	CU_ASSERT(isnan(m.jct_mean_s) && isnan(m.jct_p50_s) && isnan(m.jct_p95_s) &&
 		  isnan(m.jct_p99_s) && isnan(m.wait_mean_s));
 	for (int t = 0; t < JM_MODELS; t++)
-		CU_ASSERT_EQUAL(m.done_type[t], 0);
+		CU_ASSERT_EQUAL(m.type[t].done, 0);
+	CU_ASSERT_EQUAL(m.type[JM_SYNTHETIC].jobs, 2);
+	CU_ASSERT_EQUAL(m.type[JM_SYNTHETIC].counted, 0);
+	CU_ASSERT(isnan(m.type[JM_SYNTHETIC].jct_mean_s) && isnan(m.type[JM_SYNTHETIC].wait_mean_s));
 	CU_ASSERT_DOUBLE_EQUAL(m.makespan_s, 14.0, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(m.cpu_util, 8.0 / 56.0, 1e-12);
 	h_done(s, c);
@@ -158,7 +161,12 @@ static void warmup_beyond(void)
 	char *runs = h_slurp("/tmp/hetsim-acc-wu/runs.csv", NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(runs);
 	CU_ASSERT_PTR_NOT_NULL(strstr(runs, "\nwarmup,fifo,0,1,2,0,0,0,0,0,14.000000,,,,,,0.142857,,"
-					    "0.142857,,6,4,,,,\n"));
+					    "0.142857,,6,4\n"));
+	/* types.csv: the jobs the warm-up left out, and nothing measured */
+	char *types = h_slurp("/tmp/hetsim-acc-wu/types.csv", NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(types);
+	CU_ASSERT_STRING_EQUAL(strchr(types, '\n') + 1, "warmup,fifo,0,synthetic,2,0,0,0,0,0,,,,,\n");
+	free(types);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nnote: the warm-up (5 jobs) covers all 2 jobs: none is "
 					   "counted, and the job figures are empty\n"));
 	free(runs);

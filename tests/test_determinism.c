@@ -68,12 +68,14 @@ static void same_seed_same_bytes(void)
 	CU_ASSERT(same("a", "b", "runs.csv"));
 	CU_ASSERT(same("a", "b", "jobs.csv"));
 	CU_ASSERT(same("a", "b", "executors.csv"));
+	CU_ASSERT(same("a", "b", "types.csv"));
 
 	o.seed_set = true;
 	o.seed = 99;
 	run_into("c", &o);
 	CU_ASSERT(!same("a", "c", "jobs.csv"));
 	CU_ASSERT(!same("a", "c", "runs.csv"));
+	CU_ASSERT(!same("a", "c", "types.csv"));
 }
 
 static void one_replication_alone(void)
@@ -88,15 +90,19 @@ static void one_replication_alone(void)
 	free(got);
 	free(full);
 	free(alone);
-	full = file("a", "runs.csv");
-	alone = file("r2", "runs.csv");
-	want = rows_of(full, 2, 2);
-	got = rows_of(alone, 2, 2);
-	CU_ASSERT_STRING_EQUAL(got, want);
-	free(want);
-	free(got);
-	free(full);
-	free(alone);
+	static const char *const names[] = {"runs.csv", "types.csv"}; /* scenario,policy,replication */
+	for (int i = 0; i < 2; i++) {
+		full = file("a", names[i]);
+		alone = file("r2", names[i]);
+		want = rows_of(full, 2, 2);
+		got = rows_of(alone, 2, 2);
+		CU_ASSERT(strlen(want) > 0);
+		CU_ASSERT_STRING_EQUAL(got, want);
+		free(want);
+		free(got);
+		free(full);
+		free(alone);
+	}
 }
 
 static int setup(void)

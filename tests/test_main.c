@@ -26,6 +26,7 @@ static const struct {
 	{"writer", test_suite_writer},
 	{"accounting", test_suite_accounting},
 	{"failures", test_suite_failures},
+	{"types", test_suite_types},
 };
 
 int main(int argc, char **argv)

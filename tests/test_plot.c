@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <stdbool.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,33 +224,56 @@ static void test_policies(void)
 	out_reset();
 }
 
+/* "x mean lo hi" of a bar over three replications mean - d, mean,
+ * mean + d: sd d, half-width t(0.975, 2) d / sqrt(3), appended to buf. */
+static void bar3(char *buf, size_t len, const char *x, double mean, double d)
+{
+	double half = 4.302652729749464 * d / sqrt(3); /* t(0.975, 2) */
+	snprintf(buf + strlen(buf), len - strlen(buf), "%s %.9g %.9g %.9g\n", x, mean, mean - half,
+		 mean + half);
+}
+
 static void test_jct_by_type(void)
 {
+	/* mixed/types.csv: a run's, three replications, no angel job (no
+	 * slot).  Three policies, bars 0.8 / 3 apart around each model's
+	 * index, each the mean of its replications with their Student-t
+	 * interval.  fifo finished no mnist_spark or synthetic job (its
+	 * synthetic rows say 0.000000 with done 0: no value): those slots
+	 * are empty and say so, in its colour; its key carries its mark,
+	 * 5 unplaceable + 2 failed of 12 counted per replication. */
 	struct plot_opts o = {0};
-	run_sum(plot_prep_jct_by_type, DATA "mixed/summary.csv", &o);
-	/* angel has no value: left out.  Three policies, bars 0.8 / 3 apart
-	 * around each type's index; fifo has wordcount only: its other two
-	 * slots are empty and say so, in its colour. */
-	EXPECT_DAT("# spark-standalone: x mean ci95_lo ci95_hi\n"
-		   "-0.266666667 40 38.57 41.43\n"
-		   "0.733333333 60 56.42 63.58\n"
-		   "1.73333333 20 19.28 20.72\n"
-		   "\n\n# label-dual: x mean ci95_lo ci95_hi\n"
-		   "0 30 28.57 31.43\n"
-		   "1 55 51.42 58.58\n"
-		   "2 18 17.28 18.72\n"
-		   "\n\n# fifo: x mean ci95_lo ci95_hi\n"
-		   "0.266666667 45 43.57 46.43\n"
-		   "\n\n# slots without a value: x label colour\n"
-		   "1.26666667 \"no job done\" 40563\n"
-		   "2.26666667 \"no job done\" 40563\n");
+	char want[2048] = "# spark-standalone: x mean ci95_lo ci95_hi\n";
+	bar3(want, sizeof want, "-0.266666667", 40, 2);
+	bar3(want, sizeof want, "0.733333333", 60, 5);
+	bar3(want, sizeof want, "1.73333333", 20, 1);
+	strcat(want, "\n\n# label-dual: x mean ci95_lo ci95_hi\n");
+	bar3(want, sizeof want, "0", 30, 2);
+	bar3(want, sizeof want, "1", 55, 5);
+	bar3(want, sizeof want, "2", 18, 1);
+	strcat(want, "\n\n# fifo: x mean ci95_lo ci95_hi\n");
+	bar3(want, sizeof want, "0.266666667", 45, 2);
+	strcat(want, "\n\n# slots without a value: x label colour\n"
+		     "1.26666667 \"no job done\" 40563\n"
+		     "2.26666667 \"no job done\" 40563\n");
+	run_sum(plot_prep_jct_by_type, DATA "mixed/types.csv", &o);
+	EXPECT_DAT(want);
 	EXPECT_VAR("types='\"wordcount\" \"mnist_spark\" \"synthetic\"'; ");
 	EXPECT_VAR("policies='\"spark-standalone\" \"label-dual\" \"fifo\"'; ");
 	EXPECT_VAR("colours='\"#0072b2\" \"#d55e00\" \"#009e73\"'; ");
+	EXPECT_VAR("keys='\"spark-standalone\" \"label-dual\" \"fifo  \xe2\x9a\xa0 7 of 12 jobs not "
+		   "done\"'; ");
+	EXPECT_VAR("figtitle='paper-mixed: mean job completion time by job type'; ");
+	EXPECT_VAR("subtitle='mean of 3 replications, 95 % CI'; ");
+	EXPECT_VAR("footnote=");
 
+	/* no row at the point; not a types.csv */
+	o.point = 1;
+	run_sum(plot_prep_jct_by_type, DATA "mixed/types.csv", &o);
+	EXPECT_ERR(-1, DATA "mixed/types.csv: no row at point 1");
+	o.point = 0;
 	run_sum(plot_prep_jct_by_type, DATA "sweep/summary.csv", &o);
-	EXPECT_ERR(PLOT_NONE, DATA "sweep/summary.csv: no per-type metric jct_mean_<type>_s at "
-				   "point 0");
+	EXPECT_ERR(-1, DATA "sweep/summary.csv: no column 'model' in the header");
 	out_reset();
 }
 
@@ -404,25 +428,52 @@ static void test_policies_not_done(void)
 
 static void test_jct_by_type_not_done(void)
 {
+	/* counts/types.csv, a sweep's, at point 1 (jobs = 20; the axis is
+	 * named as the models' `jobs` column, which comes after
+	 * `replication`); point 0's rows are left out.  label-dual finished
+	 * no mnist_spark job, yarn none at all, no policy an angel job: their
+	 * slots are empty and labelled, angel's included; the key carries the
+	 * marks, summed over the models, per replication */
 	struct plot_opts o = {.point = 1};
-	run_sum(plot_prep_jct_by_type, DATA "counts/summary.csv", &o);
-	/* label-dual finished no mnist_spark job, yarn none at all: their
-	 * slots are empty and labelled; the key carries the marks */
-	EXPECT_DAT("# spark-standalone: x mean ci95_lo ci95_hi\n"
-		   "-0.266666667 80 78 82\n"
-		   "0.733333333 100 95 105\n"
-		   "\n\n# label-dual: x mean ci95_lo ci95_hi\n"
-		   "0 60 58 62\n"
-		   "\n\n# yarn: x mean ci95_lo ci95_hi\n"
-		   "NaN NaN NaN NaN\n"
-		   "\n\n# slots without a value: x label colour\n"
-		   "1 \"no job done\" 13983232\n"
-		   "0.266666667 \"no job done\" 13400487\n"
-		   "1.26666667 \"no job done\" 13400487\n");
+	char want[2048] = "# spark-standalone: x mean ci95_lo ci95_hi\n";
+	bar3(want, sizeof want, "-0.266666667", 80, 2);
+	bar3(want, sizeof want, "0.733333333", 100, 5);
+	strcat(want, "\n\n# label-dual: x mean ci95_lo ci95_hi\n");
+	bar3(want, sizeof want, "0", 60, 2);
+	strcat(want, "\n\n# yarn: x mean ci95_lo ci95_hi\n"
+		     "NaN NaN NaN NaN\n"
+		     "\n\n# slots without a value: x label colour\n"
+		     "1.73333333 \"no job done\" 29362\n"
+		     "1 \"no job done\" 13983232\n"
+		     "2 \"no job done\" 13983232\n"
+		     "0.266666667 \"no job done\" 13400487\n"
+		     "1.26666667 \"no job done\" 13400487\n"
+		     "2.26666667 \"no job done\" 13400487\n");
+	run_sum(plot_prep_jct_by_type, DATA "counts/types.csv", &o);
+	EXPECT_DAT(want);
 	EXPECT_VAR("figtitle='cnt, jobs = 20: mean job completion time by job type'; ");
-	EXPECT_VAR("keys='\"spark-standalone\" \"label-dual  \xe2\x9a\xa0 4 of 20 timed out\" "
-		   "\"yarn  \xe2\x9a\xa0 20 of 20 jobs not done\"'; ");
+	EXPECT_VAR("types='\"wordcount\" \"mnist_spark\" \"angel\"'; ");
+	EXPECT_VAR("keys='\"spark-standalone  \xe2\x9a\xa0 2 of 22 unplaceable\" "
+		   "\"label-dual  \xe2\x9a\xa0 12 of 22 jobs not done\" "
+		   "\"yarn  \xe2\x9a\xa0 22 of 22 jobs not done\"'; ");
 	EXPECT_VAR("policies='\"spark-standalone\" \"label-dual\" \"yarn\"'; ");
+	/* point 0: one replication each, no interval */
+	o.point = 0;
+	run_sum(plot_prep_jct_by_type, DATA "counts/types.csv", &o);
+	EXPECT_DAT("# spark-standalone: x mean ci95_lo ci95_hi\n"
+		   "-0.266666667 40 NaN NaN\n"
+		   "0.733333333 70 NaN NaN\n"
+		   "\n\n# label-dual: x mean ci95_lo ci95_hi\n"
+		   "0 40 NaN NaN\n"
+		   "1 70 NaN NaN\n"
+		   "\n\n# yarn: x mean ci95_lo ci95_hi\n"
+		   "0.266666667 40 NaN NaN\n"
+		   "1.26666667 70 NaN NaN\n"
+		   "\n\n# slots without a value: x label colour\n"
+		   "0 \"\" 0\n");
+	EXPECT_VAR("figtitle='cnt, jobs = 10: mean job completion time by job type'; ");
+	EXPECT_VAR("subtitle='one replication: no interval'; ");
+	CU_ASSERT_PTR_NULL(strstr(out.v.s, "footnote="));
 	out_reset();
 }
 
@@ -855,20 +906,20 @@ static void test_summarise_runs(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(runs);
 	struct plot_csv *s = plot_summarise_runs(runs, NULL, err, sizeof err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	/* (a, b) x (makespan_s, jct_mean_angel_s), then b's change against a
+	/* (a, b) x (makespan_s, jct_mean_s), then b's change against a
 	 * (test_runs_changes) */
 	CU_ASSERT_EQUAL_FATAL(plot_csv_rows(s), 5);
 	CU_ASSERT_STRING_EQUAL(plot_csv_cell(s, 4, plot_csv_col(s, "metric")), "makespan_change_pct");
 	/* a: 10, 12, 14: mean 12, sd 2, t(0.975, 2) = 4.302652730, half
-	 * 4.302652730 * 2 / sqrt(3) = 4.9682754; b: 20 thrice, sd 0; angel: a
+	 * 4.302652730 * 2 / sqrt(3) = 4.9682754; b: 20 thrice, sd 0; jct_mean_s: a
 	 * none, b one value (no sd) */
 	static const struct {
 		const char *policy, *metric, *reps, *mean, *sd, *half, *lo, *hi;
 	} want[] = {
 		{"a", "makespan_s", "3", "12", "2", "4.96827542", "7.03172458", "16.9682754"},
-		{"a", "jct_mean_angel_s", "3", "", "", "", "", ""},
+		{"a", "jct_mean_s", "3", "", "", "", "", ""},
 		{"b", "makespan_s", "3", "20", "0", "0", "20", "20"},
-		{"b", "jct_mean_angel_s", "3", "5", "", "", "", ""},
+		{"b", "jct_mean_s", "3", "5", "", "", "", ""},
 	};
 	const char *cols[] = {"policy", "metric", "replications", "mean", "sd", "ci95_half",
 			      "ci95_lo", "ci95_hi"};
@@ -962,8 +1013,8 @@ static void test_cmd_errors(void)
 	snprintf(want, sizeof want, "hetsim plot: no summary.csv or runs.csv in %s\n", dir);
 	expect_cmd(args, 1, want);
 	snprintf(args, sizeof args, "all -d %s -o %s", dir, fig);
-	snprintf(want, sizeof want, "hetsim plot: nothing to plot in %s (no summary.csv, runs.csv "
-		 "or executors.csv)\n", dir);
+	snprintf(want, sizeof want, "hetsim plot: nothing to plot in %s (no summary.csv, runs.csv, "
+		 "types.csv or executors.csv)\n", dir);
 	expect_cmd(args, 1, want);
 	snprintf(args, sizeof args, "utilisation -d " DATA "mixed -o %s", fig);
 	expect_cmd(args, 2, "hetsim plot: utilisation needs the scenario's node labels: give -s "
@@ -1053,8 +1104,8 @@ static void test_cmd_render(void)
 	rmdir(dir);
 }
 
-/* `all` on the folder of a hetsim run (runs.csv, executors.csv; no
- * summary, no sweep axis, no per-type metric, no -s): the figures that
+/* `all` on the folder of a hetsim run (runs.csv, types.csv,
+ * executors.csv; no summary, no sweep axis, no -s): the figures that
  * apply and not a word on stderr; a kind asked for by name still says
  * why it cannot be drawn.  The gantt figures share one time axis. */
 static void test_cmd_run_folder(void)
@@ -1072,8 +1123,8 @@ static void test_cmd_run_folder(void)
 	if (strcmp(errs, ""))
 		fprintf(stderr, "\n  stderr: %s", errs);
 	char want[1024];
-	snprintf(want, sizeof want, "%s/policies.svg\n%s/gantt-spark-standalone.svg\n"
-		 "%s/gantt-label-dual.svg\n", sub, sub, sub);
+	snprintf(want, sizeof want, "%s/policies.svg\n%s/jct-by-type.svg\n"
+		 "%s/gantt-spark-standalone.svg\n%s/gantt-label-dual.svg\n", sub, sub, sub, sub);
 	CU_ASSERT_STRING_EQUAL(got, want);
 	free(got);
 	free(errs);
@@ -1097,10 +1148,10 @@ static void test_cmd_run_folder(void)
 				     "between 'point' and 'replications'; hetsim sweep writes them)\n");
 	free(got);
 	free(errs);
-	snprintf(args, sizeof args, "jct-by-type -d " DATA "run -o %s", sub);
+	snprintf(args, sizeof args, "jct-by-type -d " DATA "sweep -o %s", sub);
 	CU_ASSERT_EQUAL(run_cmd2(&got, &errs, args), 1);
-	CU_ASSERT_STRING_EQUAL(errs, "hetsim plot: " DATA "run/runs.csv: no per-type metric "
-				     "jct_mean_<type>_s at point 0\n");
+	CU_ASSERT_STRING_EQUAL(errs, "hetsim plot: no types.csv in " DATA "sweep (hetsim run and "
+				     "hetsim sweep write it; results of an older hetsim lack it)\n");
 	free(got);
 	free(errs);
 	/* --policy: one figure, on its own axis */

@@ -244,8 +244,8 @@ static void test_workers_same_bytes(void)
 	CU_ASSERT_EQUAL_FATAL(sweep_into("j1", 1), 0);
 	CU_ASSERT_EQUAL_FATAL(sweep_into("j2", 2), 0);
 	CU_ASSERT_EQUAL_FATAL(sweep_into("j5", 5), 0);
-	static const char *const names[] = {"runs.csv", "summary.csv"};
-	for (int i = 0; i < 2; i++) {
+	static const char *const names[] = {"runs.csv", "summary.csv", "types.csv"};
+	for (int i = 0; i < 3; i++) {
 		char *a = file("j1", names[i]), *b = file("j2", names[i]), *c = file("j5", names[i]);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(a);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(b);
@@ -272,6 +272,24 @@ static void test_workers_same_bytes(void)
 	CU_ASSERT_NSTRING_EQUAL(s, "scenario,policy,point,jobs,gpu_nodes,replications,metric,mean,"
 				"sd,ci95_half,ci95_lo,ci95_hi\n", 88);
 	free(s);
+	/* types.csv: the leading columns of runs.csv, one row per run and
+	 * job model (wordcount only), in run order */
+	char *t = file("j1", "types.csv");
+	CU_ASSERT_STRING_EQUAL(strtok(t, "\n"), "scenario,policy,point,jobs,gpu_nodes,replication,"
+			       "model,jobs,counted,done,failed,timed_out,unplaceable,jct_mean_s,"
+			       "jct_p50_s,jct_p95_s,jct_p99_s,wait_mean_s");
+	int rows = 0, ordered = 0;
+	for (const char *l; (l = strtok(NULL, "\n")); rows++) {
+		char want[128], pol[32];
+		int run = rows, point = run / 6, rep = run % 3;
+		snprintf(pol, sizeof pol, "%s", run / 3 % 2 ? "label-dual" : "spark-standalone");
+		snprintf(want, sizeof want, "two-axes,%s,%d,%d,%s,%d,wordcount,%d,", pol, point,
+			 2 + 2 * (point / 2), point % 2 ? "two" : "one", rep, 2 + 2 * (point / 2));
+		ordered += strncmp(l, want, strlen(want)) == 0;
+	}
+	CU_ASSERT_EQUAL(rows, 36);
+	CU_ASSERT_EQUAL(ordered, 36);
+	free(t);
 	/* timing.csv: one row per run, in run order, each led by the same
 	 * columns as its runs.csv row and carrying that run's decisions */
 	for (int j = 0; j < 3; j++) {
@@ -331,10 +349,9 @@ static void test_summary_by_hand(void)
 	CU_ASSERT_DOUBLE_EQUAL(atof(field(row, 10, buf, sizeof buf)), mean - half, 1e-6);
 	CU_ASSERT_DOUBLE_EQUAL(atof(field(row, 11, buf, sizeof buf)), mean + half, 1e-6);
 	CU_ASSERT(half > 0);
-	/* wordcount only: the other job types' means are empty in every
-	 * replication, so they have no row */
-	CU_ASSERT_PTR_NOT_NULL(strstr(s, ",jct_mean_wordcount_s,"));
-	CU_ASSERT_PTR_NULL(strstr(s, ",jct_mean_mnist_spark_s,"));
+	/* per-model figures are in types.csv, not in the summary */
+	CU_ASSERT_PTR_NULL(strstr(s, ",jct_mean_wordcount_s,"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, ",jct_mean_s,"));
 	free(r);
 	free(s);
 }
@@ -348,22 +365,25 @@ static void test_point_is_a_run(void)
 	struct cmd_run_opts o = {.only_replication = -1, .quiet = true};
 	CU_ASSERT_EQUAL_FATAL(cmd_run_scenario(sw->point[3], &o, dir), 0);
 	scn_sweep_free(sw);
-	char *run = file("run3", "runs.csv"), *sweep = file("j1", "runs.csv");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(run);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(sweep);
-	int n = 0;
-	for (const char *l = strchr(run, '\n') + 1; *l; l = strchr(l, '\n') + 1, n++) {
-		/* "two-axes,POLICY,REST" -> "two-axes,POLICY,3,4,two,REST" */
-		char want[1024];
-		const char *rest = strchr(strchr(l, ',') + 1, ',') + 1;
-		size_t len = strcspn(l, "\n") + 1;
-		snprintf(want, sizeof want, "\n%.*s3,4,two,%.*s", (int)(rest - l), l,
-			 (int)(len - (size_t)(rest - l)), rest);
-		CU_ASSERT_PTR_NOT_NULL(strstr(sweep, want));
+	static const char *const names[] = {"runs.csv", "types.csv"};
+	for (int i = 0; i < 2; i++) {
+		char *run = file("run3", names[i]), *sweep = file("j1", names[i]);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(run);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(sweep);
+		int n = 0;
+		for (const char *l = strchr(run, '\n') + 1; *l; l = strchr(l, '\n') + 1, n++) {
+			/* "two-axes,POLICY,REST" -> "two-axes,POLICY,3,4,two,REST" */
+			char want[1024];
+			const char *rest = strchr(strchr(l, ',') + 1, ',') + 1;
+			size_t len = strcspn(l, "\n") + 1;
+			snprintf(want, sizeof want, "\n%.*s3,4,two,%.*s", (int)(rest - l), l,
+				 (int)(len - (size_t)(rest - l)), rest);
+			CU_ASSERT_PTR_NOT_NULL(strstr(sweep, want));
+		}
+		CU_ASSERT_EQUAL(n, 6); /* 2 policies x 3 replications (x 1 model) */
+		free(run);
+		free(sweep);
 	}
-	CU_ASSERT_EQUAL(n, 6);
-	free(run);
-	free(sweep);
 }
 
 /* A worker that dies: exit 1, and neither file nor temporary left. */
@@ -380,9 +400,10 @@ static void test_worker_dies(void)
 	close(null);
 	unsetenv("HETSIM_SWEEP_KILL_RUN");
 	CU_ASSERT_EQUAL(rc, 1);
-	static const char *const names[] = {"runs.csv", "summary.csv", "timing.csv", "runs.csv.tmp",
-					    "summary.csv.tmp", "timing.csv.tmp"};
-	for (int i = 0; i < 6; i++) {
+	static const char *const names[] = {"runs.csv", "summary.csv", "timing.csv", "types.csv",
+					    "runs.csv.tmp", "summary.csv.tmp", "timing.csv.tmp",
+					    "types.csv.tmp"};
+	for (int i = 0; i < 8; i++) {
 		snprintf(p, sizeof p, "%s/%s", dir, names[i]);
 		CU_ASSERT_EQUAL(access(p, F_OK), -1);
 	}

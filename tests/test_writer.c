@@ -143,8 +143,8 @@ static void thread_same_bytes(void)
 	snprintf(dir, sizeof dir, "%s/inline", tmpdir);
 	CU_ASSERT_EQUAL(cmd_run_scenario(s, &o, dir), 0);
 	scn_free(s);
-	static const char *const files[] = {"runs.csv", "jobs.csv", "executors.csv"};
-	for (int i = 0; i < 3; i++) {
+	static const char *const files[] = {"runs.csv", "jobs.csv", "executors.csv", "types.csv"};
+	for (int i = 0; i < 4; i++) {
 		char *a = slurp("thread", files[i]), *b = slurp("inline", files[i]);
 		CU_ASSERT_STRING_EQUAL(a, b);
 		if (i == 1) {
@@ -211,9 +211,18 @@ static void metrics_by_batches(void)
 		SAME_D(gpu_util);
 		SAME_D(cpu_alloc);
 		SAME_D(gpu_alloc);
-		for (int t = 0; t < JM_MODELS; t++) {
-			SAME_D(jct_type_s[t]);
-			SAME(done_type[t]);
+		for (int t = 0; t < SCN_MAX_MODELS; t++) {
+			SAME(type[t].jobs);
+			SAME(type[t].counted);
+			SAME(type[t].done);
+			SAME(type[t].failed);
+			SAME(type[t].timed_out);
+			SAME(type[t].unplaceable);
+			SAME_D(type[t].jct_mean_s);
+			SAME_D(type[t].jct_p50_s);
+			SAME_D(type[t].jct_p95_s);
+			SAME_D(type[t].jct_p99_s);
+			SAME_D(type[t].wait_mean_s);
 		}
 		SAME(events);
 		SAME(decisions);
