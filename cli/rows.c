@@ -50,6 +50,14 @@ size_t rows_run_buf(char *buf, const struct scn *sc, int rep, const struct met_r
 	p = wr_u64(p, m->events);
 	*p++ = ',';
 	p = wr_u64(p, m->decisions);
+	p = put_fixed(p, m->lost_core_s, 6);
+	p = put_fixed(p, m->lost_gpu_s, 6);
+	p = put_int(p, m->tasks_retried);
+	p = put_int(p, m->execs_lost);
+	p = put_int(p, m->preemptions);
+	p = put_fixed(p, m->node_availability, 6);
+	p = put_int(p, m->spec_launched);
+	p = put_int(p, m->spec_won);
 	*p++ = '\n';
 	return (size_t)(p - buf);
 }

@@ -179,6 +179,15 @@ void met_acc_finish(struct met_acc *a, const struct sim *s, struct met_run *m)
 	}
 	m->events = t->events;
 	m->decisions = t->decisions;
+	m->lost_core_s = t->lost_core_us / US_PER_S;
+	m->lost_gpu_s = t->lost_gpu_us / US_PER_S;
+	m->tasks_retried = t->tasks_retried;
+	m->execs_lost = t->execs_lost;
+	m->preemptions = t->preemptions;
+	m->node_availability = run_span > 0 && c->n
+				       ? 1 - t->node_down_us / (run_span * (double)c->n) : NAN;
+	m->spec_launched = t->spec_launched;
+	m->spec_won = t->spec_won;
 }
 
 void met_acc_free(struct met_acc *a)

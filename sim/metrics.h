@@ -48,6 +48,15 @@ struct met_run {
 	struct met_type type[SCN_MAX_MODELS]; /* the same figures, model by model */
 	uint64_t events;          /* events handled */
 	uint64_t decisions;       /* policy schedule calls */
+	/* failures, speculation, preemption (sim_totals) */
+	double lost_core_s;       /* killed tasks' cores × time they had run */
+	double lost_gpu_s;        /* GPU-time a model lost (training since a checkpoint) */
+	int64_t tasks_retried;    /* task attempts killed and run again */
+	int64_t execs_lost;       /* executors lost with their node or preempted */
+	int64_t preemptions;
+	double node_availability; /* 1 - node-time down / (nodes × span); NaN
+				     when the span is 0 */
+	int64_t spec_launched, spec_won; /* speculative copies started, won */
 };
 
 void met_compute(const struct sim *s, struct met_run *m);

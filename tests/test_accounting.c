@@ -161,7 +161,7 @@ static void warmup_beyond(void)
 	char *runs = h_slurp("/tmp/hetsim-acc-wu/runs.csv", NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(runs);
 	CU_ASSERT_PTR_NOT_NULL(strstr(runs, "\nwarmup,fifo,0,1,2,0,0,0,0,0,14.000000,,,,,,0.142857,,"
-					    "0.142857,,6,4\n"));
+					    "0.142857,,6,4,0.000000,0.000000,0,0,0,1.000000,0,0\n"));
 	/* types.csv: the jobs the warm-up left out, and nothing measured */
 	char *types = h_slurp("/tmp/hetsim-acc-wu/types.csv", NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(types);

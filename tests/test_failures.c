@@ -5,6 +5,7 @@
  * scenario's comment (tests/scenarios/failures/). */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
@@ -213,6 +214,33 @@ static void bad_keys(void)
 	}
 }
 
+/* runs.csv's failure columns, for retry.yaml (hand-computed there):
+ * 4 core-seconds lost, one retry, one executor lost, availability
+ * 1 - 16 s down / (2 nodes x 20 s) = 0.6; and straggler-spec's copies. */
+static void runs_csv_columns(void)
+{
+	char *out, *err;
+	CU_ASSERT_EQUAL(h_hetsim("run " FAIL_DIR "retry.yaml -q -o /tmp/hetsim-fail-cols", &out, &err), 0);
+	char *runs = h_slurp("/tmp/hetsim-fail-cols/runs.csv", NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(runs);
+	CU_ASSERT_PTR_NOT_NULL(strstr(runs, ",decisions,lost_core_s,lost_gpu_s,tasks_retried,"
+					    "execs_lost,preemptions,node_availability,"
+					    "spec_launched,spec_won\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(runs, ",4.000000,0.000000,1,1,0,0.600000,0,0\n"));
+	free(runs);
+	free(out);
+	free(err);
+	CU_ASSERT_EQUAL(h_hetsim("run " FAIL_DIR "straggler-spec.yaml -q -o /tmp/hetsim-fail-cols",
+				 &out, &err), 0);
+	runs = h_slurp("/tmp/hetsim-fail-cols/runs.csv", NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(runs);
+	CU_ASSERT_PTR_NOT_NULL(strstr(runs, ",0.000000,0.000000,0,0,0,1.000000,2,2\n"));
+	free(runs);
+	free(out);
+	free(err);
+	h_rmtree("/tmp/hetsim-fail-cols");
+}
+
 int test_suite_failures(void)
 {
 	TEST_SUITE("failures",
@@ -223,6 +251,7 @@ int test_suite_failures(void)
 		   {"a preempted executor pays its checkpoint cost", preempt_checkpoint},
 		   {"exponential MTBF/MTTR: availability and up-time CV", availability},
 		   {"a straggler with and without speculation", straggler_speculation},
-		   {"bad failure, outage, straggler, speculation values", bad_keys});
+		   {"bad failure, outage, straggler, speculation values", bad_keys},
+		   {"runs.csv: lost work, retries, availability, copies", runs_csv_columns});
 	return 0;
 }
