@@ -160,11 +160,13 @@ $(CUDA_CAL): calibrate/cuda/hetsim-cuda-cal.cu
 
 # `make bench` (bench/run, bench/README.md): the event queue alone, the
 # fifo task farm through `hetsim run` beside SimGrid, the 10^6-job
-# heterogeneous mix on 10^4 nodes under three policies, a DAGSim-like
-# application against its exact expected makespan, and scaling curves ->
-# results/bench/ (bench.csv, machine.txt, scaling.png).  A benchmark,
-# never part of `make check`; about ten minutes.  FULL=1 lengthens the
-# farm's scaling curves.  Always the optimised build.
+# heterogeneous mix on 10^4 nodes under four policies and each beside
+# fifo on a smaller mix, a DAGSim-like application against its exact
+# expected makespan, and scaling curves -> results/bench/ (bench.csv,
+# machine.txt, scaling.png).  Every comparison: the median of 5
+# alternating pairs' ratios, with min and max.  A benchmark, never part
+# of `make check`; about eight minutes.  FULL=1 lengthens the farm's
+# scaling curves.  Always the optimised build.
 # The SimGrid side is built only where libsimgrid-dev is installed
 # (apt-get install -y libsimgrid-dev); otherwise it is skipped.
 BENCH_CFLAGS := -O2 -g -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -Isim
