@@ -174,7 +174,7 @@ CXX          ?= g++
 
 .PHONY: bench
 bench: deps
-	@$(MAKE) --no-print-directory SAN=0 MPI=0 bin/hetsim build/bench/eq_bench
+	@$(MAKE) --no-print-directory SAN=0 MPI=0 bin/hetsim build/bench/eq_bench build/bench/walltime
 	@if pkg-config --exists simgrid 2>/dev/null; then \
 		$(MAKE) --no-print-directory SAN=0 MPI=0 build/bench/simgrid_farm; \
 	else \
@@ -186,6 +186,10 @@ bench: deps
 build/bench/eq_bench: bench/eq_bench.c sim/eq.c sim/eq.h sim/util.c sim/util.h
 	@mkdir -p $(dir $@)
 	$(CC) $(BENCH_CFLAGS) -o $@ bench/eq_bench.c sim/eq.c sim/util.c -lm
+
+build/bench/walltime: bench/walltime.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BENCH_CFLAGS) -o $@ bench/walltime.c
 
 build/bench/simgrid_farm: bench/simgrid_farm.cpp
 	@mkdir -p $(dir $@)
