@@ -24,5 +24,6 @@ set xlabel "nodes (heterogeneous mix, 10 jobs per node, load about 0.7)"
 set ylabel "run wall time per event (us)"
 plot datafile using (strcol(1) eq "mix-spark-standalone" ? $2 : 1/0):(1e6 * $4 / $5) with linespoints pt 7 title "spark-standalone", \
      '' using (strcol(1) eq "mix-label-dual" ? $2 : 1/0):(1e6 * $4 / $5) with linespoints pt 5 title "label-dual", \
+     '' using (strcol(1) eq "mix-yarn" ? $2 : 1/0):(1e6 * $4 / $5) with linespoints pt 13 title "yarn", \
      '' using (strcol(1) eq "mix-fifo" ? $2 : 1/0):(1e6 * $4 / $5) with linespoints pt 9 title "fifo"
 unset multiplot
