@@ -4,7 +4,7 @@
  * it.  Memory and GPUs are hard limits: clu_take() refuses to drive them
  * below zero.  Cores may go below zero when a policy's calculator allows
  * oversubscription (YARN's memory-only one); the tasks running on such a
- * node then share its cores (processor sharing, see sim.c).
+ * node then share its cores (processor sharing, see sim/share.h).
  *
  * GPUs have two kinds of users: executors the scheduler gave GPUs to,
  * and executors that take an idle GPU on their node behind a GPU-blind
@@ -38,7 +38,11 @@ struct clu_node {
 
 	int nexec;           /* live executors on the node */
 	int load;            /* cores demanded by running tasks (task_cpus each) */
-	int run_head;        /* first running task on the node, -1 if none */
+	int run_head;        /* first task running on the node with an end
+				event of its own (sim.c; the others: share.h),
+				-1 if none */
+	double rate;         /* progress per µs of each task working on it,
+				µs of work at speed 1 (sim.c, node_rate) */
 	int exec_head;       /* first live executor on the node, -1 if none */
 };
 

@@ -21,6 +21,7 @@
 #include "eq.h"
 #include "policy.h"
 #include "rng.h"
+#include "share.h"
 #include "util.h"
 
 #ifndef SIM_CHECK_EVERY_EVENT
@@ -30,7 +31,8 @@
 enum ev_kind {
 	EV_ARRIVE,     /* obj = job */
 	EV_EXEC_READY, /* obj = executor */
-	EV_TASK_END,   /* obj = run slot; counts if its seq is the slot's end_seq */
+	EV_TASK_END,   /* obj = run slot; counts if its seq is the slot's end_seq
+			  (its own end event or its node's: struct run) */
 	EV_JOB_TIMER,  /* obj = job timer slot (struct jtimer) */
 	EV_EXEC_TIMER, /* obj = executor: its model's timer, or its release
 			  after a preemption (timer_tag TAG_RELEASE) */
@@ -92,9 +94,14 @@ struct sim_job_exec {
 	int free;                /* task slots it can take now; 0 until ready */
 };
 
-/* A task running on an executor.  Its end event is rescheduled when its
- * node's load changes its rate; `end_seq`, the seq of the one end event
- * that counts, tells stale ones apart. */
+/* A task running on an executor.  One that started without changing its
+ * node's rate has an end event of its own, pushed when it started, and
+ * is on its node's list (run_head); the first change of rate hands it
+ * to the node's virtual clock (share.h), as one that started with a
+ * change is at once.  Those tasks share one end event per node, for the
+ * task that ends first, which moves when that changes.  `end_seq`, the
+ * seq of the end event of this task that counts (UINT64_MAX: none
+ * queued), tells stale ones apart. */
 /* start_task sets every field: one added must be set there too. */
 struct run {
 	int job, stage, task, exec, node;
@@ -106,16 +113,18 @@ struct run {
 				  (the array may have moved since), never
 				  dereferenced */
 	int cpus;              /* cores it demands (task_cpus) */
-	double remaining_us;   /* work left, in µs at rate 1 */
-	int64_t from_us;       /* remaining_us holds as of this time */
-	int64_t start_us;      /* when it started (lost work, if killed) */
-	double rate;           /* progress per µs: speed × core share */
-	uint64_t end_seq;
-	int prev, next;        /* the node's list of running tasks */
-	int twin;              /* speculation: the other attempt of its task
-				  (run slot), -1 if none */
+	bool own;              /* its own end event (on the node's list), or
+				  its node's (share.h) */
 	bool copy;             /* a speculative copy */
 	bool listed;           /* on its job's list of tasks to copy */
+	double work_us;        /* its work, µs at rate 1 */
+	int64_t from_us;       /* its work starts then (the launch delay) */
+	int64_t start_us;      /* when it started (lost work, run time) */
+	uint64_t end_seq;
+	int prev, next;        /* the node's list of tasks with their own end
+				  events; next: the free list, when free */
+	int twin;              /* speculation: the other attempt of its task
+				  (run slot), -1 if none */
 };
 
 struct sim {
@@ -156,6 +165,7 @@ struct sim {
 	sim_exec_sink exec_sink; void *exec_ctx;
 	struct run *runs; int cap_runs, free_run; /* slot pool, free list */
 	struct jtimer *jtimers; int cap_jtimers, free_jtimer; /* job timers */
+	struct ps ps;               /* processor sharing, per node (share.h) */
 
 	int *dispatch; int ndispatch, cap_dispatch; /* jobs to dispatch */
 	bool sched_dirty;           /* run the policy's schedule hook */
@@ -174,8 +184,8 @@ struct sim {
 	int64_t integ_at;           /* integrals below are up to here */
 	int busy_cores, train_gpus, alloc_cores, alloc_gpus; /* current */
 
-	uint64_t stale_ends;        /* superseded task ends still in the queue
-				       (at most: some may have been popped) */
+	uint64_t stale_ends;        /* superseded node end events still in the
+				       queue (at most: some may have been popped) */
 	bool overflow;              /* an event fell past SIM_TIME_MAX */
 	enum ev_kind cur_kind;      /* event being handled, for messages */
 	uint32_t cur_obj;
@@ -326,6 +336,8 @@ static inline void check_node(const struct sim *s, int id)
 		recount_node(s, id);
 }
 
+static double node_rate(const struct clu_node *n);
+
 static void recount_node(const struct sim *s, int id)
 {
 	const struct clu_node *n = &s->clu.nodes[id];
@@ -340,8 +352,30 @@ static void recount_node(const struct sim *s, int id)
 		gpus += x->gpus + x->gpus_grabbed;
 		ne++;
 	}
-	for (int r = n->run_head; r >= 0; r = s->runs[r].next)
-		load += s->runs[r].cpus;
+	for (int r = n->run_head; r >= 0; r = s->runs[r].next) {
+		const struct run *ru = &s->runs[r];
+		if (ru->node != id || !ru->own || (ru->end_seq == UINT64_MAX && !s->overflow))
+			die(s, "task of run %d listed on node %s runs on node %d, %s", r, n->name,
+			    ru->node, ru->own ? "without its end event" : "on the node's clock");
+		load += ru->cpus;
+	}
+	char why[256];
+	if (n->rate != ps_rate(&s->ps, id) || n->rate != node_rate(n))
+		die(s, "node %s: rate %.17g, its clock's %.17g, node_rate %.17g", n->name, n->rate,
+		    ps_rate(&s->ps, id), node_rate(n));
+	if (!ps_check(&s->ps, id, why, sizeof why))
+		die(s, "node %s: %s", n->name, why);
+	for (int i = 0, k = ps_ntasks(&s->ps, id); i < k; i++) {
+		const struct run *ru = &s->runs[ps_task(&s->ps, id, i)];
+		if (ru->node != id || ru->own)
+			die(s, "task of run %d on node %s's clock runs on node %d%s", ps_task(&s->ps, id, i),
+			    n->name, ru->node, ru->own ? " with its own end event" : "");
+		load += ru->cpus;
+	}
+	int ev = s->ps.nodes[id].ev_run;
+	if (ps_ntasks(&s->ps, id) && !s->overflow && (ev < 0 || s->runs[ev].end_seq == UINT64_MAX))
+		die(s, "node %s runs %d tasks on its clock but has no end event for them", n->name,
+		    ps_ntasks(&s->ps, id));
 	if (n->mem_free < 0 || n->gpus_free < 0)
 		die(s, "node %s has negative free memory (%" PRId64 " MiB) or GPUs (%d)",
 		    n->name, n->mem_free, n->gpus_free);
@@ -492,8 +526,11 @@ int sim_execs_wanted(const struct sim_job *j)
 
 /* ---- processor sharing --------------------------------------------- */
 
-/* Progress rate of a task on node n: its speed, times the share of a core
- * each task gets when running tasks demand more cores than the node has. */
+/* Progress rate of each task working on node n, the one place it is
+ * decided: its speed, times the share of a core each task gets when
+ * running tasks demand more cores than the node has.  Whatever it reads
+ * must change only where change_load is called (share.h: the rate holds
+ * between two calls for a node). */
 static double node_rate(const struct clu_node *n)
 {
 	double share = n->load > n->cores ? (double)n->cores / n->load : 1.0;
@@ -526,55 +563,61 @@ static void push_arrival(struct sim *s, const struct sim_job *j)
 	eq_push_aside(&s->q, j->arrival_us, EV_ARRIVE, (uint32_t)j->id);
 }
 
-/* Queue the end of run r: what is left of its work at its rate, rounded
- * to the nearest µs (halves up, as round()), after from_us.  As push_at,
- * in integers: the sum is exact (both terms are below 2^51), and one
- * rounding rather than two is a shorter chain of dependent instructions
- * behind the division (once per task start). */
-static void push_task_end(struct sim *s, int r)
+/* Queue the end event of node `id`'s clock (share.h) for the task that
+ * ends first there, unless the one queued already is (the same task at
+ * the same time); the one it replaces is now stale.  Past SIM_TIME_MAX
+ * the run stops. */
+static void push_task_end(struct sim *s, int id)
 {
-	struct run *ru = &s->runs[r];
-	double left = ru->remaining_us > 0 ? ru->remaining_us : 0;
-	double d = left / ru->rate; /* >= 0, or NaN */
-	int64_t us = 0;
-	if (d <= (double)SIM_TIME_MAX) {
-		us = (int64_t)d;
-		us += d - (double)us >= 0.5;
+	struct ps_node *pn = &s->ps.nodes[id];
+	int64_t t = 0;
+	int r = -1;
+	if (ps_next(&s->ps, id, s->now, &t, &r) && r == pn->ev_run && t == pn->ev_us)
+		return;
+	if (pn->ev_run >= 0) {
+		s->runs[pn->ev_run].end_seq = UINT64_MAX;
+		s->stale_ends++;
 	}
-	if (!(d <= (double)SIM_TIME_MAX) || ru->from_us + us > SIM_TIME_MAX) {
+	pn->ev_run = -1;
+	if (r < 0)
+		return; /* no task runs there */
+	if (t == PS_NEVER) {
 		s->overflow = true;
-		ru->end_seq = UINT64_MAX;
 		return;
 	}
-	ru->end_seq = eq_push(&s->q, ru->from_us + us, EV_TASK_END, (uint32_t)r);
+	pn->ev_run = r;
+	pn->ev_us = t;
+	s->runs[r].end_seq = eq_push(&s->q, t, EV_TASK_END, (uint32_t)r);
 }
 
-/* The load of node `id` changes by `delta` cores.  If that changes the
- * rate of its tasks, bring each one's remaining work up to now and move
- * its end event. */
-static void change_load(struct sim *s, int id, int delta)
+/* The load of node `id` changes by `delta` cores.  If that changes its
+ * rate, the tasks with their own end events (pushed at a rate that no
+ * longer holds: now stale) join its clock, at the rate they had until
+ * now, and the clock takes the new rate: O(tasks with their own events
+ * + log k), and each task joins once.  Returns whether the rate changed
+ * (the caller then moves the clock's end event, push_task_end). */
+static bool change_load(struct sim *s, int id, int delta)
 {
 	struct clu_node *n = &s->clu.nodes[id];
-	double old = node_rate(n);
 	s->busy_cores -= min_int(n->load, n->cores);
 	n->load += delta;
 	s->busy_cores += min_int(n->load, n->cores);
 	double rate = node_rate(n);
-	if (rate == old)
-		return;
+	if (rate == n->rate)
+		return false;
+	n->rate = rate; /* the node's copy: no look at its clock without a change */
 	for (int r = n->run_head; r >= 0; r = s->runs[r].next) {
 		struct run *ru = &s->runs[r];
-		if (ru->rate == rate)
-			continue; /* just started at the new rate */
-		if (s->now > ru->from_us) {
-			ru->remaining_us -= (double)(s->now - ru->from_us) * ru->rate;
-			ru->from_us = s->now;
-		}
-		ru->rate = rate;
+		ru->own = false;
 		if (ru->end_seq != UINT64_MAX)
 			s->stale_ends++; /* the end event queued before is now stale */
-		push_task_end(s, r);
+		ru->end_seq = UINT64_MAX;
+		ps_add(&s->ps, id, r, ru->work_us, ru->from_us, s->now); /* its end was
+								   in range */
 	}
+	n->run_head = -1;
+	ps_set_rate(&s->ps, id, rate, s->now);
+	return true;
 }
 
 /* ---- executors ------------------------------------------------------ */
@@ -944,10 +987,10 @@ static inline void start_task(struct sim *s, struct sim_job *j, int e, int stage
 	ru->st = st;
 	ru->je_addr = (uintptr_t)x;
 	ru->cpus = j->shape->task_cpus;
-	ru->remaining_us = st->work_us[task];
+	ru->work_us = st->work_us[task];
 	if (s->stragglers)
-		ru->remaining_us *= straggle(s, j, stage, task, x->node);
-	ru->from_us = s->now + j->live->task_delay_us;
+		ru->work_us *= straggle(s, j, stage, task, x->node);
+	ru->from_us = s->now + j->live->task_delay_us; /* its work starts then */
 	ru->start_us = s->now;
 	ru->twin = orig;
 	ru->copy = orig >= 0;
@@ -961,17 +1004,26 @@ static inline void start_task(struct sim *s, struct sim_job *j, int e, int stage
 	}
 	ru->end_seq = UINT64_MAX; /* no end event yet */
 	ru->prev = -1;
+	ru->next = -1;
+	integrate(s);
+	if (change_load(s, x->node, ru->cpus)) { /* the node's clock takes it */
+		ru->own = false;
+		if (ps_add(&s->ps, x->node, r, ru->work_us, ru->from_us, s->now) == PS_NEVER)
+			s->overflow = true;
+		push_task_end(s, x->node);
+		return;
+	}
+	/* its own end event, at the rate that holds, while it holds */
+	ru->own = true;
 	ru->next = n->run_head;
 	if (n->run_head >= 0)
 		s->runs[n->run_head].prev = r;
 	n->run_head = r;
-	integrate(s);
-	ru->rate = -1; /* not yet rated: change_load rates it with the others */
-	change_load(s, x->node, ru->cpus);
-	if (ru->rate < 0) { /* the node's rate did not change */
-		ru->rate = node_rate(n);
-		push_task_end(s, r);
-	}
+	int64_t t = ps_end_at(ru->from_us, ru->work_us, n->rate, SIM_TIME_MAX);
+	if (t == PS_NEVER)
+		s->overflow = true;
+	else
+		ru->end_seq = eq_push(&s->q, t, EV_TASK_END, (uint32_t)r);
 }
 
 /* Whether run r is a live attempt of job j that may be copied: not
@@ -1048,7 +1100,6 @@ static void on_task_end(struct sim *s, int r)
 	struct sim_job *j = &s->pub.jobs[ru->job];
 	struct sim_live *jr = ru->jr;
 	struct sim_stage *st = ru->st;
-	struct clu_node *n = &s->clu.nodes[ru->node];
 	if (st->state) {
 		if (st->state[ru->task] != T_RUNNING)
 			die(s, "task %d of stage %d of job %d ended but was not running", ru->task,
@@ -1064,18 +1115,28 @@ static void on_task_end(struct sim *s, int r)
 	int twin = ru->twin;
 	ru->listed = false; /* a list entry of its slot means nothing now */
 
-	if (ru->prev >= 0)
-		s->runs[ru->prev].next = ru->next;
-	else
-		n->run_head = ru->next;
-	if (ru->next >= 0)
-		s->runs[ru->next].prev = ru->prev;
 	int node = ru->node, cpus = ru->cpus, stage = ru->stage, task = ru->task;
+	bool own = ru->own;
+	if (own) { /* off the node's list */
+		struct clu_node *n = &s->clu.nodes[node];
+		if (ru->prev >= 0)
+			s->runs[ru->prev].next = ru->next;
+		else
+			n->run_head = ru->next;
+		if (ru->next >= 0)
+			s->runs[ru->next].prev = ru->prev;
+	} else { /* off the node's clock: its end event was the node's */
+		if (ps_pop(&s->ps, node, s->now) != r)
+			die(s, "task of run %d ended, but another ends first on node %s", r,
+			    s->clu.nodes[node].name);
+		s->ps.nodes[node].ev_run = -1;
+	}
 	ru->end_seq = UINT64_MAX; /* no end event counts for the free slot */
 	ru->next = s->free_run;
 	s->free_run = r;
 	integrate(s);
-	change_load(s, node, -cpus);
+	if (change_load(s, node, -cpus) || !own)
+		push_task_end(s, node); /* for the task of its clock that ends next */
 	check_node(s, node);
 
 	if (twin >= 0) { /* the first attempt to end wins: the other is killed */
@@ -1273,6 +1334,7 @@ static bool kill_run(struct sim *s, int r, bool counts, bool requeue)
 	struct sim_stage *st = ru->st;
 	struct clu_node *n = &s->clu.nodes[ru->node];
 	int task = ru->task, node = ru->node, cpus = ru->cpus;
+	bool own = ru->own;
 	if (ru->twin >= 0) { /* its other attempt goes on: the task is running */
 		s->runs[ru->twin].twin = -1;
 		ru->twin = -1;
@@ -1290,19 +1352,27 @@ static bool kill_run(struct sim *s, int r, bool counts, bool requeue)
 	ru->listed = false;
 	if (requeue)
 		s->tot.lost_core_us += (double)(s->now - ru->start_us) * cpus;
-	if (ru->prev >= 0)
-		s->runs[ru->prev].next = ru->next;
-	else
-		n->run_head = ru->next;
-	if (ru->next >= 0)
-		s->runs[ru->next].prev = ru->prev;
+	if (own) { /* off the node's list */
+		if (ru->prev >= 0)
+			s->runs[ru->prev].next = ru->next;
+		else
+			n->run_head = ru->next;
+		if (ru->next >= 0)
+			s->runs[ru->next].prev = ru->prev;
+	} else { /* off the node's clock */
+		if (!ps_remove(&s->ps, node, r, s->now))
+			die(s, "killed run %d is not on node %s's clock", r, n->name);
+		if (s->ps.nodes[node].ev_run == r)
+			s->ps.nodes[node].ev_run = -1; /* the node's event was for it */
+	}
 	if (ru->end_seq != UINT64_MAX)
 		s->stale_ends++; /* its end event is now stale */
 	ru->end_seq = UINT64_MAX;
 	ru->next = s->free_run;
 	s->free_run = r;
 	integrate(s);
-	change_load(s, node, -cpus);
+	if (change_load(s, node, -cpus) || !own)
+		push_task_end(s, node); /* the node's next end */
 	check_node(s, node);
 	if (!requeue)
 		return false;
@@ -1319,23 +1389,36 @@ static bool kill_run(struct sim *s, int r, bool counts, bool requeue)
 }
 
 /* Kill the tasks job j runs on executor slot `id` (all its tasks: -1). */
+/* The run slots of every task on node `id` (own end events and clock)
+ * into *buf (grown), their number. */
+static int node_runs(const struct sim *s, int id, int **buf, int *cap)
+{
+	int n = 0, k = ps_ntasks(&s->ps, id);
+	for (int r = s->clu.nodes[id].run_head; r >= 0; r = s->runs[r].next) {
+		xgrow(buf, cap, n + 1, sizeof **buf);
+		(*buf)[n++] = r;
+	}
+	xgrow(buf, cap, n + k + 1, sizeof **buf);
+	for (int i = 0; i < k; i++)
+		(*buf)[n++] = ps_task(&s->ps, id, i);
+	return n;
+}
+
 static bool kill_tasks(struct sim *s, struct sim_job *j, int id, bool counts)
 {
 	bool fail = false;
 	struct sim_live *jr = j->live;
+	int *rs = NULL, cap = 0;
 	for (int i = 0; i < jr->nexecs && jr->tasks_running; i++) {
 		const struct sim_job_exec *je = &jr->execs[i];
 		if (je->id < 0 || (id >= 0 && je->id != id))
 			continue;
-		const struct sim_exec *x = &s->execs[je->id];
-		const struct clu_node *n = &s->clu.nodes[x->node];
-		for (int r = n->run_head; r >= 0;) {
-			int next = s->runs[r].next;
-			if (s->runs[r].exec == je->id) /* its slot */
-				fail |= kill_run(s, r, counts, true);
-			r = next;
-		}
+		int n = node_runs(s, s->execs[je->id].node, &rs, &cap);
+		for (int k = 0; k < n; k++)
+			if (s->runs[rs[k]].exec == je->id && s->runs[rs[k]].job == j->id)
+				fail |= kill_run(s, rs[k], counts, true);
 	}
+	free(rs);
 	return fail;
 }
 
@@ -1452,8 +1535,10 @@ static void on_speculate(struct sim *s)
 {
 	const struct scn_speculation *sp = &s->scn->spec;
 	s->spec_armed = false;
+	int *rs = NULL, cap = 0;
 	for (int i = 0; i < s->clu.n; i++)
-		for (int r = s->clu.nodes[i].run_head; r >= 0; r = s->runs[r].next) {
+		for (int k = 0, n = node_runs(s, i, &rs, &cap); k < n; k++) {
+			int r = rs[k];
 			struct run *ru = &s->runs[r];
 			const struct sim_stage *st = ru->st;
 			int need = (int)floor(sp->quantile * st->ntasks);
@@ -1470,6 +1555,7 @@ static void on_speculate(struct sim *s)
 			ru->listed = true;
 			queue_dispatch(s, &s->pub.jobs[ru->job]);
 		}
+	free(rs);
 	if (s->runs_live) {
 		s->spec_armed = true;
 		push_at(s, (double)s->now + (double)sp->interval_us, EV_SPECULATE, 0);
@@ -1783,6 +1869,10 @@ static inline void prefetch_next(struct sim *s)
 	const char *x = (const char *)&s->execs[ru->exec]; /* released if its job ends */
 	PREFETCH(x);
 	PREFETCH(x + sizeof(struct sim_exec) - 1);
+	if (!ru->own) {
+		PREFETCH(&s->ps.nodes[ru->node]); /* its clock */
+		return;
+	}
 	if (ru->prev >= 0) /* the node's list is unlinked around it */
 		PREFETCH(&s->runs[ru->prev]);
 	if (ru->next >= 0)
@@ -1797,14 +1887,15 @@ static bool keep_event(void *ctx, const struct eq_event *ev)
 	return false;
 }
 
-/* Processor sharing reschedules the end of every task on a node whose
- * rate changes, leaving the old end events behind as stale.  On
- * oversubscribed nodes (yarn's memory-only calculator, label-dual's
- * memory calculator) they can outnumber the live events many times over,
- * and every push and pop pays for the bigger heap.  When the superseded
- * ends exceed the live events, drop the stale events at once: O(n), and
- * the order of the others is unchanged (eq_compact), so nothing that
- * happens changes. */
+/* A node's end event moves when the task that ends first there changes
+ * or its rate does, leaving the old one behind as stale: one per change
+ * on the node (share.h), where moving every task's end left one per task
+ * running there.  On oversubscribed nodes (yarn's memory-only
+ * calculator, label-dual's memory calculator) they can still outnumber
+ * the live events, and every push and pop pays for the bigger heap.
+ * When the superseded ends exceed the live events, drop the stale events
+ * at once: O(n), and the order of the others is unchanged (eq_compact),
+ * so nothing that happens changes. */
 static void maybe_compact(struct sim *s)
 {
 	size_t n = eq_size(&s->q);
@@ -1936,6 +2027,11 @@ struct sim *sim_new(const struct scn *scn, const struct scn_policy *pol,
 	s->tot.last_end_us = -1; /* no job ended yet */
 	clu_init(&s->clu, scn);
 	eq_init(&s->q, 1024);
+	ps_init(&s->ps, s->clu.n, SIM_TIME_MAX);
+	for (int i = 0; i < s->clu.n; i++) {
+		s->clu.nodes[i].rate = node_rate(&s->clu.nodes[i]);
+		ps_set_rate(&s->ps, i, s->clu.nodes[i].rate, 0);
+	}
 
 	for (int g = 0; g < scn->njobgroups; g++)
 		s->pub.njobs += scn->jobs[g].count;
@@ -1988,6 +2084,7 @@ void sim_free(struct sim *s)
 	free(s->down);
 	free(s->up_since);
 	free(s->cycles);
+	ps_free(&s->ps);
 	free(s->dispatch);
 	free(s->notes);
 	eq_free(&s->q);
@@ -2001,6 +2098,7 @@ int64_t sim_now(const struct sim *s) { return s->now; }
 const struct scn *sim_scenario(const struct sim *s) { return s->scn; }
 const struct clu *sim_cluster(const struct sim *s) { return &s->clu; }
 int sim_nexecs(const struct sim *s) { return s->nexecs; }
+uint64_t sim_queue_pushes(const struct sim *s) { return s->q.next_seq; }
 void sim_set_exec_sink(struct sim *s, sim_exec_sink fn, void *ctx)
 {
 	s->exec_sink = fn;

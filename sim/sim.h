@@ -293,6 +293,9 @@ static inline const struct sim_job *sim_job(const struct sim *s, int id)
 	return &((const struct sim_pub *)(const void *)s)->jobs[id];
 }
 int sim_nexecs(const struct sim *s);   /* executors launched so far */
+/* Events queued so far, stale ones and the ones handled included: the
+ * queue's work (tests). */
+uint64_t sim_queue_pushes(const struct sim *s);
 /* Where released executors go (none by default).  Set before sim_run. */
 void sim_set_exec_sink(struct sim *s, sim_exec_sink fn, void *ctx);
 const struct sim_totals *sim_totals(const struct sim *s);

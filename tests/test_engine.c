@@ -32,6 +32,65 @@ static void dag_diamond(void)
 	h_done(s, c);
 }
 
+/* Processor sharing, staggered (share-stagger.yaml has the arithmetic):
+ * 2 cores, tasks of 6, 6, 3 and 1 s arriving at 0, 1, 2 and 3 s; rates
+ * 1, 2/3, 1/2 (a change while oversubscribed), 2/3, 1. */
+static void share_stagger(void)
+{
+	struct scn *c;
+	struct sim *s = h_run("tests/scenarios/hand/share-stagger.yaml", "memcalc", 0, &c);
+	CU_ASSERT_EQUAL(h_job(s, "d", 0)->end_us, S(5));
+	CU_ASSERT_EQUAL(h_job(s, "c", 0)->end_us, S(7));
+	CU_ASSERT_EQUAL(h_job(s, "a", 0)->end_us, S(8));
+	CU_ASSERT_EQUAL(h_job(s, "b", 0)->end_us, S(9));
+	h_done(s, c);
+}
+
+/* Processor sharing with a launch delay of 1 s (share-delay.yaml): a
+ * task counts in the load from its start, works from 1 s later; the rate
+ * changes while c still waits (2.75 s) and d's work starts at 3.75 s. */
+static void share_delay(void)
+{
+	struct scn *c;
+	struct sim *s = h_run("tests/scenarios/hand/share-delay.yaml", "memcalc", 0, &c);
+	CU_ASSERT_EQUAL(h_job(s, "d", 0)->end_us, S(7.75));
+	CU_ASSERT_EQUAL(h_job(s, "c", 0)->end_us, S(8.6875));
+	CU_ASSERT_EQUAL(h_job(s, "ab", 0)->end_us, S(10.0625));
+	CU_ASSERT_EQUAL(h_job(s, "ab", 1)->end_us, S(10.0625));
+	h_done(s, c);
+}
+
+/* Re-rating moves one end event per node, not one per task on it
+ * (share-pushes-K.yaml): K long tasks on one core, and five short ones
+ * whose every start and end changes the rate of all K.  The queue's
+ * pushes grow by 3 per long task and 2 per short one, whatever the
+ * re-ratings: 29 and 37 for K = 4 and 8, where moving every task's end
+ * event pushed 73 and 161. */
+static void share_pushes(void)
+{
+	static const struct {
+		const char *path;
+		int k;
+	} runs[] = {{"tests/scenarios/hand/share-pushes-4.yaml", 4},
+		    {"tests/scenarios/hand/share-pushes-8.yaml", 8}};
+	for (int i = 0; i < 2; i++) {
+		struct scn *c;
+		struct sim *s = h_run(runs[i].path, "memcalc", 0, &c);
+		int k = runs[i].k;
+		CU_ASSERT_EQUAL(h_job(s, "long", 0)->end_us, S(k * 100 + 5));
+		for (int j = 0; j < 5; j++)
+			CU_ASSERT_EQUAL(h_job(s, "short", j)->end_us, S(10 * (j + 1) + k + 1));
+		/* handled: 6 arrivals, 6 ready, k + 5 task ends */
+		CU_ASSERT_EQUAL(sim_totals(s)->events, (uint64_t)(12 + k + 5));
+		/* queued: 6 + 6; the long tasks' k starts (one end event of
+		 * its own, then k - 1 moves of the node's); 2 per short task
+		 * (its start and end move the node's); k - 1 as the long ones
+		 * end together (each end moves it to the next) */
+		CU_ASSERT_EQUAL(sim_queue_pushes(s), (uint64_t)(12 + k + 10 + (k - 1)));
+		h_done(s, c);
+	}
+}
+
 /* WordCount's map tasks follow Hadoop's split rule with the 1.1 slop. */
 static void wordcount_splits(void)
 {
@@ -459,6 +518,9 @@ int test_suite_engine(void)
 {
 	TEST_SUITE("engine",
 		   {"DAG of stages with node speed 2", dag_diamond},
+		   {"processor sharing: staggered arrivals, exact ends", share_stagger},
+		   {"processor sharing: a launch delay across a change of rate", share_delay},
+		   {"processor sharing: one end event per node moves per re-rating", share_pushes},
 		   {"wordcount: split rule, task counts, costs", wordcount_splits},
 		   {"wordcount: a whole job, exact", wordcount_run},
 		   {"durations keyed by (seed, job, stage, task)", keyed_durations},
