@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models.h"
 #include "policy.h"
 #include "scenario.h"
 #include "sim.h"
@@ -353,6 +354,82 @@ static int cmd_policies(int argc, char **argv)
 	return 0;
 }
 
+/* ---- models -------------------------------------------------------- */
+
+/* The default of key k of a model, from its defaults struct, as a
+ * scenario would write it. */
+static const char *key_default(const struct jm_key *k, const void *defaults, char *buf,
+			       size_t len)
+{
+	const char *at = (const char *)defaults + k->off;
+	if (k->required)
+		return "required";
+	switch (k->kind) {
+	case JM_INT:
+		snprintf(buf, len, "%d", *(const int *)(const void *)at);
+		break;
+	case JM_SIZE:
+		snprintf(buf, len, "%" PRId64 "MiB", *(const int64_t *)(const void *)at);
+		break;
+	case JM_TIME:
+		snprintf(buf, len, "%gs", (double)*(const int64_t *)(const void *)at / 1e6);
+		break;
+	case JM_NUM:
+		snprintf(buf, len, "%g", *(const double *)(const void *)at);
+		break;
+	case JM_ENUM:
+		snprintf(buf, len, "%s", k->names[*(const int *)(const void *)at]);
+		break;
+	case JM_ROLE: {
+		const struct scn_exec *e = (const void *)at;
+		char c[32] = "";
+		if (k->lo) /* a role that takes a count */
+			snprintf(c, sizeof c, "count: %d, ", e->count);
+		snprintf(buf, len, "{%scores: %d, memory: %" PRId64 "MiB, gpus: %d}", c, e->cores,
+			 e->mem_mib, e->gpus);
+		break;
+	}
+	case JM_DIST_SIZE:
+	case JM_STAGES:
+		snprintf(buf, len, "-");
+		break;
+	}
+	return buf;
+}
+
+static const char *const key_kinds[] = {
+	[JM_INT] = "integer", [JM_SIZE] = "size", [JM_TIME] = "time", [JM_NUM] = "number",
+	[JM_DIST_SIZE] = "size|dist", [JM_ENUM] = "choice", [JM_ROLE] = "role", [JM_STAGES] = "stages",
+};
+
+static int cmd_models(int argc, char **argv)
+{
+	struct cmd_args a;
+	if (cmd_parse("models", policies_opts, argc, argv, &a))
+		return 2;
+	if (cmd_get(policies_opts, &a, "help")) {
+		cmd_help("models", "", "List the job models and their scenario keys (besides the keys "
+			 "every job group takes: docs/scenario.md).", policies_opts);
+		return 0;
+	}
+	if (a.npos) {
+		fprintf(stderr, "hetsim models: unexpected argument '%s'\n", a.pos[0]);
+		return 2;
+	}
+	for (int t = 0; t < JM_MODELS; t++) {
+		const struct job_model *m = jm_registry[t];
+		printf("%-12s roles: %s%s%s\n", m->name, m->roles[0], m->roles[1] ? ", " : "",
+		       m->roles[1] ? m->roles[1] : "");
+		for (int i = 0; i < m->nkeys; i++) {
+			const struct jm_key *k = &m->keys[i];
+			char d[128];
+			printf("    %-20s %-10s default %-10s %s\n", k->key, key_kinds[k->kind],
+			       key_default(k, m->defaults, d, sizeof d), k->help);
+		}
+	}
+	return 0;
+}
+
 /* ---- the table ----------------------------------------------------- */
 
 static const struct {
@@ -364,6 +441,7 @@ static const struct {
 	{"sweep", cmd_sweep, "run a scenario's sweep with replications and confidence intervals"},
 	{"validate", cmd_validate, "check scenario files"},
 	{"policies", cmd_policies, "list policies and their switches"},
+	{"models", cmd_models, "list job models and their scenario keys"},
 	{"plot", cmd_plot, "render figures from results (gnuplot)"},
 	{"calibrate", cmd_calibrate, "time the real kernels and fit the cost-model file (GSL)"},
 };

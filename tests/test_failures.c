@@ -241,6 +241,26 @@ static void runs_csv_columns(void)
 	h_rmtree("/tmp/hetsim-fail-cols");
 }
 
+/* `hetsim models`: every model, its roles, each key with its kind, its
+ * default (from the model's defaults) and its help. */
+static void models_listing(void)
+{
+	char *out, *err;
+	CU_ASSERT_EQUAL(h_hetsim("models", &out, &err), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "mnist_spark  roles: ps, worker\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n    checkpoint_every     time       default 0s  "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n    ps                   role       default {count: 1, "
+					   "cores: 1, memory: 4096MiB, gpus: 0} "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n    input                size|dist  default required "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n    gpu_busy             choice     default retry "));
+	free(out);
+	free(err);
+	CU_ASSERT_EQUAL(h_hetsim("models extra", &out, &err), 2);
+	CU_ASSERT_STRING_EQUAL(err, "hetsim models: unexpected argument 'extra'\n");
+	free(out);
+	free(err);
+}
+
 int test_suite_failures(void)
 {
 	TEST_SUITE("failures",
@@ -252,6 +272,7 @@ int test_suite_failures(void)
 		   {"exponential MTBF/MTTR: availability and up-time CV", availability},
 		   {"a straggler with and without speculation", straggler_speculation},
 		   {"bad failure, outage, straggler, speculation values", bad_keys},
-		   {"runs.csv: lost work, retries, availability, copies", runs_csv_columns});
+		   {"runs.csv: lost work, retries, availability, copies", runs_csv_columns},
+		   {"hetsim models lists each model's keys", models_listing});
 	return 0;
 }

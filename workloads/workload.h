@@ -34,7 +34,8 @@ void wl_set_role(struct sim_role *r, const struct scn_exec *e, int count,
 	 .hi = SCN_MAX_EXECUTORS, .what = "executors per job",                                  \
 	 .help = "spark.executor.instances"},                                                  \
 	{.key = "executor_cores", .kind = JM_INT, .off = offsetof(T, exec.cores), .lo = 1,      \
-	 .hi = SCN_MAX_CORES, .what = "cores per executor", .help = "spark.executor.cores"},   \
+	 .hi = SCN_MAX_CORES, .what = "cores per executor",                                    \
+	 .help = "spark.executor.cores (0: unset, the policy's rule)"},                         \
 	{.key = "executor_memory", .kind = JM_SIZE, .off = offsetof(T, exec.mem_mib), .lo = 1,  \
 	 .help = "spark.executor.memory"},                                                     \
 	{.key = "executor_gpus", .kind = JM_INT, .off = offsetof(T, exec.gpus), .lo = 0,        \
