@@ -457,7 +457,8 @@ static int pick_policies(const struct scn *s, const struct cmd_run_opts *o,
 		if (i < s->npolicies) {
 			*p = s->policies[i];
 		} else if (pol_find(name)) {
-			*p = (struct scn_policy){.name = (char *)name, .kind = (char *)name};
+			*p = (struct scn_policy){.name = (char *)name, .kind = (char *)name,
+						 .ops = pol_find(name)};
 		} else {
 			fprintf(stderr, "hetsim run: option '--policy': unknown policy '%s' "
 				"(registered: %s)\n", name, pol_names());

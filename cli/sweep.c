@@ -152,7 +152,8 @@ static int pick_policies(struct plan *pl, int p, const struct cmd_sweep_opts *o)
 		if (i < s->npolicies) {
 			out[k] = s->policies[i];
 		} else if (pol_find(name)) {
-			out[k] = (struct scn_policy){.name = (char *)name, .kind = (char *)name};
+			out[k] = (struct scn_policy){.name = (char *)name, .kind = (char *)name,
+						    .ops = pol_find(name)};
 		} else {
 			if (pl->say)
 				fprintf(stderr, "hetsim sweep: option '--policy': unknown policy '%s' "

@@ -78,6 +78,13 @@ static void tfos_lost_worker(void)
 	CU_ASSERT_EQUAL(h_exec(2)->launch_us, S(4));   /* its replacement, on n-2 */
 	CU_ASSERT_EQUAL(h_exec(2)->node, 2);
 	CU_ASSERT_EQUAL(sim_totals(s)->execs_lost, 1);
+	CU_ASSERT_DOUBLE_EQUAL(sim_totals(s)->lost_gpu_us, 0, 1e-9); /* on CPUs */
+	h_done(s, c);
+
+	s = h_run(FAIL_DIR "tfos-ckpt-gpu.yaml", "fifo", 0, &c);
+	CU_ASSERT_EQUAL(sim_job(s, 0)->end_us, S(12));
+	CU_ASSERT_DOUBLE_EQUAL(sim_totals(s)->lost_gpu_us, 1e6, 1e-6); /* 1 s x 1 GPU */
+	CU_ASSERT_DOUBLE_EQUAL(sim_totals(s)->node_down_us, 8e6, 1e-6);
 	h_done(s, c);
 }
 
