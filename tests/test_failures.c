@@ -245,6 +245,20 @@ static void runs_csv_columns(void)
 	free(runs);
 	free(out);
 	free(err);
+	/* a policy the scenario does not list, by --policy: the command
+	 * gives it its ops (the loader gave the listed ones theirs) */
+	CU_ASSERT_EQUAL(h_hetsim("run " FAIL_DIR "retry.yaml --policy label-dual -q -o "
+				 "/tmp/hetsim-fail-cols", &out, &err), 0);
+	runs = h_slurp("/tmp/hetsim-fail-cols/runs.csv", NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(runs);
+	CU_ASSERT_PTR_NOT_NULL(strstr(runs, "\nretry,label-dual,0,"));
+	free(runs);
+	free(out);
+	free(err);
+	CU_ASSERT_EQUAL(h_hetsim("sweep " FAIL_DIR "retry.yaml --policy yarn -q -o "
+				 "/tmp/hetsim-fail-cols", &out, &err), 0);
+	free(out);
+	free(err);
 	h_rmtree("/tmp/hetsim-fail-cols");
 }
 
