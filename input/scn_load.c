@@ -765,9 +765,16 @@ static int group_failures(struct ld *ld, const struct yn *m, struct scn_node_gro
 	for (int i = 0; i < v->nkids; i++) {
 		const struct yn *o = v->kids[i];
 		struct scn_outage *out = &g->outages[i];
-		if (CHECK_MAP(ld, o, "outage", outage_keys) < 0 ||
-		    opt_lim(ld, o, "node", 0, g->count - 1, "nodes in the group (from 0)", &out->node) < 0 ||
-		    !(t = need(ld, o, "at", "outage", NULL)) || get_time(ld, t, NONNEG, &out->at_us) < 0 ||
+		if (CHECK_MAP(ld, o, "outage", outage_keys) < 0)
+			return -1;
+		const struct yn *nv = yn_get(o, "node");
+		if (nv && get_int(ld, nv, 0, &out->node) < 0)
+			return -1;
+		if (out->node >= g->count)
+			return fail(ld, nv, "node %s of an outage is past node group '%s', whose %d "
+				    "node%s count from 0", got(ld, nv), g->name, g->count,
+				    g->count == 1 ? "" : "s");
+		if (!(t = need(ld, o, "at", "outage", NULL)) || get_time(ld, t, NONNEG, &out->at_us) < 0 ||
 		    !(t = need(ld, o, "for", "outage", NULL)) || get_time(ld, t, POSITIVE, &out->for_us) < 0)
 			return -1;
 		if (out->at_us > MAX_TIME_US - out->for_us)
@@ -1275,7 +1282,7 @@ static int load_job(struct ld *ld, const struct yn *m, struct scn_job_group *j)
 	    ((v = yn_get(m, "prefer")) && job_labels(ld, v, "prefer", &j->prefer) < 0) ||
 	    opt_int(ld, m, "cores_max", 1, &j->cores_max) < 0 ||
 	    opt_lim(ld, m, "task_cpus", 1, MAX_CORES, "cores per task", &j->task_cpus) < 0 ||
-	    opt_lim(ld, m, "task_max_failures", 1, 1000, "attempts per task",
+	    opt_lim(ld, m, "task_max_failures", 1, 255, "attempts per task",
 		    &j->task_max_failures) < 0)
 		return -1;
 	return load_model_keys(ld, m, j);

@@ -162,9 +162,9 @@ static void fifo_schedule(void *st, struct sim *s)
 
 /* A job that lost an executor asks for a replacement: it takes its place
  * in the queue again (by arrival), before any job that came after it. */
-static void fifo_exec_lost(void *st, struct sim *s, int job, int role, int why)
+static void fifo_exec_lost(void *st, struct sim *s, int job, const struct sim_exec *x, int why)
 {
-	(void)s, (void)role, (void)why;
+	(void)s, (void)x, (void)why;
 	pol_jobset_return(&((struct fifo *)st)->q, job);
 }
 

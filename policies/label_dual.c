@@ -275,9 +275,9 @@ static void dual_schedule(void *st, struct sim *s)
 }
 
 /* A job that lost an executor asks for a replacement, in arrival order. */
-static void dual_exec_lost(void *st, struct sim *s, int job, int role, int why)
+static void dual_exec_lost(void *st, struct sim *s, int job, const struct sim_exec *x, int why)
 {
-	(void)s, (void)role, (void)why;
+	(void)s, (void)x, (void)why;
 	pol_jobset_return(&((struct dual *)st)->q, job);
 }
 

@@ -130,9 +130,9 @@ static void sa_finished(void *st, struct sim *s, int job)
 
 /* A job that lost an executor: the Master launches a replacement as
  * cores free up (ExecutorRunner's exit: the app's schedule again). */
-static void sa_exec_lost(void *st, struct sim *s, int job, int role, int why)
+static void sa_exec_lost(void *st, struct sim *s, int job, const struct sim_exec *x, int why)
 {
-	(void)s, (void)role, (void)why;
+	(void)s, (void)x, (void)why;
 	pol_jobset_return(&((struct standalone *)st)->q, job);
 }
 

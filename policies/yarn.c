@@ -59,6 +59,8 @@ enum {
 struct yarn_app {
 	bool active;              /* its AMs count against the AM limit */
 	int ams;                  /* AM containers it needs (1, or 2 for angel) */
+	int relaunch;             /* which AM (0 Spark's, 1 Angel's master) to
+				     launch again after a loss; -1: the next */
 	int64_t am_mib;           /* their memory, total */
 };
 
@@ -241,6 +243,7 @@ static void yarn_arrived(void *st, struct sim *s, int job)
 	const struct sim_job *j = sim_job(s, job);
 	struct yarn_app *a = &y->app[job];
 	a->ams = j->type == JM_ANGEL ? 2 : 1;
+	a->relaunch = -1;
 	a->am_mib = am_mib_of(j->type);
 	int why = pol_fits_arrived(&y->fits, s, j);
 	if (why == SIM_WHY_MAX_ALLOC || why == SIM_WHY_MEMORY) {
@@ -332,11 +335,14 @@ static void serve(struct yarn *y, struct sim *s, int job)
 {
 	const struct clu *c = sim_cluster(s);
 	const struct sim_job *j = sim_job(s, job);
-	const struct yarn_app *a = &y->app[job];
+	struct yarn_app *a = &y->app[job];
 	pol_tent_reset(&y->t);
 	if (j->live->ams_live < a->ams) {
 		int64_t mib[2] = {container_mib(SPARK_AM_MIB, true), container_mib(ANGEL_AM_MIB, false)};
-		int got = place(y, c, 1, SIM_ROLE_AM, 1, mib[j->live->ams_live]);
+		int which = a->relaunch >= 0 ? a->relaunch : j->live->ams_live;
+		int got = place(y, c, 1, SIM_ROLE_AM, 1, mib[which]);
+		if (got)
+			a->relaunch = -1;
 		pol_tent_launch(&y->t, s, job);
 		if (got && j->live->ams_live < a->ams)
 			serve(y, s, job); /* the second AM of an angel job */
@@ -430,10 +436,12 @@ static void yarn_schedule(void *st, struct sim *s)
 /* A container of an application was lost: its AM asks the
  * ResourceManager for a replacement (a lost AM is launched again: the
  * shortcut of a new attempt that keeps the work done, docs/policies/yarn.md). */
-static void yarn_exec_lost(void *st, struct sim *s, int job, int role, int why)
+static void yarn_exec_lost(void *st, struct sim *s, int job, const struct sim_exec *x, int why)
 {
-	(void)s, (void)role, (void)why;
+	(void)s, (void)why;
 	struct yarn *y = st;
+	if (x->role == SIM_ROLE_AM) /* by its size: Spark's AM, or Angel's master */
+		y->app[job].relaunch = x->mem_mib == container_mib(SPARK_AM_MIB, true) ? 0 : 1;
 	if (!y->app[job].active || !y->indexed)
 		return; /* it asks at its next turn anyway */
 	pol_queue_remove(&y->parked, job);

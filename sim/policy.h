@@ -54,6 +54,7 @@
 #include <stdint.h>
 
 struct sim;
+struct sim_exec;
 struct scn;
 struct scn_policy;
 struct sim_shape;
@@ -101,14 +102,14 @@ struct policy_ops {
 	void (*job_finished)(void *st, struct sim *s, int job);
 	void (*schedule)(void *st, struct sim *s);
 	void (*fini)(void *st);
-	/* An executor of role `role` (SIM_ROLE_AM for an AM) of job `job`,
-	 * still active, was lost: its node failed or it was preempted
-	 * (why: SIM_WHY_NODE_FAILED, SIM_WHY_PREEMPTED); its resources are
-	 * back and the job no longer counts it as granted, so it wants a
-	 * replacement, as a Spark application asks its cluster manager for
-	 * one.  The policy queues the job again.  NULL: the job goes on
-	 * with what it has left. */
-	void (*exec_lost)(void *st, struct sim *s, int job, int role, int why);
+	/* Executor x (role SIM_ROLE_AM for an AM; a copy: it is released)
+	 * of job `job`, still active, was lost: its node failed or it was
+	 * preempted (why: SIM_WHY_NODE_FAILED, SIM_WHY_PREEMPTED); its
+	 * resources are back and the job no longer counts it as granted,
+	 * so it wants a replacement, as a Spark application asks its
+	 * cluster manager for one.  The policy queues the job again.  NULL:
+	 * the job goes on with what it has left. */
+	void (*exec_lost)(void *st, struct sim *s, int job, const struct sim_exec *x, int why);
 	/* A timer the policy set (sim_policy_timer) fired with its tag.
 	 * May launch and preempt executors.  NULL: none is ever set. */
 	void (*timer)(void *st, struct sim *s, uint32_t tag);

@@ -58,7 +58,8 @@ enum node_ev { NE_FAIL, NE_REPAIR, NE_OUT, NE_BACK };
 struct jtimer {
 	int job;
 	int tag;
-	uint8_t state, gen;    /* the job's mstate and mgen when it was set */
+	uint8_t state;         /* the job's mstate when it was set */
+	uint32_t gen;          /* and its count of state changes (sim.jgen) */
 	int next;              /* free list */
 };
 
@@ -176,6 +177,9 @@ struct sim {
 	uint64_t pol_t0;            /* ticks() at the outer hook's entry */
 	uint64_t pol_ticks;         /* ticks() inside hooks; policy_ns at the end */
 
+	uint32_t *jgen;             /* per job: its model's state changes
+				       (sim_job_set_state; calloc'ed: touched only
+				       for jobs whose model changes state) */
 	uint8_t *why;               /* per job: enum sim_why once it ended other
 				       than done (calloc'ed: touched only for
 				       those jobs) */
@@ -766,7 +770,7 @@ static int count_nodes(const struct sim_live *jr)
  * possible: only jobs without running tasks end other than DONE.  Every
  * field of the job that outputs read is final before its executors go
  * back (sim.h, sim_exec_sink). */
-static bool kill_tasks(struct sim *s, struct sim_job *j, int id, bool counts);
+static bool kill_tasks(struct sim *s, struct sim_job *j, int id, bool counts, bool requeue);
 
 static void end_job(struct sim *s, struct sim_job *j, enum sim_job_status st, int why,
 		    int64_t end_us)
@@ -779,7 +783,7 @@ static void end_job(struct sim *s, struct sim_job *j, enum sim_job_status st, in
 	if (jr->tasks_running && st == JOB_DONE)
 		die(s, "job %d done with %d tasks running", j->id, jr->tasks_running);
 	if (jr->tasks_running) /* it failed: Spark kills the tasks it still runs */
-		kill_tasks(s, j, -1, false);
+		kill_tasks(s, j, -1, false, false);
 	if (st == JOB_DONE && jr->nstages != jr->stages_done)
 		die(s, "job %d done with %d of %d stages", j->id, jr->stages_done, jr->nstages);
 	if ((st == JOB_DONE) != (why == SIM_WHY_NONE) || why < 0 || why >= SIM_WHY_CODES)
@@ -1163,7 +1167,7 @@ static void on_task_end(struct sim *s, int r)
 
 /* ---- executors coming up, and the requests of job models ---------- */
 
-static bool kill_tasks(struct sim *s, struct sim_job *j, int id, bool counts);
+static bool kill_tasks(struct sim *s, struct sim_job *j, int id, bool counts, bool requeue);
 
 void sim_exec_open(struct sim *s, struct sim_job *j, struct sim_exec *x)
 {
@@ -1201,7 +1205,7 @@ void sim_job_timer(struct sim *s, struct sim_job *j, double delay_us, int tag)
 	int t = s->free_jtimer;
 	struct jtimer *jt = &s->jtimers[t];
 	s->free_jtimer = jt->next;
-	*jt = (struct jtimer){.job = j->id, .tag = tag, .state = j->mstate, .gen = j->mgen,
+	*jt = (struct jtimer){.job = j->id, .tag = tag, .state = j->mstate, .gen = s->jgen[j->id],
 			      .next = -1};
 	push_at(s, (double)s->now + delay_us, EV_JOB_TIMER, (uint32_t)t);
 }
@@ -1219,9 +1223,8 @@ void sim_exec_timer(struct sim *s, struct sim_exec *x, double delay_us, int tag)
 
 void sim_job_set_state(struct sim *s, struct sim_job *j, int st)
 {
-	(void)s;
 	j->mstate = (uint8_t)st;
-	j->mgen++;
+	s->jgen[j->id]++; /* 32 bits: never back to a pending timer's */
 }
 
 void sim_job_started(struct sim *s, struct sim_job *j)
@@ -1281,10 +1284,14 @@ struct sim_exec *sim_job_exec(struct sim *s, const struct sim_job *j, int i)
 	return id >= 0 ? &s->execs[id] : NULL;
 }
 
-void sim_kill_tasks(struct sim *s, struct sim_job *j)
+bool sim_kill_tasks(struct sim *s, struct sim_job *j)
 {
-	kill_tasks(s, j, -1, false);
+	if (kill_tasks(s, j, -1, true, true)) {
+		end_job(s, j, JOB_FAILED, SIM_WHY_TASK_FAILURES, s->now);
+		return true;
+	}
 	queue_dispatch(s, j);
+	return false;
 }
 
 uint64_t sim_seed(const struct sim *s)
@@ -1379,13 +1386,15 @@ static bool kill_run(struct sim *s, int r, bool counts, bool requeue)
 	if (!st->redo)
 		st->redo = arena_alloc(&jr->ar, (size_t)st->ntasks * sizeof *st->redo);
 	st->redo[st->nredo++] = task;
+	if (counts) {
+		if (!st->fails)
+			st->fails = arena_zalloc(&jr->ar, (size_t)st->ntasks);
+		int max = s->scn->jobs[j->group].task_max_failures;
+		if (++st->fails[task] >= (max > 0 ? max : 4))
+			return true; /* its job fails: this attempt is not run again */
+	}
 	s->tot.tasks_retried++;
-	if (!counts)
-		return false;
-	if (!st->fails)
-		st->fails = arena_zalloc(&jr->ar, (size_t)st->ntasks);
-	int max = s->scn->jobs[j->group].task_max_failures;
-	return ++st->fails[task] >= (max > 0 ? max : 4);
+	return false;
 }
 
 /* Kill the tasks job j runs on executor slot `id` (all its tasks: -1). */
@@ -1404,7 +1413,11 @@ static int node_runs(const struct sim *s, int id, int **buf, int *cap)
 	return n;
 }
 
-static bool kill_tasks(struct sim *s, struct sim_job *j, int id, bool counts)
+/* Kill the tasks job j runs on executor slot `id` (all its tasks: -1),
+ * to run again (requeue: their executor or parameter server was lost;
+ * counts: as a failed attempt), or for good (its job fails).  Returns
+ * whether a task has now failed its last attempt. */
+static bool kill_tasks(struct sim *s, struct sim_job *j, int id, bool counts, bool requeue)
 {
 	bool fail = false;
 	struct sim_live *jr = j->live;
@@ -1416,18 +1429,18 @@ static bool kill_tasks(struct sim *s, struct sim_job *j, int id, bool counts)
 		int n = node_runs(s, s->execs[je->id].node, &rs, &cap);
 		for (int k = 0; k < n; k++)
 			if (s->runs[rs[k]].exec == je->id && s->runs[rs[k]].job == j->id)
-				fail |= kill_run(s, rs[k], counts, true);
+				fail |= kill_run(s, rs[k], counts, requeue);
 	}
 	free(rs);
 	return fail;
 }
 
-static void policy_exec_lost(struct sim *s, int job, int role, int why)
+static void policy_exec_lost(struct sim *s, int job, const struct sim_exec *x, int why)
 {
 	if (!s->ops->exec_lost)
 		return;
 	pol_enter(s);
-	s->ops->exec_lost(s->pst, s, job, role, why);
+	s->ops->exec_lost(s->pst, s, job, x, why);
 	pol_leave(s);
 }
 
@@ -1443,7 +1456,7 @@ static void lose_exec(struct sim *s, int id, int why)
 	struct sim_job *j = &s->pub.jobs[x->job];
 	struct sim_live *jr = j->live;
 	bool counts = why != SIM_WHY_PREEMPTED;
-	bool fail = kill_tasks(s, j, id, counts);
+	bool fail = kill_tasks(s, j, id, counts, true);
 	int role = x->role;
 	bool ready = x->ready_us >= 0;
 	jr->execs[x->jpos].free = 0;
@@ -1467,7 +1480,7 @@ static void lose_exec(struct sim *s, int id, int why)
 			queue_dispatch(s, j); /* its other executors take the tasks back */
 	}
 	if (job_active(j))
-		policy_exec_lost(s, j->id, role, why);
+		policy_exec_lost(s, j->id, &copy, why);
 }
 
 int64_t sim_preempt_executor(struct sim *s, struct sim_exec *x)
@@ -1484,8 +1497,9 @@ int64_t sim_preempt_executor(struct sim *s, struct sim_exec *x)
 		lose_exec(s, id, SIM_WHY_PREEMPTED);
 		return 0;
 	}
-	kill_tasks(s, j, id, false); /* its slots take no more tasks */
+	kill_tasks(s, j, id, false, true); /* its slots take no more tasks */
 	j->live->execs[x->jpos].free = 0;
+	queue_dispatch(s, j); /* the job's other free slots take them */
 	x->slots = 0;
 	x->timer_tag = TAG_RELEASE;
 	x->ev_seq = push_at(s, (double)s->now + (double)cost, EV_EXEC_TIMER, (uint32_t)id);
@@ -1682,8 +1696,11 @@ static void start_failures(struct sim *s)
 		for (int k = 0; k < s->scn->groups[i].noutages; k++) {
 			const struct scn_outage *o = &s->scn->groups[i].outages[k];
 			int id = first + o->node;
-			push_node_at(s, id, NE_OUT, (double)o->at_us);
-			push_node_at(s, id, NE_BACK, (double)o->at_us + (double)o->for_us);
+			int64_t from = o->at_us, to = o->at_us + o->for_us;
+			if (to <= s->now)
+				continue; /* over before the run begins (its first arrival) */
+			push_node_at(s, id, NE_OUT, (double)(from > s->now ? from : s->now));
+			push_node_at(s, id, NE_BACK, (double)to);
 		}
 }
 
@@ -1745,7 +1762,7 @@ static inline bool stale(const struct sim *s, const struct eq_event *ev)
 	if (ev->kind == EV_JOB_TIMER) {
 		const struct jtimer *t = &s->jtimers[ev->obj];
 		const struct sim_job *j = &s->pub.jobs[t->job];
-		return !job_active(j) || j->mstate != t->state || j->mgen != t->gen;
+		return !job_active(j) || j->mstate != t->state || s->jgen[t->job] != t->gen;
 	}
 	return false;
 }
@@ -2046,6 +2063,7 @@ struct sim *sim_new(const struct scn *scn, const struct scn_policy *pol,
 	arena_init(&s->dag_ar);
 	s->pub.jobs = xmalloc((size_t)(s->pub.njobs ? s->pub.njobs : 1) * sizeof *s->pub.jobs);
 	s->why = xcalloc((size_t)(s->pub.njobs ? s->pub.njobs : 1), 1);
+	s->jgen = xcalloc((size_t)(s->pub.njobs ? s->pub.njobs : 1), sizeof *s->jgen);
 	number_jobs(s); /* sets every field of every job */
 	s->jobs_left = s->pub.njobs;
 	for (int g = 0; g < scn->ngroups; g++)
@@ -2078,6 +2096,7 @@ void sim_free(struct sim *s)
 	arena_free(&s->dag_ar);
 	free(s->pub.jobs);
 	free(s->why);
+	free(s->jgen);
 	free(s->execs);
 	free(s->runs);
 	free(s->jtimers);

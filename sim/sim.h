@@ -151,7 +151,7 @@ struct sim_live {
 	bool dispatch_queued;    /* on the engine's dispatch list */
 	int slot;                /* its place in the pool; -1: the zero record */
 	int *spec; int nspec, cap_spec; /* run slots listed for a speculative copy */
-	int mword[4];            /* its job model's own: zero at the first
+	int mword[6];            /* its job model's own: zero at the first
 				    executor, never read by the kernel */
 	int64_t mtime[2];        /* the same, for times */
 };
@@ -171,7 +171,7 @@ struct sim_job {
 	int nodes_used;          /* distinct nodes that hosted its executors (set at end) */
 	uint8_t type;            /* its group's job model (scn_job_group.type) */
 	uint8_t status;          /* enum sim_job_status */
-	uint8_t mgen;            /* engine-private: changes of mstate, mod 256 */
+	uint8_t spare;           /* free */
 	uint8_t mstate;          /* its job model's own state, 0 at arrival,
 				    changed only by sim_job_set_state: a job
 				    timer fires only while it is unchanged */
@@ -452,9 +452,11 @@ void sim_job_busy_gpus(struct sim *s, struct sim_job *j, int n);
  * failed, it was preempted). */
 int sim_job_nexecs(const struct sim_job *j);
 struct sim_exec *sim_job_exec(struct sim *s, const struct sim_job *j, int i);
-/* Kill every task job j runs, to run again (not counted as failures):
- * its work so far is lost (a parameter server it pulls from is gone). */
-void sim_kill_tasks(struct sim *s, struct sim_job *j);
+/* Kill every task job j runs, to run again, each a failed attempt (a
+ * parameter server it pulls from is gone: Spark counts the task's
+ * failure); its work so far is lost.  A task past task_max_failures
+ * fails the job (reason task-failures): returns true then. */
+bool sim_kill_tasks(struct sim *s, struct sim_job *j);
 /* This replication's seed (rng.h keys). */
 uint64_t sim_seed(const struct sim *s);
 /* Whether the policy's cluster manager isolates GPUs (an executor sees

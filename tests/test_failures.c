@@ -10,6 +10,7 @@
 
 #include "harness.h"
 #include "load.h"
+#include "metrics.h"
 #include "policy.h"
 #include "registry.h"
 #include "scenario.h"
@@ -50,7 +51,7 @@ static void max_failures(void)
 	CU_ASSERT_EQUAL(j->status, JOB_FAILED);
 	CU_ASSERT_EQUAL(j->end_us, S(10));
 	CU_ASSERT_STRING_EQUAL(why_of(s, j, b, sizeof b), "task-failures");
-	CU_ASSERT_EQUAL(sim_totals(s)->tasks_retried, 2);
+	CU_ASSERT_EQUAL(sim_totals(s)->tasks_retried, 1); /* the second attempt, not run again */
 	CU_ASSERT_DOUBLE_EQUAL(sim_totals(s)->lost_core_us, 9e6, 1e-6); /* 4 s + 5 s */
 	CU_ASSERT_EQUAL(h_nexecs(), 2);
 	CU_ASSERT_EQUAL(h_exec(1)->launch_us, S(5));
@@ -191,7 +192,7 @@ static void bad_keys(void)
 		{"failures: {mtbf: 1h, mttr: 1s, when: 2}", "",
 		 ":2:80: unknown key 'when' in failures (known: mtbf, mttr)"},
 		{"outages: [{node: 2, at: 1s, for: 1s}]", "",
-		 ":2:66: '2' is above the limit of 1 nodes in the group (from 0)"},
+		 ":2:66: node '2' of an outage is past node group 'n', whose 2 nodes count from 0"},
 		{"outages: [{at: 1s, for: 0s}]", "", ":2:73: expected a time > 0, got '0s'"},
 		{"stragglers: {fraction: 2, slowdown: 5}", "",
 		 ":2:72: expected a number from 0 to 1 for fraction, got '2'"},
@@ -282,6 +283,88 @@ static void models_listing(void)
 	free(err);
 }
 
+/* Review findings, each hand-computed in its scenario's comment. */
+static void losses_counted_right(void)
+{
+	struct scn *c;
+	char b[128];
+	struct sim *s = h_run(FAIL_DIR "last-attempt.yaml", "fifo", 0, &c);
+	CU_ASSERT_EQUAL(sim_job(s, 0)->status, JOB_FAILED);
+	CU_ASSERT_EQUAL(sim_job(s, 0)->end_us, S(4));
+	CU_ASSERT_EQUAL(sim_totals(s)->tasks_retried, 0);
+	CU_ASSERT_DOUBLE_EQUAL(sim_totals(s)->lost_core_us, 4e6, 1e-6);
+	h_done(s, c);
+
+	s = h_run(FAIL_DIR "outage-before.yaml", "fifo", 0, &c);
+	struct met_run m;
+	met_compute(s, &m);
+	CU_ASSERT_DOUBLE_EQUAL(m.node_availability, 0.5, 1e-12);
+	h_done(s, c);
+
+	s = h_run(FAIL_DIR "yarn-am.yaml", "yarn", 0, &c);
+	int ams = 0;
+	for (int i = 0; i < h_nexecs(); i++)
+		if (h_exec(i)->role == SIM_ROLE_AM) {
+			ams++;
+			if (ams == 3) /* the one launched again */
+				CU_ASSERT_EQUAL(h_exec(i)->mem_mib, h_exec(0)->mem_mib);
+		}
+	CU_ASSERT_EQUAL(ams, 3);
+	CU_ASSERT_EQUAL(h_exec(0)->mem_mib, 1024);
+	CU_ASSERT_EQUAL(sim_job(s, 0)->status, JOB_DONE);
+	h_done(s, c);
+
+	s = h_run(FAIL_DIR "reserve-loss.yaml", "dg", 0, &c);
+	const struct sim_job *tf = h_job(s, "tf", 0);
+	CU_ASSERT_EQUAL(tf->status, JOB_TIMED_OUT);
+	CU_ASSERT_EQUAL(tf->end_us, S(61));
+	CU_ASSERT_STRING_EQUAL(why_of(s, tf, b, sizeof b), "reservation-timeout");
+	h_done(s, c);
+}
+
+/* A test-only job model: at arrival a timer at 1 s, then 256 changes of
+ * state that end in the state it was set in (an 8-bit count of changes
+ * would match again), then a timer at 2 s that ends the job.  The first
+ * must never fire. */
+static struct sim_job_ops gen_ops;
+static int gen_fired;
+
+static void gen_arrived(struct sim *s, struct sim_job *j)
+{
+	sim_job_timer(s, j, 1e6, 1);
+	for (int k = 1; k <= 256; k++)
+		sim_job_set_state(s, j, k % 2);
+	CU_ASSERT_EQUAL(j->mstate, 0);
+	sim_job_timer(s, j, 2e6, 2);
+}
+
+static void gen_timer(struct sim *s, struct sim_job *j, struct sim_exec *x, int tag)
+{
+	CU_ASSERT_PTR_NULL(x);
+	gen_fired |= 1 << tag;
+	if (tag == 2)
+		sim_end_job(s, j, JOB_FAILED, SIM_WHY_EXEC_LOST);
+}
+
+static void timer_generations(void)
+{
+	struct scn *c = h_load(FAIL_DIR "retry.yaml");
+	gen_ops = *c->jobs[0].ops;
+	gen_ops.build = NULL; /* no tasks */
+	gen_ops.arrived = gen_arrived;
+	gen_ops.timer = gen_timer;
+	gen_ops.exec_ready = NULL;
+	c->jobs[0].ops = &gen_ops;
+	char err[256];
+	gen_fired = 0;
+	struct sim *s = sim_new(c, &c->policies[0], 0, err, sizeof err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_EQUAL(sim_run(s), 0);
+	CU_ASSERT_EQUAL(gen_fired, 1 << 2); /* only the second */
+	CU_ASSERT_EQUAL(sim_job(s, 0)->end_us, S(2));
+	h_done(s, c);
+}
+
 int test_suite_failures(void)
 {
 	TEST_SUITE("failures",
@@ -294,6 +377,9 @@ int test_suite_failures(void)
 		   {"a straggler with and without speculation", straggler_speculation},
 		   {"bad failure, outage, straggler, speculation values", bad_keys},
 		   {"runs.csv: lost work, retries, availability, copies", runs_csv_columns},
-		   {"hetsim models lists each model's keys", models_listing});
+		   {"hetsim models lists each model's keys", models_listing},
+		   {"losses counted right; a yarn AM of its size; a TFoS reservation loss",
+		    losses_counted_right},
+		   {"a job timer never comes back after 256 state changes", timer_generations});
 	return 0;
 }

@@ -117,7 +117,7 @@ static void angel_exec_lost(struct sim *s, struct sim_job *j, struct sim_exec *x
 {
 	(void)why;
 	if (x->role == 1)
-		sim_kill_tasks(s, j);
+		sim_kill_tasks(s, j); /* may fail the job */
 }
 
 static const struct sim_job_ops angel_ops = {

@@ -105,6 +105,8 @@ enum { T_TIMEOUT, T_PHASE, T_PROBE };
 #define STARTUP_OVER(j) ((j)->live->mword[2]) /* start-up time passed, training
 						 waits for a TF node's GPU pick */
 #define STEPS_DONE(j) ((j)->live->mword[3])  /* steps kept by checkpoints */
+#define RECOVERIES(j) ((j)->live->mword[4])  /* losses it recovered from */
+#define TRAINED(j) ((j)->live->mword[5])     /* training began once */
 #define TRAIN_FROM(j) ((j)->live->mtime[0])  /* this training's start */
 #define TRAIN_US(j) ((j)->live->mtime[1])    /* and its length */
 /* A TF node's place in its GPU calls (sim_exec.mbyte). */
@@ -184,10 +186,11 @@ static void tf_probe(struct sim *s, struct sim_job *j, struct sim_exec *x)
 		return;
 	case TG_PICK:
 	case TG_PS_PICK:
-		if (idle)
+		if (idle && !x->gpus_grabbed)
 			sim_take_gpu(s, x); /* else gpu_busy: cpu, without one */
 		GPU_STATE(x) = TG_NONE;
-		if (--GPU_WAITS(j) == 0 && STARTUP_OVER(j) && j->mstate == PH_STARTUP)
+		if (GPU_WAITS(j) > 0 && --GPU_WAITS(j) == 0 && STARTUP_OVER(j) &&
+		    j->mstate == PH_STARTUP)
 			start_training(s, j);
 		return;
 	default:
@@ -231,6 +234,8 @@ static void tf_reserved(struct sim *s, struct sim_job *j)
  * everything it holds, GPUs its nodes took included. */
 static void on_probe_timer(struct sim *s, struct sim_job *j, struct sim_exec *x)
 {
+	if (GPU_STATE(x) == TG_NONE)
+		return; /* its calls were cut short: its job recovers from a loss */
 	if (GPU_STATE(x) == TG_PS_DELAY) {
 		GPU_STATE(x) = TG_PS_PICK;
 		GPU_TRIES(x) = 0;
@@ -279,8 +284,7 @@ static void start_training(struct sim *s, struct sim_job *j)
 	 * on at its steps' pace */
 	double feed = STEPS_DONE(j) ? 0 : (double)feed_us(sc, j->group, workers);
 	sim_job_busy_gpus(s, j, on_gpu);
-	if (j->status == JOB_WAITING) /* lost a node before its reservation ended */
-		sim_job_started(s, j);
+	TRAINED(j) = 1;
 	sim_job_set_state(s, j, PH_TRAIN);
 	TRAIN_FROM(j) = sim_now(s);
 	TRAIN_US(j) = (int64_t)(train > feed ? train : feed);
@@ -291,7 +295,7 @@ static void on_phase_end(struct sim *s, struct sim_job *j)
 {
 	switch (j->mstate) {
 	case PH_STARTUP:
-		if (GPU_WAITS(j)) { /* a TF node is still on its way to its GPU */
+		if (GPU_WAITS(j) > 0) { /* a TF node is still on its way to its GPU */
 			STARTUP_OVER(j) = true;
 			break;
 		}
@@ -337,17 +341,27 @@ static void try_restore(struct sim *s, struct sim_job *j)
 	for (int r = 0; r < j->shape->nroles; r++)
 		if (j->live->role_ready[r] < j->shape->role[r].count)
 			return;
+	/* the TF processes start again: each TF node behind a GPU-blind
+	 * policy takes an idle GPU of its node if it has none (no probes) */
+	for (int i = 0; i < sim_job_nexecs(j); i++) {
+		struct sim_exec *x = sim_job_exec(s, j, i);
+		if (x && x->role != SIM_ROLE_AM && tf_probes(s, j, x) && !x->gpus_grabbed &&
+		    sim_cluster(s)->nodes[x->node].gpus_free > 0)
+			sim_take_gpu(s, x);
+	}
+	if (!TRAINED(j)) { /* lost in its start-up: the start-up again */
+		sim_job_set_state(s, j, PH_STARTUP);
+		STARTUP_OVER(j) = 0;
+		sim_job_timer(s, j, (double)params_of(s, j)->startup_us, T_PHASE);
+		return;
+	}
 	sim_job_set_state(s, j, PH_RESTORE);
 	sim_job_timer(s, j, (double)params_of(s, j)->checkpoint_restore_us, T_PHASE);
 }
 
 static void mn_exec_ready(struct sim *s, struct sim_job *j, struct sim_exec *x)
 {
-	if (j->mstate == PH_RECOVER) {
-		/* a replacement: TFoS restarts the node's TF process, which
-		 * takes an idle GPU of its node if it has none (no probes) */
-		if (tf_probes(s, j, x) && sim_cluster(s)->nodes[x->node].gpus_free > 0)
-			sim_take_gpu(s, x);
+	if (j->mstate == PH_RECOVER) { /* a replacement */
 		try_restore(s, j);
 		return;
 	}
@@ -362,11 +376,18 @@ static void mn_exec_ready(struct sim *s, struct sim_job *j, struct sim_exec *x)
 }
 
 /* A TF node was lost.  TFoS 1.x has no elastic recovery: the job fails,
- * unless it checkpoints (checkpoint_every), when it waits for its
- * replacements and trains on from its last checkpoint: a node failure
- * loses the training since the last periodic checkpoint, a preemption
- * nothing (the node saved one before it went: preempt_cost_us).  Once
- * training is over (shutdown) a loss changes nothing. */
+ * unless it checkpoints (checkpoint_every).  Then:
+ *   - in the reservation, the reservation goes on: the replacement
+ *     registers in the lost node's place (its timeout still runs);
+ *   - later, the job waits for its replacements and starts its TF
+ *     processes again: the start-up again if training never began, else
+ *     it loads the last checkpoint and trains what is left.  A node
+ *     failure loses the training since the last periodic checkpoint, a
+ *     preemption only its save (the node saved one before it went:
+ *     preempt_cost_us).
+ * Each loss is a failed attempt of the TF node's Spark task: past
+ * task_max_failures the job fails (task-failures).  Once training is
+ * over (shutdown) a loss changes nothing. */
 static void mn_exec_lost(struct sim *s, struct sim_job *j, struct sim_exec *x, int why)
 {
 	const struct jm_mnist *p = params_of(s, j);
@@ -374,6 +395,15 @@ static void mn_exec_lost(struct sim *s, struct sim_job *j, struct sim_exec *x, i
 		return;
 	if (!p->checkpoint_every_us) {
 		sim_end_job(s, j, JOB_FAILED, SIM_WHY_EXEC_LOST);
+		return;
+	}
+	if (++RECOVERIES(j) >= sim_job_group(s, j->id)->task_max_failures) {
+		sim_end_job(s, j, JOB_FAILED, SIM_WHY_TASK_FAILURES);
+		return;
+	}
+	if (j->mstate == PH_RESERVE) {
+		if (x->ready_us >= 0 && GPU_STATE(x) == TG_NONE)
+			REGISTERED(j)--; /* it had registered */
 		return;
 	}
 	if (j->mstate == PH_TRAIN) {
@@ -393,6 +423,12 @@ static void mn_exec_lost(struct sim *s, struct sim_job *j, struct sim_exec *x, i
 				sim_give_gpus(s, w); /* the TF processes stop */
 		}
 	}
+	for (int i = 0; i < sim_job_nexecs(j); i++) { /* the TF processes stop */
+		struct sim_exec *w = sim_job_exec(s, j, i);
+		if (w)
+			GPU_STATE(w) = TG_NONE; /* their GPU calls with them */
+	}
+	GPU_WAITS(j) = 0;
 	sim_job_set_state(s, j, PH_RECOVER); /* its pending phase timers are off */
 }
 
