@@ -915,7 +915,7 @@ static int model_key(const struct job_model *m, const char *key)
 	return -1;
 }
 
-/* "wordcount, synthetic and angel": the models whose tables have `key`
+/* "a, b and c": the models whose tables have `key`
  * (all of them for NULL: the names of the models). */
 static const char *models_text(const char *key, char *buf, size_t len)
 {
@@ -1051,18 +1051,18 @@ static int job_arrival(struct ld *ld, const struct yn *m, struct scn_job_group *
 }
 
 static const char *const role_keys[] = {"cores", "memory", "gpus", "require", "prefer"};
-static const char *const angel_ps_keys[] = {"count", "cores", "memory", "gpus", "require",
-					    "prefer"};
+static const char *const counted_role_keys[] = {"count", "cores", "memory", "gpus", "require",
+						"prefer"};
 
-/* A role (TensorFlowOnSpark ps or worker, Angel ps); e holds its defaults.
- * Only Angel's parameter servers take a count. */
+/* A role mapping, a model's JM_ROLE key; e holds its defaults.  Only a
+ * role whose key says so (lo = 1) takes a count. */
 static int load_role(struct ld *ld, const struct yn *m, const char *role, bool with_count,
 		     struct scn_exec *e)
 {
 	char what[32];
 	const struct yn *v;
 	snprintf(what, sizeof what, "role %s", role);
-	if ((with_count ? CHECK_MAP(ld, m, what, angel_ps_keys) : CHECK_MAP(ld, m, what, role_keys)) < 0 ||
+	if ((with_count ? CHECK_MAP(ld, m, what, counted_role_keys) : CHECK_MAP(ld, m, what, role_keys)) < 0 ||
 	    (with_count && opt_lim(ld, m, "count", 1, MAX_EXECUTORS, "executors per job",
 				   &e->count) < 0) ||
 	    opt_lim(ld, m, "cores", 1, MAX_CORES, "cores per executor", &e->cores) < 0 ||

@@ -150,7 +150,7 @@ struct scn_cost_dev {
 	double slope_us;     /* per work unit, >= 0 */
 };
 struct scn_cost_kernel {
-	char *name;          /* wordcount_map, wordcount_reduce, mnist_step, ... */
+	char *name;          /* the job models name theirs (docs/model.md, "Costs") */
 	char *unit;          /* work unit: "MiB", "samples", ... */
 	enum scn_noise noise;
 	double noise_cv;     /* coefficient of variation of the factor */

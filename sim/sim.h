@@ -74,8 +74,8 @@ enum sim_why {
 				found nothing that rules it out */
 	SIM_WHY_TASK_FAILURES,/* a task failed spark.task.maxFailures times
 				(its executors were lost with their nodes) */
-	SIM_WHY_EXEC_LOST,   /* an executor it cannot do without was lost (a
-				TFoS node: no elastic recovery) */
+	SIM_WHY_EXEC_LOST,   /* an executor it cannot do without was lost (its
+				model has no recovery) */
 	SIM_WHY_LABEL0,      /* SIM_WHY_LABEL(0); keep last */
 };
 /* Why an executor was lost (sim_job_ops.exec_lost, policy_ops.exec_lost);
