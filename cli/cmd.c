@@ -339,14 +339,19 @@ static int cmd_policies(int argc, char **argv)
 	for (int i = 0; i < n; i++) {
 		printf("%-18s %s%s%s\n", all[i]->name, all[i]->summary,
 		       all[i]->uses_labels ? "" : " (ignores labels)",
-		       all[i]->gpu_aware ? "" : " (TF nodes grab idle GPUs)");
+		       all[i]->gpu_aware && all[i]->gpu_aware(NULL) ? "" : " (TF nodes grab idle GPUs)");
 		for (const struct pol_param *p = all[i]->params; p->key; p++) {
-			char kind[128] = "true|false";
+			char kind[128] = "true|false", r[96];
+			static const char *const kinds[] = {[POL_INT] = "integer", [POL_NUM] = "number",
+							    [POL_TIME] = "time", [POL_SIZE] = "size"};
 			if (p->type == POL_CHOICE) {
 				kind[0] = '\0';
 				for (int c = 0; p->choices[c]; c++)
 					snprintf(kind + strlen(kind), sizeof kind - strlen(kind), "%s%s",
 						 c ? "|" : "", p->choices[c]);
+			} else if (p->type != POL_BOOL) {
+				snprintf(kind, sizeof kind, "%s %s", kinds[p->type],
+					 switch_range(p, r, sizeof r));
 			}
 			printf("    %-14s %-18s default %-9s %s\n", p->key, kind, p->def, p->help);
 		}

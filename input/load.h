@@ -37,4 +37,9 @@ struct scn *scn_load(const char *path, char *err, size_t errlen);
  * ends with " (sweep point P: label=value, ...)". */
 struct scn_sweep *scn_sweep_load(const char *path, char *err, size_t errlen);
 
+/* The range of a numeric policy switch as a scenario writes it ("[1,
+ * 8192] MiB", "[1ms, 1h]"), for messages and `hetsim policies`. */
+struct pol_param;
+const char *switch_range(const struct pol_param *spec, char *buf, size_t len);
+
 #endif

@@ -1502,6 +1502,65 @@ static int bad_switch(struct ld *ld, const struct yn *k, const struct policy_ops
 	return fail(ld, k, "policy %s has no switch '%s' (it has no switches)", ops->name, k->str);
 }
 
+/* The range of numeric switch `spec`, as a scenario writes it, into buf:
+ * "[1, 8192] MiB", "(0, 1]", "[1ms, 1h]". */
+const char *switch_range(const struct pol_param *spec, char *buf, size_t len)
+{
+	char lo[32], hi[32];
+	switch (spec->type) {
+	case POL_TIME:
+		snprintf(lo, sizeof lo, "%.15gs", spec->lo / 1e6);
+		snprintf(hi, sizeof hi, "%.15gs", spec->hi / 1e6);
+		break;
+	case POL_SIZE:
+		snprintf(lo, sizeof lo, "%.15gMiB", spec->lo);
+		snprintf(hi, sizeof hi, "%.15gMiB", spec->hi);
+		break;
+	default:
+		snprintf(lo, sizeof lo, "%.15g", spec->lo);
+		snprintf(hi, sizeof hi, "%.15g", spec->hi);
+	}
+	snprintf(buf, len, "[%s, %s]%s%s", lo, hi, spec->unit ? " " : "",
+		 spec->unit ? spec->unit : "");
+	return buf;
+}
+
+/* A numeric switch's value v, in its base unit, within its range. */
+static int switch_num(struct ld *ld, const struct yn *v, const struct pol_param *spec,
+		      const struct policy_ops *ops, double *out)
+{
+	char range[96];
+	long long ll;
+	int64_t i64;
+	switch (spec->type) {
+	case POL_INT:
+		if (get_ll(ld, v, LLONG_MIN, LLONG_MAX, &ll) < 0)
+			return -1;
+		*out = (double)ll;
+		break;
+	case POL_NUM:
+		if (get_num(ld, v, out) < 0)
+			return -1;
+		break;
+	case POL_TIME:
+		if (get_time(ld, v, NONNEG, &i64) < 0)
+			return -1;
+		*out = (double)i64;
+		break;
+	case POL_SIZE:
+		if (get_size(ld, v, 0, &i64) < 0)
+			return -1;
+		*out = (double)i64;
+		break;
+	default:
+		return 0;
+	}
+	if (!(*out >= spec->lo && *out <= spec->hi))
+		return fail(ld, v, "expected %s for switch '%s' of policy %s, got %s",
+			    switch_range(spec, range, sizeof range), spec->key, ops->name, got(ld, v));
+	return 0;
+}
+
 static int load_switch(struct ld *ld, const struct yn *k, const struct yn *v,
 		       const struct policy_ops *ops, struct scn_policy *p)
 {
@@ -1524,9 +1583,13 @@ static int load_switch(struct ld *ld, const struct yn *k, const struct yn *v,
 				    join(spec->choices, n, list, sizeof list), k->str, ops->name,
 				    got(ld, v));
 	}
+	double num = 0;
+	if (switch_num(ld, v, spec, ops, &num) < 0)
+		return -1;
 	struct scn_param *q = &p->params[p->nparams++];
 	q->key = xstrdup(k->str);
 	q->value = xstrdup(v->str);
+	q->num = num;
 	q->pos = pos(ld, v);
 	return 0;
 }

@@ -179,14 +179,14 @@ static void fifo_fini(void *st)
 	free(f);
 }
 
-static const struct pol_param fifo_params[] = {{NULL, POL_BOOL, NULL, NULL, NULL}};
+static const struct pol_param fifo_params[] = {{.key = NULL}};
 
 const struct policy_ops pol_fifo = {
 	.name = "fifo",
 	.summary = "strict arrival order, whole job first fit in node order, head-of-line blocking",
 	.params = fifo_params,
 	.uses_labels = false,
-	.gpu_aware = true,
+	.gpu_aware = pol_gpu_aware_always,
 	.init = fifo_init,
 	.job_arrived = fifo_arrived,
 	.job_finished = fifo_finished,

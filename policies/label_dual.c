@@ -296,11 +296,13 @@ static void dual_fini(void *st)
 
 static const char *const calculators[] = {"dominant", "memory", NULL};
 static const struct pol_param dual_params[] = {
-	{"labels", POL_BOOL, NULL, "true", "filter nodes by the jobs' required and preferred labels"},
-	{"calculator", POL_CHOICE, calculators, "dominant",
-	 "dominant: fit on cores, memory and GPUs; memory: memory and GPUs only (cores oversubscribe)"},
-	{"gang", POL_BOOL, NULL, "true", "admit a job's executors all at once or not at all"},
-	{NULL, POL_BOOL, NULL, NULL, NULL},
+	{.key = "labels", .type = POL_BOOL, .def = "true",
+	 .help = "filter nodes by the jobs' required and preferred labels"},
+	{.key = "calculator", .type = POL_CHOICE, .choices = calculators, .def = "dominant",
+	 .help = "dominant: fit on cores, memory and GPUs; memory: memory and GPUs only (cores oversubscribe)"},
+	{.key = "gang", .type = POL_BOOL, .def = "true",
+	 .help = "admit a job's executors all at once or not at all"},
+	{.key = NULL},
 };
 
 const struct policy_ops pol_label_dual = {
@@ -308,7 +310,7 @@ const struct policy_ops pol_label_dual = {
 	.summary = "label filter + multi-resource best fit, gang admission with backfill",
 	.params = dual_params,
 	.uses_labels = true,
-	.gpu_aware = true,
+	.gpu_aware = pol_gpu_aware_always,
 	.init = dual_init,
 	.job_arrived = dual_arrived,
 	.job_finished = dual_finished,

@@ -32,6 +32,12 @@ void pol_jobset_add(struct pol_jobset *q, int job)
 	pol_bits_put(&q->b, job, true);
 }
 
+bool pol_gpu_aware_always(const struct scn_policy *cfg)
+{
+	(void)cfg;
+	return true;
+}
+
 void pol_jobset_return(struct pol_jobset *q, int job)
 {
 	if (job > q->last) {

@@ -36,6 +36,9 @@ struct pol_jobset {
 void pol_jobset_init(struct pol_jobset *q, int njobs);
 void pol_jobset_free(struct pol_jobset *q);
 void pol_jobset_add(struct pol_jobset *q, int job);
+/* policy_ops.gpu_aware of a policy that always grants GPUs. */
+bool pol_gpu_aware_always(const struct scn_policy *cfg);
+
 /* Queue again a job that left the set (it lost an executor and wants a
  * replacement), in its place by id.  No-op if present. */
 void pol_jobset_return(struct pol_jobset *q, int job);

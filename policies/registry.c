@@ -1,4 +1,5 @@
 /* registry.c - every policy, in one plain table (git's builtin table). */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -55,6 +56,15 @@ const char *pol_param_value(const struct policy_ops *ops, const struct scn_polic
 			return cfg->params[i].value;
 	const struct pol_param *p = pol_param_spec(ops, key);
 	return p ? p->def : NULL;
+}
+
+double pol_param_num(const struct policy_ops *ops, const struct scn_policy *cfg, const char *key)
+{
+	for (int i = 0; cfg && i < cfg->nparams; i++)
+		if (strcmp(cfg->params[i].key, key) == 0)
+			return cfg->params[i].num;
+	const struct pol_param *p = pol_param_spec(ops, key);
+	return p ? p->def_num : NAN;
 }
 
 bool pol_param_bool(const struct policy_ops *ops, const struct scn_policy *cfg,

@@ -25,6 +25,9 @@ const struct pol_param *pol_param_spec(const struct policy_ops *ops, const char 
  * else the spec's default.  The key must be in the spec. */
 const char *pol_param_value(const struct policy_ops *ops,
 			    const struct scn_policy *cfg, const char *key);
+/* A numeric switch's value in its base unit (µs, MiB): the scenario's,
+ * else the spec's default.  The key must be a numeric switch. */
+double pol_param_num(const struct policy_ops *ops, const struct scn_policy *cfg, const char *key);
 /* pol_param_value() for a POL_BOOL switch. */
 bool pol_param_bool(const struct policy_ops *ops,
 		    const struct scn_policy *cfg, const char *key);

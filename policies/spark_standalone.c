@@ -342,9 +342,9 @@ static void sa_fini(void *st)
 }
 
 static const struct pol_param sa_params[] = {
-	{"spread_out", POL_BOOL, NULL, "true",
-	 "spark.deploy.spreadOut: spread each app over workers (true) or fill workers in turn"},
-	{NULL, POL_BOOL, NULL, NULL, NULL},
+	{.key = "spread_out", .type = POL_BOOL, .def = "true",
+	 .help = "spark.deploy.spreadOut: spread each app over workers (true) or fill workers in turn"},
+	{.key = NULL},
 };
 
 const struct policy_ops pol_spark_standalone = {
@@ -352,7 +352,7 @@ const struct policy_ops pol_spark_standalone = {
 	.summary = "stock Spark Master: apps FIFO without blocking, spread out, GPU-blind",
 	.params = sa_params,
 	.uses_labels = false,
-	.gpu_aware = false,
+	.gpu_aware = NULL /* GPU-blind: issue 15 adds its switch */,
 	.init = sa_init,
 	.job_arrived = sa_arrived,
 	.job_finished = sa_finished,

@@ -49,12 +49,26 @@
 #include "util.h"
 
 enum {
-	MIN_ALLOC_MIB = 1024,     /* yarn.scheduler.minimum-allocation-mb */
-	MAX_ALLOC_MIB = 8192,     /* yarn.scheduler.maximum-allocation-mb */
 	SPARK_AM_MIB = 512,       /* spark.yarn.am.memory (client mode) */
 	ANGEL_AM_MIB = 2048,      /* spark.angel.master.memory */
 };
-#define AM_PERCENT 0.1            /* maximum-am-resource-percent */
+
+/* The scheduler's configuration: the policy's switches (yarn_params). */
+struct yconf {
+	int64_t min_mib;          /* yarn.scheduler.minimum-allocation-mb */
+	int64_t max_mib;          /* yarn.scheduler.maximum-allocation-mb */
+	double am_percent;        /* yarn.scheduler.capacity.maximum-am-resource-percent */
+};
+
+extern const struct policy_ops pol_yarn;
+
+static struct yconf conf_of(const struct scn_policy *cfg)
+{
+	return (struct yconf){
+		.min_mib = (int64_t)pol_param_num(&pol_yarn, cfg, "min_allocation_mb"),
+		.max_mib = (int64_t)pol_param_num(&pol_yarn, cfg, "max_allocation_mb"),
+		.am_percent = pol_param_num(&pol_yarn, cfg, "max_am_resource_percent")};
+}
 
 struct yarn_app {
 	bool active;              /* its AMs count against the AM limit */
@@ -65,6 +79,7 @@ struct yarn_app {
 };
 
 struct yarn {
+	struct yconf k;            /* its switches */
 	struct pol_jobset q;       /* applications not finished, arrival order */
 	struct yarn_app *app;     /* by job id */
 	struct pol_fits fits;     /* by job group: what submission finds
@@ -101,17 +116,18 @@ static double yarn_key(const void *ctx, const struct clu_node *n, int fc, int64_
 
 /* Memory of the container for `mem` MiB of JVM heap (with Spark's
  * overhead when `overhead`), normalised up to the minimum allocation. */
-static int64_t container_mib(int64_t mem, bool overhead)
+static int64_t container_mib(const struct yconf *k, int64_t mem, bool overhead)
 {
 	int64_t c = mem;
 	if (overhead)
 		c += mem / 10 > 384 ? (mem + 9) / 10 : 384;
-	return (c + MIN_ALLOC_MIB - 1) / MIN_ALLOC_MIB * MIN_ALLOC_MIB;
+	return (c + k->min_mib - 1) / k->min_mib * k->min_mib;
 }
 
 /* Executor container of role r: mnist_spark's executors all have the
  * size of the larger role (one spark.executor.memory per application). */
-static void exec_shape_of(const struct sim_shape *sh, int type, int r, int *cores, int64_t *mib)
+static void exec_shape_of(const struct yconf *k, const struct sim_shape *sh, int type, int r,
+			  int *cores, int64_t *mib)
 {
 	int c = sh->role[r].cores;
 	int64_t m = sh->role[r].mem_mib;
@@ -124,19 +140,20 @@ static void exec_shape_of(const struct sim_shape *sh, int type, int r, int *core
 		}
 	*cores = c ? c : 1;
 	/* Angel's PS containers hold their configured memory as is */
-	*mib = container_mib(m, !(type == JM_ANGEL && r == 1));
+	*mib = container_mib(k, m, !(type == JM_ANGEL && r == 1));
 }
 
-static void exec_shape(const struct sim_job *j, int r, int *cores, int64_t *mib)
+static void exec_shape(const struct yconf *k, const struct sim_job *j, int r, int *cores,
+		       int64_t *mib)
 {
-	exec_shape_of(j->shape, j->type, r, cores, mib);
+	exec_shape_of(k, j->shape, j->type, r, cores, mib);
 }
 
 /* AM containers of a job of this type: their memory, total. */
-static int64_t am_mib_of(int type)
+static int64_t am_mib_of(const struct yconf *k, int type)
 {
-	return container_mib(SPARK_AM_MIB, true) +
-	       (type == JM_ANGEL ? container_mib(ANGEL_AM_MIB, false) : 0);
+	return container_mib(k, SPARK_AM_MIB, true) +
+	       (type == JM_ANGEL ? container_mib(k, ANGEL_AM_MIB, false) : 0);
 }
 
 /* Whether a job of group `group` (shape sh) fits the empty cluster
@@ -148,12 +165,12 @@ static int64_t am_mib_of(int type)
  * container is over the maximum allocation or larger than every node is
  * refused at submission (arrival, below), one whose AM fits no node
  * waits for ever. */
-static void verdict(const struct scn *sc, int group, const struct sim_shape *sh, bool with_am,
-		    struct pol_verdict *v)
+static void verdict(const struct yconf *k, const struct scn *sc, int group,
+		    const struct sim_shape *sh, bool with_am, struct pol_verdict *v)
 {
 	int type = sc->jobs[group].type;
 	int64_t biggest = 0;
-	char a[32], b[32];
+	char a[32], b[32], st[32];
 	v->why = SIM_WHY_NONE;
 	v->detail[0] = '\0';
 	for (int g = 0; g < sc->ngroups; g++) /* O(node groups) */
@@ -162,14 +179,14 @@ static void verdict(const struct scn *sc, int group, const struct sim_shape *sh,
 	for (int r = 0; r < sh->nroles; r++) {
 		int cores;
 		int64_t mib;
-		exec_shape_of(sh, type, r, &cores, &mib);
+		exec_shape_of(k, sh, type, r, &cores, &mib);
 		const char *rn = jm_role_name(type, r);
 		pol_fmt_mib(mib, a, sizeof a);
-		if (mib > MAX_ALLOC_MIB) {
+		if (mib > k->max_mib) {
 			v->why = SIM_WHY_MAX_ALLOC;
 			snprintf(v->detail, sizeof v->detail, "%s container of %s (memory and overhead, "
-				 "in 1 GiB steps) is over yarn.scheduler.maximum-allocation-mb %d", rn,
-				 a, MAX_ALLOC_MIB);
+				 "in %s steps) is over yarn.scheduler.maximum-allocation-mb %" PRId64,
+				 rn, a, pol_fmt_mib(k->min_mib, st, sizeof st), k->max_mib);
 			return;
 		}
 		if (mib > biggest) {
@@ -193,8 +210,8 @@ static void verdict(const struct scn *sc, int group, const struct sim_shape *sh,
 			return;
 		}
 	}
-	int64_t am = type == JM_ANGEL ? container_mib(ANGEL_AM_MIB, false)
-					   : container_mib(SPARK_AM_MIB, true); /* the larger */
+	int64_t am = type == JM_ANGEL ? container_mib(k, ANGEL_AM_MIB, false)
+				      : container_mib(k, SPARK_AM_MIB, true); /* the larger */
 	if (with_am && am > biggest) { /* after the executors: what submission finds first */
 		v->why = SIM_WHY_MEMORY;
 		snprintf(v->detail, sizeof v->detail, "its application master's container of %s "
@@ -206,8 +223,8 @@ static void verdict(const struct scn *sc, int group, const struct sim_shape *sh,
 static void yarn_can_ever_place(const struct scn_policy *cfg, const struct scn *sc, int group,
 				const struct sim_shape *sh, struct pol_verdict *v)
 {
-	(void)cfg;
-	verdict(sc, group, sh, true, v);
+	struct yconf k = conf_of(cfg);
+	verdict(&k, sc, group, sh, true, v);
 }
 
 /* What the ResourceManager finds at submission: the executor containers
@@ -215,8 +232,8 @@ static void yarn_can_ever_place(const struct scn_policy *cfg, const struct scn *
 static void submission_verdict(const struct scn_policy *cfg, const struct scn *sc, int group,
 			       const struct sim_shape *sh, struct pol_verdict *v)
 {
-	(void)cfg;
-	verdict(sc, group, sh, false, v);
+	struct yconf k = conf_of(cfg);
+	verdict(&k, sc, group, sh, false, v);
 }
 
 static void *yarn_init(struct sim *s, const struct scn_policy *cfg)
@@ -226,7 +243,8 @@ static void *yarn_init(struct sim *s, const struct scn_policy *cfg)
 	pol_jobset_init(&y->q, sim_njobs(s));
 	pol_tent_init(&y->t, sim_cluster(s)->n);
 	y->app = xcalloc((size_t)(sim_njobs(s) ? sim_njobs(s) : 1), sizeof *y->app);
-	y->am_limit_mib = (int64_t)(AM_PERCENT * (double)sim_cluster(s)->total_mem_mib);
+	y->k = conf_of(cfg);
+	y->am_limit_mib = (int64_t)(y->k.am_percent * (double)sim_cluster(s)->total_mem_mib);
 	y->waiting = -1;
 	y->indexed = !clu_plain_scan;
 	if (y->indexed) {
@@ -244,7 +262,7 @@ static void yarn_arrived(void *st, struct sim *s, int job)
 	struct yarn_app *a = &y->app[job];
 	a->ams = j->type == JM_ANGEL ? 2 : 1;
 	a->relaunch = -1;
-	a->am_mib = am_mib_of(j->type);
+	a->am_mib = am_mib_of(&y->k, j->type);
 	int why = pol_fits_arrived(&y->fits, s, j);
 	if (why == SIM_WHY_MAX_ALLOC || why == SIM_WHY_MEMORY) {
 		sim_reject_job(s, job, why);
@@ -338,7 +356,8 @@ static void serve(struct yarn *y, struct sim *s, int job)
 	struct yarn_app *a = &y->app[job];
 	pol_tent_reset(&y->t);
 	if (j->live->ams_live < a->ams) {
-		int64_t mib[2] = {container_mib(SPARK_AM_MIB, true), container_mib(ANGEL_AM_MIB, false)};
+		int64_t mib[2] = {container_mib(&y->k, SPARK_AM_MIB, true),
+				  container_mib(&y->k, ANGEL_AM_MIB, false)};
 		int which = a->relaunch >= 0 ? a->relaunch : j->live->ams_live;
 		int got = place(y, c, 1, SIM_ROLE_AM, 1, mib[which]);
 		if (got)
@@ -353,7 +372,7 @@ static void serve(struct yarn *y, struct sim *s, int job)
 	int cores;
 	int64_t mib;
 	if (j->type == JM_ANGEL && j->live->granted[1] < j->shape->role[1].count) {
-		exec_shape(j, 1, &cores, &mib);
+		exec_shape(&y->k, j, 1, &cores, &mib);
 		int want = j->shape->role[1].count - j->live->granted[1];
 		if (place(y, c, want, 1, cores, mib) == want)
 			pol_tent_launch(&y->t, s, job);
@@ -362,12 +381,12 @@ static void serve(struct yarn *y, struct sim *s, int job)
 			return;
 	}
 	if (j->type == JM_MNIST) { /* one executor size, roles in launch order */
-		exec_shape(j, 0, &cores, &mib);
+		exec_shape(&y->k, j, 0, &cores, &mib);
 		while (sim_execs_wanted(j) > 0 && place(y, c, 1, sim_next_role(j), cores, mib))
 			pol_tent_launch(&y->t, s, job);
 		return;
 	}
-	exec_shape(j, 0, &cores, &mib);
+	exec_shape(&y->k, j, 0, &cores, &mib);
 	int want = j->shape->role[0].count - j->live->granted[0];
 	place(y, c, want, 0, cores, mib);
 	pol_tent_launch(&y->t, s, job);
@@ -379,7 +398,7 @@ static void schedule_scan(struct yarn *y, struct sim *s)
 	for (int job = pol_jobset_first(&y->q); job >= 0; job = pol_jobset_next(&y->q, job)) {
 		if (!y->app[job].active)
 			break; /* the rest are not active either */
-		if (sim_cluster(s)->free_mem_mib < MIN_ALLOC_MIB)
+		if (sim_cluster(s)->free_mem_mib < y->k.min_mib)
 			break;
 		serve(y, s, job);
 	}
@@ -416,7 +435,7 @@ static void schedule_indexed(struct yarn *y, struct sim *s)
 	}
 	for (job = pol_tree_min(&y->asking, 0, njobs); job >= 0;
 	     job = pol_tree_min(&y->asking, job + 1, njobs)) {
-		if (sim_cluster(s)->free_mem_mib < MIN_ALLOC_MIB)
+		if (sim_cluster(s)->free_mem_mib < y->k.min_mib)
 			break;
 		serve(y, s, job);
 		settle(y, s, job);
@@ -441,7 +460,7 @@ static void yarn_exec_lost(void *st, struct sim *s, int job, const struct sim_ex
 	(void)s, (void)why;
 	struct yarn *y = st;
 	if (x->role == SIM_ROLE_AM) /* by its size: Spark's AM, or Angel's master */
-		y->app[job].relaunch = x->mem_mib == container_mib(SPARK_AM_MIB, true) ? 0 : 1;
+		y->app[job].relaunch = x->mem_mib == container_mib(&y->k, SPARK_AM_MIB, true) ? 0 : 1;
 	if (!y->app[job].active || !y->indexed)
 		return; /* it asks at its next turn anyway */
 	pol_queue_remove(&y->parked, job);
@@ -463,14 +482,25 @@ static void yarn_fini(void *st)
 	free(y);
 }
 
-static const struct pol_param yarn_params[] = {{NULL, POL_BOOL, NULL, NULL, NULL}};
+static const struct pol_param yarn_params[] = {
+	{.key = "min_allocation_mb", .type = POL_INT, .def = "1024", .def_num = 1024, .lo = 1,
+	 .hi = 1048576, .unit = "MiB",
+	 .help = "yarn.scheduler.minimum-allocation-mb: containers are rounded up to its multiples"},
+	{.key = "max_allocation_mb", .type = POL_INT, .def = "8192", .def_num = 8192, .lo = 1,
+	 .hi = 1073741824, .unit = "MiB",
+	 .help = "yarn.scheduler.maximum-allocation-mb: a larger container is refused at submission"},
+	{.key = "max_am_resource_percent", .type = POL_NUM, .def = "0.1", .def_num = 0.1, .lo = 0,
+	 .hi = 1, .help = "yarn.scheduler.capacity.maximum-am-resource-percent: the share of "
+	 "the cluster's memory AMs may hold"},
+	{.key = NULL},
+};
 
 const struct policy_ops pol_yarn = {
 	.name = "yarn",
 	.summary = "YARN CapacityScheduler: one FIFO queue, memory-only calculator, AM per app",
 	.params = yarn_params,
 	.uses_labels = false,
-	.gpu_aware = false,
+	.gpu_aware = NULL /* GPU-blind: issue 15 adds its switch */,
 	.init = yarn_init,
 	.job_arrived = yarn_arrived,
 	.job_finished = yarn_finished,

@@ -170,6 +170,8 @@ struct scn_cost_model {
 
 struct scn_param {      /* one policy switch, checked against the policy */
 	char *key, *value;
+	double num;           /* a numeric switch's value in its base unit
+				 (µs for times, MiB for sizes) */
 	struct scn_pos pos;
 };
 struct policy_ops;     /* sim/policy.h: opaque here */

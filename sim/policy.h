@@ -74,6 +74,10 @@ typedef void pol_verdict_fn(const struct scn_policy *cfg, const struct scn *sc, 
 enum pol_param_type {
 	POL_BOOL,   /* true | false */
 	POL_CHOICE, /* one of `choices` */
+	POL_INT,    /* an integer in [lo, hi] (its unit, if any, in `unit`) */
+	POL_NUM,    /* a real number in [lo, hi] */
+	POL_TIME,   /* a time with a unit (10ms, 3s); lo, hi and the value in µs */
+	POL_SIZE,   /* a size with a unit (512MiB, 8GiB); lo, hi and the value in MiB */
 };
 
 struct pol_param {
@@ -82,6 +86,9 @@ struct pol_param {
 	const char *const *choices; /* POL_CHOICE: NULL-terminated list */
 	const char *def;            /* default value, as written in YAML */
 	const char *help;           /* one line for `hetsim policies` */
+	double lo, hi;              /* numeric types: the range, in the base unit */
+	double def_num;             /* numeric types: the default, in the base unit */
+	const char *unit;           /* POL_INT, POL_NUM: the unit's name ("MiB"), or NULL */
 };
 
 struct policy_ops {
@@ -89,13 +96,15 @@ struct policy_ops {
 	const char *summary;           /* one line */
 	const struct pol_param *params;/* terminated by a {NULL} entry */
 	bool uses_labels;              /* false: says so once if labels exist */
-	bool gpu_aware;                /* GPUs are a resource it grants, and an
-					  executor sees only the GPUs it was
-					  granted (CUDA_VISIBLE_DEVICES, as Spark
-					  3's resource scheduling and YARN 3's
-					  GPU isolation set it); false: GPU-blind:
-					  executors see all the node's GPUs
-					  (sim_gpus_isolated) */
+	/* Whether the policy configured as cfg (NULL: with every switch at
+	 * its default) is GPU-aware: GPUs are a resource it grants, and an
+	 * executor sees only the GPUs it was granted (CUDA_VISIBLE_DEVICES,
+	 * as Spark 3's resource scheduling and YARN 3's GPU isolation set
+	 * it); false: GPU-blind, executors see all the node's GPUs
+	 * (sim_gpus_isolated).  A property of each configured instance, so
+	 * one policy can be listed twice, GPU-blind and GPU-aware.  NULL:
+	 * GPU-blind. */
+	bool (*gpu_aware)(const struct scn_policy *cfg);
 
 	void *(*init)(struct sim *s, const struct scn_policy *cfg);
 	void (*job_arrived)(void *st, struct sim *s, int job);

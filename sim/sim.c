@@ -203,6 +203,7 @@ struct sim {
 	int nodes_down;
 	int64_t down_at;            /* node_down_us holds up to here */
 	int node_events;            /* node events in the queue */
+	bool gpu_aware;             /* the configured policy's (policy_ops.gpu_aware) */
 	bool stragglers;            /* some node group has stragglers */
 	bool spec_on;               /* the scenario's speculation is enabled */
 	bool spec_armed;            /* a speculation check is queued */
@@ -1301,7 +1302,7 @@ uint64_t sim_seed(const struct sim *s)
 
 bool sim_gpus_isolated(const struct sim *s)
 {
-	return s->ops->gpu_aware;
+	return s->gpu_aware;
 }
 
 /* A job timer's event: its slot goes back; the model hears of it unless
@@ -2069,6 +2070,7 @@ struct sim *sim_new(const struct scn *scn, const struct scn_policy *pol,
 	for (int g = 0; g < scn->ngroups; g++)
 		s->stragglers |= scn->groups[g].straggler_fraction > 0;
 	s->spec_on = scn->spec.enabled;
+	s->gpu_aware = ops->gpu_aware && ops->gpu_aware(pol);
 	s->pst = ops->init ? ops->init(s, pol) : NULL;
 	return s;
 }

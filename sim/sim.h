@@ -460,7 +460,7 @@ bool sim_kill_tasks(struct sim *s, struct sim_job *j);
 /* This replication's seed (rng.h keys). */
 uint64_t sim_seed(const struct sim *s);
 /* Whether the policy's cluster manager isolates GPUs (an executor sees
- * only the GPUs it was given; policy_ops.gpu_aware). */
+ * only the GPUs it was given; policy_ops.gpu_aware of its configuration). */
 bool sim_gpus_isolated(const struct sim *s);
 /* Work the model lost (training since its last checkpoint, ...), for
  * runs.csv's lost_core_s and lost_gpu_s. */

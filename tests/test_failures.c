@@ -365,6 +365,66 @@ static void timer_generations(void)
 	h_done(s, c);
 }
 
+/* Numeric policy switches (issue 15, item 1): one policy listed twice
+ * with other values runs as two (yarn-sizes.yaml, hand-computed there);
+ * a bad value names its file, line, column, range. */
+static void numeric_switches(void)
+{
+	struct scn *c;
+	char b[128];
+	struct sim *s = h_run("tests/scenarios/switches/yarn-sizes.yaml", "y1g", 0, &c);
+	CU_ASSERT_EQUAL(h_nexecs(), 3);
+	CU_ASSERT_EQUAL(h_exec(0)->mem_mib, 1024); /* the AM */
+	CU_ASSERT_EQUAL(h_exec(1)->mem_mib, 2048);
+	CU_ASSERT_EQUAL(h_exec(2)->mem_mib, 2048);
+	h_done(s, c);
+	s = h_run("tests/scenarios/switches/yarn-sizes.yaml", "y512", 0, &c);
+	CU_ASSERT_EQUAL(h_exec(0)->mem_mib, 1024);
+	CU_ASSERT_EQUAL(h_exec(1)->mem_mib, 1536);
+	CU_ASSERT_EQUAL(h_exec(2)->mem_mib, 1536);
+	CU_ASSERT_EQUAL(sim_job(s, 0)->status, JOB_DONE);
+	h_done(s, c);
+	s = h_run("tests/scenarios/switches/yarn-sizes.yaml", "ymax", 0, &c);
+	CU_ASSERT_EQUAL(sim_job(s, 0)->status, JOB_UNPLACEABLE);
+	CU_ASSERT_STRING_EQUAL(why_of(s, sim_job(s, 0), b, sizeof b), "max-allocation");
+	h_done(s, c);
+
+	static const struct {
+		const char *sw, *msg;
+	} cases[] = {
+		{"min_allocation_mb: 0", ":2:55: expected [1, 1048576] MiB for switch "
+		 "'min_allocation_mb' of policy yarn, got '0'"},
+		{"max_am_resource_percent: 2", ":2:61: expected [0, 1] for switch "
+		 "'max_am_resource_percent' of policy yarn, got '2'"},
+		{"max_allocation_mb: 8GiB", ":2:55: expected an integer, got '8GiB'"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *path = "/tmp/hetsim-bad-switch.yaml";
+		FILE *f = fopen(path, "w");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+		fprintf(f, "cluster: [{name: n, cores: 1, memory: 1GiB}]\n"
+			   "policies: [{name: y, policy: yarn, %s}]\n"
+			   "workload: [{name: j, type: synthetic, stages: [{name: s, tasks: 1, "
+			   "duration: 1s}]}]\n", cases[i].sw);
+		fclose(f);
+		char err[512], want[600];
+		struct scn *sc = scn_load(path, err, sizeof err);
+		snprintf(want, sizeof want, "%s%s", path, cases[i].msg);
+		CU_ASSERT_PTR_NULL(sc);
+		CU_ASSERT_STRING_EQUAL(err, want);
+		if (sc || strcmp(err, want) != 0)
+			fprintf(stderr, "\n  switch case %zu: %s\n", i, sc ? "loaded" : err);
+		scn_free(sc);
+		remove(path);
+	}
+	char *out, *e2;
+	CU_ASSERT_EQUAL(h_hetsim("policies", &out, &e2), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n    min_allocation_mb integer [1, 1048576] MiB default "
+					   "1024 "));
+	free(out);
+	free(e2);
+}
+
 int test_suite_failures(void)
 {
 	TEST_SUITE("failures",
@@ -380,6 +440,7 @@ int test_suite_failures(void)
 		   {"hetsim models lists each model's keys", models_listing},
 		   {"losses counted right; a yarn AM of its size; a TFoS reservation loss",
 		    losses_counted_right},
-		   {"a job timer never comes back after 256 state changes", timer_generations});
+		   {"a job timer never comes back after 256 state changes", timer_generations},
+		   {"numeric policy switches: two instances, ranges, messages", numeric_switches});
 	return 0;
 }
