@@ -14,8 +14,14 @@
  *     the single executor the app gets on that worker in this pass;
  *     not spread out: fill each worker before the next.
  *
- * GPU-blind: executors get no GPUs whatever the job asks; a TF worker
- * may still find an idle GPU on its node (sim.c).  Labels are ignored.
+ * GPU-blind by default: executors get no GPUs whatever the job asks; a
+ * TF node may still find an idle GPU on its node (its model's probes).
+ * With gpu_aware (Spark >= 3.0's resource scheduling, SPARK-27371:
+ * spark.worker.resource.gpu.amount, spark.executor.resource.gpu.amount),
+ * GPUs are a worker resource: a worker is usable only with the
+ * executor's GPUs free, and each executor is granted them; one resource
+ * profile per application, so every executor of a TFoS job, its PS
+ * included, asks for the GPUs of its largest role.  Labels are ignored.
  * mnist_spark as TFoS users submit it: executors sized for the larger
  * role, spark.cores.max = cluster_size × executor cores, so the app gets
  * exactly cluster_size executors, the first one becoming the PS.
@@ -45,6 +51,7 @@
 struct standalone {
 	struct pol_jobset q;   /* apps that may still want cores */
 	bool spread_out;
+	bool gpu_aware;       /* GPUs as a worker resource (Spark >= 3.0) */
 	bool indexed;         /* false with clu_plain_scan: scan every node */
 	struct pol_ix ix;     /* per (executor cores, memory): usable workers,
 				 keyed by sa_key */
@@ -58,12 +65,15 @@ struct app_shape {
 	int exec_cores;       /* 0 = unset: one executor per worker */
 	int64_t mem_mib;
 	int cores_max;        /* INT_MAX = unlimited */
+	int gpus;             /* GPUs per executor (gpu_aware), else 0 */
 };
 
-static struct app_shape shape_of(const struct sim_shape *sh, int type)
+static struct app_shape shape_of(const struct sim_shape *sh, int type, bool gpu_aware)
 {
 	struct app_shape a = {sh->role[0].cores, sh->role[0].mem_mib,
-			      sh->cores_max ? sh->cores_max : INT_MAX};
+			      sh->cores_max ? sh->cores_max : INT_MAX, 0};
+	if (gpu_aware)
+		a.gpus = sh->role[0].gpus;
 	if (type == JM_MNIST) {
 		int c = 1;
 		for (int r = 0; r < sh->nroles; r++) {
@@ -71,6 +81,8 @@ static struct app_shape shape_of(const struct sim_shape *sh, int type)
 				c = sh->role[r].cores;
 			if (sh->role[r].mem_mib > a.mem_mib)
 				a.mem_mib = sh->role[r].mem_mib;
+			if (gpu_aware && sh->role[r].gpus > a.gpus)
+				a.gpus = sh->role[r].gpus;
 		}
 		a.exec_cores = c;
 		a.cores_max = c * (sh->role[0].count + sh->role[1].count);
@@ -78,9 +90,14 @@ static struct app_shape shape_of(const struct sim_shape *sh, int type)
 	return a;
 }
 
-static struct app_shape shape(const struct sim_job *j)
+static struct app_shape shape(const struct standalone *p, const struct sim_job *j)
 {
-	return shape_of(j->shape, j->type);
+	return shape_of(j->shape, j->type, p->gpu_aware);
+}
+
+static bool sa_gpu_aware(const struct scn_policy *cfg)
+{
+	return pol_param_bool(&pol_spark_standalone, cfg, "gpu_aware");
 }
 
 /* A worker with these free amounts is usable for executors of `sh`
@@ -92,8 +109,7 @@ static double sa_key(const void *ctx, const struct clu_node *n, int fc, int64_t 
 {
 	(void)ctx;
 	(void)n;
-	(void)fg;
-	return fc >= sh->cores && fm >= sh->mem_mib ? -(double)fc : INFINITY;
+	return fc >= sh->cores && fm >= sh->mem_mib && fg >= sh->gpus ? -(double)fc : INFINITY;
 }
 
 static void *sa_init(struct sim *s, const struct scn_policy *cfg)
@@ -101,6 +117,7 @@ static void *sa_init(struct sim *s, const struct scn_policy *cfg)
 	struct standalone *p = xcalloc(1, sizeof *p);
 	pol_jobset_init(&p->q, sim_njobs(s));
 	p->spread_out = pol_param_bool(&pol_spark_standalone, cfg, "spread_out");
+	p->gpu_aware = sa_gpu_aware(cfg);
 	p->indexed = !clu_plain_scan;
 	if (p->indexed)
 		pol_ix_init(&p->ix, sim_cluster(s), NULL, sa_key, NULL);
@@ -156,7 +173,8 @@ static bool can_launch(const struct standalone *p, const struct clu *c, int pos,
 	if (to_assign < min_cores || n->cores_free - p->acores[pos] < min_cores)
 		return false;
 	bool new_exec = !one_per_worker || p->aexecs[pos] == 0;
-	return !new_exec || n->mem_free - (int64_t)p->aexecs[pos] * a->mem_mib >= a->mem_mib;
+	return !new_exec || (n->mem_free - (int64_t)p->aexecs[pos] * a->mem_mib >= a->mem_mib &&
+			     n->gpus_free - p->aexecs[pos] * a->gpus >= a->gpus);
 }
 
 static void launch_assigned(struct standalone *p, struct sim *s, int job, int nusable,
@@ -170,7 +188,7 @@ static void launch_assigned(struct standalone *p, struct sim *s, int job, int nu
 		int cores = a->exec_cores ? a->exec_cores : p->acores[pos];
 		for (int k = 0; k < n; k++)
 			sim_launch_executor(s, job, sim_next_role(sim_job(s, job)), node, cores,
-					    a->mem_mib, 0);
+					    a->mem_mib, a->gpus);
 	}
 }
 
@@ -183,7 +201,8 @@ static int usable_scan(struct standalone *p, const struct clu *c, const struct p
 	*free_sum = 0;
 	for (int i = 0; i < c->n; i++) {
 		const struct clu_node *n = &c->nodes[i];
-		if (n->mem_free >= sh->mem_mib && n->cores_free >= sh->cores) {
+		if (n->mem_free >= sh->mem_mib && n->cores_free >= sh->cores &&
+		    n->gpus_free >= sh->gpus) {
 			p->usable[nusable++] = i;
 			*free_sum += n->cores_free;
 		}
@@ -218,14 +237,14 @@ static void schedule_app(struct standalone *p, struct sim *s, int job)
 {
 	const struct clu *c = sim_cluster(s);
 	const struct sim_job *j = sim_job(s, job);
-	struct app_shape a = shape(j);
+	struct app_shape a = shape(p, j);
 	int min_cores = a.exec_cores ? a.exec_cores : 1;
 	int left = a.cores_max == INT_MAX ? INT_MAX : a.cores_max - j->live->cores_granted;
 	if (left < min_cores) {
 		pol_jobset_remove(&p->q, job); /* it wants more only if it loses one */
 		return;
 	}
-	struct pol_shape sh = {min_cores, a.mem_mib, 0};
+	struct pol_shape sh = {min_cores, a.mem_mib, a.gpus};
 	int64_t free_sum;
 	struct pol_tree *t = p->indexed ? pol_ix_tree(&p->ix, &sh) : NULL;
 	int nusable = t ? usable_indexed(p, c, t, &sh, left, &free_sum)
@@ -273,7 +292,6 @@ static void sa_schedule(void *st, struct sim *s)
 static void sa_can_ever_place(const struct scn_policy *cfg, const struct scn *sc, int group,
 			      const struct sim_shape *sh, struct pol_verdict *v)
 {
-	(void)cfg;
 	int type = sc->jobs[group].type;
 	v->why = SIM_WHY_NONE;
 	v->detail[0] = '\0';
@@ -283,7 +301,7 @@ static void sa_can_ever_place(const struct scn_policy *cfg, const struct scn *sc
 			 "(its parameter servers deploy on YARN or Kubernetes)");
 		return;
 	}
-	struct app_shape a = shape_of(sh, type);
+	struct app_shape a = shape_of(sh, type, sa_gpu_aware(cfg));
 	int min_cores = a.exec_cores ? a.exec_cores : 1;
 	char m[32], most[32];
 	pol_fmt_mib(a.mem_mib, m, sizeof m);
@@ -294,12 +312,14 @@ static void sa_can_ever_place(const struct scn_policy *cfg, const struct scn *sc
 		return;
 	}
 	int64_t most_mem = 0, holds = 0;
-	int most_cores = 0;
+	int most_cores = 0, most_gpus = 0;
 	for (int g = 0; g < sc->ngroups; g++) {
 		const struct scn_node_group *ng = &sc->groups[g];
 		if (ng->mem_mib > most_mem)
 			most_mem = ng->mem_mib;
-		if (ng->mem_mib < a.mem_mib)
+		if (ng->gpus > most_gpus)
+			most_gpus = ng->gpus;
+		if (ng->mem_mib < a.mem_mib || ng->gpus < a.gpus)
 			continue;
 		if (ng->cores > most_cores)
 			most_cores = ng->cores;
@@ -310,10 +330,16 @@ static void sa_can_ever_place(const struct scn_policy *cfg, const struct scn *sc
 			k = ng->mem_mib / a.mem_mib;
 			if (ng->cores / a.exec_cores < k)
 				k = ng->cores / a.exec_cores;
+			if (a.gpus && ng->gpus / a.gpus < k)
+				k = ng->gpus / a.gpus;
 		}
 		holds += k * ng->count;
 	}
-	if (most_mem < a.mem_mib) {
+	if (most_gpus < a.gpus) {
+		v->why = SIM_WHY_GPUS;
+		snprintf(v->detail, sizeof v->detail, "executors of %d GPUs (gpu_aware); the workers "
+			 "have at most %d", a.gpus, most_gpus);
+	} else if (most_mem < a.mem_mib) {
 		v->why = SIM_WHY_MEMORY;
 		snprintf(v->detail, sizeof v->detail, "executors of %s; the workers have at most %s",
 			 m, pol_fmt_mib(most_mem, most, sizeof most));
@@ -342,6 +368,8 @@ static void sa_fini(void *st)
 }
 
 static const struct pol_param sa_params[] = {
+	{.key = "gpu_aware", .type = POL_BOOL, .def = "false",
+	 .help = "Spark >= 3.0 resource scheduling: GPUs a worker resource, granted to executors"},
 	{.key = "spread_out", .type = POL_BOOL, .def = "true",
 	 .help = "spark.deploy.spreadOut: spread each app over workers (true) or fill workers in turn"},
 	{.key = NULL},
@@ -352,7 +380,7 @@ const struct policy_ops pol_spark_standalone = {
 	.summary = "stock Spark Master: apps FIFO without blocking, spread out, GPU-blind",
 	.params = sa_params,
 	.uses_labels = false,
-	.gpu_aware = NULL /* GPU-blind: issue 15 adds its switch */,
+	.gpu_aware = sa_gpu_aware,
 	.init = sa_init,
 	.job_arrived = sa_arrived,
 	.job_finished = sa_finished,

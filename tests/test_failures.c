@@ -417,6 +417,21 @@ static void numeric_switches(void)
 		scn_free(sc);
 		remove(path);
 	}
+	/* one policy twice, GPU-blind and GPU-aware (standalone-gpu.yaml) */
+	s = h_run("tests/scenarios/switches/standalone-gpu.yaml", "blind", 0, &c);
+	CU_ASSERT_EQUAL(sim_job(s, 0)->end_us, S(10));
+	CU_ASSERT_EQUAL(h_exec(0)->gpus, 0); /* granted none: took one behind its back */
+	CU_ASSERT_EQUAL(h_exec(0)->gpus_took, 1);
+	CU_ASSERT_EQUAL(h_exec(0)->gpu_from_us, S(5)); /* the PS, after its 5 s */
+	h_done(s, c);
+	s = h_run("tests/scenarios/switches/standalone-gpu.yaml", "aware", 0, &c);
+	CU_ASSERT_EQUAL(sim_job(s, 0)->end_us, S(5));
+	for (int i = 0; i < 3; i++) {
+		CU_ASSERT_EQUAL(h_exec(i)->gpus, 1); /* granted, the PS's too */
+		CU_ASSERT_EQUAL(h_exec(i)->gpus_took, 0);
+	}
+	h_done(s, c);
+
 	char *out, *e2;
 	CU_ASSERT_EQUAL(h_hetsim("policies", &out, &e2), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n    min_allocation_mb integer [1, 1048576] MiB default "
