@@ -52,6 +52,7 @@ struct standalone {
 	struct pol_jobset q;   /* apps that may still want cores */
 	bool spread_out;
 	bool gpu_aware;       /* GPUs as a worker resource (Spark >= 3.0) */
+	int default_cores;    /* spark.deploy.defaultCores; 0: unlimited */
 	bool indexed;         /* false with clu_plain_scan: scan every node */
 	struct pol_ix ix;     /* per (executor cores, memory): usable workers,
 				 keyed by sa_key */
@@ -68,10 +69,15 @@ struct app_shape {
 	int gpus;             /* GPUs per executor (gpu_aware), else 0 */
 };
 
-static struct app_shape shape_of(const struct sim_shape *sh, int type, bool gpu_aware)
+/* The Master's view of an app: its executor size, and its cores_max, or
+ * spark.deploy.defaultCores when it sets none (default_cores; 0:
+ * unlimited, the Master's Int.MaxValue). */
+static struct app_shape shape_of(const struct sim_shape *sh, int type, bool gpu_aware,
+				 int default_cores)
 {
 	struct app_shape a = {sh->role[0].cores, sh->role[0].mem_mib,
-			      sh->cores_max ? sh->cores_max : INT_MAX, 0};
+			      sh->cores_max ? sh->cores_max
+					    : default_cores > 0 ? default_cores : INT_MAX, 0};
 	if (gpu_aware)
 		a.gpus = sh->role[0].gpus;
 	if (type == JM_MNIST) {
@@ -92,7 +98,7 @@ static struct app_shape shape_of(const struct sim_shape *sh, int type, bool gpu_
 
 static struct app_shape shape(const struct standalone *p, const struct sim_job *j)
 {
-	return shape_of(j->shape, j->type, p->gpu_aware);
+	return shape_of(j->shape, j->type, p->gpu_aware, p->default_cores);
 }
 
 static bool sa_gpu_aware(const struct scn_policy *cfg)
@@ -118,6 +124,7 @@ static void *sa_init(struct sim *s, const struct scn_policy *cfg)
 	pol_jobset_init(&p->q, sim_njobs(s));
 	p->spread_out = pol_param_bool(&pol_spark_standalone, cfg, "spread_out");
 	p->gpu_aware = sa_gpu_aware(cfg);
+	p->default_cores = (int)pol_param_num(&pol_spark_standalone, cfg, "default_cores");
 	p->indexed = !clu_plain_scan;
 	if (p->indexed)
 		pol_ix_init(&p->ix, sim_cluster(s), NULL, sa_key, NULL);
@@ -301,7 +308,8 @@ static void sa_can_ever_place(const struct scn_policy *cfg, const struct scn *sc
 			 "(its parameter servers deploy on YARN or Kubernetes)");
 		return;
 	}
-	struct app_shape a = shape_of(sh, type, sa_gpu_aware(cfg));
+	struct app_shape a = shape_of(sh, type, sa_gpu_aware(cfg),
+				      (int)pol_param_num(&pol_spark_standalone, cfg, "default_cores"));
 	int min_cores = a.exec_cores ? a.exec_cores : 1;
 	char m[32], most[32];
 	pol_fmt_mib(a.mem_mib, m, sizeof m);
@@ -370,6 +378,9 @@ static void sa_fini(void *st)
 static const struct pol_param sa_params[] = {
 	{.key = "gpu_aware", .type = POL_BOOL, .def = "false",
 	 .help = "Spark >= 3.0 resource scheduling: GPUs a worker resource, granted to executors"},
+	{.key = "default_cores", .type = POL_INT, .def = "0", .def_num = 0, .lo = 0, .hi = 1e9,
+	 .unit = "cores", .help = "spark.deploy.defaultCores: the cores_max of an app that sets "
+	 "none; 0: unlimited (Int.MaxValue)"},
 	{.key = "spread_out", .type = POL_BOOL, .def = "true",
 	 .help = "spark.deploy.spreadOut: spread each app over workers (true) or fill workers in turn"},
 	{.key = NULL},

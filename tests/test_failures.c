@@ -432,6 +432,18 @@ static void numeric_switches(void)
 	}
 	h_done(s, c);
 
+	/* spark.deploy.defaultCores (standalone-default-cores.yaml) */
+	s = h_run("tests/scenarios/switches/standalone-default-cores.yaml", "unlimited", 0, &c);
+	CU_ASSERT_EQUAL(h_makespan(s), S(20));
+	CU_ASSERT_EQUAL(h_exec(0)->cores, 8);
+	CU_ASSERT_EQUAL(sim_job(s, 1)->start_us, S(10));
+	h_done(s, c);
+	s = h_run("tests/scenarios/switches/standalone-default-cores.yaml", "four", 0, &c);
+	CU_ASSERT_EQUAL(h_makespan(s), S(10));
+	CU_ASSERT_EQUAL(h_exec(0)->cores, 4);
+	CU_ASSERT_EQUAL(h_exec(1)->cores, 4);
+	h_done(s, c);
+
 	char *out, *e2;
 	CU_ASSERT_EQUAL(h_hetsim("policies", &out, &e2), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n    min_allocation_mb integer [1, 1048576] MiB default "
