@@ -58,6 +58,9 @@ struct yconf {
 	int64_t min_mib;          /* yarn.scheduler.minimum-allocation-mb */
 	int64_t max_mib;          /* yarn.scheduler.maximum-allocation-mb */
 	double am_percent;        /* yarn.scheduler.capacity.maximum-am-resource-percent */
+	bool drc;                 /* gpu_aware: GPUs the yarn.io/gpu resource and the
+				     DominantResourceCalculator (vcores, memory,
+				     GPUs all fit) */
 };
 
 extern const struct policy_ops pol_yarn;
@@ -67,7 +70,13 @@ static struct yconf conf_of(const struct scn_policy *cfg)
 	return (struct yconf){
 		.min_mib = (int64_t)pol_param_num(&pol_yarn, cfg, "min_allocation_mb"),
 		.max_mib = (int64_t)pol_param_num(&pol_yarn, cfg, "max_allocation_mb"),
-		.am_percent = pol_param_num(&pol_yarn, cfg, "max_am_resource_percent")};
+		.am_percent = pol_param_num(&pol_yarn, cfg, "max_am_resource_percent"),
+		.drc = pol_param_bool(&pol_yarn, cfg, "gpu_aware")};
+}
+
+static bool yarn_gpu_aware(const struct scn_policy *cfg)
+{
+	return pol_param_bool(&pol_yarn, cfg, "gpu_aware");
 }
 
 struct yarn_app {
@@ -104,14 +113,20 @@ struct yarn {
 
 /* 0 where a container of sh->mem_mib fits (memory only), else INFINITY:
  * the winner of a range of nodes is the first one in it with room. */
+/* Whether a container fits free amounts: memory only (the
+ * DefaultResourceCalculator), or every dimension (gpu_aware's DRC). */
+static bool fits(const struct yconf *k, int fc, int64_t fm, int fg, const struct pol_shape *sh)
+{
+	if (k->drc)
+		return fc >= sh->cores && fm >= sh->mem_mib && fg >= sh->gpus;
+	return fm >= sh->mem_mib;
+}
+
 static double yarn_key(const void *ctx, const struct clu_node *n, int fc, int64_t fm, int fg,
 		       const struct pol_shape *sh)
 {
-	(void)ctx;
 	(void)n;
-	(void)fc;
-	(void)fg;
-	return fm >= sh->mem_mib ? 0 : INFINITY;
+	return fits(ctx, fc, fm, fg, sh) ? 0 : INFINITY;
 }
 
 /* Memory of the container for `mem` MiB of JVM heap (with Spark's
@@ -127,26 +142,29 @@ static int64_t container_mib(const struct yconf *k, int64_t mem, bool overhead)
 /* Executor container of role r: mnist_spark's executors all have the
  * size of the larger role (one spark.executor.memory per application). */
 static void exec_shape_of(const struct yconf *k, const struct sim_shape *sh, int type, int r,
-			  int *cores, int64_t *mib)
+			  int *cores, int64_t *mib, int *gpus)
 {
-	int c = sh->role[r].cores;
+	int c = sh->role[r].cores, g = sh->role[r].gpus;
 	int64_t m = sh->role[r].mem_mib;
 	if (type == JM_MNIST)
-		for (int k = 0; k < sh->nroles; k++) {
-			if (sh->role[k].cores > c)
-				c = sh->role[k].cores;
-			if (sh->role[k].mem_mib > m)
-				m = sh->role[k].mem_mib;
+		for (int q = 0; q < sh->nroles; q++) {
+			if (sh->role[q].cores > c)
+				c = sh->role[q].cores;
+			if (sh->role[q].mem_mib > m)
+				m = sh->role[q].mem_mib;
+			if (sh->role[q].gpus > g)
+				g = sh->role[q].gpus; /* one resource profile: the PS's too */
 		}
 	*cores = c ? c : 1;
+	*gpus = k->drc ? g : 0;
 	/* Angel's PS containers hold their configured memory as is */
 	*mib = container_mib(k, m, !(type == JM_ANGEL && r == 1));
 }
 
 static void exec_shape(const struct yconf *k, const struct sim_job *j, int r, int *cores,
-		       int64_t *mib)
+		       int64_t *mib, int *gpus)
 {
-	exec_shape_of(k, j->shape, j->type, r, cores, mib);
+	exec_shape_of(k, j->shape, j->type, r, cores, mib, gpus);
 }
 
 /* AM containers of a job of this type: their memory, total. */
@@ -177,9 +195,9 @@ static void verdict(const struct yconf *k, const struct scn *sc, int group,
 		if (sc->groups[g].mem_mib > biggest)
 			biggest = sc->groups[g].mem_mib;
 	for (int r = 0; r < sh->nroles; r++) {
-		int cores;
+		int cores, gpus;
 		int64_t mib;
-		exec_shape_of(k, sh, type, r, &cores, &mib);
+		exec_shape_of(k, sh, type, r, &cores, &mib, &gpus);
 		const char *rn = jm_role_name(type, r);
 		pol_fmt_mib(mib, a, sizeof a);
 		if (mib > k->max_mib) {
@@ -195,11 +213,35 @@ static void verdict(const struct yconf *k, const struct scn *sc, int group,
 				 "most %s", rn, a, pol_fmt_mib(biggest, b, sizeof b));
 			return;
 		}
+		if (k->drc) { /* the DRC fits every dimension on one node */
+			bool one = false;
+			int most_gpus = 0;
+			for (int g = 0; g < sc->ngroups; g++) {
+				const struct scn_node_group *ng = &sc->groups[g];
+				one |= ng->mem_mib >= mib && ng->cores >= cores && ng->gpus >= gpus;
+				if (ng->gpus > most_gpus)
+					most_gpus = ng->gpus;
+			}
+			if (!one) {
+				v->why = most_gpus < gpus ? SIM_WHY_GPUS : SIM_WHY_CORES;
+				snprintf(v->detail, sizeof v->detail, "%s container of %d vcores, %s and "
+					 "%d GPUs fits no node (DominantResourceCalculator)", rn, cores,
+					 a, gpus);
+				return;
+			}
+		}
 		if (!(type == JM_MNIST || (type == JM_ANGEL && r == 1)))
 			continue;
 		int64_t holds = 0;
-		for (int g = 0; g < sc->ngroups; g++)
-			holds += sc->groups[g].mem_mib / mib * sc->groups[g].count;
+		for (int g = 0; g < sc->ngroups; g++) {
+			const struct scn_node_group *ng = &sc->groups[g];
+			int64_t per = ng->mem_mib / mib;
+			if (k->drc && ng->cores / cores < per)
+				per = ng->cores / cores;
+			if (k->drc && gpus && ng->gpus / gpus < per)
+				per = ng->gpus / gpus;
+			holds += per * ng->count;
+		}
 		int want = type == JM_MNIST ? sh->role[0].count + sh->role[1].count
 						 : sh->role[r].count;
 		if (holds < want) {
@@ -248,7 +290,7 @@ static void *yarn_init(struct sim *s, const struct scn_policy *cfg)
 	y->waiting = -1;
 	y->indexed = !clu_plain_scan;
 	if (y->indexed) {
-		pol_ix_init(&y->ix, sim_cluster(s), &y->t, yarn_key, NULL);
+		pol_ix_init(&y->ix, sim_cluster(s), &y->t, yarn_key, &y->k);
 		pol_tree_init(&y->asking, sim_njobs(s));
 		pol_queue_init(&y->parked, sim_njobs(s));
 	}
@@ -295,10 +337,10 @@ static void yarn_finished(void *st, struct sim *s, int job)
  * counting what is tentatively placed; -1 if none.  The reference scan
  * walks the nodes from the pointer round; the index takes the winner of
  * the nodes from the pointer on, else of those before it: O(log nodes). */
-static int heartbeat_fit(struct yarn *y, const struct clu *c, int64_t mib)
+static int heartbeat_fit(struct yarn *y, const struct clu *c, const struct pol_shape *want)
 {
 	int i = -1;
-	struct pol_shape sh = {0, mib, 0};
+	struct pol_shape sh = y->k.drc ? *want : (struct pol_shape){0, want->mem_mib, 0};
 	const struct pol_tree *t = y->indexed ? pol_ix_tree(&y->ix, &sh) : NULL;
 	if (t) {
 		i = pol_tree_min(t, y->next_node, c->n);
@@ -309,7 +351,7 @@ static int heartbeat_fit(struct yarn *y, const struct clu *c, int64_t mib)
 			int n = (y->next_node + k) % c->n, fc, fg;
 			int64_t fm;
 			pol_tent_free(&y->t, &c->nodes[n], &fc, &fm, &fg);
-			if (fm >= mib)
+			if (fits(&y->k, fc, fm, fg, &sh))
 				i = n;
 		}
 	}
@@ -319,14 +361,16 @@ static int heartbeat_fit(struct yarn *y, const struct clu *c, int64_t mib)
 }
 
 /* Place (tentatively) n containers of role `role`; returns how many fit. */
-static int place(struct yarn *y, const struct clu *c, int n, int role, int cores, int64_t mib)
+static int place(struct yarn *y, const struct clu *c, int n, int role, int cores, int64_t mib,
+		 int gpus)
 {
 	int k;
+	struct pol_shape sh = {cores, mib, gpus};
 	for (k = 0; k < n; k++) {
-		int node = heartbeat_fit(y, c, mib);
+		int node = heartbeat_fit(y, c, &sh);
 		if (node < 0)
 			break;
-		pol_tent_add(&y->t, node, role, cores, mib, 0);
+		pol_tent_add(&y->t, node, role, cores, mib, gpus);
 		if (y->indexed)
 			pol_ix_touch(&y->ix, node);
 	}
@@ -359,7 +403,7 @@ static void serve(struct yarn *y, struct sim *s, int job)
 		int64_t mib[2] = {container_mib(&y->k, SPARK_AM_MIB, true),
 				  container_mib(&y->k, ANGEL_AM_MIB, false)};
 		int which = a->relaunch >= 0 ? a->relaunch : j->live->ams_live;
-		int got = place(y, c, 1, SIM_ROLE_AM, 1, mib[which]);
+		int got = place(y, c, 1, SIM_ROLE_AM, 1, mib[which], 0);
 		if (got)
 			a->relaunch = -1;
 		pol_tent_launch(&y->t, s, job);
@@ -369,26 +413,26 @@ static void serve(struct yarn *y, struct sim *s, int job)
 	}
 	if (j->live->ams_ready < a->ams)
 		return; /* the AM asks for containers once it is up */
-	int cores;
+	int cores, gpus;
 	int64_t mib;
 	if (j->type == JM_ANGEL && j->live->granted[1] < j->shape->role[1].count) {
-		exec_shape(&y->k, j, 1, &cores, &mib);
+		exec_shape(&y->k, j, 1, &cores, &mib, &gpus);
 		int want = j->shape->role[1].count - j->live->granted[1];
-		if (place(y, c, want, 1, cores, mib) == want)
+		if (place(y, c, want, 1, cores, mib, gpus) == want)
 			pol_tent_launch(&y->t, s, job);
 		pol_tent_reset(&y->t);
 		if (j->live->granted[1] < j->shape->role[1].count)
 			return;
 	}
 	if (j->type == JM_MNIST) { /* one executor size, roles in launch order */
-		exec_shape(&y->k, j, 0, &cores, &mib);
-		while (sim_execs_wanted(j) > 0 && place(y, c, 1, sim_next_role(j), cores, mib))
+		exec_shape(&y->k, j, 0, &cores, &mib, &gpus);
+		while (sim_execs_wanted(j) > 0 && place(y, c, 1, sim_next_role(j), cores, mib, gpus))
 			pol_tent_launch(&y->t, s, job);
 		return;
 	}
-	exec_shape(&y->k, j, 0, &cores, &mib);
+	exec_shape(&y->k, j, 0, &cores, &mib, &gpus);
 	int want = j->shape->role[0].count - j->live->granted[0];
-	place(y, c, want, 0, cores, mib);
+	place(y, c, want, 0, cores, mib, gpus);
 	pol_tent_launch(&y->t, s, job);
 }
 
@@ -489,6 +533,8 @@ static const struct pol_param yarn_params[] = {
 	{.key = "max_allocation_mb", .type = POL_INT, .def = "8192", .def_num = 8192, .lo = 1,
 	 .hi = 1073741824, .unit = "MiB",
 	 .help = "yarn.scheduler.maximum-allocation-mb: a larger container is refused at submission"},
+	{.key = "gpu_aware", .type = POL_BOOL, .def = "false",
+	 .help = "YARN >= 3.1: GPUs the yarn.io/gpu resource, DominantResourceCalculator, isolated"},
 	{.key = "max_am_resource_percent", .type = POL_NUM, .def = "0.1", .def_num = 0.1, .lo = 0,
 	 .hi = 1, .help = "yarn.scheduler.capacity.maximum-am-resource-percent: the share of "
 	 "the cluster's memory AMs may hold"},
@@ -500,7 +546,7 @@ const struct policy_ops pol_yarn = {
 	.summary = "YARN CapacityScheduler: one FIFO queue, memory-only calculator, AM per app",
 	.params = yarn_params,
 	.uses_labels = false,
-	.gpu_aware = NULL /* GPU-blind: issue 15 adds its switch */,
+	.gpu_aware = yarn_gpu_aware,
 	.init = yarn_init,
 	.job_arrived = yarn_arrived,
 	.job_finished = yarn_finished,

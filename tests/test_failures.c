@@ -432,6 +432,19 @@ static void numeric_switches(void)
 	}
 	h_done(s, c);
 
+	/* yarn twice, GPU-blind and gpu_aware with the DRC (yarn-gpu.yaml) */
+	s = h_run("tests/scenarios/switches/yarn-gpu.yaml", "yblind", 0, &c);
+	CU_ASSERT_EQUAL(sim_job(s, 0)->end_us, S(10));
+	CU_ASSERT_EQUAL(h_exec(1)->gpus, 0);      /* the PS: took one at 5 s */
+	CU_ASSERT_EQUAL(h_exec(1)->gpu_from_us, S(5));
+	h_done(s, c);
+	s = h_run("tests/scenarios/switches/yarn-gpu.yaml", "yaware", 0, &c);
+	CU_ASSERT_EQUAL(sim_job(s, 0)->end_us, S(5));
+	CU_ASSERT_EQUAL(h_exec(0)->gpus, 0);      /* the AM */
+	for (int i = 1; i < 4; i++)
+		CU_ASSERT_EQUAL(h_exec(i)->gpus, 1);
+	h_done(s, c);
+
 	/* spark.deploy.defaultCores (standalone-default-cores.yaml) */
 	s = h_run("tests/scenarios/switches/standalone-default-cores.yaml", "unlimited", 0, &c);
 	CU_ASSERT_EQUAL(h_makespan(s), S(20));
