@@ -692,7 +692,8 @@ static int job_labels(struct ld *ld, const struct yn *v, const char *what, uint6
 
 static const char *const group_keys[] = {"name", "count", "cores", "memory", "gpus",
 					  "gpu_model", "cpu_speed", "labels", "failures",
-					  "outages", "stragglers"};
+					  "outages", "stragglers", "nodemanager"};
+static const char *const nodemanager_keys[] = {"memory", "vcores"};
 static const char *const straggler_keys[] = {"fraction", "slowdown"};
 static const char *const failure_keys[] = {"mtbf", "mttr"};
 static const char *const outage_keys[] = {"node", "at", "for"};
@@ -747,6 +748,16 @@ static int group_failures(struct ld *ld, const struct yn *m, struct scn_node_gro
 		    !(t = need(ld, v, "mttr", "failures", NULL)) || failure_time(ld, t, &g->mttr) < 0)
 			return -1;
 		g->fails = true;
+	}
+	if ((v = yn_get(m, "nodemanager"))) {
+		const struct yn *t2;
+		if (CHECK_MAP(ld, v, "nodemanager", nodemanager_keys) < 0 ||
+		    ((t2 = yn_get(v, "memory")) && get_size(ld, t2, 1, &g->nm_mem_mib) < 0) ||
+		    opt_lim(ld, v, "vcores", 1, MAX_CORES, "vcores per node", &g->nm_vcores) < 0)
+			return -1;
+		if (g->nm_mem_mib > g->mem_mib)
+			return fail(ld, t2, "the NodeManager's memory %s is more than the node's",
+				    got(ld, t2));
 	}
 	g->straggler_slowdown = 1;
 	if ((v = yn_get(m, "stragglers")) &&

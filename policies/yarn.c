@@ -89,6 +89,10 @@ struct yarn_app {
 
 struct yarn {
 	struct yconf k;            /* its switches */
+	int64_t *held_mib;        /* per node: memory its NodeManager does not
+				     offer (node - yarn.nodemanager.resource.memory-mb) */
+	int *held_cores;          /* per node: cores - .cpu-vcores (< 0: more
+				     vcores than cores) */
 	struct pol_jobset q;       /* applications not finished, arrival order */
 	struct yarn_app *app;     /* by job id */
 	struct pol_fits fits;     /* by job group: what submission finds
@@ -113,20 +117,33 @@ struct yarn {
 
 /* 0 where a container of sh->mem_mib fits (memory only), else INFINITY:
  * the winner of a range of nodes is the first one in it with room. */
-/* Whether a container fits free amounts: memory only (the
- * DefaultResourceCalculator), or every dimension (gpu_aware's DRC). */
-static bool fits(const struct yconf *k, int fc, int64_t fm, int fg, const struct pol_shape *sh)
+/* Whether a container fits node n's free amounts, as its NodeManager
+ * offers them: memory only (the DefaultResourceCalculator), or every
+ * dimension (gpu_aware's DRC). */
+static bool fits(const struct yarn *y, const struct clu_node *n, int fc, int64_t fm, int fg,
+		 const struct pol_shape *sh)
 {
-	if (k->drc)
-		return fc >= sh->cores && fm >= sh->mem_mib && fg >= sh->gpus;
+	fm -= y->held_mib[n->id];
+	if (y->k.drc)
+		return fc - y->held_cores[n->id] >= sh->cores && fm >= sh->mem_mib && fg >= sh->gpus;
 	return fm >= sh->mem_mib;
 }
 
 static double yarn_key(const void *ctx, const struct clu_node *n, int fc, int64_t fm, int fg,
 		       const struct pol_shape *sh)
 {
-	(void)n;
-	return fits(ctx, fc, fm, fg, sh) ? 0 : INFINITY;
+	return fits(ctx, n, fc, fm, fg, sh) ? 0 : INFINITY;
+}
+
+/* What the NodeManagers of node group g offer: memory and vcores. */
+static int64_t nm_mib(const struct scn_node_group *g)
+{
+	return g->nm_mem_mib ? g->nm_mem_mib : g->mem_mib;
+}
+
+static int nm_vcores(const struct scn_node_group *g)
+{
+	return g->nm_vcores ? g->nm_vcores : g->cores;
 }
 
 /* Memory of the container for `mem` MiB of JVM heap (with Spark's
@@ -192,8 +209,8 @@ static void verdict(const struct yconf *k, const struct scn *sc, int group,
 	v->why = SIM_WHY_NONE;
 	v->detail[0] = '\0';
 	for (int g = 0; g < sc->ngroups; g++) /* O(node groups) */
-		if (sc->groups[g].mem_mib > biggest)
-			biggest = sc->groups[g].mem_mib;
+		if (nm_mib(&sc->groups[g]) > biggest)
+			biggest = nm_mib(&sc->groups[g]);
 	for (int r = 0; r < sh->nroles; r++) {
 		int cores, gpus;
 		int64_t mib;
@@ -218,7 +235,7 @@ static void verdict(const struct yconf *k, const struct scn *sc, int group,
 			int most_gpus = 0;
 			for (int g = 0; g < sc->ngroups; g++) {
 				const struct scn_node_group *ng = &sc->groups[g];
-				one |= ng->mem_mib >= mib && ng->cores >= cores && ng->gpus >= gpus;
+				one |= nm_mib(ng) >= mib && nm_vcores(ng) >= cores && ng->gpus >= gpus;
 				if (ng->gpus > most_gpus)
 					most_gpus = ng->gpus;
 			}
@@ -235,9 +252,9 @@ static void verdict(const struct yconf *k, const struct scn *sc, int group,
 		int64_t holds = 0;
 		for (int g = 0; g < sc->ngroups; g++) {
 			const struct scn_node_group *ng = &sc->groups[g];
-			int64_t per = ng->mem_mib / mib;
-			if (k->drc && ng->cores / cores < per)
-				per = ng->cores / cores;
+			int64_t per = nm_mib(ng) / mib;
+			if (k->drc && nm_vcores(ng) / cores < per)
+				per = nm_vcores(ng) / cores;
 			if (k->drc && gpus && ng->gpus / gpus < per)
 				per = ng->gpus / gpus;
 			holds += per * ng->count;
@@ -286,11 +303,22 @@ static void *yarn_init(struct sim *s, const struct scn_policy *cfg)
 	pol_tent_init(&y->t, sim_cluster(s)->n);
 	y->app = xcalloc((size_t)(sim_njobs(s) ? sim_njobs(s) : 1), sizeof *y->app);
 	y->k = conf_of(cfg);
-	y->am_limit_mib = (int64_t)(y->k.am_percent * (double)sim_cluster(s)->total_mem_mib);
+	const struct clu *c = sim_cluster(s);
+	const struct scn *sc = sim_scenario(s);
+	y->held_mib = xcalloc((size_t)(c->n ? c->n : 1), sizeof *y->held_mib);
+	y->held_cores = xcalloc((size_t)(c->n ? c->n : 1), sizeof *y->held_cores);
+	int64_t offered = 0; /* the cluster's memory, as the ResourceManager has it */
+	for (int i = 0; i < c->n; i++) {
+		const struct scn_node_group *g = &sc->groups[c->nodes[i].group];
+		y->held_mib[i] = g->mem_mib - nm_mib(g);
+		y->held_cores[i] = g->cores - nm_vcores(g);
+		offered += nm_mib(g);
+	}
+	y->am_limit_mib = (int64_t)(y->k.am_percent * (double)offered);
 	y->waiting = -1;
 	y->indexed = !clu_plain_scan;
 	if (y->indexed) {
-		pol_ix_init(&y->ix, sim_cluster(s), &y->t, yarn_key, &y->k);
+		pol_ix_init(&y->ix, sim_cluster(s), &y->t, yarn_key, y);
 		pol_tree_init(&y->asking, sim_njobs(s));
 		pol_queue_init(&y->parked, sim_njobs(s));
 	}
@@ -351,7 +379,7 @@ static int heartbeat_fit(struct yarn *y, const struct clu *c, const struct pol_s
 			int n = (y->next_node + k) % c->n, fc, fg;
 			int64_t fm;
 			pol_tent_free(&y->t, &c->nodes[n], &fc, &fm, &fg);
-			if (fits(&y->k, fc, fm, fg, &sh))
+			if (fits(y, &c->nodes[n], fc, fm, fg, &sh))
 				i = n;
 		}
 	}
@@ -514,6 +542,8 @@ static void yarn_exec_lost(void *st, struct sim *s, int job, const struct sim_ex
 static void yarn_fini(void *st)
 {
 	struct yarn *y = st;
+	free(y->held_mib);
+	free(y->held_cores);
 	pol_jobset_free(&y->q);
 	pol_tent_fini(&y->t);
 	if (y->indexed) {

@@ -60,6 +60,10 @@ struct scn_node_group {
 	 * with this probability, its work times `straggler_slowdown` */
 	double straggler_fraction;  /* 0: none */
 	double straggler_slowdown;  /* >= 1 */
+	/* YARN's NodeManager on each node (yarn.nodemanager.resource.*):
+	 * what it offers the ResourceManager; 0: the whole node */
+	int64_t nm_mem_mib;         /* .memory-mb, <= mem_mib */
+	int nm_vcores;              /* .cpu-vcores */
 	struct scn_pos pos;
 };
 

@@ -197,6 +197,8 @@ static void bad_keys(void)
 		{"stragglers: {fraction: 2, slowdown: 5}", "",
 		 ":2:72: expected a number from 0 to 1 for fraction, got '2'"},
 		{"stragglers: {fraction: 0.1}", "", ":2:61: missing key 'slowdown' in stragglers"},
+		{"nodemanager: {memory: 2GiB}", "",
+		 ":2:71: the NodeManager's memory '2GiB' is more than the node's"},
 		{"", "speculation: {quantile: 1.5}\n",
 		 ":1:25: expected a number from 0 to 1 for quantile, got '1.5'"},
 		{"", "speculation: {enabled: yes}\n", ":1:24: expected true or false for enabled, got 'yes'"},
@@ -443,6 +445,15 @@ static void numeric_switches(void)
 	CU_ASSERT_EQUAL(h_exec(0)->gpus, 0);      /* the AM */
 	for (int i = 1; i < 4; i++)
 		CU_ASSERT_EQUAL(h_exec(i)->gpus, 1);
+	h_done(s, c);
+
+	/* a NodeManager offering half its node (yarn-nodemanager, yarn-nm8) */
+	s = h_run("tests/scenarios/switches/yarn-nodemanager.yaml", "whole", 0, &c);
+	CU_ASSERT_EQUAL(h_nexecs(), 5); /* the AM and 4 executors */
+	h_done(s, c);
+	s = h_run("tests/scenarios/switches/yarn-nm8.yaml", "nm", 0, &c);
+	CU_ASSERT_EQUAL(h_nexecs(), 4); /* the AM and 3 */
+	CU_ASSERT_EQUAL(sim_job(s, 0)->status, JOB_DONE);
 	h_done(s, c);
 
 	/* spark.deploy.defaultCores (standalone-default-cores.yaml) */
