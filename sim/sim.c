@@ -58,8 +58,8 @@ enum node_ev { NE_FAIL, NE_REPAIR, NE_OUT, NE_BACK };
 struct jtimer {
 	int job;
 	int tag;
-	uint8_t state;         /* the job's mstate when it was set */
-	uint32_t gen;          /* and its count of state changes (sim.jgen) */
+	uint32_t gen;          /* the job's count of state changes (sim.jgen)
+				  when it was set */
 	int next;              /* free list */
 };
 
@@ -83,6 +83,8 @@ struct sim_stage {
 				  the arena at the first one */
 	double *took_us;       /* with speculation: durations of the tasks done,
 				  in the order they ended (the median's) */
+	double median_us;      /* their median when `median_done` were done */
+	int median_done;       /* 0: not taken yet */
 };
 
 /* One executor of a job as the in-application dispatcher sees it, kept in
@@ -438,6 +440,29 @@ static int min_int(int a, int b)
 	return a < b ? a : b;
 }
 
+/* ---- slot pools ---------------------------------------------------- */
+
+/* A slot of a pool of records (an array that grows, never shrinks)
+ * whose free records are threaded through an int at next_off, -1 ending
+ * the list: the first free one, the array grown (xgrow) when none is.
+ * Executors, task runs and job timers are pools.  Inlined: size and
+ * next_off are constants where it is called. */
+static inline int slot_take(void *arrp, int *cap, int *free_head, size_t size, size_t next_off)
+{
+	char **arr = arrp;
+	if (*free_head < 0) {
+		int old = *cap;
+		xgrow(arr, cap, old + 1, size);
+		for (int k = *cap - 1; k >= old; k--) {
+			*(int *)(void *)(*arr + (size_t)k * size + next_off) = *free_head;
+			*free_head = k;
+		}
+	}
+	int k = *free_head;
+	*free_head = *(int *)(void *)(*arr + (size_t)k * size + next_off);
+	return k;
+}
+
 /* ---- what jobs hold (struct sim_live) ------------------------------ */
 
 #define LIVE_CHUNK 256
@@ -645,17 +670,9 @@ int sim_launch_executor(struct sim *s, int job, int role, int node, int cores,
 		    mem_mib, gpus, job, n->name, n->mem_free, n->gpus_free);
 
 	integrate(s);
-	if (s->free_exec < 0) {
-		int old = s->cap_execs;
-		xgrow(&s->execs, &s->cap_execs, old + 1, sizeof *s->execs);
-		for (int e = s->cap_execs - 1; e >= old; e--) {
-			s->execs[e].node_next = s->free_exec;
-			s->free_exec = e;
-		}
-	}
-	int id = s->free_exec; /* the slot */
+	int id = slot_take(&s->execs, &s->cap_execs, &s->free_exec, sizeof *s->execs,
+			   offsetof(struct sim_exec, node_next));
 	struct sim_exec *x = &s->execs[id];
-	s->free_exec = x->node_next;
 	*x = (struct sim_exec){.id = s->nexecs++, .job = job, .role = role, .node = node,
 			       .cores = cores, .mem_mib = mem_mib, .gpus = gpus,
 			       .launch_us = s->now, .ready_us = -1, .end_us = -1,
@@ -967,17 +984,9 @@ static inline void start_task(struct sim *s, struct sim_job *j, int e, int stage
 		j->status = JOB_RUNNING;
 	}
 
-	if (s->free_run < 0) {
-		int old = s->cap_runs;
-		xgrow(&s->runs, &s->cap_runs, old + 1, sizeof *s->runs);
-		for (int r = s->cap_runs - 1; r >= old; r--) {
-			s->runs[r].next = s->free_run;
-			s->free_run = r;
-		}
-	}
-	int r = s->free_run;
+	int r = slot_take(&s->runs, &s->cap_runs, &s->free_run, sizeof *s->runs,
+			  offsetof(struct run, next));
 	struct run *ru = &s->runs[r];
-	s->free_run = ru->next;
 	struct clu_node *n = &s->clu.nodes[x->node];
 	/* field by field: a compound literal clears the record first with a
 	 * `rep stos`, whose start-up cost more than the stores (one task
@@ -1173,7 +1182,6 @@ static bool kill_tasks(struct sim *s, struct sim_job *j, int id, bool counts, bo
 void sim_exec_open(struct sim *s, struct sim_job *j, struct sim_exec *x)
 {
 	j->live->execs[x->jpos].free = x->slots;
-	j->live->execs_ready++;
 	queue_dispatch(s, j);
 }
 
@@ -1195,19 +1203,9 @@ static void on_exec_ready(struct sim *s, struct sim_exec *x)
 
 void sim_job_timer(struct sim *s, struct sim_job *j, double delay_us, int tag)
 {
-	if (s->free_jtimer < 0) {
-		int old = s->cap_jtimers;
-		xgrow(&s->jtimers, &s->cap_jtimers, old + 1, sizeof *s->jtimers);
-		for (int t = s->cap_jtimers - 1; t >= old; t--) {
-			s->jtimers[t].next = s->free_jtimer;
-			s->free_jtimer = t;
-		}
-	}
-	int t = s->free_jtimer;
-	struct jtimer *jt = &s->jtimers[t];
-	s->free_jtimer = jt->next;
-	*jt = (struct jtimer){.job = j->id, .tag = tag, .state = j->mstate, .gen = s->jgen[j->id],
-			      .next = -1};
+	int t = slot_take(&s->jtimers, &s->cap_jtimers, &s->free_jtimer, sizeof *s->jtimers,
+			  offsetof(struct jtimer, next));
+	s->jtimers[t] = (struct jtimer){.job = j->id, .tag = tag, .gen = s->jgen[j->id], .next = -1};
 	push_at(s, (double)s->now + delay_us, EV_JOB_TIMER, (uint32_t)t);
 }
 
@@ -1528,17 +1526,21 @@ static int cmp_double(const void *a, const void *b)
 
 /* The median of the durations of a stage's tasks done, as Spark takes it
  * (TaskSetManager: the sorted durations' entry at round(0.5 n), at most
- * n - 1). */
-static double stage_median(const struct sim_stage *st)
+ * n - 1); sorted again only when more are done than last time, not for
+ * every running task of the stage at every check. */
+static double stage_median(struct sim_stage *st)
 {
+	if (st->median_done == st->done)
+		return st->median_us;
 	int n = st->done;
 	double *d = xmalloc((size_t)n * sizeof *d);
 	memcpy(d, st->took_us, (size_t)n * sizeof *d);
 	qsort(d, (size_t)n, sizeof *d, cmp_double);
 	int k = (int)llround(0.5 * n);
-	double m = d[k < n - 1 ? k : n - 1];
+	st->median_us = d[k < n - 1 ? k : n - 1];
+	st->median_done = n;
 	free(d);
-	return m;
+	return st->median_us;
 }
 
 /* Spark's checkSpeculatableTasks, every spark.speculation.interval while
@@ -1555,7 +1557,7 @@ static void on_speculate(struct sim *s)
 		for (int k = 0, n = node_runs(s, i, &rs, &cap); k < n; k++) {
 			int r = rs[k];
 			struct run *ru = &s->runs[r];
-			const struct sim_stage *st = ru->st;
+			struct sim_stage *st = ru->st;
 			int need = (int)floor(sp->quantile * st->ntasks);
 			if (ru->twin >= 0 || ru->copy || ru->listed || st->done < (need > 1 ? need : 1))
 				continue;
@@ -1763,7 +1765,7 @@ static inline bool stale(const struct sim *s, const struct eq_event *ev)
 	if (ev->kind == EV_JOB_TIMER) {
 		const struct jtimer *t = &s->jtimers[ev->obj];
 		const struct sim_job *j = &s->pub.jobs[t->job];
-		return !job_active(j) || j->mstate != t->state || s->jgen[t->job] != t->gen;
+		return !job_active(j) || s->jgen[t->job] != t->gen;
 	}
 	return false;
 }

@@ -144,7 +144,6 @@ struct sim_live {
 	struct sim_stage *stages; int nstages, stages_done; /* NULL until its
 					       first dispatch */
 	int64_t task_delay_us;   /* launch delay of each task (overheads) */
-	int execs_ready;         /* executors opened for tasks (sim_exec_open) */
 	int tasks_running;
 	int busy_gpus;           /* GPUs it keeps busy without tasks
 				    (sim_job_busy_gpus: training) */
