@@ -55,10 +55,10 @@ static inline double wait_vfin(const struct ps_node *pn, const struct ps_wait *w
 	return pn->v + (double)(w->from_us - pn->v_at) * pn->rate + w->work_us;
 }
 
-static void heap_push(struct ps_node *pn, struct ps_ent e)
+/* Entry e goes into the hole at i, moving up past larger parents; returns
+ * where it lands. */
+static int sift_up(struct ps_node *pn, int i, struct ps_ent e)
 {
-	xgrow(&pn->heap, &pn->cap_heap, pn->nheap + 1, sizeof *pn->heap);
-	int i = pn->nheap++;
 	while (i > 0) {
 		int up = (i - 1) / 2;
 		if (!ent_less(e.vfin, e.run, pn->heap[up].vfin, pn->heap[up].run))
@@ -67,12 +67,14 @@ static void heap_push(struct ps_node *pn, struct ps_ent e)
 		i = up;
 	}
 	pn->heap[i] = e;
+	return i;
 }
 
-static void heap_pop(struct ps_node *pn)
+/* Entry e goes into the hole at i of a heap of nheap entries, moving
+ * down past smaller children. */
+static void sift_down(struct ps_node *pn, int i, struct ps_ent e)
 {
-	struct ps_ent e = pn->heap[--pn->nheap];
-	int n = pn->nheap, i = 0;
+	int n = pn->nheap;
 	for (;;) {
 		int c = 2 * i + 1;
 		if (c >= n)
@@ -85,8 +87,20 @@ static void heap_pop(struct ps_node *pn)
 		pn->heap[i] = pn->heap[c];
 		i = c;
 	}
-	if (n)
-		pn->heap[i] = e;
+	pn->heap[i] = e;
+}
+
+static void heap_push(struct ps_node *pn, struct ps_ent e)
+{
+	xgrow(&pn->heap, &pn->cap_heap, pn->nheap + 1, sizeof *pn->heap);
+	sift_up(pn, pn->nheap++, e);
+}
+
+static void heap_pop(struct ps_node *pn)
+{
+	struct ps_ent e = pn->heap[--pn->nheap];
+	if (pn->nheap)
+		sift_down(pn, 0, e);
 }
 
 /* Waiting task k starts working: it joins the clock at its from_us. */
@@ -227,27 +241,8 @@ bool ps_remove(struct ps *p, int id, int run, int64_t now)
 		return false;
 	/* the last entry takes its place, then moves up or down to its own */
 	struct ps_ent e = pn->heap[--pn->nheap];
-	int n = pn->nheap;
-	if (k < n) {
-		while (k > 0 && ent_less(e.vfin, e.run, pn->heap[(k - 1) / 2].vfin,
-					 pn->heap[(k - 1) / 2].run)) {
-			pn->heap[k] = pn->heap[(k - 1) / 2];
-			k = (k - 1) / 2;
-		}
-		for (;;) {
-			int c = 2 * k + 1;
-			if (c >= n)
-				break;
-			if (c + 1 < n && ent_less(pn->heap[c + 1].vfin, pn->heap[c + 1].run,
-						  pn->heap[c].vfin, pn->heap[c].run))
-				c++;
-			if (!ent_less(pn->heap[c].vfin, pn->heap[c].run, e.vfin, e.run))
-				break;
-			pn->heap[k] = pn->heap[c];
-			k = c;
-		}
-		pn->heap[k] = e;
-	}
+	if (k < pn->nheap)
+		sift_down(pn, sift_up(pn, k, e), e);
 	restart(pn, now);
 	return true;
 }
