@@ -2021,7 +2021,9 @@ static void number_jobs(struct sim *s)
 void sim_group_shape(const struct scn *sc, int g, struct sim_shape *out)
 {
 	const struct sim_job_ops *jo = sc->jobs[g].ops;
-	*out = (struct sim_shape){.gang_role = -1};
+	/* the group's generic keys; the model gives its roles */
+	*out = (struct sim_shape){.gang_role = -1, .cores_max = sc->jobs[g].cores_max,
+				  .task_cpus = sc->jobs[g].task_cpus > 0 ? sc->jobs[g].task_cpus : 1};
 	jo->shape(sc, g, out);
 	out->ops = jo;
 }

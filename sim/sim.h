@@ -369,7 +369,8 @@ struct sim_dag {
 
 struct sim_job_ops {
 	/* What every job of group g asks for.  Called once per group by
-	 * sim_new.  Required.  Fills out (zeroed first, gang_role -1). */
+	 * sim_new.  Required.  Fills out's roles (out comes zeroed, with
+	 * gang_role -1 and the group's cores_max and task_cpus). */
 	void (*shape)(const struct scn *sc, int g, struct sim_shape *out);
 	/* The DAG of job (g, idx): its stages, their tasks' work at speed 1
 	 * and the per-task launch delay (preset to the scenario's

@@ -58,10 +58,8 @@ static void angel_shape(const struct scn *s, int g, struct sim_shape *out)
 {
 	const struct scn_job_group *grp = &s->jobs[g];
 	const struct jm_angel *p = grp->params;
-	out->cores_max = grp->cores_max;
-	out->task_cpus = grp->task_cpus > 0 ? grp->task_cpus : 1;
+	wl_spark_shape(grp, &p->exec, out);
 	out->nroles = 2;
-	wl_set_role(&out->role[0], &p->exec, p->exec.count > 0 ? p->exec.count : 2, grp);
 	wl_set_role(&out->role[1], &p->ps, p->ps.count > 0 ? p->ps.count : 1, grp);
 	out->role[1].slots = 0;
 	out->gang_role = 1;

@@ -457,8 +457,6 @@ static void mn_shape(const struct scn *s, int g, struct sim_shape *out)
 {
 	const struct scn_job_group *grp = &s->jobs[g];
 	const struct jm_mnist *p = grp->params;
-	out->cores_max = grp->cores_max;
-	out->task_cpus = grp->task_cpus > 0 ? grp->task_cpus : 1;
 	out->nroles = 2;
 	wl_set_role(&out->role[0], &p->ps, 1, grp);
 	wl_set_role(&out->role[1], &p->worker, p->cluster_size - 1, grp);

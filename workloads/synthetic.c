@@ -51,12 +51,8 @@ static bool syn_dag_shared(const struct scn *s, int g)
 
 static void syn_shape(const struct scn *s, int g, struct sim_shape *out)
 {
-	const struct scn_job_group *grp = &s->jobs[g];
-	const struct jm_synthetic *p = grp->params;
-	out->cores_max = grp->cores_max;
-	out->task_cpus = grp->task_cpus > 0 ? grp->task_cpus : 1;
-	out->nroles = 1;
-	wl_set_role(&out->role[0], &p->exec, p->exec.count > 0 ? p->exec.count : 2, grp);
+	const struct jm_synthetic *p = s->jobs[g].params;
+	wl_spark_shape(&s->jobs[g], &p->exec, out);
 }
 
 static const struct jm_key syn_keys[] = {

@@ -96,12 +96,8 @@ static void wc_build(const struct scn *s, int g, int idx, uint64_t seed, struct 
 
 static void wc_shape(const struct scn *s, int g, struct sim_shape *out)
 {
-	const struct scn_job_group *grp = &s->jobs[g];
-	const struct jm_wordcount *p = grp->params;
-	out->cores_max = grp->cores_max;
-	out->task_cpus = grp->task_cpus > 0 ? grp->task_cpus : 1;
-	out->nroles = 1;
-	wl_set_role(&out->role[0], &p->exec, p->exec.count > 0 ? p->exec.count : 2, grp);
+	const struct jm_wordcount *p = s->jobs[g].params;
+	wl_spark_shape(&s->jobs[g], &p->exec, out);
 }
 
 /* one map task per split: the largest input (the mean of an unbounded

@@ -24,6 +24,13 @@ void wl_set_role(struct sim_role *r, const struct scn_exec *e, int count,
 	r->prefer = e->has_labels ? e->prefer : jg->prefer;
 }
 
+void wl_spark_shape(const struct scn_job_group *jg, const struct scn_exec *exec,
+		    struct sim_shape *out)
+{
+	out->nroles = 1;
+	wl_set_role(&out->role[0], exec, exec->count > 0 ? exec->count : 2, jg);
+}
+
 void wl_cost_find(struct wl_cost *c, const struct scn *s, const char *kernel,
 		  const char *device, uint64_t seed, uint32_t x, uint32_t y, uint32_t z)
 {

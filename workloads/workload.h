@@ -42,6 +42,13 @@ void wl_set_role(struct sim_role *r, const struct scn_exec *e, int count,
 	 .hi = SCN_MAX_GPUS, .what = "GPUs per executor",                                       \
 	 .help = "spark.executor.resource.gpu.amount"}
 
+/* The shape of a Spark application with one role of executors, `exec`
+ * (2 unless its count is given): the shape hook of wordcount and
+ * synthetic, the first role of angel's. */
+struct sim_shape;
+void wl_spark_shape(const struct scn_job_group *jg, const struct scn_exec *exec,
+		    struct sim_shape *out);
+
 /* "job group G needs kernel K for device D" unless the cost model has it. */
 int wl_need_kernel(const struct scn *s, int g, const char *kernel, const char *dev,
 		   char *err, size_t errlen);
