@@ -359,6 +359,20 @@ static int cmd_policies(int argc, char **argv)
 	return 0;
 }
 
+int cmd_policy_named(const struct scn *s, const char *name, struct scn_policy *out)
+{
+	for (int i = 0; i < s->npolicies; i++)
+		if (strcmp(s->policies[i].name, name) == 0) {
+			*out = s->policies[i];
+			return 0;
+		}
+	const struct policy_ops *ops = pol_find(name);
+	if (!ops)
+		return -1;
+	*out = (struct scn_policy){.name = (char *)name, .kind = (char *)name, .ops = ops};
+	return 0;
+}
+
 /* ---- models -------------------------------------------------------- */
 
 /* The default of key k of a model, from its defaults struct, as a

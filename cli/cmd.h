@@ -11,6 +11,12 @@
 #include <stdint.h>
 
 struct scn;
+struct scn_policy;
+
+/* The policy `--policy NAME` names in scenario s: its entry of that name,
+ * else a registered policy of that kind with its defaults (and its ops:
+ * the loader resolves only the entries it reads).  -1 if neither. */
+int cmd_policy_named(const struct scn *s, const char *name, struct scn_policy *out);
 
 /* One option of a subcommand: drives both parsing and --help. */
 struct cmd_opt {

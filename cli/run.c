@@ -449,17 +449,7 @@ static int pick_policies(const struct scn *s, const struct cmd_run_opts *o,
 	*n = 0;
 	for (int k = 0; k < o->npolicies; k++) {
 		const char *name = o->policies[k];
-		struct scn_policy *p = &out[(*n)++];
-		int i;
-		for (i = 0; i < s->npolicies; i++)
-			if (strcmp(s->policies[i].name, name) == 0)
-				break;
-		if (i < s->npolicies) {
-			*p = s->policies[i];
-		} else if (pol_find(name)) {
-			*p = (struct scn_policy){.name = (char *)name, .kind = (char *)name,
-						 .ops = pol_find(name)};
-		} else {
+		if (cmd_policy_named(s, name, &out[(*n)++]) < 0) {
 			fprintf(stderr, "hetsim run: option '--policy': unknown policy '%s' "
 				"(registered: %s)\n", name, pol_names());
 			return -1;
@@ -651,7 +641,7 @@ int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *di
 		agg[p].mk = xmalloc((size_t)(last - first) * sizeof *agg[p].mk);
 	int rc = 0;
 	for (int p = 0; p < npol && !rc; p++) {
-		const struct policy_ops *ops = pol_find(pols[p].kind);
+		const struct policy_ops *ops = pols[p].ops;
 		if (labels && !ops->uses_labels && !o->quiet)
 			fprintf(stderr, "note: policy '%s'%s%s%s ignores the scenario's node labels\n",
 				pols[p].name, strcmp(pols[p].name, ops->name) ? " (" : "",

@@ -146,15 +146,7 @@ static int pick_policies(struct plan *pl, int p, const struct cmd_sweep_opts *o)
 	}
 	for (int k = 0; k < o->npolicies; k++) {
 		const char *name = o->policies[k];
-		int i = 0;
-		while (i < s->npolicies && strcmp(s->policies[i].name, name) != 0)
-			i++;
-		if (i < s->npolicies) {
-			out[k] = s->policies[i];
-		} else if (pol_find(name)) {
-			out[k] = (struct scn_policy){.name = (char *)name, .kind = (char *)name,
-						    .ops = pol_find(name)};
-		} else {
+		if (cmd_policy_named(s, name, &out[k]) < 0) {
 			if (pl->say)
 				fprintf(stderr, "hetsim sweep: option '--policy': unknown policy '%s' "
 					"(registered: %s)\n", name, pol_names());
@@ -1084,7 +1076,7 @@ static void notes(const struct plan *pl)
 			if (gid < 0)
 				continue;
 			const struct scn_policy *pol = &pl->pols[p][gid - pl->gfirst[p]];
-			const struct policy_ops *ops = pol_find(pol->kind);
+			const struct policy_ops *ops = pol->ops;
 			if (!ops || ops->uses_labels || !rows_scenario_has_labels(pl->sw->point[p]))
 				continue;
 			bool alias = strcmp(pol->name, ops->name) != 0;

@@ -246,14 +246,21 @@ static int get_ident(struct ld *ld, const struct yn *v, enum ident kind, const c
 	return 0;
 }
 
-static int get_ll(struct ld *ld, const struct yn *v, long long lo, long long hi, long long *out)
+/* v's text, if it is an integer: an optional sign and digits; else NULL. */
+static const char *int_text(const struct yn *v)
 {
 	const char *p = v->kind == YN_SCALAR ? v->str : "";
 	const char *q = p + (*p == '+' || *p == '-');
 	bool ok = *q != '\0';
 	for (; *q && ok; q++)
 		ok = *q >= '0' && *q <= '9';
-	if (!ok)
+	return ok ? p : NULL;
+}
+
+static int get_ll(struct ld *ld, const struct yn *v, long long lo, long long hi, long long *out)
+{
+	const char *p = int_text(v);
+	if (!p)
 		return fail(ld, v, "expected an integer, got %s", got(ld, v));
 	errno = 0;
 	long long x = strtoll(p, NULL, 10);
@@ -303,12 +310,8 @@ static int opt_lim(struct ld *ld, const struct yn *map, const char *key, int lo,
 
 static int get_seed(struct ld *ld, const struct yn *v, uint64_t *out)
 {
-	const char *p = v->kind == YN_SCALAR ? v->str : "";
-	const char *q = p + (*p == '+' || *p == '-');
-	bool ok = *q != '\0';
-	for (; *q && ok; q++)
-		ok = *q >= '0' && *q <= '9';
-	if (!ok)
+	const char *p = int_text(v);
+	if (!p)
 		return fail(ld, v, "expected an integer, got %s", got(ld, v));
 	if (*p == '-')
 		return fail(ld, v, "expected an integer >= 0, got %s", got(ld, v));
