@@ -82,20 +82,13 @@ static void one_replication_alone(void)
 {
 	struct cmd_run_opts o = {.only_replication = 2, .quiet = true, .replications = 3};
 	run_into("r2", &o);
-	char *full = file("a", "jobs.csv"), *alone = file("r2", "jobs.csv");
-	char *want = rows_of(full, 1, 2), *got = rows_of(alone, 1, 2);
-	CU_ASSERT(strlen(want) > 0);
-	CU_ASSERT_STRING_EQUAL(got, want);
-	free(want);
-	free(got);
-	free(full);
-	free(alone);
-	static const char *const names[] = {"runs.csv", "types.csv"}; /* scenario,policy,replication */
-	for (int i = 0; i < 2; i++) {
-		full = file("a", names[i]);
-		alone = file("r2", names[i]);
-		want = rows_of(full, 2, 2);
-		got = rows_of(alone, 2, 2);
+	static const struct {
+		const char *name;
+		int col;      /* the replication's column */
+	} files[] = {{"jobs.csv", 1}, {"runs.csv", 2}, {"types.csv", 2}};
+	for (int i = 0; i < 3; i++) {
+		char *full = file("a", files[i].name), *alone = file("r2", files[i].name);
+		char *want = rows_of(full, files[i].col, 2), *got = rows_of(alone, files[i].col, 2);
 		CU_ASSERT(strlen(want) > 0);
 		CU_ASSERT_STRING_EQUAL(got, want);
 		free(want);

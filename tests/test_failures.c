@@ -24,6 +24,16 @@ static const char *why_of(const struct sim *s, const struct sim_job *j, char *b,
 	return sim_why_name(sim_scenario(s), sim_job_why(s, j->id), b, n);
 }
 
+/* Job j ended with status st at end_us, for reason `why`. */
+static void expect_end(const struct sim *s, const struct sim_job *j, enum sim_job_status st,
+		       int64_t end_us, const char *why)
+{
+	char b[128];
+	CU_ASSERT_EQUAL(j->status, st);
+	CU_ASSERT_EQUAL(j->end_us, end_us);
+	CU_ASSERT_STRING_EQUAL(why_of(s, j, b, sizeof b), why);
+}
+
 static void node_failure_retry(void)
 {
 	struct scn *c;
@@ -45,12 +55,8 @@ static void node_failure_retry(void)
 static void max_failures(void)
 {
 	struct scn *c;
-	char b[128];
 	struct sim *s = h_run(FAIL_DIR "max-failures.yaml", "fifo", 0, &c);
-	const struct sim_job *j = sim_job(s, 0);
-	CU_ASSERT_EQUAL(j->status, JOB_FAILED);
-	CU_ASSERT_EQUAL(j->end_us, S(10));
-	CU_ASSERT_STRING_EQUAL(why_of(s, j, b, sizeof b), "task-failures");
+	expect_end(s, sim_job(s, 0), JOB_FAILED, S(10), "task-failures");
 	CU_ASSERT_EQUAL(sim_totals(s)->tasks_retried, 1); /* the second attempt, not run again */
 	CU_ASSERT_DOUBLE_EQUAL(sim_totals(s)->lost_core_us, 9e6, 1e-6); /* 4 s + 5 s */
 	CU_ASSERT_EQUAL(h_nexecs(), 2);
@@ -62,18 +68,12 @@ static void max_failures(void)
 static void tfos_lost_worker(void)
 {
 	struct scn *c;
-	char b[128];
 	struct sim *s = h_run(FAIL_DIR "tfos.yaml", "fifo", 0, &c);
-	const struct sim_job *j = sim_job(s, 0);
-	CU_ASSERT_EQUAL(j->status, JOB_FAILED);
-	CU_ASSERT_EQUAL(j->end_us, S(4));
-	CU_ASSERT_STRING_EQUAL(why_of(s, j, b, sizeof b), "executor-lost");
+	expect_end(s, sim_job(s, 0), JOB_FAILED, S(4), "executor-lost");
 	h_done(s, c);
 
 	s = h_run(FAIL_DIR "tfos-ckpt.yaml", "fifo", 0, &c);
-	j = sim_job(s, 0);
-	CU_ASSERT_EQUAL(j->status, JOB_DONE);
-	CU_ASSERT_EQUAL(j->end_us, S(12));
+	expect_end(s, sim_job(s, 0), JOB_DONE, S(12), "");
 	CU_ASSERT_EQUAL(h_nexecs(), 3);
 	CU_ASSERT_EQUAL(h_exec(1)->end_us, S(4));      /* the worker on n-1 */
 	CU_ASSERT_EQUAL(h_exec(2)->launch_us, S(4));   /* its replacement, on n-2 */
@@ -289,10 +289,8 @@ static void models_listing(void)
 static void losses_counted_right(void)
 {
 	struct scn *c;
-	char b[128];
 	struct sim *s = h_run(FAIL_DIR "last-attempt.yaml", "fifo", 0, &c);
-	CU_ASSERT_EQUAL(sim_job(s, 0)->status, JOB_FAILED);
-	CU_ASSERT_EQUAL(sim_job(s, 0)->end_us, S(4));
+	expect_end(s, sim_job(s, 0), JOB_FAILED, S(4), "task-failures");
 	CU_ASSERT_EQUAL(sim_totals(s)->tasks_retried, 0);
 	CU_ASSERT_DOUBLE_EQUAL(sim_totals(s)->lost_core_us, 4e6, 1e-6);
 	h_done(s, c);
@@ -317,10 +315,7 @@ static void losses_counted_right(void)
 	h_done(s, c);
 
 	s = h_run(FAIL_DIR "reserve-loss.yaml", "dg", 0, &c);
-	const struct sim_job *tf = h_job(s, "tf", 0);
-	CU_ASSERT_EQUAL(tf->status, JOB_TIMED_OUT);
-	CU_ASSERT_EQUAL(tf->end_us, S(61));
-	CU_ASSERT_STRING_EQUAL(why_of(s, tf, b, sizeof b), "reservation-timeout");
+	expect_end(s, h_job(s, "tf", 0), JOB_TIMED_OUT, S(61), "reservation-timeout");
 	h_done(s, c);
 }
 
@@ -373,7 +368,6 @@ static void timer_generations(void)
 static void numeric_switches(void)
 {
 	struct scn *c;
-	char b[128];
 	struct sim *s = h_run("tests/scenarios/switches/yarn-sizes.yaml", "y1g", 0, &c);
 	CU_ASSERT_EQUAL(h_nexecs(), 3);
 	CU_ASSERT_EQUAL(h_exec(0)->mem_mib, 1024); /* the AM */
@@ -387,8 +381,7 @@ static void numeric_switches(void)
 	CU_ASSERT_EQUAL(sim_job(s, 0)->status, JOB_DONE);
 	h_done(s, c);
 	s = h_run("tests/scenarios/switches/yarn-sizes.yaml", "ymax", 0, &c);
-	CU_ASSERT_EQUAL(sim_job(s, 0)->status, JOB_UNPLACEABLE);
-	CU_ASSERT_STRING_EQUAL(why_of(s, sim_job(s, 0), b, sizeof b), "max-allocation");
+	expect_end(s, sim_job(s, 0), JOB_UNPLACEABLE, -1, "max-allocation"); /* no end */
 	h_done(s, c);
 
 	static const struct {
