@@ -120,6 +120,7 @@ struct run {
 				  its node's (share.h) */
 	bool copy;             /* a speculative copy */
 	bool listed;           /* on its job's list of tasks to copy */
+	bool running;          /* a live attempt (false: the slot is free) */
 	double work_us;        /* its work, µs at rate 1 */
 	int64_t from_us;       /* its work starts then (the launch delay) */
 	int64_t start_us;      /* when it started (lost work, run time) */
@@ -444,7 +445,8 @@ static int min_int(int a, int b)
 
 /* A slot of a pool of records (an array that grows, never shrinks)
  * whose free records are threaded through an int at next_off, -1 ending
- * the list: the first free one, the array grown (xgrow) when none is.
+ * the list: the first free one, the array grown (xgrow) when none is,
+ * its new records zeros but for their link.
  * Executors, task runs and job timers are pools.  Inlined: size and
  * next_off are constants where it is called. */
 static inline int slot_take(void *arrp, int *cap, int *free_head, size_t size, size_t next_off)
@@ -453,6 +455,7 @@ static inline int slot_take(void *arrp, int *cap, int *free_head, size_t size, s
 	if (*free_head < 0) {
 		int old = *cap;
 		xgrow(arr, cap, old + 1, size);
+		memset(*arr + (size_t)old * size, 0, (size_t)(*cap - old) * size); /* free: zeros */
 		for (int k = *cap - 1; k >= old; k--) {
 			*(int *)(void *)(*arr + (size_t)k * size + next_off) = *free_head;
 			*free_head = k;
@@ -1009,6 +1012,7 @@ static inline void start_task(struct sim *s, struct sim_job *j, int e, int stage
 	ru->twin = orig;
 	ru->copy = orig >= 0;
 	ru->listed = false;
+	ru->running = true;
 	if (orig >= 0)
 		s->runs[orig].twin = r;
 	s->runs_live++;
@@ -1050,29 +1054,38 @@ static bool copyable(const struct sim *s, const struct sim_job *j, int r)
 }
 
 /* A speculative copy on executor e of the job (free slot, no pending
- * task): the first task on its list whose attempt runs on another node
- * (Spark never copies a task to the host it runs on).  Entries no
- * longer copyable leave the list. */
+ * task): of the tasks on its list whose attempt runs on another node
+ * (Spark never copies a task to the host it runs on), the first by
+ * stage and index, as a TaskSetManager offers its speculatable tasks;
+ * so the list's order, the order the check met them in, changes
+ * nothing.  Entries no longer copyable leave the list. */
 static bool start_copy(struct sim *s, struct sim_job *j, int e)
 {
 	struct sim_live *jr = j->live;
-	int node = jr->execs[e].node, k = 0;
-	bool started = false;
+	int node = jr->execs[e].node, k = 0, best = -1;
 	for (int i = 0; i < jr->nspec; i++) {
 		int r = jr->spec[i];
 		if (!copyable(s, j, r))
 			continue; /* dropped */
-		if (!started && s->runs[r].node != node) {
-			s->runs[r].listed = false;
-			start_task(s, j, e, s->runs[r].stage, s->runs[r].task, r);
-			s->tot.spec_launched++;
-			started = true;
-			continue;
-		}
 		jr->spec[k++] = r;
+		const struct run *ru = &s->runs[r];
+		if (ru->node != node &&
+		    (best < 0 || ru->stage < s->runs[best].stage ||
+		     (ru->stage == s->runs[best].stage && ru->task < s->runs[best].task)))
+			best = r;
 	}
 	jr->nspec = k;
-	return started;
+	if (best < 0)
+		return false;
+	for (int i = 0; i < jr->nspec; i++) /* it leaves the list */
+		if (jr->spec[i] == best) {
+			jr->spec[i] = jr->spec[--jr->nspec];
+			break;
+		}
+	s->runs[best].listed = false;
+	start_task(s, j, e, s->runs[best].stage, s->runs[best].task, best);
+	s->tot.spec_launched++;
+	return true;
 }
 
 static void dispatch_job(struct sim *s, struct sim_job *j)
@@ -1128,6 +1141,7 @@ static void on_task_end(struct sim *s, int r)
 	s->runs_live--;
 	int twin = ru->twin;
 	ru->listed = false; /* a list entry of its slot means nothing now */
+	ru->running = false;
 
 	int node = ru->node, cpus = ru->cpus, stage = ru->stage, task = ru->task;
 	bool own = ru->own;
@@ -1356,6 +1370,7 @@ static bool kill_run(struct sim *s, int r, bool counts, bool requeue)
 	jr->execs[ru->jpos].free++; /* its executor, if it stays, may take another */
 	s->runs_live--;
 	ru->listed = false;
+	ru->running = false;
 	if (requeue)
 		s->tot.lost_core_us += (double)(s->now - ru->start_us) * cpus;
 	if (own) { /* off the node's list */
@@ -1544,7 +1559,8 @@ static double stage_median(struct sim_stage *st)
 }
 
 /* Spark's checkSpeculatableTasks, every spark.speculation.interval while
- * tasks run: in a stage with at least max(floor(quantile x tasks), 1)
+ * tasks run, over the running attempts (the pool of run slots: O(most
+ * attempts ever running at once), whatever the number of nodes): in a stage with at least max(floor(quantile x tasks), 1)
  * tasks done, a task running longer than max(multiplier x their median,
  * minTaskRuntime), with no copy, is listed for a copy; its job's free
  * slots on other nodes take the copies (start_copy). */
@@ -1552,27 +1568,25 @@ static void on_speculate(struct sim *s)
 {
 	const struct scn_speculation *sp = &s->scn->spec;
 	s->spec_armed = false;
-	int *rs = NULL, cap = 0;
-	for (int i = 0; i < s->clu.n; i++)
-		for (int k = 0, n = node_runs(s, i, &rs, &cap); k < n; k++) {
-			int r = rs[k];
-			struct run *ru = &s->runs[r];
-			struct sim_stage *st = ru->st;
-			int need = (int)floor(sp->quantile * st->ntasks);
-			if (ru->twin >= 0 || ru->copy || ru->listed || st->done < (need > 1 ? need : 1))
-				continue;
-			double limit = sp->multiplier * stage_median(st);
-			if (limit < (double)sp->min_runtime_us)
-				limit = (double)sp->min_runtime_us;
-			if (!((double)(s->now - ru->start_us) > limit))
-				continue;
-			struct sim_live *jr = ru->jr;
-			xgrow(&jr->spec, &jr->cap_spec, jr->nspec + 1, sizeof *jr->spec);
-			jr->spec[jr->nspec++] = r;
-			ru->listed = true;
-			queue_dispatch(s, &s->pub.jobs[ru->job]);
-		}
-	free(rs);
+	for (int r = 0; r < s->cap_runs; r++) {
+		struct run *ru = &s->runs[r];
+		if (!ru->running)
+			continue;
+		struct sim_stage *st = ru->st;
+		int need = (int)floor(sp->quantile * st->ntasks);
+		if (ru->twin >= 0 || ru->copy || ru->listed || st->done < (need > 1 ? need : 1))
+			continue;
+		double limit = sp->multiplier * stage_median(st);
+		if (limit < (double)sp->min_runtime_us)
+			limit = (double)sp->min_runtime_us;
+		if (!((double)(s->now - ru->start_us) > limit))
+			continue;
+		struct sim_live *jr = ru->jr;
+		xgrow(&jr->spec, &jr->cap_spec, jr->nspec + 1, sizeof *jr->spec);
+		jr->spec[jr->nspec++] = r;
+		ru->listed = true;
+		queue_dispatch(s, &s->pub.jobs[ru->job]);
+	}
 	if (s->runs_live) {
 		s->spec_armed = true;
 		push_at(s, (double)s->now + (double)sp->interval_us, EV_SPECULATE, 0);
