@@ -24,6 +24,26 @@ static const char *why_of(const struct sim *s, const struct sim_job *j, char *b,
 	return sim_why_name(sim_scenario(s), sim_job_why(s, j->id), b, n);
 }
 
+/* Loading scenario text `yaml` (written to a file) fails with the file's
+ * path then `msg`. */
+static void expect_load_error(const char *yaml, const char *msg)
+{
+	const char *path = "/tmp/hetsim-bad-failure.yaml";
+	FILE *f = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs(yaml, f);
+	fclose(f);
+	char err[512], want[600];
+	struct scn *sc = scn_load(path, err, sizeof err);
+	snprintf(want, sizeof want, "%s%s", path, msg);
+	CU_ASSERT_PTR_NULL(sc);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	if (sc || strcmp(err, want) != 0)
+		fprintf(stderr, "\n  %s: %s\n", msg, sc ? "loaded" : err);
+	scn_free(sc);
+	remove(path);
+}
+
 /* Job j ended with status st at end_us, for reason `why`. */
 static void expect_end(const struct sim *s, const struct sim_job *j, enum sim_job_status st,
 		       int64_t end_us, const char *why)
@@ -204,23 +224,12 @@ static void bad_keys(void)
 		{"", "speculation: {enabled: yes}\n", ":1:24: expected true or false for enabled, got 'yes'"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		const char *path = "/tmp/hetsim-bad-failure.yaml";
-		FILE *f = fopen(path, "w");
-		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-		fprintf(f, "%scluster:\n"
-			   "  - {name: n, count: 2, cores: 1, memory: 1GiB, %s}\n"
-			   "workload: [{name: j, type: synthetic, stages: [{name: s, tasks: 1, "
-			   "duration: 1s}]}]\npolicies: [fifo]\n", cases[i].top, cases[i].node);
-		fclose(f);
-		char err[512], want[600];
-		struct scn *sc = scn_load(path, err, sizeof err);
-		snprintf(want, sizeof want, "%s%s", path, cases[i].msg);
-		CU_ASSERT_PTR_NULL(sc);
-		CU_ASSERT_STRING_EQUAL(err, want);
-		if (sc || strcmp(err, want) != 0)
-			fprintf(stderr, "\n  case %zu: %s\n", i, sc ? "loaded" : err);
-		scn_free(sc);
-		remove(path);
+		char yaml[512];
+		snprintf(yaml, sizeof yaml, "%scluster:\n"
+			 "  - {name: n, count: 2, cores: 1, memory: 1GiB, %s}\n"
+			 "workload: [{name: j, type: synthetic, stages: [{name: s, tasks: 1, "
+			 "duration: 1s}]}]\npolicies: [fifo]\n", cases[i].top, cases[i].node);
+		expect_load_error(yaml, cases[i].msg);
 	}
 }
 
@@ -394,23 +403,12 @@ static void numeric_switches(void)
 		{"max_allocation_mb: 8GiB", ":2:55: expected an integer, got '8GiB'"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		const char *path = "/tmp/hetsim-bad-switch.yaml";
-		FILE *f = fopen(path, "w");
-		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-		fprintf(f, "cluster: [{name: n, cores: 1, memory: 1GiB}]\n"
-			   "policies: [{name: y, policy: yarn, %s}]\n"
-			   "workload: [{name: j, type: synthetic, stages: [{name: s, tasks: 1, "
-			   "duration: 1s}]}]\n", cases[i].sw);
-		fclose(f);
-		char err[512], want[600];
-		struct scn *sc = scn_load(path, err, sizeof err);
-		snprintf(want, sizeof want, "%s%s", path, cases[i].msg);
-		CU_ASSERT_PTR_NULL(sc);
-		CU_ASSERT_STRING_EQUAL(err, want);
-		if (sc || strcmp(err, want) != 0)
-			fprintf(stderr, "\n  switch case %zu: %s\n", i, sc ? "loaded" : err);
-		scn_free(sc);
-		remove(path);
+		char yaml[512];
+		snprintf(yaml, sizeof yaml, "cluster: [{name: n, cores: 1, memory: 1GiB}]\n"
+			 "policies: [{name: y, policy: yarn, %s}]\n"
+			 "workload: [{name: j, type: synthetic, stages: [{name: s, tasks: 1, "
+			 "duration: 1s}]}]\n", cases[i].sw);
+		expect_load_error(yaml, cases[i].msg);
 	}
 	/* one policy twice, GPU-blind and GPU-aware (standalone-gpu.yaml) */
 	s = h_run("tests/scenarios/switches/standalone-gpu.yaml", "blind", 0, &c);
