@@ -10,6 +10,7 @@
 #define HETSIM_REGISTRY_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "policy.h"
 
@@ -31,5 +32,11 @@ double pol_param_num(const struct policy_ops *ops, const struct scn_policy *cfg,
 /* pol_param_value() for a POL_BOOL switch. */
 bool pol_param_bool(const struct policy_ops *ops,
 		    const struct scn_policy *cfg, const char *key);
+
+/* spark-standalone's order of a Master's HashSet of `n` workers in the
+ * replication of seed `seed` (sim_seed): pos[node] = its place in the
+ * iteration order; of two workers with equal free cores the Master
+ * offers first the one of larger place.  For tests and tools. */
+void sa_hash_order(uint64_t seed, int n, int *pos);
 
 #endif

@@ -7,8 +7,13 @@
  * default: the first app takes every free core).  For each app:
  *
  *   usable workers: free memory >= executor memory and free cores >=
- *     executor cores (1 if unset), sorted by free cores, most first
- *     (ties in node order);
+ *     executor cores (1 if unset), sorted by free cores, most first;
+ *     the Master sorts its HashSet of workers by free cores, ascending
+ *     and stable, and reverses the result, so workers with equal free
+ *     cores come in reverse of the set's iteration order.  That order
+ *     is fixed for the Master's life: here a permutation of the
+ *     workers drawn once per replication from the keyed RNG
+ *     (hash_order), ties taken last-of-it first;
  *   spread out (default): one unit per worker per round-robin pass; a
  *     unit is one executor when executor_cores is set, else one core of
  *     the single executor the app gets on that worker in this pass;
@@ -45,6 +50,8 @@
 #include "models.h"
 #include "pol_common.h"
 #include "pol_index.h"
+#include "registry.h"
+#include "rng.h"
 #include "sim.h"
 #include "util.h"
 
@@ -56,6 +63,9 @@ struct standalone {
 	bool indexed;         /* false with clu_plain_scan: scan every node */
 	struct pol_ix ix;     /* per (executor cores, memory): usable workers,
 				 keyed by sa_key */
+	int *hash_pos;        /* by node: its place in the Master's HashSet
+				 iteration order (a keyed permutation) */
+	struct sa_rank { int64_t key; int node; } *ranks; /* scratch: plain scan */
 	int *usable;          /* scratch: node ids */
 	int *acores, *aexecs; /* scratch: assigned in this pass, by usable pos */
 	int cap;
@@ -106,16 +116,47 @@ static bool sa_gpu_aware(const struct scn_policy *cfg)
 	return pol_param_bool(&pol_spark_standalone, cfg, "gpu_aware");
 }
 
+/* A worker's rank in the Master's order, larger first: free cores, then
+ * its place in the HashSet (the reversed stable sort puts the set's last
+ * worker of a tie first).  Exact in a double: cores × nodes < 2^53. */
+static int64_t sa_rank(const struct standalone *p, int nnodes, int node, int fc)
+{
+	return (int64_t)fc * nnodes + p->hash_pos[node];
+}
+
 /* A worker with these free amounts is usable for executors of `sh`
  * (cores: at least one unit) if it has the cores and the memory; usable
- * ones rank by free cores, most first (the key's ties go to the lower
- * node, as the Master's stable sort). */
+ * ones come in the Master's order (sa_rank). */
 static double sa_key(const void *ctx, const struct clu_node *n, int fc, int64_t fm, int fg,
 		     const struct pol_shape *sh)
 {
-	(void)ctx;
-	(void)n;
-	return fc >= sh->cores && fm >= sh->mem_mib && fg >= sh->gpus ? -(double)fc : INFINITY;
+	const struct standalone *p = ctx;
+	if (fc < sh->cores || fm < sh->mem_mib || fg < sh->gpus)
+		return INFINITY;
+	return -(double)sa_rank(p, p->cap, n->id, fc);
+}
+
+/* The Master's HashSet[WorkerInfo] iterates in an order set by the
+ * workers' identity hash codes: arbitrary, but fixed once they have
+ * registered.  A uniform permutation of the nodes (Fisher-Yates) keyed
+ * by the replication's seed alone, so every policy instance of a
+ * replication sees the same one and `--replication K` reproduces it. */
+#define SA_RNG_HASH_ORDER 0x4d415354u /* "MAST": RNG_USER's x coordinate */
+void sa_hash_order(uint64_t seed, int n, int *pos)
+{
+	struct rng_key k = rng_key(seed, 0, RNG_USER, SA_RNG_HASH_ORDER, 0, 0);
+	int *order = xmalloc((size_t)(n ? n : 1) * sizeof *order);
+	for (int i = 0; i < n; i++)
+		order[i] = i;
+	for (int i = n - 1; i > 0; i--) {
+		int r = (int)(rng_u01(k, (uint64_t)i) * (i + 1));
+		int t = order[i];
+		order[i] = order[r];
+		order[r] = t;
+	}
+	for (int i = 0; i < n; i++)
+		pos[order[i]] = i;
+	free(order);
 }
 
 static void *sa_init(struct sim *s, const struct scn_policy *cfg)
@@ -126,9 +167,13 @@ static void *sa_init(struct sim *s, const struct scn_policy *cfg)
 	p->gpu_aware = sa_gpu_aware(cfg);
 	p->default_cores = (int)pol_param_num(&pol_spark_standalone, cfg, "default_cores");
 	p->indexed = !clu_plain_scan;
-	if (p->indexed)
-		pol_ix_init(&p->ix, sim_cluster(s), NULL, sa_key, NULL);
 	p->cap = sim_cluster(s)->n;
+	p->hash_pos = xmalloc((size_t)(p->cap ? p->cap : 1) * sizeof *p->hash_pos);
+	sa_hash_order(sim_seed(s), p->cap, p->hash_pos);
+	if (p->indexed)
+		pol_ix_init(&p->ix, sim_cluster(s), NULL, sa_key, p);
+	/* scans happen with an index too, past POL_IX_MAX_SHAPES shapes */
+	p->ranks = xmalloc((size_t)(p->cap ? p->cap : 1) * sizeof *p->ranks);
 	p->usable = xmalloc((size_t)(p->cap ? p->cap : 1) * sizeof *p->usable);
 	p->acores = xmalloc((size_t)(p->cap ? p->cap : 1) * sizeof *p->acores);
 	p->aexecs = xmalloc((size_t)(p->cap ? p->cap : 1) * sizeof *p->aexecs);
@@ -160,14 +205,11 @@ static void sa_exec_lost(void *st, struct sim *s, int job, const struct sim_exec
 	pol_jobset_return(&((struct standalone *)st)->q, job);
 }
 
-static const struct clu *cmp_clu; /* qsort has no context argument */
-static int by_free_cores(const void *a, const void *b)
+/* Larger rank first (ranks are distinct). */
+static int by_rank(const void *a, const void *b)
 {
-	const struct clu_node *x = &cmp_clu->nodes[*(const int *)a];
-	const struct clu_node *y = &cmp_clu->nodes[*(const int *)b];
-	if (x->cores_free != y->cores_free)
-		return x->cores_free > y->cores_free ? -1 : 1;
-	return (x->id > y->id) - (x->id < y->id);
+	int64_t x = ((const struct sa_rank *)a)->key, y = ((const struct sa_rank *)b)->key;
+	return (x < y) - (x > y);
 }
 
 /* Master.scheduleExecutorsOnWorkers: may one more unit go to usable[pos]? */
@@ -199,7 +241,7 @@ static void launch_assigned(struct standalone *p, struct sim *s, int job, int nu
 	}
 }
 
-/* The usable workers, sorted: every node in order, then qsort.  Returns
+/* The usable workers, in the Master's order: every node, then qsort.  Returns
  * how many; *free_sum receives their free cores. */
 static int usable_scan(struct standalone *p, const struct clu *c, const struct pol_shape *sh,
 		       int64_t *free_sum)
@@ -210,12 +252,13 @@ static int usable_scan(struct standalone *p, const struct clu *c, const struct p
 		const struct clu_node *n = &c->nodes[i];
 		if (n->mem_free >= sh->mem_mib && n->cores_free >= sh->cores &&
 		    n->gpus_free >= sh->gpus) {
-			p->usable[nusable++] = i;
+			p->ranks[nusable++] = (struct sa_rank){sa_rank(p, p->cap, i, n->cores_free), i};
 			*free_sum += n->cores_free;
 		}
 	}
-	cmp_clu = c;
-	qsort(p->usable, (size_t)nusable, sizeof *p->usable, by_free_cores);
+	qsort(p->ranks, (size_t)nusable, sizeof *p->ranks, by_rank);
+	for (int k = 0; k < nusable; k++)
+		p->usable[k] = p->ranks[k].node;
 	return nusable;
 }
 
@@ -369,6 +412,8 @@ static void sa_fini(void *st)
 	pol_jobset_free(&p->q);
 	if (p->indexed)
 		pol_ix_free(&p->ix);
+	free(p->hash_pos);
+	free(p->ranks);
 	free(p->usable);
 	free(p->acores);
 	free(p->aexecs);

@@ -14,6 +14,8 @@
 #include "harness.h"
 #include "pol_common.h"
 #include "pol_index.h"
+#include "registry.h"
+#include "rng.h"
 #include "scenario.h"
 #include "sim.h"
 #include "test.h"
@@ -102,6 +104,52 @@ static void standalone_greedy(void)
 	JOB_AT(s, "b", 0, 1, 6);
 	CU_ASSERT_EQUAL(h_makespan(s), S(40));
 	h_done(s, c);
+}
+
+/* The Master's ties: reverse of a HashSet order fixed for its life, a
+ * keyed permutation per replication (standalone-ties.yaml has the hand
+ * computation for seed 1, replication 0). */
+static void standalone_ties(void)
+{
+	int pos[3];
+	sa_hash_order(rng_replication_seed(1, 0), 3, pos);
+	CU_ASSERT(pos[0] == 0 && pos[1] == 2 && pos[2] == 1);
+	sa_hash_order(rng_replication_seed(2, 0), 2, pos); /* standalone-greedy, -mnist */
+	CU_ASSERT(pos[0] == 1 && pos[1] == 0);
+
+	struct scn *c;
+	struct sim *s = h_run(HAND "standalone-ties.yaml", "spark-standalone", 0, &c);
+	NODES(s, "a", 0, "n-1,n-2,n-0");
+	CU_ASSERT(h_exec(0)->cores == 3 && h_exec(1)->cores == 3 && h_exec(2)->cores == 2);
+	JOB_AT(s, "a", 0, 0, 10);
+	NODES(s, "b", 0, "n-1,n-2"); /* the same order on the empty cluster */
+	JOB_AT(s, "b", 0, 20, 25);
+	NODES(s, "c", 0, "n-0,n-1,n-2"); /* most free cores first, then n-1 */
+	CU_ASSERT(h_exec(5)->cores == 2 && h_exec(6)->cores == 2 && h_exec(7)->cores == 1);
+	JOB_AT(s, "c", 0, 20, 25);
+	h_done(s, c);
+
+	/* replication 1 draws its own order: a goes to its workers by it */
+	sa_hash_order(rng_replication_seed(1, 1), 3, pos);
+	int by_place[3];
+	for (int i = 0; i < 3; i++)
+		by_place[2 - pos[i]] = i; /* largest place first */
+	char want[32];
+	snprintf(want, sizeof want, "n-%d,n-%d,n-%d", by_place[0], by_place[1], by_place[2]);
+	CU_ASSERT_STRING_NOT_EQUAL(want, "n-1,n-2,n-0");
+	s = h_run(HAND "standalone-ties.yaml", "spark-standalone", 1, &c);
+	NODES(s, "a", 0, want);
+	h_done(s, c);
+
+	/* the permutation is uniform: each of the 3! orders of 3 workers
+	 * over 6000 seeds, 1000 expected; 5 sigma is about 5 * 29 */
+	int count[6] = {0};
+	for (uint64_t seed = 1; seed <= 6000; seed++) {
+		sa_hash_order(rng_replication_seed(seed, 0), 3, pos);
+		count[pos[0] * 2 + (pos[1] > pos[2])]++;
+	}
+	for (int k = 0; k < 6; k++)
+		CU_ASSERT(count[k] > 1000 - 145 && count[k] < 1000 + 145);
 }
 
 static void standalone_spread(void)
@@ -623,6 +671,7 @@ int test_suite_policies(void)
 		   {"fifo: first fit, node skipped for memory, whole job", fifo_first_fit},
 		   {"fifo: executor start-up and task launch overheads", fifo_overheads},
 		   {"spark-standalone: no cores_max takes every core", standalone_greedy},
+		   {"spark-standalone: ties in reverse of a keyed HashSet order", standalone_ties},
 		   {"spark-standalone: spread out over sorted workers", standalone_spread},
 		   {"spark-standalone: worker filtered for memory", standalone_memory},
 		   {"spark-standalone: GPU-blind mnist_spark, PS and worker grab GPUs", standalone_mnist},
