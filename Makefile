@@ -131,8 +131,9 @@ figures: deps $(BIN) | $(filter run,$(MAKECMDGOALS))
 	done
 	./$(BIN) plot all -d $(MIXED_OUT) -s $(MIXED)
 
-# Both experiments of the study, the ablation, the sensitivity map, every
-# figure and results/paper/report.md (scripts/paper).  Never calibrates.
+# Both experiments of the study, label-dual against every stock baseline,
+# the ablation, the sensitivity map, every figure and
+# results/paper/report.md (scripts/paper).  Never calibrates.
 paper: deps $(BIN)
 	scripts/paper ./$(BIN)
 
