@@ -187,6 +187,7 @@ const struct policy_ops pol_fifo = {
 	.params = fifo_params,
 	.uses_labels = false,
 	.gpu_aware = pol_gpu_aware_always,
+	.places_roles = true,
 	.init = fifo_init,
 	.job_arrived = fifo_arrived,
 	.job_finished = fifo_finished,

@@ -21,7 +21,9 @@
  *      ones behind it may start (backfill).  Without gang, a job takes
  *      what fits now and waits for the rest.
  *
- * Executors with cores unset get one core.  A job that cannot fit even
+ * Executors with cores unset get one core; a job's roles are the ones
+ * its executors were launched for (places_roles: a TF PS is the executor
+ * placed as one).  A job that cannot fit even
  * the empty cluster is rejected at arrival as unplaceable.
  *
  * Cost: best fit takes, for each node group the labels allow, the winner
@@ -311,6 +313,7 @@ const struct policy_ops pol_label_dual = {
 	.params = dual_params,
 	.uses_labels = true,
 	.gpu_aware = pol_gpu_aware_always,
+	.places_roles = true,
 	.init = dual_init,
 	.job_arrived = dual_arrived,
 	.job_finished = dual_finished,

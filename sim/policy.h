@@ -105,6 +105,14 @@ struct policy_ops {
 	 * one policy can be listed twice, GPU-blind and GPU-aware.  NULL:
 	 * GPU-blind. */
 	bool (*gpu_aware)(const struct scn_policy *cfg);
+	/* Whether the policy places each role of a job on purpose and tells
+	 * the application which executor plays which role, so that a job's
+	 * roles are the ones its executors were launched for (a platform
+	 * such as the paper's, which puts a TF parameter server on a CPU
+	 * node); false: the executors are interchangeable to the job, which
+	 * assigns its roles itself, as stock Spark and YARN leave it
+	 * (TensorFlowOnSpark: by registration order).  sim_roles_placed. */
+	bool places_roles;
 
 	void *(*init)(struct sim *s, const struct scn_policy *cfg);
 	void (*job_arrived)(void *st, struct sim *s, int job);

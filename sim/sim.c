@@ -1317,6 +1317,11 @@ bool sim_gpus_isolated(const struct sim *s)
 	return s->gpu_aware;
 }
 
+bool sim_roles_placed(const struct sim *s)
+{
+	return s->ops->places_roles;
+}
+
 /* A job timer's event: its slot goes back; the model hears of it unless
  * the job ended or changed state since (stale). */
 static void on_job_timer(struct sim *s, uint32_t t)

@@ -202,6 +202,13 @@ struct sim_exec {
 	int node_prev, node_next;/* the node's executor list; next = free list */
 };
 
+/* x's place among its job's executors (sim_job_exec's index): its
+ * launch order in the job, application masters included. */
+static inline int sim_exec_pos(const struct sim_exec *x)
+{
+	return x->jpos;
+}
+
 /* Called once per executor when it is released (end_us set), in release
  * order; the record is gone after the call.  This keeps the engine's
  * memory in proportion to the live executors, whatever the run's length.
@@ -462,6 +469,11 @@ uint64_t sim_seed(const struct sim *s);
 /* Whether the policy's cluster manager isolates GPUs (an executor sees
  * only the GPUs it was given; policy_ops.gpu_aware of its configuration). */
 bool sim_gpus_isolated(const struct sim *s);
+/* Whether the policy decides which executor plays which role of a job
+ * (policy_ops.places_roles): a job's roles are then the roles its
+ * executors were launched for; else a model whose application assigns
+ * roles itself may ignore the launch role. */
+bool sim_roles_placed(const struct sim *s);
 /* Work the model lost (training since its last checkpoint, ...), for
  * runs.csv's lost_core_s and lost_gpu_s. */
 void sim_add_lost_work(struct sim *s, double core_us, double gpu_us);

@@ -181,17 +181,19 @@ static void standalone_mnist(void)
 	struct sim *s = h_run(HAND "standalone-mnist.yaml", "spark-standalone", 0, &c);
 	const struct sim_job *j = h_job(s, "m", 0);
 	NODES(s, "m", 0, "gpu-0,gpu-0,cpu-0");
-	CU_ASSERT_EQUAL(h_exec(0)->role, 0); /* the first executor is the PS */
+	CU_ASSERT_EQUAL(h_exec(0)->role, 0); /* launched first: the draw makes it the PS */
 	CU_ASSERT_EQUAL(h_exec(1)->role, 1);
 	CU_ASSERT_EQUAL(h_exec(0)->gpus, 0);  /* GPU-blind */
 	CU_ASSERT_EQUAL(h_exec(0)->gpus_took, 1); /* TFoS 1.x: the PS takes one */
+	CU_ASSERT_EQUAL(h_exec(0)->gpu_to_us, 3666667); /* ... to its executor's end */
 	CU_ASSERT_EQUAL(h_exec(1)->gpus_took, 1);
+	CU_ASSERT_EQUAL(h_exec(1)->gpu_to_us, 2666667); /* a worker: training's end */
 	CU_ASSERT_EQUAL(h_exec(2)->gpus_took, 0);    /* cpu-0 has none */
 	CU_ASSERT_EQUAL(j->gpus_used, 2);
 	CU_ASSERT_EQUAL(j->status, JOB_DONE);
 	CU_ASSERT_EQUAL(j->start_us, 0);
-	CU_ASSERT_EQUAL(j->end_us, 7666667); /* 5 s + 1666.667 ms + 1 s */
-	CU_ASSERT_EQUAL(sim_totals(s)->events, 8);
+	CU_ASSERT_EQUAL(j->end_us, 3666667); /* 1 s + 1666.667 ms + 1 s */
+	CU_ASSERT_EQUAL(sim_totals(s)->events, 7);
 	h_done(s, c);
 
 	/* label-dual: a GPU for each worker, none for the PS, no probe */
@@ -203,15 +205,18 @@ static void standalone_mnist(void)
 	CU_ASSERT_EQUAL(sim_totals(s)->events, 7);
 	h_done(s, c);
 
-	/* yarn is GPU-blind too: its worker on gpu-0 takes a GPU; the PS
-	 * lands on cpu-0 (no probe, no wait) and the AM is no TF node:
-	 * training 0..1666.667 ms after the 1 s start-up, shutdown 1 s */
+	/* yarn is GPU-blind too: AM on gpu-0, executors on cpu-0, gpu-0,
+	 * cpu-0, all up at 0 s; the draw makes the first (TF position 0:
+	 * the AM is no TF node) the PS, on cpu-0 (no probe); the worker on
+	 * gpu-0 takes a GPU: training 0..1666.667 ms after the 1 s
+	 * start-up, shutdown 1 s */
 	s = h_run(HAND "standalone-mnist.yaml", "yarn", 0, &c);
 	j = h_job(s, "m", 0);
 	NODES(s, "m", 0, "gpu-0,cpu-0,gpu-0,cpu-0");
 	CU_ASSERT_EQUAL(h_exec(0)->role, SIM_ROLE_AM);
 	CU_ASSERT_EQUAL(h_exec(0)->gpus_took, 0);
 	CU_ASSERT_EQUAL(h_exec(2)->gpus_took, 1);
+	CU_ASSERT_EQUAL(h_exec(2)->gpu_to_us, 2666667); /* a worker's: training's end */
 	CU_ASSERT_EQUAL(j->end_us, 3666667);
 	CU_ASSERT_EQUAL(j->gpus_used, 1);
 	h_done(s, c);
@@ -230,28 +235,32 @@ static void standalone_timeout(void)
 }
 
 /* gpu_busy: retry.  Job 1's nodes find both GPUs busy when they check
- * before registering (6 s and 36 s) and register at 96 s; each job's PS
- * takes a GPU 5 s after its reservation, and training waits for it. */
+ * before registering (6 s and 36 s) and register at 96 s.  Each job's
+ * two TF nodes come up at once; seed 1's draw makes the second launched
+ * the PS; every node, PS included, takes a GPU as the reservation ends
+ * (TFoS 1.4.4: no PS delay). */
 static void standalone_gpu_retry(void)
 {
 	struct scn *c;
 	struct sim *s = h_run(HAND "standalone-gpu-retry.yaml", "spark-standalone", 0, &c);
-	JOB_AT(s, "m", 0, 1, 57);
-	JOB_AT(s, "m", 1, 96, 152);
-	CU_ASSERT_EQUAL(h_exec(0)->gpus_took, 1);  /* job 0's PS, at 6 s */
-	CU_ASSERT_EQUAL(h_exec(1)->gpus_took, 1);  /* job 0's worker, at once */
-	CU_ASSERT_EQUAL(h_exec(3)->role, 1);       /* job 1's worker ... */
+	JOB_AT(s, "m", 0, 1, 53);
+	JOB_AT(s, "m", 1, 96, 148);
+	CU_ASSERT_EQUAL(h_exec(0)->gpus_took, 1);  /* job 0's worker, at 1 s */
+	CU_ASSERT_EQUAL(h_exec(1)->gpus_took, 1);  /* job 0's PS, at 1 s */
+	CU_ASSERT_EQUAL(h_exec(3)->role, 1);       /* job 1's PS, launched second */
 	CU_ASSERT_EQUAL(h_exec(3)->gpus, 0);
 	CU_ASSERT_EQUAL(h_exec(3)->gpus_took, 1);  /* ... once registered */
 	CU_ASSERT_EQUAL(h_exec(3)->ready_us, S(6)); /* up long before */
 	CU_ASSERT_EQUAL(h_job(s, "m", 1)->gpus_used, 2);
-	CU_ASSERT_EQUAL(h_exec(0)->gpu_from_us, S(6));  /* job 0's PS: its pick ... */
-	CU_ASSERT_EQUAL(h_exec(0)->gpu_to_us, S(57));   /* ... to its executor's end */
-	CU_ASSERT_EQUAL(h_exec(1)->gpu_from_us, S(1));  /* job 0's worker ... */
-	CU_ASSERT_EQUAL(h_exec(1)->gpu_to_us, S(56));   /* ... to its training's end */
+	CU_ASSERT_EQUAL(h_exec(0)->gpu_from_us, S(1));  /* job 0's worker ... */
+	CU_ASSERT_EQUAL(h_exec(0)->gpu_to_us, S(52));   /* ... to its training's end */
+	CU_ASSERT_EQUAL(h_exec(1)->gpu_from_us, S(1));  /* job 0's PS ... */
+	CU_ASSERT_EQUAL(h_exec(1)->gpu_to_us, S(53));   /* ... to its executor's end */
+	CU_ASSERT_EQUAL(h_exec(2)->gpu_to_us, S(147));  /* job 1's worker */
 	CU_ASSERT_EQUAL(h_exec(3)->gpu_from_us, S(96));
-	CU_ASSERT_EQUAL(h_makespan(s), S(152));
-	CU_ASSERT_EQUAL(sim_totals(s)->events, 18);
+	CU_ASSERT_EQUAL(h_exec(3)->gpu_to_us, S(148));
+	CU_ASSERT_EQUAL(h_makespan(s), S(148));
+	CU_ASSERT_EQUAL(sim_totals(s)->events, 16);
 	h_done(s, c);
 
 	/* label-dual gives each worker its GPU, the PS none: no probe */
@@ -288,41 +297,41 @@ static void standalone_gpu_cpu(void)
 	struct scn *c;
 	struct sim *s = h_run(HAND "standalone-gpu-cpu.yaml", "spark-standalone", 0, &c);
 	CU_ASSERT_EQUAL(((const struct jm_mnist *)sim_job_group(s, 1)->params)->gpu_busy, JM_GPU_BUSY_CPU);
-	JOB_AT(s, "m", 0, 1, 57);
-	JOB_AT(s, "m", 1, 6, 112);
+	JOB_AT(s, "m", 0, 1, 53);
+	JOB_AT(s, "m", 1, 6, 108);
 	CU_ASSERT_EQUAL(h_exec(3)->gpus_took, 0);
 	CU_ASSERT_EQUAL(h_job(s, "m", 1)->gpus_used, 0);
-	CU_ASSERT_EQUAL(h_makespan(s), S(112));
-	CU_ASSERT_EQUAL(sim_totals(s)->events, 14); /* no sleeps but the PSs' */
+	CU_ASSERT_EQUAL(h_makespan(s), S(108));
+	CU_ASSERT_EQUAL(sim_totals(s)->events, 12); /* no sleeps */
 	h_done(s, c);
 }
 
-/* A worker's pick fails through Spark's four attempts (m fails at
- * 721 s); a PS's start_cluster_server loop raises after three get_gpus
- * calls (575 s), and its task's next attempt checks again and takes the
- * GPU m gave back; a job that never gets cores times out in the queue. */
+/* TF nodes that find no idle GPU raise through Spark's attempts: m's
+ * three nodes check before registering until their third attempt, when
+ * hog and after have given the GPUs back; m's PS (the keyed draw: its
+ * third launched) finds both taken by m's workers and raises through
+ * its fourth attempt, failing m at 721 s. */
 static void standalone_gpu_fail(void)
 {
 	struct scn *c;
 	struct sim *s = h_run(HAND "standalone-gpu-fail.yaml", "spark-standalone", 0, &c);
 	const struct sim_job *m = h_job(s, "m", 0);
 	CU_ASSERT_EQUAL(m->status, JOB_FAILED);
-	CU_ASSERT_EQUAL(m->start_us, S(1));
+	CU_ASSERT_EQUAL(m->start_us, S(361));
 	CU_ASSERT_EQUAL(m->end_us, S(721));
-	CU_ASSERT_EQUAL(m->gpus_used, 1);
+	CU_ASSERT_EQUAL(m->gpus_used, 2);
 	NODES(s, "m", 0, "g-0,g-0,g-0");
-	CU_ASSERT_EQUAL(h_exec(3)->gpus_took, 1);       /* m's worker 0, held */
-	CU_ASSERT_EQUAL(h_exec(3)->end_us, S(721));     /* until m failed */
-	CU_ASSERT_EQUAL(h_exec(4)->gpus_took, 0);       /* m's worker 1 */
-	CU_ASSERT_EQUAL(h_exec(2)->gpus_took, 0);       /* m's PS */
-	JOB_AT(s, "hog", 0, 0, 1061);
-	CU_ASSERT_EQUAL(h_exec(0)->gpus_took, 1);       /* hog's PS, at 760 s */
-	CU_ASSERT_EQUAL(h_job(s, "hog", 0)->gpus_used, 2);
-	const struct sim_job *after = h_job(s, "after", 0);
-	CU_ASSERT_EQUAL(after->status, JOB_TIMED_OUT);
-	CU_ASSERT_EQUAL(after->end_us, S(602));
-	CU_ASSERT_EQUAL(h_makespan(s), S(1061));
-	CU_ASSERT_EQUAL(sim_totals(s)->events, 57);
+	CU_ASSERT_EQUAL(h_exec(2)->gpus_took, 1);       /* m's worker, at 361 s ... */
+	CU_ASSERT_EQUAL(h_exec(2)->gpu_to_us, S(721));  /* ... held until m failed */
+	CU_ASSERT_EQUAL(h_exec(3)->gpus_took, 1);       /* m's other worker */
+	CU_ASSERT_EQUAL(h_exec(4)->gpus_took, 0);       /* m's PS */
+	JOB_AT(s, "hog", 0, 0, 302);
+	CU_ASSERT_EQUAL(h_exec(0)->gpu_to_us, S(301));  /* hog's worker: training's end */
+	CU_ASSERT_EQUAL(h_exec(1)->gpu_to_us, S(302));  /* hog's PS: its executor's */
+	JOB_AT(s, "after", 0, 302, 354);
+	CU_ASSERT_EQUAL(h_job(s, "after", 0)->gpus_used, 2);
+	CU_ASSERT_EQUAL(h_makespan(s), S(721));
+	CU_ASSERT_EQUAL(sim_totals(s)->events, 41);
 	h_done(s, c);
 }
 
@@ -333,7 +342,8 @@ static void standalone_gpu_last(void)
 {
 	struct scn *c;
 	struct sim *s = h_run(HAND "standalone-gpu-last.yaml", "spark-standalone", 0, &c);
-	JOB_AT(s, "hog", 0, 0, 1002);
+	JOB_AT(s, "hog", 0, 0, 2002); /* its PS on g took the GPU: worker on the CPU */
+	CU_ASSERT_EQUAL(h_exec(1)->gpu_to_us, S(2002)); /* the PS holds it to the end */
 	const struct sim_job *m = h_job(s, "m", 0);
 	CU_ASSERT_EQUAL(m->status, JOB_TIMED_OUT);
 	CU_ASSERT_EQUAL(m->end_us, S(601));
@@ -343,7 +353,7 @@ static void standalone_gpu_last(void)
 	CU_ASSERT_EQUAL(m2->end_us, S(722));
 	CU_ASSERT_EQUAL(m2->gpus_used, 0);
 	NODES(s, "m2", 0, "c-0,g-0");
-	CU_ASSERT_EQUAL(h_makespan(s), S(1002));
+	CU_ASSERT_EQUAL(h_makespan(s), S(2002));
 	CU_ASSERT_EQUAL(sim_totals(s)->events, 35);
 	h_done(s, c);
 }

@@ -1,18 +1,23 @@
-/* mnist_spark.c - TensorFlowOnSpark's mnist_spark example (TFoS 1.x,
- * InputMode.SPARK, one parameter server; spark-semantics.md §4, §7(d)).
+/* mnist_spark.c - TensorFlowOnSpark's mnist_spark example (InputMode.SPARK,
+ * one parameter server; spark-semantics.md §4, §7(d)), as TFoS v1.4.4 runs
+ * it behind a GPU-blind cluster manager and TFoS >= 2.2 behind a GPU-aware
+ * one (docs/model.md).
  *
  * This model runs TFoS's whole life of a job on the kernel's requests
  * (sim.h): the reservation (every executor must be up; early ones hold
- * their resources; the job times out after reservation_timeout), the
- * GPU probes and their retries, start-up, training and shutdown.  Its
- * jobs run no Spark task of the kernel's dispatcher: training holds the
+ * their resources; the job times out after reservation_timeout), which
+ * executor is the parameter server (the first to register), the GPU
+ * probes and their retries, start-up, training and shutdown.  Its jobs
+ * run no Spark task of the kernel's dispatcher: training holds the
  * executors, and ends after
  *
  *   step time of each worker on the device it really got: the cost
  *   model's kernel mnist_step with work = batch_size, on the node's GPU
  *   model if the model lists it, else on the generic "gpu" entry, or on
  *   "cpu" divided by the node's CPU speed.  Asynchronous training shares
- *   the global step count, so training takes steps / Σ 1/step_i;
+ *   the global step count, so training takes train_steps / Σ 1/step_i,
+ *   train_steps = min(steps, ceil(samples × epochs / batch_size)): the
+ *   workers stop at `steps` (StopAtStepHook) or when the feed ends;
  *
  *   feeding time: partitions × epochs feeding tasks spread over the
  *   workers, each taking feed_task; training never ends before the data
@@ -36,16 +41,9 @@
  * = 1 .. GPU_RETRIES, and probes again after every sleep but the last;
  * when the last sleep is over it raises (retry_sleep_us). */
 #define GPU_RETRIES 3
-/* The example's parameter server sleeps (executor_id + 1) x 5 s before
- * start_cluster_server picks its GPU (mnist_dist.py: "Delay PS nodes a
- * bit, since workers seem to reserve GPUs more quickly"); the one PS is
- * executor 0. */
-#define PS_DELAY_US ((int64_t)5 * 1000000)
-/* TFoS 1.4's start_cluster_server calls get_gpus (and creates the TF
- * server) up to this many times, sleeping this long after each failure,
- * before it raises. */
-#define SERVER_TRIES 3
-#define SERVER_SLEEP_US ((int64_t)10 * 1000000)
+/* The stream of the keyed draw that breaks ties between TF nodes that
+ * register at the same instant (tie_rank): the first free for models. */
+#define RNG_TF_ROLE RNG_USER
 
 /* Time of one training step, µs, of worker `w` of job (g, idx) on node
  * `n`, on one of its GPUs if `gpu`, else on its CPU. */
@@ -102,18 +100,20 @@ enum { T_TIMEOUT, T_PHASE, T_PROBE };
 #define GPU_WAITS(j) ((j)->live->mword[1])  /* TF nodes the reservation ended
 					       for that do not have their
 					       device yet */
-#define STARTUP_OVER(j) ((j)->live->mword[2]) /* start-up time passed, training
-						 waits for a TF node's GPU pick */
+#define FLAGS(j) ((j)->live->mword[2])      /* F_* below */
 #define STEPS_DONE(j) ((j)->live->mword[3])  /* steps kept by checkpoints */
 #define RECOVERIES(j) ((j)->live->mword[4])  /* losses it recovered from */
-#define TRAINED(j) ((j)->live->mword[5])     /* training began once */
+#define PS_POS(j) ((j)->live->mword[5])     /* 1 + the parameter server's
+					       sim_exec_pos; 0: none up yet
+					       (roles by registration only) */
 #define TRAIN_FROM(j) ((j)->live->mtime[0])  /* this training's start */
 #define TRAIN_US(j) ((j)->live->mtime[1])    /* and its length */
+#define F_STARTUP_OVER 1 /* start-up time passed, training waits for a TF
+			    node's GPU pick */
+#define F_TRAINED 2      /* training began once */
 /* A TF node's place in its GPU calls (sim_exec.mbyte). */
 #define GPU_STATE(x) ((x)->mbyte[0])    /* enum tf_gpu */
 #define GPU_TRIES(x) ((x)->mbyte[1])    /* failed probes of its current get_gpus */
-#define GPU_CALLS(x) ((x)->mbyte[2])    /* PS: failed get_gpus calls of
-					   start_cluster_server */
 #define GPU_ATTEMPTS(x) ((x)->mbyte[3]) /* Spark attempts of its reservation task */
 
 /* Where a TF node is in TFoS 1.4's GPU calls.  Each call is
@@ -123,16 +123,71 @@ enum { T_TIMEOUT, T_PHASE, T_PROBE };
 enum tf_gpu {
 	TG_NONE,     /* has its device, or never probes */
 	TG_REGISTER, /* TFSparkNode.run's check before it registers */
-	TG_PICK,     /* worker: run's check once reserved, then at once
-			start_cluster_server takes the GPU it found */
-	TG_CHECK,    /* PS: run's check once reserved */
-	TG_PS_DELAY, /* PS: the example's sleep before start_cluster_server */
-	TG_PS_PICK,  /* PS: start_cluster_server's loop of get_gpus calls */
+	TG_PICK,     /* run's check once reserved, then at once
+			start_cluster_server takes the GPU it found (the
+			PS too: TFoS 1.x gives a PS num_gpus 1) */
 };
 
 static const struct jm_mnist *params_of(const struct sim *s, const struct sim_job *j)
 {
 	return sim_scenario(s)->jobs[j->group].params;
+}
+
+/* ---- which TF node is the parameter server -------------------------- */
+
+/* TFoS's TFCluster.run makes the cluster_template {ps: [0], worker: [1 ..
+ * n-1]} and runs one reservation task per partition of
+ * sc.parallelize(range(n), n); a node's executor_id, hence its role, is
+ * the partition its task got (TFSparkNode.run).  Spark gives the pending
+ * task of lowest index to the first executor that offers a free slot,
+ * and an executor offers its slot when it registers with the driver
+ * (comes up): so the PS is the first TF node up.  Executors up at the
+ * same instant are offered together, in a shuffled order
+ * (TaskSchedulerImpl.resourceOffers): the one with the lowest tie_rank
+ * becomes the PS.  Behind a policy that places roles (sim_roles_placed),
+ * the PS is the executor launched as role 0. */
+
+/* A pure function of the seed, the job and x's launch position among
+ * the job's TF nodes (YARN's application masters not counted, so that
+ * the same launches rank alike under every policy): neither the
+ * policy's draws nor the order of events enter it.  O(position): it is
+ * asked only when two nodes come up at the same instant. */
+static uint64_t tie_rank(struct sim *s, const struct sim_job *j, const struct sim_exec *x)
+{
+	int pos = 0;
+	for (int i = 0; i < sim_exec_pos(x); i++) {
+		const struct sim_exec *y = sim_job_exec(s, j, i);
+		pos += !y || y->role != SIM_ROLE_AM; /* a lost one counts as a TF
+							node: an AM lost before x
+							(its node failed) shifts it */
+	}
+	struct rng_key k = rng_key(sim_seed(s), 0, RNG_TF_ROLE, (uint32_t)j->group,
+				   (uint32_t)j->index, 0);
+	return rng_u64(k, (uint64_t)pos);
+}
+
+static bool tf_is_ps(const struct sim *s, const struct sim_job *j, const struct sim_exec *x)
+{
+	if (sim_roles_placed(s))
+		return x->role == 0;
+	return PS_POS(j) == sim_exec_pos(x) + 1;
+}
+
+/* x is up: it becomes the PS if none is up yet, or if the one that is
+ * came up at this same instant and x ranks before it.  Nothing reads the
+ * roles before every TF node is up (the reservation, or a recovery, is
+ * complete only then), so a choice made earlier in this instant can
+ * still change. */
+static void tf_assign_role(struct sim *s, struct sim_job *j, struct sim_exec *x)
+{
+	if (sim_roles_placed(s))
+		return;
+	if (PS_POS(j)) {
+		const struct sim_exec *ps = sim_job_exec(s, j, PS_POS(j) - 1);
+		if (ps && (ps->ready_us != x->ready_us || tie_rank(s, j, ps) < tie_rank(s, j, x)))
+			return;
+	}
+	PS_POS(j) = sim_exec_pos(x) + 1;
 }
 
 /* Whether TF node x runs TFoS's nvidia-smi probes: its job asks for GPUs
@@ -165,8 +220,8 @@ static void tf_register(struct sim *s, struct sim_job *j)
 
 /* One probe of x's current get_gpus call.  No idle GPU: with gpu_busy:
  * retry, sleep (on_probe_timer); with gpu_busy: cpu, go on without one.
- * Otherwise the call returns: a check lets the node go on, a pick takes
- * the GPU. */
+ * Otherwise the call returns: the check before registering lets the
+ * node register, a pick takes the GPU. */
 static void tf_probe(struct sim *s, struct sim_job *j, struct sim_exec *x)
 {
 	bool idle = sim_cluster(s)->nodes[x->node].gpus_free > 0;
@@ -180,16 +235,11 @@ static void tf_probe(struct sim *s, struct sim_job *j, struct sim_exec *x)
 		GPU_STATE(x) = TG_NONE;
 		tf_register(s, j);
 		return;
-	case TG_CHECK:
-		GPU_STATE(x) = TG_PS_DELAY;
-		tf_sleep(s, x, PS_DELAY_US);
-		return;
 	case TG_PICK:
-	case TG_PS_PICK:
 		if (idle && !x->gpus_grabbed)
 			sim_take_gpu(s, x); /* else gpu_busy: cpu, without one */
 		GPU_STATE(x) = TG_NONE;
-		if (GPU_WAITS(j) > 0 && --GPU_WAITS(j) == 0 && STARTUP_OVER(j) &&
+		if (GPU_WAITS(j) > 0 && --GPU_WAITS(j) == 0 && (FLAGS(j) & F_STARTUP_OVER) &&
 		    j->mstate == PH_STARTUP)
 			start_training(s, j);
 		return;
@@ -200,10 +250,10 @@ static void tf_probe(struct sim *s, struct sim_job *j, struct sim_exec *x)
 
 /* The reservation is complete: every TF node leaves await_reservations()
  * and, in launch order, checks again for an idle GPU (run's second
- * get_gpus).  A worker whose check finds one takes it at once
- * (start_cluster_server, the next thing it runs); the PS sleeps 5 s
- * first, then takes one too (TFoS 1.x overrides a PS's num_gpus to 1).
- * Nodes without probes have their device already. */
+ * get_gpus).  A node whose check finds one takes it at once
+ * (start_cluster_server, the next thing it runs), the PS too (TFoS 1.x
+ * asks a PS for num_gpus 1).  Nodes without probes have their device
+ * already. */
 static void tf_reserved(struct sim *s, struct sim_job *j)
 {
 	sim_job_set_state(s, j, PH_STARTUP); /* the reservation timeout is off */
@@ -214,18 +264,17 @@ static void tf_reserved(struct sim *s, struct sim_job *j)
 		if (!x || x->role == SIM_ROLE_AM || !tf_probes(s, j, x))
 			continue; /* YARN's AM is no TF node */
 		GPU_WAITS(j)++;
-		GPU_STATE(x) = x->role == 0 ? TG_CHECK : TG_PICK;
+		GPU_STATE(x) = TG_PICK;
 		GPU_TRIES(x) = 0;
 		tf_probe(s, j, x);
 	}
 }
 
 /* TF node x wakes up from a sleep of its GPU calls.  Once the last sleep
- * of a get_gpus call is over, the call raises:
- *   - in the PS's start_cluster_server, which catches it, sleeps 10 s
- *     and calls get_gpus again, SERVER_TRIES calls in all; after the
- *     last one's 10 s it raises in turn, and the PS's task fails;
- *   - anywhere else the node's Spark task fails.
+ * of a get_gpus call is over, the call raises and the node's Spark task
+ * fails (TFSparkNode.run's checks do not catch it; start_cluster_server's
+ * loop of 3 tries with 10 s sleeps never runs out in the model: it picks
+ * at the instant run's check found the GPU idle).
  * Spark runs a failed task again on the same executor, in a new Python
  * worker, until spark.task.maxFailures attempts have failed; the retry
  * checks again from the top of TFSparkNode.run (a node already reserved
@@ -236,20 +285,7 @@ static void on_probe_timer(struct sim *s, struct sim_job *j, struct sim_exec *x)
 {
 	if (GPU_STATE(x) == TG_NONE)
 		return; /* its calls were cut short: its job recovers from a loss */
-	if (GPU_STATE(x) == TG_PS_DELAY) {
-		GPU_STATE(x) = TG_PS_PICK;
-		GPU_TRIES(x) = 0;
-		GPU_CALLS(x) = 0;
-		tf_probe(s, j, x);
-		return;
-	}
 	if (GPU_TRIES(x) >= GPU_RETRIES) { /* get_gpus raises */
-		if (GPU_STATE(x) == TG_PS_PICK && GPU_CALLS(x) < SERVER_TRIES) {
-			if (++GPU_CALLS(x) < SERVER_TRIES)
-				GPU_TRIES(x) = 0; /* then calls get_gpus again */
-			tf_sleep(s, x, SERVER_SLEEP_US);
-			return;
-		}
 		/* spark.task.maxFailures: Spark runs a failed task again up to
 		 * this many attempts in all before it aborts the job */
 		if (++GPU_ATTEMPTS(x) >= sim_job_group(s, j->id)->task_max_failures) {
@@ -257,8 +293,6 @@ static void on_probe_timer(struct sim *s, struct sim_job *j, struct sim_exec *x)
 			return;
 		}
 		GPU_TRIES(x) = 0; /* Spark's next attempt checks at once */
-		if (GPU_STATE(x) == TG_PS_PICK)
-			GPU_STATE(x) = TG_CHECK;
 	}
 	tf_probe(s, j, x);
 }
@@ -271,7 +305,7 @@ static void start_training(struct sim *s, struct sim_job *j)
 	int workers = 0, on_gpu = 0;
 	for (int i = 0; i < sim_job_nexecs(j); i++) {
 		const struct sim_exec *x = sim_job_exec(s, j, i);
-		if (!x || x->role != 1)
+		if (!x || x->role == SIM_ROLE_AM || tf_is_ps(s, j, x))
 			continue;
 		const struct clu_node *n = &sim_cluster(s)->nodes[x->node];
 		bool gpu = x->gpus > 0 || x->gpus_grabbed > 0;
@@ -279,12 +313,12 @@ static void start_training(struct sim *s, struct sim_job *j)
 		on_gpu += gpu;
 		workers++;
 	}
-	double train = round((g->steps - STEPS_DONE(j)) / inv);
+	double train = round((g->train_steps - STEPS_DONE(j)) / inv);
 	/* the data is fed once: a training restored from a checkpoint goes
 	 * on at its steps' pace */
 	double feed = STEPS_DONE(j) ? 0 : (double)feed_us(sc, j->group, workers);
 	sim_job_busy_gpus(s, j, on_gpu);
-	TRAINED(j) = 1;
+	FLAGS(j) |= F_TRAINED;
 	sim_job_set_state(s, j, PH_TRAIN);
 	TRAIN_FROM(j) = sim_now(s);
 	TRAIN_US(j) = (int64_t)(train > feed ? train : feed);
@@ -296,7 +330,7 @@ static void on_phase_end(struct sim *s, struct sim_job *j)
 	switch (j->mstate) {
 	case PH_STARTUP:
 		if (GPU_WAITS(j) > 0) { /* a TF node is still on its way to its GPU */
-			STARTUP_OVER(j) = true;
+			FLAGS(j) |= F_STARTUP_OVER;
 			break;
 		}
 		start_training(s, j);
@@ -307,7 +341,7 @@ static void on_phase_end(struct sim *s, struct sim_job *j)
 		 * child processes): the GPUs they took are idle again */
 		for (int i = 0; i < sim_job_nexecs(j); i++) {
 			struct sim_exec *x = sim_job_exec(s, j, i);
-			if (x && x->role == 1)
+			if (x && x->role != SIM_ROLE_AM && !tf_is_ps(s, j, x))
 				sim_give_gpus(s, x);
 		}
 		sim_job_set_state(s, j, PH_SHUTDOWN);
@@ -349,9 +383,9 @@ static void try_restore(struct sim *s, struct sim_job *j)
 		    sim_cluster(s)->nodes[x->node].gpus_free > 0)
 			sim_take_gpu(s, x);
 	}
-	if (!TRAINED(j)) { /* lost in its start-up: the start-up again */
+	if (!(FLAGS(j) & F_TRAINED)) { /* lost in its start-up: the start-up again */
 		sim_job_set_state(s, j, PH_STARTUP);
-		STARTUP_OVER(j) = 0;
+		FLAGS(j) &= ~F_STARTUP_OVER;
 		sim_job_timer(s, j, (double)params_of(s, j)->startup_us, T_PHASE);
 		return;
 	}
@@ -361,6 +395,7 @@ static void try_restore(struct sim *s, struct sim_job *j)
 
 static void mn_exec_ready(struct sim *s, struct sim_job *j, struct sim_exec *x)
 {
+	tf_assign_role(s, j, x);
 	if (j->mstate == PH_RECOVER) { /* a replacement */
 		try_restore(s, j);
 		return;
@@ -393,6 +428,8 @@ static void mn_exec_lost(struct sim *s, struct sim_job *j, struct sim_exec *x, i
 	const struct jm_mnist *p = params_of(s, j);
 	if (j->mstate == PH_SHUTDOWN || x->role == SIM_ROLE_AM)
 		return;
+	if (!sim_roles_placed(s) && tf_is_ps(s, j, x))
+		PS_POS(j) = 0; /* Spark runs partition 0 again: on the next node up */
 	if (!p->checkpoint_every_us) {
 		sim_end_job(s, j, JOB_FAILED, SIM_WHY_EXEC_LOST);
 		return;
@@ -412,14 +449,14 @@ static void mn_exec_lost(struct sim *s, struct sim_job *j, struct sim_exec *x, i
 			       : ran / p->checkpoint_every_us * p->checkpoint_every_us;
 		if (kept < 0)
 			kept = 0;
-		int left = p->steps - STEPS_DONE(j);
+		int left = p->train_steps - STEPS_DONE(j);
 		if (TRAIN_US(j) > 0)
 			STEPS_DONE(j) += (int)((double)left * (double)kept / (double)TRAIN_US(j));
 		sim_add_lost_work(s, 0, (double)(ran - kept) * j->live->busy_gpus);
 		sim_job_busy_gpus(s, j, 0);
 		for (int i = 0; i < sim_job_nexecs(j); i++) {
 			struct sim_exec *w = sim_job_exec(s, j, i);
-			if (w && w->role == 1)
+			if (w && w->role != SIM_ROLE_AM && !tf_is_ps(s, j, w))
 				sim_give_gpus(s, w); /* the TF processes stop */
 		}
 	}
@@ -470,6 +507,13 @@ static int mn_loaded(struct scn_job_group *grp, const struct jm_given *given, ch
 {
 	struct jm_mnist *j = grp->params;
 	j->worker.count = j->cluster_size - 1;
+	/* training ends at `steps` (StopAtStepHook) or when the feed ends:
+	 * the feed holds ceil(samples × epochs / batch_size) batches, the
+	 * last one short if the division leaves a rest (the example trains
+	 * on any batch that is not empty) */
+	int64_t fed = (int64_t)j->samples * j->epochs;
+	int64_t batches = (fed + j->batch_size - 1) / j->batch_size;
+	j->train_steps = batches < j->steps ? (int)batches : j->steps;
 	/* feeding with a single worker: partitions x epochs feed tasks */
 	int64_t feeds = (int64_t)j->partitions * j->epochs;
 	if (j->feed_task_us && feeds > SCN_MAX_TIME_US / j->feed_task_us) {
@@ -496,8 +540,9 @@ static int mn_check(const struct scn *s, int g, char *err, size_t errlen)
 	return 0;
 }
 
-#define MAX_STEPS 1000000000 /* steps */
-#define MAX_MNIST 1000000    /* batch_size, epochs, partitions */
+#define MAX_STEPS 1000000000   /* steps */
+#define MAX_SAMPLES 1000000000 /* samples */
+#define MAX_MNIST 1000000      /* batch_size, epochs, partitions */
 #define MN(f) offsetof(struct jm_mnist, f)
 static const char *const gpu_busy_names[] = {
 	[JM_GPU_BUSY_RETRY] = "retry",
@@ -512,11 +557,14 @@ static const struct jm_key mn_keys[] = {
 	{.key = "worker", .kind = JM_ROLE, .off = MN(worker),
 	 .help = "each worker's executor: cores, memory, gpus, require, prefer"},
 	{.key = "steps", .kind = JM_INT, .off = MN(steps), .lo = 1, .hi = MAX_STEPS,
-	 .what = "steps", .help = "global training steps (default 1000)"},
+	 .what = "steps", .help = "global training steps at most (default 1000); the feed's "
+	 "end may stop training first: min(steps, ceil(samples x epochs / batch_size))"},
+	{.key = "samples", .kind = JM_INT, .off = MN(samples), .lo = 1, .hi = MAX_SAMPLES,
+	 .what = "samples", .help = "training samples fed per epoch (default 60000, MNIST's)"},
 	{.key = "batch_size", .kind = JM_INT, .off = MN(batch_size), .lo = 1, .hi = MAX_MNIST,
 	 .what = "samples per batch", .help = "samples per step (default 100)"},
 	{.key = "epochs", .kind = JM_INT, .off = MN(epochs), .lo = 1, .hi = MAX_MNIST,
-	 .what = "epochs", .help = "default 1"},
+	 .what = "epochs", .help = "passes over the samples (default 1)"},
 	{.key = "partitions", .kind = JM_INT, .off = MN(partitions), .lo = 1, .hi = MAX_MNIST,
 	 .what = "partitions", .help = "training RDD partitions (default 10)"},
 	{.key = "feed_task", .kind = JM_TIME, .off = MN(feed_task_us), .lo = 0,
@@ -545,6 +593,7 @@ static const struct jm_mnist mn_defaults = {
 	.steps = 1000,
 	.batch_size = 100,
 	.epochs = 1,
+	.samples = 60000,
 	.partitions = 10,
 	.feed_task_us = 1000000,
 	.startup_us = 10000000,

@@ -64,7 +64,10 @@ struct jm_mnist {
 	struct scn_exec ps, worker;/* per-role demands (worker.count = cluster_size - 1) */
 	int steps;                 /* global training steps, default 1000 */
 	int batch_size;            /* samples per step, default 100 */
-	int epochs;                /* default 1 */
+	int epochs;                /* passes over the samples, default 1 */
+	int samples;               /* training samples, default 60 000 (MNIST's) */
+	int train_steps;           /* derived: min(steps, ceil(samples × epochs /
+				      batch_size)), the steps training runs */
 	int partitions;            /* training RDD partitions, default 10 */
 	int64_t feed_task_us;      /* feeding one partition for one epoch */
 	int64_t startup_us;        /* TF start-up after all executors up */
