@@ -27,6 +27,7 @@ static const struct {
 	{"accounting", test_suite_accounting},
 	{"failures", test_suite_failures},
 	{"types", test_suite_types},
+	{"tfos", test_suite_tfos},
 };
 
 int main(int argc, char **argv)
