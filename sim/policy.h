@@ -111,7 +111,7 @@ struct policy_ops {
 	 * such as the paper's, which puts a TF parameter server on a CPU
 	 * node); false: the executors are interchangeable to the job, which
 	 * assigns its roles itself, as stock Spark and YARN leave it
-	 * (TensorFlowOnSpark: by registration order).  sim_roles_placed. */
+	 * (say, by the order its executors register).  sim_roles_placed. */
 	bool places_roles;
 
 	void *(*init)(struct sim *s, const struct scn_policy *cfg);
