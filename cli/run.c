@@ -372,7 +372,7 @@ static void exec_put(void *ctx, const struct sim *s, const struct sim_exec *x)
 			      .gpu_to_us = x->gpu_to_us, .mem_mib = x->mem_mib,
 			      .id = x->id, .job = x->job, .group = j->group, .node = x->node,
 			      .cores = x->cores, .gpus = x->gpus + x->gpus_took,
-			      .kind = REC_EXEC, .type = j->type, .role = (int8_t)x->role};
+			      .kind = REC_EXEC, .type = j->type, .role = (int8_t)x->played};
 	/* the statuses from JOB_DONE on are final (enum sim_job_status) */
 	int n = sim_njobs(s);
 	while (o->jobs_over < n && sim_job(s, o->jobs_over)->status >= JOB_DONE)

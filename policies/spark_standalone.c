@@ -29,7 +29,7 @@
  * included, asks for the GPUs of its largest role.  Labels are ignored.
  * mnist_spark as TFoS users submit it: executors sized for the larger
  * role, spark.cores.max = cluster_size × executor cores, so the app gets
- * exactly cluster_size executors, the first one becoming the PS.
+ * exactly cluster_size executors (the job makes the first one up its PS).
  * Spark-on-Angel has no standalone mode: angel jobs are unplaceable.
  *
  * Cost: the usable workers come in order from a tournament tree per

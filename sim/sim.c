@@ -676,7 +676,8 @@ int sim_launch_executor(struct sim *s, int job, int role, int node, int cores,
 	int id = slot_take(&s->execs, &s->cap_execs, &s->free_exec, sizeof *s->execs,
 			   offsetof(struct sim_exec, node_next));
 	struct sim_exec *x = &s->execs[id];
-	*x = (struct sim_exec){.id = s->nexecs++, .job = job, .role = role, .node = node,
+	*x = (struct sim_exec){.id = s->nexecs++, .job = job, .role = role, .played = role,
+			       .node = node,
 			       .cores = cores, .mem_mib = mem_mib, .gpus = gpus,
 			       .launch_us = s->now, .ready_us = -1, .end_us = -1,
 			       .gpu_from_us = gpus > 0 ? s->now : -1, .gpu_to_us = -1,
@@ -1315,6 +1316,11 @@ uint64_t sim_seed(const struct sim *s)
 bool sim_gpus_isolated(const struct sim *s)
 {
 	return s->gpu_aware;
+}
+
+void sim_exec_plays(struct sim_exec *x, int role)
+{
+	x->played = role;
 }
 
 bool sim_roles_placed(const struct sim *s)

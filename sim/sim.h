@@ -178,7 +178,10 @@ struct sim_job {
 
 struct sim_exec {
 	int id;                  /* launch number, unique in the run */
-	int job, role, node;
+	int job, role, node;     /* role: what the policy launched it for */
+	int played;              /* the role the application gave it, for
+				    outputs (executors.csv): role, unless its
+				    model assigns roles itself (sim_exec_plays) */
 	int cores;               /* cores held */
 	int64_t mem_mib;         /* memory held, MiB */
 	int gpus;                /* GPUs the scheduler gave it */
@@ -469,6 +472,11 @@ uint64_t sim_seed(const struct sim *s);
 /* Whether the policy's cluster manager isolates GPUs (an executor sees
  * only the GPUs it was given; policy_ops.gpu_aware of its configuration). */
 bool sim_gpus_isolated(const struct sim *s);
+/* Executor x plays `role` in its application (outputs only; the kernel
+ * and the policies go on counting it under the role it was launched
+ * for): a model whose application assigns roles itself, behind a
+ * policy that does not place them (sim_roles_placed), says so here. */
+void sim_exec_plays(struct sim_exec *x, int role);
 /* Whether the policy decides which executor plays which role of a job
  * (policy_ops.places_roles): a job's roles are then the roles its
  * executors were launched for; else a model whose application assigns

@@ -55,8 +55,10 @@ static void ps_first_up(void)
 	CU_ASSERT_EQUAL(j->start_us, S(3));
 	CU_ASSERT_EQUAL(j->end_us, S(15));
 	CU_ASSERT_EQUAL(h_exec(0)->role, 1);          /* on c-0, up at 1 s: the PS */
+	CU_ASSERT_EQUAL(h_exec(0)->played, 0);        /* executors.csv says ps */
 	CU_ASSERT_EQUAL(h_exec(0)->ready_us, S(1));
 	CU_ASSERT_EQUAL(h_exec(1)->role, 0);          /* on g-0, up at 3 s: the worker */
+	CU_ASSERT_EQUAL(h_exec(1)->played, 1);
 	CU_ASSERT_EQUAL(h_exec(1)->gpus_took, 1);
 	CU_ASSERT_EQUAL(h_exec(1)->gpu_from_us, S(3));
 	CU_ASSERT_EQUAL(h_exec(1)->gpu_to_us, S(14)); /* a worker's: training's end */
@@ -66,6 +68,7 @@ static void ps_first_up(void)
 	j = sim_job(s, 0);
 	CU_ASSERT_EQUAL(j->status, JOB_DONE);
 	CU_ASSERT_EQUAL(j->end_us, S(105));           /* the worker on c-0's CPU */
+	CU_ASSERT(h_exec(0)->played == 1 && h_exec(1)->played == 0); /* as launched */
 	CU_ASSERT_EQUAL(h_exec(1)->gpus_took, 1);     /* the PS takes g-0's GPU ... */
 	CU_ASSERT_EQUAL(h_exec(1)->gpu_to_us, S(105)); /* ... to its executor's end */
 	h_done(s, c);
@@ -96,6 +99,7 @@ static void ps_tie(void)
 		CU_ASSERT_EQUAL(h_exec(0)->node, 0);
 		CU_ASSERT_EQUAL(h_exec(1)->node, 1);
 		CU_ASSERT_EQUAL(h_exec(1)->gpu_to_us, S(53)); /* the PS holds g-0's GPU */
+		CU_ASSERT(h_exec(0)->played == 1 && h_exec(1)->played == 0);
 		h_done(s, c);
 		s = h_run_ops(TFOS "tie.yaml", &pair, 0, &c);
 		CU_ASSERT_EQUAL(sim_job(s, 0)->end_us, S(53));
@@ -105,6 +109,7 @@ static void ps_tie(void)
 		CU_ASSERT_EQUAL(sim_job(s, 0)->end_us, S(8));
 		CU_ASSERT_EQUAL(h_exec(1)->gpus_took, 1);     /* the worker on g-0 ... */
 		CU_ASSERT_EQUAL(h_exec(1)->gpu_to_us, S(7)); /* ... to its training's end */
+		CU_ASSERT(h_exec(0)->played == 0 && h_exec(1)->played == 1);
 		h_done(s, c);
 		s = h_run_ops(TFOS "tie-seed3.yaml", &pair, 0, &c);
 		CU_ASSERT_EQUAL(sim_job(s, 0)->end_us, S(8));

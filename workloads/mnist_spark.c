@@ -182,11 +182,14 @@ static void tf_assign_role(struct sim *s, struct sim_job *j, struct sim_exec *x)
 {
 	if (sim_roles_placed(s))
 		return;
-	if (PS_POS(j)) {
-		const struct sim_exec *ps = sim_job_exec(s, j, PS_POS(j) - 1);
-		if (ps && (ps->ready_us != x->ready_us || tie_rank(s, j, ps) < tie_rank(s, j, x)))
-			return;
+	struct sim_exec *ps = PS_POS(j) ? sim_job_exec(s, j, PS_POS(j) - 1) : NULL;
+	if (ps && (ps->ready_us != x->ready_us || tie_rank(s, j, ps) < tie_rank(s, j, x))) {
+		sim_exec_plays(x, 1); /* a worker, whatever it was launched as */
+		return;
 	}
+	if (ps)
+		sim_exec_plays(ps, 1);
+	sim_exec_plays(x, 0);
 	PS_POS(j) = sim_exec_pos(x) + 1;
 }
 
