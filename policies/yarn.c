@@ -4,7 +4,7 @@
  *   Containers.  An executor's container is its memory plus Spark's
  *   overhead, max(384 MiB, 10 %), rounded up to a multiple of the minimum
  *   allocation (1024 MiB); a container above the maximum allocation
- *   (8192 MiB) makes the application fail at submission (unplaceable).
+ *   (8192 MiB, 4 vcores) makes the application fail at submission.
  *   Executor cores default to 1 (spark.executor.cores on YARN).
  *   DefaultResourceCalculator: only memory is compared, so vcores
  *   oversubscribe and tasks on an oversubscribed node share its cores.
@@ -57,6 +57,7 @@ enum {
 struct yconf {
 	int64_t min_mib;          /* yarn.scheduler.minimum-allocation-mb */
 	int64_t max_mib;          /* yarn.scheduler.maximum-allocation-mb */
+	int max_vcores;           /* yarn.scheduler.maximum-allocation-vcores */
 	double am_percent;        /* yarn.scheduler.capacity.maximum-am-resource-percent */
 	bool drc;                 /* gpu_aware: GPUs the yarn.io/gpu resource and the
 				     DominantResourceCalculator (vcores, memory,
@@ -70,6 +71,7 @@ static struct yconf conf_of(const struct scn_policy *cfg)
 	return (struct yconf){
 		.min_mib = (int64_t)pol_param_num(&pol_yarn, cfg, "min_allocation_mb"),
 		.max_mib = (int64_t)pol_param_num(&pol_yarn, cfg, "max_allocation_mb"),
+		.max_vcores = (int)pol_param_num(&pol_yarn, cfg, "max_allocation_vcores"),
 		.am_percent = pol_param_num(&pol_yarn, cfg, "max_am_resource_percent"),
 		.drc = pol_param_bool(&pol_yarn, cfg, "gpu_aware")};
 }
@@ -97,11 +99,13 @@ struct yarn {
 	struct yarn_app *app;     /* by job id */
 	struct pol_fits fits;     /* by job group: what submission finds
 				     (submission_verdict) */
-	int64_t am_limit_mib, am_used_mib;
+	int64_t am_limit_mib, am_used_mib; /* the AM limit and what active AMs hold */
+	int am_limit_vcores, am_used_vcores; /* the same in vcores (the DRC checks them) */
 	int nactive;
-	int waiting;              /* first application not yet active, -1 if
-				     none: active ones are always a prefix of
-				     the queue, since they are let in in order */
+	struct pol_jobset pend[2]; /* applications not yet active, by AM class
+				     (0: Spark's AM alone, 1: with Angel's
+				     master), arrival order: the first of a
+				     class is the one of its size to try */
 	int next_node;            /* heartbeat pointer */
 	struct pol_tent t;
 	bool indexed;             /* false with clu_plain_scan: scan every
@@ -224,6 +228,13 @@ static void verdict(const struct yconf *k, const struct scn *sc, int group,
 				 rn, a, pol_fmt_mib(k->min_mib, st, sizeof st), k->max_mib);
 			return;
 		}
+		if (cores > k->max_vcores) { /* the RM validates every request's vcores,
+						whatever its calculator */
+			v->why = SIM_WHY_MAX_VCORES;
+			snprintf(v->detail, sizeof v->detail, "%s container of %d vcores is over "
+				 "yarn.scheduler.maximum-allocation-vcores %d", rn, cores, k->max_vcores);
+			return;
+		}
 		if (mib > biggest) {
 			v->why = SIM_WHY_MEMORY;
 			snprintf(v->detail, sizeof v->detail, "%s container of %s; the nodes have at "
@@ -287,12 +298,25 @@ static void yarn_can_ever_place(const struct scn_policy *cfg, const struct scn *
 }
 
 /* What the ResourceManager finds at submission: the executor containers
- * only (arrival rejects on max-allocation and memory). */
+ * only (arrival fails a job over a maximum allocation, and rejects one
+ * larger than every node). */
 static void submission_verdict(const struct scn_policy *cfg, const struct scn *sc, int group,
 			       const struct sim_shape *sh, struct pol_verdict *v)
 {
 	struct yconf k = conf_of(cfg);
 	verdict(&k, sc, group, sh, false, v);
+}
+
+/* The queue's AM limit: maximum-am-resource-percent of what the cluster
+ * offers, rounded up to the minimum allocation (AbstractLeafQueue.
+ * getAMResourceLimitPerPartition: Resources.multiplyAndNormalizeUp with
+ * the minimum allocation as step; vcores in steps of
+ * minimum-allocation-vcores, 1). */
+static void am_limits(struct yarn *y, int64_t offered_mib, int64_t offered_vcores)
+{
+	double m = ceil(y->k.am_percent * (double)offered_mib);
+	y->am_limit_mib = ((int64_t)m + y->k.min_mib - 1) / y->k.min_mib * y->k.min_mib;
+	y->am_limit_vcores = (int)ceil(y->k.am_percent * (double)offered_vcores);
 }
 
 static void *yarn_init(struct sim *s, const struct scn_policy *cfg)
@@ -307,15 +331,17 @@ static void *yarn_init(struct sim *s, const struct scn_policy *cfg)
 	const struct scn *sc = sim_scenario(s);
 	y->held_mib = xcalloc((size_t)(c->n ? c->n : 1), sizeof *y->held_mib);
 	y->held_cores = xcalloc((size_t)(c->n ? c->n : 1), sizeof *y->held_cores);
-	int64_t offered = 0; /* the cluster's memory, as the ResourceManager has it */
+	int64_t offered = 0, offered_vcores = 0; /* the cluster, as the ResourceManager has it */
 	for (int i = 0; i < c->n; i++) {
 		const struct scn_node_group *g = &sc->groups[c->nodes[i].group];
 		y->held_mib[i] = g->mem_mib - nm_mib(g);
 		y->held_cores[i] = g->cores - nm_vcores(g);
 		offered += nm_mib(g);
+		offered_vcores += nm_vcores(g);
 	}
-	y->am_limit_mib = (int64_t)(y->k.am_percent * (double)offered);
-	y->waiting = -1;
+	am_limits(y, offered, offered_vcores);
+	pol_jobset_init(&y->pend[0], sim_njobs(s));
+	pol_jobset_init(&y->pend[1], sim_njobs(s));
 	y->indexed = !clu_plain_scan;
 	if (y->indexed) {
 		pol_ix_init(&y->ix, sim_cluster(s), &y->t, yarn_key, y);
@@ -334,13 +360,16 @@ static void yarn_arrived(void *st, struct sim *s, int job)
 	a->relaunch = -1;
 	a->am_mib = am_mib_of(&y->k, j->type);
 	int why = pol_fits_arrived(&y->fits, s, j);
-	if (why == SIM_WHY_MAX_ALLOC || why == SIM_WHY_MEMORY) {
+	if (why == SIM_WHY_MAX_ALLOC || why == SIM_WHY_MAX_VCORES) {
+		sim_fail_job(s, job, why); /* the application fails: now, its arrival */
+		return;
+	}
+	if (why == SIM_WHY_MEMORY) {
 		sim_reject_job(s, job, why);
 		return;
 	}
 	pol_jobset_add(&y->q, job);
-	if (y->waiting < 0)
-		y->waiting = job;
+	pol_jobset_add(&y->pend[a->ams - 1], job);
 }
 
 static void yarn_finished(void *st, struct sim *s, int job)
@@ -350,10 +379,11 @@ static void yarn_finished(void *st, struct sim *s, int job)
 	if (y->app[job].active) {
 		y->app[job].active = false;
 		y->am_used_mib -= y->app[job].am_mib;
+		y->am_used_vcores -= y->app[job].ams;
 		y->nactive--;
 	}
-	if (job == y->waiting) /* a TFoS job may time out before it is let in */
-		y->waiting = pol_jobset_next(&y->q, job);
+	pol_jobset_remove(&y->pend[y->app[job].ams - 1], job); /* a TFoS job may
+						time out before it is let in */
 	pol_jobset_remove(&y->q, job);
 	if (y->indexed) {
 		pol_tree_set(&y->asking, job, INFINITY);
@@ -405,17 +435,40 @@ static int place(struct yarn *y, const struct clu *c, int n, int role, int cores
 	return k;
 }
 
+/* Whether application a's AMs fit under the AM limit (fitsIn of its
+ * calculator: memory, and with the DRC vcores too; one vcore per AM). */
+static bool am_fits(const struct yarn *y, const struct yarn_app *a)
+{
+	if (y->am_used_mib + a->am_mib > y->am_limit_mib)
+		return false;
+	return !y->k.drc || y->am_used_vcores + a->ams <= y->am_limit_vcores;
+}
+
+/* LeafQueue.activateApplications: the pending applications in arrival
+ * order, each let in if its AMs fit under the AM limit, else skipped
+ * and the next one tried; with no AM in use the first is let in
+ * whatever its size.  Applications of one AM class have one size, so
+ * only the first of each class is tried: O(classes) per activation. */
 static void activate(struct yarn *y)
 {
-	for (; y->waiting >= 0; y->waiting = pol_jobset_next(&y->q, y->waiting)) {
-		struct yarn_app *a = &y->app[y->waiting];
-		if (y->nactive && y->am_used_mib + a->am_mib > y->am_limit_mib)
-			return; /* applications are let in in order */
+	for (;;) {
+		int best = -1;
+		for (int c = 0; c < 2; c++) {
+			int job = pol_jobset_first(&y->pend[c]);
+			if (job >= 0 && (best < 0 || job < best) &&
+			    (y->nactive == 0 || am_fits(y, &y->app[job])))
+				best = job;
+		}
+		if (best < 0)
+			return;
+		struct yarn_app *a = &y->app[best];
+		pol_jobset_remove(&y->pend[a->ams - 1], best);
 		a->active = true;
 		y->am_used_mib += a->am_mib;
+		y->am_used_vcores += a->ams;
 		y->nactive++;
 		if (y->indexed)
-			pol_tree_set(&y->asking, y->waiting, 0);
+			pol_tree_set(&y->asking, best, 0);
 	}
 }
 
@@ -469,7 +522,7 @@ static void schedule_scan(struct yarn *y, struct sim *s)
 {
 	for (int job = pol_jobset_first(&y->q); job >= 0; job = pol_jobset_next(&y->q, job)) {
 		if (!y->app[job].active)
-			break; /* the rest are not active either */
+			continue; /* not let in yet */
 		if (sim_cluster(s)->free_mem_mib < y->k.min_mib)
 			break;
 		serve(y, s, job);
@@ -545,6 +598,8 @@ static void yarn_fini(void *st)
 	free(y->held_mib);
 	free(y->held_cores);
 	pol_jobset_free(&y->q);
+	pol_jobset_free(&y->pend[0]);
+	pol_jobset_free(&y->pend[1]);
 	pol_tent_fini(&y->t);
 	if (y->indexed) {
 		pol_ix_free(&y->ix);
@@ -562,7 +617,12 @@ static const struct pol_param yarn_params[] = {
 	 .help = "yarn.scheduler.minimum-allocation-mb: containers are rounded up to its multiples"},
 	{.key = "max_allocation_mb", .type = POL_INT, .def = "8192", .def_num = 8192, .lo = 1,
 	 .hi = 1073741824, .unit = "MiB",
-	 .help = "yarn.scheduler.maximum-allocation-mb: a larger container is refused at submission"},
+	 .help = "yarn.scheduler.maximum-allocation-mb: a larger container fails its application "
+	 "at submission"},
+	{.key = "max_allocation_vcores", .type = POL_INT, .def = "4", .def_num = 4, .lo = 1,
+	 .hi = 1048576, .unit = "vcores",
+	 .help = "yarn.scheduler.maximum-allocation-vcores: a container of more vcores fails its "
+	 "application at submission (every calculator)"},
 	{.key = "gpu_aware", .type = POL_BOOL, .def = "false",
 	 .help = "YARN >= 3.1: GPUs the yarn.io/gpu resource, DominantResourceCalculator, isolated"},
 	{.key = "max_am_resource_percent", .type = POL_NUM, .def = "0.1", .def_num = 0.1, .lo = 0,

@@ -844,6 +844,15 @@ void sim_reject_job(struct sim *s, int job, int why)
 	end_job(s, j, JOB_UNPLACEABLE, why, -1); /* no end: it never ran to one */
 }
 
+void sim_fail_job(struct sim *s, int job, int why)
+{
+	if (why == SIM_WHY_NONE)
+		die(s, "policy failed job %d without a reason", job);
+	int64_t last = s->tot.last_end_us;
+	end_job(s, &s->pub.jobs[job], JOB_FAILED, why, s->now);
+	s->tot.last_end_us = last; /* it never ran: not the end of the batch's work */
+}
+
 int sim_job_why(const struct sim *s, int job)
 {
 	return s->why[job];
@@ -2154,7 +2163,7 @@ const char *sim_why_name(const struct scn *sc, int why, char *buf, size_t len)
 	static const char *const names[] = {
 		"", "cores", "memory", "gpus", "capacity", "max-allocation", "job-type",
 		"reservation-timeout", "gpu-retries", "never-placed", "task-failures",
-		"executor-lost"};
+		"executor-lost", "max-allocation-vcores"};
 	_Static_assert(ARRAY_LEN(names) == SIM_WHY_LABEL0, "a name for every reason");
 	if (why >= SIM_WHY_LABEL0 && why < SIM_WHY_CODES && why - SIM_WHY_LABEL0 < sc->nlabels)
 		snprintf(buf, len, "label:%s", sc->label_names[why - SIM_WHY_LABEL0]);

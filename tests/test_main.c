@@ -27,6 +27,7 @@ static const struct {
 	{"accounting", test_suite_accounting},
 	{"failures", test_suite_failures},
 	{"types", test_suite_types},
+	{"yarn", test_suite_yarn},
 };
 
 int main(int argc, char **argv)
