@@ -343,6 +343,17 @@ int64_t sim_preempt_executor(struct sim *s, struct sim_exec *x);
  * (heartbeats, scheduling rounds); any number may be pending. */
 void sim_policy_timer(struct sim *s, double delay_us, uint32_t tag);
 
+/* Hold job `job`'s tasks until `n_ready` of its executors (AMs
+ * excluded, every role) are up, or sim_release_tasks, whichever comes
+ * first: while held, an executor that comes up is counted but not
+ * opened (its model's exec_ready hook waits); at the release the model
+ * hears of every executor up by then, in launch order.  Call it before
+ * the job's first executor is up (at its arrival).  What Spark's
+ * scheduler backend does until enough executors have registered. */
+void sim_hold_tasks(struct sim *s, int job, int n_ready);
+/* End the hold now (no-op if none). */
+void sim_release_tasks(struct sim *s, int job);
+
 /* Role of the next executor a role-blind policy launches for `job`:
  * the first role still short of its count, else the last role. */
 int sim_next_role(const struct sim_job *j);

@@ -9,6 +9,7 @@
 
 #include "harness.h"
 #include "load.h"
+#include "rng.h"
 #include "scenario.h"
 #include "sim.h"
 #include "test.h"
@@ -90,11 +91,94 @@ static void am_skip(void)
 	h_done(s, c);
 }
 
+/* Executor `i` of the last run launched at `launch` s on node `node`. */
+static void expect_exec(int i, double launch, const char *node, const struct scn *c,
+			const struct sim *s)
+{
+	const struct sim_exec *x = h_exec(i);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(x);
+	CU_ASSERT_EQUAL(x->launch_us, S(launch));
+	CU_ASSERT_STRING_EQUAL(sim_cluster(s)->nodes[x->node].name, node);
+	(void)c;
+}
+
+/* NodeManager heartbeats at phase 0, one container per node per
+ * heartbeat, the AM polling 200 ms, 400, 800, 1600 ms, and the
+ * min-registered gate (heartbeat.yaml, hand-computed there). */
+static void heartbeats(void)
+{
+	struct scn *c;
+	struct sim *s = h_run(YARN_DIR "heartbeat.yaml", "zero", 0, &c);
+	CU_ASSERT_EQUAL(h_nexecs(), 4);
+	CU_ASSERT_EQUAL(h_exec(0)->role, SIM_ROLE_AM);
+	expect_exec(0, 1.0, "n-0", c, s);
+	expect_exec(1, 2.1, "n-0", c, s);
+	expect_exec(2, 2.1, "n-1", c, s);
+	expect_exec(3, 4.5, "n-0", c, s);
+	CU_ASSERT_EQUAL(sim_job(s, 0)->start_us, S(5));
+	expect_end(s, sim_job(s, 0), JOB_DONE, S(15), "");
+	h_done(s, c);
+	s = h_run(YARN_DIR "heartbeat.yaml", "off2", 0, &c);
+	expect_exec(1, 2.1, "n-0", c, s);
+	expect_exec(2, 2.1, "n-0", c, s); /* two on n-0's heartbeat at 2 */
+	expect_exec(3, 2.1, "n-1", c, s);
+	CU_ASSERT_EQUAL(sim_job(s, 0)->start_us, S(2.6));
+	expect_end(s, sim_job(s, 0), JOB_DONE, S(12.6), "");
+	h_done(s, c);
+}
+
+/* minRegisteredResourcesRatio 0.6 lets the first tasks start with 2 of
+ * 3 executors up; maxRegisteredResourcesWaitingTime 3 s ends the wait
+ * at 0.5 + 3 s (heartbeat.yaml). */
+static void min_registered(void)
+{
+	struct scn *c;
+	struct sim *s = h_run(YARN_DIR "heartbeat.yaml", "r06", 0, &c);
+	CU_ASSERT_EQUAL(sim_job(s, 0)->start_us, S(2.6));
+	expect_end(s, sim_job(s, 0), JOB_DONE, S(15), "");
+	h_done(s, c);
+	s = h_run(YARN_DIR "heartbeat.yaml", "wait3", 0, &c);
+	CU_ASSERT_EQUAL(sim_job(s, 0)->start_us, S(3.5));
+	expect_end(s, sim_job(s, 0), JOB_DONE, S(15), "");
+	h_done(s, c);
+}
+
+/* The default phases are keyed by (seed, node): the AM container goes
+ * to the node that beats first after the arrival at 0.5 s, then one
+ * container per node per heartbeat. */
+static void keyed_phases(void)
+{
+	struct scn *c;
+	struct sim *s = h_run(YARN_DIR "heartbeat.yaml", "random", 0, &c);
+	int64_t first = -1;
+	int node = -1;
+	for (int i = 0; i < sim_cluster(s)->n; i++) {
+		struct rng_key k = rng_key(sim_seed(s), 0, (enum rng_stream)(RNG_USER + 3),
+					   (uint32_t)i, 0, 0);
+		int64_t ph = (int64_t)(rng_u01(k, 0) * 1e6), at = ph >= S(0.5) ? ph : ph + S(1);
+		if (first < 0 || at < first) {
+			first = at;
+			node = i;
+		}
+	}
+	CU_ASSERT(first != S(1)); /* not both at 0 */
+	CU_ASSERT_EQUAL(h_exec(0)->launch_us, first);
+	CU_ASSERT_EQUAL(h_exec(0)->node, node);
+	CU_ASSERT_EQUAL(sim_job(s, 0)->status, JOB_DONE);
+	h_done(s, c);
+}
+
 /* Bad values of the new switches name their file, line and column. */
 static void bad_switches(void)
 {
 	expect_switch_error("max_allocation_vcores: 0", ":2:59: expected [1, 1048576] vcores for "
 			    "switch 'max_allocation_vcores' of policy yarn, got '0'");
+	expect_switch_error("nm_heartbeat: 2h", ":2:50: expected [0s, 3600s] for switch "
+			    "'nm_heartbeat' of policy yarn, got '2h'");
+	expect_switch_error("min_registered_resources_ratio: 1.5", ":2:68: expected [0, 1] for "
+			    "switch 'min_registered_resources_ratio' of policy yarn, got '1.5'");
+	expect_switch_error("nm_heartbeat_phase: late", ":2:56: expected one of random, zero for "
+			    "switch 'nm_heartbeat_phase' of policy yarn, got 'late'");
 }
 
 int test_suite_yarn(void)
@@ -102,6 +186,9 @@ int test_suite_yarn(void)
 	TEST_SUITE("yarn",
 		   {"a 5-vcore executor fails at submission, either calculator", max_vcores},
 		   {"AM activation skips an AM over the limit, lets the next in", am_skip},
+		   {"heartbeats: one container per node per beat, AM polls", heartbeats},
+		   {"minRegisteredResourcesRatio and its waiting time", min_registered},
+		   {"heartbeat phases keyed by seed and node", keyed_phases},
 		   {"bad yarn switch values: file:line:col", bad_switches});
 	return 0;
 }
