@@ -15,15 +15,19 @@
  *   1 vcore) and asks for executors once its AM is up.  A Spark-on-Angel
  *   job is two YARN applications: the Spark one and the Angel PS one with
  *   its own master (spark.angel.master.memory 2 GiB); its parameter
- *   servers are started as a gang.  Applications become active in arrival
- *   order while the AMs of active applications use at most
- *   maximum-am-resource-percent (0.1) of the cluster's memory; the first
- *   application is always let in.
+ *   servers are started as a gang.  Pending applications are let in in
+ *   arrival order while their AMs fit under maximum-am-resource-percent
+ *   (0.1) of the cluster's memory, rounded up to the minimum allocation;
+ *   one that does not fit is skipped (LeafQueue.activateApplications);
+ *   with no AM in use the first is always let in.
  *
  *   Order and placement.  Active applications are served in arrival
  *   order; one that cannot get a container now does not block the next.
- *   Containers go to nodes in heartbeat order: a round-robin pointer over
- *   the nodes, the first with enough free memory.  No reservations, no
+ *   With nm_heartbeat (the default) containers are assigned at node
+ *   heartbeats, executors taken at the AM's polls, and the first tasks
+ *   wait for minRegisteredResourcesRatio (the section "allocation
+ *   latency" below); with nm_heartbeat 0 at once, in round-robin order
+ *   over the nodes from a pointer, the first with enough free memory.  No reservations, no
  *   labels (a policy that ignores labels says so).
  *
  * Cost: a container goes to the winner of the nodes from the pointer on
