@@ -105,6 +105,11 @@ void pol_ix_init(struct pol_ix *ix, const struct clu *c, const struct pol_tent *
 	ix->seen = c->changes;
 }
 
+void pol_ix_order(struct pol_ix *ix, const int *pos)
+{
+	ix->pos = pos;
+}
+
 void pol_ix_free(struct pol_ix *ix)
 {
 	for (int k = 0; k < ix->nshapes; k++) {
@@ -126,7 +131,8 @@ static void key_into(struct pol_ix *ix, struct pol_ix_shape *sp, int node)
 		fm -= ix->t->mem_mib[node];
 		fg -= ix->t->gpus[node];
 	}
-	pol_tree_set(&sp->tree, node, ix->key(ix->ctx, n, fc, fm, fg, &sp->sh));
+	pol_tree_set(&sp->tree, ix->pos ? ix->pos[node] : node,
+		     ix->key(ix->ctx, n, fc, fm, fg, &sp->sh));
 }
 
 void pol_ix_rekey(struct pol_ix *ix, int node)

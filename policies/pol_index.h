@@ -97,6 +97,8 @@ struct pol_ix {
 	uint64_t seen;               /* cluster changes caught up with */
 	struct pol_ix_shape { struct pol_shape sh; struct pol_tree tree; } **shapes;
 	int nshapes, cap_shapes;
+	const int *pos;              /* by node: its leaf in the trees
+					(pol_ix_order); NULL: its id */
 	int *tent;                   /* nodes keyed with tentative amounts */
 	int ntent, cap_tent;
 };
@@ -124,6 +126,11 @@ void pol_ix_free(struct pol_ix *ix);
  * hide a node (pol_tree_set INFINITY) as long as it calls pol_ix_rekey
  * for it before the next placement. */
 struct pol_tree *pol_ix_tree(struct pol_ix *ix, const struct pol_shape *sh);
+
+/* Key the trees' leaves by pos[node] instead of node ids (a policy that
+ * ranks nodes in another order: yarn's heartbeat order); call before
+ * the first pol_ix_tree.  pos must outlive the index. */
+void pol_ix_order(struct pol_ix *ix, const int *pos);
 
 /* Call after every pol_tent_add on `node` (tentative amounts changed):
  * re-keys it now, and again at the next pol_ix_tree once its tentative

@@ -183,6 +183,9 @@ struct sim {
 	uint32_t *jgen;             /* per job: its model's state changes
 				       (sim_job_set_state; calloc'ed: touched only
 				       for jobs whose model changes state) */
+	int *hold;                  /* per job: executors up that end its hold
+				       (sim_hold_tasks), 0 when none (calloc'ed:
+				       touched only for held jobs) */
 	uint8_t *why;               /* per job: enum sim_why once it ended other
 				       than done (calloc'ed: touched only for
 				       those jobs) */
@@ -845,6 +848,15 @@ void sim_reject_job(struct sim *s, int job, int why)
 	end_job(s, j, JOB_UNPLACEABLE, why, -1); /* no end: it never ran to one */
 }
 
+void sim_fail_job(struct sim *s, int job, int why)
+{
+	if (why == SIM_WHY_NONE)
+		die(s, "policy failed job %d without a reason", job);
+	int64_t last = s->tot.last_end_us;
+	end_job(s, &s->pub.jobs[job], JOB_FAILED, why, s->now);
+	s->tot.last_end_us = last; /* it never ran: not the end of the batch's work */
+}
+
 int sim_job_why(const struct sim *s, int job)
 {
 	return s->why[job];
@@ -1200,6 +1212,14 @@ void sim_exec_open(struct sim *s, struct sim_job *j, struct sim_exec *x)
 	queue_dispatch(s, j);
 }
 
+static void exec_ready_hook(struct sim *s, struct sim_job *j, struct sim_exec *x)
+{
+	if (j->shape->ops->exec_ready)
+		j->shape->ops->exec_ready(s, j, x);
+	else
+		sim_exec_open(s, j, x);
+}
+
 static void on_exec_ready(struct sim *s, struct sim_exec *x)
 {
 	struct sim_job *j = &s->pub.jobs[x->job];
@@ -1210,10 +1230,36 @@ static void on_exec_ready(struct sim *s, struct sim_exec *x)
 		return;
 	}
 	j->live->role_ready[x->role]++;
-	if (j->shape->ops->exec_ready)
-		j->shape->ops->exec_ready(s, j, x);
-	else
-		sim_exec_open(s, j, x);
+	if (!s->hold[j->id]) {
+		exec_ready_hook(s, j, x);
+		return;
+	}
+	int up = 0;
+	for (int r = 0; r < j->shape->nroles; r++)
+		up += j->live->role_ready[r];
+	if (up >= s->hold[j->id])
+		sim_release_tasks(s, j->id); /* x among them */
+}
+
+void sim_hold_tasks(struct sim *s, int job, int n_ready)
+{
+	s->hold[job] = n_ready > 0 ? n_ready : 0;
+}
+
+void sim_release_tasks(struct sim *s, int job)
+{
+	struct sim_job *j = &s->pub.jobs[job];
+	if (!s->hold[job])
+		return;
+	s->hold[job] = 0;
+	if (!job_active(j) || !has_live(j))
+		return;
+	for (int i = 0; i < j->live->nexecs; i++) { /* launch order */
+		int id = j->live->execs[i].id;
+		struct sim_exec *x = id >= 0 ? &s->execs[id] : NULL;
+		if (x && x->live && x->ready_us >= 0 && x->role != SIM_ROLE_AM && job_active(j))
+			exec_ready_hook(s, j, x);
+	}
 }
 
 void sim_job_timer(struct sim *s, struct sim_job *j, double delay_us, int tag)
@@ -2093,6 +2139,7 @@ struct sim *sim_new(const struct scn *scn, const struct scn_policy *pol,
 	arena_init(&s->dag_ar);
 	s->pub.jobs = xmalloc((size_t)(s->pub.njobs ? s->pub.njobs : 1) * sizeof *s->pub.jobs);
 	s->why = xcalloc((size_t)(s->pub.njobs ? s->pub.njobs : 1), 1);
+	s->hold = xcalloc((size_t)(s->pub.njobs ? s->pub.njobs : 1), sizeof *s->hold);
 	s->jgen = xcalloc((size_t)(s->pub.njobs ? s->pub.njobs : 1), sizeof *s->jgen);
 	number_jobs(s); /* sets every field of every job */
 	s->jobs_left = s->pub.njobs;
@@ -2127,6 +2174,7 @@ void sim_free(struct sim *s)
 	arena_free(&s->dag_ar);
 	free(s->pub.jobs);
 	free(s->why);
+	free(s->hold);
 	free(s->jgen);
 	free(s->execs);
 	free(s->runs);
@@ -2165,7 +2213,7 @@ const char *sim_why_name(const struct scn *sc, int why, char *buf, size_t len)
 	static const char *const names[] = {
 		"", "cores", "memory", "gpus", "capacity", "max-allocation", "job-type",
 		"reservation-timeout", "gpu-retries", "never-placed", "task-failures",
-		"executor-lost"};
+		"executor-lost", "max-allocation-vcores"};
 	_Static_assert(ARRAY_LEN(names) == SIM_WHY_LABEL0, "a name for every reason");
 	if (why >= SIM_WHY_LABEL0 && why < SIM_WHY_CODES && why - SIM_WHY_LABEL0 < sc->nlabels)
 		snprintf(buf, len, "label:%s", sc->label_names[why - SIM_WHY_LABEL0]);

@@ -64,7 +64,7 @@ enum sim_why {
 				needs exceed what the nodes that may host
 				them hold together */
 	SIM_WHY_MAX_ALLOC,   /* a container over the scheduler's maximum
-				allocation (yarn.scheduler.maximum-allocation-mb) */
+				allocation of memory (yarn.scheduler.maximum-allocation-mb) */
 	SIM_WHY_JOB_TYPE,    /* the policy's system cannot run this job type */
 	SIM_WHY_TIMEOUT,     /* its executors were not all up within the
 				reservation timeout */
@@ -76,6 +76,8 @@ enum sim_why {
 				(its executors were lost with their nodes) */
 	SIM_WHY_EXEC_LOST,   /* an executor it cannot do without was lost (its
 				model has no recovery) */
+	SIM_WHY_MAX_VCORES,  /* a container over the scheduler's maximum
+				allocation of vcores (...-allocation-vcores) */
 	SIM_WHY_LABEL0,      /* SIM_WHY_LABEL(0); keep last */
 };
 /* Why an executor was lost (sim_job_ops.exec_lost, policy_ops.exec_lost);
@@ -328,6 +330,13 @@ int sim_launch_executor(struct sim *s, int job, int role, int node,
  * rejected. */
 void sim_reject_job(struct sim *s, int job, int why);
 
+/* End job `job`, which has no task running, now as JOB_FAILED for
+ * reason `why` (not SIM_WHY_NONE), releasing any executors it holds:
+ * its application failed before it ran (its cluster manager refused a
+ * request at submission, ...).  Unlike a rejected job it has an end
+ * time, now; like one, that end leaves the makespan as it was. */
+void sim_fail_job(struct sim *s, int job, int why);
+
 /* Why job `job` is not done (enum sim_why), once its status is final:
  * SIM_WHY_NONE for a done job. */
 int sim_job_why(const struct sim *s, int job);
@@ -343,6 +352,17 @@ int64_t sim_preempt_executor(struct sim *s, struct sim_exec *x);
 /* The policy's timer hook runs `delay_us` from now with `tag`
  * (heartbeats, scheduling rounds); any number may be pending. */
 void sim_policy_timer(struct sim *s, double delay_us, uint32_t tag);
+
+/* Hold job `job`'s tasks until `n_ready` of its executors (AMs
+ * excluded, every role) are up, or sim_release_tasks, whichever comes
+ * first: while held, an executor that comes up is counted but not
+ * opened (its model's exec_ready hook waits); at the release the model
+ * hears of every executor up by then, in launch order.  Call it before
+ * the job's first executor is up (at its arrival).  What Spark's
+ * scheduler backend does until enough executors have registered. */
+void sim_hold_tasks(struct sim *s, int job, int n_ready);
+/* End the hold now (no-op if none). */
+void sim_release_tasks(struct sim *s, int job);
 
 /* Role of the next executor a role-blind policy launches for `job`:
  * the first role still short of its count, else the last role. */

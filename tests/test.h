@@ -26,6 +26,7 @@ int test_suite_accounting(void);
 int test_suite_failures(void);
 int test_suite_types(void);
 int test_suite_tfos(void);
+int test_suite_yarn(void);
 
 /* Add a suite with the given tests (NULL-terminated pairs). */
 #define TEST_SUITE(name, ...)                                            \

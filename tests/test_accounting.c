@@ -36,7 +36,9 @@ static int why_code(const struct scn *s, const char *name)
 
 /* A job rejected at its arrival at 100 s, under each policy: no start,
  * no end, its reason; the makespan is the small job's 4 s (hand-computed
- * in the scenario's comment), as if the late job had not come. */
+ * in the scenario's comment), as if the late job had not come.  Under
+ * yarn it fails at submission instead: failed, its end its arrival,
+ * which leaves the makespan as it was too. */
 static void reject_late(void)
 {
 	static const char *const why[] = {"memory", "memory", "max-allocation", "job-type"};
@@ -46,10 +48,11 @@ static void reject_late(void)
 		const struct sim_job *late = h_job(s, "late", 0), *small = h_job(s, "small", 0);
 		CU_ASSERT_EQUAL(small->status, JOB_DONE);
 		CU_ASSERT_EQUAL(small->end_us, S(4));
-		CU_ASSERT_EQUAL(late->status, JOB_UNPLACEABLE);
+		bool yarn = p == 2;
+		CU_ASSERT_EQUAL(late->status, yarn ? JOB_FAILED : JOB_UNPLACEABLE);
 		CU_ASSERT_EQUAL(late->arrival_us, S(100));
 		CU_ASSERT_EQUAL(late->start_us, -1);
-		CU_ASSERT_EQUAL(late->end_us, -1);
+		CU_ASSERT_EQUAL(late->end_us, yarn ? S(100) : -1);
 		CU_ASSERT_EQUAL(sim_job_why(s, late->id), why_code(c, why[p]));
 		CU_ASSERT_EQUAL(sim_job_why(s, small->id), SIM_WHY_NONE);
 		CU_ASSERT_EQUAL(h_makespan(s), S(4));
@@ -58,7 +61,8 @@ static void reject_late(void)
 		CU_ASSERT_DOUBLE_EQUAL(m.makespan_s, 4.0, 1e-12);
 		CU_ASSERT_DOUBLE_EQUAL(m.jct_mean_s, 4.0, 1e-12);
 		CU_ASSERT_EQUAL(m.done, 1);
-		CU_ASSERT_EQUAL(m.unplaceable, 1);
+		CU_ASSERT_EQUAL(m.unplaceable, !yarn);
+		CU_ASSERT_EQUAL(m.failed, yarn);
 		CU_ASSERT_EQUAL(m.why[why_code(c, why[p])], 1);
 		h_done(s, c);
 	}
@@ -69,8 +73,8 @@ static void reject_late(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(jobs);
 	CU_ASSERT_PTR_NOT_NULL(strstr(jobs, ",gpus,reason\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(jobs, "\nfifo,0,1,late,0,angel,unplaceable,100.000000,,,,0,0,memory\n"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(jobs, "\nyarn,0,1,late,0,angel,unplaceable,100.000000,,,,0,0,"
-					    "max-allocation\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(jobs, "\nyarn,0,1,late,0,angel,failed,100.000000,,100.000000,"
+					    "0.000000,0,0,max-allocation\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(jobs, "\nspark-standalone,0,1,late,0,angel,unplaceable,"
 					    "100.000000,,,,0,0,job-type\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(jobs, "\nfifo,0,0,small,0,synthetic,done,0.000000,0.000000,"
@@ -99,7 +103,9 @@ static void none_done(void)
 		met_compute(s, &m);
 		CU_ASSERT_EQUAL(m.counted, 3);
 		CU_ASSERT_EQUAL(m.done, 0);
-		CU_ASSERT_EQUAL(m.unplaceable, 3);
+		bool yarn = p == 2; /* fails them at submission */
+		CU_ASSERT_EQUAL(m.unplaceable, yarn ? 0 : 3);
+		CU_ASSERT_EQUAL(m.failed, yarn ? 3 : 0);
 		CU_ASSERT_EQUAL(m.why[why_code(c, why[p])], 3);
 		CU_ASSERT(isnan(m.makespan_s));
 		CU_ASSERT(isnan(m.jct_mean_s) && isnan(m.jct_p50_s) && isnan(m.jct_p95_s) &&
@@ -107,8 +113,8 @@ static void none_done(void)
 		CU_ASSERT(isnan(m.wait_mean_s));
 		CU_ASSERT(isnan(m.gpu_util) && isnan(m.gpu_alloc)); /* no GPU */
 		CU_ASSERT_DOUBLE_EQUAL(m.cpu_util, 0.0, 0);
-		for (int i = 0; i < sim_njobs(s); i++)
-			CU_ASSERT_EQUAL(sim_job(s, i)->end_us, -1);
+		for (int i = 0; i < sim_njobs(s); i++) /* yarn: at their arrivals, 0, 1, 2 s */
+			CU_ASSERT_EQUAL(sim_job(s, i)->end_us, yarn ? S(i) : -1);
 		h_done(s, c);
 	}
 	char *out, *err;
@@ -121,10 +127,10 @@ static void none_done(void)
 					   "summed over it; change: makespan against fifo (the first "
 					   "policy listed); files in /tmp/hetsim-acc-nd/\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nyarn                         -           -          -  "
-					   "         -      -    0.0         -      0      0         0"
-					   "           3\n"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nwarning: yarn: 3 of 3 counted jobs not done (0 failed, "
-					   "0 timed out, 3 unplaceable); reason: max-allocation (3); no "
+					   "         -      -    0.0         -      0      3         0"
+					   "           0\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nwarning: yarn: 3 of 3 counted jobs not done (3 failed, "
+					   "0 timed out, 0 unplaceable); reason: max-allocation (3); no "
 					   "job done: its job figures are empty\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nwarning: spark-standalone: 3 of 3 counted jobs not done "
 					   "(0 failed, 0 timed out, 3 unplaceable); reason: memory (3)"));
@@ -409,7 +415,7 @@ static void sweep_counts_and_change(void)
 	CU_ASSERT(strncmp(sum, hdr, strlen(hdr)) == 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(sum, "\nreject-late,yarn,0,2,done,1.000000,0.000000,0.000000,"
 					   "1.000000,1.000000,\n"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(sum, "\nreject-late,yarn,0,2,unplaceable,1.000000,0.000000,"
+	CU_ASSERT_PTR_NOT_NULL(strstr(sum, "\nreject-late,yarn,0,2,failed,1.000000,0.000000,"
 					   "0.000000,1.000000,1.000000,\n"));
 	/* same makespan: a change of 0 against fifo, the first policy */
 	CU_ASSERT_PTR_NOT_NULL(strstr(sum, "\nreject-late,yarn,0,2,makespan_change_pct,0.000000,"
@@ -421,7 +427,7 @@ static void sweep_counts_and_change(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nyarn                   0        4.000        0.000      +0.0"
 					   "         1 of 2     2\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nwarning: yarn at point 0: 1 of 2 jobs per replication "
-					   "not done (0 failed, 0 timed out, 1 unplaceable)\n"));
+					   "not done (1 failed, 0 timed out, 0 unplaceable)\n"));
 	free(sum);
 	free(out);
 	free(err);

@@ -28,6 +28,7 @@ static const struct {
 	{"failures", test_suite_failures},
 	{"types", test_suite_types},
 	{"tfos", test_suite_tfos},
+	{"yarn", test_suite_yarn},
 };
 
 int main(int argc, char **argv)

@@ -434,7 +434,8 @@ static void yarn_am_cap(void)
 	struct sim *s = h_run(HAND "yarn-am.yaml", "yarn", 0, &c);
 	JOB_AT(s, "a", 0, 0, 20);  /* 4 tasks share 2 cores */
 	JOB_AT(s, "b", 0, 20, 25); /* its AM waited for a's */
-	CU_ASSERT_EQUAL(h_job(s, "huge", 0)->status, JOB_UNPLACEABLE);
+	CU_ASSERT_EQUAL(h_job(s, "huge", 0)->status, JOB_FAILED); /* at submission */
+	CU_ASSERT_EQUAL(h_job(s, "huge", 0)->end_us, S(2));
 	/* a: AM then two executors; b: AM then one */
 	CU_ASSERT_EQUAL(h_nexecs(), 5);
 	CU_ASSERT_EQUAL(h_exec(0)->role, SIM_ROLE_AM);

@@ -1,0 +1,194 @@
+/* test_yarn.c - stock YARN as configured (issue 15, item 3): the
+ * maximum allocation of vcores, AM activation past a large AM, and the
+ * allocation latency of heartbeats and the AM's polling.  Expected
+ * values are hand-computed in each scenario's comment
+ * (tests/scenarios/yarn/). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "load.h"
+#include "rng.h"
+#include "scenario.h"
+#include "sim.h"
+#include "test.h"
+
+#define YARN_DIR "tests/scenarios/yarn/"
+
+/* Job j ended with status st at end_us, for reason `why`. */
+static void expect_end(const struct sim *s, const struct sim_job *j, enum sim_job_status st,
+		       int64_t end_us, const char *why)
+{
+	char b[128];
+	CU_ASSERT_EQUAL(j->status, st);
+	CU_ASSERT_EQUAL(j->end_us, end_us);
+	CU_ASSERT_STRING_EQUAL(sim_why_name(sim_scenario(s), sim_job_why(s, j->id), b, sizeof b),
+			       why);
+}
+
+/* Loading a scenario with one yarn entry carrying switch `sw` fails at
+ * the switch's value with `msg`. */
+static void expect_switch_error(const char *sw, const char *msg)
+{
+	const char *path = "/tmp/hetsim-bad-yarn.yaml";
+	FILE *f = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fprintf(f, "cluster: [{name: n, cores: 1, memory: 1GiB}]\n"
+		   "policies: [{name: y, policy: yarn, %s}]\n"
+		   "workload: [{name: j, type: synthetic, stages: [{name: s, tasks: 1, "
+		   "duration: 1s}]}]\n", sw);
+	fclose(f);
+	char err[512], want[600];
+	struct scn *sc = scn_load(path, err, sizeof err);
+	snprintf(want, sizeof want, "%s%s", path, msg);
+	CU_ASSERT_PTR_NULL(sc);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	if (sc || strcmp(err, want) != 0)
+		fprintf(stderr, "\n  %s: %s\n", msg, sc ? "loaded" : err);
+	scn_free(sc);
+	remove(path);
+}
+
+/* A 5-vcore executor over maximum-allocation-vcores 4 fails its
+ * application at submission under either calculator (max-vcores.yaml). */
+static void max_vcores(void)
+{
+	static const char *const pols[] = {"mem", "drc"};
+	for (int p = 0; p < 2; p++) {
+		struct scn *c;
+		struct sim *s = h_run(YARN_DIR "max-vcores.yaml", pols[p], 0, &c);
+		expect_end(s, h_job(s, "four", 0), JOB_DONE, S(10), "");
+		expect_end(s, h_job(s, "five", 0), JOB_FAILED, S(3), "max-allocation-vcores");
+		CU_ASSERT_EQUAL(h_job(s, "five", 0)->start_us, -1);
+		CU_ASSERT_EQUAL(h_makespan(s), S(10));
+		h_done(s, c);
+	}
+	struct scn *c;
+	struct sim *s = h_run(YARN_DIR "max-vcores.yaml", "vmax", 0, &c);
+	expect_end(s, h_job(s, "five", 0), JOB_DONE, S(13), "");
+	h_done(s, c);
+}
+
+/* An application whose AMs would pass the AM limit is skipped, the next
+ * one let in (am-skip.yaml). */
+static void am_skip(void)
+{
+	struct scn *c;
+	struct sim *s = h_run(YARN_DIR "am-skip.yaml", "yarn", 0, &c);
+	expect_end(s, h_job(s, "a", 0), JOB_DONE, S(10), "");
+	CU_ASSERT_EQUAL(h_job(s, "b", 0)->start_us, S(2));
+	expect_end(s, h_job(s, "b", 0), JOB_DONE, S(7), "");
+	const struct sim_job *g = h_job(s, "g", 0);
+	CU_ASSERT_EQUAL(g->status, JOB_DONE);
+	int ams = 0;
+	for (int i = 0; i < h_nexecs(); i++)
+		if (h_exec(i)->job == g->id && h_exec(i)->role == SIM_ROLE_AM) {
+			CU_ASSERT_EQUAL(h_exec(i)->launch_us, S(10));
+			ams++;
+		}
+	CU_ASSERT_EQUAL(ams, 2);
+	h_done(s, c);
+}
+
+/* Executor `i` of the last run launched at `launch` s on node `node`. */
+static void expect_exec(int i, double launch, const char *node, const struct scn *c,
+			const struct sim *s)
+{
+	const struct sim_exec *x = h_exec(i);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(x);
+	CU_ASSERT_EQUAL(x->launch_us, S(launch));
+	CU_ASSERT_STRING_EQUAL(sim_cluster(s)->nodes[x->node].name, node);
+	(void)c;
+}
+
+/* NodeManager heartbeats at phase 0, one container per node per
+ * heartbeat, the AM polling 200 ms, 400, 800, 1600 ms, and the
+ * min-registered gate (heartbeat.yaml, hand-computed there). */
+static void heartbeats(void)
+{
+	struct scn *c;
+	struct sim *s = h_run(YARN_DIR "heartbeat.yaml", "zero", 0, &c);
+	CU_ASSERT_EQUAL(h_nexecs(), 4);
+	CU_ASSERT_EQUAL(h_exec(0)->role, SIM_ROLE_AM);
+	expect_exec(0, 1.0, "n-0", c, s);
+	expect_exec(1, 2.1, "n-0", c, s);
+	expect_exec(2, 2.1, "n-1", c, s);
+	expect_exec(3, 4.5, "n-0", c, s);
+	CU_ASSERT_EQUAL(sim_job(s, 0)->start_us, S(5));
+	expect_end(s, sim_job(s, 0), JOB_DONE, S(15), "");
+	h_done(s, c);
+	s = h_run(YARN_DIR "heartbeat.yaml", "off2", 0, &c);
+	expect_exec(1, 2.1, "n-0", c, s);
+	expect_exec(2, 2.1, "n-0", c, s); /* two on n-0's heartbeat at 2 */
+	expect_exec(3, 2.1, "n-1", c, s);
+	CU_ASSERT_EQUAL(sim_job(s, 0)->start_us, S(2.6));
+	expect_end(s, sim_job(s, 0), JOB_DONE, S(12.6), "");
+	h_done(s, c);
+}
+
+/* minRegisteredResourcesRatio 0.6 lets the first tasks start with 2 of
+ * 3 executors up; maxRegisteredResourcesWaitingTime 3 s ends the wait
+ * at 0.5 + 3 s (heartbeat.yaml). */
+static void min_registered(void)
+{
+	struct scn *c;
+	struct sim *s = h_run(YARN_DIR "heartbeat.yaml", "r06", 0, &c);
+	CU_ASSERT_EQUAL(sim_job(s, 0)->start_us, S(2.6));
+	expect_end(s, sim_job(s, 0), JOB_DONE, S(15), "");
+	h_done(s, c);
+	s = h_run(YARN_DIR "heartbeat.yaml", "wait3", 0, &c);
+	CU_ASSERT_EQUAL(sim_job(s, 0)->start_us, S(3.5));
+	expect_end(s, sim_job(s, 0), JOB_DONE, S(15), "");
+	h_done(s, c);
+}
+
+/* The default phases are keyed by (seed, node): the AM container goes
+ * to the node that beats first after the arrival at 0.5 s, then one
+ * container per node per heartbeat. */
+static void keyed_phases(void)
+{
+	struct scn *c;
+	struct sim *s = h_run(YARN_DIR "heartbeat.yaml", "random", 0, &c);
+	int64_t first = -1;
+	int node = -1;
+	for (int i = 0; i < sim_cluster(s)->n; i++) {
+		struct rng_key k = rng_key(sim_seed(s), 0, (enum rng_stream)(RNG_USER + 3),
+					   (uint32_t)i, 0, 0);
+		int64_t ph = (int64_t)(rng_u01(k, 0) * 1e6), at = ph >= S(0.5) ? ph : ph + S(1);
+		if (first < 0 || at < first) {
+			first = at;
+			node = i;
+		}
+	}
+	CU_ASSERT(first != S(1)); /* not both at 0 */
+	CU_ASSERT_EQUAL(h_exec(0)->launch_us, first);
+	CU_ASSERT_EQUAL(h_exec(0)->node, node);
+	CU_ASSERT_EQUAL(sim_job(s, 0)->status, JOB_DONE);
+	h_done(s, c);
+}
+
+/* Bad values of the new switches name their file, line and column. */
+static void bad_switches(void)
+{
+	expect_switch_error("max_allocation_vcores: 0", ":2:59: expected [1, 1048576] vcores for "
+			    "switch 'max_allocation_vcores' of policy yarn, got '0'");
+	expect_switch_error("nm_heartbeat: 2h", ":2:50: expected [0s, 3600s] for switch "
+			    "'nm_heartbeat' of policy yarn, got '2h'");
+	expect_switch_error("min_registered_resources_ratio: 1.5", ":2:68: expected [0, 1] for "
+			    "switch 'min_registered_resources_ratio' of policy yarn, got '1.5'");
+	expect_switch_error("nm_heartbeat_phase: late", ":2:56: expected one of random, zero for "
+			    "switch 'nm_heartbeat_phase' of policy yarn, got 'late'");
+}
+
+int test_suite_yarn(void)
+{
+	TEST_SUITE("yarn",
+		   {"a 5-vcore executor fails at submission, either calculator", max_vcores},
+		   {"AM activation skips an AM over the limit, lets the next in", am_skip},
+		   {"heartbeats: one container per node per beat, AM polls", heartbeats},
+		   {"minRegisteredResourcesRatio and its waiting time", min_registered},
+		   {"heartbeat phases keyed by seed and node", keyed_phases},
+		   {"bad yarn switch values: file:line:col", bad_switches});
+	return 0;
+}
