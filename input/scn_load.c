@@ -531,7 +531,7 @@ static const double rate_div[] = {1, 60, 3600};
 static const char *const bw_units[] = {"MiB/s", "GiB/s", "M/s", "G/s"};
 static const int bw_shift[] = {0, 10, 0, 10};
 
-/* A bandwidth "S/s" (S a size: MiB, GiB, M, G) > 0, in MiB/s, at most
+/* A bandwidth "S/s" (S a size: MiB, GiB, M, G) in MiB/s, from 1MiB/s to
  * MAX_MIB per second. */
 static int get_bandwidth(struct ld *ld, const struct yn *v, double *mib_s)
 {
@@ -541,8 +541,8 @@ static int get_bandwidth(struct ld *ld, const struct yn *v, double *mib_s)
 		      "expected a bandwidth such as 1192MiB/s or 1.25GiB/s, got %s") < 0)
 		return -1;
 	double x = (double)d.mant * (double)(1 << bw_shift[u]) / (double)pow10s[d.frac];
-	if (d.neg || !(x > 0))
-		return fail(ld, v, "expected a bandwidth > 0, got %s", got(ld, v));
+	if (d.neg || !(x >= 1))
+		return fail(ld, v, "expected a bandwidth >= 1MiB/s, got %s", got(ld, v));
 	if (x > (double)MAX_MIB)
 		return fail(ld, v, "bandwidth %s is too large (at most %lldTiB/s)", got(ld, v),
 			    MAX_MIB >> 20);

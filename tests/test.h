@@ -25,6 +25,7 @@ int test_suite_writer(void);
 int test_suite_accounting(void);
 int test_suite_failures(void);
 int test_suite_types(void);
+int test_suite_locality(void);
 
 /* Add a suite with the given tests (NULL-terminated pairs). */
 #define TEST_SUITE(name, ...)                                            \

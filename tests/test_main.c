@@ -27,6 +27,7 @@ static const struct {
 	{"accounting", test_suite_accounting},
 	{"failures", test_suite_failures},
 	{"types", test_suite_types},
+	{"locality", test_suite_locality},
 };
 
 int main(int argc, char **argv)
