@@ -32,7 +32,6 @@ void clu_init(struct clu *c, const struct scn *s)
 			nd->mem_mib = nd->mem_free = ng->mem_mib;
 			nd->gpus = nd->gpus_free = ng->gpus;
 			nd->cpu_speed = ng->cpu_speed;
-			nd->net_mib_s = ng->net_mib_s;
 			nd->run_head = -1;
 			nd->exec_head = -1;
 			c->total_cores += ng->cores;

@@ -31,7 +31,6 @@ struct clu_node {
 	int64_t mem_mib;     /* memory, MiB */
 	int gpus;            /* GPUs */
 	double cpu_speed;    /* speed factor, 1.0 = reference core */
-	double net_mib_s;    /* network bandwidth, MiB/s (remote reads) */
 
 	int cores_free;      /* cores not given to executors; < 0 = oversubscribed */
 	int64_t mem_free;    /* MiB not given to executors, >= 0 */

@@ -52,8 +52,9 @@ enum node_ev { NE_FAIL, NE_REPAIR, NE_OUT, NE_BACK };
 /* An executor timer's tag that is the kernel's: a preempted executor's
  * release, once its model's preemption cost is paid. */
 #define TAG_RELEASE 255
-/* A job timer's tag that is the kernel's: a locality wait of one of the
- * job's stages ends (loc_wake); it counts if it is the job's loc_wake_us. */
+/* A job timer's tag that is the kernel's: the locality wait of one of
+ * the job's stages (its gen: the stage) ends (loc_wake); it counts if
+ * it is the stage's wake_us. */
 #define TAG_LOC 255
 
 /* A pending job timer (sim_job_timer): its event's obj is its slot,
@@ -93,6 +94,8 @@ struct loc {
 	bool started;          /* offered a slot: last_us is set */
 	bool any;              /* at level ANY; else NODE_LOCAL */
 	int64_t last_us;       /* Spark's lastLaunchTime */
+	int64_t wake_us;       /* its wait ends then: a kernel job timer
+				  (TAG_LOC) offers its slots again; 0: none */
 };
 
 struct sim_stage {
@@ -986,7 +989,7 @@ static void build_stages(struct sim *s, struct sim_job *j)
 			jr->stages[w->parents[p]].nchildren++;
 		if (w->npref > 0 && w->pref) {
 			st->loc = loc_build(s, j, &jr->ar, w);
-			jr->nloc++;
+			jr->has_loc = true;
 		}
 	}
 	/* each stage's children, in stage order */
@@ -1094,7 +1097,7 @@ static int64_t loc_read_us(struct sim *s, const struct loc *l, int t, int node)
 	if (!some)
 		return 0;
 	s->tot.tasks_remote++;
-	double bw = s->clu.nodes[node].net_mib_s;
+	double bw = s->scn->groups[s->clu.nodes[node].group].net_mib_s;
 	if (!l->remote_mib || !(bw > 0))
 		return 0;
 	double us = round_half_away(l->remote_mib[t] / bw * 1e6);
@@ -1167,17 +1170,18 @@ static bool loc_any_allowed(struct sim *s, const struct sim_job *j, struct loc *
 	return false;
 }
 
-/* Wake job j's dispatcher at `t` (a locality wait ends), unless one is
- * queued for no later. */
-static void loc_wake(struct sim *s, struct sim_job *j, int64_t t)
+/* Wake job j's dispatcher at `t`, when the locality wait of its stage
+ * `stage` ends, unless a wake is queued for it no later. */
+static void loc_wake(struct sim *s, struct sim_job *j, int stage, int64_t t)
 {
-	struct sim_live *jr = j->live;
-	if (jr->loc_wake_us > s->now && jr->loc_wake_us <= t)
+	struct loc *l = j->live->stages[stage].loc;
+	if (l->wake_us > s->now && l->wake_us <= t)
 		return;
-	jr->loc_wake_us = t;
+	l->wake_us = t;
 	int k = slot_take(&s->jtimers, &s->cap_jtimers, &s->free_jtimer, sizeof *s->jtimers,
 			  offsetof(struct jtimer, next));
-	s->jtimers[k] = (struct jtimer){.job = j->id, .tag = TAG_LOC, .next = -1};
+	s->jtimers[k] = (struct jtimer){.job = j->id, .tag = TAG_LOC, .gen = (uint32_t)stage,
+					.next = -1};
 	push_at(s, (double)t, EV_JOB_TIMER, (uint32_t)k);
 }
 
@@ -1355,7 +1359,7 @@ static void offer(struct sim *s, struct sim_job *j, int stage, enum pass p)
 				break;
 			case PASS_ANY:
 				if (!loc_any_allowed(s, j, l)) {
-					loc_wake(s, j, l->last_us + s->scn->loc.wait_us);
+					loc_wake(s, j, stage, l->last_us + s->scn->loc.wait_us);
 					return;
 				}
 				t = st->next < st->ntasks ? st->next : -1;
@@ -1432,7 +1436,7 @@ static void dispatch_job(struct sim *s, struct sim_job *j)
 		return; /* the gang starts together */
 	if (!j->live->stages)
 		build_stages(s, j);
-	if (j->live->nloc) {
+	if (j->live->has_loc) {
 		dispatch_loc(s, j);
 		return;
 	}
@@ -1664,7 +1668,7 @@ static void on_job_timer(struct sim *s, uint32_t t)
 	s->free_jtimer = (int)t;
 	struct sim_job *j = &s->pub.jobs[jt.job];
 	if (jt.tag == TAG_LOC) { /* a stage's locality wait is over: offer its slots again */
-		j->live->loc_wake_us = 0;
+		j->live->stages[jt.gen].loc->wake_us = 0;
 		queue_dispatch(s, j);
 		return;
 	}
@@ -2124,7 +2128,8 @@ static inline bool stale(const struct sim *s, const struct eq_event *ev)
 		const struct jtimer *t = &s->jtimers[ev->obj];
 		const struct sim_job *j = &s->pub.jobs[t->job];
 		if (t->tag == TAG_LOC) /* its job ended, or a wake replaced it */
-			return !job_active(j) || !has_live(j) || j->live->loc_wake_us != ev->time;
+			return !job_active(j) || !has_live(j) || !j->live->stages ||
+			       j->live->stages[t->gen].loc->wake_us != ev->time;
 		return !job_active(j) || s->jgen[t->job] != t->gen;
 	}
 	return false;

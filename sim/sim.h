@@ -148,11 +148,9 @@ struct sim_live {
 	int busy_gpus;           /* GPUs it keeps busy without tasks
 				    (sim_job_busy_gpus: training) */
 	bool dispatch_queued;    /* on the engine's dispatch list */
+	bool has_loc;            /* a stage's tasks prefer nodes (delay scheduling) */
 	int slot;                /* its place in the pool; -1: the zero record */
 	int *spec; int nspec, cap_spec; /* run slots listed for a speculative copy */
-	int nloc;                /* its stages whose tasks prefer nodes */
-	int64_t loc_wake_us;     /* a locality wait of one of them ends then:
-				    its dispatch is queued for that time; 0: none */
 	int mword[6];            /* its job model's own: zero at the first
 				    executor, never read by the kernel */
 	int64_t mtime[2];        /* the same, for times */
