@@ -528,6 +528,28 @@ static int get_time_real(struct ld *ld, const struct yn *v, double *us)
 static const char *const rate_units[] = {"/s", "/min", "/h"};
 static const double rate_div[] = {1, 60, 3600};
 
+static const char *const bw_units[] = {"MiB/s", "GiB/s", "M/s", "G/s"};
+static const int bw_shift[] = {0, 10, 0, 10};
+
+/* A bandwidth "S/s" (S a size: MiB, GiB, M, G) in MiB/s, from 1MiB/s to
+ * MAX_MIB per second. */
+static int get_bandwidth(struct ld *ld, const struct yn *v, double *mib_s)
+{
+	struct dec d;
+	int u;
+	if (parse_qty(ld, v, bw_units, ARRAY_LEN(bw_units), &d, &u,
+		      "expected a bandwidth such as 1192MiB/s or 1.25GiB/s, got %s") < 0)
+		return -1;
+	double x = (double)d.mant * (double)(1 << bw_shift[u]) / (double)pow10s[d.frac];
+	if (d.neg || !(x >= 1))
+		return fail(ld, v, "expected a bandwidth >= 1MiB/s, got %s", got(ld, v));
+	if (x > (double)MAX_MIB)
+		return fail(ld, v, "bandwidth %s is too large (at most %lldTiB/s)", got(ld, v),
+			    MAX_MIB >> 20);
+	*mib_s = x;
+	return 0;
+}
+
 /* A rate "R/unit" > 0, returned as the mean gap 1/R in µs. */
 static int get_rate(struct ld *ld, const struct yn *v, double *mean_gap_us)
 {
@@ -695,7 +717,7 @@ static int job_labels(struct ld *ld, const struct yn *v, const char *what, uint6
 
 static const char *const group_keys[] = {"name", "count", "cores", "memory", "gpus",
 					  "gpu_model", "cpu_speed", "labels", "failures",
-					  "outages", "stragglers", "nodemanager"};
+					  "outages", "stragglers", "nodemanager", "network"};
 static const char *const nodemanager_keys[] = {"memory", "vcores"};
 static const char *const straggler_keys[] = {"fraction", "slowdown"};
 static const char *const failure_keys[] = {"mtbf", "mttr"};
@@ -815,6 +837,7 @@ static int load_group(struct ld *ld, const struct yn *m, struct scn_node_group *
 	const struct yn *v;
 	g->count = 1;
 	g->cpu_speed = 1.0;
+	g->net_mib_s = SCN_NET_MIB_S;
 	g->pos = pos(ld, m);
 	if (CHECK_MAP(ld, m, "node group", group_keys) < 0 ||
 	    !(v = need(ld, m, "name", "node group", NULL)) ||
@@ -834,6 +857,8 @@ static int load_group(struct ld *ld, const struct yn *m, struct scn_node_group *
 			return fail(ld, v, "cpu_speed %s is outside the limits [%g, %g]", got(ld, v),
 				    MIN_SPEED, MAX_SPEED);
 	}
+	if ((v = yn_get(m, "network")) && get_bandwidth(ld, v, &g->net_mib_s) < 0)
+		return -1;
 	return (v = yn_get(m, "labels")) ? node_labels(ld, v, g) : 0;
 }
 
@@ -1675,7 +1700,8 @@ static int load_policies(struct ld *ld, const struct yn *v)
 
 static const char *const top_keys[] = {"name", "seed", "replications", "metrics", "overheads",
 				       "cluster", "workload", "cost_model", "policies", "sweep",
-				       "speculation"};
+				       "speculation", "locality"};
+static const char *const locality_keys[] = {"enabled", "wait"};
 static const char *const speculation_keys[] = {"enabled", "interval", "multiplier", "quantile",
 					       "min_task_runtime"};
 
@@ -1698,6 +1724,20 @@ static int load_speculation(struct ld *ld, const struct yn *v, struct scn_specul
 	    opt_time(ld, v, "min_task_runtime", NONNEG, &sp->min_runtime_us) < 0)
 		return -1;
 	return 0;
+}
+/* locality: data locality (enabled, default true) and Spark's
+ * spark.locality.wait (default 3 s). */
+static int load_locality(struct ld *ld, const struct yn *v, struct scn_locality *lc)
+{
+	const struct yn *e;
+	if (CHECK_MAP(ld, v, "locality", locality_keys) < 0)
+		return -1;
+	if ((e = yn_get(v, "enabled"))) {
+		if (e->kind != YN_SCALAR || !is_bool(e->str))
+			return fail(ld, e, "expected true or false for enabled, got %s", got(ld, e));
+		lc->enabled = strcmp(e->str, "true") == 0;
+	}
+	return opt_time(ld, v, "wait", NONNEG, &lc->wait_us);
 }
 static const char *const metric_keys[] = {"warmup_jobs"};
 static const char *const overhead_keys[] = {"executor_startup", "task_launch"};
@@ -1745,6 +1785,9 @@ static int load_options(struct ld *ld, const struct yn *root)
 	s->spec = (struct scn_speculation){.interval_us = 100000, .multiplier = 1.5,
 					   .quantile = 0.75, .min_runtime_us = 100000};
 	if ((v = yn_get(root, "speculation")) && load_speculation(ld, v, &s->spec) < 0)
+		return -1;
+	s->loc = (struct scn_locality){.enabled = true, .wait_us = 3 * US_PER_S};
+	if ((v = yn_get(root, "locality")) && load_locality(ld, v, &s->loc) < 0)
 		return -1;
 	return 0;
 }

@@ -64,8 +64,15 @@ struct scn_node_group {
 	 * what it offers the ResourceManager; 0: the whole node */
 	int64_t nm_mem_mib;         /* .memory-mb, <= mem_mib */
 	int nm_vcores;              /* .cpu-vcores */
+	double net_mib_s;           /* network bandwidth per node, MiB/s: a
+				       task reading its input from another
+				       node does so at this rate (default
+				       SCN_NET_MIB_S) */
 	struct scn_pos pos;
 };
+/* 10 Gigabit Ethernet's line rate, 1.25e9 bytes/s, in MiB/s
+ * (docs/model.md, "Data locality"). */
+#define SCN_NET_MIB_S (1.25e9 / 1048576.0)
 
 enum scn_arrival_kind {
 	SCN_ARR_FIXED,    /* every job at `start_us` */
@@ -198,6 +205,15 @@ struct scn_speculation {
 	int64_t min_runtime_us;/* .minTaskRuntime, default 100 ms */
 };
 
+/* Data locality (docs/model.md, "Data locality"), for every job. */
+struct scn_locality {
+	bool enabled;          /* modelled: input blocks have replicas, tasks
+				  prefer their nodes and pay a remote read
+				  elsewhere; default true.  false: none of it */
+	int64_t wait_us;       /* spark.locality.wait, default 3 s; 0: no
+				  wait (tasks still prefer, and pay, as above) */
+};
+
 struct scn_overheads {
 	int64_t executor_startup_us; /* launch -> executor can run tasks, default 2 s */
 	int64_t task_launch_us;      /* dispatch -> task starts working, default 10 ms */
@@ -221,6 +237,7 @@ struct scn {
 	struct scn_policy *policies;   int npolicies;
 	struct scn_overheads over;
 	struct scn_speculation spec;
+	struct scn_locality loc;
 };
 
 /* Free a scenario (NULL is fine); its job groups' params with free(). */

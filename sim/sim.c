@@ -52,6 +52,10 @@ enum node_ev { NE_FAIL, NE_REPAIR, NE_OUT, NE_BACK };
 /* An executor timer's tag that is the kernel's: a preempted executor's
  * release, once its model's preemption cost is paid. */
 #define TAG_RELEASE 255
+/* A job timer's tag that is the kernel's: the locality wait of one of
+ * the job's stages (its gen: the stage) ends (loc_wake); it counts if
+ * it is the stage's wake_us. */
+#define TAG_LOC 255
 
 /* A pending job timer (sim_job_timer): its event's obj is its slot,
  * which goes back to the free list when the event is popped or dropped. */
@@ -64,6 +68,35 @@ struct jtimer {
 };
 
 enum task_state { T_PENDING, T_RUNNING, T_DONE };
+
+/* Delay scheduling of a stage whose tasks prefer nodes (Spark's
+ * TaskSetManager with two locality levels, NODE_LOCAL and ANY;
+ * docs/model.md, "Data locality").  Its pending tasks are indexed by the
+ * nodes they prefer, so that a free slot finds one that prefers its node
+ * in O(log nodes preferred) amortised, without a look at the others.
+ * Made from the job's arena when the stage is built (loc_build); a stage
+ * whose tasks prefer no node has none. */
+struct loc {
+	const int *pref;       /* the DAG's: npref node ids per task, -1 none */
+	int npref;
+	const double *remote_mib; /* the DAG's, or NULL */
+	uint8_t *taken;        /* per task: dispatched once (no longer pending;
+				  a killed one runs again from the stage's redo) */
+	int *task;             /* tasks by preferred node, node by node, each
+				  node's in index order: node d's are
+				  task[lo[d] .. lo[d + 1]) */
+	int *node;             /* the ndist nodes preferred, ascending; -1 first
+				  for the tasks that prefer none */
+	int *lo;               /* ndist + 1 */
+	int *cur;              /* per node: the entries before it are taken */
+	int ndist;
+	int pending_pref;      /* pending tasks that prefer a node */
+	bool started;          /* offered a slot: last_us is set */
+	bool any;              /* at level ANY; else NODE_LOCAL */
+	int64_t last_us;       /* Spark's lastLaunchTime */
+	int64_t wake_us;       /* its wait ends then: a kernel job timer
+				  (TAG_LOC) offers its slots again; 0: none */
+};
 
 struct sim_stage {
 	const double *work_us; /* per task: its work, from the job model
@@ -85,6 +118,9 @@ struct sim_stage {
 				  in the order they ended (the median's) */
 	double median_us;      /* their median when `median_done` were done */
 	int median_done;       /* 0: not taken yet */
+	struct loc *loc;       /* its tasks prefer nodes: their delay
+				  scheduling; NULL for none (then `next` is the
+				  next task, else the first one not taken) */
 };
 
 /* One executor of a job as the in-application dispatcher sees it, kept in
@@ -877,6 +913,66 @@ static void build_dag(struct sim *s, const struct sim_job *j, struct arena *a,
 	sim_build_dag(s->scn, j->group, j->index, s->seed, a, out);
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* The delay scheduling state of stage w of job j, from arena ar: its
+ * tasks indexed by the nodes they prefer (a sort of (node, task) pairs:
+ * O(P log P) for P preferences, once per stage). */
+static struct loc *loc_build(const struct sim *s, const struct sim_job *j, struct arena *ar,
+			     const struct sim_dag_stage *w)
+{
+	int n = w->ntasks, r = w->npref;
+	if (r < 0 || r > SIM_MAX_PREF)
+		die(s, "job %d: a stage's tasks prefer %d nodes each", j->id, r);
+	struct loc *l = arena_zalloc(ar, sizeof *l);
+	*l = (struct loc){.pref = w->pref, .npref = r, .remote_mib = w->remote_mib};
+	l->taken = arena_zalloc(ar, (size_t)n);
+	uint64_t *k = xmalloc(((size_t)n * (size_t)r + 1) * sizeof *k);
+	size_t nk = 0;
+	for (int t = 0; t < n; t++) {
+		size_t k0 = nk;
+		for (int i = 0; i < r; i++) {
+			int v = w->pref[(size_t)t * (size_t)r + (size_t)i];
+			if (v < -1 || v >= s->clu.n)
+				die(s, "job %d: task %d prefers node %d, not in the cluster", j->id, t, v);
+			if (v >= 0)
+				k[nk++] = (uint64_t)(v + 1) << 32 | (uint32_t)t;
+		}
+		if (nk == k0)
+			k[nk++] = (uint32_t)t; /* none: "node -1" */
+		else
+			l->pending_pref++;
+	}
+	qsort(k, nk, sizeof *k, cmp_u64);
+	size_t m = 0; /* a node listed twice for a task counts once */
+	for (size_t i = 0; i < nk; i++)
+		if (m == 0 || k[i] != k[m - 1])
+			k[m++] = k[i];
+	int nd = 0;
+	for (size_t i = 0; i < m; i++)
+		nd += i == 0 || k[i] >> 32 != k[i - 1] >> 32;
+	l->ndist = nd;
+	l->task = arena_alloc(ar, m * sizeof *l->task);
+	l->node = arena_alloc(ar, (size_t)nd * sizeof *l->node);
+	l->lo = arena_alloc(ar, ((size_t)nd + 1) * sizeof *l->lo);
+	l->cur = arena_alloc(ar, (size_t)nd * sizeof *l->cur);
+	for (size_t i = 0, d = 0; i < m; i++) {
+		if (i == 0 || k[i] >> 32 != k[i - 1] >> 32) {
+			l->node[d] = (int)(k[i] >> 32) - 1;
+			l->lo[d] = l->cur[d] = (int)i;
+			d++;
+		}
+		l->task[i] = (int)(uint32_t)k[i];
+	}
+	l->lo[nd] = (int)m;
+	free(k);
+	return l;
+}
+
 static void build_stages(struct sim *s, struct sim_job *j)
 {
 	struct sim_live *jr = j->live;
@@ -904,6 +1000,10 @@ static void build_stages(struct sim *s, struct sim_job *j)
 		st->parents_left = w->nparents;
 		for (int p = 0; p < w->nparents; p++)
 			jr->stages[w->parents[p]].nchildren++;
+		if (w->npref > 0 && w->pref) {
+			st->loc = loc_build(s, j, &jr->ar, w);
+			jr->has_loc = true;
+		}
 	}
 	/* each stage's children, in stage order */
 	for (int i = 0; i < d.nstages; i++) {
@@ -969,6 +1069,135 @@ static double straggle(const struct sim *s, const struct sim_job *j, int stage, 
 	return u < g->straggler_fraction ? g->straggler_slowdown : 1;
 }
 
+/* ---- data locality: delay scheduling ------------------------------ */
+
+/* Whether task t of a stage with locality prefers some node. */
+static inline bool loc_prefers(const struct loc *l, int t)
+{
+	const int *p = l->pref + (size_t)t * (size_t)l->npref;
+	for (int i = 0; i < l->npref; i++)
+		if (p[i] >= 0)
+			return true;
+	return false;
+}
+
+/* Task t of the stage is dispatched: no longer pending; `next` moves on
+ * to the first task not taken. */
+static inline void loc_take(struct sim_stage *st, int t)
+{
+	struct loc *l = st->loc;
+	l->taken[t] = 1;
+	l->pending_pref -= loc_prefers(l, t);
+	while (st->next < st->ntasks && l->taken[st->next])
+		st->next++;
+}
+
+/* The time task t, starting on `node`, first spends reading its input
+ * over the network: 0 on a node it prefers (or if it prefers none), else
+ * its remote MiB at the node's bandwidth; the launch counted local or
+ * remote. */
+static int64_t loc_read_us(struct sim *s, const struct loc *l, int t, int node)
+{
+	const int *p = l->pref + (size_t)t * (size_t)l->npref;
+	bool some = false;
+	for (int i = 0; i < l->npref; i++) {
+		if (p[i] == node) {
+			s->tot.tasks_local++;
+			return 0;
+		}
+		some |= p[i] >= 0;
+	}
+	if (!some)
+		return 0;
+	s->tot.tasks_remote++;
+	double bw = s->scn->groups[s->clu.nodes[node].group].net_mib_s;
+	if (!l->remote_mib || !(bw > 0))
+		return 0;
+	double us = round_half_away(l->remote_mib[t] / bw * 1e6);
+	return us < (double)SIM_TIME_MAX ? (int64_t)us : SIM_TIME_MAX;
+}
+
+/* The pending task of index list d (a node's, or the list of tasks that
+ * prefer none) of lowest index, or -1: the entries before the cursor
+ * are taken, so each is passed once. */
+static int loc_first(const struct loc *l, int d)
+{
+	int *c = &l->cur[d];
+	while (*c < l->lo[d + 1] && l->taken[l->task[*c]])
+		(*c)++;
+	return *c < l->lo[d + 1] ? l->task[*c] : -1;
+}
+
+/* The pending task of lowest index that prefers node `node`, or -1:
+ * O(log nodes preferred), plus the entries passed for good. */
+static int loc_local(const struct loc *l, int node)
+{
+	int a = 0, b = l->ndist;
+	while (a < b) {
+		int mid = (a + b) / 2;
+		if (l->node[mid] < node)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	return a < l->ndist && l->node[a] == node ? loc_first(l, a) : -1;
+}
+
+/* Whether a pending task prefers the node of a live executor of the job
+ * that is up (busy or not: its slot may free): O(executors × log nodes
+ * preferred). */
+static bool loc_could_wait(const struct sim *s, const struct sim_job *j, const struct loc *l)
+{
+	const struct sim_live *jr = j->live;
+	for (int i = 0; i < jr->nexecs; i++) {
+		int id = jr->execs[i].id;
+		if (id >= 0 && s->execs[id].ready_us >= 0 && s->execs[id].slots > 0 &&
+		    loc_local(l, jr->execs[i].node) >= 0)
+			return true;
+	}
+	return false;
+}
+
+/* Spark's getAllowedLocalityLevel with NODE_LOCAL and ANY: whether the
+ * stage may now launch a task on a node it does not prefer.  At
+ * NODE_LOCAL, the level moves to ANY when no pending task could run
+ * locally on the job's executors (SPARK-4939; Spark's valid levels), the
+ * wait starting again from now, or when spark.locality.wait has passed
+ * since the stage's last launch at NODE_LOCAL (or its first offer), the
+ * wait then counted on from its end, as Spark's lastLaunchTime +=
+ * localityWait. */
+static bool loc_any_allowed(struct sim *s, const struct sim_job *j, struct loc *l)
+{
+	if (l->any)
+		return true;
+	if (!l->pending_pref || !loc_could_wait(s, j, l)) {
+		l->any = true;
+		l->last_us = s->now;
+		return true;
+	}
+	if (s->now - l->last_us >= s->scn->loc.wait_us) {
+		l->any = true;
+		l->last_us += s->scn->loc.wait_us;
+		return true;
+	}
+	return false;
+}
+
+/* Wake job j's dispatcher at `t`, when the locality wait of its stage
+ * `stage` ends, unless a wake is queued for it no later. */
+static void loc_wake(struct sim *s, struct sim_job *j, int stage, int64_t t)
+{
+	struct loc *l = j->live->stages[stage].loc;
+	if (l->wake_us > s->now && l->wake_us <= t)
+		return;
+	l->wake_us = t;
+	int k = slot_take(&s->jtimers, &s->cap_jtimers, &s->free_jtimer, sizeof *s->jtimers,
+			  offsetof(struct jtimer, next));
+	s->jtimers[k] = (struct jtimer){.job = j->id, .tag = TAG_LOC, .gen = (uint32_t)stage,
+					.next = -1};
+	push_at(s, (double)t, EV_JOB_TIMER, (uint32_t)k);
+}
+
 /* Start task `task` of stage `stage` of job j on its executor
  * j->live->execs[e]; as a speculative copy of run `orig` if orig >= 0.
  * Inlined by force into its two callers: once per task, the call's
@@ -991,6 +1220,8 @@ static inline void start_task(struct sim *s, struct sim_job *j, int e, int stage
 		; /* neither pending nor new */
 	else if (st->nredo && st->redo[st->nredo - 1] == task)
 		st->nredo--; /* a killed task runs again */
+	else if (st->loc)
+		loc_take(st, task); /* maybe out of index order */
 	else
 		st->next++;
 	x->free--;
@@ -1021,6 +1252,8 @@ static inline void start_task(struct sim *s, struct sim_job *j, int e, int stage
 	if (s->stragglers)
 		ru->work_us *= straggle(s, j, stage, task, x->node);
 	ru->from_us = s->now + j->live->task_delay_us; /* its work starts then */
+	if (st->loc) /* after it has read its input from another node */
+		ru->from_us += loc_read_us(s, st->loc, task, x->node);
 	ru->start_us = s->now;
 	ru->twin = orig;
 	ru->copy = orig >= 0;
@@ -1101,6 +1334,111 @@ static bool start_copy(struct sim *s, struct sim_job *j, int e)
 	return true;
 }
 
+/* How one round of offers picks a task for a free slot (offer). */
+enum pass {
+	PASS_PLAIN, /* a stage without locality: its next task (killed ones first) */
+	PASS_LOCAL, /* NODE_LOCAL: a pending task that prefers the slot's node */
+	PASS_NOPREF,/* at once: killed tasks, then tasks that prefer no node */
+	PASS_ANY,   /* ANY, once delay scheduling allows it: the next pending task */
+};
+
+/* Offer job j's free slots to stage `stage`, in rounds (each executor
+ * with a free slot takes at most one task a round, as each offer of
+ * Spark's resourceOfferSingleTaskSet) until a round launches none.  A
+ * stage at NODE_LOCAL whose wait is not over keeps its slots idle until
+ * the wait ends (loc_wake). */
+static void offer(struct sim *s, struct sim_job *j, int stage, enum pass p)
+{
+	struct sim_live *jr = j->live;
+	struct sim_stage *st = &jr->stages[stage];
+	struct loc *l = st->loc;
+	bool launched = true;
+	while (launched) {
+		launched = false;
+		for (int i = 0; i < jr->nexecs; i++) {
+			if (jr->execs[i].free <= 0)
+				continue;
+			int t = -1;
+			switch (p) {
+			case PASS_PLAIN:
+				t = st->nredo ? st->redo[st->nredo - 1] : st->next < st->ntasks ? st->next : -1;
+				break;
+			case PASS_LOCAL:
+				t = loc_local(l, jr->execs[i].node);
+				break;
+			case PASS_NOPREF:
+				t = st->nredo ? st->redo[st->nredo - 1]
+				    : l->ndist && l->node[0] < 0 ? loc_first(l, 0) : -1;
+				break;
+			case PASS_ANY:
+				if (!loc_any_allowed(s, j, l)) {
+					loc_wake(s, j, stage, l->last_us + s->scn->loc.wait_us);
+					return;
+				}
+				t = st->next < st->ntasks ? st->next : -1;
+				break;
+			}
+			if (t < 0) {
+				if (p == PASS_LOCAL)
+					continue; /* another executor's node may have one */
+				return;       /* none of its kind left */
+			}
+			start_task(s, j, i, stage, t, -1);
+			if (p == PASS_LOCAL || p == PASS_ANY) { /* the level of this launch */
+				l->any = p == PASS_ANY;
+				l->last_us = s->now;
+			}
+			launched = true;
+		}
+	}
+}
+
+static bool has_free_slot(const struct sim_live *jr)
+{
+	for (int i = 0; i < jr->nexecs; i++)
+		if (jr->execs[i].free > 0)
+			return true;
+	return false;
+}
+
+/* The dispatcher of a job with a stage whose tasks prefer nodes: Spark's
+ * resourceOffers with delay scheduling.  The runnable stages in order
+ * (its task sets in FIFO order) are each offered the free slots at each
+ * level in turn: NODE_LOCAL, then at once the tasks without preferences
+ * (NO_PREF), then ANY if the stage's wait allows it; a slot a stage
+ * leaves idle goes to the next stage.  Speculative copies come last,
+ * once no stage has a pending task. */
+static void dispatch_loc(struct sim *s, struct sim_job *j)
+{
+	struct sim_live *jr = j->live;
+	bool pending = false;
+	for (int i = 0; i < jr->nstages; i++) {
+		struct sim_stage *st = &jr->stages[i];
+		if (st->parents_left || !(st->next < st->ntasks || st->nredo))
+			continue;
+		pending = true;
+		if (!has_free_slot(jr))
+			return;
+		if (!st->loc) {
+			offer(s, j, i, PASS_PLAIN);
+			continue;
+		}
+		if (!st->loc->started) { /* its TaskSetManager is made: the wait starts */
+			st->loc->started = true;
+			st->loc->last_us = s->now;
+		}
+		offer(s, j, i, PASS_LOCAL);
+		offer(s, j, i, PASS_NOPREF);
+		offer(s, j, i, PASS_ANY);
+	}
+	for (bool launched = !pending && jr->nspec; launched;) {
+		launched = false;
+		for (int i = 0; i < jr->nexecs; i++)
+			if (jr->execs[i].free > 0 && start_copy(s, j, i))
+				launched = true;
+	}
+}
+
 static void dispatch_job(struct sim *s, struct sim_job *j)
 {
 	const struct sim_shape *sh = j->shape;
@@ -1111,6 +1449,10 @@ static void dispatch_job(struct sim *s, struct sim_job *j)
 		return; /* the gang starts together */
 	if (!j->live->stages)
 		build_stages(s, j);
+	if (j->live->has_loc) {
+		dispatch_loc(s, j);
+		return;
+	}
 	/* Spark's resourceOffers: each pass gives every executor with a free
 	 * slot at most one task, from the first runnable stage. */
 	bool launched = true;
@@ -1382,6 +1724,11 @@ static void on_job_timer(struct sim *s, uint32_t t)
 	s->jtimers[t].next = s->free_jtimer;
 	s->free_jtimer = (int)t;
 	struct sim_job *j = &s->pub.jobs[jt.job];
+	if (jt.tag == TAG_LOC) { /* a stage's locality wait is over: offer its slots again */
+		j->live->stages[jt.gen].loc->wake_us = 0;
+		queue_dispatch(s, j);
+		return;
+	}
 	j->shape->ops->timer(s, j, NULL, jt.tag);
 }
 
@@ -1825,8 +2172,9 @@ static void handle(struct sim *s, const struct eq_event *ev)
  * rescheduled one, the start-up end or model timer of an executor
  * already released (its job ended; the slot may hold another executor
  * by then), a job timer of a job that ended or changed state since it
- * was set (sim_job_timer).  A stale event stays stale.  Dropped without
- * advancing the clock (drop_event). */
+ * was set (sim_job_timer), a locality wake of a job that ended or whose
+ * wake moved (each wake pushes an event of its own, so dropping an old
+ * one loses nothing).  Dropped without advancing the clock (drop_event). */
 static inline bool stale(const struct sim *s, const struct eq_event *ev)
 {
 	if (ev->kind == EV_TASK_END)
@@ -1836,6 +2184,9 @@ static inline bool stale(const struct sim *s, const struct eq_event *ev)
 	if (ev->kind == EV_JOB_TIMER) {
 		const struct jtimer *t = &s->jtimers[ev->obj];
 		const struct sim_job *j = &s->pub.jobs[t->job];
+		if (t->tag == TAG_LOC) /* its job ended, or a wake replaced it */
+			return !job_active(j) || !has_live(j) || !j->live->stages ||
+			       j->live->stages[t->gen].loc->wake_us != ev->time;
 		return !job_active(j) || s->jgen[t->job] != t->gen;
 	}
 	return false;

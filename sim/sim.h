@@ -150,6 +150,7 @@ struct sim_live {
 	int busy_gpus;           /* GPUs it keeps busy without tasks
 				    (sim_job_busy_gpus: training) */
 	bool dispatch_queued;    /* on the engine's dispatch list */
+	bool has_loc;            /* a stage's tasks prefer nodes (delay scheduling) */
 	int slot;                /* its place in the pool; -1: the zero record */
 	int *spec; int nspec, cap_spec; /* run slots listed for a speculative copy */
 	int mword[6];            /* its job model's own: zero at the first
@@ -250,6 +251,9 @@ struct sim_totals {
 	int64_t spec_launched;   /* speculative copies started */
 	int64_t spec_won;        /* copies that ended before their original */
 	double up_sum_us, up_sumsq_us2; /* their up-times: sum, sum of squares */
+	/* data locality: launches of tasks that prefer nodes (tests) */
+	int64_t tasks_local;     /* on a node they prefer */
+	int64_t tasks_remote;    /* elsewhere: their input read over the network */
 };
 
 /* Build run `replication` of scenario `s` under policy configuration
@@ -390,7 +394,18 @@ struct sim_dag_stage {
 	double *work_us;   /* per task: duration at speed 1, µs */
 	int *parents;      /* indices of earlier stages */
 	int nparents;
+	/* Data locality (docs/model.md, "Data locality"): the nodes each task
+	 * prefers, `npref` a task (task t's are pref[t * npref ...], node ids
+	 * of the cluster, -1 for none), and the MiB a task that prefers some
+	 * node reads over the network when it runs on none of them, at its
+	 * node's network bandwidth (NULL: nothing).  npref 0 (pref NULL): no
+	 * task prefers a node; the stage then costs nothing more, and its
+	 * slots are filled as if locality did not exist. */
+	int npref;         /* preferred nodes per task, 0..SIM_MAX_PREF */
+	int *pref;
+	double *remote_mib;
 };
+#define SIM_MAX_PREF 512   /* preferred nodes of one task, at most */
 struct sim_dag {
 	int nstages;
 	struct sim_dag_stage *st;

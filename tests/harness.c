@@ -61,6 +61,12 @@ static struct sim *run_with(struct scn *scn, const struct scn_policy *p, int rep
 	return s;
 }
 
+struct sim *h_run_loaded(struct scn *scn, int policy, int rep)
+{
+	CU_ASSERT_FATAL(policy >= 0 && policy < scn->npolicies);
+	return run_with(scn, &scn->policies[policy], rep);
+}
+
 struct sim *h_run_ops(const char *path, const struct policy_ops *ops, int rep,
 		      struct scn **scn_out)
 {

@@ -21,6 +21,11 @@ struct policy_ops;
 struct sim *h_run_ops(const char *path, const struct policy_ops *ops, int rep,
 		      struct scn **scn_out);
 
+/* Run replication `rep` of a scenario already loaded (and maybe changed
+ * by the test) under its policy entry `policy` (index); free the sim
+ * with sim_free, the scenario with scn_free (or both with h_done). */
+struct sim *h_run_loaded(struct scn *scn, int policy, int rep);
+
 /* Executor `id` (launch order) of the last run started with h_run, as
  * the engine released it; NULL if there is no such executor. */
 const struct sim_exec *h_exec(int id);

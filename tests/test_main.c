@@ -29,6 +29,7 @@ static const struct {
 	{"types", test_suite_types},
 	{"tfos", test_suite_tfos},
 	{"yarn", test_suite_yarn},
+	{"locality", test_suite_locality},
 };
 
 int main(int argc, char **argv)

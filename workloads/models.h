@@ -49,6 +49,9 @@ struct jm_wordcount {
 	int parallelism;           /* reduce tasks; 0 = as many as map tasks */
 	double shuffle_ratio;      /* shuffle bytes / input bytes, default 0.1 */
 	int64_t split_mib;         /* HDFS block size, default 128 */
+	int hdfs_replicas;         /* replicas of each block (dfs.replication),
+				      default 3: with locality, each map task
+				      prefers their nodes */
 };
 
 /* What a TensorFlowOnSpark worker does when its executor got no GPU from

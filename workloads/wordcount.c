@@ -12,6 +12,12 @@
  * CPU only; durations are at speed 1 and the engine divides by the
  * node's speed and core share.  Each task also waits the task-launch
  * overhead plus the cost model's per-task framework overhead.
+ *
+ * Data locality (the scenario's `locality`, on by default): each split
+ * is an HDFS block with `hdfs_replicas` replicas on distinct nodes,
+ * uniform over the cluster (place_replicas); its map task prefers them,
+ * and reads its split over the network on any other node.  Reduce tasks
+ * read shuffle output: no preference.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -56,6 +62,33 @@ static double split_mib(double in, double block, int t, int n)
 	return left;
 }
 
+/* The stream of replica placements: (group, job, split) as coordinates,
+ * the replica's draws as the draw index. */
+#define RNG_REPLICAS ((enum rng_stream)(RNG_USER + 0))
+
+/* The nodes of the replicas of split t of job (g, idx): r distinct nodes
+ * of the n of the cluster (r <= n), each uniform over the nodes not yet
+ * chosen (a draw that falls on a chosen node is drawn again), into
+ * out[0..r).  HDFS's default placement puts the first replica on the
+ * writer's node and the others on another rack; with no racks and
+ * writers outside the cluster this is the simplification.  A pure
+ * function of (seed, g, idx, t, n, r): the same under every policy. */
+static void place_replicas(uint64_t seed, int g, int idx, int t, int n, int r, int *out)
+{
+	struct rng_key k = rng_key(seed, 0, RNG_REPLICAS, (uint32_t)g, (uint32_t)idx, (uint32_t)t);
+	uint64_t d = 0;
+	for (int i = 0; i < r; i++) {
+		bool dup = true;
+		while (dup) {
+			int v = (int)(rng_u01(k, d++) * n);
+			out[i] = v < n ? v : n - 1;
+			dup = false;
+			for (int q = 0; q < i; q++)
+				dup |= out[q] == out[i];
+		}
+	}
+}
+
 static void wc_build(const struct scn *s, int g, int idx, uint64_t seed, struct arena *a,
 		     struct sim_dag *out)
 {
@@ -84,6 +117,19 @@ static void wc_build(const struct scn *s, int g, int idx, uint64_t seed, struct 
 	wl_cost_find(&c, s, "wordcount_map", "cpu", seed, (uint32_t)g, (uint32_t)idx, 0);
 	for (int t = 0; t < m; t++)
 		map->work_us[t] = wl_cost_at(&c, split_mib(in, block, t, m), 1.0, (uint64_t)t);
+	if (s->loc.enabled) { /* HDFS replicas: the map tasks' preferred nodes */
+		int n = 0;
+		for (int k = 0; k < s->ngroups; k++)
+			n += s->groups[k].count;
+		int rep = jg->hdfs_replicas < n ? jg->hdfs_replicas : n;
+		map->npref = rep;
+		map->pref = arena_alloc(a, (size_t)m * (size_t)rep * sizeof *map->pref);
+		map->remote_mib = arena_alloc(a, (size_t)m * sizeof *map->remote_mib);
+		for (int t = 0; t < m; t++) {
+			place_replicas(seed, g, idx, t, n, rep, map->pref + (size_t)t * (size_t)rep);
+			map->remote_mib[t] = split_mib(in, block, t, m);
+		}
+	}
 	red->ntasks = r;
 	red->work_us = arena_alloc(a, (size_t)r * sizeof *red->work_us);
 	wl_cost_find(&c, s, "wordcount_reduce", "cpu", seed, (uint32_t)g, (uint32_t)idx, 1);
@@ -141,6 +187,9 @@ static const struct jm_key wc_keys[] = {
 	 .help = "shuffle bytes over input bytes (default 0.1)"},
 	{.key = "split", .kind = JM_SIZE, .off = WC(split_mib), .lo = 1,
 	 .help = "HDFS block size (default 128MiB)"},
+	{.key = "hdfs_replicas", .kind = JM_INT, .off = WC(hdfs_replicas), .lo = 1,
+	 .hi = SIM_MAX_PREF, .what = "replicas of a block",
+	 .help = "HDFS replicas of each input block, on distinct nodes (default 3)"},
 };
 
 static const struct jm_wordcount wc_defaults = {
@@ -148,6 +197,7 @@ static const struct jm_wordcount wc_defaults = {
 	.input_mib = {.kind = SCN_DIST_CONST},
 	.shuffle_ratio = 0.1,
 	.split_mib = 128,
+	.hdfs_replicas = 3,
 };
 
 static const struct sim_job_ops wc_ops = {
