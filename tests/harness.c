@@ -204,3 +204,33 @@ int h_hetsim(const char *args, char **out, char **err)
 	snprintf(line, sizeof line, "hetsim %s", args);
 	return h_call(cmd_main, line, out, err);
 }
+
+void h_expect_load_error(const char *yaml, const char *msg)
+{
+	char path[] = "/tmp/hetsim-bad-XXXXXX";
+	int fd = mkstemp(path);
+	CU_ASSERT_FATAL(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs(yaml, f);
+	fclose(f);
+	char err[512], want[600];
+	struct scn *sc = scn_load(path, err, sizeof err);
+	snprintf(want, sizeof want, "%s%s", path, msg);
+	CU_ASSERT_PTR_NULL(sc);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	if (sc || strcmp(err, want) != 0)
+		fprintf(stderr, "\n  %s: %s\n", msg, sc ? "loaded" : err);
+	scn_free(sc);
+	remove(path);
+}
+
+void h_expect_end(const struct sim *s, const struct sim_job *j, int st, int64_t end_us,
+		  const char *why)
+{
+	char b[128];
+	CU_ASSERT_EQUAL(j->status, st);
+	CU_ASSERT_EQUAL(j->end_us, end_us);
+	CU_ASSERT_STRING_EQUAL(sim_why_name(sim_scenario(s), sim_job_why(s, j->id), b, sizeof b),
+			       why);
+}

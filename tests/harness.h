@@ -51,6 +51,15 @@ int h_call(int (*fn)(int argc, char **argv), const char *args, char **out, char 
 /* h_call of cmd_main with "hetsim ARGS". */
 int h_hetsim(const char *args, char **out, char **err);
 
+/* Loading scenario text `yaml` (written to a temporary file) fails with
+ * that file's path then `msg` (":LINE:COL: ..."): a CUnit assertion,
+ * with the message got printed when it differs. */
+void h_expect_load_error(const char *yaml, const char *msg);
+/* Job j ended with status st at end_us, for reason `why` (jobs.csv's
+ * name of it: "none" when done). */
+void h_expect_end(const struct sim *s, const struct sim_job *j, int st, int64_t end_us,
+		  const char *why);
+
 #define S(x) ((int64_t)((x) * 1000000.0 + 0.5)) /* seconds -> µs, for expected values */
 
 #endif

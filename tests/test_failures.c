@@ -19,41 +19,6 @@
 
 #define FAIL_DIR "tests/scenarios/failures/"
 
-static const char *why_of(const struct sim *s, const struct sim_job *j, char *b, size_t n)
-{
-	return sim_why_name(sim_scenario(s), sim_job_why(s, j->id), b, n);
-}
-
-/* Loading scenario text `yaml` (written to a file) fails with the file's
- * path then `msg`. */
-static void expect_load_error(const char *yaml, const char *msg)
-{
-	const char *path = "/tmp/hetsim-bad-failure.yaml";
-	FILE *f = fopen(path, "w");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	fputs(yaml, f);
-	fclose(f);
-	char err[512], want[600];
-	struct scn *sc = scn_load(path, err, sizeof err);
-	snprintf(want, sizeof want, "%s%s", path, msg);
-	CU_ASSERT_PTR_NULL(sc);
-	CU_ASSERT_STRING_EQUAL(err, want);
-	if (sc || strcmp(err, want) != 0)
-		fprintf(stderr, "\n  %s: %s\n", msg, sc ? "loaded" : err);
-	scn_free(sc);
-	remove(path);
-}
-
-/* Job j ended with status st at end_us, for reason `why`. */
-static void expect_end(const struct sim *s, const struct sim_job *j, enum sim_job_status st,
-		       int64_t end_us, const char *why)
-{
-	char b[128];
-	CU_ASSERT_EQUAL(j->status, st);
-	CU_ASSERT_EQUAL(j->end_us, end_us);
-	CU_ASSERT_STRING_EQUAL(why_of(s, j, b, sizeof b), why);
-}
-
 static void node_failure_retry(void)
 {
 	struct scn *c;
@@ -76,7 +41,7 @@ static void max_failures(void)
 {
 	struct scn *c;
 	struct sim *s = h_run(FAIL_DIR "max-failures.yaml", "fifo", 0, &c);
-	expect_end(s, sim_job(s, 0), JOB_FAILED, S(10), "task-failures");
+	h_expect_end(s, sim_job(s, 0), JOB_FAILED, S(10), "task-failures");
 	CU_ASSERT_EQUAL(sim_totals(s)->tasks_retried, 1); /* the second attempt, not run again */
 	CU_ASSERT_DOUBLE_EQUAL(sim_totals(s)->lost_core_us, 9e6, 1e-6); /* 4 s + 5 s */
 	CU_ASSERT_EQUAL(h_nexecs(), 2);
@@ -89,11 +54,11 @@ static void tfos_lost_worker(void)
 {
 	struct scn *c;
 	struct sim *s = h_run(FAIL_DIR "tfos.yaml", "fifo", 0, &c);
-	expect_end(s, sim_job(s, 0), JOB_FAILED, S(4), "executor-lost");
+	h_expect_end(s, sim_job(s, 0), JOB_FAILED, S(4), "executor-lost");
 	h_done(s, c);
 
 	s = h_run(FAIL_DIR "tfos-ckpt.yaml", "fifo", 0, &c);
-	expect_end(s, sim_job(s, 0), JOB_DONE, S(12), "");
+	h_expect_end(s, sim_job(s, 0), JOB_DONE, S(12), "");
 	CU_ASSERT_EQUAL(h_nexecs(), 3);
 	CU_ASSERT_EQUAL(h_exec(1)->end_us, S(4));      /* the worker on n-1 */
 	CU_ASSERT_EQUAL(h_exec(2)->launch_us, S(4));   /* its replacement, on n-2 */
@@ -229,7 +194,7 @@ static void bad_keys(void)
 			 "  - {name: n, count: 2, cores: 1, memory: 1GiB, %s}\n"
 			 "workload: [{name: j, type: synthetic, stages: [{name: s, tasks: 1, "
 			 "duration: 1s}]}]\npolicies: [fifo]\n", cases[i].top, cases[i].node);
-		expect_load_error(yaml, cases[i].msg);
+		h_expect_load_error(yaml, cases[i].msg);
 	}
 }
 
@@ -299,7 +264,7 @@ static void losses_counted_right(void)
 {
 	struct scn *c;
 	struct sim *s = h_run(FAIL_DIR "last-attempt.yaml", "fifo", 0, &c);
-	expect_end(s, sim_job(s, 0), JOB_FAILED, S(4), "task-failures");
+	h_expect_end(s, sim_job(s, 0), JOB_FAILED, S(4), "task-failures");
 	CU_ASSERT_EQUAL(sim_totals(s)->tasks_retried, 0);
 	CU_ASSERT_DOUBLE_EQUAL(sim_totals(s)->lost_core_us, 4e6, 1e-6);
 	h_done(s, c);
@@ -324,7 +289,7 @@ static void losses_counted_right(void)
 	h_done(s, c);
 
 	s = h_run(FAIL_DIR "reserve-loss.yaml", "dg", 0, &c);
-	expect_end(s, h_job(s, "tf", 0), JOB_TIMED_OUT, S(61), "reservation-timeout");
+	h_expect_end(s, h_job(s, "tf", 0), JOB_TIMED_OUT, S(61), "reservation-timeout");
 	h_done(s, c);
 }
 
@@ -390,7 +355,7 @@ static void numeric_switches(void)
 	CU_ASSERT_EQUAL(sim_job(s, 0)->status, JOB_DONE);
 	h_done(s, c);
 	s = h_run("tests/scenarios/switches/yarn-sizes.yaml", "ymax", 0, &c);
-	expect_end(s, sim_job(s, 0), JOB_FAILED, 0, "max-allocation"); /* at its arrival */
+	h_expect_end(s, sim_job(s, 0), JOB_FAILED, 0, "max-allocation"); /* at its arrival */
 	h_done(s, c);
 
 	static const struct {
@@ -408,7 +373,7 @@ static void numeric_switches(void)
 			 "policies: [{name: y, policy: yarn, %s}]\n"
 			 "workload: [{name: j, type: synthetic, stages: [{name: s, tasks: 1, "
 			 "duration: 1s}]}]\n", cases[i].sw);
-		expect_load_error(yaml, cases[i].msg);
+		h_expect_load_error(yaml, cases[i].msg);
 	}
 	/* one policy twice, GPU-blind and GPU-aware (standalone-gpu.yaml) */
 	s = h_run("tests/scenarios/switches/standalone-gpu.yaml", "blind", 0, &c);

@@ -148,25 +148,6 @@ static void same_replicas_every_policy(void)
 		}
 }
 
-/* Loading scenario text `yaml` (written to a file) fails with the file's
- * path then `msg`. */
-static void expect_load_error(const char *yaml, const char *msg)
-{
-	const char *path = "/tmp/hetsim-bad-locality.yaml";
-	FILE *f = fopen(path, "w");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	fputs(yaml, f);
-	fclose(f);
-	char err[512], want[600];
-	struct scn *sc = scn_load(path, err, sizeof err);
-	snprintf(want, sizeof want, "%s%s", path, msg);
-	CU_ASSERT_PTR_NULL(sc);
-	CU_ASSERT_STRING_EQUAL(err, want);
-	if (sc || strcmp(err, want) != 0)
-		fprintf(stderr, "\n  %s: %s\n", msg, sc ? "loaded" : err);
-	scn_free(sc);
-	remove(path);
-}
 
 #define WC_GROUP "workload: [{name: w, type: wordcount, input: 1GiB"
 #define REST "policies: [fifo]\n"
@@ -216,19 +197,19 @@ static void keys_and_defaults(void)
 
 static void bad_keys(void)
 {
-	expect_load_error("locality: {wait: 5}\n" NODE "}]\n" WC_GROUP "}]\n" REST,
+	h_expect_load_error("locality: {wait: 5}\n" NODE "}]\n" WC_GROUP "}]\n" REST,
 			  ":1:18: expected a time with a unit (us, ms, s, min, h), got '5'");
-	expect_load_error("locality: {wait: -1s}\n" NODE "}]\n" WC_GROUP "}]\n" REST,
+	h_expect_load_error("locality: {wait: -1s}\n" NODE "}]\n" WC_GROUP "}]\n" REST,
 			  ":1:18: expected a time >= 0, got '-1s'");
-	expect_load_error("locality: {enabled: yes}\n" NODE "}]\n" WC_GROUP "}]\n" REST,
+	h_expect_load_error("locality: {enabled: yes}\n" NODE "}]\n" WC_GROUP "}]\n" REST,
 			  ":1:21: expected true or false for enabled, got 'yes'");
-	expect_load_error("locality: {wiat: 3s}\n" NODE "}]\n" WC_GROUP "}]\n" REST,
+	h_expect_load_error("locality: {wiat: 3s}\n" NODE "}]\n" WC_GROUP "}]\n" REST,
 			  ":1:12: unknown key 'wiat' in locality (known: enabled, wait)");
-	expect_load_error(NODE ", network: 10}]\n" WC_GROUP "}]\n" REST,
+	h_expect_load_error(NODE ", network: 10}]\n" WC_GROUP "}]\n" REST,
 			  ":1:54: expected a bandwidth such as 1192MiB/s or 1.25GiB/s, got '10'");
-	expect_load_error(NODE ", network: 0.5MiB/s}]\n" WC_GROUP "}]\n" REST,
+	h_expect_load_error(NODE ", network: 0.5MiB/s}]\n" WC_GROUP "}]\n" REST,
 			  ":1:54: expected a bandwidth >= 1MiB/s, got '0.5MiB/s'");
-	expect_load_error(NODE "}]\n" WC_GROUP ", hdfs_replicas: 0}]\n" REST,
+	h_expect_load_error(NODE "}]\n" WC_GROUP ", hdfs_replicas: 0}]\n" REST,
 			  ":2:67: expected an integer >= 1, got '0'");
 }
 

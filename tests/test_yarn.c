@@ -16,38 +16,18 @@
 
 #define YARN_DIR "tests/scenarios/yarn/"
 
-/* Job j ended with status st at end_us, for reason `why`. */
-static void expect_end(const struct sim *s, const struct sim_job *j, enum sim_job_status st,
-		       int64_t end_us, const char *why)
-{
-	char b[128];
-	CU_ASSERT_EQUAL(j->status, st);
-	CU_ASSERT_EQUAL(j->end_us, end_us);
-	CU_ASSERT_STRING_EQUAL(sim_why_name(sim_scenario(s), sim_job_why(s, j->id), b, sizeof b),
-			       why);
-}
 
 /* Loading a scenario with one yarn entry carrying switch `sw` fails at
  * the switch's value with `msg`. */
 static void expect_switch_error(const char *sw, const char *msg)
 {
-	const char *path = "/tmp/hetsim-bad-yarn.yaml";
-	FILE *f = fopen(path, "w");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	fprintf(f, "cluster: [{name: n, cores: 1, memory: 1GiB}]\n"
-		   "policies: [{name: y, policy: yarn, %s}]\n"
-		   "workload: [{name: j, type: synthetic, stages: [{name: s, tasks: 1, "
-		   "duration: 1s}]}]\n", sw);
-	fclose(f);
-	char err[512], want[600];
-	struct scn *sc = scn_load(path, err, sizeof err);
-	snprintf(want, sizeof want, "%s%s", path, msg);
-	CU_ASSERT_PTR_NULL(sc);
-	CU_ASSERT_STRING_EQUAL(err, want);
-	if (sc || strcmp(err, want) != 0)
-		fprintf(stderr, "\n  %s: %s\n", msg, sc ? "loaded" : err);
-	scn_free(sc);
-	remove(path);
+	char yaml[512];
+	snprintf(yaml, sizeof yaml,
+		 "cluster: [{name: n, cores: 1, memory: 1GiB}]\n"
+		 "policies: [{name: y, policy: yarn, %s}]\n"
+		 "workload: [{name: j, type: synthetic, stages: [{name: s, tasks: 1, "
+		 "duration: 1s}]}]\n", sw);
+	h_expect_load_error(yaml, msg);
 }
 
 /* A 5-vcore executor over maximum-allocation-vcores 4 fails its
@@ -58,15 +38,15 @@ static void max_vcores(void)
 	for (int p = 0; p < 2; p++) {
 		struct scn *c;
 		struct sim *s = h_run(YARN_DIR "max-vcores.yaml", pols[p], 0, &c);
-		expect_end(s, h_job(s, "four", 0), JOB_DONE, S(10), "");
-		expect_end(s, h_job(s, "five", 0), JOB_FAILED, S(3), "max-allocation-vcores");
+		h_expect_end(s, h_job(s, "four", 0), JOB_DONE, S(10), "");
+		h_expect_end(s, h_job(s, "five", 0), JOB_FAILED, S(3), "max-allocation-vcores");
 		CU_ASSERT_EQUAL(h_job(s, "five", 0)->start_us, -1);
 		CU_ASSERT_EQUAL(h_makespan(s), S(10));
 		h_done(s, c);
 	}
 	struct scn *c;
 	struct sim *s = h_run(YARN_DIR "max-vcores.yaml", "vmax", 0, &c);
-	expect_end(s, h_job(s, "five", 0), JOB_DONE, S(13), "");
+	h_expect_end(s, h_job(s, "five", 0), JOB_DONE, S(13), "");
 	h_done(s, c);
 }
 
@@ -76,9 +56,9 @@ static void am_skip(void)
 {
 	struct scn *c;
 	struct sim *s = h_run(YARN_DIR "am-skip.yaml", "yarn", 0, &c);
-	expect_end(s, h_job(s, "a", 0), JOB_DONE, S(10), "");
+	h_expect_end(s, h_job(s, "a", 0), JOB_DONE, S(10), "");
 	CU_ASSERT_EQUAL(h_job(s, "b", 0)->start_us, S(2));
-	expect_end(s, h_job(s, "b", 0), JOB_DONE, S(7), "");
+	h_expect_end(s, h_job(s, "b", 0), JOB_DONE, S(7), "");
 	const struct sim_job *g = h_job(s, "g", 0);
 	CU_ASSERT_EQUAL(g->status, JOB_DONE);
 	int ams = 0;
@@ -116,14 +96,14 @@ static void heartbeats(void)
 	expect_exec(2, 2.1, "n-1", c, s);
 	expect_exec(3, 4.5, "n-0", c, s);
 	CU_ASSERT_EQUAL(sim_job(s, 0)->start_us, S(5));
-	expect_end(s, sim_job(s, 0), JOB_DONE, S(15), "");
+	h_expect_end(s, sim_job(s, 0), JOB_DONE, S(15), "");
 	h_done(s, c);
 	s = h_run(YARN_DIR "heartbeat.yaml", "off2", 0, &c);
 	expect_exec(1, 2.1, "n-0", c, s);
 	expect_exec(2, 2.1, "n-0", c, s); /* two on n-0's heartbeat at 2 */
 	expect_exec(3, 2.1, "n-1", c, s);
 	CU_ASSERT_EQUAL(sim_job(s, 0)->start_us, S(2.6));
-	expect_end(s, sim_job(s, 0), JOB_DONE, S(12.6), "");
+	h_expect_end(s, sim_job(s, 0), JOB_DONE, S(12.6), "");
 	h_done(s, c);
 }
 
@@ -135,11 +115,11 @@ static void min_registered(void)
 	struct scn *c;
 	struct sim *s = h_run(YARN_DIR "heartbeat.yaml", "r06", 0, &c);
 	CU_ASSERT_EQUAL(sim_job(s, 0)->start_us, S(2.6));
-	expect_end(s, sim_job(s, 0), JOB_DONE, S(15), "");
+	h_expect_end(s, sim_job(s, 0), JOB_DONE, S(15), "");
 	h_done(s, c);
 	s = h_run(YARN_DIR "heartbeat.yaml", "wait3", 0, &c);
 	CU_ASSERT_EQUAL(sim_job(s, 0)->start_us, S(3.5));
-	expect_end(s, sim_job(s, 0), JOB_DONE, S(15), "");
+	h_expect_end(s, sim_job(s, 0), JOB_DONE, S(15), "");
 	h_done(s, c);
 }
 
