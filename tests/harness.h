@@ -56,7 +56,7 @@ int h_hetsim(const char *args, char **out, char **err);
  * with the message got printed when it differs. */
 void h_expect_load_error(const char *yaml, const char *msg);
 /* Job j ended with status st at end_us, for reason `why` (jobs.csv's
- * name of it: "none" when done). */
+ * name of it; "" for a job done). */
 void h_expect_end(const struct sim *s, const struct sim_job *j, int st, int64_t end_us,
 		  const char *why);
 
