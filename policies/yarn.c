@@ -367,10 +367,16 @@ static void submission_verdict(const struct scn_policy *cfg, const struct scn *s
  * getAMResourceLimitPerPartition: Resources.multiplyAndNormalizeUp with
  * the minimum allocation as step; vcores in steps of
  * minimum-allocation-vcores, 1). */
+/* LeafQueue's AM limit: the cluster times maximum-am-resource-percent,
+ * multiplyAndNormalizeUp'd to the minimum allocation.  The two
+ * calculators round differently before that: the DefaultResourceCalculator
+ * to the nearest MiB ((long)(mem * by + 0.5)), the DominantResourceCalculator
+ * up (ceil, each resource). */
 static void am_limits(struct yarn *y, int64_t offered_mib, int64_t offered_vcores)
 {
-	double m = ceil(y->k.am_percent * (double)offered_mib);
-	y->am_limit_mib = ((int64_t)m + y->k.min_mib - 1) / y->k.min_mib * y->k.min_mib;
+	double prod = y->k.am_percent * (double)offered_mib;
+	int64_t m = y->k.drc ? (int64_t)ceil(prod) : (int64_t)(prod + 0.5);
+	y->am_limit_mib = (m + y->k.min_mib - 1) / y->k.min_mib * y->k.min_mib;
 	y->am_limit_vcores = (int)ceil(y->k.am_percent * (double)offered_vcores);
 }
 
@@ -836,8 +842,8 @@ static void on_poll(struct yarn *y, struct sim *s, int job)
 {
 	struct yarn_app *a = &y->app[job];
 	const struct sim_job *j = sim_job(s, job);
-	if (a->poll_armed_us != sim_now(s) || j->status >= JOB_DONE)
-		return; /* stale: it ended */
+	if (a->poll_armed_us != sim_now(s) || j->status >= JOB_DONE || !a->registered)
+		return; /* stale: it ended, or its AM was lost */
 	a->poll_armed_us = -1;
 	struct pol_shape sh;
 	exec_shape(&y->k, j, 0, &sh.cores, &sh.mem_mib, &sh.gpus);
@@ -1049,6 +1055,17 @@ static void yarn_exec_lost(void *st, struct sim *s, int job, const struct sim_ex
 	if (y->hb) {
 		struct yarn_app *a = &y->app[job];
 		if (x->role == SIM_ROLE_AM) {
+			/* The allocator dies with its AM: containers assigned
+			 * but not yet taken go back (the RM releases an
+			 * attempt's unclaimed containers), and nothing polls
+			 * until the next AM registers and asks anew. */
+			struct pol_shape sh;
+			exec_shape(&y->k, sim_job(s, job), 0, &sh.cores, &sh.mem_mib, &sh.gpus);
+			for (int i = 0; i < a->npromised; i++)
+				hold(y, a->promised[i], &sh, -1);
+			a->npromised = 0;
+			a->asked = 0;
+			a->poll_armed_us = -1; /* its pending poll is stale */
 			a->registered = false; /* the next AM registers anew */
 			pol_queue_remove(&y->parked, job);
 		} else if (y->k.am_init_us && a->registered) {

@@ -1556,6 +1556,7 @@ void sim_exec_open(struct sim *s, struct sim_job *j, struct sim_exec *x)
 
 static void exec_ready_hook(struct sim *s, struct sim_job *j, struct sim_exec *x)
 {
+	x->heard = true;
 	if (j->shape->ops->exec_ready)
 		j->shape->ops->exec_ready(s, j, x);
 	else
@@ -1606,6 +1607,8 @@ void sim_release_tasks(struct sim *s, int job)
 
 void sim_job_timer(struct sim *s, struct sim_job *j, double delay_us, int tag)
 {
+	if (tag < 0 || tag >= TAG_LOC) /* 255 is the kernel's own (locality) */
+		die(s, "job %d: a job timer's tag %d is not in 0-254", j->id, tag);
 	int t = slot_take(&s->jtimers, &s->cap_jtimers, &s->free_jtimer, sizeof *s->jtimers,
 			  offsetof(struct jtimer, next));
 	s->jtimers[t] = (struct jtimer){.job = j->id, .tag = tag, .gen = s->jgen[j->id], .next = -1};
@@ -1892,7 +1895,7 @@ static void lose_exec(struct sim *s, int id, int why)
 	if (fail) {
 		end_job(s, j, JOB_FAILED, SIM_WHY_TASK_FAILURES, s->now);
 	} else {
-		if (j->shape->ops->exec_lost)
+		if (j->shape->ops->exec_lost && copy.heard)
 			j->shape->ops->exec_lost(s, j, &copy, why);
 		if (job_active(j))
 			queue_dispatch(s, j); /* its other executors take the tasks back */

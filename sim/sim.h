@@ -155,7 +155,7 @@ struct sim_live {
 	int *spec; int nspec, cap_spec; /* run slots listed for a speculative copy */
 	int mword[6];            /* its job model's own: zero at the first
 				    executor, never read by the kernel */
-	int64_t mtime[2];        /* the same, for times */
+	int64_t mtime[3];        /* the same, for times */
 };
 
 /* One job: 64 bytes.  What its group fixes is shared (shape), what it
@@ -202,6 +202,7 @@ struct sim_exec {
 	uint8_t mbyte[4];        /* its job model's own, zero at launch */
 	/* engine-private */
 	uint8_t timer_tag;       /* its pending timer's tag (sim_exec_timer) */
+	bool heard;              /* its model heard it was up (exec_ready) */
 	uint64_t ev_seq;         /* seq of its one pending event that counts (eq.h):
 				    its ready event, then its model's timers */
 	int jpos;                /* its index in its job's execs */
@@ -444,9 +445,12 @@ struct sim_job_ops {
 	void (*task_end)(struct sim *s, struct sim_job *j, int stage, int task);
 	void (*stage_end)(struct sim *s, struct sim_job *j, int stage);
 	/* Executor x of job j was lost (its node failed, it was preempted)
-	 * with reason `why` (enum sim_why); its running tasks are back in
-	 * their stages.  It is still listed in j's executors, no longer
-	 * live.  NULL: the job goes on with the executors it has left. */
+	 * with reason `why` (enum sim_why), after the model heard it was up
+	 * (exec_ready); its running tasks are back in their stages.  It is
+	 * still listed in j's executors, no longer live.  One lost before
+	 * (starting, or up but held by sim_hold_tasks) ran nothing of the
+	 * job's: the model does not hear of it, the policy does.  NULL: the
+	 * job goes on with the executors it has left. */
 	void (*exec_lost)(struct sim *s, struct sim_job *j, struct sim_exec *x, int why);
 	/* Job j ends (status final, executors not yet given back).  NULL:
 	 * nothing. */

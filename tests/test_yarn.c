@@ -123,6 +123,80 @@ static void min_registered(void)
 	h_done(s, c);
 }
 
+/* An executor up but held by the gate and lost before it opens: the job
+ * model never heard of it (no TF task ran there), so the job only waits
+ * for its replacement; the same end as without the gate
+ * (held-loss.yaml). */
+static void held_loss(void)
+{
+	static const char *const pols[] = {"y", "nogate"};
+	for (int p = 0; p < 2; p++) {
+		struct scn *c;
+		struct sim *s = h_run(YARN_DIR "held-loss.yaml", pols[p], 0, &c);
+		const struct sim_job *j = sim_job(s, 0);
+		h_expect_end(s, j, JOB_DONE, S(8.5), "");
+		CU_ASSERT_EQUAL(j->start_us, S(7));
+		CU_ASSERT_EQUAL(h_exec(2)->end_us, S(3)); /* the one lost with n-1 */
+		CU_ASSERT_EQUAL(h_exec(4)->launch_us, S(6)); /* its replacement */
+		h_done(s, c);
+	}
+	/* Behind the gate the three TF nodes are offered at once (7 s), in
+	 * Spark's shuffled order: the PS is drawn among them, replication by
+	 * replication (seed 1: executor 3 in replication 0), never the lost
+	 * one; 12 replications give each of the three at least once. */
+	int ps_count[5] = {0};
+	for (int r = 0; r < 12; r++) {
+		struct scn *c;
+		struct sim *s = h_run(YARN_DIR "held-loss.yaml", "y", r, &c);
+		int ps = -1, nps = 0;
+		for (int i = 0; i < h_nexecs(); i++)
+			if (h_exec(i)->role != SIM_ROLE_AM && h_exec(i)->played == 0)
+				ps = i, nps++;
+		CU_ASSERT_EQUAL(nps, 1);
+		CU_ASSERT(ps == 1 || ps == 3 || ps == 4);
+		if (r == 0)
+			CU_ASSERT_EQUAL(ps, 3);
+		if (ps >= 0)
+			ps_count[ps]++;
+		h_done(s, c);
+	}
+	CU_ASSERT(ps_count[1] > 0 && ps_count[3] > 0 && ps_count[4] > 0);
+}
+
+/* The AM is lost with two containers assigned and not yet taken: they go
+ * back, and nothing is launched until the next AM registers
+ * (am-lost.yaml has the hand computation). */
+static void am_lost(void)
+{
+	struct scn *c;
+	struct sim *s = h_run(YARN_DIR "am-lost.yaml", "y", 0, &c);
+	CU_ASSERT_EQUAL(h_nexecs(), 4);
+	CU_ASSERT_EQUAL(h_exec(0)->end_us, S(1.1));   /* the AM, with n-0 */
+	CU_ASSERT_EQUAL(h_exec(1)->launch_us, S(2));  /* the next, on n-1 */
+	CU_ASSERT_EQUAL(h_exec(2)->launch_us, S(3.2));
+	CU_ASSERT_EQUAL(h_exec(3)->launch_us, S(4.4));
+	CU_ASSERT_EQUAL(sim_job(s, 0)->start_us, S(5.4));
+	h_expect_end(s, sim_job(s, 0), JOB_DONE, S(15.4), "");
+	h_done(s, c);
+}
+
+/* The AM limit rounds as each calculator does: to the nearest MiB, then
+ * up to the minimum allocation, under the DefaultResourceCalculator (one
+ * AM of 1 GiB in 0.1 of 10242 MiB); up, per resource, under the DRC (two)
+ * (am-round.yaml). */
+static void am_round(void)
+{
+	struct scn *c;
+	struct sim *s = h_run(YARN_DIR "am-round.yaml", "mem", 0, &c);
+	h_expect_end(s, h_job(s, "s", 0), JOB_DONE, S(12), "");
+	h_expect_end(s, h_job(s, "s", 1), JOB_DONE, S(24), "");
+	h_done(s, c);
+	s = h_run(YARN_DIR "am-round.yaml", "drc", 0, &c);
+	h_expect_end(s, h_job(s, "s", 0), JOB_DONE, S(12), "");
+	h_expect_end(s, h_job(s, "s", 1), JOB_DONE, S(13), "");
+	h_done(s, c);
+}
+
 /* The default phases are keyed by (seed, node): the AM container goes
  * to the node that beats first after the arrival at 0.5 s, then one
  * container per node per heartbeat. */
@@ -168,6 +242,9 @@ int test_suite_yarn(void)
 		   {"AM activation skips an AM over the limit, lets the next in", am_skip},
 		   {"heartbeats: one container per node per beat, AM polls", heartbeats},
 		   {"minRegisteredResourcesRatio and its waiting time", min_registered},
+		   {"an executor held by the gate and lost: the job waits for its replacement", held_loss},
+		   {"an AM lost with containers not yet taken: none launched without it", am_lost},
+		   {"the AM limit rounds as each resource calculator does", am_round},
 		   {"heartbeat phases keyed by seed and node", keyed_phases},
 		   {"bad yarn switch values: file:line:col", bad_switches});
 	return 0;

@@ -108,6 +108,7 @@ enum { T_TIMEOUT, T_PHASE, T_PROBE };
 					       (roles by registration only) */
 #define TRAIN_FROM(j) ((j)->live->mtime[0])  /* this training's start */
 #define TRAIN_US(j) ((j)->live->mtime[1])    /* and its length */
+#define PS_HEARD(j) ((j)->live->mtime[2])    /* when the PS was heard up */
 #define F_STARTUP_OVER 1 /* start-up time passed, training waits for a TF
 			    node's GPU pick */
 #define F_TRAINED 2      /* training began once */
@@ -141,10 +142,12 @@ static const struct jm_mnist *params_of(const struct sim *s, const struct sim_jo
  * the partition its task got (TFSparkNode.run).  Spark gives the pending
  * task of lowest index to the first executor that offers a free slot,
  * and an executor offers its slot when it registers with the driver
- * (comes up): so the PS is the first TF node up.  Executors up at the
- * same instant are offered together, in a shuffled order
- * (TaskSchedulerImpl.resourceOffers): the one with the lowest tie_rank
- * becomes the PS.  Behind a policy that places roles (sim_roles_placed),
+ * (comes up): so the PS is the first TF node up.  Executors offered at
+ * the same instant, up together or released together by Spark's
+ * minRegisteredResourcesRatio wait (sim_hold_tasks: waitBackendReady
+ * holds the job until then), are offered in a shuffled order
+ * (TaskSchedulerImpl.resourceOffers, shuffleOffers): the one with the
+ * lowest tie_rank becomes the PS.  Behind a policy that places roles (sim_roles_placed),
  * the PS is the executor launched as role 0. */
 
 /* A pure function of the seed, the job and x's launch position among
@@ -183,7 +186,7 @@ static void tf_assign_role(struct sim *s, struct sim_job *j, struct sim_exec *x)
 	if (sim_roles_placed(s))
 		return;
 	struct sim_exec *ps = PS_POS(j) ? sim_job_exec(s, j, PS_POS(j) - 1) : NULL;
-	if (ps && (ps->ready_us != x->ready_us || tie_rank(s, j, ps) < tie_rank(s, j, x))) {
+	if (ps && (PS_HEARD(j) != sim_now(s) || tie_rank(s, j, ps) < tie_rank(s, j, x))) {
 		sim_exec_plays(x, 1); /* a worker, whatever it was launched as */
 		return;
 	}
@@ -191,6 +194,7 @@ static void tf_assign_role(struct sim *s, struct sim_job *j, struct sim_exec *x)
 		sim_exec_plays(ps, 1);
 	sim_exec_plays(x, 0);
 	PS_POS(j) = sim_exec_pos(x) + 1;
+	PS_HEARD(j) = sim_now(s);
 }
 
 /* Whether TF node x runs TFoS's nvidia-smi probes: its job asks for GPUs
