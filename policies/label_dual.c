@@ -254,14 +254,16 @@ static void dual_schedule(void *st, struct sim *s)
 	d->pass++;
 	while (job >= 0 && c->free_mem_mib > 0 && !(no_cores && c->free_cores <= 0)) {
 		int next = pol_jobset_next(&d->q, job);
-		int g = sim_job(s, job)->group;
+		const struct sim_job *j = sim_job(s, job);
+		int g = j->group;
 		/* A gang that did not fit earlier in this pass means no job of
-		 * its group fits for the rest of it: the jobs of a group ask for
-		 * the same executors with the same labels, none of a waiting
-		 * gang is granted yet, and a pass only takes capacity.  So the
-		 * rest of the group is skipped (with the plain scan, the
-		 * reference, they are all tried). */
-		if (d->indexed && d->gang && d->failed_in[g] == d->pass) {
+		 * its group with nothing granted fits for the rest of it: they
+		 * ask for the same executors with the same labels, and a pass
+		 * only takes capacity.  So those are skipped (with the plain
+		 * scan, the reference, they are all tried).  A job back for
+		 * executors it lost asks for fewer: it is tried. */
+		bool fresh = j->live->granted[0] + j->live->granted[1] == 0;
+		if (d->indexed && d->gang && fresh && d->failed_in[g] == d->pass) {
 			job = next;
 			continue;
 		}

@@ -1077,6 +1077,9 @@ static void yarn_exec_lost(void *st, struct sim *s, int job, const struct sim_ex
 	}
 	if (!y->app[job].active || !y->indexed)
 		return; /* it asks at its next turn anyway */
+	if (x->role != SIM_ROLE_AM && pol_queue_has(&y->parked, job))
+		return; /* parked in the order its AMs come up: it asks then (a
+			   turn now would park it again behind later AMs) */
 	pol_queue_remove(&y->parked, job);
 	pol_tree_set(&y->asking, job, 0);
 }
