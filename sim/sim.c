@@ -108,6 +108,10 @@ struct loc {
 	int *cur;              /* per node: the entries before it are taken */
 	int ndist;
 	int pending_pref;      /* pending tasks that prefer a node */
+	int clear_upto;        /* no pending task prefers the node of the job's
+				  execs[0 .. clear_upto): so it stays, as
+				  tasks only leave the lists and executors
+				  are only appended (loc_none_local) */
 	bool started;          /* offered a slot: last_us is set */
 	bool any;              /* at level ANY; else NODE_LOCAL */
 	int64_t last_us;       /* Spark's lastLaunchTime */
@@ -1234,11 +1238,25 @@ static int loc_local(struct sim *s, struct loc *l, int node)
 	return t;
 }
 
+/* Whether no pending task prefers the node of any executor of the job
+ * (lost, busy or not up yet included): then no slot of the job can take
+ * a local task until it has another executor.  Amortised O(1): the
+ * executors found clear are not looked at again. */
+static bool loc_none_local(struct sim *s, const struct sim_live *jr, struct loc *l)
+{
+	for (; l->clear_upto < jr->nexecs; l->clear_upto++)
+		if (loc_local(s, l, jr->execs[l->clear_upto].node) >= 0)
+			return false;
+	return true;
+}
+
 /* Whether a pending task prefers the node of a live executor of the job
  * that is up (busy or not: its slot may free): O(executors) lookups. */
 static bool loc_could_wait(struct sim *s, const struct sim_job *j, struct loc *l)
 {
 	const struct sim_live *jr = j->live;
+	if (loc_none_local(s, jr, l))
+		return false;
 	for (int i = 0; i < jr->nexecs; i++) {
 		int id = jr->execs[i].id;
 		if (id >= 0 && s->execs[id].ready_us >= 0 && s->execs[id].slots > 0 &&
@@ -1517,8 +1535,11 @@ static void dispatch_loc(struct sim *s, struct sim_job *j)
 			st->loc->started = true;
 			st->loc->last_us = s->now;
 		}
-		offer(s, j, i, PASS_LOCAL);
-		offer(s, j, i, PASS_NOPREF);
+		struct loc *l = st->loc;
+		if (!loc_none_local(s, jr, l)) /* else no slot finds a local task */
+			offer(s, j, i, PASS_LOCAL);
+		if (st->nredo || loc_first(l, &l->none) >= 0) /* else none to take */
+			offer(s, j, i, PASS_NOPREF);
 		offer(s, j, i, PASS_ANY);
 	}
 	for (bool launched = !pending && jr->nspec; launched;) {
