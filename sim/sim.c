@@ -2394,6 +2394,16 @@ enum { PF_MIN_QUEUED = 1024 };
  * ask for the run record of the event PF_FAR ahead, and for what the
  * one PF_NEAR ahead points to, its record having come meanwhile. */
 enum { PF_FAR = 4, PF_NEAR = 1 }; /* the best of 1-16 on the 10^4-node mix */
+enum { PF_JOB = 3, PF_STAGE = 2 };  /* the next task's stage, then its arrays */
+
+/* The stage of run ru's task if its job still has it (NULL if not):
+ * read through the job's record, whose memory stays; its arrays are the
+ * job's now (another job's if the record changed hands: a hint only). */
+static inline const struct sim_stage *next_stage(const struct run *ru)
+{
+	const struct sim_live *jr = ru->jr;
+	return jr->stages && ru->stage < jr->nstages ? &jr->stages[ru->stage] : NULL;
+}
 #if defined(__GNUC__) || defined(__clang__)
 /* inline by force: as a function of its own that only reads and
  * prefetches, GCC finds it free of side effects and drops the calls */
@@ -2410,10 +2420,37 @@ static inline void prefetch_next(struct sim *s)
 		PREFETCH(r); /* 96 bytes: two lines, whatever its place */
 		PREFETCH(r + sizeof(struct run) - 1);
 	}
+	/* the task its job starts next, most likely in the same stage: its
+	 * stage is read through the job's record, which never moves (ru->st
+	 * may be gone with its job), and its arrays are asked for one level
+	 * per event: the stage's at PF_STAGE, its locality's at PF_NEAR */
+	e = eq_ahead(q, PF_JOB);
+	if (e && eq_slot_kind(e) == EV_TASK_END) {
+		const struct run *rj = &s->runs[eq_slot_obj(e)];
+		PREFETCH(rj->jr);
+		PREFETCH(rj->st);
+	}
+	e = eq_ahead(q, PF_STAGE);
+	if (e && eq_slot_kind(e) == EV_TASK_END) {
+		const struct sim_stage *st = next_stage(&s->runs[eq_slot_obj(e)]);
+		if (st && st->next < st->ntasks) {
+			PREFETCH(&st->work_us[st->next]);
+			if (st->loc)
+				PREFETCH(st->loc);
+		}
+	}
 	e = eq_ahead(q, PF_NEAR);
 	if (!e || eq_slot_kind(e) != EV_TASK_END)
 		return;
 	const struct run *ru = &s->runs[eq_slot_obj(e)];
+	const struct sim_stage *st = next_stage(ru);
+	if (st && st->loc && st->next < st->ntasks) {
+		const struct loc *l = st->loc;
+		PREFETCH(&l->taken[st->next >> 3]);
+		PREFETCH(&l->pref[(size_t)st->next * (size_t)l->npref]);
+		if (l->remote_mib)
+			PREFETCH(&l->remote_mib[st->next]);
+	}
 	PREFETCH(&s->pub.jobs[ru->job]);
 	PREFETCH(ru->jr);
 	PREFETCH(ru->st);
