@@ -72,22 +72,36 @@ uint64_t rng_replication_seed(uint64_t seed, uint32_t replication)
 	return fmix64(seed ^ split13((uint64_t)replication + GOLDEN));
 }
 
+/* Two chains with unrelated starting values and constants (digits of pi
+ * and e), so the halves of the key are unrelated hashes. */
+#define CHAIN_A UINT64_C(0x13198a2e03707344)
+#define CHAIN_B UINT64_C(0xbf7158809cf4f3c7)
+
+struct rng_base rng_key_base(uint64_t seed, uint32_t replication, enum rng_stream stream,
+                             uint32_t x)
+{
+	uint64_t w[2] = {
+		rng_replication_seed(seed, replication),
+		(uint64_t)(uint32_t)stream << 32 | x,
+	};
+	uint64_t a = UINT64_C(0x243f6a8885a308d3), b = UINT64_C(0xb7e151628aed2a6a);
+	for (int i = 0; i < 2; i++) {
+		a = absorb(a, w[i], CHAIN_A);
+		b = absorb(b, w[i], CHAIN_B);
+	}
+	return (struct rng_base){a, b};
+}
+
+struct rng_key rng_key_of(struct rng_base base, uint32_t y, uint32_t z)
+{
+	uint64_t w = (uint64_t)y << 32 | z;
+	return (struct rng_key){absorb(base.a, w, CHAIN_A), absorb(base.b, w, CHAIN_B)};
+}
+
 struct rng_key rng_key(uint64_t seed, uint32_t replication, enum rng_stream stream,
                        uint32_t x, uint32_t y, uint32_t z)
 {
-	uint64_t w[3] = {
-		rng_replication_seed(seed, replication),
-		(uint64_t)(uint32_t)stream << 32 | x,
-		(uint64_t)y << 32 | z,
-	};
-	/* Two chains with unrelated starting values and constants (digits
-	 * of pi and e), so the halves of the key are unrelated hashes. */
-	uint64_t a = UINT64_C(0x243f6a8885a308d3), b = UINT64_C(0xb7e151628aed2a6a);
-	for (int i = 0; i < 3; i++) {
-		a = absorb(a, w[i], UINT64_C(0x13198a2e03707344));
-		b = absorb(b, w[i], UINT64_C(0xbf7158809cf4f3c7));
-	}
-	return (struct rng_key){a, b};
+	return rng_key_of(rng_key_base(seed, replication, stream, x), y, z);
 }
 
 uint64_t rng_u64(struct rng_key k, uint64_t draw)

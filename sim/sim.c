@@ -71,26 +71,47 @@ enum task_state { T_PENDING, T_RUNNING, T_DONE };
 
 /* Delay scheduling of a stage whose tasks prefer nodes (Spark's
  * TaskSetManager with two locality levels, NODE_LOCAL and ANY;
- * docs/model.md, "Data locality").  Its pending tasks are indexed by the
- * nodes they prefer, so that a free slot finds one that prefers its node
- * in O(log nodes preferred) amortised, without a look at the others.
- * Made from the job's arena when the stage is built (loc_build); a stage
- * whose tasks prefer no node has none. */
+ * docs/model.md, "Data locality").  A free slot asks for the pending task
+ * of lowest index that prefers its node, and only the nodes of the job's
+ * executors are ever asked about: so the pending tasks are listed, in
+ * index order, per node asked (loc_local), each list made by one pass
+ * over the preferences the first time its node is asked.  A stage whose
+ * tasks come to be asked about more than LOC_LAZY nodes (a job with
+ * executors on many nodes) indexes them all at once instead: its (node,
+ * task) pairs sorted, O(P log P) for P preferences.  Made from the job's
+ * arena when the stage is built (loc_build), the lists when they are
+ * asked for; a stage whose tasks prefer no node has none. */
+#define LOC_LAZY 8
+struct loc_list {
+	int node;              /* -1: the tasks that prefer none */
+	int n, cur;            /* the entries before cur are taken */
+	int *task;             /* n tasks preferring node, ascending */
+};
 struct loc {
 	const int *pref;       /* the DAG's: npref node ids per task, -1 none */
 	int npref;
+	int ntasks;
 	const double *remote_mib; /* the DAG's, or NULL */
-	uint8_t *taken;        /* per task: dispatched once (no longer pending;
-				  a killed one runs again from the stage's redo) */
+	struct arena *ar;      /* the job's: where the lists are made */
+	uint8_t *taken;        /* a bit per task: dispatched once (no longer
+				  pending; a killed one runs again from the
+				  stage's redo) */
+	struct loc_list none;  /* the tasks that prefer no node */
+	struct loc_list lazy[LOC_LAZY]; /* per node asked, until `full` */
+	int nlazy;
+	bool full;             /* every node indexed: the four arrays below */
 	int *task;             /* tasks by preferred node, node by node, each
 				  node's in index order: node d's are
 				  task[lo[d] .. lo[d + 1]) */
-	int *node;             /* the ndist nodes preferred, ascending; -1 first
-				  for the tasks that prefer none */
+	int *node;             /* the ndist nodes preferred, ascending */
 	int *lo;               /* ndist + 1 */
 	int *cur;              /* per node: the entries before it are taken */
 	int ndist;
 	int pending_pref;      /* pending tasks that prefer a node */
+	int clear_upto;        /* no pending task prefers the node of the job's
+				  execs[0 .. clear_upto): so it stays, as
+				  tasks only leave the lists and executors
+				  are only appended (loc_none_local) */
 	bool started;          /* offered a slot: last_us is set */
 	bool any;              /* at level ANY; else NODE_LOCAL */
 	int64_t last_us;       /* Spark's lastLaunchTime */
@@ -208,6 +229,7 @@ struct sim {
 	struct ps ps;               /* processor sharing, per node (share.h) */
 
 	int *dispatch; int ndispatch, cap_dispatch; /* jobs to dispatch */
+	int *loc_buf; int cap_loc_buf; /* scratch: a locality list being made */
 	bool sched_dirty;           /* run the policy's schedule hook */
 	int *notes; int nnotes, cap_notes; /* job_arrived (job) and job_finished
 				       (~job) calls waiting for settle (notify) */
@@ -919,57 +941,40 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The delay scheduling state of stage w of job j, from arena ar: its
- * tasks indexed by the nodes they prefer (a sort of (node, task) pairs:
- * O(P log P) for P preferences, once per stage). */
-static struct loc *loc_build(const struct sim *s, const struct sim_job *j, struct arena *ar,
+/* The delay scheduling state of stage w of job j, from arena ar: the
+ * preferences checked and the tasks that prefer none listed; the lists
+ * per node are made when a node is first asked about (loc_local). */
+static struct loc *loc_build(struct sim *s, const struct sim_job *j, struct arena *ar,
 			     const struct sim_dag_stage *w)
 {
 	int n = w->ntasks, r = w->npref;
 	if (r < 0 || r > SIM_MAX_PREF)
 		die(s, "job %d: a stage's tasks prefer %d nodes each", j->id, r);
 	struct loc *l = arena_zalloc(ar, sizeof *l);
-	*l = (struct loc){.pref = w->pref, .npref = r, .remote_mib = w->remote_mib};
-	l->taken = arena_zalloc(ar, (size_t)n);
-	uint64_t *k = xmalloc(((size_t)n * (size_t)r + 1) * sizeof *k);
-	size_t nk = 0;
+	*l = (struct loc){.pref = w->pref, .npref = r, .ntasks = n, .remote_mib = w->remote_mib,
+			  .ar = ar, .none = {.node = -1}};
+	l->taken = arena_zalloc(ar, ((size_t)n + 7) / 8);
+	int nn = 0;
 	for (int t = 0; t < n; t++) {
-		size_t k0 = nk;
+		bool some = false;
 		for (int i = 0; i < r; i++) {
 			int v = w->pref[(size_t)t * (size_t)r + (size_t)i];
 			if (v < -1 || v >= s->clu.n)
 				die(s, "job %d: task %d prefers node %d, not in the cluster", j->id, t, v);
-			if (v >= 0)
-				k[nk++] = (uint64_t)(v + 1) << 32 | (uint32_t)t;
+			some |= v >= 0;
 		}
-		if (nk == k0)
-			k[nk++] = (uint32_t)t; /* none: "node -1" */
-		else
+		if (some) {
 			l->pending_pref++;
-	}
-	qsort(k, nk, sizeof *k, cmp_u64);
-	size_t m = 0; /* a node listed twice for a task counts once */
-	for (size_t i = 0; i < nk; i++)
-		if (m == 0 || k[i] != k[m - 1])
-			k[m++] = k[i];
-	int nd = 0;
-	for (size_t i = 0; i < m; i++)
-		nd += i == 0 || k[i] >> 32 != k[i - 1] >> 32;
-	l->ndist = nd;
-	l->task = arena_alloc(ar, m * sizeof *l->task);
-	l->node = arena_alloc(ar, (size_t)nd * sizeof *l->node);
-	l->lo = arena_alloc(ar, ((size_t)nd + 1) * sizeof *l->lo);
-	l->cur = arena_alloc(ar, (size_t)nd * sizeof *l->cur);
-	for (size_t i = 0, d = 0; i < m; i++) {
-		if (i == 0 || k[i] >> 32 != k[i - 1] >> 32) {
-			l->node[d] = (int)(k[i] >> 32) - 1;
-			l->lo[d] = l->cur[d] = (int)i;
-			d++;
+		} else {
+			xgrow(&s->loc_buf, &s->cap_loc_buf, nn + 1, sizeof *s->loc_buf);
+			s->loc_buf[nn++] = t;
 		}
-		l->task[i] = (int)(uint32_t)k[i];
 	}
-	l->lo[nd] = (int)m;
-	free(k);
+	if (nn) {
+		l->none.task = arena_alloc(ar, (size_t)nn * sizeof *l->none.task);
+		memcpy(l->none.task, s->loc_buf, (size_t)nn * sizeof *l->none.task);
+		l->none.n = nn;
+	}
 	return l;
 }
 
@@ -1081,14 +1086,19 @@ static inline bool loc_prefers(const struct loc *l, int t)
 	return false;
 }
 
+static inline bool loc_taken(const struct loc *l, int t)
+{
+	return l->taken[t >> 3] >> (t & 7) & 1;
+}
+
 /* Task t of the stage is dispatched: no longer pending; `next` moves on
  * to the first task not taken. */
 static inline void loc_take(struct sim_stage *st, int t)
 {
 	struct loc *l = st->loc;
-	l->taken[t] = 1;
+	l->taken[t >> 3] |= (uint8_t)(1u << (t & 7));
 	l->pending_pref -= loc_prefers(l, t);
-	while (st->next < st->ntasks && l->taken[st->next])
+	while (st->next < st->ntasks && loc_taken(l, st->next))
 		st->next++;
 }
 
@@ -1117,21 +1127,101 @@ static int64_t loc_read_us(struct sim *s, const struct loc *l, int t, int node)
 	return us < (double)SIM_TIME_MAX ? (int64_t)us : SIM_TIME_MAX;
 }
 
-/* The pending task of index list d (a node's, or the list of tasks that
- * prefer none) of lowest index, or -1: the entries before the cursor
- * are taken, so each is passed once. */
-static int loc_first(const struct loc *l, int d)
+/* The pending task of list d of lowest index, or -1: the entries before
+ * the cursor are taken, so each is passed once. */
+static int loc_first(const struct loc *l, struct loc_list *d)
 {
-	int *c = &l->cur[d];
-	while (*c < l->lo[d + 1] && l->taken[l->task[*c]])
-		(*c)++;
-	return *c < l->lo[d + 1] ? l->task[*c] : -1;
+	while (d->cur < d->n && loc_taken(l, d->task[d->cur]))
+		d->cur++;
+	return d->cur < d->n ? d->task[d->cur] : -1;
+}
+
+/* Every node's list at once (a stage asked about more than LOC_LAZY
+ * nodes): the (node, task) pairs of the pending tasks sorted, O(P log P)
+ * for P preferences; the lazy lists are dropped (they stay in the
+ * arena until the job ends). */
+static void loc_index_all(struct loc *l)
+{
+	int n = l->ntasks, r = l->npref;
+	uint64_t *k = xmalloc(((size_t)n * (size_t)r + 1) * sizeof *k);
+	size_t nk = 0;
+	for (int t = 0; t < n; t++) {
+		if (loc_taken(l, t))
+			continue;
+		for (int i = 0; i < r; i++) {
+			int v = l->pref[(size_t)t * (size_t)r + (size_t)i];
+			if (v >= 0)
+				k[nk++] = (uint64_t)v << 32 | (uint32_t)t;
+		}
+	}
+	qsort(k, nk, sizeof *k, cmp_u64);
+	size_t m = 0; /* a node listed twice for a task counts once */
+	for (size_t i = 0; i < nk; i++)
+		if (m == 0 || k[i] != k[m - 1])
+			k[m++] = k[i];
+	int nd = 0;
+	for (size_t i = 0; i < m; i++)
+		nd += i == 0 || k[i] >> 32 != k[i - 1] >> 32;
+	l->ndist = nd;
+	l->task = arena_alloc(l->ar, (m ? m : 1) * sizeof *l->task);
+	l->node = arena_alloc(l->ar, ((size_t)nd + 1) * sizeof *l->node);
+	l->lo = arena_alloc(l->ar, ((size_t)nd + 1) * sizeof *l->lo);
+	l->cur = arena_alloc(l->ar, ((size_t)nd + 1) * sizeof *l->cur);
+	for (size_t i = 0, d = 0; i < m; i++) {
+		if (i == 0 || k[i] >> 32 != k[i - 1] >> 32) {
+			l->node[d] = (int)(k[i] >> 32);
+			l->lo[d] = l->cur[d] = (int)i;
+			d++;
+		}
+		l->task[i] = (int)(uint32_t)k[i];
+	}
+	l->lo[nd] = (int)m;
+	free(k);
+	l->full = true;
+	l->nlazy = 0;
+}
+
+/* The list of the pending tasks that prefer node `node`, made now: one
+ * pass over the preferences. */
+static struct loc_list *loc_list_make(struct sim *s, struct loc *l, int node)
+{
+	int n = l->ntasks, r = l->npref, m = 0;
+	const int *p = l->pref;
+	for (int t = 0; t < n; t++, p += r) {
+		if (loc_taken(l, t))
+			continue;
+		for (int i = 0; i < r; i++)
+			if (p[i] == node) {
+				xgrow(&s->loc_buf, &s->cap_loc_buf, m + 1, sizeof *s->loc_buf);
+				s->loc_buf[m++] = t;
+				break;
+			}
+	}
+	struct loc_list *d = &l->lazy[l->nlazy++];
+	*d = (struct loc_list){.node = node, .n = m};
+	if (m) {
+		d->task = arena_alloc(l->ar, (size_t)m * sizeof *d->task);
+		memcpy(d->task, s->loc_buf, (size_t)m * sizeof *d->task);
+	}
+	return d;
 }
 
 /* The pending task of lowest index that prefers node `node`, or -1:
- * O(log nodes preferred), plus the entries passed for good. */
-static int loc_local(const struct loc *l, int node)
+ * O(lists made) (or O(log nodes preferred) once all are indexed), plus
+ * the entries passed for good; a node first asked about costs one pass
+ * over the preferences. */
+static int loc_local(struct sim *s, struct loc *l, int node)
 {
+	if (!l->pending_pref)
+		return -1;
+	if (!l->full) {
+		for (int i = 0; i < l->nlazy; i++)
+			if (l->lazy[i].node == node)
+				return loc_first(l, &l->lazy[i]);
+		if (l->nlazy < LOC_LAZY)
+			return loc_first(l, loc_list_make(s, l, node));
+		loc_index_all(l);
+	}
 	int a = 0, b = l->ndist;
 	while (a < b) {
 		int mid = (a + b) / 2;
@@ -1140,19 +1230,37 @@ static int loc_local(const struct loc *l, int node)
 		else
 			b = mid;
 	}
-	return a < l->ndist && l->node[a] == node ? loc_first(l, a) : -1;
+	if (a == l->ndist || l->node[a] != node)
+		return -1;
+	struct loc_list d = {.node = node, .n = l->lo[a + 1], .cur = l->cur[a], .task = l->task};
+	int t = loc_first(l, &d);
+	l->cur[a] = d.cur;
+	return t;
+}
+
+/* Whether no pending task prefers the node of any executor of the job
+ * (lost, busy or not up yet included): then no slot of the job can take
+ * a local task until it has another executor.  Amortised O(1): the
+ * executors found clear are not looked at again. */
+static bool loc_none_local(struct sim *s, const struct sim_live *jr, struct loc *l)
+{
+	for (; l->clear_upto < jr->nexecs; l->clear_upto++)
+		if (loc_local(s, l, jr->execs[l->clear_upto].node) >= 0)
+			return false;
+	return true;
 }
 
 /* Whether a pending task prefers the node of a live executor of the job
- * that is up (busy or not: its slot may free): O(executors × log nodes
- * preferred). */
-static bool loc_could_wait(const struct sim *s, const struct sim_job *j, const struct loc *l)
+ * that is up (busy or not: its slot may free): O(executors) lookups. */
+static bool loc_could_wait(struct sim *s, const struct sim_job *j, struct loc *l)
 {
 	const struct sim_live *jr = j->live;
+	if (loc_none_local(s, jr, l))
+		return false;
 	for (int i = 0; i < jr->nexecs; i++) {
 		int id = jr->execs[i].id;
 		if (id >= 0 && s->execs[id].ready_us >= 0 && s->execs[id].slots > 0 &&
-		    loc_local(l, jr->execs[i].node) >= 0)
+		    loc_local(s, l, jr->execs[i].node) >= 0)
 			return true;
 	}
 	return false;
@@ -1364,11 +1472,11 @@ static void offer(struct sim *s, struct sim_job *j, int stage, enum pass p)
 				t = st->nredo ? st->redo[st->nredo - 1] : st->next < st->ntasks ? st->next : -1;
 				break;
 			case PASS_LOCAL:
-				t = loc_local(l, jr->execs[i].node);
+				t = loc_local(s, l, jr->execs[i].node);
 				break;
 			case PASS_NOPREF:
 				t = st->nredo ? st->redo[st->nredo - 1]
-				    : l->ndist && l->node[0] < 0 ? loc_first(l, 0) : -1;
+				    : l->none.n ? loc_first(l, &l->none) : -1;
 				break;
 			case PASS_ANY:
 				if (!loc_any_allowed(s, j, l)) {
@@ -1427,8 +1535,11 @@ static void dispatch_loc(struct sim *s, struct sim_job *j)
 			st->loc->started = true;
 			st->loc->last_us = s->now;
 		}
-		offer(s, j, i, PASS_LOCAL);
-		offer(s, j, i, PASS_NOPREF);
+		struct loc *l = st->loc;
+		if (!loc_none_local(s, jr, l)) /* else no slot finds a local task */
+			offer(s, j, i, PASS_LOCAL);
+		if (st->nredo || loc_first(l, &l->none) >= 0) /* else none to take */
+			offer(s, j, i, PASS_NOPREF);
 		offer(s, j, i, PASS_ANY);
 	}
 	for (bool launched = !pending && jr->nspec; launched;) {
@@ -2286,6 +2397,16 @@ enum { PF_MIN_QUEUED = 1024 };
  * ask for the run record of the event PF_FAR ahead, and for what the
  * one PF_NEAR ahead points to, its record having come meanwhile. */
 enum { PF_FAR = 4, PF_NEAR = 1 }; /* the best of 1-16 on the 10^4-node mix */
+enum { PF_JOB = 3, PF_STAGE = 2 };  /* the next task's stage, then its arrays */
+
+/* The stage of run ru's task if its job still has it (NULL if not):
+ * read through the job's record, whose memory stays; its arrays are the
+ * job's now (another job's if the record changed hands: a hint only). */
+static inline const struct sim_stage *next_stage(const struct run *ru)
+{
+	const struct sim_live *jr = ru->jr;
+	return jr->stages && ru->stage < jr->nstages ? &jr->stages[ru->stage] : NULL;
+}
 #if defined(__GNUC__) || defined(__clang__)
 /* inline by force: as a function of its own that only reads and
  * prefetches, GCC finds it free of side effects and drops the calls */
@@ -2302,10 +2423,37 @@ static inline void prefetch_next(struct sim *s)
 		PREFETCH(r); /* 96 bytes: two lines, whatever its place */
 		PREFETCH(r + sizeof(struct run) - 1);
 	}
+	/* the task its job starts next, most likely in the same stage: its
+	 * stage is read through the job's record, which never moves (ru->st
+	 * may be gone with its job), and its arrays are asked for one level
+	 * per event: the stage's at PF_STAGE, its locality's at PF_NEAR */
+	e = eq_ahead(q, PF_JOB);
+	if (e && eq_slot_kind(e) == EV_TASK_END) {
+		const struct run *rj = &s->runs[eq_slot_obj(e)];
+		PREFETCH(rj->jr);
+		PREFETCH(rj->st);
+	}
+	e = eq_ahead(q, PF_STAGE);
+	if (e && eq_slot_kind(e) == EV_TASK_END) {
+		const struct sim_stage *st = next_stage(&s->runs[eq_slot_obj(e)]);
+		if (st && st->next < st->ntasks) {
+			PREFETCH(&st->work_us[st->next]);
+			if (st->loc)
+				PREFETCH(st->loc);
+		}
+	}
 	e = eq_ahead(q, PF_NEAR);
 	if (!e || eq_slot_kind(e) != EV_TASK_END)
 		return;
 	const struct run *ru = &s->runs[eq_slot_obj(e)];
+	const struct sim_stage *st = next_stage(ru);
+	if (st && st->loc && st->next < st->ntasks) {
+		const struct loc *l = st->loc;
+		PREFETCH(&l->taken[st->next >> 3]);
+		PREFETCH(&l->pref[(size_t)st->next * (size_t)l->npref]);
+		if (l->remote_mib)
+			PREFETCH(&l->remote_mib[st->next]);
+	}
 	PREFETCH(&s->pub.jobs[ru->job]);
 	PREFETCH(ru->jr);
 	PREFETCH(ru->st);
@@ -2522,6 +2670,7 @@ void sim_free(struct sim *s)
 	free(s->chunks);
 	free(s->free_live);
 	free(s->ended);
+	free(s->loc_buf);
 	free(s->shapes);
 	free(s->dags);
 	free(s->have_dag);

@@ -112,6 +112,23 @@ static void test_pinned_values(void)
 	CU_ASSERT_EQUAL(rng_u64(rng_key(2024, 3, RNG_TASK, 5, 6, 7), 1000), UINT64_C(0x374e13098c69649e));
 }
 
+/* A key made in two steps (rng_key_base, rng_key_of) is rng_key's. */
+static void test_key_in_two_steps(void)
+{
+	static const uint64_t seeds[] = {0, 1, 2024, UINT64_C(1) << 63};
+	static const uint32_t v[] = {0, 1, 7, UINT32_MAX};
+	for (int a = 0; a < 4; a++)
+		for (int x = 0; x < 4; x++)
+			for (int y = 0; y < 4; y++)
+				for (int z = 0; z < 4; z++) {
+					struct rng_key k = rng_key(seeds[a], v[x], RNG_USER, v[x], v[y], v[z]);
+					struct rng_key m = rng_key_of(
+						rng_key_base(seeds[a], v[x], RNG_USER, v[x]), v[y], v[z]);
+					CU_ASSERT_EQUAL(k.a, m.a);
+					CU_ASSERT_EQUAL(k.b, m.b);
+				}
+}
+
 /* Changing any one of seed, replication, stream, x, y, z changes the
  * key and the numbers; so does changing the draw. */
 static void test_keys_separate(void)
@@ -336,6 +353,7 @@ int test_suite_rng(void)
 	TEST_SUITE("rng",
 		   {"same key and draw, same number", test_pure},
 		   {"pinned values", test_pinned_values},
+		   {"key in two steps", test_key_in_two_steps},
 		   {"keys separate every coordinate", test_keys_separate},
 		   {"u01 open interval, moments, chi-square", test_u01_range_and_buckets},
 		   {"no correlation across draws, coordinates, kinds", test_no_correlation},

@@ -72,10 +72,11 @@ static double split_mib(double in, double block, int t, int n)
  * out[0..r).  HDFS's default placement puts the first replica on the
  * writer's node and the others on another rack; with no racks and
  * writers outside the cluster this is the simplification.  A pure
- * function of (seed, g, idx, t, n, r): the same under every policy. */
-static void place_replicas(uint64_t seed, int g, int idx, int t, int n, int r, int *out)
+ * function of (seed, g, idx, t, n, r): the same under every policy.
+ * base: rng_key_base(seed, 0, RNG_REPLICAS, g), made once per job. */
+static void place_replicas(struct rng_base base, int idx, int t, int n, int r, int *out)
 {
-	struct rng_key k = rng_key(seed, 0, RNG_REPLICAS, (uint32_t)g, (uint32_t)idx, (uint32_t)t);
+	struct rng_key k = rng_key_of(base, (uint32_t)idx, (uint32_t)t);
 	uint64_t d = 0;
 	for (int i = 0; i < r; i++) {
 		bool dup = true;
@@ -125,8 +126,9 @@ static void wc_build(const struct scn *s, int g, int idx, uint64_t seed, struct 
 		map->npref = rep;
 		map->pref = arena_alloc(a, (size_t)m * (size_t)rep * sizeof *map->pref);
 		map->remote_mib = arena_alloc(a, (size_t)m * sizeof *map->remote_mib);
+		struct rng_base base = rng_key_base(seed, 0, RNG_REPLICAS, (uint32_t)g);
 		for (int t = 0; t < m; t++) {
-			place_replicas(seed, g, idx, t, n, rep, map->pref + (size_t)t * (size_t)rep);
+			place_replicas(base, idx, t, n, rep, map->pref + (size_t)t * (size_t)rep);
 			map->remote_mib[t] = split_mib(in, block, t, m);
 		}
 	}
