@@ -1367,7 +1367,7 @@ static int load_workload(struct ld *ld, const struct yn *v)
 /* Cost model                                                          */
 
 static const char *const cost_keys[] = {"version", "task_overhead", "meta", "kernels"};
-static const char *const kernel_keys[] = {"unit", "noise", "devices", "fit"};
+static const char *const kernel_keys[] = {"unit", "noise", "devices", "contention", "fit"};
 static const char *const noise_keys[] = {"dist", "cv"};
 static const char *const device_keys[] = {"intercept", "slope"};
 
@@ -1408,6 +1408,149 @@ static int load_devices(struct ld *ld, const struct yn *m, struct scn_cost_kerne
 	return 0;
 }
 
+/* ---- contention: slowdown against copies running at once ---------- */
+
+static const char *const contention_keys[] = {"k", "slowdown", "spread", "beyond"};
+#define MAX_SLOWDOWN 1000.0 /* a contention factor */
+
+/* A list of n numbers of a contention entry (`what`: "slowdown"), each
+ * > 0 (`positive`) or >= 0, into v[0..n). */
+static int contention_nums(struct ld *ld, const struct yn *l, const char *what, int n,
+			   bool positive, double *v)
+{
+	if (want_list(ld, l, what, "value") < 0)
+		return -1;
+	if (l->nkids != n)
+		return fail(ld, l, "expected %d values in %s, one per k, got %d", n, what, l->nkids);
+	for (int i = 0; i < n; i++) {
+		const struct yn *x = l->kids[i];
+		if (get_num(ld, x, &v[i]) < 0)
+			return -1;
+		if (positive ? !(v[i] > 0) : v[i] < 0)
+			return fail(ld, x, "expected a %s %s 0, got %s", what, positive ? ">" : ">=",
+				    got(ld, x));
+		if (v[i] > MAX_SLOWDOWN)
+			return fail(ld, x, "%s is above the limit of %g for a %s", got(ld, x),
+				    MAX_SLOWDOWN, what);
+	}
+	return 0;
+}
+
+/* One device's entry, {k: [1, ...], slowdown: [1, ...], spread: [...],
+ * beyond: hold}: k strictly increasing from 1, slowdown 1 at k = 1.
+ * Into d->slowdown, every k up to the largest, linear between the
+ * measured ones. */
+static int load_contention_dev(struct ld *ld, const struct yn *m, struct scn_cost_dev *d)
+{
+	const struct yn *kl, *sl, *v;
+	if (CHECK_MAP(ld, m, "contention entry", contention_keys) < 0 ||
+	    !(kl = need(ld, m, "k", "contention entry", d->device)) ||
+	    !(sl = need(ld, m, "slowdown", "contention entry", d->device)) ||
+	    want_list(ld, kl, "k", "value") < 0)
+		return -1;
+	if ((v = yn_get(m, "beyond")) && (v->kind != YN_SCALAR || strcmp(v->str, "hold") != 0))
+		return fail(ld, v, "unknown rule %s beyond the largest k (known: hold)", got(ld, v));
+	int n = kl->nkids, rc = -1;
+	int *k = xcalloc((size_t)n, sizeof *k);
+	double *f = xcalloc((size_t)n, sizeof *f), *spread = xcalloc((size_t)n, sizeof *spread);
+	for (int i = 0; i < n; i++) {
+		if (get_lim(ld, kl->kids[i], 1, SCN_MAX_CORES, "copies", &k[i]) < 0)
+			goto out;
+		if (i == 0 && k[0] != 1) {
+			fail(ld, kl->kids[0], "expected k to start at 1 (the reference), got %s",
+			     got(ld, kl->kids[0]));
+			goto out;
+		}
+		if (i > 0 && k[i] <= k[i - 1]) {
+			fail(ld, kl->kids[i], "expected k in increasing order, got %s after %d",
+			     got(ld, kl->kids[i]), k[i - 1]);
+			goto out;
+		}
+	}
+	if (contention_nums(ld, sl, "slowdown", n, true, f) < 0 ||
+	    ((v = yn_get(m, "spread")) && contention_nums(ld, v, "spread", n, false, spread) < 0))
+		goto out;
+	if (f[0] != 1) {
+		fail(ld, sl->kids[0], "expected slowdown 1 at k = 1 (the reference), got %s",
+		     got(ld, sl->kids[0]));
+		goto out;
+	}
+	d->nslowdown = k[n - 1];
+	d->slowdown = xcalloc((size_t)d->nslowdown, sizeof *d->slowdown);
+	for (int i = 0; i + 1 < n; i++)
+		for (int j = k[i]; j < k[i + 1]; j++)
+			d->slowdown[j - 1] = f[i] + (f[i + 1] - f[i]) * (j - k[i]) / (k[i + 1] - k[i]);
+	d->slowdown[k[n - 1] - 1] = f[n - 1];
+	rc = 0;
+out:
+	free(k);
+	free(f);
+	free(spread);
+	return rc;
+}
+
+/* A kernel's `contention`: a mapping of its devices to entries. */
+static int load_contention(struct ld *ld, const struct yn *m, struct scn_cost_kernel *k)
+{
+	if (want(ld, m, YN_MAP, "contention") < 0)
+		return -1;
+	for (int i = 0; i < m->nkids / 2; i++) {
+		const struct yn *key = m->kids[2 * i];
+		struct scn_cost_dev *d = NULL;
+		for (int j = 0; j < k->ndevs && !d; j++)
+			if (key->kind == YN_SCALAR && strcmp(k->devs[j].device, key->str) == 0)
+				d = &k->devs[j];
+		if (!d) {
+			const char *names[64];
+			int nn = k->ndevs < 64 ? k->ndevs : 64;
+			char list[512];
+			for (int j = 0; j < nn; j++)
+				names[j] = k->devs[j].device;
+			return fail(ld, key, "contention for device %s, which kernel '%s' has not "
+				    "under devices (known: %s)", got(ld, key), k->name,
+				    join(names, nn, list, sizeof list));
+		}
+		if (d->slowdown)
+			return fail(ld, key, "contention for device '%s' given twice", d->device);
+		if (load_contention_dev(ld, m->kids[2 * i + 1], d) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The nodes' slowdown against their busy cores (scn_node_group's
+ * busy_slowdown) from the cost model: one curve for every node, at each
+ * k the largest slowdown of the kernels with a contention entry for
+ * device cpu (processor sharing gives the tasks of a node one rate, so
+ * the most contended kernel's curve stands for all; docs/model.md,
+ * "Costs").  No entry: none, the rate as without contention. */
+static void busy_curves(struct scn *s)
+{
+	const struct scn_cost_model *c = &s->cost;
+	int n = 0;
+	for (int i = 0; i < c->nkernels; i++) {
+		const struct scn_cost_dev *d = scn_cost_device(&c->kernels[i], "cpu");
+		if (d && d->nslowdown > n)
+			n = d->nslowdown;
+	}
+	if (n == 0)
+		return;
+	double *t = xcalloc((size_t)n, sizeof *t);
+	for (int i = 0; i < c->nkernels; i++) {
+		const struct scn_cost_dev *d = scn_cost_device(&c->kernels[i], "cpu");
+		for (int b = 0; d && d->nslowdown && b < n; b++) {
+			double f = d->slowdown[b < d->nslowdown ? b : d->nslowdown - 1];
+			t[b] = f > t[b] ? f : t[b];
+		}
+	}
+	for (int g = 0; g < s->ngroups; g++) {
+		s->groups[g].busy_slowdown = xmalloc((size_t)n * sizeof *t);
+		memcpy(s->groups[g].busy_slowdown, t, (size_t)n * sizeof *t);
+		s->groups[g].nbusy = n;
+	}
+	free(t);
+}
+
 static int load_kernel(struct ld *ld, const struct yn *key, const struct yn *m,
 		       struct scn_cost_kernel *k)
 {
@@ -1417,9 +1560,9 @@ static int load_kernel(struct ld *ld, const struct yn *key, const struct yn *m,
 	    !(v = need(ld, m, "unit", "kernel", k->name)) ||
 	    get_ident(ld, v, ID_NAME, "work unit", &k->unit) < 0 ||
 	    ((v = yn_get(m, "noise")) && load_noise(ld, v, k) < 0) ||
-	    !(v = need(ld, m, "devices", "kernel", k->name)))
+	    !(v = need(ld, m, "devices", "kernel", k->name)) || load_devices(ld, v, k) < 0)
 		return -1;
-	return load_devices(ld, v, k);
+	return (v = yn_get(m, "contention")) ? load_contention(ld, v, k) : 0;
 }
 
 static int load_cost(struct ld *ld, const struct yn *m)
@@ -1842,8 +1985,10 @@ static struct scn *load_tree(const char *path, const struct yn *root, char *err,
 		free(ld.seen[k].slot);
 	if (rc == 0 && !yn_get(root, "cost_model") && model_checks(s, err, errlen) < 0)
 		rc = load_builtin_cost(&ld); /* the job models need one: the default */
-	if (rc == 0 && model_checks(s, err, errlen) == 0)
+	if (rc == 0 && model_checks(s, err, errlen) == 0) {
+		busy_curves(s);
 		return s;
+	}
 	scn_free(s);
 	return NULL;
 }

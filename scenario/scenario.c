@@ -21,8 +21,10 @@ static void free_cost(struct scn_cost_model *c)
 {
 	for (int i = 0; i < c->nkernels; i++) {
 		struct scn_cost_kernel *k = &c->kernels[i];
-		for (int d = 0; d < k->ndevs; d++)
+		for (int d = 0; d < k->ndevs; d++) {
 			free(k->devs[d].device);
+			free(k->devs[d].slowdown);
+		}
 		free(k->devs);
 		free(k->name);
 		free(k->unit);
@@ -41,6 +43,7 @@ void scn_free(struct scn *s)
 		free(s->groups[i].name);
 		free(s->groups[i].gpu_model);
 		free(s->groups[i].outages);
+		free(s->groups[i].busy_slowdown);
 	}
 	free(s->groups);
 	for (int i = 0; i < s->njobgroups; i++)

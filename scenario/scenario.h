@@ -68,6 +68,13 @@ struct scn_node_group {
 				       task reading its input from another
 				       node does so at this rate (default
 				       SCN_NET_MIB_S) */
+	/* Contention (docs/model.md, "Costs"): with b of a node's cores kept
+	 * busy by running tasks, each task's progress is divided by
+	 * busy_slowdown[min(b, nbusy) - 1] (>= 0 entries, [0] = 1; beyond
+	 * nbusy the last holds).  nbusy 0: no slowdown, the node's rate as
+	 * without it.  Filled by the loader from the cost model's
+	 * contention entries; owned. */
+	double *busy_slowdown; int nbusy;
 	struct scn_pos pos;
 };
 /* 10 Gigabit Ethernet's line rate, 1.25e9 bytes/s, in MiB/s
@@ -159,6 +166,13 @@ struct scn_cost_dev {
 	char *device;        /* "cpu", "gpu" (any GPU), or a GPU model name */
 	double intercept_us; /* >= 0 */
 	double slope_us;     /* per work unit, >= 0 */
+	/* Its contention entry (docs/scenario.md, "Cost model"): the
+	 * slowdown with k copies running at once, one per core, relative to
+	 * one, for k = 1 .. nslowdown (between measured k: linear; beyond
+	 * the largest measured, nslowdown: the last factor holds).  NULL and
+	 * 0 without an entry; owned. */
+	double *slowdown;
+	int nslowdown;       /* the largest k measured */
 };
 struct scn_cost_kernel {
 	char *name;          /* the job models name theirs (docs/model.md, "Costs") */

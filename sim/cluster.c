@@ -32,6 +32,8 @@ void clu_init(struct clu *c, const struct scn *s)
 			nd->mem_mib = nd->mem_free = ng->mem_mib;
 			nd->gpus = nd->gpus_free = ng->gpus;
 			nd->cpu_speed = ng->cpu_speed;
+			nd->busy_slowdown = ng->busy_slowdown;
+			nd->nbusy = ng->nbusy;
 			nd->run_head = -1;
 			nd->exec_head = -1;
 			c->total_cores += ng->cores;

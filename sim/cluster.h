@@ -31,6 +31,10 @@ struct clu_node {
 	int64_t mem_mib;     /* memory, MiB */
 	int gpus;            /* GPUs */
 	double cpu_speed;    /* speed factor, 1.0 = reference core */
+	const double *busy_slowdown; /* its group's (scenario.h): the
+				slowdown at b busy cores, b = 1..nbusy;
+				points into the scenario */
+	int nbusy;           /* 0: no slowdown under load */
 
 	int cores_free;      /* cores not given to executors; < 0 = oversubscribed */
 	int64_t mem_free;    /* MiB not given to executors, >= 0 */

@@ -622,13 +622,21 @@ int sim_execs_wanted(const struct sim_job *j)
 
 /* Progress rate of each task working on node n, the one place it is
  * decided: its speed, times the share of a core each task gets when
- * running tasks demand more cores than the node has.  Whatever it reads
- * must change only where change_load is called (share.h: the rate holds
- * between two calls for a node). */
+ * running tasks demand more cores than the node has, divided by the
+ * node's slowdown at its busy cores (contention: its group's table, set
+ * by the loader; none: no division, the rate as before it existed).
+ * Whatever it reads must change only where change_load is called
+ * (share.h: the rate holds between two calls for a node); the load is
+ * all of it. */
 static double node_rate(const struct clu_node *n)
 {
 	double share = n->load > n->cores ? (double)n->cores / n->load : 1.0;
-	return n->cpu_speed * share;
+	double rate = n->cpu_speed * share;
+	if (n->nbusy && n->load > 1) {
+		int busy = min_int(n->load, n->cores);
+		rate /= n->busy_slowdown[min_int(busy, n->nbusy) - 1];
+	}
+	return rate;
 }
 
 /* Queue an event at `t` µs (real: rates may make it fractional, rounded
