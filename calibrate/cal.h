@@ -147,6 +147,8 @@ struct cal_sample {
 	double size;     /* work, in the kernel's unit */
 	int repeat;      /* 0-based */
 	double seconds;
+	int k;           /* copies of the kernel running at once, one per
+			    core, this one of them; 0 or 1: alone */
 };
 
 struct cal_samples {
@@ -167,6 +169,20 @@ double cal_now(void);
 int cal_time_kernel(const struct cal_backend *b, const struct cal_kernel *k,
 		    struct cal_ctx *c, bool quick, int warmup, struct cal_samples *out,
 		    FILE *log, char *err, size_t errlen);
+/* Contention: time kernel k with n copies running at once, for each n
+ * of ks (increasing, ks[0] == 1, at most 64 values), each copy a forked
+ * process pinned to its own core (sched_setaffinity, the i-th core the
+ * process may use; unpinned, with a note, where the OS refuses), all at
+ * one size, the middle of the (quick) sweep.  The state is set up once
+ * (not timed) before the fork; each copy warms up as cal_time_kernel
+ * does; then the repeats go round-robin over the ks, a round starting
+ * the first n copies at once, so that a drift of the machine's speed
+ * spreads over every n.  Appends one sample per copy per round, with
+ * its k (calibrate/README.md, "Contention").  0, or -1 and err. */
+int cal_time_contention(const struct cal_backend *b, const struct cal_kernel *k,
+			struct cal_ctx *c, bool quick, int warmup, const int *ks, int nks,
+			struct cal_samples *out, FILE *log, char *err, size_t errlen);
+
 /* The CPU model from /proc/cpuinfo ("unknown" if absent) and the online
  * cores. */
 void cal_machine(char *model, size_t len, int *cores);

@@ -146,9 +146,10 @@ int fit_all(const struct cal_samples *s, struct fit_line **out, char *err, size_
 		snprintf(l->device, sizeof l->device, "%s", s->v[i].device);
 		int m = 0;
 		for (int k = i; k < s->n; k++)
-			if (strcmp(s->v[k].kernel, l->kernel) == 0 && strcmp(s->v[k].device, l->device) == 0)
+			if (s->v[k].k <= 1 && strcmp(s->v[k].kernel, l->kernel) == 0 &&
+			    strcmp(s->v[k].device, l->device) == 0)
 				idx[m++] = k;
-		if (fit_group(s, idx, m, l, err, errlen)) {
+		if (fit_group(s, idx, m, l, err, errlen) || fit_contention(s, l, err, errlen)) {
 			free(f);
 			free(idx);
 			return -1;
@@ -163,6 +164,86 @@ int fit_all(const struct cal_samples *s, struct fit_line **out, char *err, size_
 	}
 	*out = f;
 	return n;
+}
+
+/* Median of v[0..n) (sorted in place), and into *spread 1.4826 x its
+ * median absolute deviation over it (v is overwritten). */
+static double median_spread(double *v, int n, double *spread)
+{
+	qsort(v, (size_t)n, sizeof *v, cmp_double);
+	double med = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+	for (int i = 0; i < n; i++)
+		v[i] = fabs(v[i] - med);
+	qsort(v, (size_t)n, sizeof *v, cmp_double);
+	double mad = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+	*spread = med > 0 ? 1.4826 * mad / med : 0;
+	return med;
+}
+
+static bool same_group(const struct cal_sample *x, const struct fit_line *f)
+{
+	return strcmp(x->kernel, f->kernel) == 0 && strcmp(x->device, f->device) == 0;
+}
+
+/* Whether some sample of the group with k > 1 has this size. */
+static bool contended_size(const struct cal_samples *s, const struct fit_line *f, double size)
+{
+	for (int i = 0; i < s->n; i++)
+		if (s->v[i].k > 1 && s->v[i].size == size && same_group(&s->v[i], f))
+			return true;
+	return false;
+}
+
+int fit_contention(const struct cal_samples *s, struct fit_line *f, char *err, size_t errlen)
+{
+	int ks[FIT_MAX_K], nk = 0;
+	f->nk = 0;
+	for (int i = 0; i < s->n; i++) { /* the values of k > 1, increasing */
+		const struct cal_sample *x = &s->v[i];
+		if (x->k <= 1 || !same_group(x, f))
+			continue;
+		int at = 0;
+		while (at < nk && ks[at] < x->k)
+			at++;
+		if (at < nk && ks[at] == x->k)
+			continue;
+		if (nk == FIT_MAX_K - 1) {
+			snprintf(err, errlen, "%s on %s: more than %d values of k", f->kernel, f->device,
+				 FIT_MAX_K - 1);
+			return -1;
+		}
+		memmove(ks + at + 1, ks + at, (size_t)(nk - at) * sizeof *ks);
+		ks[at] = x->k;
+		nk++;
+	}
+	if (nk == 0)
+		return 0;
+	double *v = xmalloc((size_t)s->n * sizeof *v), ref = 0;
+	for (int j = 0; j <= nk; j++) {
+		int want = j ? ks[j - 1] : 1, m = 0;
+		for (int i = 0; i < s->n; i++) {
+			const struct cal_sample *x = &s->v[i];
+			if (!same_group(x, f))
+				continue;
+			if (j ? x->k == want : x->k <= 1 && contended_size(s, f, x->size))
+				v[m++] = x->seconds;
+		}
+		if (m == 0) {
+			snprintf(err, errlen, "%s on %s: samples with k > 1 but none alone at their "
+				 "size, the reference of the slowdown", f->kernel, f->device);
+			free(v);
+			return -1;
+		}
+		double med = median_spread(v, m, &f->spread[j]);
+		if (j == 0)
+			ref = med;
+		f->k[j] = want;
+		f->slowdown[j] = j ? med / ref : 1.0;
+		f->ksamples[j] = m;
+	}
+	free(v);
+	f->nk = nk + 1;
+	return 0;
 }
 
 bool fit_poor(const struct fit_line *f, char *why, size_t len)
@@ -243,6 +324,25 @@ static void put_kernel(FILE *f, const struct fit_line *l, int n, int first)
 		put_us(f, l[j].slope > 0 ? l[j].slope : 0);
 		fprintf(f, "}\n");
 	}
+	bool any = false;
+	for (int j = first; j < n; j++)
+		any = any || (strcmp(l[j].kernel, l[first].kernel) == 0 && l[j].nk > 1);
+	if (any)
+		fprintf(f, "    contention:\n");
+	for (int j = first; j < n && any; j++) {
+		if (strcmp(l[j].kernel, l[first].kernel) != 0 || l[j].nk < 2)
+			continue;
+		fprintf(f, "      %s: {k: [", l[j].device);
+		for (int i = 0; i < l[j].nk; i++)
+			fprintf(f, "%s%d", i ? ", " : "", l[j].k[i]);
+		fprintf(f, "], slowdown: [");
+		for (int i = 0; i < l[j].nk; i++)
+			fprintf(f, i ? ", %.4f" : "1", l[j].slowdown[i]);
+		fprintf(f, "], spread: [");
+		for (int i = 0; i < l[j].nk; i++)
+			fprintf(f, "%s%.4f", i ? ", " : "", l[j].spread[i]);
+		fprintf(f, "], beyond: hold}\n");
+	}
 	fprintf(f, "    fit:\n");
 	for (int j = first; j < n; j++) {
 		if (strcmp(l[j].kernel, l[first].kernel) != 0)
@@ -276,6 +376,10 @@ int fit_write_model(const char *path, const struct fit_line *l, int n,
 		   "# intervals; noise cv = 1.4826 x the median absolute deviation of all\n"
 		   "# samples' relative residuals.  Negative fitted coefficients are written\n"
 		   "# as 0 under devices (fit: keeps them).\n"
+		   "# contention (where measured): per device, the slowdown with k copies\n"
+		   "# running at once, one per core (median at k / median alone) and its\n"
+		   "# spread (1.4826 x MAD / median); linear between measured k, and beyond\n"
+		   "# the largest measured k the last factor holds (beyond: hold).\n"
 		   "version: 1\ntask_overhead: %dms\nmeta:\n", FIT_TASK_OVERHEAD_US / 1000);
 	const char *keys[] = {"source", "machine", "backend", "data"};
 	const char *vals[] = {meta->source, meta->machine, meta->backend, meta->data};
@@ -309,10 +413,10 @@ int fit_write_samples(const char *path, const struct cal_samples *s, char *err, 
 	FILE *f = open_tmp(path, tmp, sizeof tmp, err, errlen);
 	if (!f)
 		return -1;
-	fprintf(f, "kernel,device,size,repeat,seconds\n");
+	fprintf(f, "kernel,device,size,repeat,seconds,k\n");
 	for (int i = 0; i < s->n; i++)
-		fprintf(f, "%s,%s,%.17g,%d,%.9f\n", s->v[i].kernel, s->v[i].device, s->v[i].size,
-			s->v[i].repeat, s->v[i].seconds);
+		fprintf(f, "%s,%s,%.17g,%d,%.9f,%d\n", s->v[i].kernel, s->v[i].device, s->v[i].size,
+			s->v[i].repeat, s->v[i].seconds, s->v[i].k > 1 ? s->v[i].k : 1);
 	return finish(f, tmp, path, err, errlen);
 }
 
@@ -341,9 +445,9 @@ static bool num(const char *s, double *v)
 
 static int parse_row(char *line, struct cal_sample *x, char *what, size_t len)
 {
-	char *fld[6];
+	char *fld[7];
 	int nf = 0;
-	for (char *p = line; nf < 6;) {
+	for (char *p = line; nf < 7;) {
 		fld[nf++] = p;
 		char *c = strchr(p, ',');
 		if (!c)
@@ -351,9 +455,10 @@ static int parse_row(char *line, struct cal_sample *x, char *what, size_t len)
 		*c = '\0';
 		p = c + 1;
 	}
-	double size, rep, sec;
-	if (nf != 5)
-		snprintf(what, len, "expected 5 fields (kernel,device,size,repeat,seconds), got %d", nf);
+	double size, rep, sec, k = 1;
+	if (nf != 5 && nf != 6)
+		snprintf(what, len, "expected 5 or 6 fields (kernel,device,size,repeat,seconds[,k]), "
+			 "got %d", nf);
 	else if (!good_name(fld[0], false))
 		snprintf(what, len, "bad kernel name '%s'", fld[0]);
 	else if (!good_name(fld[1], true))
@@ -364,7 +469,10 @@ static int parse_row(char *line, struct cal_sample *x, char *what, size_t len)
 		snprintf(what, len, "bad repeat '%s' (an integer >= 0)", fld[3]);
 	else if (!num(fld[4], &sec) || !(sec > 0))
 		snprintf(what, len, "bad seconds '%s' (a number > 0)", fld[4]);
+	else if (nf == 6 && (!num(fld[5], &k) || k < 1 || k != floor(k) || k > 1e6))
+		snprintf(what, len, "bad k '%s' (copies at once: an integer >= 1)", fld[5]);
 	else {
+		x->k = (int)k;
 		snprintf(x->kernel, sizeof x->kernel, "%s", fld[0]);
 		snprintf(x->device, sizeof x->device, "%s", fld[1]);
 		x->size = size;
@@ -396,7 +504,7 @@ int fit_read_samples(const char *path, struct cal_samples *s, char *err, size_t 
 		line[strcspn(line, "\r\n")] = '\0';
 		if (!line[0] || line[0] == '#')
 			continue;
-		if (!data && strncmp(line, "kernel,", 7) == 0) {
+		if (!data && strncmp(line, "kernel,", 7) == 0) { /* the header */
 			data = true;
 			continue;
 		}

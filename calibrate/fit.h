@@ -17,6 +17,8 @@
 
 #include "cal.h"
 
+#define FIT_MAX_K 64 /* values of k a contention fit holds */
+
 struct fit_line {
 	char kernel[64], device[64];
 	const char *unit;          /* static: the kernel's work unit */
@@ -28,16 +30,34 @@ struct fit_line {
 	double r2;                 /* weighted R^2 of the medians */
 	double cv;                 /* residual CV of all samples: sqrt(sum
 				    * ((y - fit) / fit)^2 / (samples - 2)) */
+	/* Contention (fit_contention): nk values of k, k[0] = 1; 0: none */
+	int nk;
+	int k[FIT_MAX_K];          /* copies running at once, increasing */
+	double slowdown[FIT_MAX_K];/* median at k / median alone */
+	double spread[FIT_MAX_K];  /* 1.4826 x MAD / median of the samples at k */
+	int ksamples[FIT_MAX_K];   /* samples at k */
 };
 
 /* The work unit of a known kernel ("MiB", "samples"), else "units". */
 const char *fit_unit(const char *kernel);
 
 /* Fit every (kernel, device) of the samples, in order of first
- * appearance.  *out is allocated (free() it).  Returns the number of
- * lines, or -1 with a message in err (a group with fewer than 3 distinct
- * sizes, or a non-positive duration). */
+ * appearance: the line from the samples timed alone (k <= 1), and where
+ * the group has samples with k > 1 its contention (fit_contention).
+ * *out is allocated (free() it).  Returns the number of lines, or -1
+ * with a message in err (a group with fewer than 3 distinct sizes, or a
+ * non-positive duration, or a bad contention group). */
 int fit_all(const struct cal_samples *s, struct fit_line **out, char *err, size_t errlen);
+
+/* The contention of one (kernel, device), f->kernel and f->device, from
+ * the samples of that group: for each k > 1 present, the median of its
+ * samples over the median of the samples timed alone (k <= 1) at the
+ * sizes the k > 1 samples have; spread: 1.4826 x the median absolute
+ * deviation over the median, of the samples at k (alone: of those
+ * reference samples).  Sets f->nk (0 without k > 1 samples).  Returns
+ * 0, or -1 with a message (no sample alone at those sizes, more than
+ * FIT_MAX_K values of k). */
+int fit_contention(const struct cal_samples *s, struct fit_line *f, char *err, size_t errlen);
 
 /* True when the fit is too poor to use as a model, with the reason in
  * why: the duration grows with size (slope's interval above 0) but
@@ -68,8 +88,10 @@ extern const char fit_task_overhead_why[];
 int fit_write_model(const char *path, const struct fit_line *f, int n,
 		    const struct fit_meta *meta, char *err, size_t errlen);
 
-/* Samples CSV: header "kernel,device,size,repeat,seconds", one row per
- * sample.  Written through path.tmp + rename.  Returns 0 or -1. */
+/* Samples CSV: header "kernel,device,size,repeat,seconds,k", one row
+ * per sample (k: copies at once, 1 alone).  Written through path.tmp +
+ * rename.  Returns 0 or -1.  The reader also takes the 5 columns
+ * without k (k = 1), as older files and hetsim-cuda-cal write them. */
 int fit_write_samples(const char *path, const struct cal_samples *s, char *err, size_t errlen);
 /* Read such a file (lines starting with '#' and blank lines are
  * skipped; the header is optional), appending to s.  Returns 0, or -1

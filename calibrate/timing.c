@@ -88,7 +88,8 @@ int cal_time_kernel(const struct cal_backend *b, const struct cal_kernel *k,
 		return -1;
 	for (int i = 0; i < nsizes; i++) {
 		for (int r = 0; r < reps; r++) {
-			struct cal_sample x = {.size = sizes[i], .repeat = r, .seconds = t[i][r]};
+			struct cal_sample x = {.size = sizes[i], .repeat = r, .seconds = t[i][r],
+					       .k = 1};
 			snprintf(x.kernel, sizeof x.kernel, "%s", k->name);
 			snprintf(x.device, sizeof x.device, "%s", b->device);
 			cal_samples_push(out, &x);

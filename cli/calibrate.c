@@ -21,6 +21,9 @@ static const struct cmd_opt cal_opts[] = {
 			       "calibrate/cuda/hetsim-cuda-cal"},
 	{"kernels", 'k', "LIST", "comma-separated kernels to time (default: all)"},
 	{"quick", 0, NULL, "fewer sizes and repeats (under a minute)"},
+	{"concurrency", 0, "LIST", "contention: also time each kernel with k copies at once, "
+				   "one per core, for each k of LIST (comma-separated, 1 to the "
+				   "online cores; default 1..cores; 1 alone: none)"},
 	{"input", 'i', "FILE...", "text files for the wordcount kernels (default: Zipf text); "
 				  "repeatable, and any further arguments are more files"},
 	{"fit", 0, "SAMPLES", "fit samples measured elsewhere (CSV: kernel,device,size,repeat,"
@@ -175,6 +178,12 @@ static void print_fits(const struct fit_line *l, int n)
 		printf("%-17s %-6s %9.3f ms %8.4f ms/%-7s %9.5f %6.2f%% %3d\n", l[i].kernel,
 		       l[i].device, l[i].intercept * 1e3, l[i].slope * 1e3, l[i].unit, l[i].r2,
 		       100 * l[i].cv, l[i].n);
+	for (int i = 0; i < n; i++)
+		for (int j = 1; j < l[i].nk; j++)
+			printf("%-17s %-6s contention: k=%-3d slowdown %.3f (spread %.1f %%, alone "
+			       "%.1f %%, %d samples)\n", l[i].kernel, l[i].device, l[i].k[j],
+			       l[i].slowdown[j], 100 * l[i].spread[j], 100 * l[i].spread[0],
+			       l[i].ksamples[j]);
 }
 
 static int fit_and_write(const struct cal_samples *s, const char *out, const char *csv,
@@ -249,14 +258,55 @@ static int pick_kernels(const char *list, const struct cal_backend *b, bool *on)
 	return 0;
 }
 
+/* --concurrency LIST into ks (increasing, 1 first, duplicates dropped),
+ * each from 1 to `cores`; NULL: 1..cores (powers of two and cores above
+ * 16).  Returns the count, or -1 after the message. */
+static int parse_concurrency(const char *list, int cores, int *ks)
+{
+	bool on[FIT_MAX_K + 1] = {[1] = true};
+	int max = cores < FIT_MAX_K ? cores : FIT_MAX_K;
+	if (!list)
+		for (int k = 2; k <= max; k++)
+			on[k] = k <= 16 || (k & (k - 1)) == 0 || k == max;
+	char buf[1024];
+	snprintf(buf, sizeof buf, "%s", list ? list : "");
+	for (char *save, *t = strtok_r(buf, ",", &save); list && t; t = strtok_r(NULL, ",", &save)) {
+		char *end;
+		errno = 0;
+		long k = strtol(t, &end, 10);
+		if (*end || end == t || errno || k < 1 || k > max) {
+			fprintf(stderr, "hetsim calibrate: option '--concurrency' wants integers from 1 "
+					"to %d (the online cores), comma-separated, got '%s'\n", max, t);
+			return -1;
+		}
+		on[k] = true;
+	}
+	if (list && (!*list || list[strlen(list) - 1] == ',' || strstr(list, ",,"))) {
+		fprintf(stderr, "hetsim calibrate: option '--concurrency' wants integers from 1 to %d "
+				"(the online cores), comma-separated, got '%s'\n", max, list);
+		return -1;
+	}
+	int n = 0;
+	for (int k = 1; k <= max; k++)
+		if (on[k])
+			ks[n++] = k;
+	return n;
+}
+
 static int measure(const struct cal_backend *b, const bool *on, const struct cal_input *in,
-		   bool quick, const char *out, bool force)
+		   bool quick, const char *out, bool force, const int *ks, int nks)
 {
 	char model[256], err[1024], csv[4300], src[128];
 	int cores;
 	cal_machine(model, sizeof model, &cores);
 	printf("hetsim calibrate: %s backend on %s (%d cores online); kernels run "
 	       "single-threaded (1 thread)%s\n", b->name, model, cores, quick ? "; --quick" : "");
+	if (nks > 1) {
+		printf("contention: k copies at once, one per core, k =");
+		for (int i = 0; i < nks; i++)
+			printf("%s %d", i ? "," : "", ks[i]);
+		printf("\n");
+	}
 	struct cal_ctx *c = cal_ctx_new(in);
 	struct cal_samples s = {0};
 	double t0 = cal_now();
@@ -265,6 +315,13 @@ static int measure(const struct cal_backend *b, const bool *on, const struct cal
 			continue;
 		if (cal_time_kernel(b, &b->kernels[k], c, quick, quick ? 1 : 2, &s, stdout, err,
 				    sizeof err)) {
+			fprintf(stderr, "hetsim calibrate: %s: %s\n", b->kernels[k].name, err);
+			cal_samples_free(&s);
+			cal_ctx_free(c);
+			return 1;
+		}
+		if (nks > 1 && cal_time_contention(b, &b->kernels[k], c, quick, quick ? 1 : 2, ks,
+						   nks, &s, stdout, err, sizeof err)) {
 			fprintf(stderr, "hetsim calibrate: %s: %s\n", b->kernels[k].name, err);
 			cal_samples_free(&s);
 			cal_ctx_free(c);
@@ -329,6 +386,12 @@ int cmd_calibrate(int argc, char **argv)
 	const char *workers = cmd_get(cal_opts, &a, "workers");
 	const char *repeats = cmd_get(cal_opts, &a, "repeats");
 	const char *zipf = cmd_get(cal_opts, &a, "zipf");
+	const char *conc = cmd_get(cal_opts, &a, "concurrency");
+	if (conc && (val || fit)) {
+		fprintf(stderr, "hetsim calibrate: option '--concurrency' goes with measuring: drop "
+				"it with --%s\n", val ? "validate" : "fit");
+		return 2;
+	}
 	if (!val && (workers || repeats || zipf)) {
 		fprintf(stderr, "hetsim calibrate: options '--workers', '--repeats' and '--zipf' go "
 				"with '--validate'\n");
@@ -413,7 +476,13 @@ int cmd_calibrate(int argc, char **argv)
 	bool on[16] = {false};
 	if (pick_kernels(cmd_get(cal_opts, &a, "kernels"), &cal_cpu_backend, on))
 		return 2;
+	char model[256];
+	int cores, ks[FIT_MAX_K];
+	cal_machine(model, sizeof model, &cores);
+	int nks = parse_concurrency(conc, cores, ks);
+	if (nks < 0)
+		return 2;
 	struct cal_input in = {files, nfiles};
 	return measure(&cal_cpu_backend, on, &in, cmd_get(cal_opts, &a, "quick") != NULL, out,
-		       force);
+		       force, ks, nks);
 }

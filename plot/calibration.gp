@@ -27,7 +27,9 @@ do for [i = 1:n] {
 	b = real(word(slopes, i))
 	set title sprintf("%s on %s", k, d)
 	set xlabel sprintf("size (%s)", word(units, i))
-	plot csv using 3:((strcol(1) eq k && strcol(2) eq d) ? $5 * 1000 : NaN) \
+	# samples timed alone: column 6 (k, copies at once) absent or 1
+	plot csv using 3:((strcol(1) eq k && strcol(2) eq d && \
+			   (strcol(6) eq "" || strcol(6) eq "1")) ? $5 * 1000 : NaN) \
 		with points pt 7 ps 0.6 lc rgb "#1f77b4" title "samples", \
 	     (a + b * x) * 1000 with lines lw 2 lc rgb "#d62728" \
 		title sprintf("%.3g ms + %.3g ms/%s", a * 1000, b * 1000, word(units, i))

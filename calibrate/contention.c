@@ -1,0 +1,266 @@
+/* contention.c - timing a kernel with k copies running at once, one per
+ * core: what a task costs when its node's other cores are as busy as in
+ * the simulation (cal.h, cal_time_contention; calibrate/README.md,
+ * "Contention").
+ *
+ * The copies are forked processes, not threads: each has its own heap
+ * and allocator, as Spark's tasks in one executor nearly do (their JVM
+ * heap is shared, but a task's tables are its own), and nothing of the
+ * parent is shared but the read-only input, copy-on-write.  The parent
+ * sets the size up once (not timed) and forks the largest k copies;
+ * copy i is pinned to the i-th core the process may run on.  A round
+ * writes one byte into the go pipe of each of the first k copies; each
+ * runs the kernel once, timed on its own CLOCK_MONOTONIC, and answers on
+ * one shared pipe (a record under PIPE_BUF: whole).  Idle copies block
+ * in read(), costing nothing. */
+#define _GNU_SOURCE /* sched_setaffinity, CPU_SET */
+#include "cal.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "util.h"
+
+#define MAX_COPIES 64
+
+struct answer {    /* a copy's record on the shared pipe */
+	int copy;      /* its index */
+	double seconds;/* < 0: ready (after its warm-up) */
+};
+
+/* Whole reads and writes, retried on EINTR.  0, or -1 (EOF, error). */
+static int put(int fd, const void *p, size_t n)
+{
+	const char *c = p;
+	while (n) {
+		ssize_t w = write(fd, c, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		c += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static int get(int fd, void *p, size_t n)
+{
+	char *c = p;
+	while (n) {
+		ssize_t r = read(fd, c, n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		c += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+/* The cores this process may run on, in order, into cpu[] (at most
+ * max); their number, 0 when the OS does not say. */
+static int allowed_cpus(int *cpu, int max)
+{
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	if (sched_getaffinity(0, sizeof set, &set) != 0)
+		return 0;
+	int n = 0;
+	for (int i = 0; i < CPU_SETSIZE && n < max; i++)
+		if (CPU_ISSET(i, &set))
+			cpu[n++] = i;
+	return n;
+}
+
+/* A copy: pin, warm up, then one timed run per byte read from `go`,
+ * until EOF.  Never returns. */
+static void copy_main(const struct cal_kernel *k, void *st, int copy, int core, int go,
+		      int ans, int warmup)
+{
+	if (core >= 0) {
+		cpu_set_t set;
+		CPU_ZERO(&set);
+		CPU_SET(core, &set);
+		(void)sched_setaffinity(0, sizeof set, &set); /* refused: runs unpinned */
+	}
+	double w0 = cal_now();
+	for (int w = 0; w < 50 && (w < warmup || cal_now() - w0 < 0.2); w++)
+		k->run(st);
+	struct answer a = {copy, -1};
+	if (put(ans, &a, sizeof a))
+		_exit(1);
+	char b;
+	while (get(go, &b, 1) == 0) {
+		double t0 = cal_now();
+		k->run(st);
+		a.seconds = cal_now() - t0;
+		if (put(ans, &a, sizeof a))
+			_exit(1);
+	}
+	_exit(0);
+}
+
+/* Whether pinning works here: the parent tries it on itself (and puts
+ * its mask back). */
+static bool can_pin(int core)
+{
+	cpu_set_t old, set;
+	if (core < 0 || sched_getaffinity(0, sizeof old, &old) != 0)
+		return false;
+	CPU_ZERO(&set);
+	CPU_SET(core, &set);
+	bool ok = sched_setaffinity(0, sizeof set, &set) == 0;
+	(void)sched_setaffinity(0, sizeof old, &old);
+	return ok;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof *v, cmp_double);
+	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Per k, the median, its MAD and the slowdown against k = 1: the
+ * progress lines.  s[0..n) are this kernel's samples. */
+static void report(FILE *log, const struct cal_kernel *k, double size,
+		   const struct cal_sample *s, int n, const int *ks, int nks)
+{
+	double *v = xmalloc((size_t)n * sizeof *v), ref = 0;
+	for (int j = 0; j < nks; j++) {
+		int m = 0;
+		for (int i = 0; i < n; i++)
+			if (s[i].k == ks[j])
+				v[m++] = s[i].seconds;
+		double med = median(v, m);
+		for (int i = 0; i < m; i++)
+			v[i] = v[i] > med ? v[i] - med : med - v[i];
+		double mad = median(v, m);
+		if (j == 0)
+			ref = med;
+		fprintf(log, "  %-17s %8g %-7s k=%-3d median %10.3f ms  MAD %8.3f ms (%4.1f %%)  "
+			"slowdown %.3f  n=%d\n", k->name, size, k->unit, ks[j], med * 1e3, mad * 1e3,
+			med > 0 ? 100 * mad / med : 0.0, ref > 0 ? med / ref : 0.0, m);
+	}
+	fflush(log);
+	free(v);
+}
+
+int cal_time_contention(const struct cal_backend *b, const struct cal_kernel *k,
+			struct cal_ctx *c, bool quick, int warmup, const int *ks, int nks,
+			struct cal_samples *out, FILE *log, char *err, size_t errlen)
+{
+	const double *sizes = quick ? k->quick : k->sizes;
+	int nsizes = quick ? k->nquick : k->nsizes;
+	int reps = quick ? k->quick_repeats : k->repeats;
+	double size = sizes[nsizes / 2];
+	int ncopies = nks > 0 ? ks[nks - 1] : 0;
+	if (nks < 1 || ks[0] != 1 || ncopies > MAX_COPIES) {
+		snprintf(err, errlen, "contention: k must start at 1 and stay below %d", MAX_COPIES + 1);
+		return -1;
+	}
+	if (k->prepare && k->prepare(c, size, err, errlen))
+		return -1;
+	void *st = k->setup(c, size, err, errlen);
+	if (!st)
+		return -1;
+	int cpu[MAX_COPIES], ncpu = allowed_cpus(cpu, MAX_COPIES);
+	bool pinned = ncpu > 0 && can_pin(cpu[0]);
+	if (log && (!pinned || ncpu < ncopies))
+		fprintf(log, "  note: %s\n", !pinned ? "the OS refuses sched_setaffinity: copies run "
+			"unpinned" : "fewer allowed cores than copies: some share a core");
+	int go[MAX_COPIES], ans[2];
+	pid_t pid[MAX_COPIES];
+	int started = 0, rc = -1, first = out->n;
+	if (pipe(ans)) {
+		snprintf(err, errlen, "contention: pipe: %s", strerror(errno));
+		k->teardown(st);
+		return -1;
+	}
+	fflush(NULL);
+	for (; started < ncopies; started++) {
+		int p[2];
+		if (pipe(p)) {
+			snprintf(err, errlen, "contention: pipe: %s", strerror(errno));
+			goto out;
+		}
+		pid_t f = fork();
+		if (f < 0) {
+			snprintf(err, errlen, "contention: fork: %s", strerror(errno));
+			close(p[0]);
+			close(p[1]);
+			goto out;
+		}
+		if (f == 0) {
+			close(p[1]);
+			close(ans[0]);
+			for (int i = 0; i < started; i++)
+				close(go[i]);
+			copy_main(k, st, started, pinned ? cpu[started % ncpu] : -1, p[0], ans[1],
+				  warmup);
+		}
+		close(p[0]);
+		go[started] = p[1];
+		pid[started] = f;
+	}
+	close(ans[1]);
+	ans[1] = -1;
+	struct answer a;
+	for (int i = 0; i < ncopies; i++) /* every copy warmed up */
+		if (get(ans[0], &a, sizeof a)) {
+			snprintf(err, errlen, "contention: a copy of %s ended before its warm-up was "
+				 "over", k->name);
+			goto out;
+		}
+	for (int r = 0; r < reps; r++)
+		for (int j = 0; j < nks; j++) {
+			for (int i = 0; i < ks[j]; i++)
+				if (put(go[i], "g", 1)) {
+					snprintf(err, errlen, "contention: copy %d of %s is gone", i,
+						 k->name);
+					goto out;
+				}
+			for (int i = 0; i < ks[j]; i++) {
+				if (get(ans[0], &a, sizeof a) || a.copy < 0 || a.copy >= ks[j]) {
+					snprintf(err, errlen, "contention: a copy of %s ended during "
+						 "a round", k->name);
+					goto out;
+				}
+				struct cal_sample x = {.size = size, .repeat = r, .seconds = a.seconds,
+						       .k = ks[j]};
+				snprintf(x.kernel, sizeof x.kernel, "%s", k->name);
+				snprintf(x.device, sizeof x.device, "%s", b->device);
+				cal_samples_push(out, &x);
+			}
+		}
+	rc = 0;
+out:
+	for (int i = 0; i < started; i++)
+		close(go[i]); /* EOF: the copy exits */
+	for (int i = 0; i < started; i++) {
+		int status;
+		if (rc)
+			kill(pid[i], SIGKILL);
+		while (waitpid(pid[i], &status, 0) < 0 && errno == EINTR)
+			;
+	}
+	close(ans[0]);
+	if (ans[1] >= 0)
+		close(ans[1]);
+	k->teardown(st);
+	if (rc == 0 && log)
+		report(log, k, size, out->v + first, out->n - first, ks, nks);
+	return rc;
+}
