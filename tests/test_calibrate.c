@@ -118,6 +118,77 @@ static void test_fit_poor(void)
 	cal_samples_free(&s);
 }
 
+/* Contention samples of mnist_step on cpu: n alone at size 64 (and the
+ * sweep's line), n per copy count k at slowdown f[k], lognormal noise cv. */
+static void synth_contention(struct cal_samples *s, const int *ks, const double *f, int nks,
+			     double cv)
+{
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(r, 5);
+	for (int j = 0; j < nks; j++)
+		for (int rep = 0; rep < 9; rep++)
+			for (int c = 0; c < ks[j]; c++) { /* one sample per copy per round */
+				struct cal_sample x = {.size = 64, .repeat = rep, .k = ks[j],
+						       .seconds = 0.034 * f[j] *
+								  exp(gsl_ran_gaussian(r, cv))};
+				snprintf(x.kernel, sizeof x.kernel, "mnist_step");
+				snprintf(x.device, sizeof x.device, "cpu");
+				cal_samples_push(s, &x);
+			}
+	gsl_rng_free(r);
+}
+
+/* The slowdown is the median at k over the median alone: exact without
+ * noise, within its spread with it; the line is fitted from the samples
+ * alone only (k = 1), so contention samples leave it as it was. */
+static void test_fit_contention(void)
+{
+	const int ks[] = {1, 2, 4};
+	const double f[] = {1, 1.5, 2.2};
+	struct cal_samples s = {0};
+	struct fit_line *l;
+	char err[256];
+	synth(&s, 2e-3, 0.5e-3, 0.0, "cpu");
+	synth_contention(&s, ks + 1, f + 1, 2, 0.0);
+	CU_ASSERT_EQUAL_FATAL(fit_all(&s, &l, err, sizeof err), 1);
+	CU_ASSERT_DOUBLE_EQUAL(l[0].intercept, 2e-3, 1e-12); /* the line alone */
+	CU_ASSERT_DOUBLE_EQUAL(l[0].slope, 0.5e-3, 1e-12);
+	CU_ASSERT_EQUAL(l[0].samples, 49);
+	CU_ASSERT_EQUAL_FATAL(l[0].nk, 3);
+	for (int j = 0; j < 3; j++) {
+		CU_ASSERT_EQUAL(l[0].k[j], ks[j]);
+		CU_ASSERT_DOUBLE_EQUAL(l[0].slowdown[j], f[j], 1e-12);
+		CU_ASSERT_DOUBLE_EQUAL(l[0].spread[j], 0, 1e-12);
+	}
+	CU_ASSERT_EQUAL(l[0].ksamples[0], 7);  /* the sweep's, at size 64 */
+	CU_ASSERT_EQUAL(l[0].ksamples[1], 18); /* 9 rounds x 2 copies */
+	CU_ASSERT_EQUAL(l[0].ksamples[2], 36);
+	free(l);
+	cal_samples_free(&s);
+
+	/* 3 % noise, the reference timed alone in the same rounds */
+	synth(&s, 2e-3, 0.5e-3, 0.0, "cpu");
+	synth_contention(&s, ks, f, 3, 0.03);
+	CU_ASSERT_EQUAL_FATAL(fit_all(&s, &l, err, sizeof err), 1);
+	CU_ASSERT_EQUAL_FATAL(l[0].nk, 3);
+	CU_ASSERT_DOUBLE_EQUAL(l[0].slowdown[1], 1.5, 0.03);
+	CU_ASSERT_DOUBLE_EQUAL(l[0].slowdown[2], 2.2, 0.044);
+	CU_ASSERT(l[0].spread[2] > 0.01 && l[0].spread[2] < 0.06);
+	free(l);
+	cal_samples_free(&s);
+
+	/* k > 1 at a size nobody timed alone: no reference */
+	synth(&s, 2e-3, 0.5e-3, 0.0, "cpu");
+	struct cal_sample x = {.size = 3, .k = 2, .seconds = 0.01};
+	snprintf(x.kernel, sizeof x.kernel, "mnist_step");
+	snprintf(x.device, sizeof x.device, "cpu");
+	cal_samples_push(&s, &x);
+	CU_ASSERT_EQUAL(fit_all(&s, &l, err, sizeof err), -1);
+	CU_ASSERT_STRING_EQUAL(err, "mnist_step on cpu: samples with k > 1 but none alone at "
+				    "their size, the reference of the slowdown");
+	cal_samples_free(&s);
+}
+
 static void write_file(const char *path, const char *text)
 {
 	FILE *f = fopen(path, "w");
@@ -138,6 +209,9 @@ static void test_model_roundtrip(void)
 			push(&s, "wordcount_map", "cpu", size, k, 0.1 + 0.03 * size);
 			push(&s, "wordcount_reduce", "cpu", size, k, 0.05 + 0.02 * size);
 		}
+	const int ks[] = {2};
+	const double f2[] = {1.25};
+	synth_contention(&s, ks, f2, 1, 0.0);
 	snprintf(csv, sizeof csv, "%s/m.yaml.samples.csv", dir);
 	CU_ASSERT_EQUAL_FATAL(fit_write_samples(csv, &s, err, sizeof err), 0);
 	CU_ASSERT_EQUAL_FATAL(fit_read_samples(csv, &back, err, sizeof err), 0);
@@ -168,6 +242,14 @@ static void test_model_roundtrip(void)
 		CU_ASSERT_EQUAL(k->noise, SCN_NOISE_LOGNORMAL);
 		CU_ASSERT_STRING_EQUAL(k->unit, f[i].unit);
 	}
+	/* the contention entry: mnist_step on cpu, 1.25 at k = 2, the
+	 * nodes' curve (the only cpu entry), held beyond 2 */
+	const struct scn_cost_dev *d = scn_cost_device(scn_cost_kernel(sc, "mnist_step"), "cpu");
+	CU_ASSERT_EQUAL_FATAL(d->nslowdown, 2);
+	CU_ASSERT_DOUBLE_EQUAL(d->slowdown[1], 1.25, 1e-4);
+	CU_ASSERT_PTR_NULL(scn_cost_device(scn_cost_kernel(sc, "mnist_step"), "gpu")->slowdown);
+	CU_ASSERT_EQUAL(sc->groups[0].nbusy, 2);
+	CU_ASSERT_DOUBLE_EQUAL(sc->groups[0].busy_slowdown[1], 1.25, 1e-4);
 	/* mnist_step's noise is its noisier device's */
 	CU_ASSERT_DOUBLE_EQUAL(scn_cost_kernel(sc, "mnist_step")->noise_cv, fmax(f[0].cv, f[1].cv),
 			       0.00005);
@@ -196,6 +278,15 @@ static void test_samples_bad(void)
 	write_file(path, "mnist_step,h200,16,0,-1\n");
 	CU_ASSERT_EQUAL(fit_read_samples(path, &s, err, sizeof err), -1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, ":1: bad seconds '-1'"));
+	cal_samples_free(&s);
+	/* k: the 6th column, optional (5 columns: alone) */
+	write_file(path, "mnist_step,h200,16,0,0.001\nmnist_step,h200,16,0,0.002,2\n"
+			 "mnist_step,h200,16,0,0.002,0\n");
+	CU_ASSERT_EQUAL(fit_read_samples(path, &s, err, sizeof err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, ":3: bad k '0' (copies at once: an integer >= 1)"));
+	CU_ASSERT_EQUAL_FATAL(s.n, 2);
+	CU_ASSERT_EQUAL(s.v[0].k, 1);
+	CU_ASSERT_EQUAL(s.v[1].k, 2);
 	cal_samples_free(&s);
 	remove(path);
 }
@@ -406,12 +497,26 @@ static void test_cli_bad(void)
 	CU_ASSERT_EQUAL(calibrate_cli(err, sizeof err, 6, a4), 2);
 	CU_ASSERT_STRING_EQUAL(err, "hetsim calibrate: option '--zipf' shapes the synthetic text: "
 				    "drop it with --input\n");
+	/* --concurrency: integers from 1 to the online cores (bad values
+	 * exit before anything is measured) */
+	const char *bad[] = {"0", "x", "1,,2", "2.5", "100000", ""};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char *a5[] = {"--concurrency", (char *)bad[i], "-o", "/tmp/x.yaml", NULL};
+		CU_ASSERT_EQUAL(calibrate_cli(err, sizeof err, 4, a5), 2);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err, "hetsim calibrate: option '--concurrency' wants "
+					      "integers from 1 to "));
+	}
+	char *a6[] = {"--validate", "m.yaml", "--concurrency", "1,2", NULL};
+	CU_ASSERT_EQUAL(calibrate_cli(err, sizeof err, 4, a6), 2);
+	CU_ASSERT_STRING_EQUAL(err, "hetsim calibrate: option '--concurrency' goes with measuring: "
+				    "drop it with --validate\n");
 }
 
 int test_suite_calibrate(void)
 {
 	TEST_SUITE("calibrate",
 		   {"fit recovers known coefficients", test_fit_recovers},
+		   {"contention fit recovers known slowdowns", test_fit_contention},
 		   {"poor fits are flagged", test_fit_poor},
 		   {"noise: a robust spread, stalls aside", test_fit_noise_robust},
 		   {"model file round-trips through scn_load", test_model_roundtrip},

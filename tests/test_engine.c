@@ -514,6 +514,58 @@ static void arena_rounds(void)
 	CU_ASSERT(a.base == NULL && a.cap == 0);
 }
 
+/* Contention (contention-2.yaml has the arithmetic): 2 tasks of 1 s
+ * at slowdown 1.5 both end at 1.5 s, a third queued runs alone 1.5..2.5;
+ * a 1 s and a 3 s task share until 4, the long one alone to 6.  The same
+ * scenario with its curve dropped, and the file without the entry, both
+ * give the uncontended 5 s, event for event. */
+static void contention_hand(void)
+{
+	struct scn *c;
+	struct sim *s = h_run("tests/scenarios/hand/contention-2.yaml", "fifo", 0, &c);
+	CU_ASSERT_EQUAL(c->groups[0].nbusy, 2);
+	CU_ASSERT_DOUBLE_EQUAL(c->groups[0].busy_slowdown[1], 1.5, 0);
+	const struct sim_job *j = h_job(s, "j", 0);
+	CU_ASSERT_EQUAL(j->status, JOB_DONE);
+	CU_ASSERT_EQUAL(j->end_us, S(6));
+	h_done(s, c);
+
+	struct scn *none;
+	s = h_run("tests/scenarios/hand/contention-none.yaml", "fifo", 0, &none);
+	CU_ASSERT_EQUAL(none->groups[0].nbusy, 0);
+	int64_t end = h_job(s, "j", 0)->end_us;
+	uint64_t events = sim_totals(s)->events;
+	CU_ASSERT_EQUAL(end, S(5));
+	h_done(s, none);
+
+	c = h_load("tests/scenarios/hand/contention-2.yaml");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	c->groups[0].nbusy = 0; /* no curve: the rate as without the entry */
+	s = h_run_loaded(c, 0, 0);
+	CU_ASSERT_EQUAL(h_job(s, "j", 0)->end_us, end);
+	CU_ASSERT_EQUAL(sim_totals(s)->events, events);
+	h_done(s, c);
+}
+
+/* Two kernels' entries: the node's curve is their largest slowdown at
+ * each busy core count, linear between measured k, the last held beyond
+ * (1, 1.8, 2, 2 on 4 cores; a gpu entry plays no part); contention-hold
+ * .yaml: 4 tasks end at 2, 2 at 3.8, the last at 4.8. */
+static void contention_hold(void)
+{
+	struct scn *c;
+	struct sim *s = h_run("tests/scenarios/hand/contention-hold.yaml", "fifo", 0, &c);
+	const double want[] = {1, 1.8, 2};
+	CU_ASSERT_EQUAL_FATAL(c->groups[0].nbusy, 3);
+	for (int b = 0; b < 3; b++)
+		CU_ASSERT_DOUBLE_EQUAL(c->groups[0].busy_slowdown[b], want[b], 1e-15);
+	const struct scn_cost_dev *d = scn_cost_device(scn_cost_kernel(c, "wordcount_map"), "cpu");
+	CU_ASSERT_EQUAL(d->nslowdown, 3);
+	CU_ASSERT_DOUBLE_EQUAL(d->slowdown[1], 1.5, 1e-15); /* between k = 1 and 3 */
+	CU_ASSERT_EQUAL(h_job(s, "j", 0)->end_us, S(4.8));
+	h_done(s, c);
+}
+
 int test_suite_engine(void)
 {
 	TEST_SUITE("engine",
@@ -532,6 +584,8 @@ int test_suite_engine(void)
 		   {"round_half_away is libm's round", round_away},
 		   {"radix sorts: stable, and match qsort", radix_sort},
 		   {"arena: distinct aligned blocks, one block after a reset", arena_rounds},
-		   {"an arrival past the clock stops the run cleanly", far_arrival});
+		   {"an arrival past the clock stops the run cleanly", far_arrival},
+		   {"contention: the slowdown at busy cores, by hand", contention_hand},
+		   {"contention: kernels' largest slowdown, held beyond k", contention_hold});
 	return 0;
 }

@@ -10,6 +10,7 @@
 #include "sim.h"
 #include "registry.h"
 #include "load.h"
+#include "harness.h"
 #include "test.h"
 
 #include "policy.h"
@@ -733,6 +734,47 @@ static void test_one_line(void)
 	scn_free(s);
 }
 
+/* A bad contention entry (line 4 of the file, the kernel's cpu entry,
+ * from column 16) names file:line:col and what is wrong. */
+static void test_contention_bad(void)
+{
+	static const struct {
+		const char *entry, *msg;
+	} cases[] = {
+		{"cpu: {k: [2, 3], slowdown: [1, 1.5]}",
+		 ":4:26: expected k to start at 1 (the reference), got '2'"},
+		{"cpu: {k: [1, 1], slowdown: [1, 1.5]}",
+		 ":4:29: expected k in increasing order, got '1' after 1"},
+		{"cpu: {k: [1, 2], slowdown: [1, 1.5, 2]}",
+		 ":4:43: expected 2 values in slowdown, one per k, got 3"},
+		{"cpu: {k: [1, 2], slowdown: [1.1, 1.5]}",
+		 ":4:44: expected slowdown 1 at k = 1 (the reference), got '1.1'"},
+		{"cpu: {k: [1, 2], slowdown: [1, 0]}", ":4:47: expected a slowdown > 0, got '0'"},
+		{"cpu: {k: [1, 2], slowdown: [1, fast]}", ":4:47: expected a number, got 'fast'"},
+		{"cpu: {k: [1, 2], slowdown: [1, 1.5], spread: [0, -1]}",
+		 ":4:65: expected a spread >= 0, got '-1'"},
+		{"cpu: {k: [1, 2], slowdown: [1, 1.5], beyond: fit}",
+		 ":4:61: unknown rule 'fit' beyond the largest k (known: hold)"},
+		{"cpu: {k: [1, 2]}", ":4:21: missing key 'slowdown' in contention entry 'cpu'"},
+		{"cpu: {k: [1, 2], slowdwn: [1, 1.5]}",
+		 ":4:33: unknown key 'slowdwn' in contention entry (did you mean 'slowdown'?)"},
+		{"gpu: {k: [1, 2], slowdown: [1, 1.5]}",
+		 ":4:16: contention for device 'gpu', which kernel 'wordcount_map' has not under "
+		 "devices (known: cpu)"},
+		{"cpu: {k: [1, 0], slowdown: [1, 1.5]}", ":4:29: expected an integer >= 1, got '0'"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char yaml[1024];
+		snprintf(yaml, sizeof yaml, "cost_model: {version: 1, kernels: {wordcount_map: {\n"
+			 "  unit: MiB,\n  devices: {cpu: {intercept: 1s, slope: 0s}},\n"
+			 "  contention: {%s}}}}\n"
+			 "cluster: [{name: n, cores: 2, memory: 1GiB}]\n"
+			 "workload: [{name: j, type: synthetic, stages: [{name: s, tasks: 1, "
+			 "duration: 1s}]}]\npolicies: [fifo]\n", cases[i].entry);
+		h_expect_load_error(yaml, cases[i].msg);
+	}
+}
+
 int test_suite_scenario(void)
 {
 	TEST_SUITE("scenario",
@@ -750,6 +792,7 @@ int test_suite_scenario(void)
 		   {"error buffer limits", test_err_buffer},
 		   {"messages stay on one line", test_one_line},
 		   {"long lists and their limits", test_long_lists},
-		   {"mnist_spark gpu_busy: values and message", test_gpu_busy});
+		   {"mnist_spark gpu_busy: values and message", test_gpu_busy},
+		   {"bad contention entries: exact messages", test_contention_bad});
 	return 0;
 }
