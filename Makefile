@@ -7,6 +7,7 @@
 #   make paper        both experiments of the study -> results/paper/ (report.md)
 #   make bench        the benchmarks -> results/bench/ (bench/README.md)
 #   make cuda         the CUDA calibration program, where nvcc exists
+#   make cuda-host    its kernels built for the host by g++ (linked into make check)
 #   make MPI=1        bin/hetsim-mpi: `hetsim sweep` across MPI ranks (mpicc, OpenMPI)
 #   make clean
 
