@@ -7,6 +7,7 @@
 #   make paper        both experiments of the study -> results/paper/ (report.md)
 #   make bench        the benchmarks -> results/bench/ (bench/README.md)
 #   make cuda         the CUDA calibration program, where nvcc exists
+#   make cuda-host    its kernels built for the host by g++ (linked into make check)
 #   make MPI=1        bin/hetsim-mpi: `hetsim sweep` across MPI ranks (mpicc, OpenMPI)
 #   make clean
 
@@ -81,8 +82,24 @@ $(BIN): $(LIB_OBJ) $(BUILD)/cli/main.o
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 
-$(TESTBIN): $(LIB_OBJ) $(TEST_OBJ)
+# `make cuda-host`: the CUDA program's kernels (calibrate/cuda/kernels.cuh)
+# built for the host by g++, behind a C interface (cuda_host.h), linked
+# into the tests only (calibrate/cuda/README.md, "Host build").  No C++
+# library, no exceptions, so $(CC) links it; sanitizers as the C code.
+CUDA_HOST_OBJ   := $(BUILD)/calibrate/cuda/cuda_host.o
+CUDA_HOST_FLAGS := -O2 -g -std=c++17 -Wall -Wextra -Werror -fno-exceptions -fno-rtti \
+                   $(filter -fsanitize=% -fno-omit-frame-pointer -fno-sanitize-recover=%,$(CFLAGS))
+
+.PHONY: cuda-host
+cuda-host: $(CUDA_HOST_OBJ)
+
+$(CUDA_HOST_OBJ): calibrate/cuda/cuda_host.cpp | deps
+	@mkdir -p $(dir $@)
+	$(CXX) $(CUDA_HOST_FLAGS) -MMD -MP -c $< -o $@
+
+$(TESTBIN): $(LIB_OBJ) $(TEST_OBJ) $(CUDA_HOST_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+
 
 # `make run`: the default paper scenario, stock Spark against label-dual.
 run: deps $(BIN)
@@ -109,7 +126,7 @@ test: check
 clean:
 	rm -rf build bin calibrate/cuda/hetsim-cuda-cal
 
--include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BUILD)/cli/main.d
+-include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BUILD)/cli/main.d $(CUDA_HOST_OBJ:.o=.d)
 
 # Figures of the default paper scenario's results, rendered by gnuplot
 # into results/paper-mixed/figures/.  The results are those `make run`
@@ -158,7 +175,7 @@ cuda:
 		echo "cuda: nvcc not found at $(NVCC); skipped"; \
 	fi
 
-$(CUDA_CAL): calibrate/cuda/hetsim-cuda-cal.cu
+$(CUDA_CAL): calibrate/cuda/hetsim-cuda-cal.cu calibrate/cuda/kernels.cuh calibrate/cuda/host_exec.h
 	$(NVCC) $(NVCCFLAGS) -o $@ $< -Xlinker -rpath,$(CUDA_HOME)/lib64 -lcublas
 
 # `make bench` (bench/run, bench/README.md): the event queue alone, the

@@ -36,6 +36,10 @@ void cal_wc_merge(struct cal_wc *dst, const struct cal_wc *src);
 uint64_t cal_wc_get(const struct cal_wc *t, const char *word);
 size_t cal_wc_distinct(const struct cal_wc *t);
 size_t cal_wc_bytes(const struct cal_wc *t);
+/* Call fn(word, len, count, arg) for every word of t, in no set order
+ * (the word is not NUL-terminated and lives as long as t is unchanged). */
+void cal_wc_each(const struct cal_wc *t,
+		 void (*fn)(const char *word, size_t len, uint64_t count, void *arg), void *arg);
 
 /* `bytes` of text (NUL-terminated, owned by the caller): words drawn
  * from a vocabulary of synthetic words with a Zipf(s = 1) law (gsl_rng

@@ -173,6 +173,16 @@ size_t cal_wc_bytes(const struct cal_wc *t)
 	return t->alen + t->used * 9;
 }
 
+void cal_wc_each(const struct cal_wc *t,
+		 void (*fn)(const char *word, size_t len, uint64_t count, void *arg), void *arg)
+{
+	for (size_t i = 0; i < t->cap; i++) {
+		const struct slot *s = &t->slots[i];
+		if (s->hash)
+			fn(t->arena + s->off, s->len, s->count, arg);
+	}
+}
+
 /* ---- text ---------------------------------------------------------- */
 
 char *cal_text_zipf(size_t bytes, uint64_t seed)

@@ -12,9 +12,16 @@
 //                     one table (both copies included)
 //   mnist_step        one SGD step of a 784-128-10 MLP at batch B (data
 //                     resident on the device, no copies)
+//
+// The kernels' arithmetic is kernels.cuh, shared with the host build that
+// `make check` tests against the CPU kernels (calibrate/cpu); this file
+// holds the launches (cuda_exec), device memory, the start-up checks
+// and the timing.
 
 #include <cuda_runtime.h>
 #include <cublas_v2.h>
+#include <sys/utsname.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
@@ -25,9 +32,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <string>
 #include <unordered_map>
 #include <vector>
+
+#include "host_exec.h"
+#include "kernels.cuh"
 
 static const char *prog = "hetsim-cuda-cal";
 
@@ -97,98 +108,129 @@ struct Rng {
 	}
 	double uniform() { return (double)(next() >> 11) * (1.0 / 9007199254740992.0); } // [0,1)
 	uint32_t below(uint32_t n) { return (uint32_t)(uniform() * n); }
+	double gauss(double sd) // Box-Muller
+	{
+		double u = 1.0 - uniform(), v = uniform();
+		return sd * std::sqrt(-2.0 * std::log(u)) * std::cos(6.283185307179586 * v);
+	}
 };
 
 /* ------------------------------------------------------------------ */
-/* Word counting: shared definitions.                                  */
-
-// A word is a maximal run of bytes that are not ' ', '\n', '\t', '\r'.
-// Words are identified by their 64-bit FNV-1a hash (0 is the empty slot,
-// a hash of 0 becomes 1): with a 50 000-word vocabulary a collision has a
-// probability of ~1e-10, and the start-up check would report it.
-__host__ __device__ static inline bool is_sep(unsigned char c)
-{
-	return c == ' ' || c == '\n' || c == '\t' || c == '\r';
-}
-
-__host__ __device__ static inline uint64_t fnv_step(uint64_t h, unsigned char c)
-{
-	return (h ^ c) * 0x100000001b3ULL;
-}
-static const uint64_t FNV_INIT = 0xcbf29ce484222325ULL;
+/* Word counting: the tokenizer, hash and table are kernels.cuh's.     */
 
 static const int VOCAB = 50000;         // Zipf vocabulary (ranks 1..VOCAB)
 static const double ZIPF_S = 1.0;       // Zipf exponent
-static const unsigned TABLE_BITS = 18;  // device hash table: 2^18 slots
-static const unsigned TABLE_CAP = 1u << TABLE_BITS;
+static const unsigned TABLE_CAP = CUK_TABLE_CAP;
 static const int WC_MAX_MIB = 64;       // largest text / record buffer
-
-struct Rec {                // one partial count, as a map task emits it
-	unsigned long long key; // word hash
-	unsigned int count;
-	unsigned int pad;
-};
-static_assert(sizeof(Rec) == 16, "Rec is 16 bytes");
-
-struct Table {              // device hash table, open addressing
-	unsigned long long *keys;
-	unsigned int *counts;
-	Rec *out;               // compacted (key, count) pairs
-	unsigned int *nout;     // number of pairs in out
-	unsigned int *overflow; // set when an insert found no slot
-};
-
-__device__ static inline void table_add(Table t, unsigned long long key, unsigned int n)
-{
-	unsigned int slot = (unsigned int)(key ^ (key >> 29)) & (TABLE_CAP - 1);
-	for (unsigned int probe = 0; probe < TABLE_CAP; probe++) {
-		unsigned long long k = t.keys[slot];
-		if (k == 0ULL)
-			k = atomicCAS(&t.keys[slot], 0ULL, key);
-		if (k == 0ULL || k == key) {
-			atomicAdd(&t.counts[slot], n);
-			return;
-		}
-		slot = (slot + 1) & (TABLE_CAP - 1);
-	}
-	atomicExch(t.overflow, 1u);
-}
+typedef cuk_rec Rec;
 
 // Thread per byte (grid-stride): a thread whose byte starts a word hashes
 // the word and adds it to the table.
-__global__ void k_wordcount_map(const unsigned char *__restrict__ text, size_t n, Table t)
+__global__ void k_wordcount_map(const unsigned char *__restrict__ text, size_t n, cuk_table t)
 {
-	size_t stride = (size_t)blockDim.x * gridDim.x;
-	for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
-		unsigned char c = text[i];
-		if (is_sep(c) || (i > 0 && !is_sep(text[i - 1])))
-			continue;
-		uint64_t h = FNV_INIT;
-		for (size_t j = i; j < n && !is_sep(text[j]); j++)
-			h = fnv_step(h, text[j]);
-		table_add(t, h ? h : 1ULL, 1u);
+	cuk_wc_map_thread(text, n, t, (size_t)blockIdx.x * blockDim.x + threadIdx.x,
+			  (size_t)blockDim.x * gridDim.x);
+}
+
+__global__ void k_wordcount_reduce(const Rec *__restrict__ rec, size_t n, cuk_table t)
+{
+	cuk_wc_reduce_thread(rec, n, t, (size_t)blockIdx.x * blockDim.x + threadIdx.x,
+			     (size_t)blockDim.x * gridDim.x);
+}
+
+__global__ void k_compact(cuk_table t)
+{
+	cuk_wc_compact_at(t, (size_t)blockIdx.x * blockDim.x + threadIdx.x);
+}
+
+/* MLP step kernels: one thread per element (kernels.cuh's cuk_*_at).   */
+
+__global__ void k_bias_relu(const float *__restrict__ Z, const float *__restrict__ b, float *H,
+			    int rows, int n)
+{
+	cuk_bias_relu_at(Z, b, H, rows, n, blockIdx.x * blockDim.x + threadIdx.x);
+}
+
+__global__ void k_softmax_xent(const float *__restrict__ Z, const float *__restrict__ b,
+			       const int *__restrict__ y, float *D, float *loss, int B)
+{
+	cuk_softmax_xent_at(Z, b, y, D, loss, B, blockIdx.x * blockDim.x + threadIdx.x);
+}
+
+__global__ void k_relu_back(const float *__restrict__ dH, float *H, int n)
+{
+	cuk_relu_back_at(dH, H, n, blockIdx.x * blockDim.x + threadIdx.x);
+}
+
+__global__ void k_bias_grad(const float *__restrict__ D, float *g, int rows, int B)
+{
+	cuk_bias_grad_at(D, g, rows, B, blockIdx.x * blockDim.x + threadIdx.x);
+}
+
+__global__ void k_sgd(float *p, const float *__restrict__ g, int n, float lr)
+{
+	cuk_sgd_at(p, g, n, lr, blockIdx.x * blockDim.x + threadIdx.x);
+}
+
+// kernels.cuh's executor on the device: each call launches on stream s
+// (launch errors checked at once; execution errors surface at the next
+// synchronising call), gemm is cuBLAS sgemm (plain FP32, default math
+// mode) on handle h.  host_exec.h's cuk_host_exec is the same interface
+// run sequentially on the host.
+struct cuda_exec {
+	cudaStream_t s = 0;
+	cublasHandle_t h = nullptr;
+
+	void zero(void *p, size_t bytes) { CK(cudaMemsetAsync(p, 0, bytes, s)); }
+	void wc_map(int grid, int block, const unsigned char *text, size_t n, cuk_table t)
+	{
+		k_wordcount_map<<<grid, block, 0, s>>>(text, n, t);
+		CKL("k_wordcount_map");
 	}
-}
-
-__global__ void k_wordcount_reduce(const Rec *__restrict__ rec, size_t n, Table t)
-{
-	size_t stride = (size_t)blockDim.x * gridDim.x;
-	for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
-		table_add(t, rec[i].key, rec[i].count);
-}
-
-__global__ void k_compact(Table t)
-{
-	unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
-	if (i >= TABLE_CAP || t.keys[i] == 0ULL)
-		return;
-	unsigned int j = atomicAdd(t.nout, 1u);
-	Rec r;
-	r.key = t.keys[i];
-	r.count = t.counts[i];
-	r.pad = 0;
-	t.out[j] = r;
-}
+	void wc_reduce(int grid, int block, const Rec *rec, size_t n, cuk_table t)
+	{
+		k_wordcount_reduce<<<grid, block, 0, s>>>(rec, n, t);
+		CKL("k_wordcount_reduce");
+	}
+	void wc_compact(int grid, int block, cuk_table t)
+	{
+		k_compact<<<grid, block, 0, s>>>(t);
+		CKL("k_compact");
+	}
+	void bias_relu(int grid, int block, const float *Z, const float *b, float *H, int rows,
+		       int n)
+	{
+		k_bias_relu<<<grid, block, 0, s>>>(Z, b, H, rows, n);
+		CKL("k_bias_relu");
+	}
+	void softmax_xent(int grid, int block, const float *Z, const float *b, const int *y,
+			  float *D, float *loss, int B)
+	{
+		k_softmax_xent<<<grid, block, 0, s>>>(Z, b, y, D, loss, B);
+		CKL("k_softmax_xent");
+	}
+	void relu_back(int grid, int block, const float *dH, float *H, int n)
+	{
+		k_relu_back<<<grid, block, 0, s>>>(dH, H, n);
+		CKL("k_relu_back");
+	}
+	void bias_grad(int grid, int block, const float *D, float *g, int rows, int B)
+	{
+		k_bias_grad<<<grid, block, 0, s>>>(D, g, rows, B);
+		CKL("k_bias_grad");
+	}
+	void sgd(int grid, int block, float *p, const float *g, int n, float lr)
+	{
+		k_sgd<<<grid, block, 0, s>>>(p, g, n, lr);
+		CKL("k_sgd");
+	}
+	void gemm(bool ta, bool tb, int m, int n, int k, float alpha, const float *A, int lda,
+		  const float *B, int ldb, float beta, float *C, int ldc)
+	{
+		CKB(cublasSgemm(h, ta ? CUBLAS_OP_T : CUBLAS_OP_N, tb ? CUBLAS_OP_T : CUBLAS_OP_N, m,
+				n, k, &alpha, A, lda, B, ldb, &beta, C, ldc));
+	}
+};
 
 /* ------------------------------------------------------------------ */
 /* Host-side text and records.                                         */
@@ -200,24 +242,33 @@ struct Corpus {
 	size_t nrecs = 0;
 };
 
-static std::string make_word(Rng &r)
+// Vocabulary word i: 0..7 random lowercase letters, then i in base 26
+// (so no two are equal): the CPU's vocabulary (cal_text_zipf_law).
+static std::string make_word(Rng &r, int i)
 {
-	int len = 2 + (int)r.below(9); // 2..10 letters
 	std::string w;
-	for (int i = 0; i < len; i++)
+	int extra = (int)r.below(8);
+	for (int k = 0; k < extra; k++)
 		w.push_back((char)('a' + r.below(26)));
+	do {
+		w.push_back((char)('a' + i % 26));
+		i /= 26;
+	} while (i);
 	return w;
 }
 
-// Zipf text: words drawn with P(rank k) ~ 1/k^s, separated by a space,
-// a newline after every 8..15 words.  Exactly `len` bytes (the last word
-// may be cut).
+// Zipf text by the CPU's law (calibrate/cpu/wordcount.c,
+// cal_text_zipf_law: 50 000 words, P(rank k) ~ 1/k^s, 5 % of words
+// capitalised; after a word " " (90 %), ", " (5 %), ".\n" (3 %) or "; "
+// (2 %), one uniform draw deciding both), drawn with this program's PRNG
+// (no GSL): the same law, not the same bytes.  Exactly `len` bytes (the
+// last word or separator may be cut).
 static void gen_text(unsigned char *buf, size_t len, uint64_t seed)
 {
 	Rng r(seed);
 	std::vector<std::string> vocab(VOCAB);
-	for (auto &w : vocab)
-		w = make_word(r);
+	for (int i = 0; i < VOCAB; i++)
+		vocab[i] = make_word(r, i);
 	std::vector<double> cdf(VOCAB);
 	double acc = 0;
 	for (int k = 0; k < VOCAB; k++)
@@ -225,56 +276,51 @@ static void gen_text(unsigned char *buf, size_t len, uint64_t seed)
 	for (auto &c : cdf)
 		c /= acc;
 	size_t pos = 0;
-	int line = 0, line_len = 8 + (int)r.below(8);
 	while (pos < len) {
-		double u = r.uniform();
-		size_t k = (size_t)(std::lower_bound(cdf.begin(), cdf.end(), u) - cdf.begin());
+		size_t k = (size_t)(std::lower_bound(cdf.begin(), cdf.end(), r.uniform()) -
+				    cdf.begin());
 		if (k >= (size_t)VOCAB)
 			k = VOCAB - 1;
-		const std::string &w = vocab[k];
+		std::string w = vocab[k];
+		double u = r.uniform();
+		if (u < 0.05)
+			w[0] = (char)(w[0] - 'a' + 'A');
+		w += u < 0.9 ? " " : u < 0.95 ? ", " : u < 0.98 ? ".\n" : "; ";
 		size_t m = std::min(w.size(), len - pos);
 		memcpy(buf + pos, w.data(), m);
 		pos += m;
-		if (pos < len) {
-			if (++line == line_len) {
-				buf[pos++] = '\n';
-				line = 0;
-				line_len = 8 + (int)r.below(8);
-			} else {
-				buf[pos++] = ' ';
-			}
-		}
 	}
 }
 
-static uint64_t host_hash(const unsigned char *p, size_t n)
+// A word's key (the device's: kernels.cuh).
+static uint64_t host_key(const std::string &w)
 {
-	uint64_t h = FNV_INIT;
-	for (size_t i = 0; i < n; i++)
-		h = fnv_step(h, p[i]);
-	return h ? h : 1ULL;
+	unsigned long long h = CUK_FNV_INIT;
+	for (unsigned char c : w)
+		h = cuk_fnv_step(h, c);
+	return cuk_wc_final(h);
 }
 
-// Host word count by hash; also fails on a hash collision between two
+// Host word count by key, with its own loop over the text (the CPU
+// kernel's tokenizer, kernels.cuh's cuk_wc_char); also fails on a hash collision between two
 // different words (then the device count could not be checked).
 static std::unordered_map<uint64_t, unsigned> host_count(const unsigned char *t, size_t n)
 {
 	std::unordered_map<std::string, unsigned> by_word;
-	size_t i = 0;
-	while (i < n) {
-		while (i < n && is_sep(t[i]))
-			i++;
-		size_t j = i;
-		while (j < n && !is_sep(t[j]))
-			j++;
-		if (j > i)
-			by_word[std::string((const char *)t + i, j - i)]++;
-		i = j;
+	std::string w;
+	for (size_t i = 0; i <= n; i++) {
+		unsigned char c = i < n ? cuk_wc_char(t[i]) : 0;
+		if (c) {
+			w.push_back((char)c);
+		} else if (!w.empty()) {
+			by_word[w]++;
+			w.clear();
+		}
 	}
 	std::unordered_map<uint64_t, unsigned> by_hash;
 	std::unordered_map<uint64_t, std::string> seen;
 	for (auto &kv : by_word) {
-		uint64_t h = host_hash((const unsigned char *)kv.first.data(), kv.first.size());
+		uint64_t h = host_key(kv.first);
 		auto it = seen.find(h);
 		if (it != seen.end())
 			die("check: hash collision between words \"%s\" and \"%s\"",
@@ -310,7 +356,8 @@ static void gen_records(Corpus &c)
 struct WC {
 	unsigned char *d_text = nullptr;
 	Rec *d_recs = nullptr;
-	Table t{};
+	cuk_table t{};
+	cuda_exec ex;   // stream 0, no cuBLAS
 	unsigned int *h_nout = nullptr; // pinned
 	Rec *h_out = nullptr;           // pinned, TABLE_CAP entries
 	int grid = 0;
@@ -342,17 +389,10 @@ static unsigned wc_run(WC &w, const Corpus &c, bool map, size_t bytes, cudaEvent
 		CK(cudaMemcpyAsync(w.d_text, c.text, bytes, cudaMemcpyHostToDevice, s));
 	else
 		CK(cudaMemcpyAsync(w.d_recs, c.recs, bytes, cudaMemcpyHostToDevice, s));
-	CK(cudaMemsetAsync(w.t.keys, 0, TABLE_CAP * sizeof(unsigned long long), s));
-	CK(cudaMemsetAsync(w.t.counts, 0, TABLE_CAP * sizeof(unsigned int), s));
-	CK(cudaMemsetAsync(w.t.nout, 0, sizeof(unsigned int), s));
-	CK(cudaMemsetAsync(w.t.overflow, 0, sizeof(unsigned int), s));
-	if (map)
-		k_wordcount_map<<<w.grid, 256, 0, s>>>(w.d_text, bytes, w.t);
-	else
-		k_wordcount_reduce<<<w.grid, 256, 0, s>>>(w.d_recs, bytes / sizeof(Rec), w.t);
-	CKL("wordcount kernel");
-	k_compact<<<TABLE_CAP / 256, 256, 0, s>>>(w.t);
-	CKL("k_compact");
+	w.ex.s = s;
+	// clear the table, count or merge, compact (kernels.cuh)
+	cuk_wc_task(w.ex, w.t, map ? w.d_text : nullptr, map ? nullptr : w.d_recs,
+		    map ? bytes : bytes / sizeof(Rec), w.grid);
 	CK(cudaMemcpyAsync(w.h_nout, w.t.nout, sizeof(unsigned int), cudaMemcpyDeviceToHost, s));
 	CK(cudaStreamSynchronize(s));
 	unsigned n = *w.h_nout;
@@ -413,84 +453,34 @@ static void wc_check(WC &w, const Corpus &c, cudaEvent_t e0, cudaEvent_t e1)
 }
 
 /* ------------------------------------------------------------------ */
-/* MNIST MLP step: 784-128-10, ReLU, softmax cross-entropy, SGD.       */
-/* Column-major (cuBLAS): X is 784 x B, one sample per column.         */
+/* MNIST MLP step: 784-128-10, ReLU, softmax cross-entropy, SGD, in the  */
+/* CPU kernel's layout (kernels.cuh, "mnist_step").                      */
 
-static const int NI = 784, NH = 128, NO = 10;
+static const int NI = CUK_NI, NH = CUK_NH, NO = CUK_NO, NP = CUK_NP;
 static const int MN_POOL = 4096;   // resident synthetic samples
 static const float LR = 0.05f;
 
 struct MLP {
-	cublasHandle_t h = nullptr;
-	float *X = nullptr;        // NI x MN_POOL
+	cuda_exec ex;              // stream 0 and the cuBLAS handle
+	float *X = nullptr;        // NI x MN_POOL, one sample per column
 	int *Y = nullptr;          // MN_POOL labels
-	float *W1, *b1, *W2, *b2;  // NH x NI, NH, NO x NH, NO
+	float *P, *G;              // NP parameters (W1 | b1 | W2 | b2) and gradients
 	float *Z1, *Hd, *Z2, *D2;  // NH x B, NH x B, NO x B, NO x B (Hd: hidden, then dZ1)
 	float *dH;                 // NH x B
 	float *loss;               // B (per-sample loss)
+	std::vector<float> hx, hp; // host copies: the pool, the initial parameters
+	std::vector<int> hy;
 	int maxb = 0;
 };
-
-// Z1 += b1, H = relu(Z1)
-__global__ void k_bias_relu(const float *__restrict__ Z, const float *__restrict__ b, float *H,
-			    int rows, int n)
-{
-	int i = blockIdx.x * blockDim.x + threadIdx.x;
-	if (i < n) {
-		float v = Z[i] + b[i % rows];
-		H[i] = v > 0.f ? v : 0.f;
-	}
-}
-
-// One thread per sample: softmax of Z2 + b2, per-sample loss, dZ2 = (p - y)/B.
-__global__ void k_softmax_xent(const float *__restrict__ Z, const float *__restrict__ b,
-			       const int *__restrict__ y, float *D, float *loss, int B)
-{
-	int j = blockIdx.x * blockDim.x + threadIdx.x;
-	if (j >= B)
-		return;
-	float z[NO], p[NO], m = -INFINITY, sum = 0.f;
-	for (int k = 0; k < NO; k++) {
-		z[k] = Z[j * NO + k] + b[k];
-		m = fmaxf(m, z[k]);
-	}
-	for (int k = 0; k < NO; k++) {
-		p[k] = expf(z[k] - m);
-		sum += p[k];
-	}
-	int yj = y[j];
-	for (int k = 0; k < NO; k++)
-		D[j * NO + k] = (p[k] / sum - (k == yj ? 1.f : 0.f)) / (float)B;
-	loss[j] = logf(sum) - (z[yj] - m);
-}
-
-// dZ1 = dH where the hidden unit was active (H > 0), in place into H.
-__global__ void k_relu_back(const float *__restrict__ dH, float *H, int n)
-{
-	int i = blockIdx.x * blockDim.x + threadIdx.x;
-	if (i < n)
-		H[i] = H[i] > 0.f ? dH[i] : 0.f;
-}
-
-// b -= lr * row sums of D (rows x B); thread per row.
-__global__ void k_bias_update(const float *__restrict__ D, float *b, int rows, int B, float lr)
-{
-	int r = blockIdx.x * blockDim.x + threadIdx.x;
-	if (r >= rows)
-		return;
-	float s = 0.f;
-	for (int j = 0; j < B; j++)
-		s += D[j * rows + r];
-	b[r] -= lr * s;
-}
 
 static void mlp_init(MLP &m, int maxb)
 {
 	m.maxb = maxb;
-	CKB(cublasCreate(&m.h));
+	CKB(cublasCreate(&m.ex.h));
 	size_t nx = (size_t)NI * MN_POOL;
-	std::vector<float> hx(nx), hw1((size_t)NH * NI), hw2((size_t)NO * NH);
-	std::vector<int> hy(MN_POOL);
+	m.hx.resize(nx);
+	m.hy.resize(MN_POOL);
+	m.hp.assign(NP, 0.f);
 	Rng r(42);
 	// Synthetic "images": pixels in [0,1), 20 % of them lit more for the
 	// sample's class, so that the labels are learnable.
@@ -498,67 +488,39 @@ static void mlp_init(MLP &m, int maxb)
 	for (auto &p : proto)
 		p = r.uniform() < 0.2 ? 0.8f : 0.f;
 	for (int j = 0; j < MN_POOL; j++) {
-		hy[j] = (int)r.below(NO);
+		m.hy[j] = (int)r.below(NO);
 		for (int i = 0; i < NI; i++)
-			hx[(size_t)j * NI + i] =
-			    0.2f * (float)r.uniform() + proto[(size_t)hy[j] * NI + i];
+			m.hx[(size_t)j * NI + i] =
+			    0.2f * (float)r.uniform() + proto[(size_t)m.hy[j] * NI + i];
 	}
-	float a1 = std::sqrt(6.f / NI), a2 = std::sqrt(6.f / NH);
-	for (auto &w : hw1)
-		w = a1 * (2.f * (float)r.uniform() - 1.f);
-	for (auto &w : hw2)
-		w = a2 * (2.f * (float)r.uniform() - 1.f);
+	// He initialisation, zero biases (as cal_mlp_new)
+	float *W1 = m.hp.data(), *W2 = W1 + CUK_NW1 + NH;
+	for (int i = 0; i < CUK_NW1; i++)
+		W1[i] = (float)r.gauss(std::sqrt(2.0 / NI));
+	for (int i = 0; i < NO * NH; i++)
+		W2[i] = (float)r.gauss(std::sqrt(2.0 / NH));
 	CK(cudaMalloc(&m.X, nx * sizeof(float)));
 	CK(cudaMalloc(&m.Y, MN_POOL * sizeof(int)));
-	CK(cudaMalloc(&m.W1, hw1.size() * sizeof(float)));
-	CK(cudaMalloc(&m.W2, hw2.size() * sizeof(float)));
-	CK(cudaMalloc(&m.b1, NH * sizeof(float)));
-	CK(cudaMalloc(&m.b2, NO * sizeof(float)));
+	CK(cudaMalloc(&m.P, NP * sizeof(float)));
+	CK(cudaMalloc(&m.G, NP * sizeof(float)));
 	CK(cudaMalloc(&m.Z1, (size_t)NH * maxb * sizeof(float)));
 	CK(cudaMalloc(&m.Hd, (size_t)NH * maxb * sizeof(float)));
 	CK(cudaMalloc(&m.dH, (size_t)NH * maxb * sizeof(float)));
 	CK(cudaMalloc(&m.Z2, (size_t)NO * maxb * sizeof(float)));
 	CK(cudaMalloc(&m.D2, (size_t)NO * maxb * sizeof(float)));
 	CK(cudaMalloc(&m.loss, (size_t)maxb * sizeof(float)));
-	CK(cudaMemcpy(m.X, hx.data(), nx * sizeof(float), cudaMemcpyHostToDevice));
-	CK(cudaMemcpy(m.Y, hy.data(), MN_POOL * sizeof(int), cudaMemcpyHostToDevice));
-	CK(cudaMemcpy(m.W1, hw1.data(), hw1.size() * sizeof(float), cudaMemcpyHostToDevice));
-	CK(cudaMemcpy(m.W2, hw2.data(), hw2.size() * sizeof(float), cudaMemcpyHostToDevice));
-	CK(cudaMemset(m.b1, 0, NH * sizeof(float)));
-	CK(cudaMemset(m.b2, 0, NO * sizeof(float)));
+	CK(cudaMemcpy(m.X, m.hx.data(), nx * sizeof(float), cudaMemcpyHostToDevice));
+	CK(cudaMemcpy(m.Y, m.hy.data(), MN_POOL * sizeof(int), cudaMemcpyHostToDevice));
+	CK(cudaMemcpy(m.P, m.hp.data(), NP * sizeof(float), cudaMemcpyHostToDevice));
 }
 
-// One SGD step on samples [off, off + B) of the pool.  All on stream 0.
+// One SGD step on samples [off, off + B) of the pool: kernels.cuh's
+// sequence (5 sgemm, 6 small kernels), all on stream 0.
 static void mlp_step(MLP &m, int B, int off)
 {
-	const float one = 1.f, zero = 0.f, mlr = -LR;
-	const float *X = m.X + (size_t)off * NI;
-	const int *Y = m.Y + off;
-	int nh = NH * B;
-	// forward
-	CKB(cublasSgemm(m.h, CUBLAS_OP_N, CUBLAS_OP_N, NH, B, NI, &one, m.W1, NH, X, NI, &zero,
-			m.Z1, NH));
-	k_bias_relu<<<(nh + 255) / 256, 256>>>(m.Z1, m.b1, m.Hd, NH, nh);
-	CKL("k_bias_relu");
-	CKB(cublasSgemm(m.h, CUBLAS_OP_N, CUBLAS_OP_N, NO, B, NH, &one, m.W2, NO, m.Hd, NH,
-			&zero, m.Z2, NO));
-	k_softmax_xent<<<(B + 127) / 128, 128>>>(m.Z2, m.b2, Y, m.D2, m.loss, B);
-	CKL("k_softmax_xent");
-	// backward: dH = W2^T dZ2 before W2 changes
-	CKB(cublasSgemm(m.h, CUBLAS_OP_T, CUBLAS_OP_N, NH, B, NO, &one, m.W2, NO, m.D2, NO,
-			&zero, m.dH, NH));
-	// W2 -= lr dZ2 H^T ; b2 -= lr rowsum(dZ2)
-	CKB(cublasSgemm(m.h, CUBLAS_OP_N, CUBLAS_OP_T, NO, NH, B, &mlr, m.D2, NO, m.Hd, NH, &one,
-			m.W2, NO));
-	k_bias_update<<<1, 32>>>(m.D2, m.b2, NO, B, LR);
-	CKL("k_bias_update b2");
-	k_relu_back<<<(nh + 255) / 256, 256>>>(m.dH, m.Hd, nh);
-	CKL("k_relu_back");
-	// W1 -= lr dZ1 X^T ; b1 -= lr rowsum(dZ1)
-	CKB(cublasSgemm(m.h, CUBLAS_OP_N, CUBLAS_OP_T, NH, NI, B, &mlr, m.Hd, NH, X, NI, &one,
-			m.W1, NH));
-	k_bias_update<<<1, NH>>>(m.Hd, m.b1, NH, B, LR);
-	CKL("k_bias_update b1");
+	cuk_mlp v = {m.X + (size_t)off * NI, m.Y + off, m.P, m.G, m.Z1, m.Hd,
+		     m.Z2, m.D2, m.dH, m.loss};
+	cuk_mlp_step(m.ex, v, B, LR);
 }
 
 static double mlp_loss(const MLP &m, int B)
@@ -571,62 +533,66 @@ static double mlp_loss(const MLP &m, int B)
 	return s / B;
 }
 
-// Host forward pass of the current weights on samples [0, B): mean loss.
-static double host_loss(const MLP &m, int B)
+// Largest |a - b| relative to the largest |b| (1 if b is all zero).
+static double max_rel(const std::vector<float> &a, const std::vector<float> &b)
 {
-	std::vector<float> X((size_t)NI * B), W1((size_t)NH * NI), W2((size_t)NO * NH), b1(NH),
-	    b2(NO);
-	std::vector<int> Y(B);
-	CK(cudaMemcpy(X.data(), m.X, X.size() * sizeof(float), cudaMemcpyDeviceToHost));
-	CK(cudaMemcpy(Y.data(), m.Y, B * sizeof(int), cudaMemcpyDeviceToHost));
-	CK(cudaMemcpy(W1.data(), m.W1, W1.size() * sizeof(float), cudaMemcpyDeviceToHost));
-	CK(cudaMemcpy(W2.data(), m.W2, W2.size() * sizeof(float), cudaMemcpyDeviceToHost));
-	CK(cudaMemcpy(b1.data(), m.b1, NH * sizeof(float), cudaMemcpyDeviceToHost));
-	CK(cudaMemcpy(b2.data(), m.b2, NO * sizeof(float), cudaMemcpyDeviceToHost));
-	double total = 0;
-	for (int j = 0; j < B; j++) {
-		double h[NH], z[NO], mx = -1e300, sum = 0;
-		for (int r = 0; r < NH; r++) {
-			double v = b1[r];
-			for (int i = 0; i < NI; i++)
-				v += (double)W1[(size_t)i * NH + r] * X[(size_t)j * NI + i];
-			h[r] = v > 0 ? v : 0;
-		}
-		for (int k = 0; k < NO; k++) {
-			double v = b2[k];
-			for (int r = 0; r < NH; r++)
-				v += (double)W2[(size_t)r * NO + k] * h[r];
-			z[k] = v;
-			mx = std::max(mx, v);
-		}
-		for (int k = 0; k < NO; k++)
-			sum += std::exp(z[k] - mx);
-		total += -(z[Y[j]] - mx - std::log(sum));
+	double err = 0, big = 0;
+	for (size_t i = 0; i < a.size(); i++) {
+		err = std::max(err, (double)std::fabs(a[i] - b[i]));
+		big = std::max(big, (double)std::fabs(b[i]));
 	}
-	return total / B;
+	return err / (big > 0 ? big : 1.0);
 }
 
+// The device's first step against the same step on the host (the same
+// kernels.cuh code through cuk_host_exec, which `make check` tests
+// against the CPU kernel): mean loss within relative 1e-4, gradients and
+// the step's parameter updates within 1e-3 of their largest magnitude
+// (cuBLAS may sum in another order).  Then 30 steps on one batch must halve the loss.
 static void mlp_check(MLP &m)
 {
 	const int B = 64, steps = 30;
-	double want = host_loss(m, B);
+	std::vector<float> hp = m.hp, hg(NP), work((size_t)(3 * NH + 2 * NO + 1) * B);
+	cuk_mlp hv = {m.hx.data(), m.hy.data(), hp.data(), hg.data(), work.data(),
+		      work.data() + NH * B, work.data() + 3 * NH * B, work.data() + (3 * NH + NO) * B,
+		      work.data() + 2 * NH * B, work.data() + (3 * NH + 2 * NO) * B};
+	cuk_host_exec host;
+	cuk_mlp_step(host, hv, B, LR);
+	double want = 0;
+	for (int j = 0; j < B; j++)
+		want += hv.loss[j];
+	want /= B;
+
 	mlp_step(m, B, 0);
 	CK(cudaDeviceSynchronize());
 	double first = mlp_loss(m, B);
-	if (!(std::fabs(first - want) <= 1e-3 * std::max(1.0, std::fabs(want))))
+	if (!(std::fabs(first - want) <= 1e-4 * std::max(1.0, std::fabs(want))))
 		die("check mnist_step: first loss %.6f on the device, %.6f on the host", first,
 		    want);
-	double last = first;
+	std::vector<float> dp(NP), dg(NP);
+	CK(cudaMemcpy(dp.data(), m.P, NP * sizeof(float), cudaMemcpyDeviceToHost));
+	CK(cudaMemcpy(dg.data(), m.G, NP * sizeof(float), cudaMemcpyDeviceToHost));
+	for (int i = 0; i < NP; i++) { // the updates, not the weights
+		dp[i] -= m.hp[i];
+		hp[i] -= m.hp[i];
+	}
+	double eg = max_rel(dg, hg), ep = max_rel(dp, hp);
+	if (!(eg <= 1e-3) || !(ep <= 1e-3))
+		die("check mnist_step: the device's gradients (%.2g) or updates (%.2g) differ from "
+		    "the host's by more than 1e-3 of their largest value",
+		    eg, ep);
 	for (int s = 1; s < steps; s++)
 		mlp_step(m, B, 0);
 	CK(cudaDeviceSynchronize());
-	last = mlp_loss(m, B);
+	double last = mlp_loss(m, B);
 	if (!std::isfinite(last) || !(last < 0.5 * first))
 		die("check mnist_step: loss %.4f -> %.4f after %d steps on one batch, expected "
 		    "it to halve",
 		    first, last, steps);
-	fprintf(stderr, "%s: check mnist_step: loss %.4f -> %.4f in %d steps, ok\n", prog, first,
-		last, steps);
+	fprintf(stderr,
+		"%s: check mnist_step: first step as the host build (gradients %.1e, updates "
+		"%.1e), loss %.4f -> %.4f in %d steps, ok\n",
+		prog, eg, ep, first, last, steps);
 }
 
 /* ------------------------------------------------------------------ */
@@ -672,6 +638,69 @@ static std::string slug(const char *name)
 	while (!s.empty() && s.front() == '-')
 		s.erase(s.begin());
 	return s.empty() ? std::string("gpu") : s;
+}
+
+// Provenance of a run (issue 16, items 1 and 3): where and when it was
+// measured, as the CPU calibration records it in the model's `meta`.
+//
+// TODO(issue 16, items 1 and 3; format owned by the provenance and
+// contention work, not settled when this was written): rename these
+// keys to the model's documented `meta` keys -- machine (CPU model,
+// cores, memory), os, compiler, blas, date, the reference kernel's speed,
+// the contention entry's k range -- and have `hetsim calibrate --fit`
+// carry FILE.meta into the model it writes.  Still missing here:
+//   reference_kernel_s  this program times no reference kernel yet (the
+//                       CPU's is timing.c's); a GPU one, timed between
+//                       blocks, would also give the run's drift;
+//   contention          only k = 1 is measured: one task holds a GPU at
+//                       a time in hetsim's model (device holds), so the
+//                       k range is 1..1 and the factor 1; k concurrent
+//                       streams would be measured if tasks ever share one.
+static std::string provenance()
+{
+	std::string cpu = "unknown";
+	if (FILE *f = fopen("/proc/cpuinfo", "r")) {
+		char line[512];
+		while (fgets(line, sizeof line, f))
+			if (!strncmp(line, "model name", 10) && strchr(line, ':')) {
+				cpu = strchr(line, ':') + 1;
+				cpu.erase(0, cpu.find_first_not_of(" \t"));
+				cpu.erase(cpu.find_last_not_of(" \t\n") + 1);
+				break;
+			}
+		fclose(f);
+	}
+	for (auto &c : cpu)
+		if (c == '"' || c == '\\')
+			c = ' ';
+	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+	struct utsname u;
+	std::string os = uname(&u) == 0 ? std::string(u.sysname) + " " + u.release + " " + u.machine
+					: std::string("unknown");
+	int bmaj = 0, bmin = 0, bpatch = 0;
+	CKB(cublasGetProperty(MAJOR_VERSION, &bmaj));
+	CKB(cublasGetProperty(MINOR_VERSION, &bmin));
+	CKB(cublasGetProperty(PATCH_LEVEL, &bpatch));
+	char date[32];
+	time_t now = time(nullptr);
+	struct tm tm;
+	gmtime_r(&now, &tm);
+	strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	char buf[1024];
+	snprintf(buf, sizeof buf,
+		 "host_cpu: \"%s\"\nhost_cores: %ld\nhost_memory_mib: %lld\nos: \"%s\"\n"
+		 "compiler: \"nvcc %d.%d, host %s\"\nblas: \"cuBLAS %d.%d.%d, FP32, default math "
+		 "mode\"\ndate: \"%s\"\ncontention_k: \"1-1\"\n",
+		 cpu.c_str(), sysconf(_SC_NPROCESSORS_ONLN),
+		 pages > 0 && psz > 0 ? (long long)pages * psz >> 20 : -1LL, os.c_str(),
+		 __CUDACC_VER_MAJOR__, __CUDACC_VER_MINOR__,
+#ifdef __VERSION__
+		 "gcc " __VERSION__,
+#else
+		 "C++ compiler",
+#endif
+		 bmaj, bmin, bpatch, date);
+	return buf;
 }
 
 static const char *KERNELS[] = {"wordcount_map", "wordcount_reduce", "mnist_step"};
@@ -758,7 +787,9 @@ int main(int argc, char **argv)
 		 prop.name, dev.c_str(), prop.major, prop.minor, prop.multiProcessorCount,
 		 (size_t)(prop.totalGlobalMem >> 20), drv / 1000, (drv % 1000) / 10, rt / 1000,
 		 (rt % 1000) / 10, repeats, quick ? "true" : "false");
+	std::string prov = provenance();
 	fputs(meta, stderr);
+	fputs(prov.c_str(), stderr);
 
 	cudaEvent_t e0, e1;
 	CK(cudaEventCreate(&e0));
@@ -844,7 +875,7 @@ int main(int argc, char **argv)
 			die("%s: %s", tmp.c_str(), strerror(errno));
 		std::string mpath = std::string(out) + ".meta";
 		FILE *mf = fopen(mpath.c_str(), "w");
-		if (!mf || fputs(meta, mf) < 0 || fclose(mf) != 0)
+		if (!mf || fputs(meta, mf) < 0 || fputs(prov.c_str(), mf) < 0 || fclose(mf) != 0)
 			die("%s: %s", mpath.c_str(), strerror(errno));
 		if (rename(tmp.c_str(), out) != 0)
 			die("rename %s -> %s: %s", tmp.c_str(), out, strerror(errno));
