@@ -23,6 +23,7 @@ static const struct {
 	{"sweep", test_suite_sweep},
 	{"plot", test_suite_plot},
 	{"calibrate", test_suite_calibrate},
+	{"provenance", test_suite_provenance},
 	{"writer", test_suite_writer},
 	{"accounting", test_suite_accounting},
 	{"failures", test_suite_failures},
