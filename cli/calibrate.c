@@ -250,6 +250,22 @@ static int can_write(const char *path)
 	return 0;
 }
 
+/* Before any long work: can every --input file be read?  0, or 1 with
+ * the message printed. */
+static int can_read(const char *const *files, int n)
+{
+	for (int i = 0; i < n; i++) {
+		FILE *f = fopen(files[i], "r");
+		if (!f) {
+			fprintf(stderr, "hetsim calibrate: option '--input': cannot read '%s': %s\n",
+				files[i], strerror(errno));
+			return 1;
+		}
+		fclose(f);
+	}
+	return 0;
+}
+
 /* ---- measuring ----------------------------------------------------- */
 
 static int pick_kernels(const char *list, const struct cal_backend *b, bool *on)
@@ -441,7 +457,7 @@ int cmd_calibrate(int argc, char **argv)
 				return 2;
 			}
 		}
-		if (out && can_write(out))
+		if ((out && can_write(out)) || can_read(files, nfiles))
 			return 1;
 		struct cal_val_opts vo = {val, (int)nw, (int)nr, files, nfiles, out, zs};
 		int rc = cal_validate(&vo);
@@ -480,7 +496,7 @@ int cmd_calibrate(int argc, char **argv)
 	bool on[16] = {false};
 	if (pick_kernels(cmd_get(cal_opts, &a, "kernels"), &cal_cpu_backend, on))
 		return 2;
-	if (can_write(out))
+	if (can_write(out) || can_read(files, nfiles))
 		return 1;
 	struct cal_input in = {files, nfiles};
 	return measure(&cal_cpu_backend, on, &in, cmd_get(cal_opts, &a, "quick") != NULL, out,

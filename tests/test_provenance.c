@@ -467,6 +467,13 @@ static void test_output_errors(void)
 		   "hetsim calibrate: option '-o': cannot write '%s/d': Is a directory\n",
 		   "d m.yaml");
 	rmdir(at("d"));
+	/* unreadable --input: refused before the reference kernel is timed */
+	expect_cli("calibrate --kernels wordcount_map --input %s/none.txt -o %s/x.yaml", 1,
+		   "hetsim calibrate: option '--input': cannot read '%s/none.txt': No such file or "
+		   "directory\n", "m.yaml");
+	expect_cli("calibrate --validate %s/m.yaml --input %s/none.txt", 1,
+		   "hetsim calibrate: option '--input': cannot read '%s/none.txt': No such file or "
+		   "directory\n", "m.yaml");
 	CU_ASSERT_EQUAL(calls, 0); /* refused before the reference was timed */
 	/* --fit: unwritable -o, then a bad CSV: nothing written */
 	put("s.csv", "kernel,device,size,repeat,seconds\nmnist_step,cpu,1,0,0.001\n"
@@ -482,6 +489,36 @@ static void test_output_errors(void)
 		   "hetsim calibrate: mnist_step on cpu: 2 distinct sizes, at least 3 needed to fit\n",
 		   "m.yaml s.csv");
 	char *text = h_slurp(at("m.yaml"), NULL);
+	CU_ASSERT_STRING_EQUAL(text, good_v2);
+	free(text);
+	/* a poor fit (quadratic growth) does not touch the existing model;
+	 * PATH without gnuplot: no figure, and a note saying so */
+	FILE *f = fopen(at("s.csv"), "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	for (int size = 1; size <= 64; size *= 2)
+		for (int r = 0; r < 3; r++)
+			fprintf(f, "wordcount_map,cpu,%d,%d,%g\n", size, r, 1e-3 * size * size);
+	fclose(f);
+	char *path = getenv("PATH") ? strdup(getenv("PATH")) : NULL, *out, *err, args[512];
+	setenv("PATH", at("nobin"), 1);
+	snprintf(args, sizeof args, "calibrate --fit %s -o %s", at("s.csv"), at("m.yaml"));
+	CU_ASSERT_EQUAL(h_hetsim(args, &out, &err), 1);
+	if (path)
+		setenv("PATH", path, 1);
+	free(path);
+	char want[2048];
+	snprintf(want, sizeof want,
+		 "hetsim calibrate: POOR FIT: wordcount_map on cpu: residual CV 159.9 %% > 10 %%\n"
+		 "hetsim calibrate: note: wordcount_map on cpu: negative intercept written as 0\n"
+		 "hetsim calibrate: 1 poor fit: model %s/m.yaml NOT written (see %s/s.csv; --force "
+		 "writes it anyway)\n"
+		 "hetsim calibrate: gnuplot not found; figure %s/m.yaml.png skipped (install "
+		 "gnuplot-nox)\n", dir, dir, dir);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	free(out);
+	free(err);
+	CU_ASSERT_STRING_EQUAL(listing(), "m.yaml s.csv");
+	text = h_slurp(at("m.yaml"), NULL);
 	CU_ASSERT_STRING_EQUAL(text, good_v2);
 	free(text);
 	cal_ref_hook = NULL;
