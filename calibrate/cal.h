@@ -191,6 +191,67 @@ int cal_time_contention(const struct cal_backend *b, const struct cal_kernel *k,
  * cores. */
 void cal_machine(char *model, size_t len, int *cores);
 
+/* ---- provenance and the reference kernel (ref.c) ---------------------
+ *
+ * A model records where and when it was measured (meta, version 2:
+ * docs/scenario.md, "meta") and the speed of a small fixed reference
+ * kernel there, so that `hetsim calibrate --check MODEL` can tell in a
+ * few seconds whether this machine runs at the model's speed.  The
+ * reference kernel: the map kernel (cal_wc_count_text into a fresh
+ * table) over CAL_REF_MIB MiB of the calibration's kind of text
+ * (cal_text_zipf, seed CAL_REF_SEED), CAL_REF_WARMUP untimed runs, then
+ * the median of the timed ones; its speed is MiB per second. */
+
+#define CAL_REF_KERNEL "wordcount-zipf-16MiB" /* meta.reference.kernel */
+#define CAL_REF_MIB 16
+#define CAL_REF_SEED 4242u
+#define CAL_REF_WARMUP 2
+#define CAL_REF_RUNS 11           /* timed runs: about 1.5 s on an EPYC core */
+#define CAL_REF_TOLERANCE 0.10    /* |here / model - 1| at most 10 %: a match */
+#define CAL_REF_MISMATCH 3        /* --check's exit status on a mismatch */
+
+/* Tests only: when set, cal_ref_speed returns its value instead of
+ * timing anything (make check does no real timing). */
+extern double (*cal_ref_hook)(void);
+
+/* The reference kernel's speed here, MiB/s: the median of `repeats`
+ * timed runs after the warm-up.  One thread. */
+double cal_ref_speed(int repeats);
+
+/* Compare this machine's reference speed `here` with the model's: true
+ * when they agree within CAL_REF_TOLERANCE.  `line` gets the comparison
+ * in words, both speeds and the difference in %: "this machine's
+ * reference speed 180.0 MiB/s is 10.0 % below the model's 200.0 MiB/s
+ * (within 10 %)". */
+bool cal_ref_compare(double model, double here, char *line, size_t len);
+
+/* `hetsim calibrate --check MODEL`: load MODEL (cost part only), time
+ * the reference kernel, print both speeds and MATCH or MISMATCH on
+ * stdout.  Returns 0 (match), CAL_REF_MISMATCH, or 1 (the model cannot
+ * be read, is malformed or records no comparable reference: one line
+ * on stderr, nothing timed). */
+int cal_ref_check(const char *model);
+
+/* --validate's check of the machine, for a model already loaded from
+ * `path`: with a comparable reference, time the reference kernel; a
+ * match is one line on stdout, a mismatch one warning line on stderr
+ * (both speeds and the %), and 1 is returned; without one, a note on
+ * stderr and 0.  Never an error: the validation goes on. */
+struct scn_cost_meta;
+int cal_ref_warn(const struct scn_cost_meta *m, const char *path);
+
+/* What `hetsim calibrate` records of this machine (fit_meta). */
+struct cal_prov {
+	char cpu[256];       /* /proc/cpuinfo's model name, or "unknown" */
+	int cores;           /* online cores */
+	int64_t memory_mib;  /* /proc/meminfo's MemTotal, MiB; 0 = unknown */
+	char os[512];        /* uname: sysname release machine */
+	char compiler[128];  /* "gcc " __VERSION__ */
+	char blas[256];      /* "gslcblas", or OpenBLAS with its config */
+	char date[32];       /* now, ISO 8601 UTC */
+};
+void cal_provenance(struct cal_prov *p);
+
 /* ---- validation (validate.c): the closed loop ------------------------
  *
  * `hetsim calibrate --validate MODEL`: a real WordCount on this machine
@@ -199,8 +260,8 @@ void cal_machine(char *model, size_t len, int *cores);
  * tasks under MODEL.  See calibrate/README.md, "Validation". */
 
 /* The wordcount_map and wordcount_reduce lines of a cost-model file on
- * device cpu, seconds and seconds per MiB (read with scn_load through a
- * temporary scenario naming the file).  0, or -1 and err. */
+ * device cpu, seconds and seconds per MiB (read with scn_cost_load).
+ * 0, or -1 and err. */
 int cal_val_model(const char *model, double map[2], double reduce[2], char *err, size_t errlen);
 
 /* The simulated twin: one node of `workers` cores (cpu_speed 1), one
@@ -224,9 +285,13 @@ struct cal_val_opts {
 	const char *csv;           /* -o: runs as CSV (NULL = none) */
 	double zipf_s;             /* Zipf exponent of the synthetic text (calibration's: 1) */
 };
-/* Run the validation, print the report on stdout.  Returns 0 (PASS:
- * |error| <= 10 %), 1 (error above the target, or a failure: message on
- * stderr). */
+/* Run the validation, print the report on stdout.  First the model is
+ * loaded (cost part only) and this machine's reference speed compared
+ * with the model's (cal_ref_warn: a mismatch warns, and the validation
+ * goes on).  Returns 0 (PASS: |error| <= 10 %, o->csv written), 1
+ * (measured, error above the target, o->csv written), or -1: a failure
+ * (a missing or malformed model, bad text files, a worker died, o->csv
+ * unwritable), one line on stderr, o->csv not written. */
 int cal_validate(const struct cal_val_opts *o);
 
 #endif

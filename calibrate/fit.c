@@ -363,6 +363,42 @@ static void put_kernel(FILE *f, const struct fit_line *l, int n, int first)
 	}
 }
 
+/* "  key: "text"", when text is not NULL. */
+static void put_text(FILE *f, const char *key, const char *text)
+{
+	if (!text)
+		return;
+	fprintf(f, "  %s: ", key);
+	put_str(f, text);
+	fputc('\n', f);
+}
+
+/* meta, version 2 (docs/scenario.md, "meta"): provenance first. */
+static void put_meta(FILE *f, const struct fit_meta *m)
+{
+	fprintf(f, "meta:\n");
+	put_text(f, "source", m->source);
+	if (m->machine && m->cores > 0 && m->memory_mib > 0) {
+		fprintf(f, "  machine: {cpu: ");
+		put_str(f, m->machine);
+		fprintf(f, ", cores: %d, memory: %lldMiB}\n", m->cores, (long long)m->memory_mib);
+	}
+	put_text(f, "os", m->os);
+	put_text(f, "compiler", m->compiler);
+	put_text(f, "blas", m->blas);
+	put_text(f, "date", m->date);
+	if (m->ref_kernel && m->ref_speed > 0)
+		fprintf(f, "  reference: {kernel: %s, speed: %.2f}\n", m->ref_kernel, m->ref_speed);
+	if (m->contention_k[0] > 0 && m->contention_k[1] >= m->contention_k[0])
+		fprintf(f, "  contention_k: [%d, %d]\n", m->contention_k[0], m->contention_k[1]);
+	put_text(f, "backend", m->backend);
+	if (m->threads)
+		fprintf(f, "  threads: %d\n", m->threads);
+	put_text(f, "data", m->data);
+	fprintf(f, "  fit: \"gsl_fit_wlinear on per-size medians, weights 1/median^2\"\n");
+	put_text(f, "task_overhead", fit_task_overhead_why);
+}
+
 int fit_write_model(const char *path, const struct fit_line *l, int n,
 		    const struct fit_meta *meta, char *err, size_t errlen)
 {
@@ -380,23 +416,9 @@ int fit_write_model(const char *path, const struct fit_line *l, int n,
 		   "# running at once, one per core (median at k / median alone) and its\n"
 		   "# spread (1.4826 x MAD / median); linear between measured k, and beyond\n"
 		   "# the largest measured k the last factor holds (beyond: hold).\n"
-		   "version: 1\ntask_overhead: %dms\nmeta:\n", FIT_TASK_OVERHEAD_US / 1000);
-	const char *keys[] = {"source", "machine", "backend", "data"};
-	const char *vals[] = {meta->source, meta->machine, meta->backend, meta->data};
-	for (int i = 0; i < 4; i++)
-		if (vals[i]) {
-			fprintf(f, "  %s: ", keys[i]);
-			put_str(f, vals[i]);
-			fputc('\n', f);
-		}
-	if (meta->cores)
-		fprintf(f, "  cores: %d\n", meta->cores);
-	if (meta->threads)
-		fprintf(f, "  threads: %d\n", meta->threads);
-	fprintf(f, "  fit: \"gsl_fit_wlinear on per-size medians, weights 1/median^2\"\n");
-	fprintf(f, "  task_overhead: ");
-	put_str(f, fit_task_overhead_why);
-	fprintf(f, "\nkernels:\n");
+		   "version: 2\ntask_overhead: %dms\n", FIT_TASK_OVERHEAD_US / 1000);
+	put_meta(f, meta);
+	fprintf(f, "kernels:\n");
 	for (int i = 0; i < n; i++) {
 		bool done = false;
 		for (int j = 0; j < i && !done; j++)

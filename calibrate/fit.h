@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "cal.h"
 
@@ -66,7 +67,8 @@ int fit_contention(const struct cal_samples *s, struct fit_line *f, char *err, s
 #define FIT_MAX_CV 0.10
 bool fit_poor(const struct fit_line *f, char *why, size_t len);
 
-/* What the model's meta records; strings may be NULL (left out). */
+/* What the model's meta records (docs/scenario.md, "meta"); strings may
+ * be NULL and numbers 0: left out. */
 struct fit_meta {
 	const char *source;   /* "hetsim calibrate (cpu backend)" */
 	const char *machine;  /* CPU or GPU model */
@@ -74,6 +76,13 @@ struct fit_meta {
 	const char *backend;
 	int threads;          /* 0 = unknown */
 	const char *data;     /* what the kernels read */
+	int64_t memory_mib;   /* the machine's memory, MiB; machine: is
+				 written when machine, cores and this are known */
+	const char *os, *compiler, *blas; /* struct cal_prov's */
+	const char *date;     /* when measured, ISO 8601 UTC */
+	const char *ref_kernel; /* CAL_REF_KERNEL */
+	double ref_speed;     /* its speed when measured, MiB/s; 0 = none */
+	int contention_k[2];  /* the contention entry's k range; 0 = none */
 };
 
 /* The per-task framework overhead written as task_overhead, µs, and the
@@ -81,7 +90,8 @@ struct fit_meta {
 #define FIT_TASK_OVERHEAD_US 30000
 extern const char fit_task_overhead_why[];
 
-/* Write the cost model (docs/scenario.md, "Cost model") to path through
+/* Write the cost model (docs/scenario.md, "Cost model"), version 2, to
+ * path through
  * path.tmp + rename.  A negative fitted coefficient is written as 0 (the
  * format wants >= 0); fit: keeps the raw one.  Each kernel's noise cv is
  * the largest of its devices'.  Returns 0, or -1 with a message. */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -31,6 +32,8 @@ static const struct cmd_opt cal_opts[] = {
 	{"force", 'f', NULL, "write the model even when a fit is poor"},
 	{"validate", 0, "MODEL", "run a real WordCount here and compare its makespan with the "
 				 "simulation under MODEL (not refitted); -o FILE: the runs as CSV"},
+	{"check", 0, "MODEL", "time the reference kernel (a few seconds) and say whether this "
+			      "machine runs at MODEL's recorded speed: exit 0 within 10 %, 3 not"},
 	{"workers", 0, "N", "--validate: worker processes (default: online cores)"},
 	{"repeats", 0, "N", "--validate: timed runs, after one warm-up (default 7)"},
 	{"zipf", 0, "S", "--validate: Zipf exponent of its synthetic text (default 1, the "
@@ -228,6 +231,50 @@ static int fit_and_write(const struct cal_samples *s, const char *out, const cha
 	return rc;
 }
 
+/* ---- outputs --------------------------------------------------------- */
+
+/* Before any long work: can -o FILE be written?  Every output goes
+ * through FILE.tmp (or FILE.samples.csv.tmp, FILE.png.tmp, beside it)
+ * and a rename, so an existing FILE is replaced whole or not at all.
+ * Tries to create FILE.tmp (and removes it); a folder at FILE is
+ * refused.  0, or 1 with the message printed. */
+static int can_write(const char *path)
+{
+	char tmp[4200];
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "hetsim calibrate: option '-o': cannot write '%s': Is a directory\n",
+			path);
+		return 1;
+	}
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	FILE *f = fopen(tmp, "w");
+	if (!f) {
+		fprintf(stderr, "hetsim calibrate: option '-o': cannot write '%s': %s\n", path,
+			strerror(errno));
+		return 1;
+	}
+	fclose(f);
+	remove(tmp);
+	return 0;
+}
+
+/* Before any long work: can every --input file be read?  0, or 1 with
+ * the message printed. */
+static int can_read(const char *const *files, int n)
+{
+	for (int i = 0; i < n; i++) {
+		FILE *f = fopen(files[i], "r");
+		if (!f) {
+			fprintf(stderr, "hetsim calibrate: option '--input': cannot read '%s': %s\n",
+				files[i], strerror(errno));
+			return 1;
+		}
+		fclose(f);
+	}
+	return 0;
+}
+
 /* ---- measuring ----------------------------------------------------- */
 
 static int pick_kernels(const char *list, const struct cal_backend *b, bool *on)
@@ -296,17 +343,22 @@ static int parse_concurrency(const char *list, int cores, int *ks)
 static int measure(const struct cal_backend *b, const bool *on, const struct cal_input *in,
 		   bool quick, const char *out, bool force, const int *ks, int nks)
 {
-	char model[256], err[1024], csv[4300], src[128];
-	int cores;
-	cal_machine(model, sizeof model, &cores);
+	char err[1024], csv[4300], src[128];
+	struct cal_prov pv;
+	cal_provenance(&pv);
 	printf("hetsim calibrate: %s backend on %s (%d cores online); kernels run "
-	       "single-threaded (1 thread)%s\n", b->name, model, cores, quick ? "; --quick" : "");
+	       "single-threaded (1 thread)%s\n", b->name, pv.cpu, pv.cores,
+	       quick ? "; --quick" : "");
 	if (nks > 1) {
 		printf("contention: k copies at once, one per core, k =");
 		for (int i = 0; i < nks; i++)
 			printf("%s %d", i ? "," : "", ks[i]);
 		printf("\n");
 	}
+	fflush(stdout);
+	double ref = cal_ref_speed(CAL_REF_RUNS);
+	printf("reference kernel %s: %.1f MiB/s (median of %d runs; --check compares a machine "
+	       "with it)\n", CAL_REF_KERNEL, ref, CAL_REF_RUNS);
 	struct cal_ctx *c = cal_ctx_new(in);
 	struct cal_samples s = {0};
 	double t0 = cal_now();
@@ -338,7 +390,13 @@ static int measure(const struct cal_backend *b, const bool *on, const struct cal
 		printf("wrote %s\n", csv);
 		snprintf(src, sizeof src, "hetsim calibrate (%s backend%s)", b->name,
 			 quick ? ", --quick" : "");
-		struct fit_meta meta = {src, model, cores, b->name, 1, b->data_note(c)};
+		struct fit_meta meta = {
+			.source = src, .machine = pv.cpu, .cores = pv.cores, .backend = b->name,
+			.threads = 1, .data = b->data_note(c), .memory_mib = pv.memory_mib,
+			.os = pv.os, .compiler = pv.compiler, .blas = pv.blas, .date = pv.date,
+			.ref_kernel = CAL_REF_KERNEL, .ref_speed = ref,
+			.contention_k = {ks[0], ks[nks - 1]},
+		};
 		rc = fit_and_write(&s, out, csv, &meta, force);
 	}
 	cal_samples_free(&s);
@@ -367,8 +425,28 @@ int cmd_calibrate(int argc, char **argv)
 			 "With --validate MODEL, run a real WordCount (9 maps of 24/40 MiB, 4\n"
 			 "reduces) on forked worker processes and compare its median makespan\n"
 			 "with hetsim's simulation of the same tasks under MODEL: exit 0 when\n"
-			 "they agree within 10 %, else 1.", cal_opts);
+			 "they agree within 10 %, else 1; it first warns when this machine's\n"
+			 "reference speed differs from MODEL's by more than 10 %.\n"
+			 "With --check MODEL, time the reference kernel (a word count of 16 MiB\n"
+			 "of Zipf text, a few seconds) and compare its speed with the one MODEL\n"
+			 "recorded: exit 0 within 10 %, 3 when this machine differs more.\n"
+			 "A missing or malformed model, or an -o FILE that cannot be written,\n"
+			 "exits 1 before anything is measured; a bad command line exits 2.", cal_opts);
 		return 0;
+	}
+	const char *check = cmd_get(cal_opts, &a, "check");
+	if (check) {
+		for (int i = 0; i < a.n; i++)
+			if (strcmp(cal_opts[a.opt[i]].name, "check") != 0) {
+				fprintf(stderr, "hetsim calibrate: option '--check' goes alone: drop "
+						"'--%s'\n", cal_opts[a.opt[i]].name);
+				return 2;
+			}
+		if (a.npos) {
+			fprintf(stderr, "hetsim calibrate: unexpected argument '%s'\n", a.pos[0]);
+			return 2;
+		}
+		return cal_ref_check(check);
 	}
 	const char *out = cmd_get(cal_opts, &a, "output");
 	const char *backend = cmd_get(cal_opts, &a, "backend");
@@ -446,9 +524,13 @@ int cmd_calibrate(int argc, char **argv)
 				return 2;
 			}
 		}
+		if ((out && can_write(out)) || can_read(files, nfiles))
+			return 1;
 		struct cal_val_opts vo = {val, (int)nw, (int)nr, files, nfiles, out, zs};
 		int rc = cal_validate(&vo);
-		if (out && (rc == 0 || rc == 1)) { /* measured: the figure of the runs */
+		if (rc < 0) /* nothing measured, or out not written: no figure */
+			return 1;
+		if (out) { /* measured: the figure of the runs */
 			char png[4200], v[4400] = "";
 			snprintf(png, sizeof png, "%s.png", out);
 			var_str(v, sizeof v, "csv", out);
@@ -464,6 +546,8 @@ int cmd_calibrate(int argc, char **argv)
 		}
 		char err[1024];
 		struct cal_samples s = {0};
+		if (can_write(out))
+			return 1;
 		if (fit_read_samples(fit, &s, err, sizeof err)) {
 			fprintf(stderr, "hetsim calibrate: %s\n", err);
 			cal_samples_free(&s);
@@ -485,6 +569,8 @@ int cmd_calibrate(int argc, char **argv)
 	int nks = parse_concurrency(conc, cores, ks);
 	if (nks < 0)
 		return 2;
+	if (can_write(out) || can_read(files, nfiles))
+		return 1;
 	struct cal_input in = {files, nfiles};
 	return measure(&cal_cpu_backend, on, &in, cmd_get(cal_opts, &a, "quick") != NULL, out,
 		       force, ks, nks);

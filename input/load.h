@@ -37,6 +37,14 @@ struct scn *scn_load(const char *path, char *err, size_t errlen);
  * ends with " (sweep point P: label=value, ...)". */
 struct scn_sweep *scn_sweep_load(const char *path, char *err, size_t errlen);
 
+/* Read and check a cost-model file on its own (docs/scenario.md, "Cost
+ * model"), for `hetsim calibrate --check` and `--validate`.  On success
+ * returns a scenario holding only the model (s->cost; no cluster, no
+ * workload, no policies), owned by the caller (free with scn_free).  On
+ * error returns NULL, allocates nothing, and writes one line
+ * "file:line:col: message" into err, as scn_load() does. */
+struct scn *scn_cost_load(const char *path, char *err, size_t errlen);
+
 /* The range of a numeric policy switch as a scenario writes it ("[1,
  * 8192] MiB", "[1ms, 1h]"), for messages and `hetsim policies`. */
 struct pol_param;

@@ -1565,6 +1565,126 @@ static int load_kernel(struct ld *ld, const struct yn *key, const struct yn *m,
 	return (v = yn_get(m, "contention")) ? load_contention(ld, v, k) : 0;
 }
 
+/* Version 2's meta: the provenance of a measured model.  Known keys are
+ * checked and kept (struct scn_cost_meta); unknown keys, at any depth,
+ * are accepted and ignored, so that a model written by a later hetsim
+ * that records more still loads: meta never changes a simulation. */
+
+#define MAX_META_TEXT 4000   /* characters of a meta text */
+
+/* A non-empty scalar of at most MAX_META_TEXT characters; kept in *out
+ * when out is not NULL. */
+static int meta_text(struct ld *ld, const struct yn *v, const char *what, char **out)
+{
+	if (want(ld, v, YN_SCALAR, what) < 0)
+		return -1;
+	if (!*v->str)
+		return fail(ld, v, "expected a text for %s, got nothing", what);
+	if (strlen(v->str) > MAX_META_TEXT)
+		return fail(ld, v, "expected a text of at most %d characters for %s",
+			    MAX_META_TEXT, what);
+	if (out)
+		*out = xstrdup(v->str);
+	return 0;
+}
+
+static int days_in(int y, int mo)
+{
+	static const int d[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+	bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+	return mo == 2 && leap ? 29 : d[mo - 1];
+}
+
+/* ISO 8601 in UTC, to the second: YYYY-MM-DDTHH:MM:SSZ. */
+static int meta_date(struct ld *ld, const struct yn *v, char **out)
+{
+	static const char shape[] = "dddd-dd-ddTdd:dd:ddZ";
+	const char *p = v->kind == YN_SCALAR ? v->str : "";
+	bool ok = strlen(p) == sizeof shape - 1;
+	for (int i = 0; ok && shape[i]; i++)
+		ok = shape[i] == 'd' ? p[i] >= '0' && p[i] <= '9' : p[i] == shape[i];
+	if (ok) {
+		int y = atoi(p), mo = atoi(p + 5), d = atoi(p + 8), h = atoi(p + 11),
+		    mi = atoi(p + 14), se = atoi(p + 17);
+		ok = y >= 1970 && mo >= 1 && mo <= 12 && d >= 1 && d <= days_in(y, mo) && h <= 23 &&
+		     mi <= 59 && se <= 59;
+	}
+	if (!ok)
+		return fail(ld, v, "expected a date in ISO 8601 UTC such as 2025-06-01T12:00:00Z "
+			    "for meta.date, got %s", got(ld, v));
+	*out = xstrdup(p);
+	return 0;
+}
+
+static int meta_machine(struct ld *ld, const struct yn *m, struct scn_cost_meta *o)
+{
+	const struct yn *a, *b, *c;
+	if (want(ld, m, YN_MAP, "meta.machine") < 0 ||
+	    !(a = need(ld, m, "cpu", "meta.machine", NULL)) ||
+	    !(b = need(ld, m, "cores", "meta.machine", NULL)) ||
+	    !(c = need(ld, m, "memory", "meta.machine", NULL)) ||
+	    meta_text(ld, a, "meta.machine.cpu", &o->cpu) < 0 ||
+	    get_lim(ld, b, 1, MAX_CORES, "cores", &o->cores) < 0)
+		return -1;
+	return get_size(ld, c, 1, &o->memory_mib);
+}
+
+static int meta_reference(struct ld *ld, const struct yn *m, struct scn_cost_meta *o)
+{
+	const struct yn *k, *v;
+	if (want(ld, m, YN_MAP, "meta.reference") < 0 ||
+	    !(k = need(ld, m, "kernel", "meta.reference", NULL)) ||
+	    !(v = need(ld, m, "speed", "meta.reference", NULL)) ||
+	    get_ident(ld, k, ID_NAME, "reference kernel name", &o->ref_kernel) < 0 ||
+	    get_num(ld, v, &o->ref_speed) < 0)
+		return -1;
+	if (!(o->ref_speed > 0))
+		return fail(ld, v, "expected a speed > 0 for meta.reference.speed, got %s", got(ld, v));
+	return 0;
+}
+
+/* contention_k: [MIN, MAX], the numbers of busy cores the contention
+ * entry was measured at. */
+static int meta_k(struct ld *ld, const struct yn *v, int k[2])
+{
+	if (v->kind != YN_SEQ || v->nkids != 2)
+		return fail(ld, v, "expected a list [MIN, MAX] of 2 integers for meta.contention_k, "
+			    "got %s", v->kind == YN_SEQ ? "a list of another length" : got(ld, v));
+	for (int i = 0; i < 2; i++)
+		if (get_lim(ld, v->kids[i], 1, MAX_CORES, "cores", &k[i]) < 0)
+			return -1;
+	if (k[1] < k[0])
+		return fail(ld, v->kids[1], "expected the largest k >= the smallest (%d) in "
+			    "meta.contention_k, got %s", k[0], got(ld, v->kids[1]));
+	return 0;
+}
+
+static int load_meta(struct ld *ld, const struct yn *m, struct scn_cost_meta *o)
+{
+	static const char *const texts[] = {"backend", "data", "fit", "task_overhead"};
+	const struct yn *v;
+	if (want(ld, m, YN_MAP, "meta") < 0)
+		return -1;
+	for (int i = 0; i < ARRAY_LEN(texts); i++) {
+		char what[64];
+		snprintf(what, sizeof what, "meta.%s", texts[i]);
+		if ((v = yn_get(m, texts[i])) && meta_text(ld, v, what, NULL) < 0)
+			return -1;
+	}
+	int threads;
+	if (((v = yn_get(m, "source")) && meta_text(ld, v, "meta.source", &o->source) < 0) ||
+	    ((v = yn_get(m, "machine")) && meta_machine(ld, v, o) < 0) ||
+	    ((v = yn_get(m, "os")) && meta_text(ld, v, "meta.os", &o->os) < 0) ||
+	    ((v = yn_get(m, "compiler")) && meta_text(ld, v, "meta.compiler", &o->compiler) < 0) ||
+	    ((v = yn_get(m, "blas")) && meta_text(ld, v, "meta.blas", &o->blas) < 0) ||
+	    ((v = yn_get(m, "date")) && meta_date(ld, v, &o->date) < 0) ||
+	    ((v = yn_get(m, "threads")) && get_int(ld, v, 1, &threads) < 0) ||
+	    ((v = yn_get(m, "reference")) && meta_reference(ld, v, o) < 0) ||
+	    ((v = yn_get(m, "contention_k")) && meta_k(ld, v, o->contention_k) < 0))
+		return -1;
+	return 0;
+}
+
 static int load_cost(struct ld *ld, const struct yn *m)
 {
 	struct scn_cost_model *c = &ld->s->cost;
@@ -1574,10 +1694,12 @@ static int load_cost(struct ld *ld, const struct yn *m)
 	    !(v = need(ld, m, "version", "cost model", NULL)) ||
 	    get_ll(ld, v, LLONG_MIN, LLONG_MAX, &version) < 0)
 		return -1;
-	if (version != 1)
-		return fail(ld, v, "unsupported cost model version %s (this hetsim reads version 1)",
-			    got(ld, v));
-	c->version = 1;
+	if (version != 1 && version != 2)
+		return fail(ld, v, "unsupported cost model version %s (this hetsim reads versions 1 "
+			    "and 2)", got(ld, v));
+	c->version = (int)version;
+	if (version >= 2 && (v = yn_get(m, "meta")) && load_meta(ld, v, &c->meta) < 0)
+		return -1;
 	if (opt_time(ld, m, "task_overhead", NONNEG, &c->task_overhead_us) < 0 ||
 	    !(v = need(ld, m, "kernels", "cost model", NULL)) || want(ld, v, YN_MAP, "kernels") < 0)
 		return -1;
@@ -1641,6 +1763,26 @@ static int load_builtin_cost(struct ld *ld)
 	yn_free(root);
 	ld->s->cost.builtin = r == 0;
 	return r;
+}
+
+static void one_line(char *err, size_t errlen);
+
+struct scn *scn_cost_load(const char *path, char *err, size_t errlen)
+{
+	struct yn *root = yn_load(path, err, errlen);
+	if (!root)
+		return NULL;
+	struct scn *s = xcalloc(1, sizeof *s);
+	s->path = xstrdup(path);
+	s->cost.path = xstrdup(path);
+	struct ld ld = {.s = s, .file = s->path, .err = err, .errlen = errlen};
+	int rc = load_cost(&ld, root);
+	yn_free(root);
+	if (rc == 0)
+		return s;
+	one_line(err, errlen);
+	scn_free(s);
+	return NULL;
 }
 
 /* ------------------------------------------------------------------ */

@@ -17,8 +17,20 @@ static void free_job(struct scn_job_group *j)
 	free(j->params);
 }
 
+static void free_meta(struct scn_cost_meta *m)
+{
+	free(m->source);
+	free(m->cpu);
+	free(m->os);
+	free(m->compiler);
+	free(m->blas);
+	free(m->date);
+	free(m->ref_kernel);
+}
+
 static void free_cost(struct scn_cost_model *c)
 {
+	free_meta(&c->meta);
 	for (int i = 0; i < c->nkernels; i++) {
 		struct scn_cost_kernel *k = &c->kernels[i];
 		for (int d = 0; d < k->ndevs; d++) {

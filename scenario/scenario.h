@@ -182,8 +182,26 @@ struct scn_cost_kernel {
 	struct scn_cost_dev *devs; /* owned */
 	int ndevs;
 };
+/* A cost model's provenance: its `meta` as version 2 reads it
+ * (docs/scenario.md, "Cost model: meta"); version 1 leaves it all
+ * zero.  Strings are owned, NULL where absent; numbers 0 where absent. */
+struct scn_cost_meta {
+	char *source;        /* what wrote the model */
+	char *cpu;           /* machine.cpu: the CPU (or GPU) model */
+	int cores;           /* machine.cores: online cores */
+	int64_t memory_mib;  /* machine.memory, MiB */
+	char *os;            /* "Linux 6.1.0 x86_64" */
+	char *compiler;      /* "gcc 12.2.0" */
+	char *blas;          /* "gslcblas", "OpenBLAS 0.3.21 ..." */
+	char *date;          /* ISO 8601 UTC, "2025-06-01T12:00:00Z" */
+	char *ref_kernel;    /* reference.kernel: which reference kernel */
+	double ref_speed;    /* reference.speed, its work units per second */
+	int contention_k[2]; /* contention_k: [min, max] cores busy; 0 = none */
+};
+
 struct scn_cost_model {
-	int version;         /* format version, 1 */
+	int version;         /* format version, 1 or 2 */
+	struct scn_cost_meta meta; /* version 2's parsed meta */
 	char *path;          /* file it came from, NULL if inline or built in */
 	bool builtin;        /* the built-in default (SCN_DEFAULT_MODEL): the
 				scenario names no cost_model and its jobs need

@@ -22,6 +22,7 @@ int test_suite_sweep(void);
 int test_suite_plot(void);
 int test_suite_calibrate(void);
 int test_suite_cuda_host(void);
+int test_suite_provenance(void);
 int test_suite_writer(void);
 int test_suite_accounting(void);
 int test_suite_failures(void);

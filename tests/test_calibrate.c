@@ -220,7 +220,13 @@ static void test_model_roundtrip(void)
 	int n = fit_all(&back, &f, err, sizeof err);
 	CU_ASSERT_EQUAL_FATAL(n, 4);
 	snprintf(model, sizeof model, "%s/m.yaml", dir);
-	struct fit_meta meta = {"test", "Some CPU @ 2.0GHz \"quoted\"", 2, "cpu", 1, "synthetic"};
+	struct fit_meta meta = {
+		.source = "test", .machine = "Some CPU @ 2.0GHz \"quoted\"", .cores = 2,
+		.backend = "cpu", .threads = 1, .data = "synthetic", .memory_mib = 8192,
+		.os = "Linux 6.1.0 x86_64", .compiler = "gcc 12.2.0", .blas = "gslcblas",
+		.date = "2025-06-01T12:00:00Z", .ref_kernel = CAL_REF_KERNEL, .ref_speed = 209.126,
+		.contention_k = {1, 2},
+	};
 	CU_ASSERT_EQUAL_FATAL(fit_write_model(model, f, n, &meta, err, sizeof err), 0);
 	snprintf(scn_path, sizeof scn_path, "%s/s.yaml", dir);
 	write_file(scn_path, "cluster:\n- {name: node, cores: 4, memory: 8GiB}\n"
@@ -232,6 +238,20 @@ static void test_model_roundtrip(void)
 		fprintf(stderr, "\n%s\n", err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
 	CU_ASSERT_EQUAL(sc->cost.task_overhead_us, FIT_TASK_OVERHEAD_US);
+	const struct scn_cost_meta *mt = &sc->cost.meta; /* the provenance, parsed back */
+	CU_ASSERT_EQUAL(sc->cost.version, 2);
+	CU_ASSERT_STRING_EQUAL(mt->source, "test");
+	CU_ASSERT_STRING_EQUAL(mt->cpu, "Some CPU @ 2.0GHz \"quoted\"");
+	CU_ASSERT_EQUAL(mt->cores, 2);
+	CU_ASSERT_EQUAL(mt->memory_mib, 8192);
+	CU_ASSERT_STRING_EQUAL(mt->os, "Linux 6.1.0 x86_64");
+	CU_ASSERT_STRING_EQUAL(mt->compiler, "gcc 12.2.0");
+	CU_ASSERT_STRING_EQUAL(mt->blas, "gslcblas");
+	CU_ASSERT_STRING_EQUAL(mt->date, "2025-06-01T12:00:00Z");
+	CU_ASSERT_STRING_EQUAL(mt->ref_kernel, CAL_REF_KERNEL);
+	CU_ASSERT_DOUBLE_EQUAL(mt->ref_speed, 209.13, 1e-9); /* written with 2 decimals */
+	CU_ASSERT_EQUAL(mt->contention_k[0], 1);
+	CU_ASSERT_EQUAL(mt->contention_k[1], 2);
 	for (int i = 0; i < n; i++) {
 		const struct scn_cost_kernel *k = scn_cost_kernel(sc, f[i].kernel);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(k);

@@ -24,6 +24,7 @@ static const struct {
 	{"plot", test_suite_plot},
 	{"calibrate", test_suite_calibrate},
 	{"cuda_host", test_suite_cuda_host},
+	{"provenance", test_suite_provenance},
 	{"writer", test_suite_writer},
 	{"accounting", test_suite_accounting},
 	{"failures", test_suite_failures},

@@ -540,7 +540,7 @@ static const struct {
 	{"times_count", "times_count.yaml:17:10: count 2 disagrees with the 3 arrival times"},
 	{"times_decrease", "times_decrease.yaml:18:30: arrival times must not decrease: '9s' comes after '10s'"},
 	{"cluster_empty", "cluster_empty.yaml:2:10: expected at least one node group in cluster, got an empty list"},
-	{"cost_version", "cost_version.model.yaml:2:10: unsupported cost model version '2' (this hetsim reads version 1)"},
+	{"cost_version", "cost_version.model.yaml:2:10: unsupported cost model version '3' (this hetsim reads versions 1 and 2)"},
 	{"cost_missing", "cost_missing.yaml:18:13: cannot open cost model 'tests/scenarios/bad/models/missing.yaml': No such file or directory"},
 	{"cost_inline_slope", "cost_inline_slope.yaml:24:14: missing key 'slope' in device 'cpu'"},
 	{"alias", "alias.yaml:7:10: aliases (*c) are not supported; write the value out"},
