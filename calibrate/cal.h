@@ -153,6 +153,12 @@ struct cal_sample {
 	double seconds;
 	int k;           /* copies of the kernel running at once, one per
 			    core, this one of them; 0 or 1: alone */
+	int round;       /* contention round, 1-based (its k = 1 sample is
+			    the paired reference); 0: the sweep, or unknown */
+	long seq;        /* 1-based position in the run's timing order; 0:
+			    unknown (files without the column) */
+	bool dropped;    /* a stalled repeat (cal_stalls): kept in the CSV,
+			    left out of every fit */
 };
 
 struct cal_samples {
@@ -162,30 +168,110 @@ struct cal_samples {
 void cal_samples_push(struct cal_samples *s, const struct cal_sample *x);
 void cal_samples_free(struct cal_samples *s);
 
-/* Seconds on CLOCK_MONOTONIC. */
+/* Seconds on CLOCK_MONOTONIC (cal_clock_hook's, when set). */
 double cal_now(void);
+/* Tests only: when set, cal_now returns its value (a fake clock that a
+ * fake kernel advances: make check does no real timing). */
+extern double (*cal_clock_hook)(void);
+
+/* ---- robust timing (robust.c; calibrate/README.md, "Timing") ---------
+ *
+ * Order: the sizes (and in the contention rounds the values of k) are
+ * timed in rounds, each round a fresh random permutation of the sizes
+ * still short of repeats, drawn from the run's seed keyed by the
+ * kernel's name (cal_order_key): same seed, same order.
+ * Repeats: a size (a k) gets more repeats until the 95 % confidence
+ * interval of its median, the distribution-free one from order
+ * statistics (cal_median_ci), is within CAL_CI_TARGET of the median,
+ * at least the kernel's repeats and at most the cap.
+ * Stalls: a repeat far above the median (cal_stalls) is flagged, kept
+ * in the samples CSV and left out of the CI and of every fit. */
+
+#define CAL_ORDER_SEED 1u     /* the default seed of the order (--seed) */
+#define CAL_CI_TARGET 0.02    /* CI half-width / median at most 2 % */
+#define CAL_CAP 25            /* repeats per size at most (full) */
+#define CAL_QUICK_CAP 12      /* ... with --quick */
+#define CAL_STALL_MADS 3.0    /* a stall: above median + 3 x 1.4826 x MAD, */
+#define CAL_STALL_FLOOR 0.05  /* and above median x 1.05 */
+#define CAL_STALL_SHARE 0.20  /* at most 20 % of a size's repeats dropped */
+#define CAL_MAX_REPEATS 64    /* a cap above this is lowered to it */
+#define CAL_DRIFT_RUNS 5      /* reference runs at each drift point after the first */
+
+/* How a run's repeats are scheduled (in), and what it took (out). */
+struct cal_timing {
+	uint64_t seed;        /* in: the order's seed */
+	double ci_target;     /* in: CI half-width / median to reach */
+	int cap;              /* in: repeats per size (per k) at most */
+	long seq;             /* in/out: samples timed so far in the run */
+	int sizes, capped;    /* out, summed: sizes (and ks) timed; of them,
+				 stopped by the cap, CI still wider */
+	int stalls, repeats;  /* out, summed: repeats dropped; timed in all */
+};
+
+/* The order's generator state for a kernel: the seed keyed by its name
+ * (FNV-1a of the name mixed into the seed). */
+uint64_t cal_order_key(uint64_t seed, const char *name);
+/* Shuffle v[0..n) in place (Fisher-Yates on splitmix64 draws from
+ * *state, which advances). */
+void cal_shuffle(uint64_t *state, int *v, int n);
+/* The 95 % CI of the median of t[0..n) (not modified) whose keep[i] is
+ * true (NULL: all): [x_(j), x_(m+1-j)] of the m kept values sorted, j
+ * the largest with P(B <= j - 1) <= 0.025, B ~ Binomial(m, 1/2), so
+ * the coverage is at least 95 % whatever the distribution.  Returns
+ * its half-width over the median, (hi - lo) / 2 / median, and *med;
+ * INFINITY below 6 values (no such j). */
+double cal_median_ci(const double *t, const bool *keep, int n, double *med);
+/* The stall rule on t[0..n): a value above median + max(CAL_STALL_MADS
+ * x 1.4826 x MAD, CAL_STALL_FLOOR x median) of all n is a stall; at
+ * most floor(CAL_STALL_SHARE x n) are flagged, the slowest first, none
+ * below 5 values.  Sets drop[0..n) and returns how many are set. */
+int cal_stalls(const double *t, int n, bool *drop);
+/* Whether a size with n repeats t[0..n) (drop: cal_stalls's flags) is
+ * done: 0 not yet (fewer than min_repeats kept, or the CI wider than
+ * target), 1 the CI is within target, 2 the cap is reached first. */
+int cal_enough(const double *t, const bool *drop, int n, int min_repeats, double target, int cap);
+
+/* The machine's drift over a run: the reference kernel's speeds at
+ * the drift points, in time order. */
+struct cal_drift {
+	int n;                       /* points */
+	double first, last, min, max;/* MiB/s */
+	double change;               /* last / first - 1 */
+	double range;                /* max / min - 1 */
+};
+/* Summarise speed[0..n) (n >= 1). */
+void cal_drift_sum(const double *speed, int n, struct cal_drift *d);
 /* Time kernel k of backend b at every size of its (quick) sweep (at
- * most 16 sizes and 64 repeats): set every size up and warm it up
- * (at least `warmup` runs and 0.2 s, at most 50), then time the repeats
- * one by one, round-robin over the sizes, and append each sample to out
- * (grouped by size).  One thread.  Progress lines go to `log` (may be
- * NULL).  Returns 0, or -1 with a message in err. */
+ * most 16 sizes): set every size up and warm it up (at least `warmup`
+ * runs and 0.2 s, at most 50), then time the repeats in rounds over the
+ * sizes still short of repeats, each round in a random order from
+ * tm->seed keyed by k's name; a size stops once its median's 95 % CI
+ * is within tm->ci_target with at least the kernel's repeats kept, or
+ * at tm->cap repeats (robust timing, above).  Stalls are flagged
+ * (cal_sample.dropped), not removed.  Appends each sample to out
+ * (grouped by size, seq: the order timed) and adds what it took to
+ * tm's out fields.  One thread.  Progress lines go to `log` (may be
+ * NULL): per size its median, MAD, CI, repeats, cap and stalls.
+ * Returns 0, or -1 with a message in err. */
 int cal_time_kernel(const struct cal_backend *b, const struct cal_kernel *k,
-		    struct cal_ctx *c, bool quick, int warmup, struct cal_samples *out,
-		    FILE *log, char *err, size_t errlen);
+		    struct cal_ctx *c, bool quick, int warmup, struct cal_timing *tm,
+		    struct cal_samples *out, FILE *log, char *err, size_t errlen);
 /* Contention: time kernel k with n copies running at once, for each n
  * of ks (increasing, ks[0] == 1, at most 64 values), each copy a forked
  * process pinned to its own core (sched_setaffinity, the i-th core the
  * process may use; unpinned, with a note, where the OS refuses), all at
  * one size, the middle of the (quick) sweep.  The state is set up once
  * (not timed) before the fork; each copy warms up as cal_time_kernel
- * does; then the repeats go round-robin over the ks, a round starting
- * the first n copies at once, so that a drift of the machine's speed
- * spreads over every n.  Appends one sample per copy per round, with
- * its k (calibrate/README.md, "Contention").  0, or -1 and err. */
+ * does; then rounds, each running every n once in a random order (tm's
+ * seed), until every n's median (k = 1: of its times; n > 1: of each
+ * copy's time over the same round's k = 1 time) is within the CI
+ * target, or the cap.  Appends one sample per copy per round, with its
+ * k and round (calibrate/README.md, "Contention"); stalls flagged per
+ * k.  0, or -1 and err. */
 int cal_time_contention(const struct cal_backend *b, const struct cal_kernel *k,
 			struct cal_ctx *c, bool quick, int warmup, const int *ks, int nks,
-			struct cal_samples *out, FILE *log, char *err, size_t errlen);
+			struct cal_timing *tm, struct cal_samples *out, FILE *log, char *err,
+			size_t errlen);
 
 /* The CPU model from /proc/cpuinfo ("unknown" if absent) and the online
  * cores. */

@@ -121,6 +121,65 @@ static bool can_pin(int core)
 	return ok;
 }
 
+/* The values behind ks[j]'s median, from this kernel's samples s[0..n)
+ * not dropped: k = 1 each round's time; k > 1 each copy's time over the
+ * same round's k = 1 time (the paired reference; a round whose k = 1
+ * sample is dropped pairs nothing).  Into v (n long); their count. */
+static int paired(const struct cal_sample *s, int n, int k, double *v)
+{
+	int m = 0;
+	for (int i = 0; i < n; i++) {
+		if (s[i].k != k || s[i].dropped)
+			continue;
+		if (k == 1) {
+			v[m++] = s[i].seconds;
+			continue;
+		}
+		for (int j = 0; j < n; j++)
+			if (s[j].k == 1 && s[j].round == s[i].round && !s[j].dropped) {
+				v[m++] = s[i].seconds / s[j].seconds;
+				break;
+			}
+	}
+	return m;
+}
+
+/* After a round: the stall rule over each k's times (all rounds so
+ * far), then whether every k's median (cal.h, "robust timing") is
+ * within the CI target: 0 not yet, 1 yes, 2 the cap is reached first.
+ * *wide gets the ks still wider.  s[0..n): this kernel's samples. */
+static int rounds_enough(struct cal_sample *s, int n, const int *ks, int nks, int rounds,
+			 int min, int cap, double target, int *wide, int *stalls)
+{
+	double *t = xmalloc((size_t)n * sizeof *t), *v = xmalloc((size_t)n * sizeof *v);
+	bool *drop = xmalloc((size_t)n * sizeof *drop);
+	int *at = xmalloc((size_t)n * sizeof *at);
+	*wide = *stalls = 0;
+	for (int j = 0; j < nks; j++) {
+		int m = 0;
+		for (int i = 0; i < n; i++)
+			if (s[i].k == ks[j]) {
+				at[m] = i;
+				t[m++] = s[i].seconds;
+			}
+		*stalls += cal_stalls(t, m, drop);
+		for (int i = 0; i < m; i++)
+			s[at[i]].dropped = drop[i];
+	}
+	for (int j = 0; j < nks; j++) {
+		double med;
+		int m = paired(s, n, ks[j], v);
+		*wide += !(cal_median_ci(v, NULL, m, &med) <= target);
+	}
+	free(t);
+	free(v);
+	free(drop);
+	free(at);
+	if (rounds >= min && *wide == 0)
+		return 1;
+	return rounds >= cap ? 2 : 0;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -133,38 +192,47 @@ static double median(double *v, int n)
 	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-/* Per k, the median, its MAD and the slowdown against k = 1: the
- * progress lines.  s[0..n) are this kernel's samples. */
+/* Per k, the median, its MAD and the slowdown against the paired k = 1
+ * rounds (the median of paired()): the progress lines.  s[0..n) are
+ * this kernel's samples. */
 static void report(FILE *log, const struct cal_kernel *k, double size,
-		   const struct cal_sample *s, int n, const int *ks, int nks)
+		   const struct cal_sample *s, int n, const int *ks, int nks, int rounds,
+		   int done, int stalls)
 {
-	double *v = xmalloc((size_t)n * sizeof *v), ref = 0;
+	double *v = xmalloc((size_t)n * sizeof *v);
 	for (int j = 0; j < nks; j++) {
 		int m = 0;
 		for (int i = 0; i < n; i++)
-			if (s[i].k == ks[j])
+			if (s[i].k == ks[j] && !s[i].dropped)
 				v[m++] = s[i].seconds;
-		double med = median(v, m);
+		double med = m ? median(v, m) : 0;
 		for (int i = 0; i < m; i++)
 			v[i] = v[i] > med ? v[i] - med : med - v[i];
-		double mad = median(v, m);
-		if (j == 0)
-			ref = med;
+		double mad = m ? median(v, m) : 0, cmed;
+		int p = paired(s, n, ks[j], v);
+		double half = cal_median_ci(v, NULL, p, &cmed);
 		fprintf(log, "  %-17s %8g %-7s k=%-3d median %10.3f ms  MAD %8.3f ms (%4.1f %%)  "
-			"slowdown %.3f  n=%d\n", k->name, size, k->unit, ks[j], med * 1e3, mad * 1e3,
-			med > 0 ? 100 * mad / med : 0.0, ref > 0 ? med / ref : 0.0, m);
+			"slowdown %.3f (CI +-%.1f %%)  n=%d\n", k->name, size, k->unit, ks[j],
+			med * 1e3, mad * 1e3, med > 0 ? 100 * mad / med : 0.0, j ? cmed : 1.0,
+			isfinite(half) ? 100 * half : 99.9, m);
 	}
+	fprintf(log, "  %-17s %d rounds%s%s", k->name, rounds, done == 2 ? " (cap)" : "",
+		stalls ? ", " : "\n");
+	if (stalls)
+		fprintf(log, "%d stalled dropped\n", stalls);
 	fflush(log);
 	free(v);
 }
 
 int cal_time_contention(const struct cal_backend *b, const struct cal_kernel *k,
 			struct cal_ctx *c, bool quick, int warmup, const int *ks, int nks,
-			struct cal_samples *out, FILE *log, char *err, size_t errlen)
+			struct cal_timing *tm, struct cal_samples *out, FILE *log, char *err,
+			size_t errlen)
 {
 	const double *sizes = quick ? k->quick : k->sizes;
 	int nsizes = quick ? k->nquick : k->nsizes;
-	int reps = quick ? k->quick_repeats : k->repeats;
+	int min = quick ? k->quick_repeats : k->repeats;
+	int cap = tm->cap < CAL_MAX_REPEATS ? tm->cap : CAL_MAX_REPEATS;
 	double size = sizes[nsizes / 2];
 	int ncopies = nks > 0 ? ks[nks - 1] : 0;
 	if (nks < 1 || ks[0] != 1 || ncopies > MAX_COPIES) {
@@ -183,7 +251,8 @@ int cal_time_contention(const struct cal_backend *b, const struct cal_kernel *k,
 			"unpinned" : "fewer allowed cores than copies: some share a core");
 	int go[MAX_COPIES], ans[2];
 	pid_t pid[MAX_COPIES];
-	int started = 0, rc = -1, first = out->n;
+	int started = 0, rc = -1, first = out->n, rounds = 0, done = 0;
+	int wide = 0, stalls = 0;
 	if (pipe(ans)) {
 		snprintf(err, errlen, "contention: pipe: %s", strerror(errno));
 		k->teardown(st);
@@ -224,8 +293,18 @@ int cal_time_contention(const struct cal_backend *b, const struct cal_kernel *k,
 				 "over", k->name);
 			goto out;
 		}
-	for (int r = 0; r < reps; r++)
-		for (int j = 0; j < nks; j++) {
+	/* Rounds: each runs every k once, the ks in a fresh random order
+	 * (the keyed seed), until every k's median is within the CI target
+	 * or the cap; a round's k = 1 run is the reference of its k > 1 runs
+	 * (paired in time: a drift between rounds cancels). */
+	uint64_t key = cal_order_key(tm->seed ^ 0x6b636f70696573ull, k->name); /* "kcopies" */
+	int order[MAX_COPIES];
+	for (int r = 0; !done; r++) {
+		for (int j = 0; j < nks; j++)
+			order[j] = j;
+		cal_shuffle(&key, order, nks);
+		for (int o = 0; o < nks; o++) {
+			int j = order[o];
 			for (int i = 0; i < ks[j]; i++)
 				if (put(go[i], "g", 1)) {
 					snprintf(err, errlen, "contention: copy %d of %s is gone", i,
@@ -239,12 +318,20 @@ int cal_time_contention(const struct cal_backend *b, const struct cal_kernel *k,
 					goto out;
 				}
 				struct cal_sample x = {.size = size, .repeat = r, .seconds = a.seconds,
-						       .k = ks[j]};
+						       .k = ks[j], .round = r + 1, .seq = ++tm->seq};
 				snprintf(x.kernel, sizeof x.kernel, "%s", k->name);
 				snprintf(x.device, sizeof x.device, "%s", b->device);
 				cal_samples_push(out, &x);
 			}
 		}
+		rounds = r + 1;
+		done = rounds_enough(out->v + first, out->n - first, ks, nks, rounds, min, cap,
+				     tm->ci_target, &wide, &stalls);
+	}
+	tm->sizes += nks;
+	tm->capped += done == 2 ? wide : 0;
+	tm->stalls += stalls;
+	tm->repeats += rounds;
 	rc = 0;
 out:
 	for (int i = 0; i < started; i++)
@@ -261,6 +348,6 @@ out:
 		close(ans[1]);
 	k->teardown(st);
 	if (rc == 0 && log)
-		report(log, k, size, out->v + first, out->n - first, ks, nks);
+		report(log, k, size, out->v + first, out->n - first, ks, nks, rounds, done, stalls);
 	return rc;
 }

@@ -146,7 +146,8 @@ int fit_all(const struct cal_samples *s, struct fit_line **out, char *err, size_
 		snprintf(l->device, sizeof l->device, "%s", s->v[i].device);
 		int m = 0;
 		for (int k = i; k < s->n; k++)
-			if (s->v[k].k <= 1 && strcmp(s->v[k].kernel, l->kernel) == 0 &&
+			if (s->v[k].k <= 1 && !s->v[k].round && !s->v[k].dropped &&
+			    strcmp(s->v[k].kernel, l->kernel) == 0 &&
 			    strcmp(s->v[k].device, l->device) == 0)
 				idx[m++] = k;
 		if (fit_group(s, idx, m, l, err, errlen) || fit_contention(s, l, err, errlen)) {
@@ -194,6 +195,64 @@ static bool contended_size(const struct cal_samples *s, const struct fit_line *f
 	return false;
 }
 
+/* The k = 1 sample of the group's contention round `round` at `size`,
+ * not dropped; NULL if none. */
+static const struct cal_sample *round_ref(const struct cal_samples *s, const struct fit_line *f,
+					  int round, double size)
+{
+	for (int i = 0; i < s->n; i++) {
+		const struct cal_sample *x = &s->v[i];
+		if (x->k <= 1 && x->round == round && x->size == size && !x->dropped &&
+		    same_group(x, f))
+			return x;
+	}
+	return NULL;
+}
+
+/* fit_contention where the samples carry their rounds (round > 0): the
+ * slowdown at k is the median, over every copy's sample at k of every
+ * round, of its time over the same round's k = 1 time; its spread that
+ * of these ratios.  k = 1: 1, and the spread of the rounds' k = 1
+ * times.  Dropped samples (stalls) pair nothing. */
+static int paired_contention(const struct cal_samples *s, struct fit_line *f, const int *ks,
+			     int nk, char *err, size_t errlen)
+{
+	double *v = xmalloc((size_t)s->n * sizeof *v);
+	for (int j = 0; j <= nk; j++) {
+		int want = j ? ks[j - 1] : 1, m = 0;
+		for (int i = 0; i < s->n; i++) {
+			const struct cal_sample *x = &s->v[i], *r;
+			if (x->dropped || !same_group(x, f) || x->round <= 0 ||
+			    (j ? x->k != want : x->k > 1))
+				continue;
+			if (!j)
+				v[m++] = x->seconds;
+			else if ((r = round_ref(s, f, x->round, x->size)))
+				v[m++] = x->seconds / r->seconds;
+		}
+		if (m == 0 && !j) {
+			snprintf(err, errlen, "%s on %s: no k = 1 run left in the contention rounds "
+				 "(all dropped), the reference of the slowdown", f->kernel, f->device);
+			free(v);
+			return -1;
+		}
+		if (m == 0) {
+			snprintf(err, errlen, "%s on %s: no round with k = %d pairs with a k = 1 run "
+				 "of the same round, the reference of the slowdown", f->kernel,
+				 f->device, want);
+			free(v);
+			return -1;
+		}
+		double med = median_spread(v, m, &f->spread[j]);
+		f->k[j] = want;
+		f->slowdown[j] = j ? med : 1.0;
+		f->ksamples[j] = m;
+	}
+	free(v);
+	f->nk = nk + 1;
+	return 0;
+}
+
 int fit_contention(const struct cal_samples *s, struct fit_line *f, char *err, size_t errlen)
 {
 	int ks[FIT_MAX_K], nk = 0;
@@ -218,12 +277,17 @@ int fit_contention(const struct cal_samples *s, struct fit_line *f, char *err, s
 	}
 	if (nk == 0)
 		return 0;
+	for (int i = 0; i < s->n; i++)
+		if (s->v[i].k <= 1 && s->v[i].round > 0 && same_group(&s->v[i], f))
+			return paired_contention(s, f, ks, nk, err, errlen);
 	double *v = xmalloc((size_t)s->n * sizeof *v), ref = 0;
 	for (int j = 0; j <= nk; j++) {
 		int want = j ? ks[j - 1] : 1, m = 0;
 		for (int i = 0; i < s->n; i++) {
 			const struct cal_sample *x = &s->v[i];
 			if (!same_group(x, f))
+				continue;
+			if (x->dropped)
 				continue;
 			if (j ? x->k == want : x->k <= 1 && contended_size(s, f, x->size))
 				v[m++] = x->seconds;
@@ -389,6 +453,21 @@ static void put_meta(FILE *f, const struct fit_meta *m)
 	put_text(f, "date", m->date);
 	if (m->ref_kernel && m->ref_speed > 0)
 		fprintf(f, "  reference: {kernel: %s, speed: %.2f}\n", m->ref_kernel, m->ref_speed);
+	if (m->timing)
+		fprintf(f, "  timing: {seed: %llu, ci: %.3f, cap: %d, sizes: %d, capped: %d, "
+			"repeats: %d, stalls: %d}\n", (unsigned long long)m->timing->seed,
+			m->timing->ci_target, m->timing->cap, m->timing->sizes, m->timing->capped,
+			m->timing->repeats, m->timing->stalls);
+	if (m->ref_kernel && m->ndrift > 0) {
+		struct cal_drift d;
+		cal_drift_sum(m->drift, m->ndrift, &d);
+		fprintf(f, "  drift: {kernel: %s, points: %d, first: %.2f, last: %.2f, min: %.2f, "
+			"max: %.2f, change: %.2f, speeds: [", m->ref_kernel, d.n, d.first, d.last,
+			d.min, d.max, 100 * d.change);
+		for (int i = 0; i < m->ndrift; i++)
+			fprintf(f, "%s%.2f", i ? ", " : "", m->drift[i]);
+		fprintf(f, "]}\n");
+	}
 	if (m->contention_k[0] > 0 && m->contention_k[1] >= m->contention_k[0])
 		fprintf(f, "  contention_k: [%d, %d]\n", m->contention_k[0], m->contention_k[1]);
 	put_text(f, "backend", m->backend);
@@ -429,16 +508,20 @@ int fit_write_model(const char *path, const struct fit_line *l, int n,
 	return finish(f, tmp, path, err, errlen);
 }
 
-int fit_write_samples(const char *path, const struct cal_samples *s, char *err, size_t errlen)
+int fit_write_samples(const char *path, const struct cal_samples *s, const char *seed_note,
+		      char *err, size_t errlen)
 {
 	char tmp[4200];
 	FILE *f = open_tmp(path, tmp, sizeof tmp, err, errlen);
 	if (!f)
 		return -1;
-	fprintf(f, "kernel,device,size,repeat,seconds,k\n");
+	if (seed_note)
+		fprintf(f, "# %s\n", seed_note);
+	fprintf(f, "kernel,device,size,repeat,seconds,k,round,seq,dropped\n");
 	for (int i = 0; i < s->n; i++)
-		fprintf(f, "%s,%s,%.17g,%d,%.9f,%d\n", s->v[i].kernel, s->v[i].device, s->v[i].size,
-			s->v[i].repeat, s->v[i].seconds, s->v[i].k > 1 ? s->v[i].k : 1);
+		fprintf(f, "%s,%s,%.17g,%d,%.9f,%d,%d,%ld,%d\n", s->v[i].kernel, s->v[i].device,
+			s->v[i].size, s->v[i].repeat, s->v[i].seconds, s->v[i].k > 1 ? s->v[i].k : 1,
+			s->v[i].round, s->v[i].seq, s->v[i].dropped ? 1 : 0);
 	return finish(f, tmp, path, err, errlen);
 }
 
@@ -467,9 +550,9 @@ static bool num(const char *s, double *v)
 
 static int parse_row(char *line, struct cal_sample *x, char *what, size_t len)
 {
-	char *fld[7];
+	char *fld[10];
 	int nf = 0;
-	for (char *p = line; nf < 7;) {
+	for (char *p = line; nf < 10;) {
 		fld[nf++] = p;
 		char *c = strchr(p, ',');
 		if (!c)
@@ -477,10 +560,10 @@ static int parse_row(char *line, struct cal_sample *x, char *what, size_t len)
 		*c = '\0';
 		p = c + 1;
 	}
-	double size, rep, sec, k = 1;
-	if (nf != 5 && nf != 6)
-		snprintf(what, len, "expected 5 or 6 fields (kernel,device,size,repeat,seconds[,k]), "
-			 "got %d", nf);
+	double size, rep, sec, k = 1, round = 0, seq = 0, drop = 0;
+	if (nf != 5 && nf != 6 && nf != 9)
+		snprintf(what, len, "expected 5, 6 or 9 fields (kernel,device,size,repeat,seconds"
+			 "[,k[,round,seq,dropped]]), got %d", nf);
 	else if (!good_name(fld[0], false))
 		snprintf(what, len, "bad kernel name '%s'", fld[0]);
 	else if (!good_name(fld[1], true))
@@ -491,10 +574,20 @@ static int parse_row(char *line, struct cal_sample *x, char *what, size_t len)
 		snprintf(what, len, "bad repeat '%s' (an integer >= 0)", fld[3]);
 	else if (!num(fld[4], &sec) || !(sec > 0))
 		snprintf(what, len, "bad seconds '%s' (a number > 0)", fld[4]);
-	else if (nf == 6 && (!num(fld[5], &k) || k < 1 || k != floor(k) || k > 1e6))
+	else if (nf >= 6 && (!num(fld[5], &k) || k < 1 || k != floor(k) || k > 1e6))
 		snprintf(what, len, "bad k '%s' (copies at once: an integer >= 1)", fld[5]);
+	else if (nf == 9 && (!num(fld[6], &round) || round < 0 || round != floor(round) ||
+			     round > 1e9))
+		snprintf(what, len, "bad round '%s' (an integer >= 0)", fld[6]);
+	else if (nf == 9 && (!num(fld[7], &seq) || seq < 0 || seq != floor(seq) || seq > 1e15))
+		snprintf(what, len, "bad seq '%s' (an integer >= 0)", fld[7]);
+	else if (nf == 9 && (!num(fld[8], &drop) || (drop != 0 && drop != 1)))
+		snprintf(what, len, "bad dropped '%s' (0 or 1)", fld[8]);
 	else {
 		x->k = (int)k;
+		x->round = (int)round;
+		x->seq = (long)seq;
+		x->dropped = drop == 1;
 		snprintf(x->kernel, sizeof x->kernel, "%s", fld[0]);
 		snprintf(x->device, sizeof x->device, "%s", fld[1]);
 		x->size = size;

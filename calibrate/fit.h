@@ -83,6 +83,11 @@ struct fit_meta {
 	const char *ref_kernel; /* CAL_REF_KERNEL */
 	double ref_speed;     /* its speed when measured, MiB/s; 0 = none */
 	int contention_k[2];  /* the contention entry's k range; 0 = none */
+	const struct cal_timing *timing; /* the order's seed, the CI rule and
+				 what it took (meta.timing); NULL = none */
+	const double *drift;  /* the reference kernel's speed at each drift
+				 point, MiB/s, in time order (meta.drift) */
+	int ndrift;           /* points; 0 = none */
 };
 
 /* The per-task framework overhead written as task_overhead, µs, and the
@@ -98,11 +103,16 @@ extern const char fit_task_overhead_why[];
 int fit_write_model(const char *path, const struct fit_line *f, int n,
 		    const struct fit_meta *meta, char *err, size_t errlen);
 
-/* Samples CSV: header "kernel,device,size,repeat,seconds,k", one row
- * per sample (k: copies at once, 1 alone).  Written through path.tmp +
- * rename.  Returns 0 or -1.  The reader also takes the 5 columns
- * without k (k = 1), as older files and hetsim-cuda-cal write them. */
-int fit_write_samples(const char *path, const struct cal_samples *s, char *err, size_t errlen);
+/* Samples CSV: header "kernel,device,size,repeat,seconds,k,round,seq,
+ * dropped", one row per sample (k: copies at once, 1 alone; round: the
+ * contention round, 0 the sweep; seq: the order it was timed in, 0
+ * unknown; dropped: 1 a stall, left out of the fits), after a comment
+ * line "# seed_note" when seed_note is not NULL.  Written through
+ * path.tmp + rename.  Returns 0 or -1.  The reader also takes the 5
+ * columns without k (k = 1), as hetsim-cuda-cal writes them, and the 6
+ * of older files (round 0, seq 0, not dropped). */
+int fit_write_samples(const char *path, const struct cal_samples *s, const char *seed_note,
+		      char *err, size_t errlen);
 /* Read such a file (lines starting with '#' and blank lines are
  * skipped; the header is optional), appending to s.  Returns 0, or -1
  * with "file:line: what" in err. */

@@ -25,6 +25,8 @@ static const struct cmd_opt cal_opts[] = {
 	{"concurrency", 0, "LIST", "contention: also time each kernel with k copies at once, "
 				   "one per core, for each k of LIST (comma-separated, 1 to the "
 				   "online cores; default 1..cores; 1 alone: none)"},
+	{"seed", 0, "N", "seed of the random order of sizes, repeats and k (default 1; "
+			 "same seed, same order)"},
 	{"input", 'i', "FILE...", "text files for the wordcount kernels (default: Zipf text); "
 				  "repeatable, and any further arguments are more files"},
 	{"fit", 0, "SAMPLES", "fit samples measured elsewhere (CSV: kernel,device,size,repeat,"
@@ -340,8 +342,18 @@ static int parse_concurrency(const char *list, int cores, int *ks)
 	return n;
 }
 
+/* A drift point: the reference kernel's speed now, after `what`. */
+static void drift_point(double *speed, int *n, const char *what)
+{
+	speed[*n] = cal_ref_speed(CAL_DRIFT_RUNS);
+	printf("drift: reference %.1f MiB/s after %s (median of %d runs)\n", speed[*n], what,
+	       CAL_DRIFT_RUNS);
+	fflush(stdout);
+	(*n)++;
+}
+
 static int measure(const struct cal_backend *b, const bool *on, const struct cal_input *in,
-		   bool quick, const char *out, bool force, const int *ks, int nks)
+		   bool quick, const char *out, bool force, const int *ks, int nks, uint64_t seed)
 {
 	char err[1024], csv[4300], src[128];
 	struct cal_prov pv;
@@ -359,31 +371,53 @@ static int measure(const struct cal_backend *b, const bool *on, const struct cal
 	double ref = cal_ref_speed(CAL_REF_RUNS);
 	printf("reference kernel %s: %.1f MiB/s (median of %d runs; --check compares a machine "
 	       "with it)\n", CAL_REF_KERNEL, ref, CAL_REF_RUNS);
+	struct cal_timing tm = {.seed = seed, .ci_target = CAL_CI_TARGET,
+				.cap = quick ? CAL_QUICK_CAP : CAL_CAP};
+	printf("order: rounds in random order, seed %llu; repeats until the median's 95 %% CI "
+	       "is within %.0f %% (at most %d); stalls dropped\n", (unsigned long long)seed,
+	       100 * tm.ci_target, tm.cap);
+	double drift[2 * 16 + 1] = {ref};
+	int ndrift = 1;
 	struct cal_ctx *c = cal_ctx_new(in);
 	struct cal_samples s = {0};
 	double t0 = cal_now();
 	for (int k = 0; k < b->nkernels; k++) {
 		if (!on[k])
 			continue;
-		if (cal_time_kernel(b, &b->kernels[k], c, quick, quick ? 1 : 2, &s, stdout, err,
+		char what[128];
+		if (cal_time_kernel(b, &b->kernels[k], c, quick, quick ? 1 : 2, &tm, &s, stdout, err,
 				    sizeof err)) {
 			fprintf(stderr, "hetsim calibrate: %s: %s\n", b->kernels[k].name, err);
 			cal_samples_free(&s);
 			cal_ctx_free(c);
 			return 1;
 		}
+		snprintf(what, sizeof what, "the %s sweep", b->kernels[k].name);
+		drift_point(drift, &ndrift, what);
 		if (nks > 1 && cal_time_contention(b, &b->kernels[k], c, quick, quick ? 1 : 2, ks,
-						   nks, &s, stdout, err, sizeof err)) {
+						   nks, &tm, &s, stdout, err, sizeof err)) {
 			fprintf(stderr, "hetsim calibrate: %s: %s\n", b->kernels[k].name, err);
 			cal_samples_free(&s);
 			cal_ctx_free(c);
 			return 1;
 		}
+		snprintf(what, sizeof what, "the %s contention rounds", b->kernels[k].name);
+		if (nks > 1)
+			drift_point(drift, &ndrift, what);
 	}
-	printf("measured %d samples in %.1f s (%s)\n", s.n, cal_now() - t0, b->data_note(c));
+	struct cal_drift d;
+	cal_drift_sum(drift, ndrift, &d);
+	printf("measured %d samples in %.1f s (%s); %d sizes and ks, %d repeats, %d stopped by "
+	       "the cap, %d stalled dropped\n", s.n, cal_now() - t0, b->data_note(c), tm.sizes,
+	       tm.repeats, tm.capped, tm.stalls);
+	printf("drift: reference %.1f -> %.1f MiB/s over the run (%d points, min %.1f, max %.1f; "
+	       "change %+.1f %%, range %.1f %%)\n", d.first, d.last, d.n, d.min, d.max,
+	       100 * d.change, 100 * d.range);
 	snprintf(csv, sizeof csv, "%s.samples.csv", out);
+	snprintf(src, sizeof src, "hetsim calibrate samples: order seed %llu (keyed by kernel)",
+		 (unsigned long long)seed);
 	int rc;
-	if (fit_write_samples(csv, &s, err, sizeof err)) {
+	if (fit_write_samples(csv, &s, src, err, sizeof err)) {
 		fprintf(stderr, "hetsim calibrate: %s\n", err);
 		rc = 1;
 	} else {
@@ -396,6 +430,7 @@ static int measure(const struct cal_backend *b, const bool *on, const struct cal
 			.os = pv.os, .compiler = pv.compiler, .blas = pv.blas, .date = pv.date,
 			.ref_kernel = CAL_REF_KERNEL, .ref_speed = ref,
 			.contention_k = {ks[0], ks[nks - 1]},
+			.timing = &tm, .drift = drift, .ndrift = ndrift,
 		};
 		rc = fit_and_write(&s, out, csv, &meta, force);
 	}
@@ -468,6 +503,11 @@ int cmd_calibrate(int argc, char **argv)
 	const char *repeats = cmd_get(cal_opts, &a, "repeats");
 	const char *zipf = cmd_get(cal_opts, &a, "zipf");
 	const char *conc = cmd_get(cal_opts, &a, "concurrency");
+	if (cmd_get(cal_opts, &a, "seed") && (val || fit)) {
+		fprintf(stderr, "hetsim calibrate: option '--seed' goes with measuring: drop it "
+				"with --%s\n", val ? "validate" : "fit");
+		return 2;
+	}
 	if (conc && (val || fit)) {
 		fprintf(stderr, "hetsim calibrate: option '--concurrency' goes with measuring: drop "
 				"it with --%s\n", val ? "validate" : "fit");
@@ -569,9 +609,13 @@ int cmd_calibrate(int argc, char **argv)
 	int nks = parse_concurrency(conc, cores, ks);
 	if (nks < 0)
 		return 2;
+	const char *seed = cmd_get(cal_opts, &a, "seed");
+	int64_t sd = seed ? cmd_int("calibrate", "seed", seed, INT64_MAX) : CAL_ORDER_SEED;
+	if (sd < 0)
+		return 2;
 	if (can_write(out) || can_read(files, nfiles))
 		return 1;
 	struct cal_input in = {files, nfiles};
 	return measure(&cal_cpu_backend, on, &in, cmd_get(cal_opts, &a, "quick") != NULL, out,
-		       force, ks, nks);
+		       force, ks, nks, (uint64_t)sd);
 }

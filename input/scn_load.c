@@ -1659,6 +1659,74 @@ static int meta_k(struct ld *ld, const struct yn *v, int k[2])
 	return 0;
 }
 
+/* timing: {seed: N, ci: X, cap: N, sizes, capped, repeats, stalls}: the
+ * order's seed (required) and what the adaptive repeats took. */
+static int meta_timing(struct ld *ld, const struct yn *m, struct scn_cost_meta *o)
+{
+	static const char *const counts[] = {"sizes", "capped", "repeats", "stalls"};
+	const struct yn *v;
+	int n;
+	if (want(ld, m, YN_MAP, "meta.timing") < 0 ||
+	    !(v = need(ld, m, "seed", "meta.timing", NULL)) || get_seed(ld, v, &o->seed) < 0 ||
+	    opt_int(ld, m, "cap", 1, &o->cap) < 0)
+		return -1;
+	for (int i = 0; i < ARRAY_LEN(counts); i++)
+		if (opt_int(ld, m, counts[i], 0, i == 1 ? &o->capped : &n) < 0)
+			return -1;
+	if ((v = yn_get(m, "ci")) && get_num(ld, v, &o->ci) < 0)
+		return -1;
+	if (v && !(o->ci > 0 && o->ci < 1))
+		return fail(ld, v, "expected a fraction between 0 and 1 for meta.timing.ci, got %s",
+			    got(ld, v));
+	o->has_timing = true;
+	return 0;
+}
+
+/* A speed in MiB/s > 0 for meta.drift.`what`. */
+static int drift_speed(struct ld *ld, const struct yn *v, const char *what, double *out)
+{
+	if (get_num(ld, v, out) < 0)
+		return -1;
+	if (!(*out > 0))
+		return fail(ld, v, "expected a speed > 0 for meta.drift.%s, got %s", what, got(ld, v));
+	return 0;
+}
+
+/* drift: {kernel, points, first, last, min, max, change[, speeds]}: the
+ * reference kernel's speed over the run (calibrate/README.md, "Timing"). */
+static int meta_drift(struct ld *ld, const struct yn *m, struct scn_cost_meta *o)
+{
+	static const char *const speeds[] = {"first", "last", "min", "max"};
+	double *to[] = {&o->drift_first, &o->drift_last, &o->drift_min, &o->drift_max};
+	const struct yn *v;
+	char *kernel = NULL;
+	if (want(ld, m, YN_MAP, "meta.drift") < 0 ||
+	    !(v = need(ld, m, "kernel", "meta.drift", NULL)) ||
+	    get_ident(ld, v, ID_NAME, "reference kernel name", &kernel) < 0)
+		return -1;
+	free(kernel);
+	if (!(v = need(ld, m, "points", "meta.drift", NULL)) ||
+	    get_int(ld, v, 1, &o->drift_points) < 0)
+		return -1;
+	for (int i = 0; i < ARRAY_LEN(speeds); i++)
+		if (!(v = need(ld, m, speeds[i], "meta.drift", NULL)) ||
+		    drift_speed(ld, v, speeds[i], to[i]) < 0)
+			return -1;
+	if (!(v = need(ld, m, "change", "meta.drift", NULL)) || get_num(ld, v, &o->drift_change) < 0)
+		return -1;
+	if (!(v = yn_get(m, "speeds")))
+		return 0;
+	if (v->kind != YN_SEQ || v->nkids != o->drift_points)
+		return fail(ld, v, "expected a list of %d speeds (points) for meta.drift.speeds, got %s",
+			    o->drift_points, v->kind == YN_SEQ ? "a list of another length" : got(ld, v));
+	for (int i = 0; i < v->nkids; i++) {
+		double x;
+		if (drift_speed(ld, v->kids[i], "speeds", &x) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int load_meta(struct ld *ld, const struct yn *m, struct scn_cost_meta *o)
 {
 	static const char *const texts[] = {"backend", "data", "fit", "task_overhead"};
@@ -1680,7 +1748,9 @@ static int load_meta(struct ld *ld, const struct yn *m, struct scn_cost_meta *o)
 	    ((v = yn_get(m, "date")) && meta_date(ld, v, &o->date) < 0) ||
 	    ((v = yn_get(m, "threads")) && get_int(ld, v, 1, &threads) < 0) ||
 	    ((v = yn_get(m, "reference")) && meta_reference(ld, v, o) < 0) ||
-	    ((v = yn_get(m, "contention_k")) && meta_k(ld, v, o->contention_k) < 0))
+	    ((v = yn_get(m, "contention_k")) && meta_k(ld, v, o->contention_k) < 0) ||
+	    ((v = yn_get(m, "timing")) && meta_timing(ld, v, o) < 0) ||
+	    ((v = yn_get(m, "drift")) && meta_drift(ld, v, o) < 0))
 		return -1;
 	return 0;
 }

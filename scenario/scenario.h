@@ -197,6 +197,13 @@ struct scn_cost_meta {
 	char *ref_kernel;    /* reference.kernel: which reference kernel */
 	double ref_speed;    /* reference.speed, its work units per second */
 	int contention_k[2]; /* contention_k: [min, max] cores busy; 0 = none */
+	bool has_timing;     /* timing: given */
+	uint64_t seed;       /* timing.seed: the order's seed */
+	double ci;           /* timing.ci: CI half-width / median aimed at; 0 = absent */
+	int cap, capped;     /* timing.cap, .capped: repeats at most; sizes that hit it */
+	int drift_points;    /* drift.points; 0 = no drift entry */
+	double drift_first, drift_last, drift_min, drift_max; /* drift: MiB/s */
+	double drift_change; /* drift.change, % (last / first - 1) */
 };
 
 struct scn_cost_model {

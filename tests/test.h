@@ -23,6 +23,7 @@ int test_suite_plot(void);
 int test_suite_calibrate(void);
 int test_suite_cuda_host(void);
 int test_suite_provenance(void);
+int test_suite_timing(void);
 int test_suite_writer(void);
 int test_suite_accounting(void);
 int test_suite_failures(void);

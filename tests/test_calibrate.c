@@ -213,7 +213,7 @@ static void test_model_roundtrip(void)
 	const double f2[] = {1.25};
 	synth_contention(&s, ks, f2, 1, 0.0);
 	snprintf(csv, sizeof csv, "%s/m.yaml.samples.csv", dir);
-	CU_ASSERT_EQUAL_FATAL(fit_write_samples(csv, &s, err, sizeof err), 0);
+	CU_ASSERT_EQUAL_FATAL(fit_write_samples(csv, &s, NULL, err, sizeof err), 0);
 	CU_ASSERT_EQUAL_FATAL(fit_read_samples(csv, &back, err, sizeof err), 0);
 	CU_ASSERT_EQUAL(back.n, s.n);
 	struct fit_line *f;

@@ -25,6 +25,7 @@ static const struct {
 	{"calibrate", test_suite_calibrate},
 	{"cuda_host", test_suite_cuda_host},
 	{"provenance", test_suite_provenance},
+	{"timing", test_suite_timing},
 	{"writer", test_suite_writer},
 	{"accounting", test_suite_accounting},
 	{"failures", test_suite_failures},

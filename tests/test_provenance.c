@@ -213,6 +213,21 @@ static void test_meta_bad(void)
 		{"meta:\n  contention_k: [4, 2]\n",
 		 ":3:21: expected the largest k >= the smallest (4) in meta.contention_k, got '2'"},
 		{"meta:\n  threads: 0\n", ":3:12: expected an integer >= 1, got '0'"},
+		{"meta:\n  timing: {ci: 0.02}\n", ":3:11: missing key 'seed' in meta.timing"},
+		{"meta:\n  timing: {seed: -1}\n", ":3:18: expected an integer >= 0, got '-1'"},
+		{"meta:\n  timing: {seed: 1, ci: 2}\n",
+		 ":3:25: expected a fraction between 0 and 1 for meta.timing.ci, got '2'"},
+		{"meta:\n  timing: {seed: 1, cap: 0}\n", ":3:26: expected an integer >= 1, got '0'"},
+		{"meta:\n  drift: {kernel: wc, first: 1, last: 1, min: 1, max: 1, change: 0}\n",
+		 ":3:10: missing key 'points' in meta.drift"},
+		{"meta:\n  drift: {kernel: wc, points: 2, first: 1, last: 0, min: 1, max: 1, "
+		 "change: 0}\n", ":3:50: expected a speed > 0 for meta.drift.last, got '0'"},
+		{"meta:\n  drift: {kernel: wc, points: 2, first: 1, last: 1, min: 1, max: 1}\n",
+		 ":3:10: missing key 'change' in meta.drift"},
+		{"meta:\n  drift: {kernel: wc, points: 2, first: 1, last: 1, min: 1, max: 1, "
+		 "change: 0, speeds: [1]}\n",
+		 ":3:88: expected a list of 2 speeds (points) for meta.drift.speeds, got a list of "
+		 "another length"},
 		{"meta:\n  fit: {r2: 1}\n", ":3:8: expected a scalar for meta.fit, got a mapping"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -438,6 +453,11 @@ static void test_usage_errors(void)
 		{"calibrate --fit s.csv --quick -o %s/x.yaml",
 		 "hetsim calibrate: option '--fit' measures nothing: drop --input, --quick and "
 		 "--kernels\n"},
+		{"calibrate --fit s.csv --seed 3 -o %s/x.yaml",
+		 "hetsim calibrate: option '--seed' goes with measuring: drop it with --fit\n"},
+		{"calibrate --seed x -o %s/x.yaml",
+		 "hetsim calibrate: option '--seed' wants an integer from 0 to 9223372036854775807, "
+		 "got 'x'\n"},
 		{"calibrate --workers 2 -o %s/x.yaml",
 		 "hetsim calibrate: options '--workers', '--repeats' and '--zipf' go with "
 		 "'--validate'\n"},
