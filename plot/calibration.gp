@@ -2,7 +2,7 @@
 # samples (points, ms) against its fitted line intercept + slope x size,
 # one panel per (kernel, device), log-log axes.
 # hetsim calibrate sets: n (panels), csv (the samples CSV: kernel,device,
-# size,repeat,seconds), outfile, and space-separated lists with one word
+# size,repeat,seconds[,k[,round,seq,dropped]]), outfile, and space-separated lists with one word
 # per panel: kernels, devices, units, intercepts (s), slopes (s per unit).
 cols = n < 3 ? n : 3
 rows = (n + cols - 1) / cols
@@ -27,10 +27,15 @@ do for [i = 1:n] {
 	b = real(word(slopes, i))
 	set title sprintf("%s on %s", k, d)
 	set xlabel sprintf("size (%s)", word(units, i))
-	# samples timed alone: column 6 (k, copies at once) absent or 1
-	plot csv using 3:((strcol(1) eq k && strcol(2) eq d && \
-			   (strcol(6) eq "" || strcol(6) eq "1")) ? $5 * 1000 : NaN) \
+	# the sweep's samples: column 6 (k, copies at once) absent or 1,
+	# column 7 (the contention round) absent or 0; column 9 (dropped)
+	# 1: a stall, left out of the fit, drawn hollow
+	alone(c) = strcol(1) eq k && strcol(2) eq d && (strcol(6) eq "" || strcol(6) eq "1") && \
+		   (strcol(7) eq "" || strcol(7) eq "0")
+	plot csv using 3:((alone(0) && strcol(9) ne "1") ? $5 * 1000 : NaN) \
 		with points pt 7 ps 0.6 lc rgb "#1f77b4" title "samples", \
+	     csv using 3:((alone(0) && strcol(9) eq "1") ? $5 * 1000 : NaN) \
+		with points pt 6 ps 0.8 lc rgb "#ff7f0e" title "stalls (dropped)", \
 	     (a + b * x) * 1000 with lines lw 2 lc rgb "#d62728" \
 		title sprintf("%.3g ms + %.3g ms/%s", a * 1000, b * 1000, word(units, i))
 }
