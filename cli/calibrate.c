@@ -376,8 +376,12 @@ static int measure(const struct cal_backend *b, const bool *on, const struct cal
 	printf("order: rounds in random order, seed %llu; repeats until the median's 95 %% CI "
 	       "is within %.0f %% (at most %d); stalls dropped\n", (unsigned long long)seed,
 	       100 * tm.ci_target, tm.cap);
-	double drift[2 * 16 + 1] = {ref};
-	int ndrift = 1;
+	/* The drift points are all taken the same way (5 runs), the first
+	 * right after the reference above, which read lower than the later
+	 * points on this VM (calibrate/README.md, "Timing"). */
+	double drift[2 * 16 + 1];
+	int ndrift = 0;
+	drift_point(drift, &ndrift, "the reference (the drift's first point)");
 	struct cal_ctx *c = cal_ctx_new(in);
 	struct cal_samples s = {0};
 	double t0 = cal_now();
