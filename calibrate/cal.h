@@ -66,26 +66,35 @@ struct cal_mlp;
 /* He-initialised weights (gsl_rng seeded with seed), zero biases. */
 struct cal_mlp *cal_mlp_new(uint64_t seed);
 void cal_mlp_free(struct cal_mlp *m);
-/* Forward and backward pass over a batch (x: b rows of 784, y: labels
+/* Single precision (float32, as TensorFlow's CPU kernels), the GEMMs
+ * through CBLAS's sgemm (OpenBLAS where linked, else gslcblas).
+ * Forward and backward pass over a batch (x: b rows of 784, y: labels
  * 0..9); the gradient of the mean loss is left in cal_mlp_grads().
  * Returns the mean cross-entropy loss. */
-double cal_mlp_grad(struct cal_mlp *m, const double *x, const int *y, int b);
+double cal_mlp_grad(struct cal_mlp *m, const float *x, const int *y, int b);
 /* One SGD step: cal_mlp_grad, then params -= lr * grads. Returns the loss. */
-double cal_mlp_step(struct cal_mlp *m, const double *x, const int *y, int b, double lr);
+double cal_mlp_step(struct cal_mlp *m, const float *x, const int *y, int b, double lr);
 /* Mean loss only (forward pass). */
-double cal_mlp_loss(struct cal_mlp *m, const double *x, const int *y, int b);
+double cal_mlp_loss(struct cal_mlp *m, const float *x, const int *y, int b);
 /* Fraction of the n samples classified correctly. */
-double cal_mlp_accuracy(struct cal_mlp *m, const double *x, const int *y, int n);
+double cal_mlp_accuracy(struct cal_mlp *m, const float *x, const int *y, int n);
 /* All parameters in one array (W1 128x784, b1, W2 10x128, b2), its
  * length, and the gradients in the same layout.  Owned by m. */
-double *cal_mlp_params(struct cal_mlp *m);
-const double *cal_mlp_grads(const struct cal_mlp *m);
+float *cal_mlp_params(struct cal_mlp *m);
+const float *cal_mlp_grads(const struct cal_mlp *m);
 size_t cal_mlp_nparams(void);
+/* The BLAS the MLP runs on, fixed to one thread (a Spark task slot;
+ * calibration forks its copies, so a threaded BLAS would oversubscribe
+ * the cores): OpenBLAS's thread count is set to 1 where it is linked.
+ * With desc (may be NULL), its description for meta.blas: "gslcblas",
+ * or "OpenBLAS (CONFIG; serial build, 1 thread)".  cal_mlp_new calls
+ * it. */
+void cal_blas(char *desc, size_t len);
 
 /* A labelled image set: x is n rows of 784 values in [0, 1] (synthetic:
  * unbounded), y is n labels 0..9.  Both owned; free with cal_data_free. */
 struct cal_data {
-	double *x;
+	float *x;
 	int *y;
 	int n;
 };
