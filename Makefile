@@ -9,6 +9,7 @@
 #   make cuda         the CUDA calibration program, where nvcc exists
 #   make cuda-host    its kernels built for the host by g++ (linked into make check)
 #   make MPI=1        bin/hetsim-mpi: `hetsim sweep` across MPI ranks (mpicc, OpenMPI)
+#   make BLAS=gslcblas  link GSL's reference CBLAS instead of OpenBLAS
 #   make clean
 
 CC      ?= cc
@@ -41,7 +42,19 @@ endif
 # pkg-config is asked only when a target needs the libraries, so that
 # `make clean` works on a machine where nothing is installed yet.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(if $(filter openblas,$(BLAS_USED)),$(filter-out -lgslcblas,$(PKG_LIBS_GSL)) \
+               $(shell pkg-config --libs openblas 2>/dev/null),$(PKG_LIBS_GSL))
+PKG_LIBS_GSL = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+# The CBLAS under GSL and the mnist_step kernel (calibrate/README.md,
+# "Kernels"): OpenBLAS where pkg-config knows it (Debian's
+# libopenblas-serial-dev, which scripts/install-deps installs), in place
+# of gslcblas, as Debian's GSL expects (both define the cblas_ symbols);
+# else gslcblas.  BLAS=gslcblas forces the fallback.  The choice is
+# written to $(BUILD)/BLAS (rewritten only when it changes, as git's
+# GIT-CFLAGS), on which the binaries depend, so a change relinks them.
+BLAS      ?= auto
+BLAS_USED  = $(if $(filter gslcblas,$(BLAS)),gslcblas,$(if $(filter openblas,$(BLAS)),openblas,$(shell pkg-config --exists openblas 2>/dev/null && echo openblas || echo gslcblas)))
 
 LIB_SRC  := $(wildcard scenario/*.c sim/*.c policies/*.c workloads/*.c input/*.c calibrate/*.c calibrate/cpu/*.c) $(filter-out cli/main.c,$(wildcard cli/*.c))
 # The built-in default cost model: calibrate/models/default.yaml as a C
@@ -78,9 +91,14 @@ $(BUILD)/gen/default_model.c: calibrate/models/default.yaml Makefile | deps
 $(GEN_OBJ): $(BUILD)/gen/default_model.c
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(BIN): $(LIB_OBJ) $(BUILD)/cli/main.o
+.PHONY: FORCE
+$(BUILD)/BLAS: FORCE | deps
+	@mkdir -p $(dir $@)
+	@echo '$(BLAS_USED)' | cmp -s - $@ || { echo '$(BLAS_USED)' > $@; echo "BLAS: $(BLAS_USED)"; }
+
+$(BIN): $(LIB_OBJ) $(BUILD)/cli/main.o $(BUILD)/BLAS
 	@mkdir -p bin
-	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(PKG_LIBS) $(LDLIBS)
 
 # `make cuda-host`: the CUDA program's kernels (calibrate/cuda/kernels.cuh)
 # built for the host by g++, behind a C interface (cuda_host.h), linked
@@ -97,8 +115,8 @@ $(CUDA_HOST_OBJ): calibrate/cuda/cuda_host.cpp | deps
 	@mkdir -p $(dir $@)
 	$(CXX) $(CUDA_HOST_FLAGS) -MMD -MP -c $< -o $@
 
-$(TESTBIN): $(LIB_OBJ) $(TEST_OBJ) $(CUDA_HOST_OBJ)
-	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+$(TESTBIN): $(LIB_OBJ) $(TEST_OBJ) $(CUDA_HOST_OBJ) $(BUILD)/BLAS
+	$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(PKG_LIBS) $(LDLIBS)
 
 
 # `make run`: the default paper scenario, stock Spark against label-dual.

@@ -66,26 +66,35 @@ struct cal_mlp;
 /* He-initialised weights (gsl_rng seeded with seed), zero biases. */
 struct cal_mlp *cal_mlp_new(uint64_t seed);
 void cal_mlp_free(struct cal_mlp *m);
-/* Forward and backward pass over a batch (x: b rows of 784, y: labels
+/* Single precision (float32, as TensorFlow's CPU kernels), the GEMMs
+ * through CBLAS's sgemm (OpenBLAS where linked, else gslcblas).
+ * Forward and backward pass over a batch (x: b rows of 784, y: labels
  * 0..9); the gradient of the mean loss is left in cal_mlp_grads().
  * Returns the mean cross-entropy loss. */
-double cal_mlp_grad(struct cal_mlp *m, const double *x, const int *y, int b);
+double cal_mlp_grad(struct cal_mlp *m, const float *x, const int *y, int b);
 /* One SGD step: cal_mlp_grad, then params -= lr * grads. Returns the loss. */
-double cal_mlp_step(struct cal_mlp *m, const double *x, const int *y, int b, double lr);
+double cal_mlp_step(struct cal_mlp *m, const float *x, const int *y, int b, double lr);
 /* Mean loss only (forward pass). */
-double cal_mlp_loss(struct cal_mlp *m, const double *x, const int *y, int b);
+double cal_mlp_loss(struct cal_mlp *m, const float *x, const int *y, int b);
 /* Fraction of the n samples classified correctly. */
-double cal_mlp_accuracy(struct cal_mlp *m, const double *x, const int *y, int n);
+double cal_mlp_accuracy(struct cal_mlp *m, const float *x, const int *y, int n);
 /* All parameters in one array (W1 128x784, b1, W2 10x128, b2), its
  * length, and the gradients in the same layout.  Owned by m. */
-double *cal_mlp_params(struct cal_mlp *m);
-const double *cal_mlp_grads(const struct cal_mlp *m);
+float *cal_mlp_params(struct cal_mlp *m);
+const float *cal_mlp_grads(const struct cal_mlp *m);
 size_t cal_mlp_nparams(void);
+/* The BLAS the MLP runs on, fixed to one thread (a Spark task slot;
+ * calibration forks its copies, so a threaded BLAS would oversubscribe
+ * the cores): OpenBLAS's thread count is set to 1 where it is linked.
+ * With desc (may be NULL), its description for meta.blas: "gslcblas",
+ * or "OpenBLAS (CONFIG; serial build, 1 thread)".  cal_mlp_new calls
+ * it. */
+void cal_blas(char *desc, size_t len);
 
 /* A labelled image set: x is n rows of 784 values in [0, 1] (synthetic:
  * unbounded), y is n labels 0..9.  Both owned; free with cal_data_free. */
 struct cal_data {
-	double *x;
+	float *x;
 	int *y;
 	int n;
 };
@@ -350,16 +359,23 @@ void cal_provenance(struct cal_prov *p);
  * 0, or -1 and err. */
 int cal_val_model(const char *model, double map[2], double reduce[2], char *err, size_t errlen);
 
+#define CAL_VAL_MAPS 9     /* the validated WordCount's map tasks */
+#define CAL_VAL_REDUCES 4  /* and reduce tasks */
+#define CAL_VAL_MISS 3     /* --fresh's exit status when the error is above 10 % */
+
 /* The simulated twin: one node of `workers` cores (cpu_speed 1), one
  * synthetic job with one executor of `workers` cores, no start-up or
  * launch overhead, one single-task stage per task with the task's
  * duration (seconds, rounded to whole µs) as a constant: the map stages
  * first, roots, in hand-out order; then the reduce stages, each with
- * every map stage as parent.  Written to `yaml` (NULL: a temporary file,
- * removed), loaded with scn_load, run under fifo; *makespan_s from
+ * every map stage as parent.  With `model` (a cost-model file; NULL:
+ * none) the twin names it as its cost_model, so that the loader applies
+ * its contention entries to the node (docs/model.md, "Contention"; the
+ * durations stay the given ones).  Written to `yaml` (NULL: a temporary
+ * file, removed), loaded with scn_load, run under fifo; *makespan_s from
  * met_compute.  0, or -1 and err. */
-int cal_val_twin(const char *yaml, int workers, const double *map_s, int nmaps,
-		 const double *reduce_s, int nreduces, double *makespan_s, char *err,
+int cal_val_twin(const char *yaml, const char *model, int workers, const double *map_s,
+		 int nmaps, const double *reduce_s, int nreduces, double *makespan_s, char *err,
 		 size_t errlen);
 
 struct cal_val_opts {
@@ -370,14 +386,27 @@ struct cal_val_opts {
 	int nfiles;
 	const char *csv;           /* -o: runs as CSV (NULL = none) */
 	double zipf_s;             /* Zipf exponent of the synthetic text (calibration's: 1) */
+	bool fresh;                /* --fresh: splits of 40 and 20 MiB (no size of either
+				      sweep) and its PASS/FAIL line */
 };
 /* Run the validation, print the report on stdout.  First the model is
  * loaded (cost part only) and this machine's reference speed compared
  * with the model's (cal_ref_warn: a mismatch warns, and the validation
- * goes on).  Returns 0 (PASS: |error| <= 10 %, o->csv written), 1
- * (measured, error above the target, o->csv written), or -1: a failure
- * (a missing or malformed model, bad text files, a worker died, o->csv
- * unwritable), one line on stderr, o->csv not written. */
+ * goes on).  The twin applies the model's contention entries.  Returns
+ * 0 (PASS: |error| <= 10 %, o->csv written), 1 (measured, error above
+ * the target, o->csv written; --validate: a WARN line on stderr,
+ * --fresh: a FAIL line on stdout), or -1: a failure (a missing or
+ * malformed model, bad text files, a worker died, o->csv unwritable),
+ * one line on stderr, o->csv not written. */
 int cal_validate(const struct cal_val_opts *o);
+
+/* Tests only: when set, cal_validate runs no real WordCount: the hook
+ * gets the workers and the 9 split sizes (MiB) and fills runs
+ * (o->repeats measured makespans, seconds) and reduce_mib (the 4
+ * reduces' shuffle MiB); 0, or -1 (cal_validate then returns -1).  The
+ * model, the machine check, the twin, the CSV and the verdict are as
+ * without it; the per-task view is left out. */
+extern int (*cal_val_hook)(const struct cal_val_opts *o, int workers, const double *split_mib,
+			   double *runs, double *reduce_mib);
 
 #endif

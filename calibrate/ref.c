@@ -20,10 +20,6 @@
 
 double (*cal_ref_hook)(void);
 
-/* OpenBLAS, where it is linked instead of gslcblas (issue 16, item 5),
- * says so through this function; GSL's own CBLAS has nothing like it. */
-extern char *openblas_get_config(void) __attribute__((weak));
-
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -176,10 +172,7 @@ void cal_provenance(struct cal_prov *p)
 #else
 	snprintf(p->compiler, sizeof p->compiler, "unknown");
 #endif
-	if (openblas_get_config)
-		snprintf(p->blas, sizeof p->blas, "OpenBLAS (%s)", openblas_get_config());
-	else
-		snprintf(p->blas, sizeof p->blas, "gslcblas");
+	cal_blas(p->blas, sizeof p->blas); /* the MLP's BLAS, one thread */
 	time_t now = time(NULL);
 	struct tm tm;
 	if (gmtime_r(&now, &tm))

@@ -20,7 +20,9 @@
  *   model: map = intercept + slope x split MiB; reduce = intercept +
  *   slope x its shuffle MiB (word + 1 + 8 bytes per entry, as the
  *   calibration's unit), measured from the real shuffle of the warm-up
- *   run (the data are the same every run).
+ *   run (the data are the same every run).  The twin names the model as
+ *   its cost_model, so the loader applies the model's contention entries
+ *   (scn_node_group.busy_slowdown) as in any scenario.
  */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, mkdtemp */
 #include "load.h"
@@ -60,10 +62,18 @@
 #define MAX_REPEATS 100
 
 /* Split sizes (MiB), in hand-out order: none a power of two (the
- * calibration's full sweep is 8..256 doubling). */
-static const double split_mib[] = {40, 24, 40, 24, 40, 24, 40, 24, 40};
-#define NMAPS ((int)(sizeof split_mib / sizeof split_mib[0]))
-#define NREDUCES 4
+ * calibration's full sweep is 8..256 doubling).  --fresh follows a
+ * --quick calibration, whose sweep (8, 12, 16, 24, 32, 64 MiB) has 24:
+ * its splits are 40 and 20 MiB, sizes neither sweep times. */
+static const double val_mib[] = {40, 24, 40, 24, 40, 24, 40, 24, 40};
+static const double fresh_mib[] = {40, 20, 40, 20, 40, 20, 40, 20, 40};
+#define NMAPS CAL_VAL_MAPS
+#define NREDUCES CAL_VAL_REDUCES
+_Static_assert(sizeof val_mib / sizeof val_mib[0] == NMAPS, "one split per map");
+_Static_assert(sizeof fresh_mib / sizeof fresh_mib[0] == NMAPS, "one split per map");
+
+int (*cal_val_hook)(const struct cal_val_opts *o, int workers, const double *split_mib,
+		    double *runs, double *reduce_mib);
 
 /* ---- temporary scenario files -------------------------------------- */
 
@@ -144,8 +154,32 @@ static void cat(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
 	}
 }
 
-int cal_val_twin(const char *yaml, int workers, const double *map_s, int nmaps,
-		 const double *reduce_s, int nreduces, double *makespan_s, char *err,
+/* `path` as a YAML double-quoted scalar, absolute (the twin lives in
+ * another folder): 0, or -1 and err. */
+static int cat_path(char **buf, size_t *len, size_t *cap, const char *path, char *err,
+		    size_t errlen)
+{
+	char *abs = realpath(path, NULL);
+	if (!abs) {
+		snprintf(err, errlen, "cannot read model '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	cat(buf, len, cap, "\"");
+	for (const char *p = abs; *p; p++) {
+		if ((unsigned char)*p < 0x20) {
+			snprintf(err, errlen, "twin: model path '%s' holds a control character", abs);
+			free(abs);
+			return -1;
+		}
+		cat(buf, len, cap, "%s%c", *p == '"' || *p == '\\' ? "\\" : "", *p);
+	}
+	cat(buf, len, cap, "\"");
+	free(abs);
+	return 0;
+}
+
+int cal_val_twin(const char *yaml, const char *model, int workers, const double *map_s,
+		 int nmaps, const double *reduce_s, int nreduces, double *makespan_s, char *err,
 		 size_t errlen)
 {
 	if (workers < 1 || nmaps < 1 || nreduces < 0) {
@@ -156,9 +190,19 @@ int cal_val_twin(const char *yaml, int workers, const double *map_s, int nmaps,
 	char *t = xmalloc(cap);
 	cat(&t, &len, &cap,
 	    "# The simulated twin of `hetsim calibrate --validate` (calibrate/README.md):\n"
-	    "# one single-task stage per real task, durations from the cost model.\n"
+	    "# one single-task stage per real task, durations from the cost model;\n"
+	    "# the cost model, when named, for its contention entries only.\n"
 	    "name: validate-twin\n"
-	    "overheads: {executor_startup: 0s, task_launch: 0s}\n"
+	    "overheads: {executor_startup: 0s, task_launch: 0s}\n");
+	if (model) {
+		cat(&t, &len, &cap, "cost_model: ");
+		if (cat_path(&t, &len, &cap, model, err, errlen)) {
+			free(t);
+			return -1;
+		}
+		cat(&t, &len, &cap, "\n");
+	}
+	cat(&t, &len, &cap,
 	    "cluster:\n- {name: local, cores: %d, memory: 64GiB, cpu_speed: 1}\n"
 	    "workload:\n- name: wordcount\n  type: synthetic\n  executors: 1\n"
 	    "  executor_cores: %d\n  executor_memory: 1GiB\n  stages:\n", workers, workers);
@@ -516,41 +560,21 @@ static int write_csv(const char *path, const double *runs, int n, double sim, ch
 	return 0;
 }
 
-int cal_validate(const struct cal_val_opts *o)
-{
-	char err[1024], cpu[256];
-	double map[2], red[2];
-	int cores, w = o->workers, reps = o->repeats;
-	cal_machine(cpu, sizeof cpu, &cores);
-	if (w <= 0)
-		w = cores > 0 ? cores : 1;
-	if (w > MAX_WORKERS || reps < 1 || reps > MAX_REPEATS) {
-		fprintf(stderr, "hetsim calibrate: --validate wants 1..%d workers and 1..%d repeats\n",
-			MAX_WORKERS, MAX_REPEATS);
-		return -1;
-	}
-	struct scn *model = load_model(o->model, err, sizeof err);
-	if (!model || model_lines(model, o->model, map, red, err, sizeof err)) {
-		fprintf(stderr, "hetsim calibrate: %s\n", err);
-		scn_free(model);
-		return -1;
-	}
-	printf("hetsim calibrate --validate %s: %d maps (%s), %d reduces on %d worker "
-	       "processes, %s (%d cores online)\n", o->model, NMAPS, "24 and 40 MiB splits",
-	       NREDUCES, w, cpu, cores);
-	printf("model: wordcount_map %.3f ms + %.4f ms/MiB, wordcount_reduce %.3f ms + "
-	       "%.4f ms/MiB (not refitted; task_overhead not used)\n", map[0] * 1e3, map[1] * 1e3,
-	       red[0] * 1e3, red[1] * 1e3);
-	fflush(stdout);
-	cal_ref_warn(&model->cost.meta, o->model); /* a mismatch warns, and the loop goes on */
-	scn_free(model);
 
-	/* the input, set up before any timing */
+/* The real workload, measured: `reps` timed runs (after one warm-up) of
+ * the 9 maps of `split` MiB and the 4 reduces on `w` worker processes.
+ * Fills runs[reps], red_mib[NREDUCES] (each reduce's shuffle MiB) and
+ * task_med[task] = {whole task, its kernel}, the medians over the runs.
+ * 0, or -1 with the message printed. */
+static int run_real(const struct cal_val_opts *o, int w, int reps, const double *split,
+		    double *runs, double *red_mib, double (*task_med)[2])
+{
+	char err[1024];
 	struct job j = {0};
 	size_t total = 0;
 	for (int m = 0; m < NMAPS; m++) {
 		j.off[m] = total;
-		j.len[m] = (size_t)(split_mib[m] * MIB);
+		j.len[m] = (size_t)(split[m] * MIB);
 		total += j.len[m];
 	}
 	char *text = o->nfiles ? cal_text_files(o->files, o->nfiles, total, err, sizeof err)
@@ -566,8 +590,9 @@ int cal_validate(const struct cal_val_opts *o)
 	void *sh = mmap(NULL, shsize, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	int rc = -1;
 	struct pool p = {0};
-	double runs[MAX_REPEATS], span = 0;
+	double span = 0;
 	struct msg (*ans)[NMAPS + NREDUCES] = xcalloc((size_t)reps + 1, sizeof *ans);
+	struct sigaction ign = {.sa_handler = SIG_IGN}, old;
 	if (sh == MAP_FAILED) {
 		fprintf(stderr, "hetsim calibrate: mmap %zu bytes: %s\n", shsize, strerror(errno));
 		goto out;
@@ -580,7 +605,6 @@ int cal_validate(const struct cal_val_opts *o)
 		printf("input: Zipf text (s = %g, 50 000 made-up words, seed 977; calibration: s = 1, "
 		       "other words, another seed), %.0f MiB, %d distinct words\n",
 		       o->zipf_s > 0 ? o->zipf_s : 1.0, (double)total / MIB, j.v.n);
-	struct sigaction ign = {.sa_handler = SIG_IGN}, old;
 	sigaction(SIGPIPE, &ign, &old);
 	if (pool_start(&p, &j, w, err, sizeof err)) {
 		fprintf(stderr, "hetsim calibrate: %s\n", err);
@@ -613,70 +637,18 @@ int cal_validate(const struct cal_val_opts *o)
 		}
 		fflush(stdout);
 	}
-	pool_stop(&p);
-	sigaction(SIGPIPE, &old, NULL);
-
-	/* the twin */
-	double map_s[NMAPS], red_s[NREDUCES], red_mib[NREDUCES], sim;
-	for (int m = 0; m < NMAPS; m++)
-		map_s[m] = map[0] + map[1] * split_mib[m];
-	for (int r = 0; r < NREDUCES; r++) {
+	for (int r = 0; r < NREDUCES; r++)
 		red_mib[r] = j.sh->red_bytes[r] / MIB;
-		red_s[r] = red[0] + red[1] * red_mib[r];
-	}
-	if (cal_val_twin(NULL, w, map_s, NMAPS, red_s, NREDUCES, &sim, err, sizeof err)) {
-		fprintf(stderr, "hetsim calibrate: %s\n", err);
-		goto out;
-	}
-
-	/* per-task view: model against the median measured task */
 	double v[MAX_REPEATS], vk[MAX_REPEATS];
-	printf("\n%-22s %10s %12s %12s %8s\n", "task", "model", "measured", "of which", "error");
-	printf("%-22s %10s %12s %12s %8s\n", "", "", "(median)", "kernel", "");
 	for (int t = 0; t < NMAPS + NREDUCES; t++) {
 		for (int k = 0; k < reps; k++) {
 			v[k] = ans[k + 1][t].total_s;
 			vk[k] = ans[k + 1][t].kernel_s;
 		}
-		double model = t < NMAPS ? map_s[t] : red_s[t - NMAPS], meas = median(v, reps);
-		char name[64];
-		if (t < NMAPS)
-			snprintf(name, sizeof name, "map %d (%.0f MiB)", t, split_mib[t]);
-		else
-			snprintf(name, sizeof name, "reduce %d (%.2f MiB)", t - NMAPS,
-				 red_mib[t - NMAPS]);
-		printf("%-22s %8.1f ms %9.1f ms %9.1f ms %+7.1f%%\n", name, model * 1e3, meas * 1e3,
-		       median(vk, reps) * 1e3, 100 * (model - meas) / meas);
+		task_med[t][0] = median(v, reps);
+		task_med[t][1] = median(vk, reps);
 	}
-
-	double med = median(runs, reps), lo = runs[0], hi = runs[0];
-	for (int k = 1; k < reps; k++) {
-		lo = fmin(lo, runs[k]);
-		hi = fmax(hi, runs[k]);
-	}
-	double e = (sim - med) / med;
-	printf("\nmeasured makespan: median %.3f s (min %.3f, max %.3f, %d runs)\n"
-	       "simulated makespan: %.3f s\nerror (simulated - measured) / measured: %+.1f %%\n",
-	       med, lo, hi, reps, sim, 100 * e);
-	bool csv_ok = true;
-	if (o->csv) {
-		if (write_csv(o->csv, runs, reps, sim, err, sizeof err)) {
-			fprintf(stderr, "hetsim calibrate: %s\n", err);
-			csv_ok = false;
-		} else
-			printf("wrote %s\n", o->csv);
-	}
-	if (fabs(e) <= VAL_TARGET) {
-		printf("PASS: |error| %.1f %% <= %.0f %%\n", 100 * fabs(e), 100 * VAL_TARGET);
-		rc = 0;
-	} else {
-		fprintf(stderr, "hetsim calibrate: WARN: validation error %.1f %% above the %.0f %% "
-				"target\n", 100 * fabs(e), 100 * VAL_TARGET);
-		rc = 1;
-	}
-	if (!csv_ok)
-		rc = -1;
-	goto out;
+	rc = 0;
 stop:
 	pool_stop(&p);
 	sigaction(SIGPIPE, &old, NULL);
@@ -690,4 +662,137 @@ out:
 	cal_wc_free(j.v.index);
 	free(text);
 	return rc;
+}
+
+/* The slowdown the twin's node applies with `busy` cores busy: as the
+ * loader's busy curve (input/scn_load.c), the largest of the model's
+ * cpu contention entries at min(busy, its largest k), 1 without any;
+ * *kmax gets the largest measured k (0: none). */
+static double twin_slowdown(const struct scn *s, int busy, int *kmax)
+{
+	double f = 1;
+	*kmax = 0;
+	for (int i = 0; i < s->cost.nkernels; i++) {
+		const struct scn_cost_dev *d = scn_cost_device(&s->cost.kernels[i], "cpu");
+		if (!d || !d->nslowdown)
+			continue;
+		int b = busy < d->nslowdown ? busy : d->nslowdown;
+		f = fmax(f, d->slowdown[b - 1]);
+		*kmax = d->nslowdown > *kmax ? d->nslowdown : *kmax;
+	}
+	return f;
+}
+
+/* The per-task view: the model's duration (alone) against the median
+ * measured one. */
+static void print_tasks(const double *split, const double *map_s, const double *red_s,
+			const double *red_mib, double (*task_med)[2])
+{
+	printf("\n%-22s %10s %12s %12s %8s\n", "task", "model", "measured", "of which", "error");
+	printf("%-22s %10s %12s %12s %8s\n", "", "(alone)", "(median)", "kernel", "");
+	for (int t = 0; t < NMAPS + NREDUCES; t++) {
+		double model = t < NMAPS ? map_s[t] : red_s[t - NMAPS], meas = task_med[t][0];
+		char name[64];
+		if (t < NMAPS)
+			snprintf(name, sizeof name, "map %d (%.0f MiB)", t, split[t]);
+		else
+			snprintf(name, sizeof name, "reduce %d (%.2f MiB)", t - NMAPS,
+				 red_mib[t - NMAPS]);
+		printf("%-22s %8.1f ms %9.1f ms %9.1f ms %+7.1f%%\n", name, model * 1e3, meas * 1e3,
+		       task_med[t][1] * 1e3, 100 * (model - meas) / meas);
+	}
+}
+
+/* The verdict: PASS (0) or a miss (1), in the lines of --validate, or of
+ * --fresh (o->fresh). */
+static int verdict(const struct cal_val_opts *o, double e)
+{
+	bool pass = fabs(e) <= VAL_TARGET;
+	if (o->fresh) {
+		printf("%s: fresh model %s: error %+.1f %% %s the %.0f %% target\n",
+		       pass ? "PASS" : "FAIL", o->model, 100 * e, pass ? "within" : "outside",
+		       100 * VAL_TARGET);
+	} else if (pass) {
+		printf("PASS: |error| %.1f %% <= %.0f %%\n", 100 * fabs(e), 100 * VAL_TARGET);
+	} else {
+		fprintf(stderr, "hetsim calibrate: WARN: validation error %.1f %% above the %.0f %% "
+				"target\n", 100 * fabs(e), 100 * VAL_TARGET);
+	}
+	return pass ? 0 : 1;
+}
+
+int cal_validate(const struct cal_val_opts *o)
+{
+	char err[1024], cpu[256];
+	double map[2], red[2];
+	int cores, w = o->workers, reps = o->repeats, kmax;
+	const double *split = o->fresh ? fresh_mib : val_mib;
+	cal_machine(cpu, sizeof cpu, &cores);
+	if (w <= 0)
+		w = cores > 0 ? cores : 1;
+	if (w > MAX_WORKERS || reps < 1 || reps > MAX_REPEATS) {
+		fprintf(stderr, "hetsim calibrate: --validate wants 1..%d workers and 1..%d repeats\n",
+			MAX_WORKERS, MAX_REPEATS);
+		return -1;
+	}
+	struct scn *model = load_model(o->model, err, sizeof err);
+	if (!model || model_lines(model, o->model, map, red, err, sizeof err)) {
+		fprintf(stderr, "hetsim calibrate: %s\n", err);
+		scn_free(model);
+		return -1;
+	}
+	double slow = twin_slowdown(model, w, &kmax);
+	printf("hetsim calibrate --%s %s: %d maps (%s), %d reduces on %d worker "
+	       "processes, %s (%d cores online)\n", o->fresh ? "fresh: validating" : "validate",
+	       o->model, NMAPS, o->fresh ? "20 and 40 MiB splits" : "24 and 40 MiB splits",
+	       NREDUCES, w, cpu, cores);
+	printf("model: wordcount_map %.3f ms + %.4f ms/MiB, wordcount_reduce %.3f ms + "
+	       "%.4f ms/MiB (not refitted; task_overhead not used)\n", map[0] * 1e3, map[1] * 1e3,
+	       red[0] * 1e3, red[1] * 1e3);
+	if (kmax)
+		printf("contention: the twin's tasks run %.3f x slower with %d cores busy (the "
+		       "model's largest cpu slowdown, measured to k = %d%s)\n", slow, w, kmax,
+		       w > kmax ? ", held beyond" : "");
+	else
+		printf("contention: none in the model (tasks as alone)\n");
+	fflush(stdout);
+	cal_ref_warn(&model->cost.meta, o->model); /* a mismatch warns, and the loop goes on */
+	scn_free(model);
+
+	double runs[MAX_REPEATS], red_mib[NREDUCES], task_med[NMAPS + NREDUCES][2];
+	if (cal_val_hook ? cal_val_hook(o, w, split, runs, red_mib)
+			 : run_real(o, w, reps, split, runs, red_mib, task_med))
+		return -1;
+
+	/* the twin */
+	double map_s[NMAPS], red_s[NREDUCES], sim;
+	for (int m = 0; m < NMAPS; m++)
+		map_s[m] = map[0] + map[1] * split[m];
+	for (int r = 0; r < NREDUCES; r++)
+		red_s[r] = red[0] + red[1] * red_mib[r];
+	if (cal_val_twin(NULL, o->model, w, map_s, NMAPS, red_s, NREDUCES, &sim, err,
+			 sizeof err)) {
+		fprintf(stderr, "hetsim calibrate: %s\n", err);
+		return -1;
+	}
+	if (!cal_val_hook)
+		print_tasks(split, map_s, red_s, red_mib, task_med);
+
+	double med = median(runs, reps), lo = runs[0], hi = runs[0];
+	for (int k = 1; k < reps; k++) {
+		lo = fmin(lo, runs[k]);
+		hi = fmax(hi, runs[k]);
+	}
+	double e = (sim - med) / med;
+	printf("\nmeasured makespan: median %.3f s (min %.3f, max %.3f, %d runs)\n"
+	       "simulated makespan: %.3f s\nerror (simulated - measured) / measured: %+.1f %%\n",
+	       med, lo, hi, reps, sim, 100 * e);
+	if (o->csv) {
+		if (write_csv(o->csv, runs, reps, sim, err, sizeof err)) {
+			fprintf(stderr, "hetsim calibrate: %s\n", err);
+			return -1;
+		}
+		printf("wrote %s\n", o->csv);
+	}
+	return verdict(o, e);
 }

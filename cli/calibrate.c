@@ -36,8 +36,11 @@ static const struct cmd_opt cal_opts[] = {
 				 "simulation under MODEL (not refitted); -o FILE: the runs as CSV"},
 	{"check", 0, "MODEL", "time the reference kernel (a few seconds) and say whether this "
 			      "machine runs at MODEL's recorded speed: exit 0 within 10 %, 3 not"},
-	{"workers", 0, "N", "--validate: worker processes (default: online cores)"},
-	{"repeats", 0, "N", "--validate: timed runs, after one warm-up (default 7)"},
+	{"fresh", 0, NULL, "calibrate (--quick, contention k = 1..cores) and validate at once, "
+			   "on text and split sizes the calibration did not see: exit 0 within "
+			   "10 %, 3 not (-o FILE: default fresh.yaml)"},
+	{"workers", 0, "N", "--validate, --fresh: worker processes (default: online cores)"},
+	{"repeats", 0, "N", "--validate, --fresh: timed runs, after one warm-up (default 7)"},
 	{"zipf", 0, "S", "--validate: Zipf exponent of its synthetic text (default 1, the "
 			 "calibration's law; other words and seed)"},
 	{"help", 'h', NULL, "show this help"},
@@ -443,6 +446,92 @@ static int measure(const struct cal_backend *b, const bool *on, const struct cal
 	return rc;
 }
 
+/* --workers and --repeats of --validate and --fresh into *nw (0: the
+ * online cores) and *nr (default 7).  0, or 2 after the message. */
+static int val_counts(const char *workers, const char *repeats, int64_t *nw, int64_t *nr)
+{
+	*nw = workers ? cmd_int("calibrate", "workers", workers, 64) : 0;
+	*nr = repeats ? cmd_int("calibrate", "repeats", repeats, 100) : 7;
+	if (*nw < 0 || *nr < 0)
+		return 2;
+	if ((workers && *nw < 1) || *nr < 1) {
+		fprintf(stderr, "hetsim calibrate: option '--%s' wants at least 1\n",
+			workers && *nw < 1 ? "workers" : "repeats");
+		return 2;
+	}
+	return 0;
+}
+
+/* The validation's figure beside its CSV (a note when gnuplot is missing). */
+static void val_figure(const char *csv)
+{
+	char png[4200], v[4400] = "";
+	snprintf(png, sizeof png, "%s.png", csv);
+	var_str(v, sizeof v, "csv", csv);
+	gnuplot_run("validation.gp", v, png);
+}
+
+/* `hetsim calibrate --fresh [-o FILE] [--workers N] [--repeats N]
+ * [--force]`: the --quick sweep with contention (k = 1 .. the online
+ * cores) on all kernels, the model written to FILE (version 2, with
+ * provenance), then cal_validate on it at once, its runs in
+ * FILE.validation.csv.  Exit 0 (PASS), CAL_VAL_MISS (measured, above the
+ * 10 % target), 1 (no model: a poor fit or an error; or the validation
+ * failed), 2 (bad command line, before anything is measured). */
+static int fresh(const struct cmd_args *a)
+{
+	static const char *const ok[] = {"fresh", "output", "workers", "repeats", "force", "seed"};
+	for (int i = 0; i < a->n; i++) {
+		const char *name = cal_opts[a->opt[i]].name;
+		size_t k = 0;
+		while (k < sizeof ok / sizeof ok[0] && strcmp(name, ok[k]) != 0)
+			k++;
+		if (k == sizeof ok / sizeof ok[0]) {
+			fprintf(stderr, "hetsim calibrate: option '--fresh' calibrates all kernels "
+					"with --quick's sweep and contention on Zipf text, then validates: "
+					"drop '--%s'\n", name);
+			return 2;
+		}
+	}
+	if (a->npos) {
+		fprintf(stderr, "hetsim calibrate: unexpected argument '%s'\n", a->pos[0]);
+		return 2;
+	}
+	int64_t nw, nr;
+	if (val_counts(cmd_get(cal_opts, a, "workers"), cmd_get(cal_opts, a, "repeats"), &nw, &nr))
+		return 2;
+	const char *out = cmd_get(cal_opts, a, "output");
+	out = out ? out : "fresh.yaml";
+	char csv[4200], model[256];
+	snprintf(csv, sizeof csv, "%s.validation.csv", out);
+	if (can_write(out) || can_write(csv))
+		return 1;
+	const char *seed = cmd_get(cal_opts, a, "seed");
+	int64_t sd = seed ? cmd_int("calibrate", "seed", seed, INT64_MAX) : CAL_ORDER_SEED;
+	if (sd < 0)
+		return 2;
+	int cores, ks[FIT_MAX_K];
+	cal_machine(model, sizeof model, &cores);
+	int nks = parse_concurrency(NULL, cores, ks);
+	bool on[16];
+	pick_kernels(NULL, &cal_cpu_backend, on);
+	struct cal_input in = {NULL, 0};
+	printf("hetsim calibrate --fresh: calibrate (--quick, contention) into %s, then validate "
+	       "it here at once\n\n", out);
+	if (measure(&cal_cpu_backend, on, &in, true, out, cmd_get(cal_opts, a, "force") != NULL,
+		    ks, nks, (uint64_t)sd)) {
+		fprintf(stderr, "hetsim calibrate: --fresh: no model written, nothing validated\n");
+		return 1;
+	}
+	printf("\n");
+	struct cal_val_opts vo = {out, (int)nw, (int)nr, NULL, 0, csv, 1.0, true};
+	int rc = cal_validate(&vo);
+	if (rc < 0)
+		return 1;
+	val_figure(csv);
+	return rc ? CAL_VAL_MISS : 0;
+}
+
 int cmd_calibrate(int argc, char **argv)
 {
 	struct cmd_args a;
@@ -466,6 +555,10 @@ int cmd_calibrate(int argc, char **argv)
 			 "with hetsim's simulation of the same tasks under MODEL: exit 0 when\n"
 			 "they agree within 10 %, else 1; it first warns when this machine's\n"
 			 "reference speed differs from MODEL's by more than 10 %.\n"
+			 "With --fresh, do both at once on this machine: the --quick sweep with\n"
+			 "contention into -o FILE (default fresh.yaml), then the WordCount on\n"
+			 "text and split sizes (40/20 MiB) the calibration did not see, its runs\n"
+			 "in FILE.validation.csv: PASS exits 0, FAIL (error above 10 %) 3.\n"
 			 "With --check MODEL, time the reference kernel (a word count of 16 MiB\n"
 			 "of Zipf text, a few seconds) and compare its speed with the one MODEL\n"
 			 "recorded: exit 0 within 10 %, 3 when this machine differs more.\n"
@@ -487,6 +580,8 @@ int cmd_calibrate(int argc, char **argv)
 		}
 		return cal_ref_check(check);
 	}
+	if (cmd_get(cal_opts, &a, "fresh"))
+		return fresh(&a);
 	const char *out = cmd_get(cal_opts, &a, "output");
 	const char *backend = cmd_get(cal_opts, &a, "backend");
 	const char *fit = cmd_get(cal_opts, &a, "fit");
@@ -544,15 +639,9 @@ int cmd_calibrate(int argc, char **argv)
 					"--fit, --backend, --quick, --kernels and --force\n");
 			return 2;
 		}
-		int64_t nw = workers ? cmd_int("calibrate", "workers", workers, 64) : 0;
-		int64_t nr = repeats ? cmd_int("calibrate", "repeats", repeats, 100) : 7;
-		if (nw < 0 || nr < 0)
+		int64_t nw, nr;
+		if (val_counts(workers, repeats, &nw, &nr))
 			return 2;
-		if ((workers && nw < 1) || nr < 1) {
-			fprintf(stderr, "hetsim calibrate: option '--%s' wants at least 1\n",
-				workers && nw < 1 ? "workers" : "repeats");
-			return 2;
-		}
 		double zs = 1.0;
 		if (zipf) {
 			char *end;
@@ -570,16 +659,12 @@ int cmd_calibrate(int argc, char **argv)
 		}
 		if ((out && can_write(out)) || can_read(files, nfiles))
 			return 1;
-		struct cal_val_opts vo = {val, (int)nw, (int)nr, files, nfiles, out, zs};
+		struct cal_val_opts vo = {val, (int)nw, (int)nr, files, nfiles, out, zs, false};
 		int rc = cal_validate(&vo);
 		if (rc < 0) /* nothing measured, or out not written: no figure */
 			return 1;
-		if (out) { /* measured: the figure of the runs */
-			char png[4200], v[4400] = "";
-			snprintf(png, sizeof png, "%s.png", out);
-			var_str(v, sizeof v, "csv", out);
-			gnuplot_run("validation.gp", v, png);
-		}
+		if (out) /* measured: the figure of the runs */
+			val_figure(out);
 		return rc;
 	}
 	if (fit) {

@@ -5,16 +5,22 @@
  * precision.  No GPU is needed; on one, only the launch, cuBLAS, device
  * memory and timing are new.
  *
- * Tolerances (float on the host build, double on the CPU; batch of 8
- * Gaussian-blob samples, seeded He weights): the loss within relative
- * 1e-5; each gradient element within 1e-5 of the largest |gradient| of
- * its block (W1, b1, W2, b2); after each of 5 SGD steps (lr 0.05) every
- * parameter within 1e-6 absolute, of parameters of about 0.05 sd of
- * which some move by more than 1e-3 in the first step.  Measured (gcc
- * 12, x86-64): 7e-7, 6e-7 and 5e-8, so each bound has a margin >= 14. */
+ * Tolerances (float on both sides since the CPU kernel is float32
+ * through sgemm, issue 16 item 5; batch of 8 Gaussian-blob samples,
+ * seeded He weights): the loss within relative 1e-5; each gradient
+ * element within 1e-5 of the largest |gradient| of its block (W1, b1,
+ * W2, b2); after each of 5 SGD steps (lr 0.05) every parameter within
+ * 1e-6 absolute, of parameters of about 0.05 sd of which some move by
+ * more than 1e-3 in the first step.  The bounds are those of the double
+ * CPU kernel (measured then 7e-7, 6e-7, 5e-8), kept: two float
+ * kernels differ by their summation orders only.  Measured (gcc 12,
+ * x86-64): with OpenBLAS 5e-8, 6e-7 and 3e-8 (margins >= 17); with
+ * gslcblas 3e-9, 0 and 0 (the same loop order as the host build).
+ * HETSIM_TEST_VERBOSE=1 prints them. */
 #include "test.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -178,11 +184,8 @@ static void mlp_pair_new(struct mlp_pair *m)
 	m->g = calloc(NP, sizeof *m->g);
 	m->x = malloc((size_t)NB * CAL_MLP_IN * sizeof *m->x);
 	CU_ASSERT_FATAL(m->p && m->g && m->x);
-	const double *p = cal_mlp_params(m->cpu);
-	for (int i = 0; i < NP; i++)
-		m->p[i] = (float)p[i];
-	for (int i = 0; i < NB * CAL_MLP_IN; i++)
-		m->x[i] = (float)m->d.x[i];
+	memcpy(m->p, cal_mlp_params(m->cpu), NP * sizeof *m->p);
+	memcpy(m->x, m->d.x, (size_t)NB * CAL_MLP_IN * sizeof *m->x);
 }
 
 static void mlp_pair_free(struct mlp_pair *m)
@@ -195,7 +198,7 @@ static void mlp_pair_free(struct mlp_pair *m)
 }
 
 /* Largest |a - b| over [from, to) relative to the largest |b| there. */
-static double rel_err(const float *a, const double *b, int from, int to)
+static double rel_err(const float *a, const float *b, int from, int to)
 {
 	double err = 0, big = 0;
 	for (int i = from; i < to; i++) {
@@ -205,7 +208,7 @@ static double rel_err(const float *a, const double *b, int from, int to)
 	return big > 0 ? err / big : err;
 }
 
-static double abs_err(const float *a, const double *b, int n)
+static double abs_err(const float *a, const float *b, int n)
 {
 	double err = 0;
 	for (int i = 0; i < n; i++)
@@ -221,18 +224,23 @@ static void test_mlp_grad(void)
 	double got = cuda_host_mlp_grad(m.p, m.g, m.x, m.d.y, NB);
 	CU_ASSERT(want > 0.1);
 	CU_ASSERT_DOUBLE_EQUAL(got, want, 1e-5 * want);
-	const double *g = cal_mlp_grads(m.cpu);
+	const float *g = cal_mlp_grads(m.cpu);
 	const int nw1 = CAL_MLP_HID * CAL_MLP_IN, nw2 = CAL_MLP_OUT * CAL_MLP_HID;
 	const int at[5] = {0, nw1, nw1 + CAL_MLP_HID, nw1 + CAL_MLP_HID + nw2, NP};
+	double worst = 0;
 	for (int k = 0; k < 4; k++) {
 		double e = rel_err(m.g, g, at[k], at[k + 1]);
+		worst = fmax(worst, e);
 		CU_ASSERT(e <= 1e-5);
 	}
+	if (getenv("HETSIM_TEST_VERBOSE"))
+		fprintf(stderr, "\ncuda_host mlp: loss %.3g relative, gradients %.3g of a block's "
+			"largest\n", fabs(got - want) / want, worst);
 	/* the gradient pass leaves the parameters alone */
-	const double *p = cal_mlp_params(m.cpu);
+	const float *p = cal_mlp_params(m.cpu);
 	int changed = 0;
 	for (int i = 0; i < NP; i++)
-		changed += m.p[i] != (float)p[i];
+		changed += m.p[i] != p[i];
 	CU_ASSERT_EQUAL(changed, 0);
 	mlp_pair_free(&m);
 }
@@ -249,7 +257,10 @@ static void test_mlp_step(void)
 		double want = cal_mlp_step(m.cpu, m.d.x, m.d.y, NB, lr);
 		double got = cuda_host_mlp_step(m.p, m.g, m.x, m.d.y, NB, (float)lr);
 		CU_ASSERT_DOUBLE_EQUAL(got, want, 1e-5 * want);
-		CU_ASSERT(abs_err(m.p, cal_mlp_params(m.cpu), NP) <= 1e-6);
+		double e = abs_err(m.p, cal_mlp_params(m.cpu), NP);
+		CU_ASSERT(e <= 1e-6);
+		if (s == 4 && getenv("HETSIM_TEST_VERBOSE"))
+			fprintf(stderr, "\ncuda_host mlp: parameters after 5 steps within %.3g\n", e);
 		if (s == 0) { /* the step moved the weights well beyond the bound */
 			double moved = 0;
 			for (int i = 0; i < NP; i++)

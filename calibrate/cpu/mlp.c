@@ -1,13 +1,15 @@
 /* mlp.c - the mnist_step kernel: one SGD step of TensorFlowOnSpark's
  * mnist_spark model, a 784-128-10 MLP (ReLU hidden layer, softmax
- * cross-entropy), in double precision with GSL's CBLAS (gsl_blas_dgemm,
- * single-threaded gslcblas unless another CBLAS is linked), and the data
- * it trains on: Fashion-MNIST's IDX files, or Gaussian blobs.
+ * cross-entropy), in single precision through CBLAS's sgemm, as
+ * TensorFlow's CPU kernels compute it (float32, a tuned BLAS-like GEMM):
+ * OpenBLAS where the build links it, one thread (cal_blas), else GSL's
+ * reference gslcblas (calibrate/README.md, "Kernels"); and the data it
+ * trains on: Fashion-MNIST's IDX files, or Gaussian blobs.
  */
 #include "cal.h"
 
 #include <errno.h>
-#include <gsl/gsl_blas.h>
+#include <gsl/gsl_cblas.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
@@ -18,6 +20,31 @@
 
 #include "util.h"
 
+/* OpenBLAS, where it is linked in place of gslcblas (the Makefile's
+ * BLAS), says so through these; gslcblas has none of them. */
+extern char *openblas_get_config(void) __attribute__((weak));
+extern int openblas_get_parallel(void) __attribute__((weak));
+extern int openblas_get_num_threads(void) __attribute__((weak));
+extern void openblas_set_num_threads(int n) __attribute__((weak));
+
+void cal_blas(char *desc, size_t len)
+{
+	if (openblas_set_num_threads)
+		openblas_set_num_threads(1);
+	if (!desc)
+		return;
+	if (!openblas_get_config) {
+		snprintf(desc, len, "gslcblas");
+		return;
+	}
+	int par = openblas_get_parallel ? openblas_get_parallel() : -1;
+	int th = openblas_get_num_threads ? openblas_get_num_threads() : -1;
+	snprintf(desc, len, "OpenBLAS (%s; %s, %d thread%s)", openblas_get_config(),
+		 par == 0 ? "serial build" : par == 1 ? "pthreads build" : par == 2 ? "OpenMP build"
+									  : "build unknown",
+		 th, th == 1 ? "" : "s");
+}
+
 enum {
 	IN = CAL_MLP_IN,
 	HID = CAL_MLP_HID,
@@ -27,10 +54,10 @@ enum {
 };
 
 struct cal_mlp {
-	double p[NP];       /* W1 (HID x IN) | b1 | W2 (OUT x HID) | b2 */
-	double g[NP];       /* gradients, same layout */
-	double *h, *z, *dh; /* B x HID, B x OUT, B x HID work space */
-	int cap;            /* batch the work space holds */
+	float p[NP];       /* W1 (HID x IN) | b1 | W2 (OUT x HID) | b2 */
+	float g[NP];       /* gradients, same layout */
+	float *h, *z, *dh; /* B x HID, B x OUT, B x HID work space */
+	int cap;           /* batch the work space holds */
 };
 
 #define W1(a) ((a))
@@ -43,25 +70,26 @@ size_t cal_mlp_nparams(void)
 	return NP;
 }
 
-double *cal_mlp_params(struct cal_mlp *m)
+float *cal_mlp_params(struct cal_mlp *m)
 {
 	return m->p;
 }
 
-const double *cal_mlp_grads(const struct cal_mlp *m)
+const float *cal_mlp_grads(const struct cal_mlp *m)
 {
 	return m->g;
 }
 
 struct cal_mlp *cal_mlp_new(uint64_t seed)
 {
+	cal_blas(NULL, 0); /* one thread: one Spark task slot */
 	struct cal_mlp *m = xcalloc(1, sizeof *m);
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng_set(r, (unsigned long)seed);
 	for (int i = 0; i < NW1; i++)
-		W1(m->p)[i] = gsl_ran_gaussian(r, sqrt(2.0 / IN));
+		W1(m->p)[i] = (float)gsl_ran_gaussian(r, sqrt(2.0 / IN));
 	for (int i = 0; i < OUT * HID; i++)
-		W2(m->p)[i] = gsl_ran_gaussian(r, sqrt(2.0 / HID));
+		W2(m->p)[i] = (float)gsl_ran_gaussian(r, sqrt(2.0 / HID));
 	gsl_rng_free(r);
 	return m;
 }
@@ -86,96 +114,92 @@ static void reserve(struct cal_mlp *m, int b)
 	m->dh = xrealloc(m->dh, (size_t)b * HID * sizeof *m->dh);
 }
 
-/* C = alpha op(A) op(B) + beta C on row-major arrays. */
-static void gemm(bool ta, bool tb, int rows, int cols, int inner, const double *a,
-		 const double *b, double beta, double *c)
+/* C = op(A) op(B) + beta C on row-major float arrays: C is rows x cols,
+ * the inner dimension `inner`. */
+static void gemm(bool ta, bool tb, int rows, int cols, int inner, const float *a,
+		 const float *b, float beta, float *c)
 {
-	gsl_matrix_const_view A = ta ? gsl_matrix_const_view_array(a, inner, rows)
-				     : gsl_matrix_const_view_array(a, rows, inner);
-	gsl_matrix_const_view B = tb ? gsl_matrix_const_view_array(b, cols, inner)
-				     : gsl_matrix_const_view_array(b, inner, cols);
-	gsl_matrix_view C = gsl_matrix_view_array(c, rows, cols);
-	gsl_blas_dgemm(ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, 1.0,
-		       &A.matrix, &B.matrix, beta, &C.matrix);
+	cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans,
+		    rows, cols, inner, 1.0f, a, ta ? rows : inner, b, tb ? inner : cols, beta, c,
+		    cols);
 }
 
 /* Forward pass: m->h = relu(x W1' + b1), m->z = softmax(h W2' + b2)
- * row by row.  Returns the mean cross-entropy. */
-static double forward(struct cal_mlp *m, const double *x, const int *y, int b)
+ * row by row.  Returns the mean cross-entropy (summed in double: one
+ * term per sample, outside the GEMMs). */
+static double forward(struct cal_mlp *m, const float *x, const int *y, int b)
 {
 	reserve(m, b);
 	for (int i = 0; i < b; i++)
-		memcpy(m->h + (size_t)i * HID, B1(m->p), HID * sizeof(double));
-	gemm(false, true, b, HID, IN, x, W1(m->p), 1.0, m->h);
+		memcpy(m->h + (size_t)i * HID, B1(m->p), HID * sizeof(float));
+	gemm(false, true, b, HID, IN, x, W1(m->p), 1.0f, m->h);
 	for (size_t i = 0; i < (size_t)b * HID; i++)
 		m->h[i] = m->h[i] > 0 ? m->h[i] : 0;
 	for (int i = 0; i < b; i++)
-		memcpy(m->z + (size_t)i * OUT, B2(m->p), OUT * sizeof(double));
-	gemm(false, true, b, OUT, HID, m->h, W2(m->p), 1.0, m->z);
+		memcpy(m->z + (size_t)i * OUT, B2(m->p), OUT * sizeof(float));
+	gemm(false, true, b, OUT, HID, m->h, W2(m->p), 1.0f, m->z);
 	double loss = 0;
 	for (int i = 0; i < b; i++) {
-		double *z = m->z + (size_t)i * OUT, mx = z[0], sum = 0;
+		float *z = m->z + (size_t)i * OUT, mx = z[0], sum = 0;
 		for (int k = 1; k < OUT; k++)
 			mx = z[k] > mx ? z[k] : mx;
 		for (int k = 0; k < OUT; k++)
-			sum += (z[k] = exp(z[k] - mx));
+			sum += (z[k] = expf(z[k] - mx));
 		for (int k = 0; k < OUT; k++)
 			z[k] /= sum;
 		if (y)
-			loss -= log(z[y[i]] > 1e-300 ? z[y[i]] : 1e-300);
+			loss -= log(z[y[i]] > 1e-30f ? z[y[i]] : 1e-30f);
 	}
 	return loss / b;
 }
 
-double cal_mlp_loss(struct cal_mlp *m, const double *x, const int *y, int b)
+double cal_mlp_loss(struct cal_mlp *m, const float *x, const int *y, int b)
 {
 	return forward(m, x, y, b);
 }
 
-double cal_mlp_grad(struct cal_mlp *m, const double *x, const int *y, int b)
+double cal_mlp_grad(struct cal_mlp *m, const float *x, const int *y, int b)
 {
 	double loss = forward(m, x, y, b);
 	/* dZ = (P - onehot(y)) / b, in place of P */
 	for (int i = 0; i < b; i++) {
-		double *z = m->z + (size_t)i * OUT;
-		z[y[i]] -= 1.0;
+		float *z = m->z + (size_t)i * OUT;
+		z[y[i]] -= 1.0f;
 		for (int k = 0; k < OUT; k++)
-			z[k] /= b;
+			z[k] /= (float)b;
 	}
-	gemm(true, false, OUT, HID, b, m->z, m->h, 0.0, W2(m->g)); /* dW2 = dZ' H */
-	memset(B2(m->g), 0, OUT * sizeof(double));
+	gemm(true, false, OUT, HID, b, m->z, m->h, 0.0f, W2(m->g)); /* dW2 = dZ' H */
+	memset(B2(m->g), 0, OUT * sizeof(float));
 	for (int i = 0; i < b; i++)
 		for (int k = 0; k < OUT; k++)
 			B2(m->g)[k] += m->z[(size_t)i * OUT + k];
-	gemm(false, false, b, HID, OUT, m->z, W2(m->p), 0.0, m->dh); /* dH = dZ W2 */
+	gemm(false, false, b, HID, OUT, m->z, W2(m->p), 0.0f, m->dh); /* dH = dZ W2 */
 	for (size_t i = 0; i < (size_t)b * HID; i++)
 		if (m->h[i] <= 0)
 			m->dh[i] = 0;
-	gemm(true, false, HID, IN, b, m->dh, x, 0.0, W1(m->g)); /* dW1 = dH' X */
-	memset(B1(m->g), 0, HID * sizeof(double));
+	gemm(true, false, HID, IN, b, m->dh, x, 0.0f, W1(m->g)); /* dW1 = dH' X */
+	memset(B1(m->g), 0, HID * sizeof(float));
 	for (int i = 0; i < b; i++)
 		for (int k = 0; k < HID; k++)
 			B1(m->g)[k] += m->dh[(size_t)i * HID + k];
 	return loss;
 }
 
-double cal_mlp_step(struct cal_mlp *m, const double *x, const int *y, int b, double lr)
+double cal_mlp_step(struct cal_mlp *m, const float *x, const int *y, int b, double lr)
 {
 	double loss = cal_mlp_grad(m, x, y, b);
-	gsl_vector_view p = gsl_vector_view_array(m->p, NP);
-	gsl_vector_const_view g = gsl_vector_const_view_array(m->g, NP);
-	gsl_blas_daxpy(-lr, &g.vector, &p.vector);
+	cblas_saxpy(NP, (float)-lr, m->g, 1, m->p, 1);
 	return loss;
 }
 
-double cal_mlp_accuracy(struct cal_mlp *m, const double *x, const int *y, int n)
+double cal_mlp_accuracy(struct cal_mlp *m, const float *x, const int *y, int n)
 {
 	int right = 0;
 	for (int at = 0; at < n; at += 256) {
 		int b = n - at < 256 ? n - at : 256;
 		forward(m, x + (size_t)at * IN, NULL, b);
 		for (int i = 0; i < b; i++) {
-			const double *z = m->z + (size_t)i * OUT;
+			const float *z = m->z + (size_t)i * OUT;
 			int best = 0;
 			for (int k = 1; k < OUT; k++)
 				best = z[k] > z[best] ? k : best;
@@ -209,7 +233,8 @@ void cal_data_synthetic(struct cal_data *d, int n, uint64_t seed, int stream)
 		int c = (int)gsl_rng_uniform_int(r, OUT);
 		d->y[i] = c;
 		for (int k = 0; k < IN; k++)
-			d->x[(size_t)i * IN + k] = centre[c * IN + k] + gsl_ran_gaussian_ziggurat(r, 1.0);
+			d->x[(size_t)i * IN + k] =
+				(float)(centre[c * IN + k] + gsl_ran_gaussian_ziggurat(r, 1.0));
 	}
 	free(centre);
 	gsl_rng_free(r);
@@ -310,7 +335,7 @@ int cal_data_fashion(struct cal_data *d, const char *dir, bool train, int max_n,
 	d->x = xmalloc((size_t)n * IN * sizeof *d->x);
 	d->y = xmalloc((size_t)n * sizeof *d->y);
 	for (size_t i = 0; i < (size_t)n * IN; i++)
-		d->x[i] = im[16 + i] / 255.0;
+		d->x[i] = im[16 + i] / 255.0f;
 	for (uint32_t i = 0; i < n; i++)
 		d->y[i] = lb[8 + i] < OUT ? lb[8 + i] : 0;
 	free(im);
