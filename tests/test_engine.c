@@ -547,6 +547,23 @@ static void contention_hand(void)
 	h_done(s, c);
 }
 
+/* The committed measured model (calibrate/models/epyc-2core-v2.yaml) in
+ * a hand case (contention-model.yaml): its largest cpu slowdown at k = 2,
+ * wordcount_map's 1.0027, held beyond; 10 s tasks end at 10, 10.027 with
+ * 2 or 4 busy, and a fifth after four at 10.027 + 10. */
+static void contention_model(void)
+{
+	struct scn *c;
+	struct sim *s = h_run("tests/scenarios/hand/contention-model.yaml", "fifo", 0, &c);
+	CU_ASSERT_EQUAL(c->groups[0].nbusy, 2);
+	CU_ASSERT_DOUBLE_EQUAL(c->groups[0].busy_slowdown[1], 1.0027, 0);
+	CU_ASSERT_EQUAL(h_job(s, "a", 0)->end_us, S(10));
+	CU_ASSERT_EQUAL(h_job(s, "b", 0)->end_us, S(30.027));
+	CU_ASSERT_EQUAL(h_job(s, "c", 0)->end_us, S(50.027));
+	CU_ASSERT_EQUAL(h_job(s, "d", 0)->end_us, S(80.027));
+	h_done(s, c);
+}
+
 /* Two kernels' entries: the node's curve is their largest slowdown at
  * each busy core count, linear between measured k, the last held beyond
  * (1, 1.8, 2, 2 on 4 cores; a gpu entry plays no part); contention-hold
@@ -586,6 +603,7 @@ int test_suite_engine(void)
 		   {"arena: distinct aligned blocks, one block after a reset", arena_rounds},
 		   {"an arrival past the clock stops the run cleanly", far_arrival},
 		   {"contention: the slowdown at busy cores, by hand", contention_hand},
-		   {"contention: kernels' largest slowdown, held beyond k", contention_hold});
+		   {"contention: kernels' largest slowdown, held beyond k", contention_hold},
+		   {"contention: the committed measured model, by hand", contention_model});
 	return 0;
 }
