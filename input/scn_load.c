@@ -1535,7 +1535,13 @@ static void busy_curves(struct scn *s)
 	}
 	if (n == 0)
 		return;
-	double *t = xcalloc((size_t)n, sizeof *t);
+	/* From 1: a node is not faster busy than idle.  A slowdown below 1
+	 * in a model is the measurement's noise (the reference round ran
+	 * slow), kept in the file as measured but never applied as a
+	 * speed-up (docs/model.md, "Contention"). */
+	double *t = xmalloc((size_t)n * sizeof *t);
+	for (int b = 0; b < n; b++)
+		t[b] = 1.0;
 	for (int i = 0; i < c->nkernels; i++) {
 		const struct scn_cost_dev *d = scn_cost_device(&c->kernels[i], "cpu");
 		for (int b = 0; d && d->nslowdown && b < n; b++) {

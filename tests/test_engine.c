@@ -564,6 +564,17 @@ static void contention_model(void)
 	h_done(s, c);
 }
 
+/* A slowdown below 1 is not a speed-up: the curve starts from 1
+ * (contention-below1.yaml: two 1 s tasks end at 1 s, not 0.8). */
+static void contention_below1(void)
+{
+	struct scn *c;
+	struct sim *s = h_run("tests/scenarios/hand/contention-below1.yaml", "fifo", 0, &c);
+	CU_ASSERT_DOUBLE_EQUAL(c->groups[0].busy_slowdown[1], 1.0, 0);
+	CU_ASSERT_EQUAL(h_job(s, "j", 0)->end_us, S(1));
+	h_done(s, c);
+}
+
 /* Two kernels' entries: the node's curve is their largest slowdown at
  * each busy core count, linear between measured k, the last held beyond
  * (1, 1.8, 2, 2 on 4 cores; a gpu entry plays no part); contention-hold
@@ -604,6 +615,7 @@ int test_suite_engine(void)
 		   {"an arrival past the clock stops the run cleanly", far_arrival},
 		   {"contention: the slowdown at busy cores, by hand", contention_hand},
 		   {"contention: kernels' largest slowdown, held beyond k", contention_hold},
-		   {"contention: the committed measured model, by hand", contention_model});
+		   {"contention: the committed measured model, by hand", contention_model},
+		   {"contention: a slowdown below 1 is not a speed-up", contention_below1});
 	return 0;
 }
