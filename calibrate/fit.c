@@ -214,6 +214,20 @@ static const struct cal_sample *round_ref(const struct cal_samples *s, const str
  * round, of its time over the same round's k = 1 time; its spread that
  * of these ratios.  k = 1: 1, and the spread of the rounds' k = 1
  * times.  Dropped samples (stalls) pair nothing. */
+/* Whether sample i (k = want) has an earlier kept sample of the same
+ * group, k, round and size: its round was counted there. */
+static bool first_of_round(const struct cal_samples *s, const struct fit_line *f, int i, int want)
+{
+	const struct cal_sample *x = &s->v[i];
+	for (int q = 0; q < i; q++) {
+		const struct cal_sample *y = &s->v[q];
+		if (!y->dropped && same_group(y, f) && y->k == want && y->round == x->round &&
+		    y->size == x->size)
+			return true;
+	}
+	return false;
+}
+
 static int paired_contention(const struct cal_samples *s, struct fit_line *f, const int *ks,
 			     int nk, char *err, size_t errlen)
 {
@@ -225,10 +239,26 @@ static int paired_contention(const struct cal_samples *s, struct fit_line *f, co
 			if (x->dropped || !same_group(x, f) || x->round <= 0 ||
 			    (j ? x->k != want : x->k > 1))
 				continue;
-			if (!j)
+			if (!j) {
 				v[m++] = x->seconds;
-			else if ((r = round_ref(s, f, x->round, x->size)))
-				v[m++] = x->seconds / r->seconds;
+				continue;
+			}
+			/* one value per round: its k copies' mean time over the
+			 * round's k = 1 time.  The copies share that reference, so
+			 * pooling them as independent values would make the spread
+			 * (and contention.c's CI) too narrow. */
+			if (!(r = round_ref(s, f, x->round, x->size)) ||
+			    first_of_round(s, f, i, want))
+				continue;
+			double sum = 0;
+			int cnt = 0;
+			for (int q = i; q < s->n; q++) {
+				const struct cal_sample *y = &s->v[q];
+				if (!y->dropped && same_group(y, f) && y->k == want &&
+				    y->round == x->round && y->size == x->size)
+					sum += y->seconds, cnt++;
+			}
+			v[m++] = sum / cnt / r->seconds;
 		}
 		if (m == 0 && !j) {
 			snprintf(err, errlen, "%s on %s: no k = 1 run left in the contention rounds "
@@ -492,7 +522,8 @@ int fit_write_model(const char *path, const struct fit_line *l, int n,
 		   "# samples' relative residuals.  Negative fitted coefficients are written\n"
 		   "# as 0 under devices (fit: keeps them).\n"
 		   "# contention (where measured): per device, the slowdown with k copies\n"
-		   "# running at once, one per core (median at k / median alone) and its\n"
+		   "# running at once, one per core (median over rounds of the copies' mean\n"
+		   "# time / the round's single copy) and its\n"
 		   "# spread (1.4826 x MAD / median); linear between measured k, and beyond\n"
 		   "# the largest measured k the last factor holds (beyond: hold).\n"
 		   "version: 2\ntask_overhead: %dms\n", FIT_TASK_OVERHEAD_US / 1000);

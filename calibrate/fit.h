@@ -34,7 +34,8 @@ struct fit_line {
 	/* Contention (fit_contention): nk values of k, k[0] = 1; 0: none */
 	int nk;
 	int k[FIT_MAX_K];          /* copies running at once, increasing */
-	double slowdown[FIT_MAX_K];/* median at k / median alone */
+	double slowdown[FIT_MAX_K];/* median over rounds of the k copies' mean
+				      time / the round's k = 1 time */
 	double spread[FIT_MAX_K];  /* 1.4826 x MAD / median of the samples at k */
 	int ksamples[FIT_MAX_K];   /* samples at k */
 };

@@ -231,7 +231,7 @@ static int fit_and_write(const struct cal_samples *s, const char *out, const cha
 		printf("wrote %s%s\n", out, poor ? " (forced despite poor fits)" : "");
 	}
 	if (figure(png, csv, l, n) && !rc)
-		rc = 1;
+		rc = 1; /* the model is written: only its figure failed, as said */
 	free(l);
 	return rc;
 }
@@ -436,7 +436,7 @@ static int measure(const struct cal_backend *b, const bool *on, const struct cal
 			.threads = 1, .data = b->data_note(c), .memory_mib = pv.memory_mib,
 			.os = pv.os, .compiler = pv.compiler, .blas = pv.blas, .date = pv.date,
 			.ref_kernel = CAL_REF_KERNEL, .ref_speed = ref,
-			.contention_k = {ks[0], ks[nks - 1]},
+			.contention_k = {nks > 1 ? ks[0] : 0, nks > 1 ? ks[nks - 1] : 0},
 			.timing = &tm, .drift = drift, .ndrift = ndrift,
 		};
 		rc = fit_and_write(&s, out, csv, &meta, force);
@@ -520,7 +520,8 @@ static int fresh(const struct cmd_args *a)
 	       "it here at once\n\n", out);
 	if (measure(&cal_cpu_backend, on, &in, true, out, cmd_get(cal_opts, a, "force") != NULL,
 		    ks, nks, (uint64_t)sd)) {
-		fprintf(stderr, "hetsim calibrate: --fresh: no model written, nothing validated\n");
+		fprintf(stderr, "hetsim calibrate: --fresh: the calibration failed (above): nothing "
+				"validated\n");
 		return 1;
 	}
 	printf("\n");
