@@ -471,6 +471,55 @@ static void test_paired_contention(void)
 	cal_samples_free(&s);
 }
 
+static double one_second(int i, int n)
+{
+	(void)i, (void)n;
+	return 1.0;
+}
+
+/* The contention harness itself (forked copies, pipes, rounds) on the
+ * fake clock: each copy's clock is its own after the fork, and every run
+ * takes 1 s, so the slowdown is exactly 1 at every k.  Every sample
+ * carries its round; a round has one k = 1 run and k runs at k; the fit
+ * counts one value per round, and meta.timing's repeats every run. */
+static void test_contention_rounds(void)
+{
+	char err[256];
+	struct cal_samples s = {0};
+	const int ks[] = {1, 2};
+	clock_now = 0;
+	nlog = 0;
+	memset(calls, 0, sizeof calls);
+	duration = one_second;
+	cal_clock_hook = fake_now;
+	struct cal_timing tm = {.seed = 1, .ci_target = CAL_CI_TARGET, .cap = CAL_CAP};
+	CU_ASSERT_EQUAL_FATAL(cal_time_contention(&fake_backend, &fake_kernel, NULL, false, 1, ks,
+						  2, &tm, &s, NULL, err, sizeof err), 0);
+	cal_clock_hook = NULL;
+	int rounds = 0, at1[64] = {0}, at2[64] = {0};
+	for (int i = 0; i < s.n; i++) {
+		CU_ASSERT(s.v[i].round >= 1 && s.v[i].round < 64);
+		if (s.v[i].round < 1 || s.v[i].round >= 64)
+			continue;
+		if (s.v[i].round > rounds)
+			rounds = s.v[i].round;
+		CU_ASSERT_DOUBLE_EQUAL(s.v[i].seconds, 1.0, 0);
+		(s.v[i].k == 1 ? at1 : at2)[s.v[i].round]++;
+	}
+	CU_ASSERT(rounds >= fake_kernel.repeats);
+	for (int r = 1; r <= rounds; r++)
+		CU_ASSERT(at1[r] == 1 && at2[r] == 2);
+	CU_ASSERT_EQUAL(tm.repeats, rounds * 3);
+	struct fit_line f = {0};
+	snprintf(f.kernel, sizeof f.kernel, "fake");
+	snprintf(f.device, sizeof f.device, "cpu");
+	CU_ASSERT_EQUAL_FATAL(fit_contention(&s, &f, err, sizeof err), 0);
+	CU_ASSERT_EQUAL(f.nk, 2);
+	CU_ASSERT_DOUBLE_EQUAL(f.slowdown[1], 1.0, 0);
+	CU_ASSERT_EQUAL(f.ksamples[1], rounds);
+	cal_samples_free(&s);
+}
+
 int test_suite_timing(void)
 {
 	TEST_SUITE("timing",
@@ -478,6 +527,7 @@ int test_suite_timing(void)
 		   {"adaptive repeats stop at the CI target, or at the cap", test_adaptive},
 		   {"stalls: a planted one dropped and flagged, normal ones kept", test_stalls},
 		   {"drift figures from a planted reference sequence, in meta", test_drift},
-		   {"contention slowdown paired in time survives drift", test_paired_contention});
+		   {"contention slowdown paired in time survives drift", test_paired_contention},
+		   {"the contention rounds: forked copies on the fake clock", test_contention_rounds});
 	return 0;
 }
