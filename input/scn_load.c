@@ -1718,6 +1718,11 @@ static int meta_drift(struct ld *ld, const struct yn *m, struct scn_cost_meta *o
 		if (!(v = need(ld, m, speeds[i], "meta.drift", NULL)) ||
 		    drift_speed(ld, v, speeds[i], to[i]) < 0)
 			return -1;
+	/* first and last lie between min and max: the four are one series */
+	for (int i = 0; i < 2; i++)
+		if (*to[i] < o->drift_min || *to[i] > o->drift_max)
+			return fail(ld, yn_get(m, speeds[i]), "meta.drift.%s %g is outside min %g .. "
+				    "max %g", speeds[i], *to[i], o->drift_min, o->drift_max);
 	if (!(v = need(ld, m, "change", "meta.drift", NULL)) || get_num(ld, v, &o->drift_change) < 0)
 		return -1;
 	if (!(v = yn_get(m, "speeds")))

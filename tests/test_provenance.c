@@ -228,6 +228,10 @@ static void test_meta_bad(void)
 		 "change: 0, speeds: [1]}\n",
 		 ":3:88: expected a list of 2 speeds (points) for meta.drift.speeds, got a list of "
 		 "another length"},
+		{"meta:\n  drift: {kernel: wc, points: 2, first: 5, last: 1, min: 1, max: 2, "
+		 "change: 0}\n", ":3:41: meta.drift.first 5 is outside min 1 .. max 2"},
+		{"meta:\n  drift: {kernel: wc, points: 2, first: 1, last: 1, min: 3, max: 2, "
+		 "change: 0}\n", ":3:41: meta.drift.first 1 is outside min 3 .. max 2"},
 		{"meta:\n  fit: {r2: 1}\n", ":3:8: expected a scalar for meta.fit, got a mapping"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
