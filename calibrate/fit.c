@@ -477,6 +477,16 @@ static void put_meta(FILE *f, const struct fit_meta *m)
 		put_str(f, m->machine);
 		fprintf(f, ", cores: %d, memory: %lldMiB}\n", m->cores, (long long)m->memory_mib);
 	}
+	if (m->gpu && m->gpu_memory_mib > 0) {
+		fprintf(f, "  gpu: {name: ");
+		put_str(f, m->gpu);
+		fprintf(f, ", memory: %lldMiB", (long long)m->gpu_memory_mib);
+		if (m->gpu_cuda) {
+			fprintf(f, ", cuda: ");
+			put_str(f, m->gpu_cuda);
+		}
+		fprintf(f, "}\n");
+	}
 	put_text(f, "os", m->os);
 	put_text(f, "compiler", m->compiler);
 	put_text(f, "blas", m->blas);

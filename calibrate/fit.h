@@ -89,6 +89,10 @@ struct fit_meta {
 	const double *drift;  /* the reference kernel's speed at each drift
 				 point, MiB/s, in time order (meta.drift) */
 	int ndrift;           /* points; 0 = none */
+	const char *gpu;      /* the GPU measured (meta.gpu, from
+				 hetsim-cuda-cal's SAMPLES.csv.meta); NULL = none */
+	int64_t gpu_memory_mib; /* its memory, MiB (gpu: needs it) */
+	const char *gpu_cuda; /* its compute capability, SMs, driver, runtime */
 };
 
 /* The per-task framework overhead written as task_overhead, µs, and the

@@ -14,6 +14,7 @@
 
 #include "cal.h"
 #include "fit.h"
+#include "load.h"
 #include "util.h"
 
 static const struct cmd_opt cal_opts[] = {
@@ -550,7 +551,8 @@ int cmd_calibrate(int argc, char **argv)
 			 "(--concurrency), and its slowdown against one copy written as the\n"
 			 "model's contention entry.\n"
 			 "With --fit, fit a samples CSV measured elsewhere (e.g. by the CUDA\n"
-			 "program calibrate/cuda/hetsim-cuda-cal) instead.\n"
+			 "program calibrate/cuda/hetsim-cuda-cal) instead; SAMPLES.meta, where\n"
+			 "it exists (hetsim-cuda-cal's provenance), goes into the model's meta.\n"
 			 "With --validate MODEL, run a real WordCount (9 maps of 24/40 MiB, 4\n"
 			 "reduces) on forked worker processes and compare its median makespan\n"
 			 "with hetsim's simulation of the same tasks under MODEL: exit 0 when\n"
@@ -683,10 +685,27 @@ int cmd_calibrate(int argc, char **argv)
 			cal_samples_free(&s);
 			return 1;
 		}
-		char src[4200];
-		snprintf(src, sizeof src, "hetsim calibrate --fit %s", fit);
-		struct fit_meta meta = {.source = src, .backend = "external samples"};
+		/* SAMPLES.meta beside it (hetsim-cuda-cal's provenance): into meta */
+		char mpath[4200], src[8600];
+		struct scn_cost_meta pm = {0};
+		snprintf(mpath, sizeof mpath, "%s.meta", fit);
+		if (access(mpath, F_OK) == 0 && scn_meta_load(mpath, &pm, err, sizeof err)) {
+			fprintf(stderr, "hetsim calibrate: %s\n", err);
+			cal_samples_free(&s);
+			return 1;
+		}
+		snprintf(src, sizeof src, "hetsim calibrate --fit %s%s%s", fit,
+			 pm.source ? " of samples by " : "", pm.source ? pm.source : "");
+		struct fit_meta meta = {
+			.source = src, .backend = pm.backend ? pm.backend : "external samples",
+			.machine = pm.cpu, .cores = pm.cores, .memory_mib = pm.memory_mib,
+			.os = pm.os, .compiler = pm.compiler, .blas = pm.blas, .date = pm.date,
+			.threads = pm.threads, .data = pm.data,
+			.contention_k = {pm.contention_k[0], pm.contention_k[1]},
+			.gpu = pm.gpu, .gpu_memory_mib = pm.gpu_memory_mib, .gpu_cuda = pm.gpu_cuda,
+		};
 		int rc = fit_and_write(&s, out, fit, &meta, force);
+		scn_cost_meta_free(&pm);
 		cal_samples_free(&s);
 		return rc;
 	}

@@ -45,6 +45,14 @@ struct scn_sweep *scn_sweep_load(const char *path, char *err, size_t errlen);
  * "file:line:col: message" into err, as scn_load() does. */
 struct scn *scn_cost_load(const char *path, char *err, size_t errlen);
 
+/* Read a provenance file: a YAML mapping of the cost model's version 2
+ * `meta` keys (docs/scenario.md, "meta: provenance"), as
+ * hetsim-cuda-cal writes beside its samples (SAMPLES.csv.meta) for
+ * `hetsim calibrate --fit`.  Returns 0 with *m filled (free with
+ * scn_cost_meta_free), or -1 with *m empty and one line
+ * "file:line:col: message" in err. */
+int scn_meta_load(const char *path, struct scn_cost_meta *m, char *err, size_t errlen);
+
 /* The range of a numeric policy switch as a scenario writes it ("[1,
  * 8192] MiB", "[1ms, 1h]"), for messages and `hetsim policies`. */
 struct pol_param;

@@ -1738,26 +1738,42 @@ static int meta_drift(struct ld *ld, const struct yn *m, struct scn_cost_meta *o
 	return 0;
 }
 
+/* gpu: {name: TEXT, memory: SIZE[, cuda: TEXT]}: the GPU a model was
+ * measured on (hetsim-cuda-cal); machine is then the host it sits in. */
+static int meta_gpu(struct ld *ld, const struct yn *m, struct scn_cost_meta *o)
+{
+	const struct yn *a, *b, *c;
+	if (want(ld, m, YN_MAP, "meta.gpu") < 0 || !(a = need(ld, m, "name", "meta.gpu", NULL)) ||
+	    !(b = need(ld, m, "memory", "meta.gpu", NULL)) ||
+	    meta_text(ld, a, "meta.gpu.name", &o->gpu) < 0 ||
+	    get_size(ld, b, 1, &o->gpu_memory_mib) < 0)
+		return -1;
+	if ((c = yn_get(m, "cuda")) && meta_text(ld, c, "meta.gpu.cuda", &o->gpu_cuda) < 0)
+		return -1;
+	return 0;
+}
+
 static int load_meta(struct ld *ld, const struct yn *m, struct scn_cost_meta *o)
 {
 	static const char *const texts[] = {"backend", "data", "fit", "task_overhead"};
+	char **to[] = {&o->backend, &o->data, NULL, NULL};
 	const struct yn *v;
 	if (want(ld, m, YN_MAP, "meta") < 0)
 		return -1;
 	for (int i = 0; i < ARRAY_LEN(texts); i++) {
 		char what[64];
 		snprintf(what, sizeof what, "meta.%s", texts[i]);
-		if ((v = yn_get(m, texts[i])) && meta_text(ld, v, what, NULL) < 0)
+		if ((v = yn_get(m, texts[i])) && meta_text(ld, v, what, to[i]) < 0)
 			return -1;
 	}
-	int threads;
 	if (((v = yn_get(m, "source")) && meta_text(ld, v, "meta.source", &o->source) < 0) ||
 	    ((v = yn_get(m, "machine")) && meta_machine(ld, v, o) < 0) ||
 	    ((v = yn_get(m, "os")) && meta_text(ld, v, "meta.os", &o->os) < 0) ||
 	    ((v = yn_get(m, "compiler")) && meta_text(ld, v, "meta.compiler", &o->compiler) < 0) ||
 	    ((v = yn_get(m, "blas")) && meta_text(ld, v, "meta.blas", &o->blas) < 0) ||
 	    ((v = yn_get(m, "date")) && meta_date(ld, v, &o->date) < 0) ||
-	    ((v = yn_get(m, "threads")) && get_int(ld, v, 1, &threads) < 0) ||
+	    ((v = yn_get(m, "threads")) && get_int(ld, v, 1, &o->threads) < 0) ||
+	    ((v = yn_get(m, "gpu")) && meta_gpu(ld, v, o) < 0) ||
 	    ((v = yn_get(m, "reference")) && meta_reference(ld, v, o) < 0) ||
 	    ((v = yn_get(m, "contention_k")) && meta_k(ld, v, o->contention_k) < 0) ||
 	    ((v = yn_get(m, "timing")) && meta_timing(ld, v, o) < 0) ||
@@ -1864,6 +1880,22 @@ struct scn *scn_cost_load(const char *path, char *err, size_t errlen)
 	one_line(err, errlen);
 	scn_free(s);
 	return NULL;
+}
+
+int scn_meta_load(const char *path, struct scn_cost_meta *m, char *err, size_t errlen)
+{
+	memset(m, 0, sizeof *m);
+	struct yn *root = yn_load(path, err, errlen);
+	if (!root)
+		return -1;
+	struct ld ld = {.file = path, .err = err, .errlen = errlen};
+	int rc = load_meta(&ld, root, m);
+	yn_free(root);
+	if (rc == 0)
+		return 0;
+	one_line(err, errlen);
+	scn_cost_meta_free(m);
+	return -1;
 }
 
 /* ------------------------------------------------------------------ */

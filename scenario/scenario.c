@@ -17,8 +17,12 @@ static void free_job(struct scn_job_group *j)
 	free(j->params);
 }
 
-static void free_meta(struct scn_cost_meta *m)
+void scn_cost_meta_free(struct scn_cost_meta *m)
 {
+	free(m->gpu);
+	free(m->gpu_cuda);
+	free(m->backend);
+	free(m->data);
 	free(m->source);
 	free(m->cpu);
 	free(m->os);
@@ -26,11 +30,12 @@ static void free_meta(struct scn_cost_meta *m)
 	free(m->blas);
 	free(m->date);
 	free(m->ref_kernel);
+	memset(m, 0, sizeof *m);
 }
 
 static void free_cost(struct scn_cost_model *c)
 {
-	free_meta(&c->meta);
+	scn_cost_meta_free(&c->meta);
 	for (int i = 0; i < c->nkernels; i++) {
 		struct scn_cost_kernel *k = &c->kernels[i];
 		for (int d = 0; d < k->ndevs; d++) {

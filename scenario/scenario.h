@@ -204,7 +204,14 @@ struct scn_cost_meta {
 	int drift_points;    /* drift.points; 0 = no drift entry */
 	double drift_first, drift_last, drift_min, drift_max; /* drift: MiB/s */
 	double drift_change; /* drift.change, % (last / first - 1) */
+	int threads;         /* threads: each kernel's threads; 0 = absent */
+	char *backend, *data; /* backend, data: texts */
+	char *gpu;           /* gpu.name: the GPU measured (hetsim-cuda-cal) */
+	int64_t gpu_memory_mib; /* gpu.memory, MiB */
+	char *gpu_cuda;      /* gpu.cuda: capability, SMs, driver, runtime */
 };
+/* Free a meta's strings (not m itself) and zero it. */
+void scn_cost_meta_free(struct scn_cost_meta *m);
 
 struct scn_cost_model {
 	int version;         /* format version, 1 or 2 */

@@ -549,6 +549,158 @@ static void test_output_errors(void)
 	done();
 }
 
+/* hetsim-cuda-cal's samples (5 columns) and their provenance file as it
+ * writes it (calibrate/cuda/hetsim-cuda-cal.cu, provenance()). */
+static const char cuda_meta[] =
+	"# Provenance of the samples beside it (hetsim-cuda-cal): the cost model's\n"
+	"# version 2 meta keys (docs/scenario.md, \"meta: provenance\"); hetsim\n"
+	"# calibrate --fit carries them into the model it fits.\n"
+	"source: \"hetsim-cuda-cal (cuda backend)\"\n"
+	"machine: {cpu: \"Intel(R) Xeon(R) Platinum 8480+\", cores: 16, memory: 131072MiB}\n"
+	"gpu: {name: \"NVIDIA H200\", memory: 143771MiB, cuda: \"compute capability 9.0, "
+	"132 SMs, driver 12.4, runtime 12.4\"}\n"
+	"os: \"Linux 6.1.0 x86_64\"\n"
+	"compiler: \"nvcc 12.4 (host gcc 12.2.0)\"\n"
+	"blas: \"cuBLAS 12.4.5 (FP32, default math mode)\"\n"
+	"date: 2026-12-01T13:00:00Z\n"
+	"# One copy at a time: ...\n"
+	"contention_k: [1, 1]\n"
+	"# one host thread launches each kernel\n"
+	"threads: 1\n"
+	"backend: cuda\n";
+
+static void put_cuda_samples(void)
+{
+	FILE *f = fopen(at("g.csv"), "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fprintf(f, "kernel,device,size,repeat,seconds\n");
+	for (int size = 16; size <= 512; size *= 2)
+		for (int r = 0; r < 3; r++)
+			fprintf(f, "mnist_step,nvidia-h200,%d,%d,%.9g\n", size, r,
+				2e-4 + 1e-6 * size * (1 + 0.001 * (r - 1)));
+	fclose(f);
+}
+
+/* --fit SAMPLES.csv reads SAMPLES.csv.meta into the model's meta; a
+ * malformed one: its file:line:col, exit 1, nothing written. */
+static void test_fit_cuda_meta(void)
+{
+	char err[1024];
+	fresh();
+	put_cuda_samples();
+	put("g.csv.meta", cuda_meta);
+	char *path = getenv("PATH") ? strdup(getenv("PATH")) : NULL, *out, *e, args[512];
+	setenv("PATH", at("nobin"), 1); /* no gnuplot: no figure */
+	snprintf(args, sizeof args, "calibrate --fit %s -o %s", at("g.csv"), at("m.yaml"));
+	int rc = h_hetsim(args, &out, &e);
+	if (path)
+		setenv("PATH", path, 1);
+	free(path);
+	if (rc != 0)
+		fprintf(stderr, "\n%s%s\n", out, e);
+	CU_ASSERT_EQUAL(rc, 0);
+	free(out);
+	free(e);
+	struct scn *s = scn_cost_load(at("m.yaml"), err, sizeof err);
+	if (!s)
+		fprintf(stderr, "\n%s\n", err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	const struct scn_cost_meta *m = &s->cost.meta;
+	char want[512];
+	snprintf(want, sizeof want, "hetsim calibrate --fit %s of samples by hetsim-cuda-cal "
+		 "(cuda backend)", at("g.csv"));
+	CU_ASSERT_STRING_EQUAL(m->source, want);
+	CU_ASSERT_STRING_EQUAL(m->cpu, "Intel(R) Xeon(R) Platinum 8480+");
+	CU_ASSERT_EQUAL(m->cores, 16);
+	CU_ASSERT_EQUAL(m->memory_mib, 131072);
+	CU_ASSERT_STRING_EQUAL(m->gpu, "NVIDIA H200");
+	CU_ASSERT_EQUAL(m->gpu_memory_mib, 143771);
+	CU_ASSERT_STRING_EQUAL(m->gpu_cuda,
+			       "compute capability 9.0, 132 SMs, driver 12.4, runtime 12.4");
+	CU_ASSERT_STRING_EQUAL(m->os, "Linux 6.1.0 x86_64");
+	CU_ASSERT_STRING_EQUAL(m->compiler, "nvcc 12.4 (host gcc 12.2.0)");
+	CU_ASSERT_STRING_EQUAL(m->blas, "cuBLAS 12.4.5 (FP32, default math mode)");
+	CU_ASSERT_STRING_EQUAL(m->date, "2026-12-01T13:00:00Z");
+	CU_ASSERT_EQUAL(m->contention_k[0], 1);
+	CU_ASSERT_EQUAL(m->contention_k[1], 1);
+	CU_ASSERT_EQUAL(m->threads, 1);
+	CU_ASSERT_STRING_EQUAL(m->backend, "cuda");
+	CU_ASSERT_PTR_NULL(m->ref_kernel); /* no GPU reference kernel */
+	CU_ASSERT_FALSE(m->has_timing);
+	const struct scn_cost_kernel *k = scn_cost_kernel(s, "mnist_step");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+	CU_ASSERT_EQUAL(k->ndevs, 1);
+	CU_ASSERT_STRING_EQUAL(k->devs[0].device, "nvidia-h200");
+	scn_free(s);
+	/* the model written straight from the .meta reads the same */
+	put("m.yaml", cuda_meta);
+	struct scn_cost_meta pm;
+	CU_ASSERT_EQUAL_FATAL(scn_meta_load(at("m.yaml"), &pm, err, sizeof err), 0);
+	CU_ASSERT_STRING_EQUAL(pm.source, "hetsim-cuda-cal (cuda backend)");
+	CU_ASSERT_EQUAL(pm.gpu_memory_mib, 143771);
+	scn_cost_meta_free(&pm);
+	CU_ASSERT_PTR_NULL(pm.source);
+	unlink(at("m.yaml"));
+	/* without a .meta: as before, no provenance */
+	unlink(at("g.csv.meta"));
+	snprintf(args, sizeof args, "calibrate --fit %s -o %s", at("g.csv"), at("m.yaml"));
+	path = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+	setenv("PATH", at("nobin"), 1);
+	CU_ASSERT_EQUAL(h_hetsim(args, &out, &e), 0);
+	if (path)
+		setenv("PATH", path, 1);
+	free(path);
+	free(out);
+	free(e);
+	s = scn_cost_load(at("m.yaml"), err, sizeof err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_PTR_NULL(s->cost.meta.cpu);
+	CU_ASSERT_PTR_NULL(s->cost.meta.gpu);
+	scn_free(s);
+	unlink(at("m.yaml"));
+	done();
+}
+
+static void test_fit_cuda_meta_bad(void)
+{
+	static const struct {
+		const char *from, *to, *msg;
+	} cases[] = {
+		{"date: 2026-12-01T13:00:00Z", "date: 2026-12-01",
+		 "g.csv.meta:10:7: expected a date in ISO 8601 UTC such as 2025-06-01T12:00:00Z "
+		 "for meta.date, got '2026-12-01'"},
+		{", memory: 143771MiB", "", "g.csv.meta:6:6: missing key 'memory' in meta.gpu"},
+		{"contention_k: [1, 1]", "contention_k: [1]",
+		 "g.csv.meta:12:15: expected a list [MIN, MAX] of 2 integers for "
+		 "meta.contention_k, got a list of another length"},
+		{"threads: 1", "threads: [1", "g.csv.meta:"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		fresh();
+		put_cuda_samples();
+		char text[2048];
+		const char *p = strstr(cuda_meta, cases[i].from);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+		snprintf(text, sizeof text, "%.*s%s%s", (int)(p - cuda_meta), cuda_meta, cases[i].to,
+			 p + strlen(cases[i].from));
+		put("g.csv.meta", text);
+		char *out, *err, args[512], want[1024];
+		snprintf(args, sizeof args, "calibrate --fit %s -o %s", at("g.csv"), at("m.yaml"));
+		snprintf(want, sizeof want, "hetsim calibrate: %s/%s", dir, cases[i].msg);
+		CU_ASSERT_EQUAL(h_hetsim(args, &out, &err), 1);
+		if (strncmp(err, want, strlen(want)) != 0)
+			fprintf(stderr, "\n got: %s\nwant: %s\n", err, want);
+		CU_ASSERT_EQUAL(strncmp(err, want, strlen(want)), 0);
+		CU_ASSERT_PTR_NOT_NULL(strchr(err, '\n'));
+		CU_ASSERT_STRING_EQUAL(strchr(err, '\n') ? strchr(err, '\n') + 1 : "", "");
+		CU_ASSERT_STRING_EQUAL(out, "");
+		CU_ASSERT_STRING_EQUAL(listing(), "g.csv g.csv.meta");
+		free(out);
+		free(err);
+		done();
+	}
+}
+
 int test_suite_provenance(void)
 {
 	TEST_SUITE("provenance",
@@ -560,6 +712,10 @@ int test_suite_provenance(void)
 		   {"missing or malformed model: one line, exit 1, nothing written", test_model_errors},
 		   {"--validate warns on a machine mismatch and goes on", test_validate_warning},
 		   {"bad command lines exit 2 naming the option", test_usage_errors},
-		   {"unwritable -o and failed fits write nothing", test_output_errors});
+		   {"unwritable -o and failed fits write nothing", test_output_errors},
+		   {"--fit carries hetsim-cuda-cal's SAMPLES.csv.meta into the model",
+		    test_fit_cuda_meta},
+		   {"--fit: a malformed SAMPLES.csv.meta: file:line:col, nothing written",
+		    test_fit_cuda_meta_bad});
 	return 0;
 }

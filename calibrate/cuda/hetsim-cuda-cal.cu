@@ -611,8 +611,9 @@ static void usage(FILE *f)
 		"       %s --print-device\n"
 		"Measure hetsim's GPU kernels on CUDA device 0 (CUDA_VISIBLE_DEVICES picks it)\n"
 		"and write CSV samples: kernel,device,size,repeat,seconds.\n"
-		"  -o FILE         write the samples to FILE (machine info to FILE.meta);\n"
-		"                  default: samples on stdout, machine info on stderr\n"
+		"  -o FILE         write the samples to FILE, their provenance to FILE.meta\n"
+		"                  (read by hetsim calibrate --fit FILE); default: samples\n"
+		"                  on stdout, provenance on stderr\n"
 		"  --quick         4 sizes per kernel, 3 repeats\n"
 		"  --kernels LIST  comma-separated subset of wordcount_map,wordcount_reduce,\n"
 		"                  mnist_step (default: all)\n"
@@ -640,25 +641,38 @@ static std::string slug(const char *name)
 	return s.empty() ? std::string("gpu") : s;
 }
 
-// Provenance of a run (issue 16, items 1 and 3): where and when it was
-// measured, as the CPU calibration records it in the model's `meta`.
-//
-// TODO(issue 16, items 1 and 3; format owned by the provenance and
-// contention work, not settled when this was written): rename these
-// keys to the model's documented `meta` keys -- machine (CPU model,
-// cores, memory), os, compiler, blas, date, the reference kernel's speed,
-// the contention entry's k range -- and have `hetsim calibrate --fit`
-// carry FILE.meta into the model it writes.  Still missing here:
-//   reference_kernel_s  this program times no reference kernel yet (the
-//                       CPU's is timing.c's); a GPU one, timed between
-//                       blocks, would also give the run's drift;
-//   contention          only k = 1 is measured: one task holds a GPU at
-//                       a time in hetsim's model (device holds), so the
-//                       k range is 1..1 and the factor 1; k concurrent
-//                       streams would be measured if tasks ever share one.
-static std::string provenance()
+// Text as a YAML double-quoted string: '"' and '\' escaped, control
+// characters dropped.
+static std::string yq(const std::string &t)
 {
-	std::string cpu = "unknown";
+	std::string q = "\"";
+	for (char c : t) {
+		if (c == '"' || c == '\\')
+			q.push_back('\\');
+		if ((unsigned char)c >= 0x20)
+			q.push_back(c);
+	}
+	return q + "\"";
+}
+
+// Provenance of a run: SAMPLES.csv.meta, a YAML mapping of the cost
+// model's version 2 `meta` keys, with the names and formats `hetsim
+// calibrate` writes (docs/scenario.md, "meta: provenance"); `hetsim
+// calibrate --fit SAMPLES.csv` reads it and carries it into the model.
+// machine is the host the GPU sits in; gpu (a documented key of meta) is
+// the device.  Not written:
+//   reference, drift  no GPU reference kernel speed is defined, so
+//                     `hetsim calibrate --check` has nothing to compare
+//                     for a GPU model: --check times the CPU reference
+//                     kernel (wordcount-zipf-16MiB on one core), whose
+//                     speed says nothing about a GPU, and a GPU one would
+//                     need this program (and a GPU) on the checking
+//                     machine; without one, nor is the run's drift timed;
+//   timing            sizes are timed in a fixed order with fixed
+//                     repeats: no seed, no adaptive repeats.
+static std::string provenance(const cudaDeviceProp &prop)
+{
+	std::string cpu;
 	if (FILE *f = fopen("/proc/cpuinfo", "r")) {
 		char line[512];
 		while (fgets(line, sizeof line, f))
@@ -670,10 +684,25 @@ static std::string provenance()
 			}
 		fclose(f);
 	}
-	for (auto &c : cpu)
-		if (c == '"' || c == '\\')
-			c = ' ';
-	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+	if (cpu.empty())
+		cpu = "unknown";
+	// memory as the CPU side writes it: /proc/meminfo's MemTotal in MiB
+	long long mem_mib = 0;
+	if (FILE *f = fopen("/proc/meminfo", "r")) {
+		char line[256];
+		long long kib;
+		while (fgets(line, sizeof line, f))
+			if (sscanf(line, "MemTotal: %lld kB", &kib) == 1) {
+				mem_mib = kib >> 10;
+				break;
+			}
+		fclose(f);
+	}
+	if (mem_mib <= 0) {
+		long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+		mem_mib = pages > 0 && psz > 0 ? (long long)pages * psz >> 20 : 1;
+	}
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	struct utsname u;
 	std::string os = uname(&u) == 0 ? std::string(u.sysname) + " " + u.release + " " + u.machine
 					: std::string("unknown");
@@ -681,26 +710,50 @@ static std::string provenance()
 	CKB(cublasGetProperty(MAJOR_VERSION, &bmaj));
 	CKB(cublasGetProperty(MINOR_VERSION, &bmin));
 	CKB(cublasGetProperty(PATCH_LEVEL, &bpatch));
+	int drv = 0, rt = 0;
+	CK(cudaDriverGetVersion(&drv));
+	CK(cudaRuntimeGetVersion(&rt));
 	char date[32];
 	time_t now = time(nullptr);
 	struct tm tm;
 	gmtime_r(&now, &tm);
 	strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	char buf[1024];
-	snprintf(buf, sizeof buf,
-		 "host_cpu: \"%s\"\nhost_cores: %ld\nhost_memory_mib: %lld\nos: \"%s\"\n"
-		 "compiler: \"nvcc %d.%d, host %s\"\nblas: \"cuBLAS %d.%d.%d, FP32, default math "
-		 "mode\"\ndate: \"%s\"\ncontention_k: \"1-1\"\n",
-		 cpu.c_str(), sysconf(_SC_NPROCESSORS_ONLN),
-		 pages > 0 && psz > 0 ? (long long)pages * psz >> 20 : -1LL, os.c_str(),
-		 __CUDACC_VER_MAJOR__, __CUDACC_VER_MINOR__,
+	char compiler[256], blas[128], cuda[160];
+	snprintf(compiler, sizeof compiler, "nvcc %d.%d (host %s)", __CUDACC_VER_MAJOR__,
+		 __CUDACC_VER_MINOR__,
 #ifdef __VERSION__
-		 "gcc " __VERSION__,
+		 "gcc " __VERSION__
 #else
-		 "C++ compiler",
+		 "C++ compiler"
 #endif
-		 bmaj, bmin, bpatch, date);
-	return buf;
+	);
+	snprintf(blas, sizeof blas, "cuBLAS %d.%d.%d (FP32, default math mode)", bmaj, bmin,
+		 bpatch);
+	snprintf(cuda, sizeof cuda, "compute capability %d.%d, %d SMs, driver %d.%d, runtime %d.%d",
+		 prop.major, prop.minor, prop.multiProcessorCount, drv / 1000, (drv % 1000) / 10,
+		 rt / 1000, (rt % 1000) / 10);
+	std::string m =
+		"# Provenance of the samples beside it (hetsim-cuda-cal): the cost model's\n"
+		"# version 2 meta keys (docs/scenario.md, \"meta: provenance\"); hetsim\n"
+		"# calibrate --fit carries them into the model it fits.\n"
+		"source: \"hetsim-cuda-cal (cuda backend)\"\n";
+	m += "machine: {cpu: " + yq(cpu) + ", cores: " + std::to_string(cores > 0 ? cores : 1) +
+	     ", memory: " + std::to_string(mem_mib) + "MiB}\n";
+	m += "gpu: {name: " + yq(prop.name) + ", memory: " +
+	     std::to_string((long long)(prop.totalGlobalMem >> 20)) + "MiB, cuda: " + yq(cuda) +
+	     "}\n";
+	m += "os: " + yq(os) + "\n";
+	m += "compiler: " + yq(compiler) + "\n";
+	m += "blas: " + yq(blas) + "\n";
+	m += "date: " + std::string(date) + "\n";
+	m += "# One copy at a time: in hetsim's model a task holds a whole GPU (device\n"
+	     "# holds), so tasks never share one and k = 1 is all there is to measure;\n"
+	     "# concurrent streams would be measured if tasks ever shared a GPU.\n"
+	     "contention_k: [1, 1]\n"
+	     "# one host thread launches each kernel (the GPU's own threads are its SMs')\n"
+	     "threads: 1\n"
+	     "backend: cuda\n";
+	return m;
 }
 
 static const char *KERNELS[] = {"wordcount_map", "wordcount_reduce", "mnist_step"};
@@ -776,20 +829,8 @@ int main(int argc, char **argv)
 		printf("%s\n", dev.c_str());
 		return 0;
 	}
-	int drv = 0, rt = 0;
-	CK(cudaDriverGetVersion(&drv));
-	CK(cudaRuntimeGetVersion(&rt));
-	char meta[1024];
-	snprintf(meta, sizeof meta,
-		 "gpu: \"%s\"\ndevice: %s\ncompute_capability: \"%d.%d\"\nsm_count: %d\n"
-		 "memory_mib: %zu\ndriver_version: \"%d.%d\"\nruntime_version: \"%d.%d\"\n"
-		 "repeats: %d\nquick: %s\n",
-		 prop.name, dev.c_str(), prop.major, prop.minor, prop.multiProcessorCount,
-		 (size_t)(prop.totalGlobalMem >> 20), drv / 1000, (drv % 1000) / 10, rt / 1000,
-		 (rt % 1000) / 10, repeats, quick ? "true" : "false");
-	std::string prov = provenance();
-	fputs(meta, stderr);
-	fputs(prov.c_str(), stderr);
+	std::string meta = provenance(prop);
+	fputs(meta.c_str(), stderr);
 
 	cudaEvent_t e0, e1;
 	CK(cudaEventCreate(&e0));
@@ -875,11 +916,11 @@ int main(int argc, char **argv)
 			die("%s: %s", tmp.c_str(), strerror(errno));
 		std::string mpath = std::string(out) + ".meta";
 		FILE *mf = fopen(mpath.c_str(), "w");
-		if (!mf || fputs(meta, mf) < 0 || fputs(prov.c_str(), mf) < 0 || fclose(mf) != 0)
+		if (!mf || fputs(meta.c_str(), mf) < 0 || fclose(mf) != 0)
 			die("%s: %s", mpath.c_str(), strerror(errno));
 		if (rename(tmp.c_str(), out) != 0)
 			die("rename %s -> %s: %s", tmp.c_str(), out, strerror(errno));
-		fprintf(stderr, "%s: %zu samples in %s, machine info in %s\n", prog, samples.size(),
+		fprintf(stderr, "%s: %zu samples in %s, provenance in %s\n", prog, samples.size(),
 			out, mpath.c_str());
 	} else if (fflush(stdout) != 0) {
 		die("stdout: %s", strerror(errno));

@@ -27,6 +27,6 @@ if command -v timeout >/dev/null 2>&1; then
 else
 	"$cal" -o "$out" "$@"
 fi
-echo "run-on-gpu: samples in $out, machine info in $out.meta"
+echo "run-on-gpu: samples in $out, provenance in $out.meta (read by --fit)"
 echo "run-on-gpu: fit them on a machine with GSL:"
 echo "  bin/hetsim calibrate --fit $out -o calibrate/models/$dev.yaml"
