@@ -144,6 +144,26 @@ static int gnuplot_run(const char *name, const char *vars, const char *png)
 	return 0;
 }
 
+/* Columns of the samples CSV's header (its first line not a # comment):
+ * 5 to 9 as the file's version has them; 5 if it cannot be read. */
+static int csv_columns(const char *csv)
+{
+	FILE *f = fopen(csv, "r");
+	char line[1024];
+	int cols = 5;
+	while (f && fgets(line, sizeof line, f)) {
+		if (line[0] == '#')
+			continue;
+		cols = 1;
+		for (const char *p = line; *p; p++)
+			cols += *p == ',';
+		break;
+	}
+	if (f)
+		fclose(f);
+	return cols;
+}
+
 static int figure(const char *png, const char *csv, const struct fit_line *l, int n)
 {
 	size_t cap = 8192 + strlen(csv) + (size_t)n * 256;
@@ -160,7 +180,7 @@ static int figure(const char *png, const char *csv, const struct fit_line *l, in
 		snprintf(num, sizeof num, "%s%.6g", i ? " " : "", l[i].slope);
 		strcat(bw, num);
 	}
-	snprintf(v, cap, "n=%d; ", n);
+	snprintf(v, cap, "n=%d; ncol=%d; ", n, csv_columns(csv));
 	var_str(v, cap, "csv", csv);
 	var_str(v, cap, "kernels", ks);
 	var_str(v, cap, "devices", ds);

@@ -2,7 +2,8 @@
 # samples (points, ms) against its fitted line intercept + slope x size,
 # one panel per (kernel, device), log-log axes.
 # hetsim calibrate sets: n (panels), csv (the samples CSV: kernel,device,
-# size,repeat,seconds[,k[,round,seq,dropped]]), outfile, and space-separated lists with one word
+# size,repeat,seconds[,k[,round,seq,dropped]]), ncol (its columns, 5 to
+# 9), outfile, and space-separated lists with one word
 # per panel: kernels, devices, units, intercepts (s), slopes (s per unit).
 cols = n < 3 ? n : 3
 rows = (n + cols - 1) / cols
@@ -30,11 +31,14 @@ do for [i = 1:n] {
 	# the sweep's samples: column 6 (k, copies at once) absent or 1,
 	# column 7 (the contention round) absent or 0; column 9 (dropped)
 	# 1: a stall, left out of the fit, drawn hollow
-	alone(c) = strcol(1) eq k && strcol(2) eq d && (strcol(6) eq "" || strcol(6) eq "1") && \
-		   (strcol(7) eq "" || strcol(7) eq "0")
-	plot csv using 3:((alone(0) && strcol(9) ne "1") ? $5 * 1000 : NaN) \
+	# (ncol: the file's columns, 5 to 9: older files lack the last ones,
+	# and strcol of a column a row does not have is an error)
+	alone(c) = strcol(1) eq k && strcol(2) eq d && (ncol < 6 || strcol(6) eq "1") && \
+		   (ncol < 7 || strcol(7) eq "0")
+	stall(c) = ncol >= 9 && strcol(9) eq "1"
+	plot csv using 3:((alone(0) && !stall(0)) ? $5 * 1000 : NaN) \
 		with points pt 7 ps 0.6 lc rgb "#1f77b4" title "samples", \
-	     csv using 3:((alone(0) && strcol(9) eq "1") ? $5 * 1000 : NaN) \
+	     csv using 3:((alone(0) && stall(0)) ? $5 * 1000 : NaN) \
 		with points pt 6 ps 0.8 lc rgb "#ff7f0e" title "stalls (dropped)", \
 	     (a + b * x) * 1000 with lines lw 2 lc rgb "#d62728" \
 		title sprintf("%.3g ms + %.3g ms/%s", a * 1000, b * 1000, word(units, i))
