@@ -223,6 +223,11 @@ uint64_t cal_order_key(uint64_t seed, const char *name);
 /* Shuffle v[0..n) in place (Fisher-Yates on splitmix64 draws from
  * *state, which advances). */
 void cal_shuffle(uint64_t *state, int *v, int n);
+/* qsort's comparison of two doubles, ascending. */
+int cal_cmp_double(const void *a, const void *b);
+/* Median of v[0..n), n >= 1 (v sorted in place). */
+double cal_median(double *v, int n);
+
 /* The 95 % CI of the median of t[0..n) (not modified) whose keep[i] is
  * true (NULL: all): [x_(j), x_(m+1-j)] of the m kept values sorted, j
  * the largest with P(B <= j - 1) <= 0.025, B ~ Binomial(m, 1/2), so

@@ -194,17 +194,6 @@ static int rounds_enough(struct cal_sample *s, int n, const int *ks, int nks, in
 	return rounds >= cap ? 2 : 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof *v, cmp_double);
-	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 /* Per k, the median, its MAD and the slowdown against the paired k = 1
  * rounds (the median of paired()): the progress lines.  s[0..n) are
@@ -219,10 +208,10 @@ static void report(FILE *log, const struct cal_kernel *k, double size,
 		for (int i = 0; i < n; i++)
 			if (s[i].k == ks[j] && !s[i].dropped)
 				v[m++] = s[i].seconds;
-		double med = m ? median(v, m) : 0;
+		double med = m ? cal_median(v, m) : 0;
 		for (int i = 0; i < m; i++)
 			v[i] = v[i] > med ? v[i] - med : med - v[i];
-		double mad = m ? median(v, m) : 0, cmed;
+		double mad = m ? cal_median(v, m) : 0, cmed;
 		int p = paired(s, n, ks[j], v);
 		double half = cal_median_ci(v, NULL, p, &cmed);
 		fprintf(log, "  %-17s %8g %-7s k=%-3d median %10.3f ms  MAD %8.3f ms (%4.1f %%)  "

@@ -34,11 +34,6 @@ const char *fit_unit(const char *kernel)
 	return "units";
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
 
 /* Fit one group: idx[0..m) index its samples in s. */
 static int fit_group(const struct cal_samples *s, const int *idx, int m, struct fit_line *f,
@@ -50,7 +45,7 @@ static int fit_group(const struct cal_samples *s, const int *idx, int m, struct 
 	int n = 0, rc = -1;
 	for (int i = 0; i < m; i++)
 		sz[i] = s->v[idx[i]].size;
-	qsort(sz, (size_t)m, sizeof *sz, cmp_double);
+	qsort(sz, (size_t)m, sizeof *sz, cal_cmp_double);
 	for (int i = 0; i < m; i++)  /* distinct sizes */
 		if (i == 0 || sz[i] != sz[i - 1])
 			x[n++] = sz[i];
@@ -64,7 +59,7 @@ static int fit_group(const struct cal_samples *s, const int *idx, int m, struct 
 		for (int i = 0; i < m; i++)
 			if (s->v[idx[i]].size == x[k])
 				tmp[c++] = s->v[idx[i]].seconds;
-		qsort(tmp, (size_t)c, sizeof *tmp, cmp_double);
+		qsort(tmp, (size_t)c, sizeof *tmp, cal_cmp_double);
 		y[k] = c % 2 ? tmp[c / 2] : 0.5 * (tmp[c / 2 - 1] + tmp[c / 2]);
 		if (!(y[k] > 0)) {
 			snprintf(err, errlen, "%s on %s: median duration %g s at size %g, must be > 0",
@@ -100,11 +95,11 @@ static int fit_group(const struct cal_samples *s, const int *idx, int m, struct 
 			yh = p->seconds;
 		rel[i] = (p->seconds - yh) / yh;
 	}
-	qsort(rel, (size_t)m, sizeof *rel, cmp_double);
+	qsort(rel, (size_t)m, sizeof *rel, cal_cmp_double);
 	double med = m % 2 ? rel[m / 2] : 0.5 * (rel[m / 2 - 1] + rel[m / 2]);
 	for (int i = 0; i < m; i++)
 		rel[i] = fabs(rel[i] - med);
-	qsort(rel, (size_t)m, sizeof *rel, cmp_double);
+	qsort(rel, (size_t)m, sizeof *rel, cal_cmp_double);
 	double mad = m % 2 ? rel[m / 2] : 0.5 * (rel[m / 2 - 1] + rel[m / 2]);
 	free(rel);
 	f->unit = fit_unit(f->kernel);
@@ -171,11 +166,11 @@ int fit_all(const struct cal_samples *s, struct fit_line **out, char *err, size_
  * median absolute deviation over it (v is overwritten). */
 static double median_spread(double *v, int n, double *spread)
 {
-	qsort(v, (size_t)n, sizeof *v, cmp_double);
+	qsort(v, (size_t)n, sizeof *v, cal_cmp_double);
 	double med = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 	for (int i = 0; i < n; i++)
 		v[i] = fabs(v[i] - med);
-	qsort(v, (size_t)n, sizeof *v, cmp_double);
+	qsort(v, (size_t)n, sizeof *v, cal_cmp_double);
 	double mad = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 	*spread = med > 0 ? 1.4826 * mad / med : 0;
 	return med;

@@ -20,11 +20,6 @@
 
 double (*cal_ref_hook)(void);
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
 
 double cal_ref_speed(int repeats)
 {
@@ -43,7 +38,7 @@ double cal_ref_speed(int repeats)
 		if (i >= 0)
 			t[i] = cal_now() - t0;
 	}
-	qsort(t, (size_t)repeats, sizeof *t, cmp_double);
+	qsort(t, (size_t)repeats, sizeof *t, cal_cmp_double);
 	double med = repeats % 2 ? t[repeats / 2] : 0.5 * (t[repeats / 2 - 1] + t[repeats / 2]);
 	free(t);
 	free(text);

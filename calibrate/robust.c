@@ -40,18 +40,6 @@ void cal_shuffle(uint64_t *state, int *v, int n)
 	}
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-/* Median of v[0..n) (sorted in place), n >= 1. */
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof *v, cmp_double);
-	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 double cal_median_ci(const double *t, const bool *keep, int n, double *med)
 {
@@ -60,7 +48,7 @@ double cal_median_ci(const double *t, const bool *keep, int n, double *med)
 	for (int i = 0; i < n; i++)
 		if (!keep || keep[i])
 			v[m++] = t[i];
-	*med = m ? median(v, m) : 0;
+	*med = m ? cal_median(v, m) : 0;
 	int j = 0; /* the largest 1-based j with P(B <= j - 1) <= 0.025 */
 	while (j < m / 2 && gsl_cdf_binomial_P((unsigned)j, 0.5, (unsigned)m) <= 0.025)
 		j++;
@@ -76,10 +64,10 @@ int cal_stalls(const double *t, int n, bool *drop)
 		return 0;
 	double *v = xmalloc((size_t)n * sizeof *v);
 	memcpy(v, t, (size_t)n * sizeof *v);
-	double med = median(v, n);
+	double med = cal_median(v, n);
 	for (int i = 0; i < n; i++)
 		v[i] = fabs(t[i] - med);
-	double mad = median(v, n);
+	double mad = cal_median(v, n);
 	free(v);
 	double cut = med + fmax(CAL_STALL_MADS * 1.4826 * mad, CAL_STALL_FLOOR * med);
 	int most = (int)floor(CAL_STALL_SHARE * n), dropped = 0;

@@ -35,16 +35,15 @@ void cal_samples_free(struct cal_samples *s)
 	memset(s, 0, sizeof *s);
 }
 
-static int cmp_double(const void *a, const void *b)
+int cal_cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 	return (x > y) - (x < y);
 }
 
-/* Median of n values (sorted in place). */
-static double median(double *v, int n)
+double cal_median(double *v, int n)
 {
-	qsort(v, (size_t)n, sizeof *v, cmp_double);
+	qsort(v, (size_t)n, sizeof *v, cal_cmp_double);
 	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
@@ -70,7 +69,7 @@ static void report_size(FILE *log, const struct cal_kernel *k, double size,
 	half = cal_median_ci(r->t, keep, r->n, &med);
 	for (int i = 0; i < m; i++)
 		v[i] = v[i] > med ? v[i] - med : med - v[i];
-	double mad = m ? median(v, m) : 0;
+	double mad = m ? cal_median(v, m) : 0;
 	fprintf(log, "  %-17s %8g %-7s median %10.3f ms  MAD %8.3f ms (%4.1f %%)  CI +-%4.1f %%  "
 		"n=%d%s", k->name, size, k->unit, med * 1e3, mad * 1e3,
 		med > 0 ? 100 * mad / med : 0.0, isfinite(half) ? 100 * half : 99.9, r->n,

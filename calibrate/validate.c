@@ -523,18 +523,13 @@ static int pool_run(struct pool *p, double *span, struct msg *ans)
 	return 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
 
+/* Median of v[0..n), v left as it is. */
 static double median(const double *v, int n)
 {
 	double *s = xmalloc((size_t)n * sizeof *s);
 	memcpy(s, v, (size_t)n * sizeof *s);
-	qsort(s, (size_t)n, sizeof *s, cmp_double);
-	double m = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+	double m = cal_median(s, n);
 	free(s);
 	return m;
 }
