@@ -13,7 +13,7 @@
 #   make clean
 
 CC      ?= cc
-PKGS    := gsl yaml-0.1 cunit
+PKGS    := gsl yaml-0.1 cunit libzstd
 VERSION := 0.1.0
 
 CFLAGS  ?= -O2 -g
