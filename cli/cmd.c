@@ -206,7 +206,8 @@ static int cmd_run(int argc, char **argv)
 /* ---- validate ------------------------------------------------------ */
 
 static const struct cmd_opt validate_opts[] = {
-	{"strict", 0, NULL, "treat warnings (a job group a policy can never place) as errors"},
+	{"strict", 0, NULL, "treat warnings (a job group a policy can never place, a trace "
+			    "record skipped) as errors"},
 	{"help", 'h', NULL, "show this help"},
 	{NULL, 0, NULL, NULL},
 };
@@ -281,6 +282,7 @@ static int cmd_validate(int argc, char **argv)
 		return 2;
 	}
 	bool strict = cmd_get(validate_opts, &a, "strict") != NULL;
+	scn_trace_strict = strict;
 	int rc = 0;
 	for (int i = 0; i < a.npos; i++) {
 		char err[1024];
@@ -297,6 +299,7 @@ static int cmd_validate(int argc, char **argv)
 		for (int g = 0; g < s->njobgroups; g++)
 			jobs += s->jobs[g].count;
 		int w = placement_warnings(sw);
+		cmd_trace_warnings(s, stdout);
 		char pts[32] = "", wt[32] = "";
 		if (sw->npoints > 1)
 			snprintf(pts, sizeof pts, ", %d sweep points", sw->npoints);
@@ -463,6 +466,7 @@ static const struct {
 	{"models", cmd_models, "list job models and their scenario keys"},
 	{"plot", cmd_plot, "render figures from results (gnuplot)"},
 	{"calibrate", cmd_calibrate, "time the real kernels and fit the cost-model file (GSL)"},
+	{"trace", cmd_trace, "what a trace file holds (SWF, Alibaba, Philly, Spark event logs)"},
 };
 
 static void usage(FILE *f)

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct scn;
 struct scn_policy;
@@ -112,5 +113,9 @@ int cmd_main(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
+int cmd_trace(int argc, char **argv);
+/* One "warning:" line on f for each trace of s with records skipped or
+ * clamped (input/trace.h, trace_warning). */
+void cmd_trace_warnings(const struct scn *s, FILE *f);
 
 #endif

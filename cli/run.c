@@ -626,6 +626,8 @@ int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *di
 	if (s->cost.builtin && !o->quiet)
 		fprintf(stderr, "note: %s names no cost_model: using the built-in default, the "
 			"assumed figures of " SCN_DEFAULT_MODEL "\n", s->path);
+	if (!o->quiet)
+		cmd_trace_warnings(s, stderr);
 	if (s->sweep_points > 1 && !o->quiet)
 		fprintf(stderr, "note: %s has a sweep block of %d points; run takes point 0 "
 			"(hetsim sweep runs them all)\n", s->path, s->sweep_points);

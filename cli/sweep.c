@@ -499,6 +499,7 @@ static int policy_order(const struct plan *pl, const char **names)
 static void write_summary(const struct gather *g, FILE *f)
 {
 	const struct plan *pl = g->pl;
+	cmd_trace_warnings(pl->sw->point[0], stderr);
 	const char **names = xcalloc((size_t)pl->ngroups, sizeof *names);
 	int n = policy_order(pl, names);
 	for (int i = 0; i < n; i++)

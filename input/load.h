@@ -1,5 +1,5 @@
 /* load.h - the scenario input: YAML scenario files, cost-model files
- * (and the trace importers to come) into the in-memory types of
+ * and traces (input/trace.h) into the in-memory types of
  * scenario/scenario.h.
  *
  * The loader walks a YAML tree (scn_yaml.h), checks the generic keys
@@ -52,6 +52,11 @@ struct scn *scn_cost_load(const char *path, char *err, size_t errlen);
  * scn_cost_meta_free), or -1 with *m empty and one line
  * "file:line:col: message" in err. */
 int scn_meta_load(const char *path, struct scn_cost_meta *m, char *err, size_t errlen);
+
+/* Every trace of a scenario is read as with `strict: true` (the command
+ * line's --strict): a record skipped or clamped is an error.  Off by
+ * default. */
+extern bool scn_trace_strict;
 
 /* The range of a numeric policy switch as a scenario writes it ("[1,
  * 8192] MiB", "[1ms, 1h]"), for messages and `hetsim policies`. */

@@ -14,7 +14,9 @@
 #include "models.h"
 #include "policy.h"
 #include "scn_yaml.h"
+#include "scn_trace.h"
 #include "sim.h"
+#include "trace.h"
 #include "util.h"
 
 #include <errno.h>
@@ -916,6 +918,188 @@ static int check_len(struct ld *ld, const struct yn *list, int max, const char *
 	return 0;
 }
 
+/* ------------------------------------------------------------------ */
+/* Traces (docs/traces.md)                                             */
+
+bool scn_trace_strict;
+
+static char *resolve(const char *scenario, const char *p);
+
+static const char *const trace_src_keys[] = {"format", "path"};
+static const char *const trace_node_entry_keys[] = {"name", "trace", "cpu_speed", "network"};
+static const char *const trace_keys[] = {"format", "path", "window", "first", "users",
+					 "queues", "time_scale", "executor", "completed_only",
+					 "strict"};
+static const char *const window_keys[] = {"from", "to"};
+static const char *const trace_exec_keys[] = {"cores", "memory"};
+
+static int get_bool(struct ld *ld, const struct yn *v, bool *out)
+{
+	if (v->kind != YN_SCALAR || !is_bool(v->str))
+		return fail(ld, v, "expected true or false, got %s", got(ld, v));
+	*out = strcmp(v->str, "true") == 0;
+	return 0;
+}
+
+/* format: a known trace format. */
+static int trace_format_key(struct ld *ld, const struct yn *v, const char **out)
+{
+	const char *names[32];
+	int n = 0;
+	for (int i = 0; i < trace_nformats && n < 32; i++)
+		names[n++] = trace_formats[i]->name;
+	char list[512];
+	if (v->kind == YN_SCALAR && trace_format(v->str)) {
+		*out = trace_format(v->str)->name;
+		return 0;
+	}
+	const char *sug = v->kind == YN_SCALAR ? near(v->str, names, n) : NULL;
+	if (sug)
+		return fail(ld, v, "unknown trace format %s (did you mean '%s'?)", got(ld, v), sug);
+	return fail(ld, v, "unknown trace format %s (known: %s)", got(ld, v),
+		    join(names, n, list, sizeof list));
+}
+
+/* path: a file next to the scenario (or absolute), which must open. */
+static int trace_path(struct ld *ld, const struct yn *m, const char *what, char **out)
+{
+	const struct yn *v = need(ld, m, "path", what, NULL);
+	if (!v)
+		return -1;
+	if (v->kind != YN_SCALAR || !*v->str)
+		return fail(ld, v, "expected a file name, got %s", got(ld, v));
+	char *p = resolve(ld->s->path, v->str);
+	FILE *f = fopen(p, "rb");
+	if (!f) {
+		int e = errno;
+		fail(ld, v, "cannot open trace %s: %s", got(ld, v), strerror(e));
+		free(p);
+		return -1;
+	}
+	fclose(f);
+	*out = p;
+	return 0;
+}
+
+/* A list of names (users, queues) as trace_opts holds them. */
+static int name_list(struct ld *ld, const struct yn *v, const char *what, const char ***out,
+		     int *n)
+{
+	if (check_items(ld, v, what) < 0)
+		return -1;
+	*n = nitems(v);
+	*out = xcalloc((size_t)(*n ? *n : 1), sizeof **out);
+	for (int i = 0; i < *n; i++)
+		(*out)[i] = item(v, i)->str; /* the tree outlives the import */
+	return 0;
+}
+
+/* The trace's job keys into o; the path resolved into *path. */
+static int load_trace_opts(struct ld *ld, const struct yn *m, struct trace_opts *o, char **path)
+{
+	const struct yn *v;
+	*o = (struct trace_opts){.time_scale = 1, .exec_cores = 1, .exec_mem_mib = 1024,
+				 .strict = scn_trace_strict};
+	if (CHECK_MAP(ld, m, "trace", trace_keys) < 0 ||
+	    ((v = yn_get(m, "format")) && trace_format_key(ld, v, &o->format) < 0))
+		return -1;
+	if ((v = yn_get(m, "window"))) {
+		const struct yn *w;
+		if (CHECK_MAP(ld, v, "window", window_keys) < 0 ||
+		    ((w = yn_get(v, "from")) && get_time(ld, w, NONNEG, &o->from_us) < 0) ||
+		    ((w = yn_get(v, "to")) && get_time(ld, w, POSITIVE, &o->to_us) < 0))
+			return -1;
+		if (o->to_us && o->to_us <= o->from_us)
+			return fail(ld, yn_get(v, "to"), "window's to must come after its from");
+	}
+	long long first = 0;
+	if ((v = yn_get(m, "first")) && get_ll(ld, v, 1, MAX_JOBS, &first) < 0)
+		return -1;
+	o->first = first;
+	if ((v = yn_get(m, "time_scale"))) {
+		if (get_num(ld, v, &o->time_scale) < 0)
+			return -1;
+		if (!(o->time_scale >= 1e-6 && o->time_scale <= 1e6))
+			return fail(ld, v, "time_scale %s is outside [1e-06, 1e+06]", got(ld, v));
+	}
+	if ((v = yn_get(m, "executor"))) {
+		const struct yn *w;
+		if (CHECK_MAP(ld, v, "executor", trace_exec_keys) < 0 ||
+		    ((w = yn_get(v, "cores")) &&
+		     get_lim(ld, w, 1, MAX_CORES, "cores per executor", &o->exec_cores) < 0) ||
+		    ((w = yn_get(v, "memory")) && get_size(ld, w, 1, &o->exec_mem_mib) < 0))
+			return -1;
+	}
+	if (((v = yn_get(m, "completed_only")) && get_bool(ld, v, &o->completed_only) < 0) ||
+	    ((v = yn_get(m, "strict")) && get_bool(ld, v, &o->strict) < 0))
+		return -1;
+	o->strict |= scn_trace_strict;
+	const char **users = NULL, **queues = NULL;
+	int rc = ((v = yn_get(m, "users")) && name_list(ld, v, "users", &users, &o->nusers) < 0) ||
+		 ((v = yn_get(m, "queues")) && name_list(ld, v, "queues", &queues, &o->nqueues) < 0);
+	o->users = users; /* freed by the caller, error or not */
+	o->queues = queues;
+	if (rc)
+		return -1;
+	return trace_path(ld, m, "trace", path);
+}
+
+/* `- name: N, trace: {format, path}` in the cluster: the node groups of
+ * the node list, named N1, N2, ... in order of first appearance, labels
+ * auto (cpu, or gpu and the model). */
+static int load_trace_nodes(struct ld *ld, const struct yn *m, int *cap)
+{
+	struct scn *s = ld->s;
+	const struct yn *v, *t = yn_get(m, "trace");
+	const char *format = NULL;
+	char *prefix = NULL, *path = NULL, err[1024];
+	double speed = 1, net = SCN_NET_MIB_S;
+	if (CHECK_MAP(ld, m, "node group", trace_node_entry_keys) < 0 ||
+	    !(v = need(ld, m, "name", "node group", NULL)) ||
+	    get_ident(ld, v, ID_NAME, "node group name", &prefix) < 0)
+		return -1;
+	int rc = CHECK_MAP(ld, t, "trace", trace_src_keys);
+	if (!rc && (v = yn_get(t, "format")))
+		rc = trace_format_key(ld, v, &format);
+	if (!rc && (v = yn_get(m, "cpu_speed"))) {
+		rc = get_num(ld, v, &speed);
+		if (!rc && (speed < MIN_SPEED || speed > MAX_SPEED))
+			rc = fail(ld, v, "cpu_speed %s is outside the limits [%g, %g]", got(ld, v),
+				  MIN_SPEED, MAX_SPEED);
+	}
+	if (!rc && (v = yn_get(m, "network")))
+		rc = get_bandwidth(ld, v, &net);
+	if (!rc)
+		rc = trace_path(ld, t, "trace", &path);
+	int first = s->ngroups;
+	if (!rc && trace_read_nodes(path, format, prefix, &s->groups, &s->ngroups, err,
+				    sizeof err) < 0)
+		rc = fail(ld, t, "%s", err);
+	*cap = s->ngroups > *cap ? s->ngroups : *cap; /* trace_read_nodes grew it */
+	for (int g = first; !rc && g < s->ngroups; g++) {
+		struct scn_node_group *ng = &s->groups[g];
+		ng->pos = pos(ld, m);
+		ng->cpu_speed = speed;
+		ng->net_mib_s = net;
+		if (ng->cores < 1 || ng->cores > MAX_CORES || ng->mem_mib < 1 ||
+		    ng->gpus > MAX_GPUS)
+			rc = fail(ld, t, "%s: a node of %d cores, %lld MiB and %d GPUs is outside "
+				  "the limits (cores 1..%d, memory >= 1 MiB, GPUs <= %d)", path,
+				  ng->cores, (long long)ng->mem_mib, ng->gpus, MAX_CORES, MAX_GPUS);
+		else if (ng->gpus == 0)
+			rc = add_label(ld, t, "cpu", &ng->labels);
+		else
+			rc = add_label(ld, t, "gpu", &ng->labels) < 0 ? -1
+				: add_label(ld, t, ng->gpu_model, &ng->labels);
+	}
+	free(prefix);
+	free(path);
+	return rc;
+}
+
+
+/* A cluster entry is a node group, or (with a `trace` key) the node
+ * groups of a trace's node list, one per distinct node shape. */
 static int load_cluster(struct ld *ld, const struct yn *v)
 {
 	struct scn *s = ld->s;
@@ -923,18 +1107,53 @@ static int load_cluster(struct ld *ld, const struct yn *v)
 	if (want_list(ld, v, "cluster", "node group") < 0 ||
 	    check_len(ld, v, MAX_GROUPS, "node groups") < 0)
 		return -1;
-	s->groups = xcalloc((size_t)v->nkids, sizeof *s->groups);
-	s->ngroups = v->nkids;
-	for (int i = 0; i < v->nkids; i++) {
-		if (load_group(ld, v->kids[i], &s->groups[i]) < 0 ||
-		    check_unique(ld, SEEN_NODE_GROUPS, v, i, &s->groups[0].name, sizeof *s->groups,
-				 "node group") < 0)
-			return -1;
-		if ((nodes += s->groups[i].count) > MAX_NODES)
-			return fail(ld, v->kids[i], "node group '%s' brings the cluster to %lld nodes, "
-				    "above the limit of %d", s->groups[i].name, nodes, MAX_NODES);
+	int cap = v->nkids;
+	s->groups = xcalloc((size_t)cap, sizeof *s->groups);
+	/* names seen: group index + 1 by hash; a table twice the limit */
+	size_t mask = 1;
+	while (mask <= 2 * (size_t)MAX_GROUPS)
+		mask = mask * 2 + 1;
+	int *seen = xcalloc(mask + 1, sizeof *seen);
+	int *line = xcalloc((size_t)MAX_GROUPS, sizeof *line); /* of each group's name */
+	int rc = 0;
+	for (int i = 0; i < v->nkids && !rc; i++) {
+		int first = s->ngroups;
+		const struct yn *e = v->kids[i];
+		if (e->kind == YN_MAP && yn_get(e, "trace")) {
+			rc = load_trace_nodes(ld, e, &cap);
+		} else {
+			xgrow(&s->groups, &cap, s->ngroups + 1, sizeof *s->groups);
+			memset(&s->groups[s->ngroups], 0, sizeof *s->groups);
+			s->ngroups++;
+			rc = load_group(ld, e, &s->groups[first]);
+		}
+		for (int g = first; g < s->ngroups && !rc; g++) {
+			if (g >= MAX_GROUPS) {
+				rc = fail(ld, e, "too many node groups (at most %d)", MAX_GROUPS);
+				break;
+			}
+			size_t at = (size_t)name_hash(s->groups[g].name) & mask;
+			for (; seen[at]; at = (at + 1) & mask) {
+				const struct scn_node_group *h = &s->groups[seen[at] - 1];
+				if (strcmp(h->name, s->groups[g].name) == 0) {
+					rc = fail(ld, yn_get(e, "name") ? yn_get(e, "name") : e,
+						  "duplicate node group name '%s' (first at line %d)",
+						  h->name, line[seen[at] - 1]);
+					break;
+				}
+			}
+			if (rc)
+				break;
+			seen[at] = g + 1;
+			line[g] = (yn_get(e, "name") ? yn_get(e, "name") : e)->line;
+			if ((nodes += s->groups[g].count) > MAX_NODES)
+				rc = fail(ld, e, "node group '%s' brings the cluster to %lld nodes, "
+					  "above the limit of %d", s->groups[g].name, nodes, MAX_NODES);
+		}
 	}
-	return 0;
+	free(seen);
+	free(line);
+	return rc;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1305,6 +1524,140 @@ static int load_model_keys(struct ld *ld, const struct yn *m, struct scn_job_gro
 	return jm->loaded ? jm->loaded(j, &given, ld->err, ld->errlen) : 0;
 }
 
+static const char *const trace_job_keys[] = {"name", "trace", "require", "prefer",
+					     "task_max_failures"};
+
+/* What in a trace's shape k no node of the cluster can ever hold: a
+ * reason (TRS_TOO_BIG, TRS_GPU_MODEL) with what it asks in why, or
+ * TRS_FILTER when it fits.  A role fits a node group whose nodes each
+ * hold one of its executors (whole cores and GPUs, as the trace model
+ * asks them: workloads/trace.c) and carry its labels; the job fits when
+ * its roles fit and the cluster holds all its executors at once. */
+static enum scn_trace_skip shape_fit(const struct scn *s, const struct scn_job_group *j,
+				     const struct scn_trace_shape *ts, char *why, size_t len)
+{
+	int64_t need_cores = 0, need_gpus = 0, have_cores = 0, have_gpus = 0;
+	int64_t need_mem = 0, have_mem = 0;
+	for (int g = 0; g < s->ngroups; g++) {
+		have_cores += (int64_t)s->groups[g].count * s->groups[g].cores;
+		have_gpus += (int64_t)s->groups[g].count * s->groups[g].gpus;
+		have_mem += (int64_t)s->groups[g].count * s->groups[g].mem_mib;
+	}
+	for (int r = 0; r < ts->nroles; r++) {
+		const struct scn_trace_role *tr = &ts->role[r];
+		int cores = (tr->cpu_milli + 999) / 1000;
+		cores = cores > 0 ? cores : 1;
+		int gpus = tr->gpus ? tr->gpus : tr->gpu_milli > 0;
+		uint64_t req = tr->require | j->require;
+		bool sized = false, labelled = false;
+		for (int g = 0; g < s->ngroups && !labelled; g++) {
+			const struct scn_node_group *ng = &s->groups[g];
+			bool fits = ng->cores >= cores && ng->mem_mib >= tr->mem_mib && ng->gpus >= gpus;
+			sized |= fits;
+			labelled = fits && (ng->labels & req) == req;
+		}
+		if (!labelled) {
+			snprintf(why, len, "an executor of %d cores, %lld MiB, %d GPUs%s", cores,
+				 (long long)tr->mem_mib, gpus,
+				 sized ? " on nodes with its labels: none has them" :
+					 ": no node holds one");
+			return sized ? TRS_GPU_MODEL : TRS_TOO_BIG;
+		}
+		need_cores += (int64_t)tr->count * cores;
+		need_gpus += (int64_t)tr->count * gpus;
+		need_mem += (int64_t)tr->count * tr->mem_mib;
+	}
+	if (need_cores > have_cores || need_gpus > have_gpus || need_mem > have_mem) {
+		snprintf(why, len, "%lld cores, %lld MiB and %lld GPUs at once; the cluster has "
+			 "%lld, %lld and %lld", (long long)need_cores, (long long)need_mem,
+			 (long long)need_gpus, (long long)have_cores, (long long)have_mem,
+			 (long long)have_gpus);
+		return TRS_TOO_BIG;
+	}
+	return TRS_FILTER;
+}
+
+/* Jobs of trace t no node can ever hold are left out (counted by reason),
+ * or under strict the first is an error. */
+static int trace_fit(struct ld *ld, struct scn_trace *t, const struct scn_job_group *j)
+{
+	uint8_t *bad = xcalloc((size_t)t->nshapes, 1);
+	char why[256];
+	for (int k = 0; k < t->nshapes; k++)
+		bad[k] = (uint8_t)shape_fit(ld->s, j, &t->shapes[k], why, sizeof why);
+	int64_t kept = 0;
+	int rc = 0;
+	for (int64_t i = 0; i < t->njobs; i++) {
+		int k = t->jobs[i].shape;
+		if (!bad[k]) {
+			t->jobs[kept++] = t->jobs[i];
+			continue;
+		}
+		if (t->strict) {
+			shape_fit(ld->s, j, &t->shapes[k], why, sizeof why);
+			snprintf(ld->err, ld->errlen, "%s: job %d asks for %s (%s; strict: not skipped)",
+				 t->path, t->jobs[i].id, why, scn_trace_skip_name(bad[k]));
+			rc = -1;
+			break;
+		}
+		t->skipped[bad[k]]++;
+	}
+	free(bad);
+	if (!rc)
+		t->njobs = kept;
+	return rc;
+}
+
+/* `- name: N, trace: {...}` in the workload: the jobs of a trace, one
+ * job group of model `trace` holding them all. */
+static int load_trace_job(struct ld *ld, const struct yn *m, struct scn_job_group *j)
+{
+	struct scn *s = ld->s;
+	const struct yn *v, *t = yn_get(m, "trace");
+	struct trace_opts o = {0};
+	char *path = NULL, err[1024];
+	j->pos = pos(ld, m);
+	j->task_cpus = 1;
+	j->task_max_failures = 4;
+	j->arrival.kind = SCN_ARR_TRACE;
+	j->model = &jm_trace;
+	j->type = JM_TRACE;
+	j->ops = jm_trace.ops;
+	int rc = 0;
+	if (CHECK_MAP(ld, m, "job group", trace_job_keys) < 0 ||
+	    !(v = need(ld, m, "name", "job group", NULL)) ||
+	    get_ident(ld, v, ID_NAME, "job group name", &j->name) < 0 ||
+	    ((v = yn_get(m, "require")) && job_labels(ld, v, "require", &j->require) < 0) ||
+	    ((v = yn_get(m, "prefer")) && job_labels(ld, v, "prefer", &j->prefer) < 0) ||
+	    opt_lim(ld, m, "task_max_failures", 1, 255, "attempts per task",
+		    &j->task_max_failures) < 0 ||
+	    load_trace_opts(ld, t, &o, &path) < 0)
+		rc = -1;
+	struct scn_trace *tr = rc ? NULL : trace_read(path, &o, err, sizeof err);
+	if (!rc && !tr) {
+		snprintf(ld->err, ld->errlen, "%s", err);
+		rc = -1;
+	}
+	free((void *)o.users);
+	free((void *)o.queues);
+	free(path);
+	if (rc)
+		return -1;
+	tr->strict = o.strict;
+	s->traces = xrealloc(s->traces, (size_t)(s->ntraces + 1) * sizeof *s->traces);
+	s->traces[s->ntraces++] = tr;
+	j->trace = tr;
+	if (trace_fit(ld, tr, j) < 0)
+		return -1;
+	if (tr->njobs == 0)
+		return fail(ld, t, "trace '%s' leaves no job (%lld records read, %lld filtered, "
+			    "%lld skipped)", tr->path, (long long)tr->records,
+			    (long long)tr->skipped[TRS_FILTER],
+			    (long long)(tr->records - tr->skipped[TRS_FILTER]));
+	j->count = (int)tr->njobs;
+	return 0;
+}
+
 static int load_job(struct ld *ld, const struct yn *m, struct scn_job_group *j)
 {
 	const struct yn *v, *name = yn_get(m, "name");
@@ -1356,7 +1709,9 @@ static int load_workload(struct ld *ld, const struct yn *v)
 	s->jobs = xcalloc((size_t)v->nkids, sizeof *s->jobs);
 	s->njobgroups = v->nkids;
 	for (int i = 0; i < v->nkids; i++)
-		if (load_job(ld, v->kids[i], &s->jobs[i]) < 0 ||
+		if ((v->kids[i]->kind == YN_MAP && yn_get(v->kids[i], "trace")
+			     ? load_trace_job(ld, v->kids[i], &s->jobs[i])
+			     : load_job(ld, v->kids[i], &s->jobs[i])) < 0 ||
 		    check_unique(ld, SEEN_JOB_GROUPS, v, i, &s->jobs[0].name, sizeof *s->jobs, "job group") < 0 ||
 		    workload_totals(ld, v->kids[i], &s->jobs[i], &jobs, &tasks) < 0)
 			return -1;

@@ -53,8 +53,9 @@ struct dual {
 	int *group_first;     /* node group g is nodes group_first[g] ..
 				 group_first[g + 1] - 1 (nodes are in group order) */
 	uint64_t pass;        /* scheduling passes so far */
-	uint64_t *failed_in;  /* by job group: the last pass in which one of its
-				 jobs failed its gang (indexed runs only) */
+	uint64_t *failed_in;  /* by job shape (sim_shape.id): the last pass in
+				 which one of its jobs failed its gang (indexed
+				 runs only) */
 };
 
 static double leftover(int64_t free, int64_t demand, int64_t cap)
@@ -121,7 +122,7 @@ static void *dual_init(struct sim *s, const struct scn_policy *cfg)
 				i++;
 			d->group_first[g] = i;
 		}
-		d->failed_in = xcalloc((size_t)sim_scenario(s)->njobgroups + 1,
+		d->failed_in = xcalloc((size_t)sim_nshapes(s) + 1,
 				       sizeof *d->failed_in);
 	}
 	return d;
@@ -255,9 +256,9 @@ static void dual_schedule(void *st, struct sim *s)
 	while (job >= 0 && c->free_mem_mib > 0 && !(no_cores && c->free_cores <= 0)) {
 		int next = pol_jobset_next(&d->q, job);
 		const struct sim_job *j = sim_job(s, job);
-		int g = j->group;
+		int g = j->shape->id;
 		/* A gang that did not fit earlier in this pass means no job of
-		 * its group with nothing granted fits for the rest of it: they
+		 * its shape with nothing granted fits for the rest of it: they
 		 * ask for the same executors with the same labels, and a pass
 		 * only takes capacity.  So those are skipped (with the plain
 		 * scan, the reference, they are all tried).  A job back for

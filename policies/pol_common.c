@@ -314,19 +314,19 @@ void pol_feasible(const struct scn *sc, int group, const struct sim_shape *sh,
 void pol_fits_init(struct pol_fits *f, const struct sim *s, pol_verdict_fn *fn,
 		   const struct scn_policy *cfg)
 {
-	int n = sim_scenario(s)->njobgroups;
-	*f = (struct pol_fits){.by_group = xcalloc((size_t)(n ? n : 1), 1), .fn = fn, .cfg = cfg};
+	int n = sim_nshapes(s);
+	*f = (struct pol_fits){.by_shape = xcalloc((size_t)(n ? n : 1), 1), .fn = fn, .cfg = cfg};
 }
 
 void pol_fits_free(struct pol_fits *f)
 {
-	free(f->by_group);
-	f->by_group = NULL;
+	free(f->by_shape);
+	f->by_shape = NULL;
 }
 
 int pol_fits_arrived(struct pol_fits *f, const struct sim *s, const struct sim_job *j)
 {
-	uint8_t *v = &f->by_group[j->group];
+	uint8_t *v = &f->by_shape[j->shape->id];
 	if (!*v) {
 		struct pol_verdict pv;
 		f->fn(f->cfg, sim_scenario(s), j->group, j->shape, &pv);

@@ -133,11 +133,12 @@ void pol_feasible(const struct scn *sc, int group, const struct sim_shape *sh,
 		  struct pol_fit_rules r, struct pol_verdict *v);
 
 /* A policy's verdict (its can_ever_place, or what it decides arrivals
- * with) for jobs that have just arrived, asked once per job group: a job
- * that holds nothing yet has the answer of its group (its shape and
- * labels are the group's, the empty cluster is fixed). */
+ * with) for jobs that have just arrived, asked once per job shape: a job
+ * that holds nothing yet has the answer of its shape (its group's, or
+ * its own among a trace's; the empty cluster is fixed). */
 struct pol_fits {
-	uint8_t *by_group; /* 0 not asked yet, else 1 + the reason (enum sim_why) */
+	uint8_t *by_shape; /* by job shape (sim_shape.id): 0 not asked yet, else
+			      1 + the reason (enum sim_why) */
 	pol_verdict_fn *fn;
 	const struct scn_policy *cfg; /* the run's policy entry; outlives it */
 };

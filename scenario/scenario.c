@@ -1,6 +1,7 @@
 /* scenario.c - freeing a scenario and its look-ups (scenario.h).  No
  * include of another module: this is the bottom layer. */
 #include "scenario.h"
+#include "scn_trace.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +67,9 @@ void scn_free(struct scn *s)
 	for (int i = 0; i < s->njobgroups; i++)
 		free_job(&s->jobs[i]);
 	free(s->jobs);
+	for (int i = 0; i < s->ntraces; i++)
+		scn_trace_free(s->traces[i]);
+	free(s->traces);
 	free_cost(&s->cost);
 	for (int i = 0; i < s->npolicies; i++) {
 		struct scn_policy *p = &s->policies[i];

@@ -86,6 +86,7 @@ enum scn_arrival_kind {
 	SCN_ARR_INTERVAL, /* job i at start_us + i * interval_us */
 	SCN_ARR_POISSON,  /* start_us + Poisson process of mean gap mean_gap_us */
 	SCN_ARR_LIST,     /* job i at times_us[i]; count == ntimes */
+	SCN_ARR_TRACE,    /* job i at its trace row's arrival (scn_job_group.trace) */
 };
 struct scn_arrival {
 	enum scn_arrival_kind kind;
@@ -134,6 +135,7 @@ struct scn_stage {
  * (workloads/model.h): opaque here. */
 struct sim_job_ops;
 struct job_model;
+struct scn_trace;  /* scn_trace.h */
 
 struct scn_job_group {
 	char *name;
@@ -153,6 +155,10 @@ struct scn_job_group {
 	 * topological order; owned. */
 	struct scn_stage *stages;
 	int nstages;
+	/* The trace its jobs come from (a `- trace:` entry: its model is
+	 * `trace`, job i is row i), else NULL; owned by the scenario
+	 * (scn.traces). */
+	const struct scn_trace *trace;
 
 	struct scn_pos pos;
 };
@@ -279,6 +285,7 @@ struct scn {
 
 	struct scn_node_group *groups; int ngroups;
 	struct scn_job_group *jobs;    int njobgroups;
+	struct scn_trace **traces;     int ntraces; /* the workload's traces; owned */
 	struct scn_cost_model cost;    /* nkernels == 0 when none given */
 	struct scn_policy *policies;   int npolicies;
 	struct scn_overheads over;

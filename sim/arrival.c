@@ -5,6 +5,7 @@
 
 #include "rng.h"
 #include "scenario.h"
+#include "scn_trace.h"
 
 void arrival_times(const struct scn *s, int g, uint64_t seed, int64_t *out)
 {
@@ -29,6 +30,9 @@ void arrival_times(const struct scn *s, int g, uint64_t seed, int64_t *out)
 		}
 		case SCN_ARR_LIST:
 			out[i] = a->times_us[i];
+			break;
+		case SCN_ARR_TRACE:
+			out[i] = a->start_us + jg->trace->jobs[i].arrival_us;
 			break;
 		}
 	}

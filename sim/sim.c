@@ -203,7 +203,10 @@ struct sim {
 	int64_t now;                /* µs */
 	int next_arrival;           /* next job whose arrival is not queued */
 
-	struct sim_shape *shapes;   /* per job group (its model's shape hook) */
+	struct sim_shape *shapes;   /* every group's shapes, in group order (its
+				       model's shape hooks) */
+	int *shape_base;            /* per job group: its first shape's index */
+	int nshapes;
 	struct sim_dag *dags;       /* per job group: the DAG all its jobs share
 				       (dag_shared), once built (have_dag) */
 	uint8_t *have_dag;          /* per job group: 0 none shared, 1 shared but
@@ -2344,36 +2347,37 @@ static void settle(struct sim *s)
 	live_put_ended(s);
 }
 
-/* Why the policy never placed a job of group g: what its
- * can_ever_place hook finds, else SIM_WHY_NEVER_PLACED.  Asked once per
- * group (why_group caches it, 0 = not asked). */
-static int never_placed_why(struct sim *s, int g, uint8_t *why_group)
+/* Why the policy never placed job j: what its can_ever_place hook finds
+ * for j's shape, else SIM_WHY_NEVER_PLACED.  Asked once per shape
+ * (why_shape caches it, 0 = not asked). */
+static int never_placed_why(struct sim *s, const struct sim_job *j, uint8_t *why_shape)
 {
-	if (!why_group[g]) {
+	uint8_t *w = &why_shape[j->shape->id];
+	if (!*w) {
 		struct pol_verdict v = {.why = SIM_WHY_NONE};
 		if (s->ops->can_ever_place)
-			s->ops->can_ever_place(s->pcfg, s->scn, g, &s->shapes[g], &v);
-		why_group[g] = (uint8_t)(v.why != SIM_WHY_NONE ? v.why : SIM_WHY_NEVER_PLACED);
+			s->ops->can_ever_place(s->pcfg, s->scn, j->group, j->shape, &v);
+		*w = (uint8_t)(v.why != SIM_WHY_NONE ? v.why : SIM_WHY_NEVER_PLACED);
 	}
-	return why_group[g];
+	return *w;
 }
 
 /* Jobs still waiting when nothing more can happen were never placed. */
 static void finish(struct sim *s)
 {
-	uint8_t *why_group = NULL;
+	uint8_t *why_shape = NULL;
 	for (int i = 0; i < s->pub.njobs; i++) {
 		struct sim_job *j = &s->pub.jobs[i];
 		if (!job_active(j))
 			continue;
 		if (j->live->tasks_running)
 			die(s, "job %d has running tasks but no events", j->id);
-		if (!why_group)
-			why_group = xcalloc((size_t)s->scn->njobgroups, 1);
+		if (!why_shape)
+			why_shape = xcalloc((size_t)s->nshapes, 1);
 		/* it never ended: no end time, no makespan */
-		end_job(s, j, JOB_UNPLACEABLE, never_placed_why(s, j->group, why_group), -1);
+		end_job(s, j, JOB_UNPLACEABLE, never_placed_why(s, j, why_shape), -1);
 	}
-	free(why_group);
+	free(why_shape);
 	if (s->nnotes) { /* the notices of the jobs ended here */
 		pol_enter(s);
 		deliver_notes(s);
@@ -2589,7 +2593,10 @@ static void number_jobs(struct sim *s)
 	for (int i = s->pub.njobs - 1; i >= 0; i--) {
 		struct kv k = key[i];
 		int g = (int)(k.val >> 32);
-		const struct sim_shape *sh = &s->shapes[g];
+		const struct sim_job_ops *jo = scn->jobs[g].ops;
+		const struct sim_shape *sh =
+			&s->shapes[s->shape_base[g] +
+				   (jo->job_shape ? jo->job_shape(scn, g, (int)(uint32_t)k.val) : 0)];
 		s->pub.jobs[i] = (struct sim_job){
 			.arrival_us = k.key, .start_us = -1, .end_us = -1,
 			.shape = sh, .live = (struct sim_live *)&no_live, .id = i, .group = g,
@@ -2599,14 +2606,38 @@ static void number_jobs(struct sim *s)
 	}
 }
 
-void sim_group_shape(const struct scn *sc, int g, struct sim_shape *out)
+int sim_group_nshapes(const struct scn *sc, int g)
+{
+	const struct sim_job_ops *jo = sc->jobs[g].ops;
+	return jo->nshapes ? jo->nshapes(sc, g) : 1;
+}
+
+void sim_group_shape_at(const struct scn *sc, int g, int k, struct sim_shape *out)
 {
 	const struct sim_job_ops *jo = sc->jobs[g].ops;
 	/* the group's generic keys; the model gives its roles */
 	*out = (struct sim_shape){.gang_role = -1, .cores_max = sc->jobs[g].cores_max,
 				  .task_cpus = sc->jobs[g].task_cpus > 0 ? sc->jobs[g].task_cpus : 1};
-	jo->shape(sc, g, out);
+	if (jo->nshapes)
+		jo->shape_at(sc, g, k, out);
+	else
+		jo->shape(sc, g, out);
 	out->ops = jo;
+}
+
+void sim_group_shape(const struct scn *sc, int g, struct sim_shape *out)
+{
+	sim_group_shape_at(sc, g, 0, out);
+}
+
+int sim_nshapes(const struct sim *s)
+{
+	return s->nshapes;
+}
+
+const struct sim_shape *sim_shape_at(const struct sim *s, int k)
+{
+	return &s->shapes[k];
 }
 
 struct sim *sim_new(const struct scn *scn, const struct scn_policy *pol,
@@ -2638,9 +2669,17 @@ struct sim *sim_new(const struct scn *scn, const struct scn_policy *pol,
 
 	for (int g = 0; g < scn->njobgroups; g++)
 		s->pub.njobs += scn->jobs[g].count;
-	s->shapes = xcalloc((size_t)(scn->njobgroups ? scn->njobgroups : 1), sizeof *s->shapes);
+	s->shape_base = xcalloc((size_t)scn->njobgroups + 1, sizeof *s->shape_base);
 	for (int g = 0; g < scn->njobgroups; g++)
-		sim_group_shape(scn, g, &s->shapes[g]);
+		s->shape_base[g + 1] = s->shape_base[g] + sim_group_nshapes(scn, g);
+	s->nshapes = s->shape_base[scn->njobgroups];
+	s->shapes = xcalloc((size_t)(s->nshapes ? s->nshapes : 1), sizeof *s->shapes);
+	for (int g = 0; g < scn->njobgroups; g++)
+		for (int k = 0; k < s->shape_base[g + 1] - s->shape_base[g]; k++) {
+			struct sim_shape *sh = &s->shapes[s->shape_base[g] + k];
+			sim_group_shape_at(scn, g, k, sh);
+			sh->id = s->shape_base[g] + k;
+		}
 	s->dags = xcalloc((size_t)(scn->njobgroups ? scn->njobgroups : 1), sizeof *s->dags);
 	s->have_dag = xcalloc((size_t)(scn->njobgroups ? scn->njobgroups : 1), 1);
 	for (int g = 0; g < scn->njobgroups; g++)
@@ -2680,6 +2719,7 @@ void sim_free(struct sim *s)
 	free(s->ended);
 	free(s->loc_buf);
 	free(s->shapes);
+	free(s->shape_base);
 	free(s->dags);
 	free(s->have_dag);
 	arena_free(&s->dag_ar);

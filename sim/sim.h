@@ -119,6 +119,11 @@ struct sim_shape {
 				    all be up before the job's first task
 				    starts (a gang of parameter servers) */
 	const struct sim_job_ops *ops; /* its job model's hooks (the kernel sets) */
+	int id;                  /* its index among the run's shapes, 0 ..
+				    sim_nshapes - 1 (the kernel sets): what
+				    a policy keys a cache of per-shape
+				    verdicts by (jobs of one group may have
+				    shapes of their own: sim_job_ops.nshapes) */
 };
 
 struct sim_stage;      /* engine-private */
@@ -266,8 +271,17 @@ struct sim *sim_new(const struct scn *s, const struct scn_policy *pol,
 void sim_free(struct sim *s);
 
 /* What every job of group g of sc asks for: its model's shape hook
- * (ops set), as sim_new gives it to the group's jobs. */
+ * (ops set), as sim_new gives it to the group's jobs; for a group of
+ * several shapes (sim_job_ops.nshapes), its first. */
 void sim_group_shape(const struct scn *sc, int g, struct sim_shape *out);
+/* The shapes of group g: how many (1 unless its model lists several),
+ * and shape k of them as sim_new gives it (id not set). */
+int sim_group_nshapes(const struct scn *sc, int g);
+void sim_group_shape_at(const struct scn *sc, int g, int k, struct sim_shape *out);
+/* The run's distinct shapes (every group's, in group order): how many,
+ * and shape k. */
+int sim_nshapes(const struct sim *s);
+const struct sim_shape *sim_shape_at(const struct sim *s, int k);
 
 /* Simulated time never goes past this, the event queue's last time
  * (2^50 - 1 µs, about 35.7 years; eq.h). */
@@ -418,6 +432,14 @@ struct sim_job_ops {
 	 * sim_new.  Required.  Fills out's roles (out comes zeroed, with
 	 * gang_role -1 and the group's cores_max and task_cpus). */
 	void (*shape)(const struct scn *sc, int g, struct sim_shape *out);
+	/* Jobs of one group that ask for different things (a trace's): the
+	 * group's distinct shapes are nshapes(sc, g), shape k filled by
+	 * shape_at as `shape` fills one (shape is then not called), and
+	 * job_shape(sc, g, idx) names job idx's.  All three or none; NULL:
+	 * the group's one shape. */
+	int (*nshapes)(const struct scn *sc, int g);
+	void (*shape_at)(const struct scn *sc, int g, int k, struct sim_shape *out);
+	int (*job_shape)(const struct scn *sc, int g, int idx);
 	/* The DAG of job (g, idx): its stages, their tasks' work at speed 1
 	 * and the per-task launch delay (preset to the scenario's
 	 * task_launch overhead).  Arrays come from arena a (live until the

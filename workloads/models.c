@@ -10,6 +10,7 @@ const struct job_model *const jm_registry[JM_MODELS] = {
 	[JM_MNIST] = &jm_mnist_spark,
 	[JM_SYNTHETIC] = &jm_synthetic,
 	[JM_ANGEL] = &jm_angel,
+	[JM_TRACE] = &jm_trace,
 };
 
 const struct job_model *jm_find(const char *name, int *id)

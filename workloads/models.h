@@ -21,11 +21,12 @@ enum jm_id {
 	JM_MNIST,
 	JM_SYNTHETIC,
 	JM_ANGEL,
+	JM_TRACE,
 	JM_MODELS /* count */
 };
 _Static_assert(JM_MODELS <= SCN_MAX_MODELS, "scenario.h holds every model");
 
-extern const struct job_model jm_wordcount, jm_mnist_spark, jm_synthetic, jm_angel;
+extern const struct job_model jm_wordcount, jm_mnist_spark, jm_synthetic, jm_angel, jm_trace;
 extern const struct job_model *const jm_registry[JM_MODELS];
 
 /* The model named `name`, or NULL; its index into *id. */

@@ -1,0 +1,136 @@
+/* trace.c - `hetsim trace`: what a trace file holds (docs/traces.md). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "load.h"
+#include "scn_trace.h"
+#include "trace.h"
+#include "util.h"
+
+static const struct cmd_opt trace_opts[] = {
+	{"format", 'f', "FORMAT", "the file's format (hetsim trace formats); default: detected"},
+	{"strict", 0, NULL, "a record that would be skipped or clamped is an error"},
+	{"help", 'h', NULL, "show this help"},
+	{NULL, 0, NULL, NULL},
+};
+
+void cmd_trace_warnings(const struct scn *s, FILE *f)
+{
+	char w[1024];
+	for (int i = 0; i < s->ntraces; i++)
+		if (trace_warning(s->traces[i], w, sizeof w))
+			fprintf(f, "warning: %s\n", w);
+}
+
+static int node_info(const char *path, const char *format)
+{
+	struct scn_node_group *g = NULL;
+	int n = 0;
+	char err[1024];
+	if (trace_read_nodes(path, format, "n", &g, &n, err, sizeof err) < 0) {
+		fprintf(stderr, "%s\n", err);
+		return 1;
+	}
+	long long nodes = 0, cores = 0, gpus = 0, mem = 0;
+	for (int i = 0; i < n; i++) {
+		nodes += g[i].count;
+		cores += (long long)g[i].count * g[i].cores;
+		gpus += (long long)g[i].count * g[i].gpus;
+		mem += (long long)g[i].count * g[i].mem_mib;
+	}
+	printf("nodes %s\n  nodes                  %lld\n  distinct node shapes   %d\n"
+	       "  cores                  %lld\n  memory                 %lld MiB\n"
+	       "  GPUs                   %lld\n", path, nodes, n, cores, mem, gpus);
+	/* GPUs by model, in order of first appearance */
+	for (int i = 0; i < n; i++) {
+		if (!g[i].gpu_model)
+			continue;
+		bool seen = false;
+		for (int k = 0; k < i && !seen; k++)
+			seen = g[k].gpu_model && !strcmp(g[k].gpu_model, g[i].gpu_model);
+		if (seen)
+			continue;
+		long long mn = 0, mg = 0;
+		for (int k = i; k < n; k++)
+			if (g[k].gpu_model && !strcmp(g[k].gpu_model, g[i].gpu_model)) {
+				mn += g[k].count;
+				mg += (long long)g[k].count * g[k].gpus;
+			}
+		printf("  GPU model %-12s %lld nodes, %lld GPUs\n", g[i].gpu_model, mn, mg);
+	}
+	long long cpu_only = 0;
+	for (int i = 0; i < n; i++)
+		cpu_only += g[i].gpus ? 0 : g[i].count;
+	printf("  without GPUs           %lld nodes\n", cpu_only);
+	for (int i = 0; i < n; i++) {
+		free(g[i].name);
+		free(g[i].gpu_model);
+	}
+	free(g);
+	return 0;
+}
+
+static int trace_info_cmd(const struct cmd_args *a)
+{
+	if (a->npos != 2) {
+		fprintf(stderr, "hetsim trace info: expected one FILE\n");
+		return 2;
+	}
+	const char *path = a->pos[1], *format = cmd_get(trace_opts, a, "format");
+	char err[1024];
+	if (format && !trace_format(format)) {
+		fprintf(stderr, "hetsim trace: option '--format': unknown format '%s' (hetsim trace "
+			"formats lists them)\n", format);
+		return 2;
+	}
+	if (!format && !(format = trace_detect(path, err, sizeof err))) {
+		fprintf(stderr, "%s\n", err);
+		return 1;
+	}
+	const struct trace_format *f = trace_format(format);
+	int rc = 0;
+	if (f->jobs) {
+		struct trace_opts o = {.format = format, .time_scale = 1, .exec_cores = 1,
+				       .strict = cmd_get(trace_opts, a, "strict") != NULL};
+		struct scn_trace *t = trace_read(path, &o, err, sizeof err);
+		if (!t) {
+			fprintf(stderr, "%s\n", err);
+			return 1;
+		}
+		trace_info(stdout, t);
+		char w[1024];
+		if (trace_warning(t, w, sizeof w))
+			fprintf(stderr, "warning: %s\n", w);
+		scn_trace_free(t);
+	}
+	if (f->nodes && (!f->jobs || strcmp(format, "swf") != 0))
+		rc = node_info(path, format);
+	return rc;
+}
+
+int cmd_trace(int argc, char **argv)
+{
+	struct cmd_args a;
+	if (cmd_parse("trace", trace_opts, argc, argv, &a))
+		return 2;
+	if (cmd_get(trace_opts, &a, "help") || a.npos == 0) {
+		cmd_help("trace", "info FILE [--format F] [--strict] | formats",
+			 "What a trace file holds: counts of jobs, tasks, nodes and GPU models, the\n"
+			 "time span, demand and run-time percentiles, and the records left out and\n"
+			 "why (docs/traces.md).  The format is detected from the content where it\n"
+			 "can be.",
+			 trace_opts);
+		return a.npos == 0 && !cmd_get(trace_opts, &a, "help") ? 2 : 0;
+	}
+	if (strcmp(a.pos[0], "formats") == 0) {
+		for (int i = 0; i < trace_nformats; i++)
+			printf("%-20s %s\n", trace_formats[i]->name, trace_formats[i]->what);
+		return 0;
+	}
+	if (strcmp(a.pos[0], "info") == 0)
+		return trace_info_cmd(&a);
+	fprintf(stderr, "hetsim trace: unknown action '%s' (info, formats)\n", a.pos[0]);
+	return 2;
+}

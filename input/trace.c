@@ -1,0 +1,559 @@
+/* trace.c - the trace builder, the format registry, node lists, warnings
+ * and `trace info` (input/trace.h). */
+#include "trace.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+#include "zread.h"
+
+/* Jobs of one trace, at most: the loader's limit of jobs of a workload. */
+#define TR_MAX_JOBS 10000000
+
+extern const struct trace_format tf_swf;
+
+const struct trace_format *const trace_formats[] = {
+	&tf_swf,
+};
+const int trace_nformats = ARRAY_LEN(trace_formats);
+
+const struct trace_format *trace_format(const char *name)
+{
+	for (int i = 0; i < trace_nformats; i++)
+		if (strcmp(trace_formats[i]->name, name) == 0)
+			return trace_formats[i];
+	return NULL;
+}
+
+/* ---- interned strings (users, queues) -------------------------------- */
+
+struct strtab {
+	char ***names; int *n;   /* the trace's array and count */
+	int cap;
+	int32_t *slot;           /* open addressing: index + 1, 0 empty */
+	size_t mask;
+};
+
+static uint64_t hash_bytes(const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	uint64_t h = 1469598103934665603ULL;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 1099511628211ULL;
+	return h ^ (h >> 29);
+}
+
+static int32_t intern(struct strtab *st, const char *s)
+{
+	if (!st->slot) {
+		st->mask = 255;
+		st->slot = xcalloc(st->mask + 1, sizeof *st->slot);
+	}
+	size_t len = strlen(s);
+	size_t i = hash_bytes(s, len) & st->mask;
+	for (; st->slot[i]; i = (i + 1) & st->mask)
+		if (strcmp((*st->names)[st->slot[i] - 1], s) == 0)
+			return st->slot[i] - 1;
+	int32_t id = *st->n;
+	xgrow(st->names, &st->cap, id + 1, sizeof **st->names);
+	(*st->names)[id] = xstrdup(s);
+	(*st->n)++;
+	st->slot[i] = id + 1;
+	if ((size_t)*st->n * 2 > st->mask) { /* rehash at half full */
+		free(st->slot);
+		st->mask = st->mask * 2 + 1;
+		st->slot = xcalloc(st->mask + 1, sizeof *st->slot);
+		for (int32_t k = 0; k < *st->n; k++) {
+			const char *v = (*st->names)[k];
+			size_t j = hash_bytes(v, strlen(v)) & st->mask;
+			while (st->slot[j])
+				j = (j + 1) & st->mask;
+			st->slot[j] = k + 1;
+		}
+	}
+	return id;
+}
+
+/* ---- the builder ---------------------------------------------------- */
+
+struct tr_build {
+	const struct trace_opts *o;
+	const struct trace_format *f;
+	struct scn_trace *t;
+	char *err; size_t errlen;
+	int64_t line;
+	int64_t cap_jobs;
+	int cap_shapes;
+	int32_t *shslot; size_t shmask; /* shapes: index + 1, 0 empty */
+	struct strtab users, queues;
+	bool have_t0;
+	int64_t kept_sorted;            /* jobs kept in a sorted format */
+};
+
+void tr_at(struct tr_build *b, int64_t line)
+{
+	b->line = line;
+	b->t->records++;
+}
+
+const struct trace_opts *tr_opts(const struct tr_build *b)
+{
+	return b->o;
+}
+
+static int vfail(struct tr_build *b, int col, const char *suffix, const char *fmt, va_list ap)
+{
+	char msg[512];
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	snprintf(b->err, b->errlen, "%s:%lld:%d: %s%s", b->t->path, (long long)b->line,
+		 col > 0 ? col : 1, msg, suffix);
+	return -1;
+}
+
+int tr_fail(struct tr_build *b, int col, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vfail(b, col, "", fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int tr_skip(struct tr_build *b, enum scn_trace_skip why, int col, const char *fmt, ...)
+{
+	if (b->o->strict && why != TRS_FILTER && why != TRS_STATUS) {
+		va_list ap;
+		va_start(ap, fmt);
+		vfail(b, col, " (strict: not skipped)", fmt, ap);
+		va_end(ap);
+		return -1;
+	}
+	b->t->skipped[why]++;
+	return 0;
+}
+
+int tr_clamp(struct tr_build *b, int col, const char *fmt, ...)
+{
+	if (b->o->strict) {
+		va_list ap;
+		va_start(ap, fmt);
+		vfail(b, col, " (strict: not clamped)", fmt, ap);
+		va_end(ap);
+		return -1;
+	}
+	b->t->clamped++;
+	return 0;
+}
+
+/* The shape's canonical bytes (padding zeroed), so that equal shapes
+ * hash and compare equal. */
+static void canon(const struct scn_trace_shape *in, struct scn_trace_shape *out)
+{
+	memset(out, 0, sizeof *out);
+	out->nroles = in->nroles;
+	out->tasks = in->tasks;
+	for (int r = 0; r < in->nroles && r < 2; r++) {
+		const struct scn_trace_role *a = &in->role[r];
+		struct scn_trace_role *c = &out->role[r];
+		c->count = a->count;
+		c->slots = a->slots;
+		c->cpu_milli = a->cpu_milli;
+		c->mem_mib = a->mem_mib;
+		c->gpus = a->gpus;
+		c->gpu_milli = a->gpu_milli;
+		c->require = a->require;
+	}
+}
+
+static int32_t shape_id(struct tr_build *b, const struct scn_trace_shape *in)
+{
+	struct scn_trace_shape sh;
+	canon(in, &sh);
+	struct scn_trace *t = b->t;
+	if (!b->shslot) {
+		b->shmask = 255;
+		b->shslot = xcalloc(b->shmask + 1, sizeof *b->shslot);
+	}
+	size_t i = hash_bytes(&sh, sizeof sh) & b->shmask;
+	for (; b->shslot[i]; i = (i + 1) & b->shmask)
+		if (!memcmp(&t->shapes[b->shslot[i] - 1], &sh, sizeof sh))
+			return b->shslot[i] - 1;
+	int32_t id = t->nshapes;
+	xgrow(&t->shapes, &b->cap_shapes, id + 1, sizeof *t->shapes);
+	t->shapes[id] = sh;
+	t->nshapes++;
+	b->shslot[i] = id + 1;
+	if ((size_t)t->nshapes * 2 > b->shmask) {
+		free(b->shslot);
+		b->shmask = b->shmask * 2 + 1;
+		b->shslot = xcalloc(b->shmask + 1, sizeof *b->shslot);
+		for (int32_t k = 0; k < t->nshapes; k++) {
+			size_t j = hash_bytes(&t->shapes[k], sizeof sh) & b->shmask;
+			while (b->shslot[j])
+				j = (j + 1) & b->shmask;
+			b->shslot[j] = k + 1;
+		}
+	}
+	return id;
+}
+
+static bool listed(const char *s, const char *const *v, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(s, v[i]) == 0)
+			return true;
+	return false;
+}
+
+int tr_add(struct tr_build *b, int32_t id, int64_t submit_us, int64_t run_us, int64_t req_us,
+	   const struct scn_trace_shape *sh, const char *user, const char *queue)
+{
+	const struct trace_opts *o = b->o;
+	struct scn_trace *t = b->t;
+	if ((o->nusers && (!user || !listed(user, o->users, o->nusers))) ||
+	    (o->nqueues && (!queue || !listed(queue, o->queues, o->nqueues)))) {
+		t->skipped[TRS_FILTER]++;
+		return 0;
+	}
+	if (b->f->sorted) { /* the window and the first N, as records come */
+		if (!b->have_t0) {
+			b->have_t0 = true;
+			t->t0_us = submit_us;
+		}
+		int64_t rel = submit_us - t->t0_us;
+		if (o->to_us && rel >= o->to_us) {
+			t->skipped[TRS_FILTER]++;
+			return 2;
+		}
+		if (rel < o->from_us) {
+			t->skipped[TRS_FILTER]++;
+			return 0;
+		}
+		if (o->first && b->kept_sorted >= o->first) {
+			t->skipped[TRS_FILTER]++;
+			return 2;
+		}
+		b->kept_sorted++;
+	}
+	if (t->njobs >= TR_MAX_JOBS)
+		return tr_fail(b, 1, "more than %d jobs in one trace (the workload's limit): "
+			       "use a window or `first`", TR_MAX_JOBS);
+	if (t->njobs == b->cap_jobs) {
+		b->cap_jobs = b->cap_jobs ? b->cap_jobs * 2 : 1024;
+		t->jobs = xrealloc(t->jobs, (size_t)b->cap_jobs * sizeof *t->jobs);
+	}
+	t->jobs[t->njobs++] = (struct scn_trace_job){
+		.arrival_us = submit_us, .run_us = run_us, .req_us = req_us, .shape = shape_id(b, sh),
+		.user = user ? intern(&b->users, user) : -1,
+		.queue = queue ? intern(&b->queues, queue) : -1, .id = id};
+	return 1;
+}
+
+/* Stable sort of the rows by arrival (sort_kv of (arrival, row)), then
+ * the rows put in that order. */
+static void sort_rows(struct scn_trace *t)
+{
+	size_t n = (size_t)t->njobs;
+	bool sorted = true;
+	for (size_t i = 1; i < n && sorted; i++)
+		sorted = t->jobs[i - 1].arrival_us <= t->jobs[i].arrival_us;
+	if (sorted)
+		return;
+	struct kv *kv = xmalloc(2 * n * sizeof *kv);
+	for (size_t i = 0; i < n; i++)
+		kv[i] = (struct kv){t->jobs[i].arrival_us, i};
+	sort_kv(kv, kv + n, n);
+	struct scn_trace_job *rows = xmalloc(n * sizeof *rows);
+	for (size_t i = 0; i < n; i++)
+		rows[i] = t->jobs[kv[i].val];
+	free(t->jobs);
+	free(kv);
+	t->jobs = rows;
+}
+
+static int64_t scaled(int64_t us, double scale)
+{
+	return scale == 1 ? us : (int64_t)llround((double)us * scale);
+}
+
+/* After the last record: the window and the first N for formats whose
+ * records are not sorted, the order, the time scale. */
+static void finish(struct tr_build *b)
+{
+	const struct trace_opts *o = b->o;
+	struct scn_trace *t = b->t;
+	if (!b->f->sorted && t->njobs) {
+		int64_t t0 = t->jobs[0].arrival_us;
+		for (int64_t i = 1; i < t->njobs; i++)
+			if (t->jobs[i].arrival_us < t0)
+				t0 = t->jobs[i].arrival_us;
+		t->t0_us = t0;
+		int64_t k = 0;
+		for (int64_t i = 0; i < t->njobs; i++) {
+			int64_t rel = t->jobs[i].arrival_us - t0;
+			if (rel < o->from_us || (o->to_us && rel >= o->to_us))
+				t->skipped[TRS_FILTER]++;
+			else
+				t->jobs[k++] = t->jobs[i];
+		}
+		t->njobs = k;
+	}
+	sort_rows(t);
+	if (o->first && t->njobs > o->first) {
+		t->skipped[TRS_FILTER] += t->njobs - o->first;
+		t->njobs = o->first;
+	}
+	double scale = o->time_scale > 0 ? o->time_scale : 1;
+	int64_t base = t->t0_us + o->from_us;
+	for (int64_t i = 0; i < t->njobs; i++) {
+		struct scn_trace_job *j = &t->jobs[i];
+		j->arrival_us = scaled(j->arrival_us - base, scale);
+		j->run_us = scaled(j->run_us, scale);
+		if (j->req_us >= 0)
+			j->req_us = scaled(j->req_us, scale);
+	}
+	if (t->njobs < b->cap_jobs && t->njobs) /* give back the doubling's slack */
+		t->jobs = xrealloc(t->jobs, (size_t)t->njobs * sizeof *t->jobs);
+}
+
+static const struct trace_format *pick(const char *path, const struct trace_opts *o,
+				       struct zr *z, char *err, size_t errlen)
+{
+	if (o->format) {
+		const struct trace_format *f = trace_format(o->format);
+		if (!f)
+			snprintf(err, errlen, "%s: unknown trace format '%s'", path, o->format);
+		return f;
+	}
+	char head[4096];
+	size_t n = zr_peek(z, head, sizeof head - 1);
+	head[n] = 0;
+	for (int i = 0; i < trace_nformats; i++)
+		if (trace_formats[i]->detect && trace_formats[i]->detect(head, n))
+			return trace_formats[i];
+	snprintf(err, errlen, "%s: cannot tell the trace's format from its content: name it "
+		 "(format:, --format)", path);
+	return NULL;
+}
+
+struct scn_trace *trace_read(const char *path, const struct trace_opts *o, char *err,
+			     size_t errlen)
+{
+	struct zr *z = zr_open(path, err, errlen);
+	if (!z)
+		return NULL;
+	const struct trace_format *f = pick(path, o, z, err, errlen);
+	if (!f) {
+		zr_close(z);
+		return NULL;
+	}
+	if (!f->jobs) {
+		snprintf(err, errlen, "%s: a %s file lists nodes, not jobs: use it as a cluster",
+			 path, f->name);
+		zr_close(z);
+		return NULL;
+	}
+	struct scn_trace *t = xcalloc(1, sizeof *t);
+	t->path = xstrdup(path);
+	t->format = xstrdup(f->name);
+	struct tr_build b = {.o = o, .f = f, .t = t, .err = err, .errlen = errlen};
+	b.users.names = &t->users;
+	b.users.n = &t->nusers;
+	b.queues.names = &t->queues;
+	b.queues.n = &t->nqueues;
+	int rc = f->jobs(&b, z);
+	zr_close(z);
+	free(b.shslot);
+	free(b.users.slot);
+	free(b.queues.slot);
+	if (rc < 0) {
+		scn_trace_free(t);
+		return NULL;
+	}
+	finish(&b);
+	return t;
+}
+
+/* ---- node lists ----------------------------------------------------- */
+
+struct node_ctx {
+	struct scn_node_group **groups;
+	int *ngroups, first, cap;
+	const char *prefix;
+};
+
+static int add_node(void *vctx, const struct trace_node *n)
+{
+	struct node_ctx *c = vctx;
+	const char *model = n->gpus && n->gpu_model && *n->gpu_model ? n->gpu_model : NULL;
+	int cores = n->cpu_milli / 1000;
+	for (int g = c->first; g < *c->ngroups; g++) {
+		struct scn_node_group *ng = &(*c->groups)[g];
+		if (ng->cores == cores && ng->mem_mib == n->mem_mib && ng->gpus == n->gpus &&
+		    (!model ? !ng->gpu_model : ng->gpu_model && !strcmp(ng->gpu_model, model))) {
+			ng->count++;
+			return 0;
+		}
+	}
+	xgrow(c->groups, &c->cap, *c->ngroups + 1, sizeof **c->groups);
+	struct scn_node_group *ng = &(*c->groups)[(*c->ngroups)++];
+	char name[64];
+	snprintf(name, sizeof name, "%s%d", c->prefix, *c->ngroups - c->first);
+	*ng = (struct scn_node_group){.name = xstrdup(name), .count = 1, .cores = cores,
+				      .mem_mib = n->mem_mib, .gpus = n->gpus,
+				      .gpu_model = model ? xstrdup(model) : NULL, .cpu_speed = 1,
+				      .straggler_slowdown = 1, .net_mib_s = SCN_NET_MIB_S};
+	return 0;
+}
+
+int trace_read_nodes(const char *path, const char *format, const char *prefix,
+		     struct scn_node_group **groups, int *ngroups, char *err, size_t errlen)
+{
+	struct zr *z = zr_open(path, err, errlen);
+	if (!z)
+		return -1;
+	struct trace_opts o = {.format = format};
+	const struct trace_format *f = pick(path, &o, z, err, errlen);
+	if (f && !f->nodes) {
+		snprintf(err, errlen, "%s: a %s file has no node list", path, f->name);
+		f = NULL;
+	}
+	struct node_ctx c = {.groups = groups, .ngroups = ngroups, .first = *ngroups,
+			     .cap = *ngroups, .prefix = prefix};
+	int rc = f ? f->nodes(z, path, add_node, &c, err, errlen) : -1;
+	zr_close(z);
+	if (rc < 0) {
+		for (int g = c.first; g < *ngroups; g++) {
+			free((*groups)[g].name);
+			free((*groups)[g].gpu_model);
+		}
+		*ngroups = c.first;
+	}
+	return rc;
+}
+
+const char *trace_detect(const char *path, char *err, size_t errlen)
+{
+	struct zr *z = zr_open(path, err, errlen);
+	if (!z)
+		return NULL;
+	struct trace_opts o = {0};
+	const struct trace_format *f = pick(path, &o, z, err, errlen);
+	zr_close(z);
+	return f ? f->name : NULL;
+}
+
+/* ---- warnings and info ---------------------------------------------- */
+
+int trace_warning(const struct scn_trace *t, char *buf, size_t len)
+{
+	int64_t n = 0;
+	for (int w = 0; w < TRS_NSKIP; w++)
+		if (w != TRS_FILTER && w != TRS_STATUS)
+			n += t->skipped[w];
+	if (!n && !t->clamped)
+		return 0;
+	int k = snprintf(buf, len, "%s: %lld of %lld records skipped", t->path, (long long)n,
+			 (long long)t->records);
+	const char *sep = " (";
+	for (int w = 0; w < TRS_NSKIP && k >= 0 && (size_t)k < len; w++)
+		if (w != TRS_FILTER && w != TRS_STATUS && t->skipped[w]) {
+			k += snprintf(buf + k, len - (size_t)k, "%s%s %lld", sep,
+				      scn_trace_skip_name((enum scn_trace_skip)w),
+				      (long long)t->skipped[w]);
+			sep = ", ";
+		}
+	if (k >= 0 && (size_t)k < len && *sep == ',')
+		k += snprintf(buf + k, len - (size_t)k, ")");
+	if (t->clamped && k >= 0 && (size_t)k < len)
+		snprintf(buf + k, len - (size_t)k, ", %lld clamped", (long long)t->clamped);
+	return 1;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* The q-quantile of n sorted values: the nearest rank, ceil(q n). */
+static int64_t rank(const int64_t *v, int64_t n, double q)
+{
+	int64_t k = (int64_t)ceil(q * (double)n);
+	return v[k < 1 ? 0 : k > n ? n - 1 : k - 1];
+}
+
+static void percentiles(FILE *out, const char *what, int64_t *v, int64_t n, double div,
+			const char *unit)
+{
+	qsort(v, (size_t)n, sizeof *v, cmp_i64);
+	fprintf(out, "  %-22s p50 %.6g  p90 %.6g  p99 %.6g  max %.6g %s\n", what,
+		(double)rank(v, n, 0.5) / div, (double)rank(v, n, 0.9) / div,
+		(double)rank(v, n, 0.99) / div, (double)v[n - 1] / div, unit);
+}
+
+int trace_info(FILE *out, const struct scn_trace *t)
+{
+	int64_t n = t->njobs;
+	fprintf(out, "trace %s\n  format                 %s\n", t->path, t->format);
+	fprintf(out, "  records                %lld\n  jobs                   %lld\n",
+		(long long)t->records, (long long)n);
+	fprintf(out, "  distinct demands       %d\n  users                  %d\n"
+		"  queues                 %d\n", t->nshapes, t->nusers, t->nqueues);
+	if (n) {
+		int64_t first = t->jobs[0].arrival_us, last = t->jobs[n - 1].arrival_us;
+		fprintf(out, "  submissions            %.6g .. %.6g s (span %.6g s)\n",
+			(double)first / 1e6, (double)last / 1e6, (double)(last - first) / 1e6);
+		int64_t *v = xmalloc((size_t)n * sizeof *v);
+		int64_t tasks = 0, gpu_jobs = 0;
+		for (int64_t i = 0; i < n; i++)
+			v[i] = t->jobs[i].run_us;
+		percentiles(out, "run time", v, n, 1e6, "s");
+		for (int64_t i = 0; i < n; i++) {
+			const struct scn_trace_shape *sh = &t->shapes[t->jobs[i].shape];
+			int64_t cpu = 0, gpu = 0;
+			for (int r = 0; r < sh->nroles; r++) {
+				cpu += (int64_t)sh->role[r].count * sh->role[r].cpu_milli;
+				gpu += (int64_t)sh->role[r].count *
+				       (sh->role[r].gpu_milli ? sh->role[r].gpu_milli
+							      : 1000LL * sh->role[r].gpus);
+			}
+			v[i] = cpu;
+			tasks += sh->tasks;
+			gpu_jobs += gpu > 0;
+		}
+		percentiles(out, "cores per job", v, n, 1000, "cores");
+		for (int64_t i = 0; i < n; i++) {
+			const struct scn_trace_shape *sh = &t->shapes[t->jobs[i].shape];
+			int64_t gpu = 0;
+			for (int r = 0; r < sh->nroles; r++)
+				gpu += (int64_t)sh->role[r].count *
+				       (sh->role[r].gpu_milli ? sh->role[r].gpu_milli
+							      : 1000LL * sh->role[r].gpus);
+			v[i] = gpu;
+		}
+		if (gpu_jobs)
+			percentiles(out, "GPUs per job", v, n, 1000, "GPUs");
+		fprintf(out, "  tasks                  %lld\n  jobs with GPUs         %lld\n",
+			(long long)tasks, (long long)gpu_jobs);
+		int64_t reqs = 0;
+		for (int64_t i = 0; i < n; i++)
+			reqs += t->jobs[i].req_us >= 0;
+		fprintf(out, "  with requested time    %lld\n", (long long)reqs);
+		free(v);
+	}
+	fprintf(out, "  left out               ");
+	int any = 0;
+	for (int w = 0; w < TRS_NSKIP; w++)
+		if (t->skipped[w]) {
+			fprintf(out, "%s%s %lld", any ? ", " : "",
+				scn_trace_skip_name((enum scn_trace_skip)w), (long long)t->skipped[w]);
+			any = 1;
+		}
+	fprintf(out, "%s\n  clamped                %lld\n", any ? "" : "none",
+		(long long)t->clamped);
+	return 0;
+}

@@ -1,0 +1,149 @@
+/* trace.h - the trace importers (trace_ prefix): real traces into the
+ * compact job table of scenario/scn_trace.h, and clusters from the node
+ * lists traces carry.
+ *
+ * Every importer streams its file (input/zread.h: plain or zstd) and
+ * hands each record to a builder, which applies the scenario's filters
+ * (time window, first N jobs, users, queues) and time scale, lists each
+ * distinct demand once, and counts what it leaves out by reason.  One
+ * rule for bad records, the scenario loader's (docs/traces.md, "Bad
+ * records"):
+ *
+ *   - a record that cannot be read (not parseable, a required field
+ *     missing) is an error "file:line:col: message" naming the value,
+ *     and the import fails, leaving nothing allocated;
+ *   - a record that reads but makes no sense (a negative time, no run
+ *     time, a demand of nothing, a job larger than the cluster, a GPU
+ *     model the cluster lacks) is skipped, or clamped where the format's
+ *     rule says so, and counted by reason (scn_trace.skipped, .clamped):
+ *     the caller prints one warning line, and the import succeeds;
+ *   - with `strict`, the first such record is an error instead, with
+ *     its file and line.
+ *
+ * Module: input/.  Includes scenario/ and sim/util.h only.
+ */
+#ifndef HETSIM_INPUT_TRACE_H
+#define HETSIM_INPUT_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "scenario.h"
+#include "scn_trace.h"
+
+/* How a trace becomes jobs: the scenario's `trace:` keys. */
+struct trace_opts {
+	const char *format;     /* a trace_format name; NULL: detected */
+	int64_t from_us;        /* keep jobs submitted at or after this, in the
+				   trace's own time from its first record */
+	int64_t to_us;          /* ... and before this; 0: no end */
+	int64_t first;          /* then at most this many jobs; 0: all */
+	const char *const *users; int nusers;   /* keep only these; none: all */
+	const char *const *queues; int nqueues; /* the same for queues */
+	double time_scale;      /* arrivals and run times × this; 0 means 1 */
+	int exec_cores;         /* SWF: processors per executor (default 1) */
+	int64_t exec_mem_mib;   /* memory per executor where the trace gives
+				   none; 0: 1024 MiB */
+	bool completed_only;    /* keep only jobs whose status says they
+				   completed (the others: TRS_STATUS) */
+	bool strict;            /* inconsistent records are errors */
+};
+
+/* ---- the builder, for importers ------------------------------------- */
+
+struct tr_build;
+
+/* A data record begins at `line` (for messages, and counted in
+ * scn_trace.records): the importer calls it before tr_add, tr_skip,
+ * tr_clamp or tr_fail on the record. */
+void tr_at(struct tr_build *b, int64_t line);
+
+/* A record: job number `id`, submitted at `submit_us` of the trace's own
+ * time, each task running `run_us` (>= 0), the user's estimate req_us (-1:
+ * none), its demand, its user and queue (NULL: none).  Returns 1 when
+ * kept, 0 when left out by a filter, 2 when the job limit was reached and
+ * the importer may stop reading (a format whose records are sorted by
+ * submission), -1 on an error (message in err). */
+int tr_add(struct tr_build *b, int32_t id, int64_t submit_us, int64_t run_us, int64_t req_us,
+	   const struct scn_trace_shape *sh, const char *user, const char *queue);
+
+/* Leave out the current record for `why` (not TRS_FILTER): counted, or
+ * under `strict` an error "file:line:col: message (strict)" built from
+ * fmt.  Returns 0, or -1 with the message in err. */
+int tr_skip(struct tr_build *b, enum scn_trace_skip why, int col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* Keep the current record with a value clamped: counted, or an error
+ * under `strict`, as tr_skip. */
+int tr_clamp(struct tr_build *b, int col, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* An error at the current record's column col: "file:line:col: message".
+ * Returns -1. */
+int tr_fail(struct tr_build *b, int col, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+const struct trace_opts *tr_opts(const struct tr_build *b);
+
+/* ---- clusters from traces -------------------------------------------- */
+
+/* A node of a trace's node list.  Nodes of the same shape become one
+ * node group. */
+struct trace_node {
+	int cpu_milli;           /* CPU, milli-cores (rounded down to whole cores:
+				    docs/traces.md) */
+	int64_t mem_mib;
+	int gpus;
+	const char *gpu_model;   /* NULL or "" without GPUs */
+};
+
+/* ---- formats ------------------------------------------------------- */
+
+struct zr;
+struct trace_format {
+	const char *name;        /* `format:` in scenarios */
+	const char *what;        /* one line for `hetsim trace formats` */
+	/* Whether the file's first bytes look like this format (NULL: never
+	 * detected, must be named). */
+	bool (*detect)(const char *head, size_t n);
+	/* Read the job records of an open file into b; 0 or -1 (err set by
+	 * tr_fail or tr_skip).  NULL: the format has no jobs (a node list). */
+	int (*jobs)(struct tr_build *b, struct zr *in);
+	/* Read the node list of an open file: calls add for each node;
+	 * 0 or -1 with "file:line:col: message" in err.  NULL: no nodes. */
+	int (*nodes)(struct zr *in, const char *path,
+		     int (*add)(void *ctx, const struct trace_node *n), void *ctx, char *err,
+		     size_t errlen);
+	bool sorted;             /* records come in submission order (SWF) */
+};
+
+/* The formats (trace.c), and one by name (NULL if unknown). */
+extern const struct trace_format *const trace_formats[];
+extern const int trace_nformats;
+const struct trace_format *trace_format(const char *name);
+
+/* Read the jobs of trace file `path` under o.  Returns the trace (free
+ * with scn_trace_free) or NULL with one line in err. */
+struct scn_trace *trace_read(const char *path, const struct trace_opts *o, char *err,
+			     size_t errlen);
+
+/* Read a node list into node groups (appended to *groups, *ngroups),
+ * named `prefix` and a number, one group per distinct node shape in
+ * order of first appearance.  Returns 0 or -1 with one line in err. */
+int trace_read_nodes(const char *path, const char *format, const char *prefix,
+		     struct scn_node_group **groups, int *ngroups, char *err, size_t errlen);
+
+/* The format of a file, detected from its first bytes: a name, or NULL
+ * with the reason in err. */
+const char *trace_detect(const char *path, char *err, size_t errlen);
+
+/* The warning line for a trace's skipped and clamped records ("path: 12
+ * of 18239 records skipped (no-runtime 10, negative-time 2)"), or 0
+ * when there is none.  Filters do not warn. */
+int trace_warning(const struct scn_trace *t, char *buf, size_t len);
+
+/* `hetsim trace info`: counts, span, percentiles, skips. */
+int trace_info(FILE *out, const struct scn_trace *t);
+
+#endif

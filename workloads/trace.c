@@ -1,0 +1,116 @@
+/* trace.c - jobs read from a trace (scenario/scn_trace.h): each job is a
+ * row of its trace's table, with a demand (one of the trace's shapes)
+ * and a run time of its own.
+ *
+ * A trace job is rigid, as the batch and GPU jobs of the traces ran: it
+ * holds all its executors before any task starts (sim_hold_tasks until
+ * every executor is up), then runs one stage of shape.tasks tasks, each
+ * for the row's run time at speed 1 (the node's cpu_speed divides it, as
+ * any task's).  Each executor's task slots are its role's `slots` (an
+ * SWF processor a slot; a pod or an instance one).
+ *
+ * The kernel counts whole cores and whole GPUs (docs/traces.md, "Units"):
+ * a role's milli-cores become ceil(cpu_milli / 1000) cores, at least 1,
+ * and a share of a GPU one whole GPU, until the kernel holds fractions.
+ */
+#include <stddef.h>
+#include <stdio.h>
+
+#include "arena.h"
+#include "models.h"
+#include "scn_trace.h"
+#include "sim.h"
+#include "util.h"
+
+static const struct scn_trace_job *row(const struct scn *s, int g, int idx)
+{
+	return &s->jobs[g].trace->jobs[idx];
+}
+
+static int tr_nshapes(const struct scn *s, int g)
+{
+	return s->jobs[g].trace->nshapes;
+}
+
+static void tr_shape_at(const struct scn *s, int g, int k, struct sim_shape *out)
+{
+	const struct scn_job_group *jg = &s->jobs[g];
+	const struct scn_trace_shape *ts = &jg->trace->shapes[k];
+	out->nroles = ts->nroles;
+	for (int r = 0; r < ts->nroles; r++) {
+		const struct scn_trace_role *tr = &ts->role[r];
+		int cores = (tr->cpu_milli + 999) / 1000;
+		out->role[r] = (struct sim_role){
+			.mem_mib = tr->mem_mib, .require = tr->require | jg->require,
+			.prefer = jg->prefer, .count = tr->count, .cores = cores > 0 ? cores : 1,
+			.gpus = tr->gpus ? tr->gpus : tr->gpu_milli > 0, .slots = tr->slots};
+	}
+}
+
+static void tr_shape(const struct scn *s, int g, struct sim_shape *out)
+{
+	tr_shape_at(s, g, 0, out);
+}
+
+static int tr_job_shape(const struct scn *s, int g, int idx)
+{
+	return row(s, g, idx)->shape;
+}
+
+static void tr_arrived(struct sim *s, struct sim_job *j)
+{
+	int n = 0;
+	for (int r = 0; r < j->shape->nroles; r++)
+		n += j->shape->role[r].count;
+	sim_hold_tasks(s, j->id, n);
+}
+
+static void tr_build(const struct scn *s, int g, int idx, uint64_t seed, struct arena *a,
+		     struct sim_dag *out)
+{
+	(void)seed;
+	const struct scn_trace_job *tj = row(s, g, idx);
+	const struct scn_trace_shape *ts = &s->jobs[g].trace->shapes[tj->shape];
+	out->nstages = 1;
+	out->st = arena_zalloc(a, sizeof *out->st);
+	out->st->ntasks = ts->tasks;
+	out->st->work_us = arena_alloc(a, (size_t)ts->tasks * sizeof *out->st->work_us);
+	for (int t = 0; t < ts->tasks; t++)
+		out->st->work_us[t] = (double)tj->run_us;
+}
+
+static long long tr_tasks(const struct scn_job_group *jg)
+{
+	long long n = 0;
+	for (int64_t i = 0; i < jg->trace->njobs; i++)
+		n += jg->trace->shapes[jg->trace->jobs[i].shape].tasks;
+	return jg->count ? (n + jg->count - 1) / jg->count : 0;
+}
+
+static int tr_loaded(struct scn_job_group *jg, const struct jm_given *given, char *err,
+		     size_t errlen)
+{
+	if (jg->trace)
+		return 0;
+	snprintf(err, errlen, "%s:%d:%d: type trace is for jobs read from a trace: write "
+		 "`- trace: {format: ..., path: ...}` in the workload", given->group.file,
+		 given->group.line, given->group.col);
+	return -1;
+}
+
+static const struct sim_job_ops tr_ops = {
+	.shape = tr_shape,
+	.nshapes = tr_nshapes,
+	.shape_at = tr_shape_at,
+	.job_shape = tr_job_shape,
+	.arrived = tr_arrived,
+	.build = tr_build,
+};
+
+const struct job_model jm_trace = {
+	.name = "trace",
+	.roles = {"executor", "executor2"},
+	.loaded = tr_loaded,
+	.tasks = tr_tasks,
+	.ops = &tr_ops,
+};
