@@ -1534,8 +1534,15 @@ static const char *const trace_job_keys[] = {"name", "trace", "require", "prefer
  * asks them: workloads/trace.c) and carry its labels; the job fits when
  * its roles fit and the cluster holds all its executors at once. */
 static enum scn_trace_skip shape_fit(const struct scn *s, const struct scn_job_group *j,
-				     const struct scn_trace_shape *ts, char *why, size_t len)
+				     const struct scn_trace *t, const struct scn_trace_shape *ts,
+				     const bool *unmet, char *why, size_t len)
 {
+	for (int r = 0; r < ts->nroles; r++)
+		if (ts->role[r].constraint && unmet[ts->role[r].constraint - 1]) {
+			snprintf(why, len, "GPU models %s, of which the cluster has none",
+				 t->constraints[ts->role[r].constraint - 1]);
+			return TRS_GPU_MODEL;
+		}
 	int64_t need_cores = 0, need_gpus = 0, have_cores = 0, have_gpus = 0;
 	int64_t need_mem = 0, have_mem = 0;
 	for (int g = 0; g < s->ngroups; g++) {
@@ -1579,12 +1586,13 @@ static enum scn_trace_skip shape_fit(const struct scn *s, const struct scn_job_g
 
 /* Jobs of trace t no node can ever hold are left out (counted by reason),
  * or under strict the first is an error. */
-static int trace_fit(struct ld *ld, struct scn_trace *t, const struct scn_job_group *j)
+static int trace_fit(struct ld *ld, struct scn_trace *t, const struct scn_job_group *j,
+		     const bool *unmet)
 {
 	uint8_t *bad = xcalloc((size_t)t->nshapes, 1);
 	char why[256];
 	for (int k = 0; k < t->nshapes; k++)
-		bad[k] = (uint8_t)shape_fit(ld->s, j, &t->shapes[k], why, sizeof why);
+		bad[k] = (uint8_t)shape_fit(ld->s, j, t, &t->shapes[k], unmet, why, sizeof why);
 	int64_t kept = 0;
 	int rc = 0;
 	for (int64_t i = 0; i < t->njobs; i++) {
@@ -1594,7 +1602,7 @@ static int trace_fit(struct ld *ld, struct scn_trace *t, const struct scn_job_gr
 			continue;
 		}
 		if (t->strict) {
-			shape_fit(ld->s, j, &t->shapes[k], why, sizeof why);
+			shape_fit(ld->s, j, t, &t->shapes[k], unmet, why, sizeof why);
 			snprintf(ld->err, ld->errlen, "%s: job %d asks for %s (%s; strict: not skipped)",
 				 t->path, t->jobs[i].id, why, scn_trace_skip_name(bad[k]));
 			rc = -1;
@@ -1605,6 +1613,70 @@ static int trace_fit(struct ld *ld, struct scn_trace *t, const struct scn_job_gr
 	free(bad);
 	if (!rc)
 		t->njobs = kept;
+	return rc;
+}
+
+/* The GPU model constraints of trace t as labels: constraint "A|B|A"
+ * becomes the label "A|B" (its models once each, sorted), carried by the
+ * node groups whose GPU model is A or B; a single model is that model's
+ * label (labels: auto gives it).  Each role with a constraint then
+ * requires its label.  A constraint no node group meets has no label:
+ * unmet[c] says so (trace_fit leaves its jobs out: gpu-model). */
+static int trace_constraints(struct ld *ld, const struct yn *at, struct scn_trace *t,
+			     bool *unmet)
+{
+	struct scn *s = ld->s;
+	uint64_t *bit = xcalloc((size_t)(t->nconstraints ? t->nconstraints : 1), sizeof *bit);
+	int rc = 0;
+	for (int c = 0; c < t->nconstraints && !rc; c++) {
+		/* its models, sorted, once each */
+		char *spec = xstrdup(t->constraints[c]), *models[64];
+		int n = 0;
+		for (char *p = strtok(spec, "|"); p && n < 64; p = strtok(NULL, "|")) {
+			int k = 0;
+			while (k < n && strcmp(models[k], p) < 0)
+				k++;
+			if (k < n && strcmp(models[k], p) == 0)
+				continue;
+			memmove(models + k + 1, models + k, (size_t)(n - k) * sizeof *models);
+			models[k] = p;
+			n++;
+		}
+		char name[512] = "";
+		for (int k = 0; k < n; k++)
+			snprintf(name + strlen(name), sizeof name - strlen(name), "%s%s", k ? "|" : "",
+				 models[k]);
+		bool met = false;
+		for (int g = 0; g < s->ngroups; g++) {
+			const char *m = s->groups[g].gpu_model;
+			for (int k = 0; m && k < n && !met; k++)
+				met = strcmp(m, models[k]) == 0;
+		}
+		unmet[c] = !met;
+		if (met) {
+			uint64_t b = 0;
+			for (int g = 0; g < s->ngroups && !rc; g++) {
+				const char *m = s->groups[g].gpu_model;
+				bool in = false;
+				for (int k = 0; m && k < n && !in; k++)
+					in = strcmp(m, models[k]) == 0;
+				if (in) {
+					b = 0;
+					rc = add_label(ld, at, name, &b);
+					s->groups[g].labels |= b;
+				}
+			}
+			bit[c] = b;
+		}
+		free(spec);
+	}
+	for (int k = 0; k < t->nshapes && !rc; k++)
+		for (int r = 0; r < t->shapes[k].nroles; r++) {
+			struct scn_trace_role *tr = &t->shapes[k].role[r];
+			if (tr->constraint)
+				tr->require |= bit[tr->constraint - 1];
+		}
+	free(bit);
 	return rc;
 }
 
@@ -1647,7 +1719,10 @@ static int load_trace_job(struct ld *ld, const struct yn *m, struct scn_job_grou
 	s->traces = xrealloc(s->traces, (size_t)(s->ntraces + 1) * sizeof *s->traces);
 	s->traces[s->ntraces++] = tr;
 	j->trace = tr;
-	if (trace_fit(ld, tr, j) < 0)
+	bool *unmet = xcalloc((size_t)tr->nconstraints + 1, sizeof *unmet);
+	rc = trace_constraints(ld, t, tr, unmet) < 0 || trace_fit(ld, tr, j, unmet) < 0;
+	free(unmet);
+	if (rc)
 		return -1;
 	if (tr->njobs == 0)
 		return fail(ld, t, "trace '%s' leaves no job (%lld records read, %lld filtered, "

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "util.h"
 #include "zread.h"
@@ -88,7 +89,7 @@ struct tr_build {
 	int64_t cap_jobs;
 	int cap_shapes;
 	int32_t *shslot; size_t shmask; /* shapes: index + 1, 0 empty */
-	struct strtab users, queues;
+	struct strtab users, queues, constraints;
 	bool have_t0;
 	int64_t kept_sorted;            /* jobs kept in a sorted format */
 };
@@ -102,6 +103,16 @@ void tr_at(struct tr_build *b, int64_t line)
 const struct trace_opts *tr_opts(const struct tr_build *b)
 {
 	return b->o;
+}
+
+const char *tr_path(const struct tr_build *b)
+{
+	return b->t->path;
+}
+
+int tr_constraint(struct tr_build *b, const char *spec)
+{
+	return 1 + intern(&b->constraints, spec);
 }
 
 static int vfail(struct tr_build *b, int col, const char *suffix, const char *fmt, va_list ap)
@@ -164,6 +175,7 @@ static void canon(const struct scn_trace_shape *in, struct scn_trace_shape *out)
 		c->mem_mib = a->mem_mib;
 		c->gpus = a->gpus;
 		c->gpu_milli = a->gpu_milli;
+		c->constraint = a->constraint;
 		c->require = a->require;
 	}
 }
@@ -332,9 +344,42 @@ static const struct trace_format *pick(const char *path, const struct trace_opts
 	size_t n = zr_peek(z, head, sizeof head - 1);
 	head[n] = 0;
 	for (int i = 0; i < trace_nformats; i++)
-		if (trace_formats[i]->detect && trace_formats[i]->detect(head, n))
+		if (!trace_formats[i]->dir && trace_formats[i]->detect &&
+		    trace_formats[i]->detect(head, n))
 			return trace_formats[i];
 	snprintf(err, errlen, "%s: cannot tell the trace's format from its content: name it "
+		 "(format:, --format)", path);
+	return NULL;
+}
+
+/* Whether path is a directory. */
+static bool is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* A directory's format: the first dir format whose node file or whose
+ * detect hook (given the directory's name) says so. */
+static const struct trace_format *pick_dir(const char *path, const struct trace_opts *o,
+					   char *err, size_t errlen)
+{
+	if (o->format) {
+		const struct trace_format *f = trace_format(o->format);
+		if (!f)
+			snprintf(err, errlen, "%s: unknown trace format '%s'", path, o->format);
+		else if (!f->dir) {
+			snprintf(err, errlen, "%s: a directory, but a %s trace is one file", path,
+				 f->name);
+			f = NULL;
+		}
+		return f;
+	}
+	for (int i = 0; i < trace_nformats; i++)
+		if (trace_formats[i]->dir && trace_formats[i]->detect &&
+		    trace_formats[i]->detect(path, 0))
+			return trace_formats[i];
+	snprintf(err, errlen, "%s: cannot tell the trace's format from its files: name it "
 		 "(format:, --format)", path);
 	return NULL;
 }
@@ -342,13 +387,25 @@ static const struct trace_format *pick(const char *path, const struct trace_opts
 struct scn_trace *trace_read(const char *path, const struct trace_opts *o, char *err,
 			     size_t errlen)
 {
-	struct zr *z = zr_open(path, err, errlen);
-	if (!z)
-		return NULL;
-	const struct trace_format *f = pick(path, o, z, err, errlen);
-	if (!f) {
-		zr_close(z);
-		return NULL;
+	struct zr *z = NULL;
+	const struct trace_format *f;
+	if (is_dir(path)) {
+		f = pick_dir(path, o, err, errlen);
+		if (!f)
+			return NULL;
+	} else {
+		if (!(z = zr_open(path, err, errlen)))
+			return NULL;
+		f = pick(path, o, z, err, errlen);
+		if (f && f->dir) {
+			snprintf(err, errlen, "%s: a %s trace is a directory of tables, not one file",
+				 path, f->name);
+			f = NULL;
+		}
+		if (!f) {
+			zr_close(z);
+			return NULL;
+		}
 	}
 	if (!f->jobs) {
 		snprintf(err, errlen, "%s: a %s file lists nodes, not jobs: use it as a cluster",
@@ -364,11 +421,14 @@ struct scn_trace *trace_read(const char *path, const struct trace_opts *o, char 
 	b.users.n = &t->nusers;
 	b.queues.names = &t->queues;
 	b.queues.n = &t->nqueues;
+	b.constraints.names = &t->constraints;
+	b.constraints.n = &t->nconstraints;
 	int rc = f->jobs(&b, z);
 	zr_close(z);
 	free(b.shslot);
 	free(b.users.slot);
 	free(b.queues.slot);
+	free(b.constraints.slot);
 	if (rc < 0) {
 		scn_trace_free(t);
 		return NULL;
@@ -412,10 +472,23 @@ static int add_node(void *vctx, const struct trace_node *n)
 int trace_read_nodes(const char *path, const char *format, const char *prefix,
 		     struct scn_node_group **groups, int *ngroups, char *err, size_t errlen)
 {
+	struct trace_opts o = {.format = format};
+	char file[4096];
+	if (is_dir(path)) { /* a dir format's node file in it */
+		const struct trace_format *f = pick_dir(path, &o, err, errlen);
+		if (!f)
+			return -1;
+		if (!f->node_file) {
+			snprintf(err, errlen, "%s: a %s trace has no node list", path, f->name);
+			return -1;
+		}
+		snprintf(file, sizeof file, "%s/%s", path, f->node_file);
+		path = file;
+		o.format = f->name;
+	}
 	struct zr *z = zr_open(path, err, errlen);
 	if (!z)
 		return -1;
-	struct trace_opts o = {.format = format};
 	const struct trace_format *f = pick(path, &o, z, err, errlen);
 	if (f && !f->nodes) {
 		snprintf(err, errlen, "%s: a %s file has no node list", path, f->name);
@@ -437,6 +510,11 @@ int trace_read_nodes(const char *path, const char *format, const char *prefix,
 
 const char *trace_detect(const char *path, char *err, size_t errlen)
 {
+	if (is_dir(path)) {
+		struct trace_opts o = {0};
+		const struct trace_format *f = pick_dir(path, &o, err, errlen);
+		return f ? f->name : NULL;
+	}
 	struct zr *z = zr_open(path, err, errlen);
 	if (!z)
 		return NULL;

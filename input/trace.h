@@ -49,6 +49,9 @@ struct trace_opts {
 	bool completed_only;    /* keep only jobs whose status says they
 				   completed (the others: TRS_STATUS) */
 	bool strict;            /* inconsistent records are errors */
+	bool offer;             /* offer-only (docs/traces.md): records need no
+				   times; an importer gives arrival 0 and run
+				   time -1 to a record without them */
 };
 
 /* ---- the builder, for importers ------------------------------------- */
@@ -85,6 +88,14 @@ int tr_fail(struct tr_build *b, int col, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 const struct trace_opts *tr_opts(const struct tr_build *b);
+/* The path the trace was opened with (a file, or for a format of
+ * several files a directory: trace_format.dir). */
+const char *tr_path(const struct tr_build *b);
+/* GPU model constraint `spec` ("T4", "V100M16|V100M32": the models a job
+ * may run on, '|' between them) as scn_trace_role.constraint writes it:
+ * 1 + its index in the trace's constraints (the same text, the same
+ * index). */
+int tr_constraint(struct tr_build *b, const char *spec);
 
 /* ---- clusters from traces -------------------------------------------- */
 
@@ -108,7 +119,9 @@ struct trace_format {
 	 * detected, must be named). */
 	bool (*detect)(const char *head, size_t n);
 	/* Read the job records of an open file into b; 0 or -1 (err set by
-	 * tr_fail or tr_skip).  NULL: the format has no jobs (a node list). */
+	 * tr_fail or tr_skip).  NULL: the format has no jobs (a node list).
+	 * For a format of several files (dir), `in` is NULL and the hook
+	 * opens them under tr_path(b). */
 	int (*jobs)(struct tr_build *b, struct zr *in);
 	/* Read the node list of an open file: calls add for each node;
 	 * 0 or -1 with "file:line:col: message" in err.  NULL: no nodes. */
@@ -116,6 +129,11 @@ struct trace_format {
 		     int (*add)(void *ctx, const struct trace_node *n), void *ctx, char *err,
 		     size_t errlen);
 	bool sorted;             /* records come in submission order (SWF) */
+	bool dir;                /* its jobs are several files in a directory
+				    (the path); `nodes` gets the node file,
+				    or the directory's, as `in` */
+	const char *node_file;   /* dir formats: the node list's name in the
+				    directory ("pai_machine_spec.csv") */
 };
 
 /* The formats (trace.c), and one by name (NULL if unknown). */

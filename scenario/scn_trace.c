@@ -12,8 +12,11 @@ void scn_trace_free(struct scn_trace *t)
 		free(t->users[i]);
 	for (int i = 0; i < t->nqueues; i++)
 		free(t->queues[i]);
+	for (int i = 0; i < t->nconstraints; i++)
+		free(t->constraints[i]);
 	free(t->users);
 	free(t->queues);
+	free(t->constraints);
 	free(t->jobs);
 	free(t->shapes);
 	free(t->format);

@@ -30,8 +30,13 @@ struct scn_trace_role {
 	int gpus;           /* whole GPUs each, >= 0 (0 with gpu_milli) */
 	int gpu_milli;      /* a share of one GPU, 1..999 milli-GPUs; 0: none
 			       (then `gpus` whole ones, maybe 0) */
-	uint64_t require;   /* labels each node must carry (a GPU model
-			       constraint becomes a label: docs/traces.md) */
+	int constraint;     /* the GPU models it may run on: 1 + an index in
+			       the trace's constraints ("V100M16|V100M32"),
+			       0: any node */
+	uint64_t require;   /* labels each node must carry: the loader sets
+			       it from `constraint` (a label per constraint,
+			       carried by the node groups of its models:
+			       docs/traces.md) */
 };
 
 /* The demand of a trace job: its roles.  Every task of the job runs for
@@ -50,7 +55,8 @@ struct scn_trace_job {
 	int64_t arrival_us;  /* submission, relative to the trace's start
 				after the window and the time scale */
 	int64_t run_us;      /* how long each of its tasks ran, µs at speed 1
-				(the time scale applied); >= 0 */
+				(the time scale applied); >= 0, or -1 in an
+				offer-only trace: it never leaves */
 	int64_t req_us;      /* the time its user asked for (SWF field 9:
 				backfilling's estimate), -1 if none */
 	int32_t shape;       /* index in the trace's shapes */
@@ -85,6 +91,8 @@ struct scn_trace {
 	struct scn_trace_shape *shapes; int nshapes; /* owned */
 	char **users; int nusers;      /* owned: names, by index */
 	char **queues; int nqueues;    /* owned */
+	char **constraints; int nconstraints; /* owned: GPU model constraints as
+					  written ("T4", "P100|T4"), by index */
 	int64_t records;               /* data records read, kept or not */
 	int64_t skipped[TRS_NSKIP];    /* records left out, by reason */
 	int64_t clamped;               /* records kept with a value clamped (the
