@@ -1586,8 +1586,8 @@ static enum scn_trace_skip shape_fit(const struct scn *s, const struct scn_job_g
 
 /* Jobs of trace t no node can ever hold are left out (counted by reason),
  * or under strict the first is an error. */
-static int trace_fit(struct ld *ld, struct scn_trace *t, const struct scn_job_group *j,
-		     const bool *unmet)
+static int trace_fit(struct ld *ld, const struct yn *at, struct scn_trace *t,
+		     const struct scn_job_group *j, const bool *unmet)
 {
 	uint8_t *bad = xcalloc((size_t)t->nshapes, 1);
 	char why[256];
@@ -1603,9 +1603,8 @@ static int trace_fit(struct ld *ld, struct scn_trace *t, const struct scn_job_gr
 		}
 		if (t->strict) {
 			shape_fit(ld->s, j, t, &t->shapes[k], unmet, why, sizeof why);
-			snprintf(ld->err, ld->errlen, "%s: job %d asks for %s (%s; strict: not skipped)",
-				 t->path, t->jobs[i].id, why, scn_trace_skip_name(bad[k]));
-			rc = -1;
+			rc = fail(ld, at, "%s: job %d asks for %s (%s; strict: not skipped)", t->path,
+				  t->jobs[i].id, why, scn_trace_skip_name(bad[k]));
 			break;
 		}
 		t->skipped[bad[k]]++;
@@ -1720,7 +1719,7 @@ static int load_trace_job(struct ld *ld, const struct yn *m, struct scn_job_grou
 	s->traces[s->ntraces++] = tr;
 	j->trace = tr;
 	bool *unmet = xcalloc((size_t)tr->nconstraints + 1, sizeof *unmet);
-	rc = trace_constraints(ld, t, tr, unmet) < 0 || trace_fit(ld, tr, j, unmet) < 0;
+	rc = trace_constraints(ld, t, tr, unmet) < 0 || trace_fit(ld, t, tr, j, unmet) < 0;
 	free(unmet);
 	if (rc)
 		return -1;

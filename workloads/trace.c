@@ -37,6 +37,7 @@ static void tr_shape_at(const struct scn *s, int g, int k, struct sim_shape *out
 	const struct scn_job_group *jg = &s->jobs[g];
 	const struct scn_trace_shape *ts = &jg->trace->shapes[k];
 	out->nroles = ts->nroles;
+	out->cores_max = 0;
 	for (int r = 0; r < ts->nroles; r++) {
 		const struct scn_trace_role *tr = &ts->role[r];
 		int cores = (tr->cpu_milli + 999) / 1000;
@@ -44,6 +45,7 @@ static void tr_shape_at(const struct scn *s, int g, int k, struct sim_shape *out
 			.mem_mib = tr->mem_mib, .require = tr->require | jg->require,
 			.prefer = jg->prefer, .count = tr->count, .cores = cores > 0 ? cores : 1,
 			.gpus = tr->gpus ? tr->gpus : tr->gpu_milli > 0, .slots = tr->slots};
+		out->cores_max += tr->count * out->role[r].cores;
 	}
 }
 

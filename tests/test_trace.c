@@ -1,0 +1,422 @@
+/* test_trace.c - jobs read from traces (input/trace.h, scn_trace.h,
+ * workloads/trace.c): the SWF importer against counts taken from the
+ * real file with awk, its bad-record rules with their exact messages,
+ * the filters and the time scale, trace workloads and clusters in
+ * scenarios, and a hand-computed replay.
+ *
+ * Files: tests/data/traces/swf/ (the NASA iPSC log, zstd-compressed,
+ * and hand.swf), tests/scenarios/hand/trace-rigid.yaml. */
+#include "harness.h"
+#include "load.h"
+#include "scn_trace.h"
+#include "sim.h"
+#include "test.h"
+#include "trace.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define NASA "tests/data/traces/swf/NASA-iPSC-1993-3.1-cln.swf.zst"
+#define HAND_SWF "tests/data/traces/swf/hand.swf"
+
+static const struct trace_opts plain = {.time_scale = 1, .exec_cores = 1};
+
+static struct scn_trace *read_ok(const char *path, const struct trace_opts *o)
+{
+	char err[1024] = "";
+	struct scn_trace *t = trace_read(path, o, err, sizeof err);
+	if (!t)
+		fprintf(stderr, "\n  %s\n", err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	return t;
+}
+
+/* A temporary file holding text; its path in buf. */
+static void write_tmp(char *buf, size_t len, const char *text)
+{
+	snprintf(buf, len, "/tmp/hetsim-trace-XXXXXX");
+	int fd = mkstemp(buf);
+	CU_ASSERT_FATAL(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* Reading SWF text under o fails with the file's path then msg. */
+static void expect_swf_error(const char *text, const struct trace_opts *o, const char *msg)
+{
+	char path[64], err[1024], want[1200];
+	write_tmp(path, sizeof path, text);
+	struct trace_opts oo = *o;
+	oo.format = "swf";
+	struct scn_trace *t = trace_read(path, &oo, err, sizeof err);
+	snprintf(want, sizeof want, "%s%s", path, msg);
+	CU_ASSERT_PTR_NULL(t);
+	if (!t) {
+		CU_ASSERT_STRING_EQUAL(err, want);
+		if (strcmp(err, want))
+			fprintf(stderr, "\n  want %s\n  got  %s\n", want, err);
+	}
+	scn_trace_free(t);
+	remove(path);
+}
+
+/* The NASA iPSC log, every record.  The figures come from the file
+ * itself, not from hetsim:
+ *   zstd -dc NASA...swf.zst | grep -v '^;' | awk '{n++; t += $5; u[$12];
+ *     s[$5]; if ($4 > m) m = $4; last = $2} END {print n, t, length(u),
+ *     length(s), m, last}'
+ * prints 18239 309953 69 8 62643 7948936 (jobs; processors summed, which
+ * are the tasks, one a processor; users; distinct processor counts, the
+ * distinct demands since memory and requested time are -1 throughout;
+ * the longest run; the last submit), and the first job is
+ * "1 0 -1 1451 128 ...". */
+static void swf_nasa_counts(void)
+{
+	struct scn_trace *t = read_ok(NASA, &plain);
+	CU_ASSERT_STRING_EQUAL(t->format, "swf");
+	CU_ASSERT_EQUAL(t->records, 18239);
+	CU_ASSERT_EQUAL(t->njobs, 18239);
+	CU_ASSERT_EQUAL(t->nshapes, 8);
+	CU_ASSERT_EQUAL(t->nusers, 69);
+	CU_ASSERT_EQUAL(t->nqueues, 0); /* field 15 is -1 throughout */
+	int64_t tasks = 0, longest = 0;
+	for (int64_t i = 0; i < t->njobs; i++) {
+		tasks += t->shapes[t->jobs[i].shape].tasks;
+		if (t->jobs[i].run_us > longest)
+			longest = t->jobs[i].run_us;
+		CU_ASSERT_EQUAL(t->jobs[i].req_us, -1);
+	}
+	CU_ASSERT_EQUAL(tasks, 309953);
+	CU_ASSERT_EQUAL(longest, S(62643));
+	CU_ASSERT_EQUAL(t->jobs[t->njobs - 1].arrival_us, S(7948936));
+	const struct scn_trace_job *j = &t->jobs[0];
+	CU_ASSERT_EQUAL(j->id, 1);
+	CU_ASSERT_EQUAL(j->arrival_us, 0);
+	CU_ASSERT_EQUAL(j->run_us, S(1451));
+	const struct scn_trace_shape *sh = &t->shapes[j->shape];
+	CU_ASSERT_EQUAL(sh->nroles, 1);
+	CU_ASSERT_EQUAL(sh->tasks, 128);
+	CU_ASSERT_EQUAL(sh->role[0].count, 128);
+	CU_ASSERT_EQUAL(sh->role[0].cpu_milli, 1000);
+	CU_ASSERT_EQUAL(sh->role[0].slots, 1);
+	CU_ASSERT_EQUAL(sh->role[0].mem_mib, 1024); /* no memory field: the default */
+	for (int w = 0; w < TRS_NSKIP; w++)
+		CU_ASSERT_EQUAL(t->skipped[w], 0);
+	char buf[256];
+	CU_ASSERT_EQUAL(trace_warning(t, buf, sizeof buf), 0);
+	scn_trace_free(t);
+
+	/* its header as a cluster: MaxNodes 128, MaxProcs 128 */
+	struct scn_node_group *g = NULL;
+	int n = 0;
+	char err[512];
+	CU_ASSERT_EQUAL_FATAL(trace_read_nodes(NASA, NULL, "ipsc", &g, &n, err, sizeof err), 0);
+	CU_ASSERT_EQUAL(n, 1);
+	CU_ASSERT_STRING_EQUAL(g[0].name, "ipsc1");
+	CU_ASSERT_EQUAL(g[0].count, 128);
+	CU_ASSERT_EQUAL(g[0].cores, 1);
+	CU_ASSERT_EQUAL(g[0].mem_mib, 1024);
+	CU_ASSERT_EQUAL(g[0].gpus, 0);
+	free(g[0].name);
+	free(g);
+}
+
+/* Executors of several processors, memory from the record, the
+ * requested time, users and queues. */
+static void swf_mapping(void)
+{
+	char path[64];
+	/* job 1: 6 processors, 2048 KB each requested (field 10), requested
+	 * 100 s; job 2: 4 processors, no requested memory, 1536 KB used
+	 * (field 7); job 3: 1 processor */
+	write_tmp(path, sizeof path,
+		  "; MaxNodes: 2\n"
+		  "1 0 -1 50 6 -1 -1 6 100 2048 1 7 1 -1 3 -1 -1 -1\n"
+		  "2 10 -1 20.5 4 -1 1536 -1 -1 -1 5 8 1 -1 3 -1 -1 -1\n"
+		  "3 10 -1 0 1 -1 -1 1 -1 -1 0 7 1 -1 -1 -1 -1 -1\n");
+	struct trace_opts o = plain;
+	o.exec_cores = 4;
+	struct scn_trace *t = read_ok(path, &o);
+	CU_ASSERT_EQUAL_FATAL(t->njobs, 3);
+	const struct scn_trace_shape *a = &t->shapes[t->jobs[0].shape];
+	/* 6 processors, 4 an executor: 2 executors of 4 cores, 6 tasks;
+	 * memory 2048 KB x 4 = 8 MiB */
+	CU_ASSERT_EQUAL(a->role[0].count, 2);
+	CU_ASSERT_EQUAL(a->role[0].cpu_milli, 4000);
+	CU_ASSERT_EQUAL(a->role[0].slots, 4);
+	CU_ASSERT_EQUAL(a->tasks, 6);
+	CU_ASSERT_EQUAL(a->role[0].mem_mib, 8);
+	CU_ASSERT_EQUAL(t->jobs[0].req_us, S(100));
+	const struct scn_trace_shape *b = &t->shapes[t->jobs[1].shape];
+	CU_ASSERT_EQUAL(b->role[0].count, 1);
+	CU_ASSERT_EQUAL(b->role[0].mem_mib, 6); /* 1536 KB x 4 */
+	CU_ASSERT_EQUAL(t->jobs[1].run_us, 20500000);
+	const struct scn_trace_shape *c = &t->shapes[t->jobs[2].shape];
+	CU_ASSERT_EQUAL(c->role[0].cpu_milli, 1000); /* 1 processor: a 1-core executor */
+	CU_ASSERT_EQUAL(c->role[0].mem_mib, 1024);
+	CU_ASSERT_EQUAL(t->jobs[2].run_us, 0);
+	CU_ASSERT_EQUAL(t->nusers, 2);
+	CU_ASSERT_STRING_EQUAL(t->users[t->jobs[1].user], "8");
+	CU_ASSERT_EQUAL(t->nqueues, 1);
+	CU_ASSERT_EQUAL(t->jobs[2].queue, -1);
+	scn_trace_free(t);
+	/* completed_only keeps status 1: job 1 */
+	o.completed_only = true;
+	t = read_ok(path, &o);
+	CU_ASSERT_EQUAL(t->njobs, 1);
+	CU_ASSERT_EQUAL(t->skipped[TRS_STATUS], 2);
+	char buf[256];
+	CU_ASSERT_EQUAL(trace_warning(t, buf, sizeof buf), 0); /* a choice, not a warning */
+	scn_trace_free(t);
+	remove(path);
+}
+
+/* Malformed records are errors naming the line, the column and the
+ * value. */
+static void swf_malformed(void)
+{
+	expect_swf_error("; a comment\n1 0 -1 10 4 -1 -1 4 20 -1 1 1 1 -1 1 -1 -1\n", &plain,
+			 ":2:41: 17 fields, SWF has 18");
+	expect_swf_error("1 0 -1 10 4 -1 -1 4 20 -1 1 1 1 -1 1 -1 -1 -1 7\n", &plain,
+			 ":1:47: a 19th field '7': SWF has 18");
+	expect_swf_error("\n\n1 0 x 10 4 -1 -1 4 20 -1 1 1 1 -1 1 -1 -1 -1\n", &plain,
+			 ":3:5: field 3 'x' is not a number");
+	expect_swf_error("1 0 -1 1e999 4 -1 -1 4 20 -1 1 1 1 -1 1 -1 -1 -1\n", &plain,
+			 ":1:8: field 4 '1e999' is not a number");
+}
+
+/* Inconsistent records are skipped (or clamped) and counted, with one
+ * warning line; under strict the first is an error. */
+static void swf_inconsistent(void)
+{
+	const char *text = "1 0 -1 10 4 -1 -1 4 20 -1 1 1 1 -1 1 -1 -1 -1\n"
+			   "2 -5 -1 10 4 -1 -1 4 20 -1 1 1 1 -1 1 -1 -1 -1\n"
+			   "3 5 -1 -1 4 -1 -1 4 20 -1 1 1 1 -1 1 -1 -1 -1\n"
+			   "4 6 -1 10 0 -1 -1 -1 20 -1 1 1 1 -1 1 -1 -1 -1\n"
+			   "5 7 -1 10 2.5 -1 -1 -1 20 -1 1 1 1 -1 1 -1 -1 -1\n";
+	char path[64], buf[512], want[600];
+	write_tmp(path, sizeof path, text);
+	struct trace_opts o = plain;
+	o.format = "swf";
+	struct scn_trace *t = read_ok(path, &o);
+	CU_ASSERT_EQUAL(t->records, 5);
+	CU_ASSERT_EQUAL(t->njobs, 2); /* jobs 1 and 5 */
+	CU_ASSERT_EQUAL(t->skipped[TRS_NEG_TIME], 1);
+	CU_ASSERT_EQUAL(t->skipped[TRS_NO_RUNTIME], 1);
+	CU_ASSERT_EQUAL(t->skipped[TRS_NO_DEMAND], 1);
+	CU_ASSERT_EQUAL(t->clamped, 1);
+	CU_ASSERT_EQUAL(t->shapes[t->jobs[1].shape].tasks, 3); /* 2.5 processors: 3 */
+	CU_ASSERT_EQUAL(trace_warning(t, buf, sizeof buf), 1);
+	snprintf(want, sizeof want, "%s: 3 of 5 records skipped (no-runtime 1, negative-time 1, "
+		 "no-demand 1), 1 clamped", path);
+	CU_ASSERT_STRING_EQUAL(buf, want);
+	scn_trace_free(t);
+	remove(path);
+	o = plain;
+	o.strict = true;
+	expect_swf_error("1 0 -1 10 4 -1 -1 4 20 -1 1 1 1 -1 1 -1 -1 -1\n"
+			 "2 -5 -1 10 4 -1 -1 4 20 -1 1 1 1 -1 1 -1 -1 -1\n", &o,
+			 ":2:3: submit time -5 s is negative (strict: not skipped)");
+	expect_swf_error("3 5 -1 -1 4 -1 -1 4 20 -1 1 1 1 -1 1 -1 -1 -1\n", &o,
+			 ":1:8: run time -1: unknown (strict: not skipped)");
+	expect_swf_error("4 6 -1 10 0 -1 -1 -1 20 -1 1 1 1 -1 1 -1 -1 -1\n", &o,
+			 ":1:11: no processors (fields 5 and 8: 0, -1) (strict: not skipped)");
+	expect_swf_error("5 7 -1 10 2.5 -1 -1 -1 20 -1 1 1 1 -1 1 -1 -1 -1\n", &o,
+			 ":1:11: 2.5 processors: not a whole number (strict: not clamped)");
+}
+
+/* The window and first N (in the trace's own time from its first
+ * record), users, queues and the time scale.  NASA's first jobs (zstd
+ * -dc ... | grep -v '^;' | head): submits 0, 1460, 5198, 6269, ... */
+static void trace_filters(void)
+{
+	struct trace_opts o = plain;
+	o.from_us = S(1000);
+	o.to_us = S(6000);
+	struct scn_trace *t = read_ok(NASA, &o);
+	/* submits in [1000, 6000): 1460 and 5198, shifted to the window */
+	CU_ASSERT_EQUAL_FATAL(t->njobs, 2);
+	CU_ASSERT_EQUAL(t->jobs[0].id, 2);
+	CU_ASSERT_EQUAL(t->jobs[0].arrival_us, S(460));
+	CU_ASSERT_EQUAL(t->jobs[1].arrival_us, S(4198));
+	CU_ASSERT_EQUAL(t->skipped[TRS_FILTER], 2); /* job 1, and job 4 stops the reading */
+	scn_trace_free(t);
+
+	o = plain;
+	o.first = 3;
+	o.time_scale = 0.5;
+	t = read_ok(NASA, &o);
+	CU_ASSERT_EQUAL_FATAL(t->njobs, 3);
+	CU_ASSERT_EQUAL(t->jobs[2].arrival_us, S(2599));      /* 5198 / 2 */
+	CU_ASSERT_EQUAL(t->jobs[0].run_us, S(725.5));         /* 1451 / 2 */
+	scn_trace_free(t);
+
+	/* users: awk '$12 == 1' counts 216 jobs of user 1 and
+	 * awk '$12 == 1 || $12 == 2' 378 */
+	const char *users[] = {"1", "2"};
+	o = plain;
+	o.users = users;
+	o.nusers = 1;
+	t = read_ok(NASA, &o);
+	CU_ASSERT_EQUAL(t->njobs, 216);
+	scn_trace_free(t);
+	o.nusers = 2;
+	t = read_ok(NASA, &o);
+	CU_ASSERT_EQUAL(t->njobs, 378);
+	CU_ASSERT_EQUAL(t->skipped[TRS_FILTER], 18239 - 378);
+	scn_trace_free(t);
+	/* a queue no job has */
+	const char *queues[] = {"0"};
+	o = plain;
+	o.queues = queues;
+	o.nqueues = 1;
+	t = read_ok(NASA, &o);
+	CU_ASSERT_EQUAL(t->njobs, 0);
+	scn_trace_free(t);
+}
+
+/* The hand-computed replay (trace-rigid.yaml explains it): every policy
+ * gives makespan 16 s, job 4 waits 12 s. */
+static void trace_rigid(void)
+{
+	static const char *const pols[] = {"fifo", "label-dual", "standalone"};
+	for (int p = 0; p < 3; p++) {
+		struct scn *sc;
+		struct sim *s = h_run("tests/scenarios/hand/trace-rigid.yaml", pols[p], 0, &sc);
+		CU_ASSERT_EQUAL(h_makespan(s), S(16));
+		static const int64_t start[] = {0, 10, 10, 15}, end[] = {10, 15, 15, 16};
+		for (int i = 0; i < 4; i++) {
+			const struct sim_job *j = h_job(s, "swf", i);
+			CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+			CU_ASSERT_EQUAL(j->start_us, S(start[i]));
+			h_expect_end(s, j, JOB_DONE, S(end[i]), "");
+		}
+		CU_ASSERT_EQUAL(sim_nshapes(s), 3); /* 4, 2 and 1 processors */
+		h_done(s, sc);
+	}
+}
+
+/* Scenario keys of trace entries, and their errors. */
+static void trace_scenario(void)
+{
+	struct scn *sc = h_load("scenarios/traces/nasa-ipsc.yaml");
+	CU_ASSERT_EQUAL(sc->ngroups, 1);
+	CU_ASSERT_EQUAL(sc->groups[0].count, 128);
+	CU_ASSERT_STRING_EQUAL(sc->groups[0].name, "ipsc1");
+	CU_ASSERT_EQUAL(sc->njobgroups, 1);
+	CU_ASSERT_EQUAL(sc->jobs[0].count, 18239);
+	CU_ASSERT_EQUAL(sc->ntraces, 1);
+	CU_ASSERT_PTR_EQUAL(sc->jobs[0].trace, sc->traces[0]);
+	scn_free(sc);
+
+	/* trace paths are relative to the scenario file, in /tmp here */
+	char hand[1024], y[4096], msg[2048];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(getcwd(hand, sizeof hand - sizeof HAND_SWF - 1));
+	strcat(hand, "/" HAND_SWF);
+	const char *head = "cluster: [{name: n, count: 4, cores: 1, memory: 1GiB}]\n"
+			   "policies: [{name: f, policy: fifo}]\n"
+			   "workload:\n  - name: t\n";
+	snprintf(y, sizeof y, "%s    trace: {format: swff, path: x}\n", head);
+	h_expect_load_error(y, ":5:21: unknown trace format 'swff' (did you mean 'swf'?)");
+	snprintf(y, sizeof y, "%s    trace: {format: swf}\n", head);
+	h_expect_load_error(y, ":5:12: missing key 'path' in trace");
+	snprintf(y, sizeof y, "%s    trace: {path: /nonexistent.swf}\n", head);
+	h_expect_load_error(y, ":5:19: cannot open trace '/nonexistent.swf': No such file or "
+			    "directory");
+	/* the column of `at` in the trace line */
+#define COL(at) ((int)(strstr(y + strlen(head), at) - (y + strlen(head))) + 1)
+	snprintf(y, sizeof y, "%s    trace: {path: %s, window: {from: 10s, to: 5s}}\n", head, hand);
+	snprintf(msg, sizeof msg, ":5:%d: window's to must come after its from", COL("5s}"));
+	h_expect_load_error(y, msg);
+	snprintf(y, sizeof y, "%s    trace: {path: %s, colour: red}\n", head, hand);
+	snprintf(msg, sizeof msg, ":5:%d: unknown key 'colour' in trace (known: format, path, "
+		 "window, first, users, queues, time_scale, executor, completed_only, strict)",
+		 COL("colour"));
+	h_expect_load_error(y, msg);
+	snprintf(y, sizeof y, "%s    type: trace\n", head);
+	h_expect_load_error(y, ":4:5: type trace is for jobs read from a trace: write `- trace: "
+			    "{format: ..., path: ...}` in the workload");
+	snprintf(y, sizeof y, "%s    trace: {path: %s, window: {from: 1h}}\n", head, hand);
+	snprintf(msg, sizeof msg, ":5:12: trace '%s' leaves no job (4 records read, 4 filtered, "
+		 "0 skipped)", hand);
+	h_expect_load_error(y, msg);
+	/* jobs larger than the cluster: 4 processors as one 4-core executor
+	 * on 1-core nodes (jobs 1, 2, 3: 4, 2, 2 cores) are left out */
+	snprintf(y, sizeof y, "%s    trace: {path: %s, executor: {cores: 4}}\n", head, hand);
+	char path[64], err[512];
+	write_tmp(path, sizeof path, y);
+	sc = scn_load(path, err, sizeof err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
+	CU_ASSERT_EQUAL(sc->jobs[0].count, 1);
+	CU_ASSERT_EQUAL(sc->traces[0]->skipped[TRS_TOO_BIG], 3);
+	char w[1500], want[1600];
+	CU_ASSERT_EQUAL(trace_warning(sc->traces[0], w, sizeof w), 1);
+	snprintf(want, sizeof want, "%s: 3 of 4 records skipped (too-big 3)", hand);
+	CU_ASSERT_STRING_EQUAL(w, want);
+	scn_free(sc);
+	remove(path);
+	snprintf(y, sizeof y, "%s    trace: {path: %s, executor: {cores: 4}, strict: true}\n", head,
+		 hand);
+	snprintf(msg, sizeof msg, ":5:12: %s: job 1 asks for an executor of 4 cores, 1024 MiB, 0 "
+		 "GPUs: no node holds one (too-big; strict: not skipped)", hand);
+	h_expect_load_error(y, msg);
+#undef COL
+}
+
+/* hetsim trace info: what it prints for the hand log (its four jobs:
+ * runs 10, 5, 5, 1 s; 4, 2, 2, 1 processors). */
+static void trace_info_cli(void)
+{
+	char *out = NULL, *err = NULL;
+	int rc = h_hetsim("trace info " HAND_SWF, &out, &err);
+	CU_ASSERT_EQUAL(rc, 0);
+	const char *want = "trace " HAND_SWF "\n"
+			   "  format                 swf\n"
+			   "  records                4\n"
+			   "  jobs                   4\n"
+			   "  distinct demands       3\n"
+			   "  users                  3\n"
+			   "  queues                 2\n"
+			   "  submissions            0 .. 3 s (span 3 s)\n"
+			   "  run time               p50 5  p90 10  p99 10  max 10 s\n"
+			   "  cores per job          p50 2  p90 4  p99 4  max 4 cores\n"
+			   "  tasks                  9\n"
+			   "  jobs with GPUs         0\n"
+			   "  with requested time    2\n"
+			   "  left out               none\n"
+			   "  clamped                0\n";
+	CU_ASSERT_STRING_EQUAL(out, want);
+	if (strcmp(out, want))
+		fprintf(stderr, "\n%s", out);
+	free(out);
+	free(err);
+	rc = h_hetsim("trace info " HAND_SWF " --format nope", &out, &err);
+	CU_ASSERT_EQUAL(rc, 2);
+	CU_ASSERT_STRING_EQUAL(err, "hetsim trace: option '--format': unknown format 'nope' "
+			       "(hetsim trace formats lists them)\n");
+	free(out);
+	free(err);
+	rc = h_hetsim("trace info /nonexistent", &out, &err);
+	CU_ASSERT_EQUAL(rc, 1);
+	CU_ASSERT_STRING_EQUAL(err, "/nonexistent: No such file or directory\n");
+	free(out);
+	free(err);
+}
+
+int test_suite_trace(void)
+{
+	TEST_SUITE("trace",
+		   {"swf: the NASA iPSC log's counts (awk) and its header's machine", swf_nasa_counts},
+		   {"swf: executors, memory, requested time, users, queues, status", swf_mapping},
+		   {"swf: malformed records are errors with line and column", swf_malformed},
+		   {"swf: inconsistent records skipped, clamped, counted; strict", swf_inconsistent},
+		   {"trace: window, first N, users, queues, time scale", trace_filters},
+		   {"trace: hand-computed rigid replay under three policies", trace_rigid},
+		   {"trace: scenario entries and their errors; jobs too big skipped", trace_scenario},
+		   {"trace: hetsim trace info", trace_info_cli});
+	return 0;
+}
