@@ -1735,7 +1735,8 @@ double plot_exec_end(const struct plot_csv *ex, const struct plot_opts *o)
 
 /* One executor of the figure. */
 struct gx {
-	int node, type, gpus, cores, id, lane;
+	int node, type, gpus, id, lane;
+	double cores;   /* executors.csv's: whole, or a trace's fractions */
 	double l, r, e; /* launch, ready, end: s; r NaN if never ready */
 	double gf, gt;  /* held GPUs from, to: s (launch..end in files
 			   without gpu_from_s, gpu_to_s) */
@@ -1850,7 +1851,7 @@ static int gather(const struct plot_csv *ex, const struct plot_nodes *nodes,
 				 "gpu_from_s <= gpu_to_s <= end_s)", ex->path, ex->line[r]);
 			return -1;
 		}
-		g->cores = (int)cores;
+		g->cores = cores;
 		*tmax = fmax(*tmax, fmax(g->l, fmax(isnan(g->r) ? 0 : g->r, isnan(g->e) ? 0 : g->e)));
 	}
 	if (*n == 0) {
@@ -2029,7 +2030,8 @@ struct step {
 	double t;          /* s */
 	int label;         /* index in the figure's labels (cores) */
 	int series;        /* index in its GPU series */
-	int cores, gpus;   /* + when taken (launch, gpu_from), - when given back */
+	double cores;      /* + when taken (launch, gpu_from), - when given back */
+	int gpus;
 };
 
 static int step_cmp(const void *a, const void *b)

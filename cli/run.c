@@ -236,6 +236,24 @@ static char *put_num(char *p, int64_t v)
 	return p;
 }
 
+/* Milli-cores as cores: whole ones as integers (the bytes of a scenario
+ * in whole cores), else with their decimals, trailing zeros dropped
+ * ("0.5", "1.25"). */
+static char *put_cores(char *p, int64_t milli)
+{
+	p = wr_i64(p, milli / CLU_MILLI);
+	int64_t f = milli % CLU_MILLI;
+	if (f) {
+		*p++ = '.';
+		for (int64_t d = CLU_MILLI / 10; f && d; d /= 10) {
+			*p++ = (char)('0' + f / d);
+			f %= d;
+		}
+	}
+	*p++ = ',';
+	return p;
+}
+
 /* The output of one run in progress: its executors.csv and jobs.csv
  * rows, written by the worker thread of a bgq (bgq.h) while the engine's
  * thread goes on simulating.  The engine reuses an executor's record
@@ -318,7 +336,7 @@ static void exec_row(struct out_ctx *o, const struct out_rec *x)
 	p = put_type(p, rb, x->type);
 	p = put_role(p, rb, x->type, x->role);
 	p = put_node(p, rb, o->s, x->node);
-	p = put_num(p, x->cores);
+	p = put_cores(p, x->cores);
 	p = put_num(p, x->mem_mib);
 	p = put_num(p, x->gpus);
 	p = put_secs(p, x->launch_us);

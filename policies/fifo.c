@@ -120,7 +120,7 @@ static bool place_all(struct fifo *f, const struct sim *s, const struct sim_job 
 	int left = sim_execs_wanted(j);
 	for (int r = 0; r < j->shape->nroles; r++) {
 		const struct sim_role *ro = &j->shape->role[r];
-		struct pol_shape sh = {ro->cores ? ro->cores : 1, ro->mem_mib, ro->gpus};
+		struct pol_shape sh = {ro->cores ? ro->cores : CLU_MILLI, ro->mem_mib, ro->gpus};
 		for (int k = j->live->granted[r]; k < ro->count; k++) {
 			int node = first_fit(f, sim_cluster(s), &sh);
 			if (node < 0)

@@ -223,7 +223,7 @@ static bool place(struct dual *d, const struct sim *s, const struct sim_job *j)
 	pol_tent_reset(&d->t);
 	for (int r = 0; r < j->shape->nroles; r++) {
 		const struct sim_role *ro = &j->shape->role[r];
-		struct pol_shape sh = {ro->cores ? ro->cores : 1, ro->mem_mib, ro->gpus};
+		struct pol_shape sh = {ro->cores ? ro->cores : CLU_MILLI, ro->mem_mib, ro->gpus};
 		for (int k = j->live->granted[r]; k < ro->count; k++) {
 			int node = place_one(d, c, ro, &sh);
 			if (node < 0) {

@@ -161,6 +161,19 @@ const char *pol_fmt_mib(int64_t mib, char *buf, size_t len)
 	return buf;
 }
 
+const char *pol_fmt_cores(int64_t milli, char *buf, size_t len)
+{
+	if (milli % CLU_MILLI == 0) {
+		snprintf(buf, len, "%" PRId64, milli / CLU_MILLI);
+		return buf;
+	}
+	int n = snprintf(buf, len, "%" PRId64 ".%03d", milli / CLU_MILLI,
+			 (int)(milli % CLU_MILLI));
+	while (n > 0 && (size_t)n < len && buf[n - 1] == '0') /* 0.250 -> 0.25 */
+		buf[--n] = 0;
+	return buf;
+}
+
 /* Whether node group ng may host an executor of role ro under r. */
 static bool eligible(const struct scn_node_group *ng, const struct sim_role *ro,
 		     struct pol_fit_rules r)
@@ -191,10 +204,11 @@ static int missing_label(const struct scn *sc, const struct sim_role *ro)
 /* What one executor of ro asks for, for messages: "3 cores, 4 GiB, 1 GPU". */
 static void ask_text(const struct sim_role *ro, struct pol_fit_rules r, char *buf, size_t len)
 {
-	char m[32];
-	int cores = ro->cores ? ro->cores : 1, gpus = r.gpus ? ro->gpus : 0;
-	snprintf(buf, len, "%d core%s%s, %s", cores, cores == 1 ? "" : "s",
-		 ro->cores ? "" : " (unset)", pol_fmt_mib(ro->mem_mib, m, sizeof m));
+	char m[32], c[32];
+	int cores = ro->cores ? ro->cores : CLU_MILLI, gpus = r.gpus ? ro->gpus : 0;
+	snprintf(buf, len, "%s core%s%s, %s", pol_fmt_cores(cores, c, sizeof c),
+		 cores == CLU_MILLI ? "" : "s", ro->cores ? "" : " (unset)",
+		 pol_fmt_mib(ro->mem_mib, m, sizeof m));
 	if (gpus)
 		snprintf(buf + strlen(buf), len - strlen(buf), ", %d GPU%s", gpus,
 			 gpus == 1 ? "" : "s");
@@ -210,7 +224,8 @@ static int role_feasible(const struct scn *sc, int group, const struct sim_shape
 	const char *rn = jm_role_name(sc->jobs[group].type, role);
 	snprintf(rname, sizeof rname, "%s%s", strcmp(rn, "executor") ? rn : "",
 		 strcmp(rn, "executor") ? " executor" : "executor");
-	int cores = ro->cores ? ro->cores : 1, gpus = r.gpus ? ro->gpus : 0;
+	/* milli-cores; the scenario's node groups count whole cores */
+	int cores = ro->cores ? ro->cores : CLU_MILLI, gpus = r.gpus ? ro->gpus : 0;
 	int64_t most_mem = 0, fit = 0; /* fit: executors the empty cluster holds */
 	int most_cores = 0, most_gpus = 0, nelig = 0;
 	bool mem_ok = false, mc_ok = false, all_ok = false;
@@ -219,7 +234,8 @@ static int role_feasible(const struct scn *sc, int group, const struct sim_shape
 		if (!eligible(ng, ro, r))
 			continue;
 		nelig++;
-		bool m = ng->mem_mib >= ro->mem_mib, c = !r.cores || ng->cores >= cores;
+		int64_t ncores = (int64_t)ng->cores * CLU_MILLI;
+		bool m = ng->mem_mib >= ro->mem_mib, c = !r.cores || ncores >= cores;
 		mem_ok |= m;
 		mc_ok |= m && c;
 		all_ok |= m && c && ng->gpus >= gpus;
@@ -230,8 +246,8 @@ static int role_feasible(const struct scn *sc, int group, const struct sim_shape
 		if (m && c && ng->gpus > most_gpus)
 			most_gpus = ng->gpus;
 		int64_t k = ng->mem_mib / ro->mem_mib;
-		if (r.cores && ng->cores / cores < k)
-			k = ng->cores / cores;
+		if (r.cores && ncores / cores < k)
+			k = ncores / cores;
 		if (gpus && ng->gpus / gpus < k)
 			k = ng->gpus / gpus;
 		fit += k * ng->count;
@@ -273,7 +289,7 @@ static void whole_feasible(const struct scn *sc, const struct sim_shape *sh,
 	int64_t want[3] = {0}, have[3] = {0}; /* cores, MiB, GPUs */
 	for (int role = 0; role < sh->nroles; role++) {
 		const struct sim_role *ro = &sh->role[role];
-		want[0] += (int64_t)ro->count * (ro->cores ? ro->cores : 1);
+		want[0] += (int64_t)ro->count * (ro->cores ? ro->cores : CLU_MILLI);
 		want[1] += (int64_t)ro->count * ro->mem_mib;
 		want[2] += (int64_t)ro->count * (r.gpus ? ro->gpus : 0);
 	}
@@ -284,17 +300,24 @@ static void whole_feasible(const struct scn *sc, const struct sim_shape *sh,
 			any = sh->role[role].count > 0 && eligible(ng, &sh->role[role], r);
 		if (!any)
 			continue;
-		have[0] += (int64_t)ng->count * ng->cores;
+		have[0] += (int64_t)ng->count * ng->cores * CLU_MILLI;
 		have[1] += (int64_t)ng->count * ng->mem_mib;
 		have[2] += (int64_t)ng->count * ng->gpus;
 	}
 	static const char *const dim[3] = {"cores", "MiB of memory", "GPUs"};
 	for (int d = 0; d < 3; d++)
 		if ((d != 0 || r.cores) && want[d] > have[d]) {
+			char w[32], h[32];
 			v->why = SIM_WHY_CAPACITY;
+			if (d == 0) {
+				pol_fmt_cores(want[0], w, sizeof w);
+				pol_fmt_cores(have[0], h, sizeof h);
+			} else {
+				snprintf(w, sizeof w, "%" PRId64, want[d]);
+				snprintf(h, sizeof h, "%" PRId64, have[d]);
+			}
 			snprintf(v->detail, sizeof v->detail, "its executors, placed all at once, ask "
-				 "%" PRId64 " %s; the nodes that may host them have %" PRId64, want[d],
-				 dim[d], have[d]);
+				 "%s %s; the nodes that may host them have %s", w, dim[d], h);
 			return;
 		}
 }

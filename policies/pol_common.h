@@ -151,5 +151,7 @@ int pol_fits_arrived(struct pol_fits *f, const struct sim *s, const struct sim_j
 
 /* "4 GiB" when a whole number of GiB, else "1536 MiB", into buf. */
 const char *pol_fmt_mib(int64_t mib, char *buf, size_t len);
+/* Milli-cores as cores, for messages: "3", "0.5", "1.25". */
+const char *pol_fmt_cores(int64_t milli, char *buf, size_t len);
 
 #endif

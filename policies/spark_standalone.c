@@ -79,22 +79,35 @@ struct app_shape {
 	int gpus;             /* GPUs per executor (gpu_aware), else 0 */
 };
 
+/* Spark counts whole cores (spark.executor.cores and spark.cores.max
+ * are Ints): a request in milli-cores (a trace's) is rounded up to whole
+ * ones, the kernel's units kept.  Whole cores are unchanged. */
+static int whole_cores(int milli)
+{
+	int64_t c = ((int64_t)milli + CLU_MILLI - 1) / CLU_MILLI * CLU_MILLI;
+	return c > INT_MAX ? INT_MAX : (int)c;
+}
+
 /* The Master's view of an app: its executor size, and its cores_max, or
- * spark.deploy.defaultCores when it sets none (default_cores; 0:
- * unlimited, the Master's Int.MaxValue). */
+ * spark.deploy.defaultCores when it sets none (default_cores, whole
+ * cores; 0: unlimited, the Master's Int.MaxValue); cores in milli-cores,
+ * whole ones. */
 static struct app_shape shape_of(const struct sim_shape *sh, int type, bool gpu_aware,
 				 int default_cores)
 {
-	struct app_shape a = {sh->role[0].cores, sh->role[0].mem_mib,
-			      sh->cores_max ? sh->cores_max
-					    : default_cores > 0 ? default_cores : INT_MAX, 0};
+	int64_t dc = (int64_t)default_cores * CLU_MILLI;
+	struct app_shape a = {whole_cores(sh->role[0].cores), sh->role[0].mem_mib,
+			      sh->cores_max ? (sh->cores_max == INT_MAX ? INT_MAX
+								    : whole_cores(sh->cores_max))
+			      : default_cores > 0 ? (dc > INT_MAX ? INT_MAX : (int)dc) : INT_MAX,
+			      0};
 	if (gpu_aware)
 		a.gpus = sh->role[0].gpus;
 	if (type == JM_MNIST) {
-		int c = 1;
+		int c = CLU_MILLI;
 		for (int r = 0; r < sh->nroles; r++) {
-			if (sh->role[r].cores > c)
-				c = sh->role[r].cores;
+			if (whole_cores(sh->role[r].cores) > c)
+				c = whole_cores(sh->role[r].cores);
 			if (sh->role[r].mem_mib > a.mem_mib)
 				a.mem_mib = sh->role[r].mem_mib;
 			if (gpu_aware && sh->role[r].gpus > a.gpus)
@@ -217,7 +230,7 @@ static bool can_launch(const struct standalone *p, const struct clu *c, int pos,
 		       const struct app_shape *a, int to_assign)
 {
 	const struct clu_node *n = &c->nodes[p->usable[pos]];
-	int min_cores = a->exec_cores ? a->exec_cores : 1;
+	int min_cores = a->exec_cores ? a->exec_cores : CLU_MILLI;
 	bool one_per_worker = a->exec_cores == 0;
 	if (to_assign < min_cores || n->cores_free - p->acores[pos] < min_cores)
 		return false;
@@ -288,7 +301,7 @@ static void schedule_app(struct standalone *p, struct sim *s, int job)
 	const struct clu *c = sim_cluster(s);
 	const struct sim_job *j = sim_job(s, job);
 	struct app_shape a = shape(p, j);
-	int min_cores = a.exec_cores ? a.exec_cores : 1;
+	int min_cores = a.exec_cores ? a.exec_cores : CLU_MILLI;
 	int left = a.cores_max == INT_MAX ? INT_MAX : a.cores_max - j->live->cores_granted;
 	if (left < min_cores) {
 		pol_jobset_remove(&p->q, job); /* it wants more only if it loses one */
@@ -353,13 +366,14 @@ static void sa_can_ever_place(const struct scn_policy *cfg, const struct scn *sc
 	}
 	struct app_shape a = shape_of(sh, type, sa_gpu_aware(cfg),
 				      (int)pol_param_num(&pol_spark_standalone, cfg, "default_cores"));
-	int min_cores = a.exec_cores ? a.exec_cores : 1;
+	int min_cores = a.exec_cores ? a.exec_cores : CLU_MILLI;
 	char m[32], most[32];
 	pol_fmt_mib(a.mem_mib, m, sizeof m);
 	if (a.cores_max < min_cores) {
 		v->why = SIM_WHY_CORES;
 		snprintf(v->detail, sizeof v->detail, "spark.cores.max %d is below the %d cores of "
-			 "one executor: the Master launches none", a.cores_max, min_cores);
+			 "one executor: the Master launches none", a.cores_max / CLU_MILLI,
+			 min_cores / CLU_MILLI);
 		return;
 	}
 	int64_t most_mem = 0, holds = 0;
@@ -374,13 +388,14 @@ static void sa_can_ever_place(const struct scn_policy *cfg, const struct scn *sc
 			continue;
 		if (ng->cores > most_cores)
 			most_cores = ng->cores;
-		if (ng->cores < min_cores)
+		int64_t ncores = (int64_t)ng->cores * CLU_MILLI; /* a node group's: whole cores */
+		if (ncores < min_cores)
 			continue;
 		int64_t k = 1; /* cores unset: one executor per worker */
 		if (a.exec_cores) {
 			k = ng->mem_mib / a.mem_mib;
-			if (ng->cores / a.exec_cores < k)
-				k = ng->cores / a.exec_cores;
+			if (ncores / a.exec_cores < k)
+				k = ncores / a.exec_cores;
 			if (a.gpus && ng->gpus / a.gpus < k)
 				k = ng->gpus / a.gpus;
 		}
@@ -397,12 +412,12 @@ static void sa_can_ever_place(const struct scn_policy *cfg, const struct scn *sc
 	} else if (!holds) {
 		v->why = SIM_WHY_CORES;
 		snprintf(v->detail, sizeof v->detail, "executors of %d cores and %s; the workers with "
-			 "that memory have at most %d cores", min_cores, m, most_cores);
+			 "that memory have at most %d cores", min_cores / CLU_MILLI, m, most_cores);
 	} else if (type == JM_MNIST && holds < sh->role[0].count + sh->role[1].count) {
 		v->why = SIM_WHY_CAPACITY;
 		snprintf(v->detail, sizeof v->detail, "TFoS needs its %d executors (%d cores, %s "
 			 "each) up at once; the empty cluster holds %" PRId64,
-			 sh->role[0].count + sh->role[1].count, a.exec_cores, m, holds);
+			 sh->role[0].count + sh->role[1].count, a.exec_cores / CLU_MILLI, m, holds);
 	}
 }
 

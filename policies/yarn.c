@@ -130,8 +130,8 @@ struct yarn {
 	struct yconf k;            /* its switches */
 	int64_t *held_mib;        /* per node: memory its NodeManager does not
 				     offer (node - yarn.nodemanager.resource.memory-mb) */
-	int *held_cores;          /* per node: cores - .cpu-vcores (< 0: more
-				     vcores than cores) */
+	int *held_cores;          /* per node: cores - .cpu-vcores, milli-cores
+				     (< 0: more vcores than cores) */
 	struct pol_jobset q;       /* applications not finished, arrival order */
 	struct yarn_app *app;     /* by job id */
 	struct pol_fits fits;     /* by job group: what submission finds
@@ -205,6 +205,12 @@ static int nm_vcores(const struct scn_node_group *g)
 	return g->nm_vcores ? g->nm_vcores : g->cores;
 }
 
+/* The same in the kernel's milli-cores. */
+static int64_t nm_vcores_m(const struct scn_node_group *g)
+{
+	return (int64_t)nm_vcores(g) * CLU_MILLI;
+}
+
 /* Memory of the container for `mem` MiB of JVM heap (with Spark's
  * overhead when `overhead`), normalised up to the minimum allocation. */
 static int64_t container_mib(const struct yconf *k, int64_t mem, bool overhead)
@@ -216,7 +222,10 @@ static int64_t container_mib(const struct yconf *k, int64_t mem, bool overhead)
 }
 
 /* Executor container of role r: mnist_spark's executors all have the
- * size of the larger role (one spark.executor.memory per application). */
+ * size of the larger role (one spark.executor.memory per application).
+ * Its vcores are whole (a Resource's virtualCores is an int, normalised
+ * up to minimum-allocation-vcores, 1): a request in milli-cores (a
+ * trace's) is rounded up, in the kernel's milli-cores. */
 static void exec_shape_of(const struct yconf *k, const struct sim_shape *sh, int type, int r,
 			  int *cores, int64_t *mib, int *gpus)
 {
@@ -231,7 +240,7 @@ static void exec_shape_of(const struct yconf *k, const struct sim_shape *sh, int
 			if (sh->role[q].gpus > g)
 				g = sh->role[q].gpus; /* one resource profile: the PS's too */
 		}
-	*cores = c ? c : 1;
+	*cores = c ? (int)(((int64_t)c + CLU_MILLI - 1) / CLU_MILLI * CLU_MILLI) : CLU_MILLI;
 	*gpus = k->drc ? g : 0;
 	/* Angel's PS containers hold their configured memory as is */
 	*mib = container_mib(k, m, !(type == JM_ANGEL && r == 1));
@@ -283,11 +292,12 @@ static void verdict(const struct yconf *k, const struct scn *sc, int group,
 				 rn, a, pol_fmt_mib(k->min_mib, st, sizeof st), k->max_mib);
 			return;
 		}
-		if (cores > k->max_vcores) { /* the RM validates every request's vcores,
-						whatever its calculator */
+		if (cores > (int64_t)k->max_vcores * CLU_MILLI) { /* the RM validates every
+						request's vcores, whatever its calculator */
 			v->why = SIM_WHY_MAX_VCORES;
 			snprintf(v->detail, sizeof v->detail, "%s container of %d vcores is over "
-				 "yarn.scheduler.maximum-allocation-vcores %d", rn, cores, k->max_vcores);
+				 "yarn.scheduler.maximum-allocation-vcores %d", rn, cores / CLU_MILLI,
+				 k->max_vcores);
 			return;
 		}
 		if (mib > biggest) {
@@ -301,15 +311,15 @@ static void verdict(const struct yconf *k, const struct scn *sc, int group,
 			int most_gpus = 0;
 			for (int g = 0; g < sc->ngroups; g++) {
 				const struct scn_node_group *ng = &sc->groups[g];
-				one |= nm_mib(ng) >= mib && nm_vcores(ng) >= cores && ng->gpus >= gpus;
+				one |= nm_mib(ng) >= mib && nm_vcores_m(ng) >= cores && ng->gpus >= gpus;
 				if (ng->gpus > most_gpus)
 					most_gpus = ng->gpus;
 			}
 			if (!one) {
 				v->why = most_gpus < gpus ? SIM_WHY_GPUS : SIM_WHY_CORES;
 				snprintf(v->detail, sizeof v->detail, "%s container of %d vcores, %s and "
-					 "%d GPUs fits no node (DominantResourceCalculator)", rn, cores,
-					 a, gpus);
+					 "%d GPUs fits no node (DominantResourceCalculator)", rn,
+					 cores / CLU_MILLI, a, gpus);
 				return;
 			}
 		}
@@ -319,8 +329,8 @@ static void verdict(const struct yconf *k, const struct scn *sc, int group,
 		for (int g = 0; g < sc->ngroups; g++) {
 			const struct scn_node_group *ng = &sc->groups[g];
 			int64_t per = nm_mib(ng) / mib;
-			if (k->drc && nm_vcores(ng) / cores < per)
-				per = nm_vcores(ng) / cores;
+			if (k->drc && nm_vcores_m(ng) / cores < per)
+				per = nm_vcores_m(ng) / cores;
 			if (k->drc && gpus && ng->gpus / gpus < per)
 				per = ng->gpus / gpus;
 			holds += per * ng->count;
@@ -399,7 +409,7 @@ static void *yarn_init(struct sim *s, const struct scn_policy *cfg)
 	for (int i = 0; i < c->n; i++) {
 		const struct scn_node_group *g = &sc->groups[c->nodes[i].group];
 		y->held_mib[i] = g->mem_mib - nm_mib(g);
-		y->held_cores[i] = g->cores - nm_vcores(g);
+		y->held_cores[i] = (int)((int64_t)g->cores * CLU_MILLI - nm_vcores_m(g));
 		offered += nm_mib(g);
 		offered_vcores += nm_vcores(g);
 	}
@@ -588,7 +598,7 @@ static void serve(struct yarn *y, struct sim *s, int job)
 		int64_t mib[2] = {container_mib(&y->k, SPARK_AM_MIB, true),
 				  container_mib(&y->k, ANGEL_AM_MIB, false)};
 		int which = a->relaunch >= 0 ? a->relaunch : j->live->ams_live;
-		int got = place(y, c, 1, SIM_ROLE_AM, 1, mib[which], 0);
+		int got = place(y, c, 1, SIM_ROLE_AM, CLU_MILLI, mib[which], 0);
 		if (got)
 			a->relaunch = -1;
 		pol_tent_launch(&y->t, s, job);
@@ -664,7 +674,7 @@ static enum req request(const struct yarn *y, const struct sim *s, int job, stru
 		return RQ_NONE;
 	if (j->live->ams_live < a->ams) {
 		int which = a->relaunch >= 0 ? a->relaunch : j->live->ams_live;
-		*sh = (struct pol_shape){1, which ? container_mib(&y->k, ANGEL_AM_MIB, false)
+		*sh = (struct pol_shape){CLU_MILLI, which ? container_mib(&y->k, ANGEL_AM_MIB, false)
 						  : container_mib(&y->k, SPARK_AM_MIB, true), 0};
 		return RQ_AM;
 	}
@@ -867,7 +877,7 @@ static void assign(struct yarn *y, struct sim *s, int job, int node, enum req rq
 	struct yarn_app *a = &y->app[job];
 	const struct sim_job *j = sim_job(s, job);
 	if (rq == RQ_AM) {
-		sim_launch_executor(s, job, SIM_ROLE_AM, node, 1, sh->mem_mib, 0);
+		sim_launch_executor(s, job, SIM_ROLE_AM, node, CLU_MILLI, sh->mem_mib, 0);
 		a->relaunch = -1;
 		if (j->live->ams_live == a->ams)
 			pol_queue_push(&y->parked, job);

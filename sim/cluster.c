@@ -28,7 +28,7 @@ void clu_init(struct clu *c, const struct scn *s)
 			nd->group = g;
 			nd->labels = ng->labels;
 			nd->gpu_model = ng->gpus ? ng->gpu_model : NULL;
-			nd->cores = nd->cores_free = ng->cores;
+			nd->cores = nd->cores_free = ng->cores * CLU_MILLI;
 			nd->mem_mib = nd->mem_free = ng->mem_mib;
 			nd->gpus = nd->gpus_free = ng->gpus;
 			nd->cpu_speed = ng->cpu_speed;
@@ -36,7 +36,7 @@ void clu_init(struct clu *c, const struct scn *s)
 			nd->nbusy = ng->nbusy;
 			nd->run_head = -1;
 			nd->exec_head = -1;
-			c->total_cores += ng->cores;
+			c->total_cores += (int64_t)ng->cores * CLU_MILLI;
 			c->total_mem_mib += ng->mem_mib;
 			c->total_gpus += ng->gpus;
 		}

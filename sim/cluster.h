@@ -1,7 +1,10 @@
 /* cluster.h - nodes and their capacity accounting (clu_ prefix).
  *
- * A node has a capacity vector (cores, memory, GPUs) and what is free of
- * it.  Memory and GPUs are hard limits: clu_take() refuses to drive them
+ * A node has a capacity vector (CPU, memory, GPUs) and what is free of
+ * it.  CPU is counted in milli-cores (CLU_MILLI a core), as Kubernetes
+ * and the GPU traces request it (openb's cpu_milli: docs/traces.md); a
+ * scenario's whole cores are CLU_MILLI each, so its figures are the
+ * same, only scaled.  Memory and GPUs are hard limits: clu_take() refuses to drive them
  * below zero.  Cores may go below zero when a policy's calculator allows
  * oversubscription (YARN's memory-only one); the tasks running on such a
  * node then share its cores (processor sharing, see sim/share.h).
@@ -20,6 +23,11 @@
 
 struct scn;
 
+/* Milli-cores a core: every CPU amount of the kernel and the policies
+ * (node cores, executor cores, task_cpus, cores_max, loads) is in these
+ * units; the scenario's, whole cores, times this. */
+#define CLU_MILLI 1000
+
 struct clu_node {
 	char *name;          /* "<group>-<i>"; owned */
 	int id;              /* index in the cluster, = node order */
@@ -27,7 +35,7 @@ struct clu_node {
 	uint64_t labels;     /* label bits (scn.label_names) */
 	const char *gpu_model; /* NULL without GPUs; points into the scenario */
 
-	int cores;           /* physical cores */
+	int cores;           /* physical cores, milli-cores (CLU_MILLI a core) */
 	int64_t mem_mib;     /* memory, MiB */
 	int gpus;            /* GPUs */
 	double cpu_speed;    /* speed factor, 1.0 = reference core */
@@ -36,12 +44,14 @@ struct clu_node {
 				points into the scenario */
 	int nbusy;           /* 0: no slowdown under load */
 
-	int cores_free;      /* cores not given to executors; < 0 = oversubscribed */
+	int cores_free;      /* milli-cores not given to executors; < 0 =
+				oversubscribed */
 	int64_t mem_free;    /* MiB not given to executors, >= 0 */
 	int gpus_free;       /* GPUs physically idle, >= 0 */
 
 	int nexec;           /* live executors on the node */
-	int load;            /* cores demanded by running tasks (task_cpus each) */
+	int load;            /* milli-cores demanded by running tasks (task_cpus
+				each) */
 	int run_head;        /* first task running on the node with an end
 				event of its own (sim.c; the others: share.h),
 				-1 if none */
@@ -53,8 +63,8 @@ struct clu_node {
 struct clu {
 	struct clu_node *nodes; /* owned, in node order */
 	int n;
-	int64_t total_cores, total_mem_mib, total_gpus;
-	int64_t free_cores;     /* sum of max(cores_free, 0): cores a new
+	int64_t total_cores, total_mem_mib, total_gpus; /* cores: milli-cores */
+	int64_t free_cores;     /* sum of max(cores_free, 0): milli-cores a new
 				   executor could get without oversubscribing */
 	int64_t free_mem_mib;   /* sum of mem_free */
 	int64_t free_gpus;      /* sum of gpus_free */
@@ -94,7 +104,8 @@ static inline bool clu_log_holds(const struct clu *c, uint64_t seq)
 void clu_init(struct clu *c, const struct scn *s);
 void clu_free(struct clu *c);
 
-/* Take (sign +1) or give back (sign -1) a demand on node `n`.  Taking
+/* Take (sign +1) or give back (sign -1) a demand (cores in milli-cores)
+ * on node `n`.  Taking
  * more memory or GPUs than free is a broken invariant: the caller must
  * have checked (clu_fits).  Cores may go negative. */
 void clu_take(struct clu *c, int node, int cores, int64_t mem_mib, int gpus);

@@ -170,8 +170,10 @@ void met_acc_finish(struct met_acc *a, const struct sim *s, struct met_run *m)
 	double run_span = sim_njobs(s) ? (double)(sim_now(s) - t->first_arrival_us) : 0;
 	m->cpu_util = m->cpu_alloc = m->gpu_util = m->gpu_alloc = NAN;
 	if (run_span > 0 && c->total_cores) {
-		m->cpu_util = t->core_busy_us / (run_span * (double)c->total_cores);
-		m->cpu_alloc = t->core_alloc_us / (run_span * (double)c->total_cores);
+		/* the integrals are in cores, the cluster's total in milli-cores */
+		double cores = (double)c->total_cores / CLU_MILLI;
+		m->cpu_util = t->core_busy_us / (run_span * cores);
+		m->cpu_alloc = t->core_alloc_us / (run_span * cores);
 	}
 	if (run_span > 0 && c->total_gpus) {
 		m->gpu_util = t->gpu_busy_us / (run_span * (double)c->total_gpus);

@@ -9,6 +9,7 @@
 #include "sim.h"
 
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -172,7 +173,7 @@ struct run {
 				  execs when it started: a prefetch hint only
 				  (the array may have moved since), never
 				  dereferenced */
-	int cpus;              /* cores it demands (task_cpus) */
+	int cpus;              /* milli-cores it demands (task_cpus) */
 	bool own;              /* its own end event (on the node's list), or
 				  its node's (share.h) */
 	bool copy;             /* a speculative copy */
@@ -253,7 +254,8 @@ struct sim {
 
 	struct sim_totals tot;
 	int64_t integ_at;           /* integrals below are up to here */
-	int busy_cores, train_gpus, alloc_cores, alloc_gpus; /* current */
+	int64_t busy_cores, alloc_cores; /* current, milli-cores */
+	int train_gpus, alloc_gpus;      /* current */
 
 	uint64_t stale_ends;        /* superseded node end events still in the
 				       queue (at most: some may have been popped) */
@@ -453,19 +455,19 @@ static void recount_node(const struct sim *s, int id)
 		    n->name, n->mem_free, n->gpus_free);
 	if (s->down && s->down[id]) { /* down: nothing runs, nothing is free */
 		if (ne || load || n->cores_free || n->mem_free || n->gpus_free)
-			die(s, "node %s is down but has %d executors, load %d, free %d cores, "
+			die(s, "node %s is down but has %d executors, load %d, free %d milli-cores, "
 			    "%" PRId64 " MiB, %d GPUs", n->name, ne, load, n->cores_free,
 			    n->mem_free, n->gpus_free);
 		return;
 	}
 	if (cores != n->cores - n->cores_free || mem != n->mem_mib - n->mem_free ||
 	    gpus != n->gpus - n->gpus_free || ne != n->nexec)
-		die(s, "node %s: executors hold %d cores, %" PRId64 " MiB, %d GPUs in %d "
+		die(s, "node %s: executors hold %d milli-cores, %" PRId64 " MiB, %d GPUs in %d "
 		    "executors, but the node has %d, %" PRId64 ", %d in use in %d",
 		    n->name, cores, mem, gpus, ne, n->cores - n->cores_free,
 		    n->mem_mib - n->mem_free, n->gpus - n->gpus_free, n->nexec);
 	if (load != n->load)
-		die(s, "node %s: running tasks demand %d cores, load says %d", n->name, load,
+		die(s, "node %s: running tasks demand %d milli-cores, load says %d", n->name, load,
 		    n->load);
 }
 
@@ -492,9 +494,11 @@ static inline void integrate(struct sim *s)
 {
 	double dt = (double)(s->now - s->integ_at);
 	if (dt > 0) {
-		s->tot.core_busy_us += dt * s->busy_cores;
+		/* in cores: whole ones are the integers they were before
+		 * milli-cores, so the sums are bit for bit the same */
+		s->tot.core_busy_us += dt * ((double)s->busy_cores / CLU_MILLI);
 		s->tot.gpu_busy_us += dt * s->train_gpus;
-		s->tot.core_alloc_us += dt * s->alloc_cores;
+		s->tot.core_alloc_us += dt * ((double)s->alloc_cores / CLU_MILLI);
 		s->tot.gpu_alloc_us += dt * s->alloc_gpus;
 	}
 	s->integ_at = s->now;
@@ -635,8 +639,9 @@ static double node_rate(const struct clu_node *n)
 {
 	double share = n->load > n->cores ? (double)n->cores / n->load : 1.0;
 	double rate = n->cpu_speed * share;
-	if (n->nbusy && n->load > 1) {
-		int busy = min_int(n->load, n->cores);
+	if (n->nbusy && n->load > CLU_MILLI) {
+		/* busy cores: a core partly demanded counts as busy */
+		int busy = (min_int(n->load, n->cores) + CLU_MILLI - 1) / CLU_MILLI;
 		rate /= n->busy_slowdown[min_int(busy, n->nbusy) - 1];
 	}
 	return rate;
@@ -1901,7 +1906,7 @@ static bool kill_run(struct sim *s, int r, bool counts, bool requeue)
 	ru->listed = false;
 	ru->running = false;
 	if (requeue)
-		s->tot.lost_core_us += (double)(s->now - ru->start_us) * cpus;
+		s->tot.lost_core_us += (double)(s->now - ru->start_us) * ((double)cpus / CLU_MILLI);
 	if (own) { /* off the node's list */
 		if (ru->prev >= 0)
 			s->runs[ru->prev].next = ru->next;
@@ -2616,8 +2621,12 @@ void sim_group_shape_at(const struct scn *sc, int g, int k, struct sim_shape *ou
 {
 	const struct sim_job_ops *jo = sc->jobs[g].ops;
 	/* the group's generic keys; the model gives its roles */
-	*out = (struct sim_shape){.gang_role = -1, .cores_max = sc->jobs[g].cores_max,
-				  .task_cpus = sc->jobs[g].task_cpus > 0 ? sc->jobs[g].task_cpus : 1};
+	/* in milli-cores; a cores_max past INT_MAX milli-cores (2.1 million
+	 * cores) is as good as none */
+	int64_t cmax = (int64_t)sc->jobs[g].cores_max * CLU_MILLI;
+	*out = (struct sim_shape){.gang_role = -1, .cores_max = cmax > INT_MAX ? INT_MAX : (int)cmax,
+				  .task_cpus = (sc->jobs[g].task_cpus > 0 ? sc->jobs[g].task_cpus : 1) *
+					       CLU_MILLI};
 	if (jo->nshapes)
 		jo->shape_at(sc, g, k, out);
 	else

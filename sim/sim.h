@@ -102,7 +102,8 @@ struct sim_role {
 	uint64_t require;  /* labels a node must carry */
 	uint64_t prefer;   /* labels preferred */
 	int count;         /* executors wanted (spark.executor.instances) */
-	int cores;         /* cores each; 0 = unset (policy decides) */
+	int cores;         /* milli-cores each (CLU_MILLI a core); 0 = unset
+			      (policy decides) */
 	int gpus;          /* GPUs each */
 	int slots;         /* task slots of each executor: -1 = Spark's cores /
 			      task_cpus; else this many (0: runs no task) */
@@ -113,8 +114,8 @@ struct sim_role {
 struct sim_shape {
 	int nroles;
 	struct sim_role role[2];
-	int cores_max;           /* spark.cores.max, 0 = unlimited */
-	int task_cpus;           /* cores per task */
+	int cores_max;           /* spark.cores.max, milli-cores, 0 = unlimited */
+	int task_cpus;           /* milli-cores per task */
 	int gang_role;           /* -1, or a role whose `count` executors must
 				    all be up before the job's first task
 				    starts (a gang of parameter servers) */
@@ -140,7 +141,7 @@ struct sim_job_exec;   /* engine-private */
  * then (nor sim_execs_wanted and sim_next_role, which read them). */
 struct sim_live {
 	int granted[2];          /* executors launched for each role so far */
-	int cores_granted;       /* cores of live executors (AMs excluded) */
+	int cores_granted;       /* milli-cores of live executors (AMs excluded) */
 	int execs_live;          /* live executors (AMs excluded) */
 	int ams_live, ams_ready; /* application masters launched / up */
 	int role_ready[2];       /* executors of each role that are up */
@@ -190,7 +191,7 @@ struct sim_exec {
 	int played;              /* the role the application gave it, for
 				    outputs (executors.csv): role, unless its
 				    model assigns roles itself (sim_exec_plays) */
-	int cores;               /* cores held */
+	int cores;               /* milli-cores held */
 	int64_t mem_mib;         /* memory held, MiB */
 	int gpus;                /* GPUs the scheduler gave it */
 	int gpus_grabbed;        /* GPUs it holds behind the scheduler now
@@ -334,7 +335,8 @@ const struct scn_job_group *sim_job_group(const struct sim *s, int job);
 /* Requests a policy may make during its hooks. */
 
 /* Give job `job` one executor of role `role` (or an application master,
- * role SIM_ROLE_AM) on node `node` holding (cores, mem_mib, gpus).
+ * role SIM_ROLE_AM) on node `node` holding (cores, mem_mib, gpus), cores
+ * in milli-cores.
  * Memory and GPUs must fit (clu_fits); cores may oversubscribe.  The
  * executor can run tasks after the executor start-up overhead; an AM
  * coming up makes the policy's schedule hook run.  Returns the executor

@@ -355,14 +355,14 @@ static void feasibility_reasons(void)
 	CU_ASSERT_EQUAL(v.why, SIM_WHY_LABEL(scn_label_index(c, "fast")));
 	CU_ASSERT_STRING_EQUAL(v.detail, "worker executor requires label 'fast', which no node "
 					 "carries with the others it requires");
-	/* more cores than any node: 64 > 32 */
+	/* more cores than any node: 64 > 32 (a shape's are milli-cores) */
 	sh.role[1].require = 0;
 	sh.role[1].gpus = 0;
-	sh.role[1].cores = 64;
+	sh.role[1].cores = 64 * CLU_MILLI;
 	fifo->can_ever_place(&fcfg, c, mnist, &sh, &v);
 	CU_ASSERT_EQUAL(v.why, SIM_WHY_CORES);
 	/* capacity: 100 workers of 32 cores; the empty cluster holds 1 (the big node) */
-	sh.role[1].cores = 32;
+	sh.role[1].cores = 32 * CLU_MILLI;
 	sh.role[1].count = 100;
 	fifo->can_ever_place(&fcfg, c, mnist, &sh, &v);
 	CU_ASSERT_EQUAL(v.why, SIM_WHY_CAPACITY);

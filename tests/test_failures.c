@@ -419,13 +419,13 @@ static void numeric_switches(void)
 	/* spark.deploy.defaultCores (standalone-default-cores.yaml) */
 	s = h_run("tests/scenarios/switches/standalone-default-cores.yaml", "unlimited", 0, &c);
 	CU_ASSERT_EQUAL(h_makespan(s), S(20));
-	CU_ASSERT_EQUAL(h_exec(0)->cores, 8);
+	CU_ASSERT_EQUAL(h_exec(0)->cores, 8 * CLU_MILLI);
 	CU_ASSERT_EQUAL(sim_job(s, 1)->start_us, S(10));
 	h_done(s, c);
 	s = h_run("tests/scenarios/switches/standalone-default-cores.yaml", "four", 0, &c);
 	CU_ASSERT_EQUAL(h_makespan(s), S(10));
-	CU_ASSERT_EQUAL(h_exec(0)->cores, 4);
-	CU_ASSERT_EQUAL(h_exec(1)->cores, 4);
+	CU_ASSERT_EQUAL(h_exec(0)->cores, 4 * CLU_MILLI);
+	CU_ASSERT_EQUAL(h_exec(1)->cores, 4 * CLU_MILLI);
 	h_done(s, c);
 
 	char *out, *e2;

@@ -94,7 +94,7 @@ static void standalone_greedy(void)
 	NODES(s, "b", 0, "n-0,n-1");
 	CU_ASSERT_EQUAL(h_nexecs(), 4);
 	for (int i = 0; i < h_nexecs(); i++)
-		CU_ASSERT_EQUAL(h_exec(i)->cores, 4);
+		CU_ASSERT_EQUAL(h_exec(i)->cores, 4 * CLU_MILLI);
 	CU_ASSERT_EQUAL(h_makespan(s), S(15));
 	h_done(s, c);
 
@@ -120,12 +120,12 @@ static void standalone_ties(void)
 	struct scn *c;
 	struct sim *s = h_run(HAND "standalone-ties.yaml", "spark-standalone", 0, &c);
 	NODES(s, "a", 0, "n-1,n-2,n-0");
-	CU_ASSERT(h_exec(0)->cores == 3 && h_exec(1)->cores == 3 && h_exec(2)->cores == 2);
+	CU_ASSERT(h_exec(0)->cores == 3 * CLU_MILLI && h_exec(1)->cores == 3 * CLU_MILLI && h_exec(2)->cores == 2 * CLU_MILLI);
 	JOB_AT(s, "a", 0, 0, 10);
 	NODES(s, "b", 0, "n-1,n-2"); /* the same order on the empty cluster */
 	JOB_AT(s, "b", 0, 20, 25);
 	NODES(s, "c", 0, "n-0,n-1,n-2"); /* most free cores first, then n-1 */
-	CU_ASSERT(h_exec(5)->cores == 2 && h_exec(6)->cores == 2 && h_exec(7)->cores == 1);
+	CU_ASSERT(h_exec(5)->cores == 2 * CLU_MILLI && h_exec(6)->cores == 2 * CLU_MILLI && h_exec(7)->cores == 1 * CLU_MILLI);
 	JOB_AT(s, "c", 0, 20, 25);
 	h_done(s, c);
 
@@ -170,7 +170,7 @@ static void standalone_memory(void)
 	struct scn *c;
 	struct sim *s = h_run(HAND "standalone-memory.yaml", "spark-standalone", 0, &c);
 	NODES(s, "a", 0, "fat-0");
-	CU_ASSERT_EQUAL(h_exec(0)->cores, 2);
+	CU_ASSERT_EQUAL(h_exec(0)->cores, 2 * CLU_MILLI);
 	JOB_AT(s, "a", 0, 0, 10);
 	h_done(s, c);
 }
@@ -440,9 +440,9 @@ static void yarn_am_cap(void)
 	CU_ASSERT_EQUAL(h_nexecs(), 5);
 	CU_ASSERT_EQUAL(h_exec(0)->role, SIM_ROLE_AM);
 	CU_ASSERT_EQUAL(h_exec(0)->mem_mib, 1024);
-	CU_ASSERT_EQUAL(h_exec(0)->cores, 1);
+	CU_ASSERT_EQUAL(h_exec(0)->cores, 1 * CLU_MILLI);
 	CU_ASSERT_EQUAL(h_exec(1)->mem_mib, 2048);
-	CU_ASSERT_EQUAL(h_exec(1)->cores, 2);
+	CU_ASSERT_EQUAL(h_exec(1)->cores, 2 * CLU_MILLI);
 	CU_ASSERT_EQUAL(h_exec(3)->role, SIM_ROLE_AM);
 	CU_ASSERT_EQUAL(h_exec(3)->launch_us, S(20));
 	h_done(s, c);

@@ -9,10 +9,14 @@
  * any task's).  Each executor's task slots are its role's `slots` (an
  * SWF processor a slot; a pod or an instance one).
  *
- * The kernel counts whole cores and whole GPUs (docs/traces.md, "Units"):
- * a role's milli-cores become ceil(cpu_milli / 1000) cores, at least 1,
- * and a share of a GPU one whole GPU, until the kernel holds fractions.
+ * CPU is the trace's milli-cores, at least 1 (0 would mean "unset" to
+ * the policies), and each task demands its executor's share of them
+ * (task_cpus = role 0's cores / slots; a second role's executors are
+ * assumed to match), so that processor sharing slows a task only when a
+ * node's tasks demand more than its cores.  A share of a GPU is one whole
+ * GPU (docs/traces.md, "Units"), until the kernel holds fractions.
  */
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -37,16 +41,19 @@ static void tr_shape_at(const struct scn *s, int g, int k, struct sim_shape *out
 	const struct scn_job_group *jg = &s->jobs[g];
 	const struct scn_trace_shape *ts = &jg->trace->shapes[k];
 	out->nroles = ts->nroles;
-	out->cores_max = 0;
+	int64_t cmax = 0;
 	for (int r = 0; r < ts->nroles; r++) {
 		const struct scn_trace_role *tr = &ts->role[r];
-		int cores = (tr->cpu_milli + 999) / 1000;
 		out->role[r] = (struct sim_role){
 			.mem_mib = tr->mem_mib, .require = tr->require | jg->require,
-			.prefer = jg->prefer, .count = tr->count, .cores = cores > 0 ? cores : 1,
+			.prefer = jg->prefer, .count = tr->count,
+			.cores = tr->cpu_milli > 0 ? tr->cpu_milli : 1,
 			.gpus = tr->gpus ? tr->gpus : tr->gpu_milli > 0, .slots = tr->slots};
-		out->cores_max += tr->count * out->role[r].cores;
+		cmax += (int64_t)tr->count * out->role[r].cores;
 	}
+	out->cores_max = cmax > INT_MAX ? INT_MAX : (int)cmax;
+	int per = out->role[0].cores / (ts->role[0].slots > 0 ? ts->role[0].slots : 1);
+	out->task_cpus = per > 0 ? per : 1;
 }
 
 static void tr_shape(const struct scn *s, int g, struct sim_shape *out)

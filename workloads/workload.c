@@ -17,7 +17,7 @@ void wl_set_role(struct sim_role *r, const struct scn_exec *e, int count,
 {
 	r->count = count;
 	r->slots = -1;
-	r->cores = e->cores;
+	r->cores = e->cores * CLU_MILLI; /* the kernel counts milli-cores */
 	r->mem_mib = e->mem_mib ? e->mem_mib : 1024;
 	r->gpus = e->gpus;
 	r->require = e->has_labels ? e->require : jg->require;
