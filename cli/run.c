@@ -236,9 +236,9 @@ static char *put_num(char *p, int64_t v)
 	return p;
 }
 
-/* Milli-cores as cores: whole ones as integers (the bytes of a scenario
- * in whole cores), else with their decimals, trailing zeros dropped
- * ("0.5", "1.25"). */
+/* Milli-cores as cores (or milli-GPUs as GPUs): whole ones as integers
+ * (the bytes of a scenario in whole units), else with their decimals,
+ * trailing zeros dropped ("0.5", "1.25"). */
 static char *put_cores(char *p, int64_t milli)
 {
 	p = wr_i64(p, milli / CLU_MILLI);
@@ -288,7 +288,7 @@ enum { REC_EXEC, REC_JOBS };
  * jobs.csv (REC_JOBS; the rest unused). */
 struct out_rec {
 	int64_t launch_us, ready_us, end_us, gpu_from_us, gpu_to_us, mem_mib;
-	int32_t id, job, group, node, cores, gpus;
+	int32_t id, job, group, node, cores, gpus; /* gpus: milli-GPUs */
 	uint8_t kind, type;
 	int8_t role;           /* SIM_ROLE_AM is negative */
 };
@@ -338,7 +338,7 @@ static void exec_row(struct out_ctx *o, const struct out_rec *x)
 	p = put_node(p, rb, o->s, x->node);
 	p = put_cores(p, x->cores);
 	p = put_num(p, x->mem_mib);
-	p = put_num(p, x->gpus);
+	p = put_cores(p, x->gpus); /* milli-GPUs as GPUs: a share is 0.32 */
 	p = put_secs(p, x->launch_us);
 	*p++ = ',';
 	p = put_secs(p, x->ready_us);
@@ -389,7 +389,9 @@ static void exec_put(void *ctx, const struct sim *s, const struct sim_exec *x)
 			      .end_us = x->end_us, .gpu_from_us = x->gpu_from_us,
 			      .gpu_to_us = x->gpu_to_us, .mem_mib = x->mem_mib,
 			      .id = x->id, .job = x->job, .group = j->group, .node = x->node,
-			      .cores = x->cores, .gpus = x->gpus + x->gpus_took,
+			      .cores = x->cores,
+			      .gpus = x->gpu_milli ? x->gpu_milli + x->gpus_took * CLU_GPU_MILLI
+						   : (x->gpus + x->gpus_took) * CLU_GPU_MILLI,
 			      .kind = REC_EXEC, .type = j->type, .role = (int8_t)x->played};
 	/* the statuses from JOB_DONE on are final (enum sim_job_status) */
 	int n = sim_njobs(s);

@@ -1499,7 +1499,8 @@ static int load_model_keys(struct ld *ld, const struct yn *m, struct scn_job_gro
 {
 	const struct job_model *jm = j->model;
 	j->params = xcalloc(1, jm->params_size ? jm->params_size : 1);
-	memcpy(j->params, jm->defaults, jm->params_size);
+	if (jm->params_size) /* the trace model has none */
+		memcpy(j->params, jm->defaults, jm->params_size);
 	struct scn_pos at[64];
 	if (jm->nkeys > ARRAY_LEN(at))
 		return fail(ld, m, "job model '%s' has more than %d keys", jm->name, ARRAY_LEN(at));

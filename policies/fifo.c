@@ -47,9 +47,11 @@ struct fifo {
 static double fifo_key(const void *ctx, const struct clu_node *n, int fc, int64_t fm, int fg,
 		       const struct pol_shape *sh)
 {
-	(void)ctx;
-	(void)n;
-	return fc >= sh->cores && fm >= sh->mem_mib && fg >= sh->gpus ? 0 : INFINITY;
+	const struct fifo *f = ctx;
+	if (!(fc >= sh->cores && fm >= sh->mem_mib && fg >= sh->gpus))
+		return INFINITY;
+	/* a share: some GPU holds it (best fit, after the tentative ones) */
+	return !sh->gpu_milli || pol_share_pick(&f->t, n, sh->gpu_milli) >= 0 ? 0 : INFINITY;
 }
 
 /* fifo checks every dimension, ignores labels and places every executor
@@ -72,7 +74,7 @@ static void *fifo_init(struct sim *s, const struct scn_policy *cfg)
 	f->indexed = !clu_plain_scan;
 	f->blocked = -1;
 	if (f->indexed)
-		pol_ix_init(&f->ix, sim_cluster(s), &f->t, fifo_key, NULL);
+		pol_ix_init(&f->ix, sim_cluster(s), &f->t, fifo_key, f);
 	return f;
 }
 
@@ -104,7 +106,7 @@ static int first_fit(struct fifo *f, const struct clu *c, const struct pol_shape
 		int fc, fg;
 		int64_t fm;
 		pol_tent_free(&f->t, &c->nodes[i], &fc, &fm, &fg);
-		if (fifo_key(NULL, &c->nodes[i], fc, fm, fg, sh) == 0)
+		if (fifo_key(f, &c->nodes[i], fc, fm, fg, sh) == 0)
 			return i;
 	}
 	return -1;
@@ -120,12 +122,17 @@ static bool place_all(struct fifo *f, const struct sim *s, const struct sim_job 
 	int left = sim_execs_wanted(j);
 	for (int r = 0; r < j->shape->nroles; r++) {
 		const struct sim_role *ro = &j->shape->role[r];
-		struct pol_shape sh = {ro->cores ? ro->cores : CLU_MILLI, ro->mem_mib, ro->gpus};
+		struct pol_shape sh = {ro->cores ? ro->cores : CLU_MILLI, ro->mem_mib, ro->gpus,
+				       ro->gpus ? 0 : ro->gpu_milli};
 		for (int k = j->live->granted[r]; k < ro->count; k++) {
 			int node = first_fit(f, sim_cluster(s), &sh);
 			if (node < 0)
 				return false;
-			pol_tent_add(&f->t, node, r, sh.cores, sh.mem_mib, sh.gpus);
+			if (sh.gpu_milli)
+				pol_tent_add_share(&f->t, &sim_cluster(s)->nodes[node], r, sh.cores,
+						   sh.mem_mib, sh.gpu_milli);
+			else
+				pol_tent_add(&f->t, node, r, sh.cores, sh.mem_mib, sh.gpus);
 			if (f->indexed && --left > 0)
 				pol_ix_touch(&f->ix, node);
 		}

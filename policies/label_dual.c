@@ -72,8 +72,15 @@ static double dual_key(const void *ctx, const struct clu_node *n, int fc, int64_
 	const struct dual *d = ctx;
 	if (fm < sh->mem_mib || fg < sh->gpus || (d->check_cores && fc < sh->cores))
 		return INFINITY;
-	double l = leftover(fm, sh->mem_mib, n->mem_mib);
-	double g = leftover(fg, sh->gpus, n->gpus);
+	double l = leftover(fm, sh->mem_mib, n->mem_mib), g;
+	if (sh->gpu_milli) { /* a share: some GPU holds it; leftover in milli-GPUs */
+		if (pol_share_pick(&d->t, n, sh->gpu_milli) < 0)
+			return INFINITY;
+		g = leftover(pol_gpu_milli_free(&d->t, n), sh->gpu_milli,
+			     (int64_t)n->gpus * CLU_GPU_MILLI);
+	} else {
+		g = leftover(fg, sh->gpus, n->gpus);
+	}
 	if (g > l)
 		l = g;
 	if (d->check_cores) {
@@ -223,14 +230,19 @@ static bool place(struct dual *d, const struct sim *s, const struct sim_job *j)
 	pol_tent_reset(&d->t);
 	for (int r = 0; r < j->shape->nroles; r++) {
 		const struct sim_role *ro = &j->shape->role[r];
-		struct pol_shape sh = {ro->cores ? ro->cores : CLU_MILLI, ro->mem_mib, ro->gpus};
+		struct pol_shape sh = {ro->cores ? ro->cores : CLU_MILLI, ro->mem_mib, ro->gpus,
+				       ro->gpus ? 0 : ro->gpu_milli};
 		for (int k = j->live->granted[r]; k < ro->count; k++) {
 			int node = place_one(d, c, ro, &sh);
 			if (node < 0) {
 				all = false;
 				break;
 			}
-			pol_tent_add(&d->t, node, r, sh.cores, sh.mem_mib, sh.gpus);
+			if (sh.gpu_milli)
+				pol_tent_add_share(&d->t, &c->nodes[node], r, sh.cores, sh.mem_mib,
+						   sh.gpu_milli);
+			else
+				pol_tent_add(&d->t, node, r, sh.cores, sh.mem_mib, sh.gpus);
 			if (d->indexed)
 				pol_ix_touch(&d->ix, node);
 		}

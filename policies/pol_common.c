@@ -106,13 +106,14 @@ void pol_tent_init(struct pol_tent *t, int nnodes)
 	t->cores = xcalloc((size_t)(nnodes ? nnodes : 1), sizeof *t->cores);
 	t->gpus = xcalloc((size_t)(nnodes ? nnodes : 1), sizeof *t->gpus);
 	t->mem_mib = xcalloc((size_t)(nnodes ? nnodes : 1), sizeof *t->mem_mib);
+	t->gmilli = xcalloc((size_t)(nnodes ? nnodes : 1), sizeof *t->gmilli);
 }
 
 void pol_tent_reset(struct pol_tent *t)
 {
 	for (int i = 0; i < t->n; i++) {
 		int node = t->e[i].node;
-		t->cores[node] = t->gpus[node] = 0;
+		t->cores[node] = t->gpus[node] = t->gmilli[node] = 0;
 		t->mem_mib[node] = 0;
 	}
 	t->n = 0;
@@ -121,10 +122,80 @@ void pol_tent_reset(struct pol_tent *t)
 void pol_tent_add(struct pol_tent *t, int node, int role, int cores, int64_t mem, int gpus)
 {
 	xgrow(&t->e, &t->cap, t->n + 1, sizeof *t->e);
-	t->e[t->n++] = (struct pol_tent_exec){node, role, cores, mem, gpus};
+	t->e[t->n++] = (struct pol_tent_exec){node, role, cores, mem, gpus, 0, -1};
 	t->cores[node] += cores;
 	t->mem_mib[node] += mem;
 	t->gpus[node] += gpus;
+}
+
+/* Node n's GPUs as they will be once the tentative executors on it are
+ * launched in order (whole GPUs: the lowest-indexed idle then): each
+ * GPU's milli-GPUs free into v, the idle ones returned. */
+static uint64_t virt_gpus(const struct pol_tent *t, const struct clu_node *n, uint16_t *v)
+{
+	for (int g = 0; g < n->gpus; g++)
+		v[g] = n->gpu_free_m[g];
+	uint64_t idle = n->gpu_idle;
+	if (!t || (!t->gpus[n->id] && !t->gmilli[n->id]))
+		return idle;
+	for (int i = 0; i < t->n; i++) {
+		const struct pol_tent_exec *e = &t->e[i];
+		if (e->node != n->id)
+			continue;
+		if (e->gpu_milli) {
+			idle &= ~(UINT64_C(1) << e->gpu);
+			v[e->gpu] = (uint16_t)(v[e->gpu] - e->gpu_milli);
+			continue;
+		}
+		for (int k = 0; k < e->gpus && idle; k++) {
+			v[__builtin_ctzll(idle)] = 0;
+			idle &= idle - 1;
+		}
+	}
+	return idle;
+}
+
+int pol_share_pick(const struct pol_tent *t, const struct clu_node *n, int milli)
+{
+	if (!n->gpus)
+		return -1;
+	uint16_t v[CLU_MAX_GPUS];
+	virt_gpus(t, n, v);
+	int best = -1;
+	for (int g = 0; g < n->gpus; g++)
+		if (v[g] >= milli && (best < 0 || v[g] < v[best]))
+			best = g;
+	return best;
+}
+
+int64_t pol_gpu_milli_free(const struct pol_tent *t, const struct clu_node *n)
+{
+	uint16_t v[CLU_MAX_GPUS];
+	virt_gpus(t, n, v);
+	int64_t sum = 0;
+	for (int g = 0; g < n->gpus; g++)
+		sum += v[g];
+	return sum;
+}
+
+int pol_tent_add_share(struct pol_tent *t, const struct clu_node *n, int role, int cores,
+		       int64_t mem, int milli)
+{
+	uint16_t v[CLU_MAX_GPUS];
+	uint64_t idle = n->gpus ? virt_gpus(t, n, v) : 0;
+	int g = pol_share_pick(t, n, milli);
+	if (g < 0) {
+		fprintf(stderr, "hetsim: a share of %d milli-GPUs placed on node %s, which holds "
+			"none\n", milli, n->name);
+		abort();
+	}
+	xgrow(&t->e, &t->cap, t->n + 1, sizeof *t->e);
+	t->e[t->n++] = (struct pol_tent_exec){n->id, role, cores, mem, 0, milli, g};
+	t->cores[n->id] += cores;
+	t->mem_mib[n->id] += mem;
+	t->gpus[n->id] += (int)((idle >> g) & 1); /* an idle GPU is idle no more */
+	t->gmilli[n->id] += milli;
+	return g;
 }
 
 void pol_tent_free(const struct pol_tent *t, const struct clu_node *n, int *cores,
@@ -137,9 +208,11 @@ void pol_tent_free(const struct pol_tent *t, const struct clu_node *n, int *core
 
 void pol_tent_launch(struct pol_tent *t, struct sim *s, int job)
 {
-	for (int i = 0; i < t->n; i++)
-		sim_launch_executor(s, job, t->e[i].role, t->e[i].node, t->e[i].cores,
-				    t->e[i].mem_mib, t->e[i].gpus);
+	for (int i = 0; i < t->n; i++) {
+		const struct pol_tent_exec *e = &t->e[i];
+		struct sim_gpu_ask g = {.count = e->gpus, .milli = e->gpu_milli, .index = e->gpu};
+		sim_launch_executor_on(s, job, e->role, e->node, e->cores, e->mem_mib, &g);
+	}
 	pol_tent_reset(t);
 }
 
@@ -148,6 +221,7 @@ void pol_tent_fini(struct pol_tent *t)
 	free(t->e);
 	free(t->cores);
 	free(t->gpus);
+	free(t->gmilli);
 	free(t->mem_mib);
 	memset(t, 0, sizeof *t);
 }
@@ -205,7 +279,7 @@ static int missing_label(const struct scn *sc, const struct sim_role *ro)
 static void ask_text(const struct sim_role *ro, struct pol_fit_rules r, char *buf, size_t len)
 {
 	char m[32], c[32];
-	int cores = ro->cores ? ro->cores : CLU_MILLI, gpus = r.gpus ? ro->gpus : 0;
+	int cores = ro->cores ? ro->cores : CLU_MILLI, gpus = r.gpus ? pol_whole_gpus(ro) : 0;
 	snprintf(buf, len, "%s core%s%s, %s", pol_fmt_cores(cores, c, sizeof c),
 		 cores == CLU_MILLI ? "" : "s", ro->cores ? "" : " (unset)",
 		 pol_fmt_mib(ro->mem_mib, m, sizeof m));
@@ -225,7 +299,7 @@ static int role_feasible(const struct scn *sc, int group, const struct sim_shape
 	snprintf(rname, sizeof rname, "%s%s", strcmp(rn, "executor") ? rn : "",
 		 strcmp(rn, "executor") ? " executor" : "executor");
 	/* milli-cores; the scenario's node groups count whole cores */
-	int cores = ro->cores ? ro->cores : CLU_MILLI, gpus = r.gpus ? ro->gpus : 0;
+	int cores = ro->cores ? ro->cores : CLU_MILLI, gpus = r.gpus ? pol_whole_gpus(ro) : 0;
 	int64_t most_mem = 0, fit = 0; /* fit: executors the empty cluster holds */
 	int most_cores = 0, most_gpus = 0, nelig = 0;
 	bool mem_ok = false, mc_ok = false, all_ok = false;
@@ -291,7 +365,7 @@ static void whole_feasible(const struct scn *sc, const struct sim_shape *sh,
 		const struct sim_role *ro = &sh->role[role];
 		want[0] += (int64_t)ro->count * (ro->cores ? ro->cores : CLU_MILLI);
 		want[1] += (int64_t)ro->count * ro->mem_mib;
-		want[2] += (int64_t)ro->count * (r.gpus ? ro->gpus : 0);
+		want[2] += (int64_t)ro->count * (r.gpus ? pol_whole_gpus(ro) : 0);
 	}
 	for (int g = 0; g < sc->ngroups; g++) {
 		const struct scn_node_group *ng = &sc->groups[g];

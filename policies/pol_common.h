@@ -10,6 +10,7 @@
 #include "pol_bits.h"
 #include "policy.h"
 #include "registry.h"
+#include "sim.h"
 
 struct sim;
 struct sim_job;
@@ -94,13 +95,36 @@ static inline int pol_queue_next(const struct pol_queue *q, int job)
  * be checked whole before anything is launched. */
 struct pol_tent {
 	int n, cap;
-	struct pol_tent_exec { int node, role, cores; int64_t mem_mib; int gpus; } *e;
-	int *cores, *gpus;    /* by node: tentatively placed there */
+	struct pol_tent_exec {
+		int node, role, cores;
+		int64_t mem_mib;
+		int gpus;             /* whole GPUs: the lowest-indexed idle at launch */
+		int gpu_milli, gpu;   /* or a share of GPU `gpu` (milli > 0) */
+	} *e;
+	int *cores, *gpus;    /* by node: tentatively placed there (gpus: idle
+				 GPUs taken, whole ones or by a share) */
 	int64_t *mem_mib;
+	int *gmilli;          /* by node: milli-GPUs of shares placed there */
 };
 void pol_tent_init(struct pol_tent *t, int nnodes);
 void pol_tent_reset(struct pol_tent *t);
 void pol_tent_add(struct pol_tent *t, int node, int role, int cores, int64_t mem, int gpus);
+/* A share of `milli` of one GPU of node n, on the GPU pol_share_pick
+ * chooses (it must fit); returns that GPU. */
+int pol_tent_add_share(struct pol_tent *t, const struct clu_node *n, int role, int cores,
+		       int64_t mem, int milli);
+/* The GPU of node n a share of `milli` would go on after the tentative
+ * executors there (t may be NULL): best fit, as clu_share_pick; -1 if
+ * none holds it.  O(GPUs + tentative executors). */
+int pol_share_pick(const struct pol_tent *t, const struct clu_node *n, int milli);
+/* Milli-GPUs free on node n, all its GPUs, after the tentative executors. */
+int64_t pol_gpu_milli_free(const struct pol_tent *t, const struct clu_node *n);
+/* GPUs a role asks of a policy that gives whole GPUs only (spark-
+ * standalone, yarn): its whole ones, or one for a share. */
+static inline int pol_whole_gpus(const struct sim_role *ro)
+{
+	return ro->gpus ? ro->gpus : ro->gpu_milli > 0;
+}
 /* Free amounts of a node less what is tentatively placed on it; O(1). */
 void pol_tent_free(const struct pol_tent *t, const struct clu_node *n, int *cores,
 		   int64_t *mem, int *gpus);

@@ -150,7 +150,7 @@ void pol_ix_touch(struct pol_ix *ix, int node)
 
 static bool tentative(const struct pol_tent *t, int node)
 {
-	return t && (t->cores[node] || t->mem_mib[node] || t->gpus[node]);
+	return t && (t->cores[node] || t->mem_mib[node] || t->gpus[node] || t->gmilli[node]);
 }
 
 /* Catch up with the cluster's change log, and re-key the nodes whose
@@ -182,7 +182,7 @@ struct pol_tree *pol_ix_tree(struct pol_ix *ix, const struct pol_shape *sh)
 	for (int k = 0; k < ix->nshapes; k++) {
 		struct pol_ix_shape *sp = ix->shapes[k];
 		if (sp->sh.cores == sh->cores && sp->sh.mem_mib == sh->mem_mib &&
-		    sp->sh.gpus == sh->gpus)
+		    sp->sh.gpus == sh->gpus && sp->sh.gpu_milli == sh->gpu_milli)
 			return &sp->tree;
 	}
 	if (ix->nshapes >= POL_IX_MAX_SHAPES)

@@ -78,9 +78,10 @@ static inline int pol_tree_top(const struct pol_tree *t)
 
 /* An executor's demand as an index sees it. */
 struct pol_shape {
-	int cores;
+	int cores;         /* milli-cores */
 	int64_t mem_mib;
-	int gpus;
+	int gpus;          /* whole GPUs */
+	int gpu_milli;     /* or a share of one GPU (gpus 0), milli-GPUs */
 };
 
 /* Key of node `n` for shape `sh`, given its free amounts less what is

@@ -101,8 +101,8 @@ static struct app_shape shape_of(const struct sim_shape *sh, int type, bool gpu_
 								    : whole_cores(sh->cores_max))
 			      : default_cores > 0 ? (dc > INT_MAX ? INT_MAX : (int)dc) : INT_MAX,
 			      0};
-	if (gpu_aware)
-		a.gpus = sh->role[0].gpus;
+	if (gpu_aware) /* Spark's executor GPU amount is whole: a share asks one */
+		a.gpus = pol_whole_gpus(&sh->role[0]);
 	if (type == JM_MNIST) {
 		int c = CLU_MILLI;
 		for (int r = 0; r < sh->nroles; r++) {
@@ -110,8 +110,8 @@ static struct app_shape shape_of(const struct sim_shape *sh, int type, bool gpu_
 				c = whole_cores(sh->role[r].cores);
 			if (sh->role[r].mem_mib > a.mem_mib)
 				a.mem_mib = sh->role[r].mem_mib;
-			if (gpu_aware && sh->role[r].gpus > a.gpus)
-				a.gpus = sh->role[r].gpus;
+			if (gpu_aware && pol_whole_gpus(&sh->role[r]) > a.gpus)
+				a.gpus = pol_whole_gpus(&sh->role[r]);
 		}
 		a.exec_cores = c;
 		a.cores_max = c * (sh->role[0].count + sh->role[1].count);
@@ -307,7 +307,7 @@ static void schedule_app(struct standalone *p, struct sim *s, int job)
 		pol_jobset_remove(&p->q, job); /* it wants more only if it loses one */
 		return;
 	}
-	struct pol_shape sh = {min_cores, a.mem_mib, a.gpus};
+	struct pol_shape sh = {min_cores, a.mem_mib, a.gpus, 0};
 	int64_t free_sum;
 	struct pol_tree *t = p->indexed ? pol_ix_tree(&p->ix, &sh) : NULL;
 	int nusable = t ? usable_indexed(p, c, t, &sh, left, &free_sum)

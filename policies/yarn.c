@@ -229,7 +229,8 @@ static int64_t container_mib(const struct yconf *k, int64_t mem, bool overhead)
 static void exec_shape_of(const struct yconf *k, const struct sim_shape *sh, int type, int r,
 			  int *cores, int64_t *mib, int *gpus)
 {
-	int c = sh->role[r].cores, g = sh->role[r].gpus;
+	/* yarn.io/gpu is a countable resource: a share asks one GPU */
+	int c = sh->role[r].cores, g = pol_whole_gpus(&sh->role[r]);
 	int64_t m = sh->role[r].mem_mib;
 	if (type == JM_MNIST)
 		for (int q = 0; q < sh->nroles; q++) {
@@ -237,8 +238,8 @@ static void exec_shape_of(const struct yconf *k, const struct sim_shape *sh, int
 				c = sh->role[q].cores;
 			if (sh->role[q].mem_mib > m)
 				m = sh->role[q].mem_mib;
-			if (sh->role[q].gpus > g)
-				g = sh->role[q].gpus; /* one resource profile: the PS's too */
+			if (pol_whole_gpus(&sh->role[q]) > g)
+				g = pol_whole_gpus(&sh->role[q]); /* one resource profile: the PS's too */
 		}
 	*cores = c ? (int)(((int64_t)c + CLU_MILLI - 1) / CLU_MILLI * CLU_MILLI) : CLU_MILLI;
 	*gpus = k->drc ? g : 0;
@@ -512,7 +513,7 @@ static void yarn_finished(void *st, struct sim *s, int job)
 static int heartbeat_fit(struct yarn *y, const struct clu *c, const struct pol_shape *want)
 {
 	int i = -1;
-	struct pol_shape sh = y->k.drc ? *want : (struct pol_shape){0, want->mem_mib, 0};
+	struct pol_shape sh = y->k.drc ? *want : (struct pol_shape){0, want->mem_mib, 0, 0};
 	const struct pol_tree *t = y->indexed ? pol_ix_tree(&y->ix, &sh) : NULL;
 	if (t) {
 		i = pol_tree_min(t, y->next_node, c->n);
@@ -537,7 +538,7 @@ static int place(struct yarn *y, const struct clu *c, int n, int role, int cores
 		 int gpus)
 {
 	int k;
-	struct pol_shape sh = {cores, mib, gpus};
+	struct pol_shape sh = {cores, mib, gpus, 0};
 	for (k = 0; k < n; k++) {
 		int node = heartbeat_fit(y, c, &sh);
 		if (node < 0)
@@ -675,7 +676,7 @@ static enum req request(const struct yarn *y, const struct sim *s, int job, stru
 	if (j->live->ams_live < a->ams) {
 		int which = a->relaunch >= 0 ? a->relaunch : j->live->ams_live;
 		*sh = (struct pol_shape){CLU_MILLI, which ? container_mib(&y->k, ANGEL_AM_MIB, false)
-						  : container_mib(&y->k, SPARK_AM_MIB, true), 0};
+						  : container_mib(&y->k, SPARK_AM_MIB, true), 0, 0};
 		return RQ_AM;
 	}
 	if (!a->registered)
@@ -701,7 +702,7 @@ static void note(struct yarn *y, const struct sim *s, int job)
 static bool fits_node(const struct yarn *y, const struct clu *c, int node,
 		      const struct pol_shape *want)
 {
-	struct pol_shape sh = y->k.drc ? *want : (struct pol_shape){0, want->mem_mib, 0};
+	struct pol_shape sh = y->k.drc ? *want : (struct pol_shape){0, want->mem_mib, 0, 0};
 	const struct clu_node *n = &c->nodes[node];
 	return fits(y, n, n->cores_free, n->mem_free, n->gpus_free, &sh);
 }
@@ -709,7 +710,7 @@ static bool fits_node(const struct yarn *y, const struct clu *c, int node,
 /* The first position from `start` round whose node fits `want`, -1. */
 static int first_fit(struct yarn *y, const struct clu *c, int start, const struct pol_shape *want)
 {
-	struct pol_shape sh = y->k.drc ? *want : (struct pol_shape){0, want->mem_mib, 0};
+	struct pol_shape sh = y->k.drc ? *want : (struct pol_shape){0, want->mem_mib, 0, 0};
 	const struct pol_tree *t = y->indexed ? pol_ix_tree(&y->ix, &sh) : NULL;
 	if (t) {
 		int p = pol_tree_min(t, start, c->n);

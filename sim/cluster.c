@@ -16,6 +16,11 @@ void clu_init(struct clu *c, const struct scn *s)
 	memset(c, 0, sizeof *c);
 	c->nodes = xcalloc((size_t)n, sizeof *c->nodes);
 	c->n = n;
+	size_t ngpus = 0;
+	for (int g = 0; g < s->ngroups; g++)
+		ngpus += (size_t)s->groups[g].count * (size_t)s->groups[g].gpus;
+	c->gpu_m = xmalloc((ngpus ? ngpus : 1) * sizeof *c->gpu_m);
+	size_t at = 0;
 	int id = 0;
 	for (int g = 0; g < s->ngroups; g++) {
 		const struct scn_node_group *ng = &s->groups[g];
@@ -31,6 +36,15 @@ void clu_init(struct clu *c, const struct scn *s)
 			nd->cores = nd->cores_free = ng->cores * CLU_MILLI;
 			nd->mem_mib = nd->mem_free = ng->mem_mib;
 			nd->gpus = nd->gpus_free = ng->gpus;
+			if (ng->gpus > CLU_MAX_GPUS) {
+				fprintf(stderr, "hetsim: node group %s: %d GPUs a node, above %d\n",
+					ng->name, ng->gpus, CLU_MAX_GPUS);
+				abort(); /* the loader's limit */
+			}
+			nd->gpu_idle = ng->gpus == 64 ? UINT64_MAX : (UINT64_C(1) << ng->gpus) - 1;
+			nd->gpu_free_m = ng->gpus ? c->gpu_m + at : NULL;
+			for (int k = 0; k < ng->gpus; k++)
+				c->gpu_m[at++] = CLU_GPU_MILLI;
 			nd->cpu_speed = ng->cpu_speed;
 			nd->busy_slowdown = ng->busy_slowdown;
 			nd->nbusy = ng->nbusy;
@@ -56,6 +70,7 @@ void clu_free(struct clu *c)
 	for (int i = 0; i < c->n; i++)
 		free(c->nodes[i].name);
 	free(c->nodes);
+	free(c->gpu_m);
 	free(c->log);
 	memset(c, 0, sizeof *c);
 }
@@ -91,14 +106,83 @@ static void adjust(struct clu *c, int node, int cores, int64_t mem_mib, int gpus
 	}
 }
 
-void clu_take(struct clu *c, int node, int cores, int64_t mem_mib, int gpus)
+static void gpu_broken(const struct clu_node *n, const char *what, uint64_t mask)
 {
-	adjust(c, node, -cores, -mem_mib, -gpus);
+	fprintf(stderr, "hetsim: broken invariant on node %s: %s (GPUs %#llx, idle %#llx)\n",
+		n->name, what, (unsigned long long)mask, (unsigned long long)n->gpu_idle);
+	abort();
 }
 
-void clu_give(struct clu *c, int node, int cores, int64_t mem_mib, int gpus)
+uint64_t clu_take_at(struct clu *c, int node, int cores, int64_t mem_mib, int gpus,
+		     uint64_t want)
 {
-	adjust(c, node, cores, mem_mib, gpus);
+	struct clu_node *n = &c->nodes[node];
+	uint64_t m = want;
+	if (!m) /* the lowest-indexed idle ones */
+		for (uint64_t idle = n->gpu_idle; gpus > 0 && __builtin_popcountll(m) < gpus && idle;
+		     idle &= idle - 1)
+			m |= idle & -idle;
+	if (__builtin_popcountll(m) != gpus || (m & ~n->gpu_idle))
+		gpu_broken(n, "whole GPUs taken that are not idle", m);
+	n->gpu_idle &= ~m;
+	for (uint64_t b = m; b; b &= b - 1)
+		n->gpu_free_m[__builtin_ctzll(b)] = 0;
+	adjust(c, node, -cores, -mem_mib, -gpus);
+	return m;
+}
+
+uint64_t clu_take(struct clu *c, int node, int cores, int64_t mem_mib, int gpus)
+{
+	return clu_take_at(c, node, cores, mem_mib, gpus, 0);
+}
+
+void clu_give(struct clu *c, int node, int cores, int64_t mem_mib, uint64_t gpu_mask)
+{
+	struct clu_node *n = &c->nodes[node];
+	if (gpu_mask & n->gpu_idle)
+		gpu_broken(n, "whole GPUs given back that are idle", gpu_mask);
+	for (uint64_t b = gpu_mask; b; b &= b - 1) {
+		int g = __builtin_ctzll(b);
+		if (n->gpu_free_m[g] != 0)
+			gpu_broken(n, "a GPU given back whole holds a share", gpu_mask);
+		n->gpu_free_m[g] = CLU_GPU_MILLI;
+	}
+	n->gpu_idle |= gpu_mask;
+	adjust(c, node, cores, mem_mib, __builtin_popcountll(gpu_mask));
+}
+
+void clu_take_share(struct clu *c, int node, int cores, int64_t mem_mib, int gpu, int milli)
+{
+	struct clu_node *n = &c->nodes[node];
+	if (gpu < 0 || gpu >= n->gpus || milli < 1 || milli >= CLU_GPU_MILLI ||
+	    n->gpu_free_m[gpu] < milli)
+		gpu_broken(n, "a share taken that its GPU does not have", gpu >= 0 ? UINT64_C(1) << gpu : 0);
+	bool was_idle = n->gpu_free_m[gpu] == CLU_GPU_MILLI;
+	n->gpu_free_m[gpu] = (uint16_t)(n->gpu_free_m[gpu] - milli);
+	if (was_idle)
+		n->gpu_idle &= ~(UINT64_C(1) << gpu);
+	adjust(c, node, -cores, -mem_mib, was_idle ? -1 : 0);
+}
+
+void clu_give_share(struct clu *c, int node, int cores, int64_t mem_mib, int gpu, int milli)
+{
+	struct clu_node *n = &c->nodes[node];
+	if (gpu < 0 || gpu >= n->gpus || milli < 1 || n->gpu_free_m[gpu] + milli > CLU_GPU_MILLI)
+		gpu_broken(n, "a share given back that its GPU never held", gpu >= 0 ? UINT64_C(1) << gpu : 0);
+	n->gpu_free_m[gpu] = (uint16_t)(n->gpu_free_m[gpu] + milli);
+	bool idle = n->gpu_free_m[gpu] == CLU_GPU_MILLI;
+	if (idle)
+		n->gpu_idle |= UINT64_C(1) << gpu;
+	adjust(c, node, cores, mem_mib, idle ? 1 : 0);
+}
+
+int clu_share_pick(const struct clu_node *n, int milli)
+{
+	int best = -1;
+	for (int g = 0; g < n->gpus; g++)
+		if (n->gpu_free_m[g] >= milli && (best < 0 || n->gpu_free_m[g] < n->gpu_free_m[best]))
+			best = g;
+	return best;
 }
 
 bool clu_fits(const struct clu_node *n, int cores, int64_t mem_mib, int gpus,
@@ -107,4 +191,12 @@ bool clu_fits(const struct clu_node *n, int cores, int64_t mem_mib, int gpus,
 	if (mem_mib > n->mem_free || gpus > n->gpus_free)
 		return false;
 	return !check_cores || cores <= n->cores_free;
+}
+
+bool clu_fits_share(const struct clu_node *n, int cores, int64_t mem_mib, int milli,
+		    bool check_cores)
+{
+	if (mem_mib > n->mem_free || (check_cores && cores > n->cores_free))
+		return false;
+	return clu_share_pick(n, milli) >= 0;
 }

@@ -14,6 +14,13 @@
  * scheduler's back (sim_take_gpu: a job model's processes that pick a
  * GPU by probing the node).  Both take from
  * gpus_free, so it always counts GPUs physically idle.
+ *
+ * Each GPU of a node is known by its index (0 .. gpus - 1, at most
+ * CLU_MAX_GPUS: one bit of a mask each) and has CLU_GPU_MILLI milli-GPUs:
+ * an executor holds whole GPUs (all of each, a mask of them) or a share
+ * of one GPU (Weng et al., ATC'23: a pod's gpu_milli, docs/traces.md).  A
+ * GPU with a share on it is not idle: gpus_free counts the GPUs nothing
+ * is on, so a whole-GPU request sees only those, as before shares.
  */
 #ifndef HETSIM_CLUSTER_H
 #define HETSIM_CLUSTER_H
@@ -27,6 +34,10 @@ struct scn;
  * (node cores, executor cores, task_cpus, cores_max, loads) is in these
  * units; the scenario's, whole cores, times this. */
 #define CLU_MILLI 1000
+
+/* Milli-GPUs of one GPU, and the GPUs of a node at most (a bit each). */
+#define CLU_GPU_MILLI 1000
+#define CLU_MAX_GPUS 64
 
 struct clu_node {
 	char *name;          /* "<group>-<i>"; owned */
@@ -47,7 +58,10 @@ struct clu_node {
 	int cores_free;      /* milli-cores not given to executors; < 0 =
 				oversubscribed */
 	int64_t mem_free;    /* MiB not given to executors, >= 0 */
-	int gpus_free;       /* GPUs physically idle, >= 0 */
+	int gpus_free;       /* GPUs physically idle (nothing on them), >= 0 */
+	uint64_t gpu_idle;   /* bit g: GPU g idle (gpus_free of them) */
+	uint16_t *gpu_free_m;/* per GPU: milli-GPUs free, 0 .. CLU_GPU_MILLI
+				(NULL without GPUs); points into the cluster */
 
 	int nexec;           /* live executors on the node */
 	int load;            /* milli-cores demanded by running tasks (task_cpus
@@ -68,6 +82,7 @@ struct clu {
 				   executor could get without oversubscribing */
 	int64_t free_mem_mib;   /* sum of mem_free */
 	int64_t free_gpus;      /* sum of gpus_free */
+	uint16_t *gpu_m;        /* every node's gpu_free_m, one block; owned */
 
 	/* Change log: the node of every clu_take/clu_give, in order, so that
 	 * an index kept outside the cluster (a policy's node index,
@@ -104,17 +119,42 @@ static inline bool clu_log_holds(const struct clu *c, uint64_t seq)
 void clu_init(struct clu *c, const struct scn *s);
 void clu_free(struct clu *c);
 
-/* Take (sign +1) or give back (sign -1) a demand (cores in milli-cores)
- * on node `n`.  Taking
- * more memory or GPUs than free is a broken invariant: the caller must
- * have checked (clu_fits).  Cores may go negative. */
-void clu_take(struct clu *c, int node, int cores, int64_t mem_mib, int gpus);
-void clu_give(struct clu *c, int node, int cores, int64_t mem_mib, int gpus);
+/* Take a demand (cores in milli-cores) on node `node`: `gpus` whole
+ * GPUs, the lowest-indexed idle ones (the rule of the FGD artifact's
+ * baselines for whole-GPU pods, fgd.md §4), or those of `want` (its bit
+ * count is gpus; each must be idle) when not 0.  Returns the mask of the
+ * GPUs taken.  Taking more memory or GPUs than free is a broken
+ * invariant: the caller must have checked (clu_fits).  Cores may go
+ * negative. */
+uint64_t clu_take(struct clu *c, int node, int cores, int64_t mem_mib, int gpus);
+uint64_t clu_take_at(struct clu *c, int node, int cores, int64_t mem_mib, int gpus,
+		     uint64_t want);
+/* Give back cores, memory and the whole GPUs of gpu_mask. */
+void clu_give(struct clu *c, int node, int cores, int64_t mem_mib, uint64_t gpu_mask);
+
+/* A share of `milli` (1 .. CLU_GPU_MILLI - 1) of GPU `gpu` of the node,
+ * taken or given back with cores and memory; the GPU must have the
+ * milli-GPUs free (clu_share_pick). */
+void clu_take_share(struct clu *c, int node, int cores, int64_t mem_mib, int gpu, int milli);
+void clu_give_share(struct clu *c, int node, int cores, int64_t mem_mib, int gpu, int milli);
+/* The GPU a share of `milli` goes on, by best fit: the GPU with the
+ * least milli-GPUs free that still holds it, the lowest index on ties
+ * (the FGD artifact's rule for sharing pods under its baselines, fgd.md
+ * §4); -1 if none holds it. */
+int clu_share_pick(const struct clu_node *n, int milli);
+/* Milli-GPUs free on GPU g of node n. */
+static inline int clu_gpu_free(const struct clu_node *n, int g)
+{
+	return n->gpu_free_m[g];
+}
 
 /* Whether a demand fits node `n` now.  check_cores false: cores are not
  * checked (memory-only calculators).  Memory and GPUs always are. */
 bool clu_fits(const struct clu_node *n, int cores, int64_t mem_mib, int gpus,
 	      bool check_cores);
+/* The same for a share of `milli` of one GPU (clu_share_pick finds one). */
+bool clu_fits_share(const struct clu_node *n, int cores, int64_t mem_mib, int milli,
+		    bool check_cores);
 
 /* Whether node `n` carries every label of `require`. */
 static inline bool clu_has_labels(const struct clu_node *n, uint64_t require)

@@ -255,7 +255,8 @@ struct sim {
 	struct sim_totals tot;
 	int64_t integ_at;           /* integrals below are up to here */
 	int64_t busy_cores, alloc_cores; /* current, milli-cores */
-	int train_gpus, alloc_gpus;      /* current */
+	int64_t alloc_gpus;              /* current, milli-GPUs */
+	int train_gpus;                  /* current */
 
 	uint64_t stale_ends;        /* superseded node end events still in the
 				       queue (at most: some may have been popped) */
@@ -417,15 +418,38 @@ static void recount_node(const struct sim *s, int id)
 	const struct clu_node *n = &s->clu.nodes[id];
 	int cores = 0, gpus = 0, load = 0, ne = 0;
 	int64_t mem = 0;
+	int gfree[CLU_MAX_GPUS]; /* each GPU's milli-GPUs free, as the executors say */
+	for (int g = 0; g < n->gpus; g++)
+		gfree[g] = CLU_GPU_MILLI;
 	for (int e = n->exec_head; e >= 0; e = s->execs[e].node_next) {
 		const struct sim_exec *x = &s->execs[e];
 		if (!x->live || x->node != id)
 			die(s, "executor %d listed on node %s is not live there", e, n->name);
 		cores += x->cores;
 		mem += x->mem_mib;
-		gpus += x->gpus + x->gpus_grabbed;
+		uint64_t whole = x->gpu_mask | x->grab_mask;
+		if (__builtin_popcountll(x->gpu_mask) != x->gpus ||
+		    __builtin_popcountll(x->grab_mask) != x->gpus_grabbed ||
+		    (x->gpu_mask & x->grab_mask))
+			die(s, "executor %d on node %s: %d GPUs and %d grabbed, masks %#llx and %#llx",
+			    x->id, n->name, x->gpus, x->gpus_grabbed,
+			    (unsigned long long)x->gpu_mask, (unsigned long long)x->grab_mask);
+		for (uint64_t b = whole; b; b &= b - 1)
+			gfree[__builtin_ctzll(b)] -= CLU_GPU_MILLI;
+		if (x->gpu_milli)
+			gfree[x->gpu_share] -= x->gpu_milli;
 		ne++;
 	}
+	if (!(s->down && s->down[id]))
+		for (int g = 0; g < n->gpus; g++) {
+			if (gfree[g] != n->gpu_free_m[g] || gfree[g] < 0)
+				die(s, "node %s: GPU %d has %d milli-GPUs free, its executors leave %d",
+				    n->name, g, n->gpu_free_m[g], gfree[g]);
+			gpus += gfree[g] != CLU_GPU_MILLI;
+			if (((n->gpu_idle >> g) & 1) != (gfree[g] == CLU_GPU_MILLI))
+				die(s, "node %s: GPU %d idle bit %d with %d milli-GPUs free", n->name, g,
+				    (int)((n->gpu_idle >> g) & 1), gfree[g]);
+		}
 	for (int r = n->run_head; r >= 0; r = s->runs[r].next) {
 		const struct run *ru = &s->runs[r];
 		if (ru->node != id || !ru->own || (ru->end_seq == UINT64_MAX && !s->overflow))
@@ -462,8 +486,8 @@ static void recount_node(const struct sim *s, int id)
 	}
 	if (cores != n->cores - n->cores_free || mem != n->mem_mib - n->mem_free ||
 	    gpus != n->gpus - n->gpus_free || ne != n->nexec)
-		die(s, "node %s: executors hold %d milli-cores, %" PRId64 " MiB, %d GPUs in %d "
-		    "executors, but the node has %d, %" PRId64 ", %d in use in %d",
+		die(s, "node %s: executors hold %d milli-cores, %" PRId64 " MiB, %d GPUs (not idle) "
+		    "in %d executors, but the node has %d, %" PRId64 ", %d in use in %d",
 		    n->name, cores, mem, gpus, ne, n->cores - n->cores_free,
 		    n->mem_mib - n->mem_free, n->gpus - n->gpus_free, n->nexec);
 	if (load != n->load)
@@ -499,7 +523,7 @@ static inline void integrate(struct sim *s)
 		s->tot.core_busy_us += dt * ((double)s->busy_cores / CLU_MILLI);
 		s->tot.gpu_busy_us += dt * s->train_gpus;
 		s->tot.core_alloc_us += dt * ((double)s->alloc_cores / CLU_MILLI);
-		s->tot.gpu_alloc_us += dt * s->alloc_gpus;
+		s->tot.gpu_alloc_us += dt * ((double)s->alloc_gpus / CLU_GPU_MILLI);
 	}
 	s->integ_at = s->now;
 }
@@ -735,16 +759,32 @@ static bool change_load(struct sim *s, int id, int delta)
 int sim_launch_executor(struct sim *s, int job, int role, int node, int cores,
 			int64_t mem_mib, int gpus)
 {
+	struct sim_gpu_ask g = {.count = gpus, .index = -1};
+	return sim_launch_executor_on(s, job, role, node, cores, mem_mib, &g);
+}
+
+int sim_launch_executor_on(struct sim *s, int job, int role, int node, int cores,
+			   int64_t mem_mib, const struct sim_gpu_ask *ga)
+{
 	if (job < 0 || job >= s->pub.njobs || node < 0 || node >= s->clu.n)
 		die(s, "policy launched an executor for job %d on node %d: no such job or node",
 		    job, node);
 	struct sim_job *j = &s->pub.jobs[job];
 	struct clu_node *n = &s->clu.nodes[node];
+	int gpus = ga->milli ? 0 : ga->count, milli = ga->milli, share = -1;
 	if (!job_active(j) || role < SIM_ROLE_AM || role >= j->shape->nroles || cores < 0 ||
-	    mem_mib < 0 || gpus < 0)
+	    mem_mib < 0 || gpus < 0 || milli < 0 || milli >= CLU_GPU_MILLI ||
+	    (ga->mask && __builtin_popcountll(ga->mask) != gpus))
 		die(s, "policy launched an invalid executor (job %d, status %s, role %d)", job,
 		    sim_status_name(j->status), role);
-	if (!clu_fits(n, cores, mem_mib, gpus, false))
+	if (milli) {
+		share = ga->index >= 0 ? ga->index : clu_share_pick(n, milli);
+		if (share < 0 || share >= n->gpus || clu_gpu_free(n, share) < milli ||
+		    mem_mib > n->mem_free)
+			die(s, "policy launched an executor of %" PRId64 " MiB and %d milli-GPUs of GPU "
+			    "%d for job %d on node %s, which has %" PRId64 " MiB and no such share free",
+			    mem_mib, milli, share, job, n->name, n->mem_free);
+	} else if (!clu_fits(n, cores, mem_mib, gpus, false) || (ga->mask & ~n->gpu_idle))
 		die(s, "policy launched an executor of %" PRId64 " MiB and %d GPUs for job %d on "
 		    "node %s, which has %" PRId64 " MiB and %d GPUs free",
 		    mem_mib, gpus, job, n->name, n->mem_free, n->gpus_free);
@@ -756,8 +796,9 @@ int sim_launch_executor(struct sim *s, int job, int role, int node, int cores,
 	*x = (struct sim_exec){.id = s->nexecs++, .job = job, .role = role, .played = role,
 			       .node = node,
 			       .cores = cores, .mem_mib = mem_mib, .gpus = gpus,
+			       .gpu_milli = milli, .gpu_share = share,
 			       .launch_us = s->now, .ready_us = -1, .end_us = -1,
-			       .gpu_from_us = gpus > 0 ? s->now : -1, .gpu_to_us = -1,
+			       .gpu_from_us = gpus > 0 || milli ? s->now : -1, .gpu_to_us = -1,
 			       .live = true, .node_prev = -1,
 			       .node_next = n->exec_head};
 	if (role == SIM_ROLE_AM)
@@ -770,9 +811,12 @@ int sim_launch_executor(struct sim *s, int job, int role, int node, int cores,
 		s->execs[n->exec_head].node_prev = id;
 	n->exec_head = id;
 	n->nexec++;
-	clu_take(&s->clu, node, cores, mem_mib, gpus);
+	if (milli)
+		clu_take_share(&s->clu, node, cores, mem_mib, share, milli);
+	else
+		x->gpu_mask = clu_take_at(&s->clu, node, cores, mem_mib, gpus, ga->mask);
 	s->alloc_cores += cores;
-	s->alloc_gpus += gpus;
+	s->alloc_gpus += milli ? milli : (int64_t)gpus * CLU_GPU_MILLI;
 
 	struct sim_live *jr = has_live(j) ? j->live : live_get(s, j);
 	xgrow(&jr->execs, &jr->cap_execs, jr->nexecs + 1, sizeof *jr->execs);
@@ -785,7 +829,7 @@ int sim_launch_executor(struct sim *s, int job, int role, int node, int cores,
 		j->live->cores_granted += cores;
 		j->live->execs_live++;
 	}
-	j->gpus_used += gpus;
+	j->gpus_used += milli ? 1 : gpus;
 	x->ev_seq = push_at(s, (double)s->now + (double)s->scn->over.executor_startup_us,
 			       EV_EXEC_READY, (uint32_t)id);
 	check_node(s, node);
@@ -809,11 +853,17 @@ static void release_exec(struct sim *s, int id)
 	if (x->node_next >= 0)
 		s->execs[x->node_next].node_prev = x->node_prev;
 	n->nexec--;
-	if (x->gpus + x->gpus_grabbed > 0)
+	if (x->gpus + x->gpus_grabbed > 0 || x->gpu_milli)
 		x->gpu_to_us = s->now;
-	clu_give(&s->clu, x->node, x->cores, x->mem_mib, x->gpus + x->gpus_grabbed);
+	if (x->gpu_milli) {
+		clu_give_share(&s->clu, x->node, x->cores, x->mem_mib, x->gpu_share, x->gpu_milli);
+		if (x->grab_mask)
+			clu_give(&s->clu, x->node, 0, 0, x->grab_mask);
+	} else {
+		clu_give(&s->clu, x->node, x->cores, x->mem_mib, x->gpu_mask | x->grab_mask);
+	}
 	s->alloc_cores -= x->cores;
-	s->alloc_gpus -= x->gpus + x->gpus_grabbed;
+	s->alloc_gpus -= x->gpu_milli + (int64_t)(x->gpus + x->gpus_grabbed) * CLU_GPU_MILLI;
 	if (x->role == SIM_ROLE_AM) {
 		j->live->ams_live--;
 	} else {
@@ -1778,11 +1828,11 @@ void sim_take_gpu(struct sim *s, struct sim_exec *x)
 		die(s, "executor %d took a GPU on node %s, which has none free", x->id,
 		    s->clu.nodes[x->node].name);
 	integrate(s);
-	clu_take(&s->clu, x->node, 0, 0, 1);
+	x->grab_mask = clu_take(&s->clu, x->node, 0, 0, 1);
 	x->gpus_grabbed = x->gpus_took = 1;
 	x->gpu_from_us = s->now;
 	s->pub.jobs[x->job].gpus_used++;
-	s->alloc_gpus++;
+	s->alloc_gpus += CLU_GPU_MILLI;
 	check_node(s, x->node);
 }
 
@@ -1791,9 +1841,10 @@ void sim_give_gpus(struct sim *s, struct sim_exec *x)
 	if (!x->gpus_grabbed)
 		return;
 	integrate(s);
-	clu_give(&s->clu, x->node, 0, 0, x->gpus_grabbed);
-	s->alloc_gpus -= x->gpus_grabbed;
+	clu_give(&s->clu, x->node, 0, 0, x->grab_mask);
+	s->alloc_gpus -= (int64_t)x->gpus_grabbed * CLU_GPU_MILLI;
 	x->gpus_grabbed = 0;
+	x->grab_mask = 0;
 	x->gpu_to_us = s->now;
 	check_node(s, x->node);
 }
@@ -2190,7 +2241,10 @@ static void node_up(struct sim *s, int id)
 	integrate_down(s);
 	s->nodes_down--;
 	s->up_since[id] = s->now;
-	clu_give(&s->clu, id, n->cores, n->mem_mib, n->gpus);
+	/* every GPU: the node went down with none in use (its executors were
+	 * lost first) */
+	clu_give(&s->clu, id, n->cores, n->mem_mib,
+		 n->gpus == 64 ? UINT64_MAX : (UINT64_C(1) << n->gpus) - 1);
 	check_node(s, id);
 	s->sched_dirty = true;
 }

@@ -104,7 +104,10 @@ struct sim_role {
 	int count;         /* executors wanted (spark.executor.instances) */
 	int cores;         /* milli-cores each (CLU_MILLI a core); 0 = unset
 			      (policy decides) */
-	int gpus;          /* GPUs each */
+	int gpus;          /* whole GPUs each */
+	int gpu_milli;     /* or a share of one GPU each, milli-GPUs (gpus 0);
+			      a policy that holds no shares rounds it up to
+			      one GPU */
 	int slots;         /* task slots of each executor: -1 = Spark's cores /
 			      task_cpus; else this many (0: runs no task) */
 };
@@ -193,10 +196,14 @@ struct sim_exec {
 				    model assigns roles itself (sim_exec_plays) */
 	int cores;               /* milli-cores held */
 	int64_t mem_mib;         /* memory held, MiB */
-	int gpus;                /* GPUs the scheduler gave it */
+	int gpus;                /* whole GPUs the scheduler gave it */
+	int gpu_milli;           /* or a share of one GPU, milli-GPUs (0: none) */
+	int gpu_share;           /* the share's GPU (index on the node); -1 */
+	uint64_t gpu_mask;       /* the whole GPUs given (bit i: GPU i) */
 	int gpus_grabbed;        /* GPUs it holds behind the scheduler now
 				    (sim_take_gpu, until sim_give_gpus or its
 				    end) */
+	uint64_t grab_mask;      /* which ones */
 	int gpus_took;           /* GPUs it took at any time (for outputs) */
 	int64_t gpu_from_us, gpu_to_us; /* when it held GPUs (given at launch,
 				    or taken); -1 if never */
@@ -334,15 +341,31 @@ const struct scn_job_group *sim_job_group(const struct sim *s, int job);
 
 /* Requests a policy may make during its hooks. */
 
+/* What an executor takes of its node's GPUs: `count` whole ones, on the
+ * GPUs of `mask` (each idle), or when mask is 0 the lowest-indexed idle
+ * ones; or (milli > 0) a share of one GPU, on GPU `index`, or when index
+ * is -1 the GPU clu_share_pick chooses (best fit: docs/model.md,
+ * "Cluster").  A policy that chooses the GPU (FGD) names it. */
+struct sim_gpu_ask {
+	int count;        /* whole GPUs (milli 0) */
+	int milli;        /* a share of one GPU, 1 .. CLU_GPU_MILLI - 1; 0: whole GPUs */
+	int index;        /* the share's GPU; -1: best fit */
+	uint64_t mask;    /* the whole GPUs; 0: the lowest-indexed idle */
+};
+
 /* Give job `job` one executor of role `role` (or an application master,
  * role SIM_ROLE_AM) on node `node` holding (cores, mem_mib, gpus), cores
- * in milli-cores.
+ * in milli-cores, gpus whole ones (the lowest-indexed idle).
  * Memory and GPUs must fit (clu_fits); cores may oversubscribe.  The
  * executor can run tasks after the executor start-up overhead; an AM
  * coming up makes the policy's schedule hook run.  Returns the executor
  * id. */
 int sim_launch_executor(struct sim *s, int job, int role, int node,
 			int cores, int64_t mem_mib, int gpus);
+/* The same with the GPUs of `g` (whole ones where it names them, or a
+ * share of one, which must fit: clu_fits_share). */
+int sim_launch_executor_on(struct sim *s, int job, int role, int node, int cores,
+			   int64_t mem_mib, const struct sim_gpu_ask *g);
 
 /* Give up on a job that has no task running: it becomes
  * JOB_UNPLACEABLE for reason `why` (enum sim_why), releasing any

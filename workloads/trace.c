@@ -13,8 +13,10 @@
  * the policies), and each task demands its executor's share of them
  * (task_cpus = role 0's cores / slots; a second role's executors are
  * assumed to match), so that processor sharing slows a task only when a
- * node's tasks demand more than its cores.  A share of a GPU is one whole
- * GPU (docs/traces.md, "Units"), until the kernel holds fractions.
+ * node's tasks demand more than its cores.
+ * A GPU share is a share (sim_role.gpu_milli): fifo and label-dual place
+ * it on one GPU with that much free, spark-standalone and yarn ask a whole
+ * GPU for it (docs/traces.md, "Units").
  */
 #include <limits.h>
 #include <stddef.h>
@@ -48,7 +50,8 @@ static void tr_shape_at(const struct scn *s, int g, int k, struct sim_shape *out
 			.mem_mib = tr->mem_mib, .require = tr->require | jg->require,
 			.prefer = jg->prefer, .count = tr->count,
 			.cores = tr->cpu_milli > 0 ? tr->cpu_milli : 1,
-			.gpus = tr->gpus ? tr->gpus : tr->gpu_milli > 0, .slots = tr->slots};
+			.gpus = tr->gpus, .gpu_milli = tr->gpus ? 0 : tr->gpu_milli,
+			.slots = tr->slots};
 		cmax += (int64_t)tr->count * out->role[r].cores;
 	}
 	out->cores_max = cmax > INT_MAX ? INT_MAX : (int)cmax;
