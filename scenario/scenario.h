@@ -100,7 +100,8 @@ struct scn_arrival {
 /* The limits the loader enforces (docs/scenario.md, "Limits"), here so
  * that job models' key tables (workloads/model.h) can name them. */
 #define SCN_MAX_CORES 10000              /* cores of a node, an executor or a task */
-#define SCN_MAX_GPUS 1000                /* GPUs of a node or an executor */
+#define SCN_MAX_GPUS 64                  /* GPUs of a node or an executor (a bit
+						    each: sim/cluster.h) */
 #define SCN_MAX_EXECUTORS 10000          /* executors of one job */
 #define SCN_MAX_STAGES 10000             /* stages of a job */
 #define SCN_MAX_TASKS 1000000            /* tasks of one stage */
