@@ -33,6 +33,7 @@ static const struct {
 	{"tfos", test_suite_tfos},
 	{"yarn", test_suite_yarn},
 	{"locality", test_suite_locality},
+	{"sparklog", test_suite_sparklog},
 };
 
 int main(int argc, char **argv)
