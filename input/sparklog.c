@@ -1221,6 +1221,14 @@ static const char *num_or_dash(double x, char *buf, size_t n)
 	return buf;
 }
 
+static const char *ms_or_dash(int64_t ms, char *buf, size_t n)
+{
+	if (ms < 0)
+		return "-";
+	snprintf(buf, n, "%" PRId64, ms);
+	return buf;
+}
+
 struct xev {
 	int64_t t;
 	int d;       /* +1 added, -1 removed */
@@ -1340,9 +1348,8 @@ int slog_info(FILE *out, const struct slog *l)
 		fprintf(out, "time: %" PRId64 " to %" PRId64 " ms (%.3f s)\n", a->start_ms, a->end_ms,
 			(double)(a->end_ms - a->start_ms) / 1000);
 	else
-		fprintf(out, "time: %s to %s ms\n", a->start_ms >= 0 ? (snprintf(b1, sizeof b1,
-			"%" PRId64, a->start_ms), b1) : "-", a->end_ms >= 0 ? (snprintf(b2,
-			sizeof b2, "%" PRId64, a->end_ms), b2) : "-");
+		fprintf(out, "time: %s to %s ms\n", ms_or_dash(a->start_ms, b1, sizeof b1),
+			ms_or_dash(a->end_ms, b2, sizeof b2));
 	fprintf(out, "config: master %s, executor cores %s, task cpus %s, executor gpus %s, "
 		"task gpus %s, dynamic allocation %s\n", or_dash(e->master),
 		num_or_dash(e->executor_cores, b1, sizeof b1), num_or_dash(e->task_cpus, b2, sizeof b2),
@@ -1365,7 +1372,7 @@ int slog_info(FILE *out, const struct slog *l)
 	int64_t any = 0;
 	for (int k = 0; k < SLOG_NRULES; k++)
 		any += l->count[k];
-	fprintf(out, "records skipped or clamped: %s\n", any ? "" : "none");
+	fprintf(out, "records skipped or clamped:%s\n", any ? "" : " none");
 	for (int k = 0; k < SLOG_NRULES; k++)
 		if (l->count[k])
 			fprintf(out, "  %" PRId64 " %s: %s (first at line %" PRId64 ")\n", l->count[k],

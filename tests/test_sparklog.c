@@ -732,6 +732,21 @@ static void base_log(void)
 	CU_ASSERT_EQUAL(sp.first_launch_ms, 1220);
 	CU_ASSERT_EQUAL(sp.last_finish_ms, 1320);
 	CU_ASSERT_EQUAL(rules_hit(l), 0);
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	CU_ASSERT_EQUAL(slog_info(f, l), 0);
+	fclose(f);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\napp: t, id app-1, user u\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\ntime: 1000 to - ms\n")); /* no ApplicationEnd */
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nconfig: master -, executor cores -, task cpus -, "
+				      "executor gpus -, task gpus -, dynamic allocation -\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\njobs: 1 (0 succeeded, 0 failed, 1 without an end)\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n     0       0      1           -       100     100.0     "
+				      "100.0       100  s0\n"));
+	const char *tail = "\nrecords skipped or clamped: none\n";
+	CU_ASSERT_TRUE(len > strlen(tail) && !strcmp(out + len - strlen(tail), tail));
+	free(out);
 	slog_free(l);
 }
 
@@ -1088,7 +1103,7 @@ static void info_rules(void)
 	FILE *f = open_memstream(&out, &len);
 	CU_ASSERT_EQUAL(slog_info(f, l), 0);
 	fclose(f);
-	const char *tail = "records skipped or clamped: \n"
+	const char *tail = "records skipped or clamped:\n"
 			   "  2 removals of executors never added: skipped (first at line 7)\n"
 			   "  1 task ends finishing before their launch: clamped (first at line 9)\n";
 	CU_ASSERT_TRUE(len >= strlen(tail) && !strcmp(out + len - strlen(tail), tail));
