@@ -316,10 +316,19 @@ static int get_i32(struct rd *r, const struct json *obj, const char *key, const 
 	return k;
 }
 
+/* A moment, epoch ms: in [0, SLOG_MAX_MS], so that no difference of two
+ * overflows. */
 static int get_time(struct rd *r, const struct json *obj, const char *key, const char *in,
 		    bool need, int64_t *out)
 {
-	return get_int(r, obj, key, in, need, INT64_MIN, INT64_MAX, out);
+	return get_int(r, obj, key, in, need, 0, SLOG_MAX_MS, out);
+}
+
+/* A duration metric, ms: any integer (the rules check its range). */
+static int get_ms(struct rd *r, const struct json *obj, const char *key, const char *in,
+		  int64_t *out)
+{
+	return get_int(r, obj, key, in, false, INT64_MIN, INT64_MAX, out);
 }
 
 static int get_num(struct rd *r, const struct json *obj, const char *key, const char *in,
@@ -834,79 +843,97 @@ static int metric(struct rd *r, const struct json *obj, const char *key, const c
 	return 0;
 }
 
+/* A TaskEnd's fields, as read (before the rules). */
+struct tfields {
+	int stage_id, attempt, index;
+	int64_t id, launch, finish, att, run, deser, grt;
+	int has_run, has_deser, has_grt;    /* get_time's 1: present */
+	bool spec, failed, killed;
+	const char *exec_id, *host, *why;
+	const struct json *info, *m;        /* Task Info, Task Metrics */
+};
+
+static int task_fields(struct rd *r, const struct json *ev, struct tfields *f)
+{
+	const char *TI = "Task Info", *TM = "Task Metrics";
+	const struct json *reason = NULL;
+	*f = (struct tfields){.index = -1};
+	if (get_i32(r, ev, "Stage ID", "", true, &f->stage_id) < 0 ||
+	    get_i32(r, ev, "Stage Attempt ID", "", false, &f->attempt) < 0 ||
+	    get_tree(r, ev, TI, "", true, JSON_OBJECT, &f->info) < 0 ||
+	    get_int(r, f->info, "Task ID", TI, true, 0, INT64_MAX, &f->id) < 0 ||
+	    get_time(r, f->info, "Launch Time", TI, true, &f->launch) < 0 ||
+	    get_time(r, f->info, "Finish Time", TI, true, &f->finish) < 0 ||
+	    get_str(r, f->info, "Executor ID", TI, true, &f->exec_id) < 0 ||
+	    get_i32(r, f->info, "Index", TI, false, &f->index) < 0 ||
+	    get_int(r, f->info, "Attempt", TI, false, 0, UINT16_MAX, &f->att) < 0 ||
+	    get_str(r, f->info, "Host", TI, false, &f->host) < 0 ||
+	    get_bool(r, f->info, "Speculative", TI, &f->spec) < 0 ||
+	    get_bool(r, f->info, "Failed", TI, &f->failed) < 0 ||
+	    get_bool(r, f->info, "Killed", TI, &f->killed) < 0 ||
+	    (f->has_grt = get_time(r, f->info, "Getting Result Time", TI, false, &f->grt)) < 0 ||
+	    get_tree(r, ev, "Task End Reason", "", false, JSON_OBJECT, &reason) < 0 ||
+	    get_str(r, reason, "Reason", "Task End Reason", false, &f->why) < 0 ||
+	    get_tree(r, ev, TM, "", false, JSON_OBJECT, &f->m) < 0 ||
+	    (f->has_run = get_ms(r, f->m, "Executor Run Time", TM, &f->run)) < 0 ||
+	    (f->has_deser = get_ms(r, f->m, "Executor Deserialize Time", TM, &f->deser)) < 0)
+		return -1;
+	return 0;
+}
+
+/* The rules, in order: the stage, a duplicate (both skip), the
+ * executor (added implicitly), the finish (clamped), the metrics
+ * (dropped). */
 static int on_task_end(struct rd *r, const struct json *ev)
 {
 	struct slog *l = r->l;
-	const char *TI = "Task Info", *TM = "Task Metrics", *exec_id = NULL, *host = NULL;
-	const char *why = NULL;
-	const struct json *info = NULL, *m = NULL, *reason = NULL;
-	int stage_id = 0, attempt = 0, index = -1;
-	int64_t id = 0, launch = 0, finish = 0, att = 0, run = 0, deser = 0, grt = 0;
-	bool spec = false, failed = false, killed = false;
-	int has_run = 0, has_deser = 0, has_grt = 0;
-	if (get_i32(r, ev, "Stage ID", "", true, &stage_id) < 0 ||
-	    get_i32(r, ev, "Stage Attempt ID", "", false, &attempt) < 0 ||
-	    get_tree(r, ev, TI, "", true, JSON_OBJECT, &info) < 0 ||
-	    get_int(r, info, "Task ID", TI, true, 0, INT64_MAX, &id) < 0 ||
-	    get_time(r, info, "Launch Time", TI, true, &launch) < 0 ||
-	    get_time(r, info, "Finish Time", TI, true, &finish) < 0 ||
-	    get_str(r, info, "Executor ID", TI, true, &exec_id) < 0 ||
-	    get_i32(r, info, "Index", TI, false, &index) < 0 ||
-	    get_int(r, info, "Attempt", TI, false, 0, UINT16_MAX, &att) < 0 ||
-	    get_str(r, info, "Host", TI, false, &host) < 0 ||
-	    get_bool(r, info, "Speculative", TI, &spec) < 0 ||
-	    get_bool(r, info, "Failed", TI, &failed) < 0 ||
-	    get_bool(r, info, "Killed", TI, &killed) < 0 ||
-	    (has_grt = get_time(r, info, "Getting Result Time", TI, false, &grt)) < 0 ||
-	    get_tree(r, ev, "Task End Reason", "", false, JSON_OBJECT, &reason) < 0 ||
-	    get_str(r, reason, "Reason", "Task End Reason", false, &why) < 0 ||
-	    get_tree(r, ev, TM, "", false, JSON_OBJECT, &m) < 0 ||
-	    (has_run = get_time(r, m, "Executor Run Time", TM, false, &run)) < 0 ||
-	    (has_deser = get_time(r, m, "Executor Deserialize Time", TM, false, &deser)) < 0)
+	struct tfields f;
+	if (task_fields(r, ev, &f) < 0)
 		return -1;
-	int s = imap_get(&r->stage_of, stage_key(stage_id, attempt));
+	int s = imap_get(&r->stage_of, stage_key(f.stage_id, f.attempt));
 	if (s < 0 || !l->stages[s].submitted)
 		return incon(r, SLOG_TASK_NO_STAGE, json_col(r->jp, json_get(ev, "Stage ID")),
-			     "task %" PRId64 " is of stage %d attempt %d, never submitted", id,
-			     stage_id, attempt);
-	if (imap_get(&r->task_seen, id) >= 0)
-		return incon(r, SLOG_TASK_DUP, json_col(r->jp, json_get(info, "Task ID")),
-			     "task %" PRId64 " ended already", id);
+			     "task %" PRId64 " is of stage %d attempt %d, never submitted", f.id,
+			     f.stage_id, f.attempt);
+	if (imap_get(&r->task_seen, f.id) >= 0)
+		return incon(r, SLOG_TASK_DUP, json_col(r->jp, json_get(f.info, "Task ID")),
+			     "task %" PRId64 " ended already", f.id);
 	if (l->ntasks == INT_MAX)
 		return bad(r, 1, "more than %d task ends", INT_MAX);
-	int x = smap_get(&r->exec_of, exec_id);
+	int x = smap_get(&r->exec_of, f.exec_id);
 	if (x < 0) {
-		if (incon(r, SLOG_TASK_NO_EXEC, json_col(r->jp, json_get(info, "Executor ID")),
-			  "task %" PRId64 " ran on executor '%s', never added", id, exec_id) < 0)
+		if (incon(r, SLOG_TASK_NO_EXEC, json_col(r->jp, json_get(f.info, "Executor ID")),
+			  "task %" PRId64 " ran on executor '%s', never added", f.id, f.exec_id) < 0)
 			return -1;
-		x = add_exec(r, exec_id, host ? host_index(r, host) : -1, launch);
+		x = add_exec(r, f.exec_id, f.host ? host_index(r, f.host) : -1, f.launch);
 		l->execs[x].implicit = true;
 	}
-	if (finish < launch) {
-		if (incon(r, SLOG_TASK_FINISH_EARLY, json_col(r->jp, json_get(info, "Finish Time")),
+	if (f.finish < f.launch) {
+		if (incon(r, SLOG_TASK_FINISH_EARLY, json_col(r->jp, json_get(f.info, "Finish Time")),
 			  "task %" PRId64 " 'Finish Time' %" PRId64 " is before its 'Launch Time' %"
-			  PRId64, id, finish, launch) < 0)
+			  PRId64, f.id, f.finish, f.launch) < 0)
 			return -1;
-		finish = launch;
+		f.finish = f.launch;
 	}
 	struct slog_task t = {
-		.id = id, .launch_ms = launch, .finish_ms = finish, .stage = s, .index = index,
-		.exec = x, .host = host ? host_index(r, host) : l->execs[x].host,
-		.attempt = (uint16_t)att,
-		.flags = (uint8_t)((spec ? SLOG_SPECULATIVE : 0) | (failed ? SLOG_FAILED : 0) |
-				   (killed ? SLOG_KILLED : 0)),
-		.reason = (uint8_t)(why ? reason_of(why) : SLOG_R_UNKNOWN),
+		.id = f.id, .launch_ms = f.launch, .finish_ms = f.finish, .stage = s,
+		.index = f.index, .exec = x,
+		.host = f.host ? host_index(r, f.host) : l->execs[x].host,
+		.attempt = (uint16_t)f.att,
+		.flags = (uint8_t)((f.spec ? SLOG_SPECULATIVE : 0) | (f.failed ? SLOG_FAILED : 0) |
+				   (f.killed ? SLOG_KILLED : 0)),
+		.reason = (uint8_t)(f.why ? reason_of(f.why) : SLOG_R_UNKNOWN),
 	};
-	int64_t res = grt > 0 ? finish - grt : 0;
-	if (metric(r, m, "Executor Run Time", "'Executor Run Time'", id, run, has_run == 1,
-		   &t.run_ms) < 0 ||
-	    metric(r, m, "Executor Deserialize Time", "'Executor Deserialize Time'", id, deser,
-		   has_deser == 1, &t.deser_ms) < 0 ||
-	    metric(r, info, "Getting Result Time", "'Finish Time' - 'Getting Result Time'", id,
-		   res, has_grt == 1, &t.result_ms) < 0)
+	int64_t fetch = f.grt > 0 ? f.finish - f.grt : 0;
+	if (metric(r, f.m, "Executor Run Time", "'Executor Run Time'", f.id, f.run,
+		   f.has_run == 1, &t.run_ms) < 0 ||
+	    metric(r, f.m, "Executor Deserialize Time", "'Executor Deserialize Time'", f.id,
+		   f.deser, f.has_deser == 1, &t.deser_ms) < 0 ||
+	    metric(r, f.info, "Getting Result Time", "'Finish Time' - 'Getting Result Time'", f.id,
+		   fetch, f.has_grt == 1, &t.result_ms) < 0)
 		return -1;
 	xgrow(&l->tasks, &r->cap_tasks, l->ntasks + 1, sizeof *l->tasks);
-	imap_put(&r->task_seen, id, l->ntasks);
+	imap_put(&r->task_seen, f.id, l->ntasks);
 	l->tasks[l->ntasks++] = t;
 	return 0;
 }

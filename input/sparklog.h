@@ -45,7 +45,10 @@
  *                         Finish Time, Executor ID}
  *
  * Other fields are optional (Stage Attempt ID and Resource Profile Id
- * default to 0); where present they must have their type.
+ * default to 0); where present they must have their type.  Ids,
+ * counts and cores are integers in [0, 2^31 - 1] (Task ID: [0, 2^63 -
+ * 1], Attempt: [0, 65535]); moments (Timestamp, Launch Time, ...) are
+ * epoch ms in [0, SLOG_MAX_MS].
  *
  * A record that parses but does not fit what came before is
  * inconsistent: it is skipped or clamped by the rule of its reason
@@ -60,6 +63,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#define SLOG_MAX_MS ((int64_t)1 << 53) /* the latest moment read, epoch ms */
 
 struct slog_opts {
 	bool strict;                /* the first inconsistent record is an error */

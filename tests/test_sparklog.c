@@ -782,6 +782,9 @@ static void bad_records(void)
 		 "\"Executor ID\":\"1\",\"Launch Time\":null,\"Finish Time\":6}}\n",
 		 ":7:89: SparkListenerTaskEnd: 'Launch Time' is null, expected an integer"},
 		{"{\"Event\":\"SparkListenerTaskEnd\",\"Stage ID\":0,\"Task Info\":{\"Task ID\":1,"
+		 "\"Executor ID\":\"1\",\"Launch Time\":-5,\"Finish Time\":6}}\n",
+		 ":7:89: SparkListenerTaskEnd: 'Launch Time' -5 is out of range [0, 9007199254740992]"},
+		{"{\"Event\":\"SparkListenerTaskEnd\",\"Stage ID\":0,\"Task Info\":{\"Task ID\":1,"
 		 "\"Executor ID\":\"1\",\"Launch Time\":\"a\\nb\",\"Finish Time\":6}}\n",
 		 ":7:89: SparkListenerTaskEnd: 'Launch Time' is a string (\"a?b\"), expected an integer"},
 		{"{\"Event\":\"SparkListenerTaskEnd\",\"Stage ID\":0,\"Task Info\":{\"Task ID\":1,"
@@ -1088,6 +1091,25 @@ static void event_forms(void)
 	slog_free(l);
 }
 
+/* SLOG_TASK_METRIC for the result fetch: Getting Result Time after the
+ * finish. */
+static void fetch_after_finish(void)
+{
+	const char *path = write_log("fetch", BASE
+		"{\"Event\":\"SparkListenerTaskEnd\",\"Stage ID\":0,\"Task Info\":{\"Task ID\":1,"
+		"\"Launch Time\":1230,\"Executor ID\":\"1\",\"Getting Result Time\":1400,"
+		"\"Finish Time\":1330}}\n");
+	struct slog *l = read_ok(path, false);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(l);
+	CU_ASSERT_EQUAL(l->count[SLOG_TASK_METRIC], 1);
+	CU_ASSERT_EQUAL_FATAL(l->ntasks, 2);
+	CU_ASSERT_EQUAL(l->tasks[1].result_ms, -1);
+	CU_ASSERT_EQUAL(l->tasks[1].run_ms, -1); /* no Task Metrics */
+	slog_free(l);
+	expect_error(path, true, ":7:108: SparkListenerTaskEnd: task 1 'Finish Time' - 'Getting "
+		     "Result Time' -70 ms is outside [0, 2147483647]");
+}
+
 /* The summary's last lines count what the rules did, by reason. */
 static void info_rules(void)
 {
@@ -1149,6 +1171,7 @@ int test_suite_sparklog(void)
 		{"bad files: missing, empty, blank", bad_files},
 		{"inconsistent records: each rule, counted or strict", inconsistent_records},
 		{"events: qualified names, other kinds, flags, metrics", event_forms},
+		{"inconsistent records: a result fetched after the finish", fetch_after_finish},
 		{"info: the records skipped or clamped, by reason", info_rules},
 	};
 	for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++)
