@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "json.h"
 #include "util.h"
@@ -1078,11 +1079,39 @@ static void rd_free(struct rd *r)
 	zr_close(r->z);
 }
 
+/* What cannot be read, said before reading: a folder (Spark's rolling
+ * logs, eventlog_v2_<app>/) and codecs other than zstd, which would
+ * otherwise read as "not JSON" at line 1. */
+static int unsupported(const char *path, struct zr *z, char *err, size_t errlen)
+{
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "%s: a folder, not an event log file (rolling logs, "
+			 "eventlog_v2_*, are not read: give one events_* file)", path);
+		return -1;
+	}
+	static const char *const codecs[] = {".lz4", ".lzf", ".snappy"};
+	size_t n = strlen(path);
+	for (size_t i = 0; z && !zr_compressed(z) && i < sizeof codecs / sizeof codecs[0]; i++) {
+		size_t k = strlen(codecs[i]);
+		if (n > k && !strcmp(path + n - k, codecs[i])) {
+			snprintf(err, errlen, "%s: compressed with %s, by its name: only plain and "
+				 "zstd-compressed event logs are read", path, codecs[i] + 1);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 struct slog *slog_read(const char *path, const struct slog_opts *opts, char *err, size_t errlen)
 {
 	struct rd r = {.strict = opts && opts->strict, .err = err, .errlen = errlen};
-	if (!(r.z = zr_open(path, err, errlen)))
+	if (unsupported(path, NULL, err, errlen) < 0 || !(r.z = zr_open(path, err, errlen)))
 		return NULL;
+	if (unsupported(path, r.z, err, errlen) < 0) {
+		zr_close(r.z);
+		return NULL;
+	}
 	struct slog *l = xcalloc(1, sizeof *l);
 	l->mem = xcalloc(1, sizeof *l->mem);
 	l->path = pool_str(l->mem, path, strlen(path));

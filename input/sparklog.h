@@ -20,7 +20,10 @@
  * "path:line:col: message" (col: the JSON problem's byte column, the
  * offending member's key for a wrong value, 1 for a missing field).
  * A file with no event at all is an error too ("path: no Spark
- * listener events").  Which events need what:
+ * listener events"), and so are a folder (Spark's rolling logs,
+ * eventlog_v2_<app>/, are not read) and a name ending in .lz4, .lzf or
+ * .snappy (codecs not read) that is not zstd inside.  Which events
+ * need what:
  *
  *   every line            Event (a string), the line being an object
  *   LogStart              Spark Version

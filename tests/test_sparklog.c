@@ -847,6 +847,23 @@ static void bad_files(void)
 	expect_error(path, false, ": No such file or directory");
 	expect_error(write_log("empty", ""), false, ": no Spark listener events");
 	expect_error(write_log("blank", "\n  \n\t\n"), false, ": no Spark listener events");
+	expect_error(tmpdir, false, ": a folder, not an event log file (rolling logs, eventlog_v2_*, "
+		     "are not read: give one events_* file)");
+	expect_error(write_log("app-1.lz4", "LZ4Block..."), false,
+		     ": compressed with lz4, by its name: only plain and zstd-compressed event logs "
+		     "are read");
+	expect_error(write_log("app-1.snappy", "\x82SNAPPY"), false,
+		     ": compressed with snappy, by its name: only plain and zstd-compressed event "
+		     "logs are read");
+	/* a zstd log named .lz4 is read for what it is */
+	snprintf(path, sizeof path, "%s/renamed.lz4", tmpdir);
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "cp " SPARK "eventlog_4nodes_8cores_dynamic_alloc.zstd %s", path);
+	CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+	struct slog *l = read_ok(path, true);
+	CU_ASSERT_PTR_NOT_NULL(l);
+	CU_ASSERT_EQUAL(l ? l->ntasks : -1, 235);
+	slog_free(l);
 }
 
 /* Inconsistent records: each rule once, by a log whose last line breaks
@@ -1168,7 +1185,7 @@ int test_suite_sparklog(void)
 		{"real log: the largest read in well under a second", real_speed},
 		{"small log: the consistent base", base_log},
 		{"bad records: exact messages", bad_records},
-		{"bad files: missing, empty, blank", bad_files},
+		{"bad files: missing, empty, blank, a folder, other codecs", bad_files},
 		{"inconsistent records: each rule, counted or strict", inconsistent_records},
 		{"events: qualified names, other kinds, flags, metrics", event_forms},
 		{"inconsistent records: a result fetched after the finish", fetch_after_finish},
