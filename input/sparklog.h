@@ -39,7 +39,7 @@
  *   ExecutorAdded         Executor ID, Timestamp, Executor Info {Host,
  *                         Total Cores}
  *   ExecutorRemoved       Executor ID, Timestamp
- *   JobStart              Job ID (Submission Time: Spark >= 1.3)
+ *   JobStart              Job ID (no Submission Time in Spark 1.2 logs)
  *   JobEnd                Job ID, Completion Time
  *   StageSubmitted        Stage Info {Stage ID, Number of Tasks}
  *   StageCompleted        Stage Info {Stage ID, Number of Tasks,
@@ -48,7 +48,8 @@
  *                         Finish Time, Executor ID}
  *
  * Other fields are optional (Stage Attempt ID and Resource Profile Id
- * default to 0); where present they must have their type.  Ids,
+ * default to 0; a null is taken as absent, as "Task Metrics": null);
+ * where present they must have their type.  Ids,
  * counts and cores are integers in [0, 2^31 - 1] (Task ID: [0, 2^63 -
  * 1], Attempt: [0, 65535]); moments (Timestamp, Launch Time, ...) are
  * epoch ms in [0, SLOG_MAX_MS].
