@@ -32,6 +32,7 @@ int test_suite_tfos(void);
 int test_suite_yarn(void);
 int test_suite_locality(void);
 int test_suite_trace(void);
+int test_suite_sparklog(void);
 
 /* Add a suite with the given tests (NULL-terminated pairs). */
 #define TEST_SUITE(name, ...)                                            \

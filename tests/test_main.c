@@ -34,6 +34,7 @@ static const struct {
 	{"yarn", test_suite_yarn},
 	{"locality", test_suite_locality},
 	{"trace", test_suite_trace},
+	{"sparklog", test_suite_sparklog},
 };
 
 int main(int argc, char **argv)
