@@ -86,6 +86,13 @@ static bool find_script(const char *name, char *buf, size_t len)
 	return false;
 }
 
+static void var_str(char *v, size_t len, const char *name, const char *val);
+
+void cmd_gp_str(char *v, size_t len, const char *name, const char *val)
+{
+	var_str(v, len, name, val);
+}
+
 /* gnuplot's '...' string: a ' is written ''. */
 static void var_str(char *v, size_t len, const char *name, const char *val)
 {
@@ -105,15 +112,20 @@ static void var_str(char *v, size_t len, const char *name, const char *val)
  * No gnuplot or no script: a note, and 0 (the figure is a convenience). */
 static int gnuplot_run(const char *name, const char *vars, const char *png)
 {
+	return cmd_gnuplot("calibrate", name, vars, png);
+}
+
+int cmd_gnuplot(const char *who, const char *name, const char *vars, const char *png)
+{
 	char script[4200], tmp[4300];
 	if (!on_path("gnuplot")) {
-		fprintf(stderr, "hetsim calibrate: gnuplot not found; figure %s skipped "
-				"(install gnuplot-nox)\n", png);
+		fprintf(stderr, "hetsim %s: gnuplot not found; figure %s skipped "
+				"(install gnuplot-nox)\n", who, png);
 		return 0;
 	}
 	if (!find_script(name, script, sizeof script)) {
-		fprintf(stderr, "hetsim calibrate: plot/%s not found; figure %s skipped "
-				"(set HETSIM_PLOT_DIR)\n", name, png);
+		fprintf(stderr, "hetsim %s: plot/%s not found; figure %s skipped "
+				"(set HETSIM_PLOT_DIR)\n", who, name, png);
 		return 0;
 	}
 	snprintf(tmp, sizeof tmp, "%s.tmp", png);

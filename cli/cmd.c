@@ -467,6 +467,7 @@ static const struct {
 	{"plot", cmd_plot, "render figures from results (gnuplot)"},
 	{"calibrate", cmd_calibrate, "time the real kernels and fit the cost-model file (GSL)"},
 	{"trace", cmd_trace, "what a trace file holds (SWF, Alibaba, Philly, Spark event logs)"},
+	{"replay-log", cmd_replay_log, "replay a Spark event log; per-stage error, what-ifs"},
 };
 
 static void usage(FILE *f)

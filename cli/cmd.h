@@ -114,6 +114,14 @@ int cmd_sweep(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
+int cmd_replay_log(int argc, char **argv);
+/* Render plot/`name` with gnuplot into `out` (through out.tmp, renamed
+ * when gnuplot succeeds); `vars` are gnuplot assignments ("a='x'; n=3; "),
+ * outfile set here.  No gnuplot or no script: a note on stderr naming
+ * `who` (the subcommand), and 0.  -1 if gnuplot failed. */
+int cmd_gnuplot(const char *who, const char *name, const char *vars, const char *out);
+/* gnuplot's '...' string assignment name='val'; appended to v. */
+void cmd_gp_str(char *v, size_t len, const char *name, const char *val);
 /* One "warning:" line on f for each trace of s with records skipped or
  * clamped (input/trace.h, trace_warning). */
 void cmd_trace_warnings(const struct scn *s, FILE *f);

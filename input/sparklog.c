@@ -487,6 +487,30 @@ static int prop_int(struct rd *r, const struct json *v, const char *key, int *ou
 	return 0;
 }
 
+/* A Spark time string ("10s", "1min", "500ms", "2h", "30"): a whole
+ * number and a unit (a bare number is in `bare_ms` milliseconds). */
+static int prop_time(struct rd *r, const struct json *v, const char *key, int64_t bare_ms,
+		     int64_t *out)
+{
+	static const struct { const char *u; int64_t ms; } units[] = {
+		{"ms", 1}, {"s", 1000}, {"min", 60000}, {"m", 60000}, {"h", 3600000}, {"d", 86400000}};
+	const char *s = json_str(v);
+	if (!s)
+		return wrong(r, v, key, "a string");
+	char *end = "";
+	errno = 0;
+	long long x = *s >= '0' && *s <= '9' ? strtoll(s, &end, 10) : -1;
+	int64_t mul = *end ? 0 : bare_ms;
+	for (size_t i = 0; !mul && i < sizeof units / sizeof units[0]; i++)
+		if (!strcmp(end, units[i].u))
+			mul = units[i].ms;
+	if (x < 0 || !mul || errno || x > SLOG_MAX_MS / mul)
+		return bad(r, json_col(r->jp, v), "%s '%s' is not a time (a whole number and ms, s, "
+			   "min, h or d)", key, s);
+	*out = x * mul;
+	return 0;
+}
+
 static int prop_num(struct rd *r, const struct json *v, const char *key, double *out)
 {
 	const char *s = json_str(v);
@@ -524,6 +548,20 @@ static int on_env(struct rd *r, const struct json *ev)
 			rc = prop_num(r, p, k, &e->executor_gpus);
 		} else if (!strcmp(k, "spark.task.resource.gpu.amount")) {
 			rc = prop_num(r, p, k, &e->task_gpus);
+		} else if (!strcmp(k, "spark.dynamicAllocation.executorIdleTimeout")) {
+			rc = prop_time(r, p, k, 1000, &e->idle_timeout_ms);
+		} else if (!strcmp(k, "spark.scheduler.mode")) {
+			const char *s = json_str(p);
+			if (!s)
+				return wrong(r, p, k, "a string");
+			if (!strcasecmp(s, "FAIR"))
+				e->fair = 1;
+			else if (!strcasecmp(s, "FIFO"))
+				e->fair = 0;
+			else
+				return bad(r, json_col(r->jp, p), "%s '%s' is not FAIR or FIFO", k, s);
+		} else if (!strcmp(k, "spark.locality.wait")) {
+			rc = prop_time(r, p, k, 1, &e->locality_wait_ms);
 		} else if (!strcmp(k, "spark.dynamicAllocation.enabled")) {
 			const char *s = json_str(p);
 			if (!s)
@@ -850,7 +888,7 @@ struct tfields {
 	int64_t id, launch, finish, att, run, deser, grt;
 	int has_run, has_deser, has_grt;    /* get_time's 1: present */
 	bool spec, failed, killed;
-	const char *exec_id, *host, *why;
+	const char *exec_id, *host, *why, *locality;
 	const struct json *info, *m;        /* Task Info, Task Metrics */
 };
 
@@ -869,6 +907,7 @@ static int task_fields(struct rd *r, const struct json *ev, struct tfields *f)
 	    get_i32(r, f->info, "Index", TI, false, &f->index) < 0 ||
 	    get_int(r, f->info, "Attempt", TI, false, 0, UINT16_MAX, &f->att) < 0 ||
 	    get_str(r, f->info, "Host", TI, false, &f->host) < 0 ||
+	    get_str(r, f->info, "Locality", TI, false, &f->locality) < 0 ||
 	    get_bool(r, f->info, "Speculative", TI, &f->spec) < 0 ||
 	    get_bool(r, f->info, "Failed", TI, &f->failed) < 0 ||
 	    get_bool(r, f->info, "Killed", TI, &f->killed) < 0 ||
@@ -880,6 +919,16 @@ static int task_fields(struct rd *r, const struct json *ev, struct tfields *f)
 	    (f->has_deser = get_ms(r, f->m, "Executor Deserialize Time", TM, &f->deser)) < 0)
 		return -1;
 	return 0;
+}
+
+static enum slog_locality locality_of(const char *s)
+{
+	static const char *const names[] = {"PROCESS_LOCAL", "NODE_LOCAL", "NO_PREF",
+					    "RACK_LOCAL", "ANY"};
+	for (int k = 0; s && k < (int)(sizeof names / sizeof names[0]); k++)
+		if (!strcmp(s, names[k]))
+			return (enum slog_locality)k;
+	return SLOG_L_UNKNOWN;
 }
 
 /* The rules, in order: the stage, a duplicate (both skip), the
@@ -922,7 +971,7 @@ static int on_task_end(struct rd *r, const struct json *ev)
 		.host = f.host ? host_index(r, f.host) : l->execs[x].host,
 		.attempt = (uint16_t)f.att,
 		.flags = (uint8_t)((f.spec ? SLOG_SPECULATIVE : 0) | (f.failed ? SLOG_FAILED : 0) |
-				   (f.killed ? SLOG_KILLED : 0)),
+				   (f.killed ? SLOG_KILLED : 0) | locality_of(f.locality) << 4),
 		.reason = (uint8_t)(f.why ? reason_of(f.why) : SLOG_R_UNKNOWN),
 	};
 	int64_t fetch = f.grt > 0 ? f.finish - f.grt : 0;
@@ -1118,7 +1167,8 @@ struct slog *slog_read(const char *path, const struct slog_opts *opts, char *err
 	l->compressed = zr_compressed(r.z);
 	l->app = (struct slog_app){.start_ms = -1, .end_ms = -1};
 	l->env = (struct slog_env){.executor_cores = -1, .task_cpus = -1, .executor_gpus = -1,
-				   .task_gpus = -1, .dyn_alloc = -1};
+				   .task_gpus = -1, .dyn_alloc = -1, .idle_timeout_ms = -1,
+				   .locality_wait_ms = -1};
 	r.l = l;
 	r.jp = json_new();
 	json_skip_keys(r.jp, unread);

@@ -120,6 +120,12 @@ enum slog_reason {
 	SLOG_R_UNKNOWN,             /* UnknownReason, another name, or no Task End Reason */
 	SLOG_NREASONS
 };
+/* The locality level a task ran at (Task Info's Locality). */
+enum slog_locality {
+	SLOG_L_PROCESS_LOCAL, SLOG_L_NODE_LOCAL, SLOG_L_NO_PREF, SLOG_L_RACK_LOCAL, SLOG_L_ANY,
+	SLOG_L_UNKNOWN              /* absent, or another name */
+};
+
 /* Spark's name of a reason ("ExceptionFailure"). */
 const char *slog_reason_name(enum slog_reason r);
 
@@ -140,6 +146,13 @@ struct slog_env {
 	double executor_gpus;       /* spark.executor.resource.gpu.amount */
 	double task_gpus;           /* spark.task.resource.gpu.amount */
 	int dyn_alloc;              /* spark.dynamicAllocation.enabled: 0, 1 */
+	int64_t idle_timeout_ms;    /* spark.dynamicAllocation.executorIdleTimeout
+				     * ("10s", "1min", "500ms"; a bare number is
+				     * seconds); -1 absent (Spark's default: 60 s) */
+	int fair;                   /* spark.scheduler.mode: 1 FAIR, 0 FIFO (Spark's
+				     * default; also when absent) */
+	int64_t locality_wait_ms;   /* spark.locality.wait (a bare number: ms as
+				     * Spark reads it); -1 absent (default 3 s) */
 };
 
 /* A resource profile (ResourceProfileAdded, Spark 3.1+); -1 where the
@@ -213,9 +226,12 @@ struct slog_task {
 				     * (a moment, 0 when the result came with the end: then
 				     * 0 ms), as Spark's UI; -1 absent */
 	uint16_t attempt;           /* Attempt */
-	uint8_t flags;              /* SLOG_SPECULATIVE | SLOG_FAILED | SLOG_KILLED */
+	uint8_t flags;              /* SLOG_SPECULATIVE | SLOG_FAILED | SLOG_KILLED, and
+				     * in the high 4 bits its locality (slog_locality) */
 	uint8_t reason;             /* enum slog_reason */
 };
+/* Task t's Task Info Locality (enum slog_locality). */
+#define slog_locality(t) ((enum slog_locality)((t)->flags >> 4))
 
 struct slog_mem;                    /* the strings and arrays (sparklog.c) */
 

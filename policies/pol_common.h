@@ -17,6 +17,7 @@ struct sim_job;
 struct clu_node;
 
 extern const struct policy_ops pol_fifo;
+extern const struct policy_ops pol_log_replay;
 extern const struct policy_ops pol_spark_standalone;
 extern const struct policy_ops pol_label_dual;
 extern const struct policy_ops pol_yarn;

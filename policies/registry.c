@@ -12,6 +12,7 @@ static const struct policy_ops *const policies[] = {
 	&pol_spark_standalone,
 	&pol_label_dual,
 	&pol_yarn,
+	&pol_log_replay,
 };
 
 const struct policy_ops *pol_find(const char *name)

@@ -2,6 +2,7 @@
  * include of another module: this is the bottom layer. */
 #include "scenario.h"
 #include "scn_trace.h"
+#include "scn_app.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +71,7 @@ void scn_free(struct scn *s)
 	for (int i = 0; i < s->ntraces; i++)
 		scn_trace_free(s->traces[i]);
 	free(s->traces);
+	scn_app_free(s->app);
 	free_cost(&s->cost);
 	for (int i = 0; i < s->npolicies; i++) {
 		struct scn_policy *p = &s->policies[i];

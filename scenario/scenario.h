@@ -137,6 +137,7 @@ struct scn_stage {
 struct sim_job_ops;
 struct job_model;
 struct scn_trace;  /* scn_trace.h */
+struct scn_app;    /* scn_app.h */
 
 struct scn_job_group {
 	char *name;
@@ -160,6 +161,9 @@ struct scn_job_group {
 	 * `trace`, job i is row i), else NULL; owned by the scenario
 	 * (scn.traces). */
 	const struct scn_trace *trace;
+	/* The Spark application replayed (model spark-app: `hetsim
+	 * replay-log`), else NULL; owned by the scenario (scn.app). */
+	const struct scn_app *app;
 
 	struct scn_pos pos;
 };
@@ -287,6 +291,7 @@ struct scn {
 	struct scn_node_group *groups; int ngroups;
 	struct scn_job_group *jobs;    int njobgroups;
 	struct scn_trace **traces;     int ntraces; /* the workload's traces; owned */
+	struct scn_app *app;           /* a replayed application (replay-log); owned */
 	struct scn_cost_model cost;    /* nkernels == 0 when none given */
 	struct scn_policy *policies;   int npolicies;
 	struct scn_overheads over;

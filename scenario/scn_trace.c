@@ -1,6 +1,7 @@
 /* trace.c - freeing a trace table, and the names of its skip reasons
  * (trace.h). */
 #include "scn_trace.h"
+#include "scn_app.h"
 
 #include <stdlib.h>
 
@@ -33,4 +34,20 @@ const char *scn_trace_skip_name(enum scn_trace_skip why)
 		[TRS_STATUS] = "status",
 	};
 	return (unsigned)why < TRS_NSKIP ? names[why] : "?";
+}
+
+void scn_app_free(struct scn_app *a)
+{
+	if (!a)
+		return;
+	for (int i = 0; i < a->nstages; i++) {
+		free(a->stages[i].name);
+		free(a->stages[i].work_us);
+		free(a->stages[i].pref);
+		free(a->stages[i].parents);
+	}
+	free(a->stages);
+	free(a->execs);
+	free(a->name);
+	free(a);
 }

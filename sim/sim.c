@@ -57,6 +57,9 @@ enum node_ev { NE_FAIL, NE_REPAIR, NE_OUT, NE_BACK };
  * the job's stages (its gen: the stage) ends (loc_wake); it counts if
  * it is the stage's wake_us. */
 #define TAG_LOC 255
+/* Another: a stage's release time (sim_dag_stage.release_us) has come
+ * (its gen: the stage). */
+#define TAG_STAGE 254
 
 /* A pending job timer (sim_job_timer): its event's obj is its slot,
  * which goes back to the free list when the event is popped or dropped. */
@@ -143,6 +146,10 @@ struct sim_stage {
 	struct loc *loc;       /* its tasks prefer nodes: their delay
 				  scheduling; NULL for none (then `next` is the
 				  next task, else the first one not taken) */
+	int64_t first_start_us;/* its first task's start, for the stage sink
+				  (recorded only with one set); -1 before */
+	int running;           /* its tasks running (FAIR scheduling) */
+	int64_t delay_us;      /* the DAG's delay_us, not yet applied */
 };
 
 /* One executor of a job as the in-application dispatcher sees it, kept in
@@ -228,12 +235,14 @@ struct sim {
 	int free_exec;              /* free slot list (through node_next) */
 	int nexecs;                 /* executors launched so far */
 	sim_exec_sink exec_sink; void *exec_ctx;
+	sim_stage_sink stage_sink; void *stage_ctx;
 	struct run *runs; int cap_runs, free_run; /* slot pool, free list */
 	struct jtimer *jtimers; int cap_jtimers, free_jtimer; /* job timers */
 	struct ps ps;               /* processor sharing, per node (share.h) */
 
 	int *dispatch; int ndispatch, cap_dispatch; /* jobs to dispatch */
 	int *loc_buf; int cap_loc_buf; /* scratch: a locality list being made */
+	int *order_buf; int cap_order_buf; /* scratch: dispatch_loc's stage order */
 	bool sched_dirty;           /* run the policy's schedule hook */
 	int *notes; int nnotes, cap_notes; /* job_arrived (job) and job_finished
 				       (~job) calls waiting for settle (notify) */
@@ -1044,6 +1053,8 @@ static struct loc *loc_build(struct sim *s, const struct sim_job *j, struct aren
 	return l;
 }
 
+static void stage_can_start(struct sim *s, struct sim_job *j, int i);
+
 static void build_stages(struct sim *s, struct sim_job *j)
 {
 	struct sim_live *jr = j->live;
@@ -1069,6 +1080,17 @@ static void build_stages(struct sim *s, struct sim_job *j)
 		if (s->scn->spec.enabled)
 			st->took_us = arena_alloc(&jr->ar, (size_t)w->ntasks * sizeof *st->took_us);
 		st->parents_left = w->nparents;
+		st->first_start_us = -1;
+		st->delay_us = w->delay_us;
+		if (w->release_us > 0 && j->arrival_us + w->release_us > s->now) {
+			/* held as by one more parent until its release time */
+			st->parents_left++;
+			int k = slot_take(&s->jtimers, &s->cap_jtimers, &s->free_jtimer,
+					  sizeof *s->jtimers, offsetof(struct jtimer, next));
+			s->jtimers[k] = (struct jtimer){.job = j->id, .tag = TAG_STAGE,
+							.gen = (uint32_t)i, .next = -1};
+			push_at(s, (double)(j->arrival_us + w->release_us), EV_JOB_TIMER, (uint32_t)k);
+		}
 		for (int p = 0; p < w->nparents; p++)
 			jr->stages[w->parents[p]].nchildren++;
 		if (w->npref > 0 && w->pref) {
@@ -1087,6 +1109,9 @@ static void build_stages(struct sim *s, struct sim_job *j)
 			struct sim_stage *ps = &jr->stages[d.st[i].parents[p]];
 			ps->children[ps->nchildren++] = i;
 		}
+	jr->fair = d.fair;
+	for (int i = 0; i < d.nstages; i++)
+		stage_can_start(s, j, i);
 }
 
 static void on_arrive(struct sim *s, struct sim_job *j)
@@ -1111,15 +1136,42 @@ static void on_arrive(struct sim *s, struct sim_job *j)
  * done, as Spark's FIFO order within an application. */
 static bool next_task(struct sim_job *j, int *stage, int *task)
 {
+	int best = -1;
 	for (int i = 0; i < j->live->nstages; i++) {
 		struct sim_stage *st = &j->live->stages[i];
 		if (st->parents_left == 0 && (st->next < st->ntasks || st->nredo)) {
-			*stage = i;
-			*task = st->nredo ? st->redo[st->nredo - 1] : st->next;
-			return true;
+			if (!j->live->fair) { /* FIFO: the first */
+				best = i;
+				break;
+			}
+			/* FAIR (FairSchedulingAlgorithm, minShare 0, weight 1):
+			 * the fewest running tasks */
+			if (best < 0 || st->running < j->live->stages[best].running)
+				best = i;
 		}
 	}
-	return false;
+	if (best < 0)
+		return false;
+	struct sim_stage *st = &j->live->stages[best];
+	*stage = best;
+	*task = st->nredo ? st->redo[st->nredo - 1] : st->next;
+	return true;
+}
+
+/* Stage i of job j can start (its parents done, its release come): if
+ * its DAG holds it a while more (delay_us), hold it now, once. */
+static void stage_can_start(struct sim *s, struct sim_job *j, int i)
+{
+	struct sim_stage *st = &j->live->stages[i];
+	if (st->parents_left || !st->delay_us)
+		return;
+	int k = slot_take(&s->jtimers, &s->cap_jtimers, &s->free_jtimer, sizeof *s->jtimers,
+			  offsetof(struct jtimer, next));
+	s->jtimers[k] = (struct jtimer){.job = j->id, .tag = TAG_STAGE, .gen = (uint32_t)i,
+					.next = -1};
+	push_at(s, (double)(s->now + st->delay_us), EV_JOB_TIMER, (uint32_t)k);
+	st->delay_us = 0; /* once */
+	st->parents_left = 1;
 }
 
 /* Start task `task` of stage `stage` of job j on its executor j->live->execs[e]. */
@@ -1400,6 +1452,9 @@ static inline void start_task(struct sim *s, struct sim_job *j, int e, int stage
 		st->next++;
 	x->free--;
 	j->live->tasks_running++;
+	st->running++;
+	if (s->stage_sink && st->first_start_us < 0)
+		st->first_start_us = s->now;
 	if (j->start_us < 0) {
 		j->start_us = s->now;
 		j->status = JOB_RUNNING;
@@ -1586,10 +1641,24 @@ static void dispatch_loc(struct sim *s, struct sim_job *j)
 {
 	struct sim_live *jr = j->live;
 	bool pending = false;
+	/* the runnable stages in order: stage order (FIFO), or with FAIR the
+	 * fewest running tasks first (sorted once, as Spark sorts its task
+	 * sets once per round of offers) */
+	xgrow(&s->order_buf, &s->cap_order_buf, jr->nstages, sizeof *s->order_buf);
+	int n = 0;
 	for (int i = 0; i < jr->nstages; i++) {
-		struct sim_stage *st = &jr->stages[i];
+		const struct sim_stage *st = &jr->stages[i];
 		if (st->parents_left || !(st->next < st->ntasks || st->nredo))
 			continue;
+		int k = n++;
+		if (jr->fair) /* insertion: stable on the stage index */
+			for (; k > 0 && jr->stages[s->order_buf[k - 1]].running > st->running; k--)
+				s->order_buf[k] = s->order_buf[k - 1];
+		s->order_buf[k] = i;
+	}
+	for (int o = 0; o < n; o++) {
+		int i = s->order_buf[o];
+		struct sim_stage *st = &jr->stages[i];
 		pending = true;
 		if (!has_free_slot(jr))
 			return;
@@ -1668,8 +1737,17 @@ static void on_task_end(struct sim *s, int r)
 	if (st->took_us)
 		st->took_us[st->done] = (double)(s->now - ru->start_us);
 	st->done++;
+	st->running--;
 	jr->tasks_running--;
 	jr->execs[ru->jpos].free++;
+	if (s->ops->exec_idle) { /* its last task: the executor runs none now */
+		struct sim_exec *x = &s->execs[jr->execs[ru->jpos].id];
+		if (jr->execs[ru->jpos].free == x->slots && x->live) {
+			pol_enter(s);
+			s->ops->exec_idle(s->pst, s, x);
+			pol_leave(s);
+		}
+	}
 	s->runs_live--;
 	int twin = ru->twin;
 	ru->listed = false; /* a list entry of its slot means nothing now */
@@ -1710,7 +1788,10 @@ static void on_task_end(struct sim *s, int r)
 	if (st->done == st->ntasks) {
 		jr->stages_done++;
 		for (int c = 0; c < st->nchildren; c++)
-			jr->stages[st->children[c]].parents_left--;
+			if (--jr->stages[st->children[c]].parents_left == 0)
+				stage_can_start(s, j, st->children[c]);
+		if (s->stage_sink)
+			s->stage_sink(s->stage_ctx, s, j, stage, st->first_start_us, s->now);
 		if (ops->stage_end)
 			ops->stage_end(s, j, stage);
 		if (jr->stages_done == jr->nstages) {
@@ -1784,7 +1865,7 @@ void sim_release_tasks(struct sim *s, int job)
 
 void sim_job_timer(struct sim *s, struct sim_job *j, double delay_us, int tag)
 {
-	if (tag < 0 || tag >= TAG_LOC) /* 255 is the kernel's own (locality) */
+	if (tag < 0 || tag >= TAG_STAGE) /* 254 and 255 are the kernel's own */
 		die(s, "job %d: a job timer's tag %d is not in 0-254", j->id, tag);
 	int t = slot_take(&s->jtimers, &s->cap_jtimers, &s->free_jtimer, sizeof *s->jtimers,
 			  offsetof(struct jtimer, next));
@@ -1910,6 +1991,12 @@ static void on_job_timer(struct sim *s, uint32_t t)
 		queue_dispatch(s, j);
 		return;
 	}
+	if (jt.tag == TAG_STAGE) { /* a stage's release time: one "parent" less */
+		if (--j->live->stages[jt.gen].parents_left == 0)
+			stage_can_start(s, j, (int)jt.gen);
+		queue_dispatch(s, j);
+		return;
+	}
 	j->shape->ops->timer(s, j, NULL, jt.tag);
 }
 
@@ -1952,6 +2039,7 @@ static bool kill_run(struct sim *s, int r, bool counts, bool requeue)
 		st->state[task] = T_PENDING;
 	}
 	jr->tasks_running--;
+	st->running--;
 	jr->execs[ru->jpos].free++; /* its executor, if it stays, may take another */
 	s->runs_live--;
 	ru->listed = false;
@@ -2371,6 +2459,8 @@ static inline bool stale(const struct sim *s, const struct eq_event *ev)
 		if (t->tag == TAG_LOC) /* its job ended, or a wake replaced it */
 			return !job_active(j) || !has_live(j) || !j->live->stages ||
 			       j->live->stages[t->gen].loc->wake_us != ev->time;
+		if (t->tag == TAG_STAGE) /* its job ended */
+			return !job_active(j) || !has_live(j) || !j->live->stages;
 		return !job_active(j) || s->jgen[t->job] != t->gen;
 	}
 	return false;
@@ -2781,6 +2871,7 @@ void sim_free(struct sim *s)
 	free(s->free_live);
 	free(s->ended);
 	free(s->loc_buf);
+	free(s->order_buf);
 	free(s->shapes);
 	free(s->shape_base);
 	free(s->dags);
@@ -2815,6 +2906,21 @@ void sim_set_exec_sink(struct sim *s, sim_exec_sink fn, void *ctx)
 {
 	s->exec_sink = fn;
 	s->exec_ctx = ctx;
+}
+
+int sim_exec_tasks(const struct sim *s, const struct sim_exec *x)
+{
+	const struct sim_job *j = &s->pub.jobs[x->job];
+	if (!x->live || !has_live(j) || x->jpos >= j->live->nexecs)
+		return 0;
+	const struct sim_job_exec *je = &j->live->execs[x->jpos];
+	return x->ready_us >= 0 && je->free >= 0 ? x->slots - je->free : 0;
+}
+
+void sim_set_stage_sink(struct sim *s, sim_stage_sink fn, void *ctx)
+{
+	s->stage_sink = fn;
+	s->stage_ctx = ctx;
 }
 const struct sim_totals *sim_totals(const struct sim *s) { return &s->tot; }
 const struct scn_job_group *sim_job_group(const struct sim *s, int job)

@@ -159,6 +159,7 @@ struct sim_live {
 	int busy_gpus;           /* GPUs it keeps busy without tasks
 				    (sim_job_busy_gpus: training) */
 	bool dispatch_queued;    /* on the engine's dispatch list */
+	bool fair;               /* its DAG's FAIR scheduling (sim_dag.fair) */
 	bool has_loc;            /* a stage's tasks prefer nodes (delay scheduling) */
 	int slot;                /* its place in the pool; -1: the zero record */
 	int *spec; int nspec, cap_spec; /* run slots listed for a speculative copy */
@@ -237,6 +238,12 @@ static inline int sim_exec_pos(const struct sim_exec *x)
  * to another thread to read while the run goes on (`hetsim run` writes
  * their jobs.csv rows so). */
 typedef void (*sim_exec_sink)(void *ctx, const struct sim *s, const struct sim_exec *x);
+
+/* Called when a stage of a job ends (its last task done), with the
+ * start of its first task and its end, µs: a replay compares these with
+ * the logged stage spans (hetsim replay-log). */
+typedef void (*sim_stage_sink)(void *ctx, const struct sim *s, const struct sim_job *j,
+			       int stage, int64_t first_start_us, int64_t end_us);
 
 /* Totals of one run, for metrics. */
 struct sim_totals {
@@ -336,6 +343,8 @@ int sim_nexecs(const struct sim *s);   /* executors launched so far */
 uint64_t sim_queue_pushes(const struct sim *s);
 /* Where released executors go (none by default).  Set before sim_run. */
 void sim_set_exec_sink(struct sim *s, sim_exec_sink fn, void *ctx);
+/* Where ended stages go (none by default).  Set before sim_run. */
+void sim_set_stage_sink(struct sim *s, sim_stage_sink fn, void *ctx);
 const struct sim_totals *sim_totals(const struct sim *s);
 const struct scn_job_group *sim_job_group(const struct sim *s, int job);
 
@@ -408,6 +417,9 @@ void sim_hold_tasks(struct sim *s, int job, int n_ready);
 /* End the hold now (no-op if none). */
 void sim_release_tasks(struct sim *s, int job);
 
+/* Tasks running on executor x now (0 for one not up yet, or an AM). */
+int sim_exec_tasks(const struct sim *s, const struct sim_exec *x);
+
 /* Role of the next executor a role-blind policy launches for `job`:
  * the first role still short of its count, else the last role. */
 int sim_next_role(const struct sim_job *j);
@@ -444,12 +456,26 @@ struct sim_dag_stage {
 	int npref;         /* preferred nodes per task, 0..SIM_MAX_PREF */
 	int *pref;
 	double *remote_mib;
+	/* Not before: its tasks start no sooner than the job's arrival plus
+	 * this, µs, whatever its parents (a replayed Spark job's submission by
+	 * its driver: workloads/sparkapp.c); 0: no such wait. */
+	int64_t release_us;
+	/* Once it could start (parents done, released), held this long more:
+	 * its driver's own time before its first task could launch (a
+	 * replayed stage's computing of partitions, serializing of its
+	 * tasks); 0: none. */
+	int64_t delay_us;
 };
 #define SIM_MAX_PREF 512   /* preferred nodes of one task, at most */
 struct sim_dag {
 	int nstages;
 	struct sim_dag_stage *st;
 	int64_t task_delay_us; /* per-task launch delay (overheads) */
+	bool fair;             /* Spark's FAIR scheduling between the job's
+				  runnable stages (spark.scheduler.mode FAIR,
+				  one pool): a free slot goes to the stage
+				  running the fewest tasks, ties in stage
+				  order; false: FIFO, the first in stage order */
 };
 
 struct sim_job_ops {
@@ -517,7 +543,7 @@ void sim_build_dag(const struct scn *sc, int g, int idx, uint64_t seed, struct a
 /* Requests a job model may make from its hooks. */
 
 /* Job timer: the model's timer hook runs for job j (x NULL) `delay_us`
- * after now (rounded to the µs), with `tag` (0-254), unless before then
+ * after now (rounded to the µs), with `tag` (0-253), unless before then
  * the job ended or its state changed (sim_job_set_state, even back to
  * the same value): a model cancels its pending job timers by moving to
  * another state. */

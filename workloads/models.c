@@ -11,6 +11,7 @@ const struct job_model *const jm_registry[JM_MODELS] = {
 	[JM_SYNTHETIC] = &jm_synthetic,
 	[JM_ANGEL] = &jm_angel,
 	[JM_TRACE] = &jm_trace,
+	[JM_SPARK_APP] = &jm_spark_app,
 };
 
 const struct job_model *jm_find(const char *name, int *id)

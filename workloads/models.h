@@ -22,11 +22,13 @@ enum jm_id {
 	JM_SYNTHETIC,
 	JM_ANGEL,
 	JM_TRACE,
+	JM_SPARK_APP,
 	JM_MODELS /* count */
 };
 _Static_assert(JM_MODELS <= SCN_MAX_MODELS, "scenario.h holds every model");
 
-extern const struct job_model jm_wordcount, jm_mnist_spark, jm_synthetic, jm_angel, jm_trace;
+extern const struct job_model jm_wordcount, jm_mnist_spark, jm_synthetic, jm_angel, jm_trace,
+	jm_spark_app;
 extern const struct job_model *const jm_registry[JM_MODELS];
 
 /* The model named `name`, or NULL; its index into *id. */
