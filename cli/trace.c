@@ -6,6 +6,7 @@
 #include "cmd.h"
 #include "load.h"
 #include "scn_trace.h"
+#include "sparklog.h"
 #include "trace.h"
 #include "util.h"
 
@@ -91,6 +92,17 @@ static int trace_info_cmd(const struct cmd_args *a)
 	}
 	const struct trace_format *f = trace_format(format);
 	int rc = 0;
+	if (!strcmp(f->name, "spark-eventlog")) {
+		struct slog_opts so = {.strict = cmd_get(trace_opts, a, "strict") != NULL};
+		struct slog *l = slog_read(path, &so, err, sizeof err);
+		if (!l) {
+			fprintf(stderr, "%s\n", err);
+			return 1;
+		}
+		rc = slog_info(stdout, l) < 0;
+		slog_free(l);
+		return rc;
+	}
 	if (f->jobs) {
 		struct trace_opts o = {.format = format, .time_scale = 1, .exec_cores = 1,
 				       .strict = cmd_get(trace_opts, a, "strict") != NULL};

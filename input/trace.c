@@ -16,8 +16,27 @@
 
 extern const struct trace_format tf_swf;
 
+/* A Spark event log: JSON lines, each an object with "Event" first.  It
+ * holds one application, not a job table: `hetsim trace info` reads it
+ * with input/sparklog.h, `hetsim replay-log` replays it. */
+static bool spark_detect(const char *head, size_t n)
+{
+	size_t i = 0;
+	while (i < n && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' || head[i] == '\t'))
+		i++;
+	return i + 9 <= n && !strncmp(head + i, "{\"Event\":", 9);
+}
+
+const struct trace_format tf_spark = {
+	.name = "spark-eventlog",
+	.what = "Spark event log (JSON lines, plain or zstd): one application; hetsim "
+		"replay-log replays it",
+	.detect = spark_detect,
+};
+
 const struct trace_format *const trace_formats[] = {
 	&tf_swf,
+	&tf_spark,
 };
 const int trace_nformats = ARRAY_LEN(trace_formats);
 
@@ -408,7 +427,10 @@ struct scn_trace *trace_read(const char *path, const struct trace_opts *o, char 
 		}
 	}
 	if (!f->jobs) {
-		snprintf(err, errlen, "%s: a %s file lists nodes, not jobs: use it as a cluster",
+		snprintf(err, errlen, f->nodes ? "%s: a %s file lists nodes, not jobs: use it as a "
+						 "cluster"
+					       : "%s: a %s holds one application, not a job table: "
+						 "hetsim replay-log replays it",
 			 path, f->name);
 		zr_close(z);
 		return NULL;
