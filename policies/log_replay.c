@@ -63,13 +63,22 @@ static void *rp_init(struct sim *s, const struct scn_policy *cfg)
 	return r;
 }
 
+static void launch(struct replay *r, struct sim *s, int k);
+
 static void rp_arrived(void *st, struct sim *s, int job)
 {
 	struct replay *r = st;
-	if (sim_job(s, job)->type == JM_SPARK_APP && r->job < 0)
-		r->job = job;
-	else
+	if (sim_job(s, job)->type != JM_SPARK_APP || r->job >= 0) {
 		sim_reject_job(s, job, SIM_WHY_JOB_TYPE);
+		return;
+	}
+	r->job = job;
+	/* executors added at or before the start (their timers fired before
+	 * the application arrived) come up now */
+	for (int k = 0; k < r->app->nexecs; k++)
+		if (r->pos[k] < 0 && r->app->execs[k].added_us <= sim_now(s) &&
+		    (r->app->execs[k].removed_us < 0 || r->app->execs[k].removed_us > sim_now(s)))
+			launch(r, s, k);
 }
 
 /* Check executor k for idleness at idle_since + the timeout. */
@@ -80,6 +89,17 @@ static void idle_check(struct replay *r, struct sim *s, int k)
 				 (uint32_t)(4 * k + 2));
 }
 
+static void launch(struct replay *r, struct sim *s, int k)
+{
+	const struct scn_app_exec *e = &r->app->execs[k];
+	r->pos[k] = sim_job_nexecs(sim_job(s, r->job));
+	r->of_pos[r->pos[k]] = k;
+	r->idle_since[k] = sim_now(s);
+	sim_launch_executor(s, r->job, 0, e->node, e->cores * CLU_MILLI, r->app->exec_mem_mib,
+			    e->gpus);
+	idle_check(r, s, k);
+}
+
 static void rp_timer(void *st, struct sim *s, uint32_t tag)
 {
 	struct replay *r = st;
@@ -87,14 +107,9 @@ static void rp_timer(void *st, struct sim *s, uint32_t tag)
 	if (r->job < 0 || sim_job(s, r->job)->status >= JOB_DONE)
 		return; /* before the application, or after it */
 	const struct sim_job *j = sim_job(s, r->job);
-	const struct scn_app_exec *e = &r->app->execs[k];
 	if (what == 0) {
-		r->pos[k] = sim_job_nexecs(j);
-		r->of_pos[r->pos[k]] = k;
-		r->idle_since[k] = sim_now(s);
-		sim_launch_executor(s, r->job, 0, e->node, e->cores * CLU_MILLI,
-				    r->app->exec_mem_mib, e->gpus);
-		idle_check(r, s, k);
+		if (r->pos[k] < 0)
+			launch(r, s, k);
 		return;
 	}
 	struct sim_exec *x = r->pos[k] >= 0 ? sim_job_exec(s, j, r->pos[k]) : NULL;

@@ -35,6 +35,7 @@ static const struct {
 	{"locality", test_suite_locality},
 	{"trace", test_suite_trace},
 	{"sparklog", test_suite_sparklog},
+	{"replay", test_suite_replay},
 };
 
 int main(int argc, char **argv)
