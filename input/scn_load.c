@@ -929,7 +929,7 @@ static const char *const trace_src_keys[] = {"format", "path"};
 static const char *const trace_node_entry_keys[] = {"name", "trace", "cpu_speed", "network"};
 static const char *const trace_keys[] = {"format", "path", "window", "first", "users",
 					 "queues", "time_scale", "executor", "completed_only",
-					 "strict"};
+					 "strict", "offer"};
 static const char *const window_keys[] = {"from", "to"};
 static const char *const trace_exec_keys[] = {"cores", "memory"};
 
@@ -1031,8 +1031,10 @@ static int load_trace_opts(struct ld *ld, const struct yn *m, struct trace_opts 
 			return -1;
 	}
 	if (((v = yn_get(m, "completed_only")) && get_bool(ld, v, &o->completed_only) < 0) ||
-	    ((v = yn_get(m, "strict")) && get_bool(ld, v, &o->strict) < 0))
+	    ((v = yn_get(m, "strict")) && get_bool(ld, v, &o->strict) < 0) ||
+	    ((v = yn_get(m, "offer")) && get_bool(ld, v, &o->offer) < 0))
 		return -1;
+	o->offer_seed = ld->s->seed;
 	o->strict |= scn_trace_strict;
 	const char **users = NULL, **queues = NULL;
 	int rc = ((v = yn_get(m, "users")) && name_list(ld, v, "users", &users, &o->nusers) < 0) ||
@@ -1719,6 +1721,7 @@ static int load_trace_job(struct ld *ld, const struct yn *m, struct scn_job_grou
 	s->traces = xrealloc(s->traces, (size_t)(s->ntraces + 1) * sizeof *s->traces);
 	s->traces[s->ntraces++] = tr;
 	j->trace = tr;
+	s->offer |= tr->offer;
 	bool *unmet = xcalloc((size_t)tr->nconstraints + 1, sizeof *unmet);
 	rc = trace_constraints(ld, t, tr, unmet) < 0 || trace_fit(ld, t, tr, j, unmet) < 0;
 	free(unmet);

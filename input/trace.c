@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "rng.h"
 #include "util.h"
 #include "zread.h"
 
@@ -336,6 +337,25 @@ static void finish(struct tr_build *b)
 	if (o->first && t->njobs > o->first) {
 		t->skipped[TRS_FILTER] += t->njobs - o->first;
 		t->njobs = o->first;
+	}
+	if (o->offer) { /* a keyed shuffle (Fisher-Yates), then one every 2 µs */
+		struct rng_key k = rng_key(o->offer_seed, 0, RNG_USER, 0x6f666672u, 0, 0);
+		for (int64_t i = t->njobs - 1; i > 0; i--) {
+			int64_t r = (int64_t)(rng_u64(k, (uint64_t)i) % (uint64_t)(i + 1));
+			struct scn_trace_job tmp = t->jobs[i];
+			t->jobs[i] = t->jobs[r];
+			t->jobs[r] = tmp;
+		}
+		int64_t end = 2 * t->njobs + 1;
+		for (int64_t i = 0; i < t->njobs; i++) {
+			t->jobs[i].arrival_us = 2 * i;
+			t->jobs[i].run_us = end - 2 * i;
+			t->jobs[i].req_us = -1;
+		}
+		t->offer = true;
+		if (t->njobs < b->cap_jobs && t->njobs)
+			t->jobs = xrealloc(t->jobs, (size_t)t->njobs * sizeof *t->jobs);
+		return;
 	}
 	double scale = o->time_scale > 0 ? o->time_scale : 1;
 	int64_t base = t->t0_us + o->from_us;

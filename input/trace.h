@@ -51,7 +51,11 @@ struct trace_opts {
 	bool strict;            /* inconsistent records are errors */
 	bool offer;             /* offer-only (docs/traces.md): records need no
 				   times; an importer gives arrival 0 and run
-				   time -1 to a record without them */
+				   time -1 to a record without them.  The jobs
+				   then come one every 2 µs in an order shuffled
+				   by offer_seed, and each holds what it gets
+				   until 1 µs after the last arrives */
+	uint64_t offer_seed;
 };
 
 /* ---- the builder, for importers ------------------------------------- */

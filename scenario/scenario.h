@@ -292,6 +292,10 @@ struct scn {
 	struct scn_job_group *jobs;    int njobgroups;
 	struct scn_trace **traces;     int ntraces; /* the workload's traces; owned */
 	struct scn_app *app;           /* a replayed application (replay-log); owned */
+	bool offer;                    /* offer-only (a trace's `offer: true`,
+					  docs/traces.md): a job the policy has not
+					  placed by the end of the instant it
+					  arrived in is dropped, reason no-fit */
 	struct scn_cost_model cost;    /* nkernels == 0 when none given */
 	struct scn_policy *policies;   int npolicies;
 	struct scn_overheads over;

@@ -100,6 +100,9 @@ struct scn_trace {
 	int64_t t0_us;                 /* the trace time that became 0 */
 	bool strict;                   /* imported under `strict` (the loader's
 					  later checks follow it too) */
+	bool offer;                    /* offer-only: arrivals 2 µs apart in a
+					  shuffled order, each job holding until
+					  all have come (input/trace.h) */
 };
 
 /* Free a trace (NULL is fine). */

@@ -243,6 +243,8 @@ struct sim {
 	int *dispatch; int ndispatch, cap_dispatch; /* jobs to dispatch */
 	int *loc_buf; int cap_loc_buf; /* scratch: a locality list being made */
 	int *order_buf; int cap_order_buf; /* scratch: dispatch_loc's stage order */
+	int *offered; int noffered, cap_offered; /* offer-only: jobs arrived in
+					       this instant, to drop if not placed */
 	bool sched_dirty;           /* run the policy's schedule hook */
 	int *notes; int nnotes, cap_notes; /* job_arrived (job) and job_finished
 				       (~job) calls waiting for settle (notify) */
@@ -1121,6 +1123,10 @@ static void on_arrive(struct sim *s, struct sim_job *j)
 	if (s->next_arrival < s->pub.njobs)
 		push_arrival(s, &s->pub.jobs[s->next_arrival++]);
 	j->status = JOB_WAITING;
+	if (s->scn->offer) {
+		xgrow(&s->offered, &s->cap_offered, s->noffered + 1, sizeof *s->offered);
+		s->offered[s->noffered++] = j->id;
+	}
 	if (j->shape->ops->arrived)
 		j->shape->ops->arrived(s, j);
 	/* the stages are built at the first dispatch (dispatch_job): memory
@@ -2493,6 +2499,19 @@ static void settle(struct sim *s)
 	for (int i = 0; i < s->ndispatch; i++)
 		dispatch_job(s, &s->pub.jobs[s->dispatch[i]]);
 	s->ndispatch = 0;
+	if (s->noffered) { /* offer-only: what the policy did not place now, it never will */
+		for (int i = 0; i < s->noffered; i++) {
+			struct sim_job *j = &s->pub.jobs[s->offered[i]];
+			if (job_active(j) && j->status == JOB_WAITING && sim_execs_wanted(j) > 0)
+				sim_reject_job(s, j->id, SIM_WHY_NO_FIT);
+		}
+		s->noffered = 0;
+		if (s->nnotes) {
+			pol_enter(s);
+			deliver_notes(s);
+			pol_leave(s);
+		}
+	}
 	live_put_ended(s);
 }
 
@@ -2872,6 +2891,7 @@ void sim_free(struct sim *s)
 	free(s->ended);
 	free(s->loc_buf);
 	free(s->order_buf);
+	free(s->offered);
 	free(s->shapes);
 	free(s->shape_base);
 	free(s->dags);
@@ -2933,7 +2953,7 @@ const char *sim_why_name(const struct scn *sc, int why, char *buf, size_t len)
 	static const char *const names[] = {
 		"", "cores", "memory", "gpus", "capacity", "max-allocation", "job-type",
 		"reservation-timeout", "gpu-retries", "never-placed", "task-failures",
-		"executor-lost", "max-allocation-vcores"};
+		"executor-lost", "max-allocation-vcores", "no-fit"};
 	_Static_assert(ARRAY_LEN(names) == SIM_WHY_LABEL0, "a name for every reason");
 	if (why >= SIM_WHY_LABEL0 && why < SIM_WHY_CODES && why - SIM_WHY_LABEL0 < sc->nlabels)
 		snprintf(buf, len, "label:%s", sc->label_names[why - SIM_WHY_LABEL0]);

@@ -78,6 +78,8 @@ enum sim_why {
 				model has no recovery) */
 	SIM_WHY_MAX_VCORES,  /* a container over the scheduler's maximum
 				allocation of vcores (...-allocation-vcores) */
+	SIM_WHY_NO_FIT,      /* offer-only (scn.offer): not placed in the
+				instant it arrived, and dropped (no queue) */
 	SIM_WHY_LABEL0,      /* SIM_WHY_LABEL(0); keep last */
 };
 /* Why an executor was lost (sim_job_ops.exec_lost, policy_ops.exec_lost);

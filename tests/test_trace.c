@@ -300,6 +300,38 @@ static void trace_rigid(void)
 	}
 }
 
+/* Offer-only (trace-offer.yaml explains it): the hand log's jobs in the
+ * order seed 1 shuffles them, one every 2 µs, each placed at once or
+ * dropped; the placed ones hold until 9 µs. */
+static void trace_offer(void)
+{
+	static const char *const pols[] = {"fifo", "label-dual", "standalone"};
+	struct scn *sc = h_load("tests/scenarios/hand/trace-offer.yaml");
+	CU_ASSERT(sc->offer);
+	const struct scn_trace *t = sc->traces[0];
+	CU_ASSERT_EQUAL_FATAL(t->njobs, 4);
+	static const int order[] = {3, 4, 1, 2};
+	for (int i = 0; i < 4; i++) {
+		CU_ASSERT_EQUAL(t->jobs[i].id, order[i]);
+		CU_ASSERT_EQUAL(t->jobs[i].arrival_us, 2 * i);
+		CU_ASSERT_EQUAL(t->jobs[i].run_us, 9 - 2 * i);
+	}
+	if (t->jobs[0].id != 3 || t->jobs[1].id != 4 || t->jobs[2].id != 1)
+		fprintf(stderr, "\n  offer order: %d %d %d %d\n", t->jobs[0].id, t->jobs[1].id,
+			t->jobs[2].id, t->jobs[3].id);
+	scn_free(sc);
+	for (int p = 0; p < 3; p++) {
+		struct sim *s = h_run("tests/scenarios/hand/trace-offer.yaml", pols[p], 0, &sc);
+		h_expect_end(s, h_job(s, "swf", 0), JOB_DONE, 9, "");
+		h_expect_end(s, h_job(s, "swf", 1), JOB_DONE, 9, "");
+		h_expect_end(s, h_job(s, "swf", 2), JOB_UNPLACEABLE, -1, "no-fit");
+		h_expect_end(s, h_job(s, "swf", 3), JOB_UNPLACEABLE, -1, "no-fit");
+		CU_ASSERT_EQUAL(h_job(s, "swf", 0)->nodes_used, 2);
+		CU_ASSERT_EQUAL(h_job(s, "swf", 1)->nodes_used, 1);
+		h_done(s, sc);
+	}
+}
+
 /* Scenario keys of trace entries, and their errors. */
 static void trace_scenario(void)
 {
@@ -334,7 +366,7 @@ static void trace_scenario(void)
 	h_expect_load_error(y, msg);
 	snprintf(y, sizeof y, "%s    trace: {path: %s, colour: red}\n", head, hand);
 	snprintf(msg, sizeof msg, ":5:%d: unknown key 'colour' in trace (known: format, path, "
-		 "window, first, users, queues, time_scale, executor, completed_only, strict)",
+		 "window, first, users, queues, time_scale, executor, completed_only, strict, offer)",
 		 COL("colour"));
 	h_expect_load_error(y, msg);
 	snprintf(y, sizeof y, "%s    type: trace\n", head);
@@ -416,6 +448,7 @@ int test_suite_trace(void)
 		   {"swf: inconsistent records skipped, clamped, counted; strict", swf_inconsistent},
 		   {"trace: window, first N, users, queues, time scale", trace_filters},
 		   {"trace: hand-computed rigid replay under three policies", trace_rigid},
+		   {"trace: offer-only, shuffled, placed at once or dropped", trace_offer},
 		   {"trace: scenario entries and their errors; jobs too big skipped", trace_scenario},
 		   {"trace: hetsim trace info", trace_info_cli});
 	return 0;
