@@ -14,8 +14,11 @@
 #include "models.h"
 #include "policy.h"
 #include "scn_yaml.h"
+#include "scn_app.h"
 #include "scn_trace.h"
 #include "sim.h"
+#include "spark_app.h"
+#include "sparklog.h"
 #include "trace.h"
 #include "util.h"
 
@@ -1682,6 +1685,44 @@ static int trace_constraints(struct ld *ld, const struct yn *at, struct scn_trac
 	return rc;
 }
 
+/* A Spark event log in the workload: its application as one job of
+ * model spark-app, its executors the policy's to place (as many as were
+ * up at once, each of the log's most common size), its DAG and run
+ * times the log's (workloads/sparkapp.c). */
+static int load_app_job(struct ld *ld, const struct yn *at, const char *path, bool strict,
+			struct scn_job_group *j)
+{
+	struct scn *s = ld->s;
+	char err[1024];
+	struct slog_opts so = {.strict = strict};
+	struct slog *l = slog_read(path, &so, err, sizeof err);
+	if (!l) {
+		snprintf(ld->err, ld->errlen, "%s", err);
+		return -1;
+	}
+	int64_t t0 = spapp_t0(l);
+	struct scn_app *app = t0 >= 0 ? spapp_of(l, t0, err, sizeof err) : NULL;
+	slog_free(l);
+	if (!app || app->nstages == 0) {
+		scn_app_free(app);
+		return t0 < 0 ? fail(ld, at, "%s: no ApplicationStart and no executor: nothing to "
+				     "replay from", path)
+			      : app ? fail(ld, at, "%s: the log has no stage to replay", path)
+				    : (snprintf(ld->err, ld->errlen, "%s", err), -1);
+	}
+	s->apps = xrealloc(s->apps, (size_t)(s->napps + 1) * sizeof *s->apps);
+	s->apps[s->napps++] = app;
+	j->type = JM_SPARK_APP;
+	j->model = &jm_spark_app;
+	j->ops = jm_spark_app.ops;
+	j->app = app;
+	j->count = 1;
+	j->arrival.kind = SCN_ARR_FIXED;
+	j->task_cpus = app->task_cpus;
+	j->params = xcalloc(1, 1);
+	return 0;
+}
+
 /* `- name: N, trace: {...}` in the workload: the jobs of a trace, one
  * job group of model `trace` holding them all. */
 static int load_trace_job(struct ld *ld, const struct yn *m, struct scn_job_group *j)
@@ -1707,6 +1748,18 @@ static int load_trace_job(struct ld *ld, const struct yn *m, struct scn_job_grou
 		    &j->task_max_failures) < 0 ||
 	    load_trace_opts(ld, t, &o, &path) < 0)
 		rc = -1;
+	const char *fmt = o.format;
+	if (!rc && !fmt && !(fmt = trace_detect(path, err, sizeof err))) {
+		snprintf(ld->err, ld->errlen, "%s", err);
+		rc = -1;
+	}
+	if (!rc && !strcmp(fmt, "spark-eventlog")) { /* one application: a spark-app job */
+		rc = load_app_job(ld, t, path, o.strict, j);
+		free((void *)o.users);
+		free((void *)o.queues);
+		free(path);
+		return rc;
+	}
 	struct scn_trace *tr = rc ? NULL : trace_read(path, &o, err, sizeof err);
 	if (!rc && !tr) {
 		snprintf(ld->err, ld->errlen, "%s", err);

@@ -71,7 +71,9 @@ void scn_free(struct scn *s)
 	for (int i = 0; i < s->ntraces; i++)
 		scn_trace_free(s->traces[i]);
 	free(s->traces);
-	scn_app_free(s->app);
+	for (int i = 0; i < s->napps; i++)
+		scn_app_free(s->apps[i]);
+	free(s->apps);
 	free_cost(&s->cost);
 	for (int i = 0; i < s->npolicies; i++) {
 		struct scn_policy *p = &s->policies[i];

@@ -291,7 +291,9 @@ struct scn {
 	struct scn_node_group *groups; int ngroups;
 	struct scn_job_group *jobs;    int njobgroups;
 	struct scn_trace **traces;     int ntraces; /* the workload's traces; owned */
-	struct scn_app *app;           /* a replayed application (replay-log); owned */
+	struct scn_app **apps;         /* Spark applications from event logs (a
+					  spark-eventlog trace, replay-log); owned */
+	int napps;
 	bool offer;                    /* offer-only (a trace's `offer: true`,
 					  docs/traces.md): a job the policy has not
 					  placed by the end of the instant it

@@ -3,6 +3,8 @@
  * on another cluster under another policy, each hand-computed, and the
  * three real logs of tests/data/traces/spark/ against their targets. */
 #include "harness.h"
+#include "scenario.h"
+#include "sim.h"
 #include "test.h"
 
 #include <stdio.h>
@@ -182,12 +184,28 @@ static void errors(void)
 	remove(path);
 }
 
+/* A Spark event log as a scenario's workload (spark-app.yaml explains
+ * it): 4 s under fifo, 3 s under spark-standalone. */
+static void app_workload(void)
+{
+	static const struct { const char *pol; int64_t end; } want[] = {
+		{"fifo", S(4)}, {"standalone", S(3)}};
+	for (int i = 0; i < 2; i++) {
+		struct scn *sc;
+		struct sim *s = h_run("tests/scenarios/hand/spark-app.yaml", want[i].pol, 0, &sc);
+		CU_ASSERT_EQUAL(sc->napps, 1);
+		h_expect_end(s, h_job(s, "app", 0), JOB_DONE, want[i].end, "");
+		h_done(s, sc);
+	}
+}
+
 int test_suite_replay(void)
 {
 	TEST_SUITE("replay",
 		   {"replay-log: a hand log replayed against itself", hand_self},
 		   {"replay-log: the hand what-if on two workers under spark-standalone", hand_whatif},
 		   {"replay-log: the three real logs against their targets", real_logs},
-		   {"replay-log: bad logs and command lines", errors});
+		   {"replay-log: bad logs and command lines", errors},
+		   {"a Spark event log as a workload: fifo and spark-standalone", app_workload});
 	return 0;
 }
