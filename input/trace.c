@@ -16,6 +16,9 @@
 #define TR_MAX_JOBS 10000000
 
 extern const struct trace_format tf_swf;
+extern const struct trace_format tf_openb;
+extern const struct trace_format tf_pai;
+extern const struct trace_format tf_philly;
 
 /* A Spark event log: JSON lines, each an object with "Event" first.  It
  * holds one application, not a job table: `hetsim trace info` reads it
@@ -38,6 +41,9 @@ const struct trace_format tf_spark = {
 const struct trace_format *const trace_formats[] = {
 	&tf_swf,
 	&tf_spark,
+	&tf_openb,
+	&tf_pai,
+	&tf_philly,
 };
 const int trace_nformats = ARRAY_LEN(trace_formats);
 
