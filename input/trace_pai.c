@@ -650,7 +650,10 @@ static int pai_nodes(struct zr *in, const char *path,
 					    nf > M_N ? M_N : nf, MACHINES, M_N);
 		double v[M_N];
 		for (int k = M_CPU; k <= M_GPU; k++) {
-			const char *why = !f[k].len ? "is empty" : num(&f[k], &v[k]) < 0
+			if (!f[k].len)
+				return machine_fail(err, errlen, path, ln, f[k].col, "%s is empty",
+						    machine_cols[k]);
+			const char *why = num(&f[k], &v[k]) < 0
 					  ? "is not a number" : v[k] < 0 ? "is negative"
 					  : k == M_GPU && v[k] != floor(v[k]) ? "is not a whole number"
 					  : (k == M_CPU ? v[k] * 1000 : k == M_MEM ? v[k] * 1024 : v[k]) >

@@ -565,10 +565,7 @@ static int job_object(struct jp *p, struct ph_job *j)
 		if (rc < 0)
 			return -1;
 	}
-	if (m < 0)
-		return -1;
-	ws(p);
-	return 0;
+	return m;
 }
 
 /* "YYYY-MM-DD HH:MM:SS" as seconds since 1970-01-01 00:00:00 UTC:
@@ -638,13 +635,8 @@ static int job(struct tr_build *b, struct obj *o, int64_t ordinal)
 {
 	struct jp p = {.b = b, .o = o, .s = o->text, .n = o->len};
 	struct ph_job j;
-	if (job_object(&p, &j) < 0)
+	if (job_object(&p, &j) < 0) /* the scan ended the text at its '}' */
 		return -1;
-	if (p.i < p.n) {
-		char buf[32];
-		return jfail(&p, p.i, "expected the job object's end, got %s",
-			     seen(&p, buf, sizeof buf));
-	}
 	if (ordinal > INT32_MAX)
 		return jfail(&p, 0, "more than %d jobs", INT32_MAX);
 	const struct trace_opts *opt = tr_opts(b);

@@ -34,6 +34,7 @@ int test_suite_locality(void);
 int test_suite_trace(void);
 int test_suite_sparklog(void);
 int test_suite_replay(void);
+int test_suite_importers(void);
 
 /* Add a suite with the given tests (NULL-terminated pairs). */
 #define TEST_SUITE(name, ...)                                            \

@@ -36,6 +36,7 @@ static const struct {
 	{"trace", test_suite_trace},
 	{"sparklog", test_suite_sparklog},
 	{"replay", test_suite_replay},
+	{"importers", test_suite_importers},
 };
 
 int main(int argc, char **argv)
