@@ -120,8 +120,8 @@ static int secs_us(const struct field *f, int64_t *out)
 	const char *p = f->s, *end = f->s + f->len;
 	p += p < end && (*p == '-' || *p == '+');
 	int digits = 0;
-	while (p < end && *p >= '0' && *p <= '9')
-		p++, digits++;
+	for (; p < end && *p >= '0' && *p <= '9'; p++)
+		digits++;
 	if (p < end && *p == '.')
 		for (p++; p < end && *p >= '0' && *p <= '9'; p++)
 			digits++;
@@ -134,7 +134,26 @@ static int secs_us(const struct field *f, int64_t *out)
 	return 0;
 }
 
-#define VAL(f) ((f)->len > 40 ? 40 : (f)->len), (f)->s /* a value for %.*s */
+/* A value for a message: its first 40 characters, control characters
+ * as \xHH (a message stays one printable line), "..." if longer.  buf:
+ * SHOW bytes (VAL gives each use its own, a compound literal). */
+#define SHOW 168
+static const char *show(const char *s, size_t n, char *buf)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n && i < 40; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c < 0x20 || c == 0x7f)
+			k += (size_t)snprintf(buf + k, 5, "\\x%02x", c);
+		else
+			buf[k++] = (char)c;
+	}
+	if (n > 40)
+		k += (size_t)snprintf(buf + k, 4, "...");
+	buf[k] = 0;
+	return buf;
+}
+#define VAL(f) show((f)->s, (size_t)(f)->len, (char[SHOW]){0})
 
 /* ---- the header ----------------------------------------------------- */
 
@@ -153,11 +172,22 @@ struct header {
 	enum kind kind;
 	int ncols;             /* fields of every row */
 	int at[P_N];           /* field index of each known column, -1: absent */
-	int64_t line;
 };
 
-/* Read the header row (the first line) into h: 0, or -1 with
- * "line:col: message" (no path) in msg and its column in *col. */
+/* A header's problem into msg: -1. */
+static int hmsg(char *msg, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int hmsg(char *msg, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, len, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Read the header row (the first line) into h: 0; -1 with the problem
+ * in msg, at column *col of line 1; -2 on a read error (zr_line's
+ * message in err). */
 static int read_header(struct zr *in, struct header *h, char *msg, size_t len, int *col,
 		       char *err, size_t errlen)
 {
@@ -166,38 +196,38 @@ static int read_header(struct zr *in, struct header *h, char *msg, size_t len, i
 	int r = zr_line(in, &line, &n, err, errlen);
 	*col = 1;
 	if (r < 0)
-		return snprintf(msg, len, "%s", err), -2;
-	h->line = 1;
+		return -2;
 	if (r == 0)
-		return snprintf(msg, len, "an empty file: an openb list starts with its header row"),
-		       -1;
-	if (n >= 3 && !memcmp(line, "\xef\xbb\xbf", 3)) /* a UTF-8 byte order mark */
-		line += 3, n -= 3;
+		return hmsg(msg, len, "an empty file: an openb list starts with its header row");
+	if (n >= 3 && !memcmp(line, "\xef\xbb\xbf", 3)) { /* a UTF-8 byte order mark */
+		line += 3;
+		n -= 3;
+	}
 	struct field f[MAX_COLS];
 	int nf = split(line, n, f, MAX_COLS);
 	if (nf > MAX_COLS)
-		return snprintf(msg, len, "more than %d columns in the header", MAX_COLS), -1;
+		return hmsg(msg, len, "more than %d columns in the header", MAX_COLS);
 	if (!strcmp(f[0].s, "name"))
 		h->kind = PODS;
 	else if (!strcmp(f[0].s, "sn"))
 		h->kind = NODES;
 	else
-		return snprintf(msg, len, "the header's first column '%.*s' is neither 'name' (a pod "
-				"list) nor 'sn' (a node list)", VAL(&f[0])), -1;
+		return hmsg(msg, len, "the header's first column '%s' is neither 'name' (a pod "
+			    "list) nor 'sn' (a node list)", VAL(&f[0]));
 	const char *const *names = h->kind == PODS ? pod_cols : node_cols;
 	int known = h->kind == PODS ? P_N : N_N;
 	for (int k = 0; k < P_N; k++)
 		h->at[k] = -1;
 	for (int i = 1; i < nf; i++)
-		for (int k = 0; k < known; k++)
-			if (!strcmp(f[i].s, names[k])) {
-				if (h->at[k] >= 0) {
-					*col = f[i].col;
-					return snprintf(msg, len, "column '%s' appears twice", names[k]),
-					       -1;
-				}
-				h->at[k] = i;
+		for (int k = 0; k < known; k++) {
+			if (strcmp(f[i].s, names[k]) != 0)
+				continue;
+			if (h->at[k] >= 0) {
+				*col = f[i].col;
+				return hmsg(msg, len, "column '%s' appears twice", names[k]);
 			}
+			h->at[k] = i;
+		}
 	h->ncols = nf;
 	return 0;
 }
@@ -219,11 +249,12 @@ static int demand(struct tr_build *b, const struct field *f, int k, int64_t *v)
 	if (!f->len)
 		return tr_fail(b, f->col, "%s is empty", pod_cols[k]);
 	if (whole(f, v) < 0)
-		return tr_fail(b, f->col, "%s '%.*s' is not a whole number", pod_cols[k], VAL(f));
+		return tr_fail(b, f->col, "%s '%s' is not a whole number", pod_cols[k], VAL(f));
 	return 0;
 }
 
-/* A time column: 0 with *us, or *us = -1 when empty; -1 if not seconds. */
+/* Time column k: 0 with *us and *have (false when absent or empty), or
+ * -1 (error set) if not a number of seconds. */
 static int pod_time(struct tr_build *b, const struct header *h, struct field *f, int k,
 		    int64_t *us, bool *have)
 {
@@ -232,7 +263,7 @@ static int pod_time(struct tr_build *b, const struct header *h, struct field *f,
 		return 0;
 	const struct field *v = &f[h->at[k]];
 	if (secs_us(v, us) < 0)
-		return tr_fail(b, v->col, "%s '%.*s' is not a number of seconds", pod_cols[k],
+		return tr_fail(b, v->col, "%s '%s' is not a number of seconds", pod_cols[k],
 			       VAL(v));
 	*have = true;
 	return 0;
@@ -268,9 +299,9 @@ static int pod_row(struct tr_build *b, const struct header *h, char *line, size_
 	struct field f[MAX_COLS];
 	int nf = split(line, len, f, MAX_COLS);
 	if (nf != h->ncols)
-		return tr_fail(b, nf > MAX_COLS ? 1 : f[nf - 1].col, "%s%d fields, the header has %d",
-			       nf > MAX_COLS ? "more than " : "", nf > MAX_COLS ? MAX_COLS : nf,
-			       h->ncols);
+		return tr_fail(b, nf > MAX_COLS ? 1 : f[nf - 1].col, "%s%d fields, the header has "
+			       "%d", nf > MAX_COLS ? "more than " : "",
+			       nf > MAX_COLS ? MAX_COLS : nf, h->ncols);
 	if (ordinal > INT32_MAX)
 		return tr_fail(b, 1, "more than %d pods", INT32_MAX);
 	const struct trace_opts *o = tr_opts(b);
@@ -280,30 +311,32 @@ static int pod_row(struct tr_build *b, const struct header *h, char *line, size_
 			return -1;
 	int64_t cre = 0, del = 0, sch = 0;
 	bool hc, hd, hs;
-	if (pod_time(b, h, f, P_CREATE, &cre, &hc) < 0 || pod_time(b, h, f, P_DELETE, &del, &hd) < 0 ||
+	if (pod_time(b, h, f, P_CREATE, &cre, &hc) < 0 ||
+	    pod_time(b, h, f, P_DELETE, &del, &hd) < 0 ||
 	    pod_time(b, h, f, P_SCHED, &sch, &hs) < 0)
 		return -1;
 	if (!o->offer && !hc)
 		return tr_fail(b, f[h->at[P_CREATE]].col, "creation_time is empty");
 	if (o->completed_only && strcmp(f[h->at[P_PHASE]].s, "Succeeded") != 0)
-		return tr_skip(b, TRS_STATUS, f[h->at[P_PHASE]].col, "pod_phase '%.*s'",
+		return tr_skip(b, TRS_STATUS, f[h->at[P_PHASE]].col, "pod_phase '%s'",
 			       VAL(&f[h->at[P_PHASE]]));
 	if (!o->offer) {
 		const struct field *fc = &f[h->at[P_CREATE]], *fd = &f[h->at[P_DELETE]],
 				   *fs = &f[h->at[P_SCHED]];
 		if (cre < 0)
-			return tr_skip(b, TRS_NEG_TIME, fc->col, "creation_time %.*s is negative",
+			return tr_skip(b, TRS_NEG_TIME, fc->col, "creation_time %s is negative",
 				       VAL(fc));
 		if (!hs)
-			return tr_skip(b, TRS_NO_RUNTIME, fs->col, "no scheduled_time: no run time");
+			return tr_skip(b, TRS_NO_RUNTIME, fs->col, "no scheduled_time: no run "
+				       "time");
 		if (!hd)
 			return tr_skip(b, TRS_NO_RUNTIME, fd->col, "no deletion_time: no run time");
 		if (sch < cre)
-			return tr_skip(b, TRS_NEG_TIME, fs->col, "scheduled_time %.*s before "
-				       "creation_time %.*s", VAL(fs), VAL(fc));
+			return tr_skip(b, TRS_NEG_TIME, fs->col, "scheduled_time %s before "
+				       "creation_time %s", VAL(fs), VAL(fc));
 		if (del < sch)
-			return tr_skip(b, TRS_NEG_TIME, fd->col, "deletion_time %.*s before "
-				       "scheduled_time %.*s", VAL(fd), VAL(fs));
+			return tr_skip(b, TRS_NEG_TIME, fd->col, "deletion_time %s before "
+				       "scheduled_time %s", VAL(fd), VAL(fs));
 	}
 	for (int k = P_CPU; k <= P_GMILLI; k++)
 		if (v[k] < 0)
@@ -313,8 +346,8 @@ static int pod_row(struct tr_build *b, const struct header *h, char *line, size_
 	    v[P_NGPU] > SCN_MAX_GPUS) {
 		int k = v[P_CPU] > (int64_t)SCN_MAX_CORES * 1000 ? P_CPU
 			: v[P_MEM] > MAX_MEM_MIB ? P_MEM : P_NGPU;
-		return tr_skip(b, TRS_TOO_BIG, f[h->at[k]].col, "%s %lld: above the limit (%lld)",
-			       pod_cols[k], (long long)v[k],
+		return tr_skip(b, TRS_TOO_BIG, f[h->at[k]].col, "%s %lld: above the limit "
+			       "(%lld)", pod_cols[k], (long long)v[k],
 			       k == P_CPU ? (long long)SCN_MAX_CORES * 1000
 			       : k == P_MEM ? MAX_MEM_MIB : (long long)SCN_MAX_GPUS);
 	}
@@ -323,14 +356,14 @@ static int pod_row(struct tr_build *b, const struct header *h, char *line, size_
 			       "(cpu_milli, memory_mib and num_gpu 0)");
 	struct scn_trace_shape sh = {
 		.nroles = 1, .tasks = 1,
-		.role[0] = {.count = 1, .slots = 1, .cpu_milli = (int)v[P_CPU], .mem_mib = v[P_MEM]}};
-	if (v[P_GMILLI] > INT_MAX)
-		v[P_GMILLI] = INT_MAX;
+		.role[0] = {.count = 1, .slots = 1, .cpu_milli = (int)v[P_CPU],
+			    .mem_mib = v[P_MEM]}};
 	if (pod_gpus(b, &f[h->at[P_GMILLI]], v[P_NGPU], v[P_GMILLI], &sh.role[0]) < 0)
 		return -1;
 	if (h->at[P_SPEC] >= 0 && f[h->at[P_SPEC]].len)
 		sh.role[0].constraint = tr_constraint(b, f[h->at[P_SPEC]].s);
-	const char *queue = h->at[P_QOS] >= 0 && f[h->at[P_QOS]].len ? f[h->at[P_QOS]].s : NULL;
+	const struct field *qos = h->at[P_QOS] >= 0 ? &f[h->at[P_QOS]] : NULL;
+	const char *queue = qos && qos->len ? qos->s : NULL;
 	int64_t arrival = o->offer ? 0 : cre, run = o->offer ? -1 : del - sch;
 	return tr_add(b, (int32_t)ordinal, arrival, run, -1, &sh, NULL, queue) < 0 ? -1 : 0;
 }
@@ -372,7 +405,7 @@ static int header_fail(struct tr_build *b, int col, const char *fmt, ...)
 static int openb_jobs(struct tr_build *b, struct zr *in)
 {
 	struct header h;
-	char msg[256], err[512];
+	char msg[512], err[512];
 	int col;
 	int rc = read_header(in, &h, msg, sizeof msg, &col, err, sizeof err);
 	if (rc == -2)
@@ -380,21 +413,21 @@ static int openb_jobs(struct tr_build *b, struct zr *in)
 	if (rc < 0)
 		return header_fail(b, col, "%s", msg);
 	if (h.kind == NODES)
-		return header_fail(b, 1, "a node list (header 'sn,...'), not a pod list: use it as a "
-			       "cluster (cluster: - {name: N, trace: {format: alibaba-openb-2023, "
-			       "path: ...}})");
+		return header_fail(b, 1, "a node list (header 'sn,...'), not a pod list: use it "
+				   "as a cluster (cluster: - {name: N, trace: {format: "
+				   "alibaba-openb-2023, path: ...}})");
 	const struct trace_opts *o = tr_opts(b);
 	int k = missing(&h, P_GMILLI + 1);
 	if (k >= 0)
 		return header_fail(b, 1, "no column '%s' in the header", pod_cols[k]);
 	for (k = P_CREATE; k <= P_SCHED && !o->offer; k++)
 		if (h.at[k] < 0)
-			return header_fail(b, 1, "no column '%s' in the header: a list without times "
-					   "reads only offer-only (trace_opts.offer: pods arrive at 0 and "
-					   "never leave)", pod_cols[k]);
+			return header_fail(b, 1, "no column '%s' in the header: a list without "
+					   "times reads only offer-only (trace_opts.offer: pods "
+					   "arrive at 0 and never leave)", pod_cols[k]);
 	if (o->completed_only && h.at[P_PHASE] < 0)
-		return header_fail(b, 1, "no column 'pod_phase' in the header: completed_only needs "
-				   "it");
+		return header_fail(b, 1, "no column 'pod_phase' in the header: completed_only "
+				   "needs it");
 	char *line;
 	size_t len;
 	int r;
@@ -412,13 +445,15 @@ static int openb_jobs(struct tr_build *b, struct zr *in)
 /* ---- nodes ---------------------------------------------------------- */
 
 static int node_fail(char *err, size_t errlen, const char *path, int64_t line, int col,
-		     const char *fmt, const struct field *f)
+		     const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+static int node_fail(char *err, size_t errlen, const char *path, int64_t line, int col,
+		     const char *fmt, ...)
 {
-	char msg[256];
-	if (f)
-		snprintf(msg, sizeof msg, fmt, VAL(f));
-	else
-		snprintf(msg, sizeof msg, "%s", fmt);
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
 	snprintf(err, errlen, "%s:%lld:%d: %s", path, (long long)line, col, msg);
 	return -1;
 }
@@ -427,17 +462,14 @@ static int node_fail(char *err, size_t errlen, const char *path, int64_t line, i
 static int node_num(const struct field *f, int k, int64_t max, int64_t *v, const char *path,
 		    int64_t line, char *err, size_t errlen)
 {
-	char fmt[128];
-	if (!f->len) {
-		snprintf(fmt, sizeof fmt, "%s is empty", node_cols[k]);
-		return node_fail(err, errlen, path, line, f->col, fmt, NULL);
-	}
+	if (!f->len)
+		return node_fail(err, errlen, path, line, f->col, "%s is empty", node_cols[k]);
 	const char *why = whole(f, v) < 0 ? "is not a whole number" : *v < 0 ? "is negative"
 			  : *v > max ? "is out of range" : NULL;
 	if (!why)
 		return 0;
-	snprintf(fmt, sizeof fmt, "%s '%%.*s' %s", node_cols[k], why);
-	return node_fail(err, errlen, path, line, f->col, fmt, f);
+	return node_fail(err, errlen, path, line, f->col, "%s '%s' %s", node_cols[k], VAL(f),
+			 why);
 }
 
 static int openb_nodes(struct zr *in, const char *path,
@@ -445,22 +477,21 @@ static int openb_nodes(struct zr *in, const char *path,
 		       size_t errlen)
 {
 	struct header h;
-	char msg[256];
+	char msg[512];
 	int col;
 	int rc = read_header(in, &h, msg, sizeof msg, &col, err, errlen);
 	if (rc == -2)
 		return -1;
 	if (rc < 0)
-		return node_fail(err, errlen, path, 1, col, msg, NULL);
+		return node_fail(err, errlen, path, 1, col, "%s", msg);
 	if (h.kind == PODS)
 		return node_fail(err, errlen, path, 1, 1, "a pod list (header 'name,...'), not a "
 				 "node list: use it as a workload (workload: - {name: N, trace: "
-				 "{format: alibaba-openb-2023, path: ...}})", NULL);
+				 "{format: alibaba-openb-2023, path: ...}})");
 	int k = missing(&h, N_N);
-	if (k >= 0) {
-		snprintf(msg, sizeof msg, "no column '%s' in the header", node_cols[k]);
-		return node_fail(err, errlen, path, 1, 1, msg, NULL);
-	}
+	if (k >= 0)
+		return node_fail(err, errlen, path, 1, 1, "no column '%s' in the header",
+				 node_cols[k]);
 	char *line;
 	size_t len;
 	int r;
@@ -470,23 +501,21 @@ static int openb_nodes(struct zr *in, const char *path,
 		int64_t ln = zr_lineno(in);
 		struct field f[MAX_COLS];
 		int nf = split(line, len, f, MAX_COLS);
-		if (nf != h.ncols) {
-			snprintf(msg, sizeof msg, "%s%d fields, the header has %d",
-				 nf > MAX_COLS ? "more than " : "", nf > MAX_COLS ? MAX_COLS : nf,
-				 h.ncols);
-			return node_fail(err, errlen, path, ln, nf > MAX_COLS ? 1 : f[nf - 1].col, msg,
-					 NULL);
-		}
+		if (nf != h.ncols)
+			return node_fail(err, errlen, path, ln, nf > MAX_COLS ? 1 : f[nf - 1].col,
+					 "%s%d fields, the header has %d",
+					 nf > MAX_COLS ? "more than " : "",
+					 nf > MAX_COLS ? MAX_COLS : nf, h.ncols);
 		int64_t cpu, mem, gpu;
 		if (node_num(&f[h.at[N_CPU]], N_CPU, INT_MAX, &cpu, path, ln, err, errlen) < 0 ||
-		    node_num(&f[h.at[N_MEM]], N_MEM, MAX_MEM_MIB, &mem, path, ln, err, errlen) < 0 ||
+		    node_num(&f[h.at[N_MEM]], N_MEM, MAX_MEM_MIB, &mem, path, ln, err,
+			     errlen) < 0 ||
 		    node_num(&f[h.at[N_GPU]], N_GPU, INT_MAX, &gpu, path, ln, err, errlen) < 0)
 			return -1;
 		const struct field *m = &f[h.at[N_MODEL]];
-		if (gpu > 0 && !m->len) {
-			snprintf(msg, sizeof msg, "a node of %lld GPUs without a model", (long long)gpu);
-			return node_fail(err, errlen, path, ln, m->col, msg, NULL);
-		}
+		if (gpu > 0 && !m->len)
+			return node_fail(err, errlen, path, ln, m->col, "a node of %lld GPUs "
+					 "without a model", (long long)gpu);
 		struct trace_node n = {.cpu_milli = (int)cpu, .mem_mib = mem, .gpus = (int)gpu,
 				       .gpu_model = gpu > 0 ? m->s : NULL};
 		if (add(ctx, &n) < 0)
@@ -498,8 +527,10 @@ static int openb_nodes(struct zr *in, const char *path,
 /* The header row names the list: a node list or a pod list. */
 static bool openb_detect(const char *head, size_t n)
 {
-	if (n >= 3 && !memcmp(head, "\xef\xbb\xbf", 3))
-		head += 3, n -= 3;
+	if (n >= 3 && !memcmp(head, "\xef\xbb\xbf", 3)) {
+		head += 3;
+		n -= 3;
+	}
 	return (n >= 13 && !memcmp(head, "sn,cpu_milli,", 13)) ||
 	       (n >= 15 && !memcmp(head, "name,cpu_milli,", 15));
 }

@@ -44,8 +44,8 @@
  * other tables.
  *
  * Bad records: a row of the wrong length, an empty job_name, inst_num
- * or job start_time, or a value that is not a number is an error
- * "dir:line:col: table: message" (the builder's messages name the trace,
+ * or job start_time, or a value that is not a number (or a time beyond 10^11 s) is an
+ * error "dir:line:col: table: message" (the builder's messages name the trace,
  * here the directory: the table follows).  Skipped and counted, the
  * whole job: a task without start_time or end_time (no-runtime); a
  * negative time, or a task ending before it starts (negative-time); a
@@ -80,6 +80,7 @@
 #define MAX_NAME 256            /* characters of a job_name */
 #define MAX_JOBS 10000000       /* jobs of the task table (the builder's limit) */
 #define MAX_MEM_MIB INT32_MAX   /* an instance's memory, MiB */
+#define MAX_TIME_S 1e11         /* any time, s: its µs fit in 64 bits */
 
 struct field {
 	char *s;     /* NUL-terminated in the line, spaces trimmed */
@@ -148,7 +149,26 @@ static int num(const struct field *f, double *out)
 	return 0;
 }
 
-#define VAL(f) ((f)->len > 40 ? 40 : (f)->len), (f)->s /* a value for %.*s */
+/* A value for a message: its first 40 characters, control characters
+ * as \xHH (a message stays one printable line), "..." if longer.  buf:
+ * SHOW bytes (VAL gives each use its own, a compound literal). */
+#define SHOW 168
+static const char *show(const char *s, size_t n, char *buf)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n && i < 40; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c < 0x20 || c == 0x7f)
+			k += (size_t)snprintf(buf + k, 5, "\\x%02x", c);
+		else
+			buf[k++] = (char)c;
+	}
+	if (n > 40)
+		k += (size_t)snprintf(buf + k, 4, "...");
+	buf[k] = 0;
+	return buf;
+}
+#define VAL(f) show((f)->s, (size_t)(f)->len, (char[SHOW]){0})
 
 /* Open table `name` of directory dir, or NAME.zst: NULL if neither
  * exists (*why: the reason), the path in buf. */
@@ -160,13 +180,12 @@ static struct zr *open_table(const char *dir, const char *name, char *buf, size_
 		snprintf(buf, len, "%s/%s.zst", dir, name);
 		if (access(buf, F_OK) != 0) {
 			snprintf(buf, len, "%s/%s", dir, name);
-			snprintf(why, whylen, "no %s (nor %s.zst) in the directory: a PAI trace's jobs "
-				 "are its job and task tables", name, name);
+			snprintf(why, whylen, "no %s (nor %s.zst) in the directory: a PAI trace's "
+				 "jobs are its job and task tables", name, name);
 			return NULL;
 		}
 	}
-	struct zr *z = zr_open(buf, why, whylen);
-	return z;
+	return zr_open(buf, why, whylen);
 }
 
 /* ---- the per-job accumulator ---------------------------------------- */
@@ -348,7 +367,7 @@ static int merge(struct tr_build *b, const struct jobtab *t, struct pai_job *j,
 	int64_t g = gpu_m(d) > gpu_m(m) ? gpu_m(d) : gpu_m(m);
 	m->gpus = (int16_t)(g >= 1000 ? g / 1000 : 0);
 	m->gpu_milli = (int16_t)(g >= 1000 ? 0 : g);
-	return task_issue(b, j, line, -1, task->col, "task '%.*s': a third distinct demand, "
+	return task_issue(b, j, line, -1, task->col, "task '%s': a third distinct demand, "
 			  "merged into the job's second role at the larger of the two", VAL(task));
 }
 
@@ -372,10 +391,10 @@ static int task_row(struct tr_build *b, struct jobtab *t, char *line, size_t len
 	struct field f[T_N];
 	int nf = split(line, len, f, T_N);
 	if (nf != T_N)
-		return task_fail(b, ln, nf > T_N ? 1 : f[nf - 1].col, "%s%d fields, the table has %d "
-				 "(job_name,task_name,inst_num,status,start_time,end_time,plan_cpu,"
-				 "plan_mem,plan_gpu,gpu_type)", nf > T_N ? "more than " : "",
-				 nf > T_N ? T_N : nf, T_N);
+		return task_fail(b, ln, nf > T_N ? 1 : f[nf - 1].col, "%s%d fields, the table has "
+				 "%d (job_name,task_name,inst_num,status,start_time,end_time,"
+				 "plan_cpu,plan_mem,plan_gpu,gpu_type)",
+				 nf > T_N ? "more than " : "", nf > T_N ? T_N : nf, T_N);
 	if (!f[T_JOB].len)
 		return task_fail(b, ln, f[T_JOB].col, "job_name is empty");
 	if (f[T_JOB].len > MAX_NAME)
@@ -389,8 +408,11 @@ static int task_row(struct tr_build *b, struct jobtab *t, char *line, size_t len
 		if (k == T_STATUS || k == T_TYPE || !f[k].len)
 			continue;
 		if (num(&f[k], &v[k]) < 0)
-			return task_fail(b, ln, f[k].col, "%s '%.*s' is not a number", task_cols[k],
+			return task_fail(b, ln, f[k].col, "%s '%s' is not a number", task_cols[k],
 					 VAL(&f[k]));
+		if ((k == T_START || k == T_END) && !(fabs(v[k]) < MAX_TIME_S))
+			return task_fail(b, ln, f[k].col, "%s '%s' is out of range (10^11 s)",
+					 task_cols[k], VAL(&f[k]));
 		have[k] = true;
 	}
 	struct pai_job *j = job_get(t, f[T_JOB].s, (size_t)f[T_JOB].len, false);
@@ -406,17 +428,17 @@ static int task_row(struct tr_build *b, struct jobtab *t, char *line, size_t len
 	double inst = v[T_INST];
 	if (inst <= 0 || inst > SCN_MAX_EXECUTORS)
 		return task_issue(b, j, ln, inst <= 0 ? TRS_NO_DEMAND : TRS_TOO_BIG, f[T_INST].col,
-				  "inst_num %.*s: %s", VAL(&f[T_INST]),
+				  "inst_num %s: %s", VAL(&f[T_INST]),
 				  inst <= 0 ? "no instances" : "too many instances");
 	for (int k = T_CPU; k <= T_GPU; k++)
 		if (v[k] < 0)
-			return task_issue(b, j, ln, TRS_NO_DEMAND, f[k].col, "%s %.*s is negative",
+			return task_issue(b, j, ln, TRS_NO_DEMAND, f[k].col, "%s %s is negative",
 					  task_cols[k], VAL(&f[k]));
 	if (v[T_CPU] * 10 > (double)SCN_MAX_CORES * 1000 || v[T_MEM] * 1024 > MAX_MEM_MIB ||
 	    v[T_GPU] > (double)SCN_MAX_GPUS * 100) {
 		int k = v[T_CPU] * 10 > (double)SCN_MAX_CORES * 1000 ? T_CPU
 			: v[T_MEM] * 1024 > MAX_MEM_MIB ? T_MEM : T_GPU;
-		return task_issue(b, j, ln, TRS_TOO_BIG, f[k].col, "%s %.*s: above the limit",
+		return task_issue(b, j, ln, TRS_TOO_BIG, f[k].col, "%s %s: above the limit",
 				  task_cols[k], VAL(&f[k]));
 	}
 	if (!o->offer) {
@@ -426,19 +448,20 @@ static int task_row(struct tr_build *b, struct jobtab *t, char *line, size_t len
 					  task_cols[k]);
 		if (v[T_START] < 0)
 			return task_issue(b, j, ln, TRS_NEG_TIME, f[T_START].col,
-					  "start_time %.*s is negative", VAL(&f[T_START]));
+					  "start_time %s is negative", VAL(&f[T_START]));
 		if (v[T_END] < v[T_START])
-			return task_issue(b, j, ln, TRS_NEG_TIME, f[T_END].col, "end_time %.*s before "
-					  "start_time %.*s", VAL(&f[T_END]), VAL(&f[T_START]));
+			return task_issue(b, j, ln, TRS_NEG_TIME, f[T_END].col, "end_time %s "
+					  "before start_time %s", VAL(&f[T_END]), VAL(&f[T_START]));
 	}
-	struct pai_role d = {.count = (int32_t)ceil(inst), .cpu_milli = (int32_t)llround(v[T_CPU] * 10),
+	struct pai_role d = {.count = (int32_t)ceil(inst),
+			     .cpu_milli = (int32_t)llround(v[T_CPU] * 10),
 			     .mem_mib = (int32_t)llround(v[T_MEM] * 1024)};
 	if (task_gpu(v[T_GPU], &d) &&
-	    task_issue(b, j, ln, -1, f[T_GPU].col, "plan_gpu %.*s: %s", VAL(&f[T_GPU]),
+	    task_issue(b, j, ln, -1, f[T_GPU].col, "plan_gpu %s: %s", VAL(&f[T_GPU]),
 		       d.gpus ? "whole GPUs, rounded up" : "below 1 milli-GPU, raised to 1") < 0)
 		return -1;
 	if (inst != floor(inst) &&
-	    task_issue(b, j, ln, -1, f[T_INST].col, "inst_num %.*s: not a whole number, rounded "
+	    task_issue(b, j, ln, -1, f[T_INST].col, "inst_num %s: not a whole number, rounded "
 		       "up", VAL(&f[T_INST])) < 0)
 		return -1;
 	if (merge(b, t, j, &d, ln, &f[T_TASK]) < 0)
@@ -526,25 +549,30 @@ static int job_row(struct tr_build *b, struct jobtab *t, char *line, size_t len,
 	double start = 0, end;
 	if (!f[J_START].len && !o->offer)
 		return tr_fail(b, f[J_START].col, "%s: start_time is empty", JOBS);
-	for (int k = J_START; k <= J_END; k++)
-		if (f[k].len && num(&f[k], k == J_START ? &start : &end) < 0)
-			return tr_fail(b, f[k].col, "%s: %s '%.*s' is not a number", JOBS,
+	for (int k = J_START; k <= J_END; k++) {
+		double *t = k == J_START ? &start : &end;
+		if (f[k].len && num(&f[k], t) < 0)
+			return tr_fail(b, f[k].col, "%s: %s '%s' is not a number", JOBS,
 				       k == J_START ? "start_time" : "end_time", VAL(&f[k]));
+		if (f[k].len && !(fabs(*t) < MAX_TIME_S))
+			return tr_fail(b, f[k].col, "%s: %s '%s' is out of range (10^11 s)", JOBS,
+				       k == J_START ? "start_time" : "end_time", VAL(&f[k]));
+	}
 	struct pai_job *j = f[J_JOB].len <= MAX_NAME
 			    ? job_get(t, f[J_JOB].s, (size_t)f[J_JOB].len, false) : NULL;
 	if (j && j->seen)
-		return tr_skip(b, TRS_NO_DEMAND, f[J_JOB].col, "%s: job_name '%.*s' again: its tasks "
+		return tr_skip(b, TRS_NO_DEMAND, f[J_JOB].col, "%s: job_name '%s' again: its tasks "
 			       "are its first row's", JOBS, VAL(&f[J_JOB]));
 	if (j)
 		j->seen = 1;
 	if (o->completed_only && strcmp(f[J_STATUS].s, "Terminated") != 0)
-		return tr_skip(b, TRS_STATUS, f[J_STATUS].col, "%s: status '%.*s'", JOBS,
+		return tr_skip(b, TRS_STATUS, f[J_STATUS].col, "%s: status '%s'", JOBS,
 			       VAL(&f[J_STATUS]));
 	if (!o->offer && start < 0)
-		return tr_skip(b, TRS_NEG_TIME, f[J_START].col, "%s: start_time %.*s is negative",
+		return tr_skip(b, TRS_NEG_TIME, f[J_START].col, "%s: start_time %s is negative",
 			       JOBS, VAL(&f[J_START]));
 	if (!j)
-		return tr_skip(b, TRS_NO_DEMAND, f[J_JOB].col, "%s: job '%.*s' has no task in %s",
+		return tr_skip(b, TRS_NO_DEMAND, f[J_JOB].col, "%s: job '%s' has no task in %s",
 			       JOBS, VAL(&f[J_JOB]), TASKS);
 	if (j->skip) /* its task's message was an error under strict */
 		return tr_skip(b, (enum scn_trace_skip)(j->skip - 1), f[J_JOB].col, "%s: job '%s': "
@@ -645,27 +673,32 @@ static int pai_nodes(struct zr *in, const char *path,
 		int nf = split(line, len, f, M_N);
 		if (nf != M_N)
 			return machine_fail(err, errlen, path, ln, nf > M_N ? 1 : f[nf - 1].col,
-					    "%s%d fields, %s has %d (machine,gpu_type,cap_cpu,cap_mem,"
-					    "cap_gpu)", nf > M_N ? "more than " : "",
+					    "%s%d fields, %s has %d (machine,gpu_type,cap_cpu,"
+					    "cap_mem,cap_gpu)", nf > M_N ? "more than " : "",
 					    nf > M_N ? M_N : nf, MACHINES, M_N);
 		double v[M_N];
 		for (int k = M_CPU; k <= M_GPU; k++) {
 			if (!f[k].len)
 				return machine_fail(err, errlen, path, ln, f[k].col, "%s is empty",
 						    machine_cols[k]);
-			const char *why = num(&f[k], &v[k]) < 0
-					  ? "is not a number" : v[k] < 0 ? "is negative"
-					  : k == M_GPU && v[k] != floor(v[k]) ? "is not a whole number"
-					  : (k == M_CPU ? v[k] * 1000 : k == M_MEM ? v[k] * 1024 : v[k]) >
-					  INT_MAX ? "is out of range" : NULL;
+			double unit = k == M_CPU ? 1000 : k == M_MEM ? 1024 : 1; /* milli, MiB */
+			const char *why = NULL;
+			if (num(&f[k], &v[k]) < 0)
+				why = "is not a number";
+			else if (v[k] < 0)
+				why = "is negative";
+			else if (k == M_GPU && v[k] != floor(v[k]))
+				why = "is not a whole number";
+			else if (v[k] * unit > INT_MAX)
+				why = "is out of range";
 			if (why)
-				return machine_fail(err, errlen, path, ln, f[k].col, "%s '%.*s' %s",
+				return machine_fail(err, errlen, path, ln, f[k].col, "%s '%s' %s",
 						    machine_cols[k], VAL(&f[k]), why);
 		}
 		int gpus = (int)v[M_GPU];
 		if (gpus > 0 && (!f[M_TYPE].len || !strcmp(f[M_TYPE].s, "CPU")))
 			return machine_fail(err, errlen, path, ln, f[M_TYPE].col, "a machine of %d "
-					    "GPUs with gpu_type '%.*s'", gpus, VAL(&f[M_TYPE]));
+					    "GPUs with gpu_type '%s'", gpus, VAL(&f[M_TYPE]));
 		struct trace_node n = {.cpu_milli = (int)llround(v[M_CPU] * 1000),
 				       .mem_mib = llround(v[M_MEM] * 1024), .gpus = gpus,
 				       .gpu_model = gpus > 0 ? f[M_TYPE].s : NULL};

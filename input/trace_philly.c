@@ -67,6 +67,26 @@
 #define MAX_OBJECT ((size_t)64 << 20) /* bytes of one job object */
 #define MAX_DEPTH 64                  /* nesting inside a job object */
 
+/* A value for a message: its first 40 characters, control characters
+ * as \xHH (a message stays one printable line), "..." if longer.  buf:
+ * SHOW bytes (a compound literal at each use). */
+#define SHOW 168
+static const char *show(const char *s, size_t n, char *buf)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n && i < 40; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c < 0x20 || c == 0x7f)
+			k += (size_t)snprintf(buf + k, 5, "\\x%02x", c);
+		else
+			buf[k++] = (char)c;
+	}
+	if (n > 40)
+		k += (size_t)snprintf(buf + k, 4, "...");
+	buf[k] = 0;
+	return buf;
+}
+
 /* ---- one job object's text, and where its lines began ------------------ */
 
 struct lstart {
@@ -162,7 +182,7 @@ static const char *seen(const struct jp *p, char *buf, size_t len)
 	size_t k = 0;
 	while (p->i + k < p->n && k < 12 && p->s[p->i + k] != '\n')
 		k++;
-	snprintf(buf, len, "'%.*s'", (int)k, p->s + p->i);
+	snprintf(buf, len, "'%s'", show(p->s + p->i, k, (char[SHOW]){0}));
 	return buf;
 }
 
@@ -173,7 +193,7 @@ static int expect(struct jp *p, char c, const char *what)
 		p->i++;
 		return 0;
 	}
-	char buf[32];
+	char buf[SHOW + 2];
 	return jfail(p, p->i, "expected %s, got %s", what, seen(p, buf, sizeof buf));
 }
 
@@ -217,7 +237,7 @@ static int jstring(struct jp *p, struct jstr *v)
 	ws(p);
 	v->off = p->i;
 	if (p->i >= p->n || p->s[p->i] != '"') {
-		char buf[32];
+		char buf[SHOW + 2];
 		return jfail(p, p->i, "expected a string, got %s", seen(p, buf, sizeof buf));
 	}
 	size_t w = ++p->i;
@@ -307,7 +327,7 @@ static int jnumber(struct jp *p)
 	}
 	if (!ok) {
 		p->i = at;
-		char buf[32];
+		char buf[SHOW + 2];
 		return jfail(p, at, "expected a value, got %s", seen(p, buf, sizeof buf));
 	}
 	return 0;
@@ -554,8 +574,9 @@ static int job_object(struct jp *p, struct ph_job *j)
 				continue;
 			if (open_at(p, '[', "attempts", "an array") < 0)
 				return -1;
-			*j = (struct ph_job){.status = j->status, .vc = j->vc, .user = j->user,
-					     .submitted = j->submitted, .attempts_off = j->attempts_off};
+			*j = (struct ph_job){.status = j->status, .vc = j->vc,
+					     .user = j->user, .submitted = j->submitted,
+					     .attempts_off = j->attempts_off};
 			bool f2 = true;
 			while ((rc = elements(p, &f2)) == 1)
 				if (attempt(p, j) < 0)
@@ -591,7 +612,7 @@ static int when(const struct jstr *v, int64_t *out)
 	/* days from 1970-01-01 to y-mo-d: count from March, so that the leap
 	 * day ends its year */
 	int64_t yy = mo <= 2 ? y - 1 : y;
-	int64_t era = yy / 400, yoe = yy - era * 400;
+	int64_t era = (yy >= 0 ? yy : yy - 399) / 400, yoe = yy - era * 400;
 	int64_t doy = (153 * (mo + (mo > 2 ? -3 : 9)) + 2) / 5 + d - 1;
 	int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
 	int64_t days = era * 146097 + doe - 719468;
@@ -607,8 +628,8 @@ static int time_of(struct jp *p, const struct jstr *v, const char *key, int64_t 
 		return 0;
 	int64_t s;
 	if (when(v, &s) < 0)
-		return jfail(p, v->off, "%s '%.*s' is not a time 'YYYY-MM-DD HH:MM:SS'", key,
-			     (int)(v->len > 40 ? 40 : v->len), v->s);
+		return jfail(p, v->off, "%s '%s' is not a time 'YYYY-MM-DD HH:MM:SS'", key,
+			     show(v->s, v->len, (char[SHOW]){0}));
 	*us = s * 1000000;
 	return 1;
 }
@@ -649,24 +670,26 @@ static int job(struct tr_build *b, struct obj *o, int64_t ordinal)
 	if (!hs && !opt->offer)
 		return jfail(&p, j.submitted.present ? j.submitted.off : 0,
 			     "no submitted_time: a job's arrival");
-	if (opt->completed_only && (!j.status.present || j.status.null || strcmp(j.status.s, "Pass")))
+	bool status = j.status.present && !j.status.null;
+	if (opt->completed_only && (!status || strcmp(j.status.s, "Pass") != 0))
 		return skip_at(&p, j.status.present ? j.status.off : 0, TRS_STATUS, "status %s",
-			       j.status.present && !j.status.null ? j.status.s : "missing");
+			       status ? j.status.s : "missing");
 	if (!opt->offer) {
 		if (!j.nattempts)
-			return skip_at(&p, j.attempts_off, TRS_NO_RUNTIME, "no attempts: no run time");
+			return skip_at(&p, j.attempts_off, TRS_NO_RUNTIME,
+				       "no attempts: no run time");
 		if (!ha)
 			return skip_at(&p, j.start.present ? j.start.off : j.attempts_off,
-				       TRS_NO_RUNTIME, "the first attempt has no start_time: no run "
-				       "time");
+				       TRS_NO_RUNTIME, "the first attempt has no start_time: no "
+				       "run time");
+		bool none = j.end.present && !j.end.null && !strcmp(j.end.s, "None");
 		if (!he)
-			return skip_at(&p, j.end.present ? j.end.off : j.attempts_off, TRS_NO_RUNTIME,
-				       "the last attempt has no end_time%s: no run time",
-				       j.end.present && !j.end.null && !strcmp(j.end.s, "None")
-				       ? " (None: still running)" : "");
+			return skip_at(&p, j.end.present ? j.end.off : j.attempts_off,
+				       TRS_NO_RUNTIME, "the last attempt has no end_time%s: no run "
+				       "time", none ? " (None: still running)" : "");
 		if (end < start)
-			return skip_at(&p, j.end.off, TRS_NEG_TIME, "the last attempt's end_time %s "
-				       "before the first's start_time %s", j.end.s, j.start.s);
+			return skip_at(&p, j.end.off, TRS_NEG_TIME, "the last attempt's end_time "
+				       "%s before the first's start_time %s", j.end.s, j.start.s);
 	}
 	if (!j.nmachines || !j.gpus)
 		return skip_at(&p, j.attempts_off, TRS_NO_DEMAND, "the first attempt %s",
@@ -692,8 +715,8 @@ static int job(struct tr_build *b, struct obj *o, int64_t ordinal)
 						     .gpus = (int)j.rgpus[r]};
 	const char *user = j.user.present && !j.user.null ? j.user.s : NULL;
 	const char *vc = j.vc.present && !j.vc.null ? j.vc.s : NULL;
-	return tr_add(b, (int32_t)ordinal, opt->offer ? 0 : sub, opt->offer ? -1 : end - start, -1,
-		      &sh, user, vc) < 0 ? -1 : 0;
+	return tr_add(b, (int32_t)ordinal, opt->offer ? 0 : sub, opt->offer ? -1 : end - start,
+		      -1, &sh, user, vc) < 0 ? -1 : 0;
 }
 
 /* ---- the array, streamed ----------------------------------------------- */
@@ -726,102 +749,122 @@ static bool json_space(char c)
 	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
-/* Scan one line of the log: 0, or -1. */
+#define EXCERPT(line, i, len) show((line) + (i), (len) - (i) > 20 ? 20 : (len) - (i), \
+				     (char[SHOW]){0})
+
+/* Character c of a job object being scanned: strings and nesting
+ * followed.  1 when it closed the object, else 0. */
+static int inside(struct scan *sc, char c)
+{
+	if (sc->in_str) {
+		if (sc->esc)
+			sc->esc = false;
+		else if (c == '\\')
+			sc->esc = true;
+		else if (c == '"')
+			sc->in_str = false;
+	} else if (c == '"') {
+		sc->in_str = true;
+	} else if (c == '{' || c == '[') {
+		sc->depth++;
+	} else if (c == '}' || c == ']') {
+		sc->depth--;
+	}
+	return sc->depth == 0;
+}
+
+/* A character between the array's job objects (not a space) at line[i]:
+ * 1 when it opens an object, 0, or -1 on an error. */
+static int between(struct tr_build *b, struct scan *sc, const char *line, size_t i, size_t len,
+		   int64_t ln)
+{
+	char c = line[i];
+	int col = (int)i + 1;
+	const char *want = NULL;
+	switch (sc->state) {
+	case S_START:
+		if (c == '[') {
+			sc->state = S_FIRST;
+			return 0;
+		}
+		if (len - i >= 10 && !memcmp(line + i, "machineId,", 10))
+			return scan_fail(b, ln, col, "a machine list (header 'machineId, ...'), "
+					 "not a job log: use it as a cluster (cluster: - {name: N, "
+					 "trace: {format: philly, path: ...}})");
+		want = "a JSON array of jobs '['";
+		break;
+	case S_FIRST:
+	case S_NEXT:
+		if (c == '{')
+			return 1;
+		if (c == ']' && sc->state == S_FIRST) {
+			sc->state = S_END;
+			return 0;
+		}
+		want = sc->state == S_FIRST ? "a job object '{' or ']'"
+					    : "a job object '{' after ','";
+		break;
+	case S_AFTER:
+		if (c == ',' || c == ']') {
+			sc->state = c == ',' ? S_NEXT : S_END;
+			return 0;
+		}
+		want = "',' or ']' after a job object";
+		break;
+	default:
+		return scan_fail(b, ln, col, "text after the array's closing ']': '%s'",
+				 EXCERPT(line, i, len));
+	}
+	return scan_fail(b, ln, col, "expected %s, got '%s'", want, EXCERPT(line, i, len));
+}
+
+static int too_long(struct tr_build *b, const struct scan *sc)
+{
+	return scan_fail(b, sc->o.ls[0].line, sc->o.ls[0].col, "a job object longer than %zu MiB",
+			 MAX_OBJECT >> 20);
+}
+
+/* Scan one line of the log, handing each job object to job() as it
+ * closes: 0, or -1. */
 static int scan_line(struct tr_build *b, struct scan *sc, const char *line, size_t len,
 		     int64_t ln)
 {
-	size_t i = 0, from = 0; /* from: where this line's part of an object began */
+	size_t from = 0; /* where this line's part of the open object begins */
 	if (sc->depth)
 		obj_line(&sc->o, ln, 1);
-	while (i < len) {
-		char c = line[i];
+	for (size_t i = 0; i < len; i++) {
 		if (sc->depth) {
-			if (sc->in_str) {
-				if (sc->esc)
-					sc->esc = false;
-				else if (c == '\\')
-					sc->esc = true;
-				else if (c == '"')
-					sc->in_str = false;
-			} else if (c == '"') {
-				sc->in_str = true;
-			} else if (c == '{' || c == '[') {
-				sc->depth++;
-			} else if (c == '}' || c == ']') {
-				sc->depth--;
-			}
-			i++;
-			if (!sc->depth) { /* the object is whole */
-				if (sc->o.len + (i - from) > MAX_OBJECT)
-					return scan_fail(b, sc->o.ls[0].line, sc->o.ls[0].col, "a job "
-							 "object longer than %zu MiB", MAX_OBJECT >> 20);
-				obj_put(&sc->o, line + from, i - from);
-				int rc = job(b, &sc->o, ++sc->ordinal);
-				sc->o.len = 0;
-				sc->o.nls = 0;
-				if (rc < 0)
-					return -1;
-				sc->state = S_AFTER;
-			}
+			if (!inside(sc, line[i]))
+				continue;
+			if (sc->o.len + (i + 1 - from) > MAX_OBJECT)
+				return too_long(b, sc);
+			obj_put(&sc->o, line + from, i + 1 - from);
+			int rc = job(b, &sc->o, ++sc->ordinal);
+			sc->o.len = 0;
+			sc->o.nls = 0;
+			if (rc < 0)
+				return -1;
+			sc->state = S_AFTER;
 			continue;
 		}
-		if (json_space(c)) {
-			i++;
+		if (json_space(line[i]))
 			continue;
+		int rc = between(b, sc, line, i, len, ln);
+		if (rc < 0)
+			return -1;
+		if (rc == 1) { /* a job object opens */
+			sc->depth = 1;
+			from = i;
+			obj_line(&sc->o, ln, (int)i + 1);
 		}
-		int col = (int)i + 1;
-		const char *want = NULL;
-		switch (sc->state) {
-		case S_START:
-			if (c == '[')
-				sc->state = S_FIRST;
-			else if (len - i >= 10 && !memcmp(line + i, "machineId,", 10))
-				return scan_fail(b, ln, col, "a machine list (header 'machineId, ...'), "
-						 "not a job log: use it as a cluster (cluster: - {name: N, "
-						 "trace: {format: philly, path: ...}})");
-			else
-				want = "a JSON array of jobs '['";
-			break;
-		case S_FIRST:
-		case S_NEXT:
-			if (c == '{') {
-				sc->depth = 1;
-				from = i;
-				obj_line(&sc->o, ln, col);
-			} else if (c == ']' && sc->state == S_FIRST) {
-				sc->state = S_END;
-			} else {
-				want = sc->state == S_FIRST ? "a job object '{' or ']'"
-					: "a job object '{' after ','";
-			}
-			break;
-		case S_AFTER:
-			if (c == ',')
-				sc->state = S_NEXT;
-			else if (c == ']')
-				sc->state = S_END;
-			else
-				want = "',' or ']' after a job object";
-			break;
-		default:
-			return scan_fail(b, ln, col, "text after the array's closing ']': '%.*s'",
-					 (int)(len - i > 20 ? 20 : len - i), line + i);
-		}
-		if (want)
-			return scan_fail(b, ln, col, "expected %s, got '%.*s'", want,
-					 (int)(len - i > 20 ? 20 : len - i), line + i);
-		i++;
 	}
-	if (sc->depth) {
-		if (sc->in_str)
-			return scan_fail(b, ln, (int)len + 1, "a line break inside a string");
-		obj_put(&sc->o, line + from, len - from);
-		obj_put(&sc->o, "\n", 1);
-		if (sc->o.len > MAX_OBJECT)
-			return scan_fail(b, sc->o.ls[0].line, sc->o.ls[0].col, "a job object longer "
-					 "than %zu MiB", MAX_OBJECT >> 20);
-	}
-	return 0;
+	if (!sc->depth)
+		return 0;
+	if (sc->in_str)
+		return scan_fail(b, ln, (int)len + 1, "a line break inside a string");
+	obj_put(&sc->o, line + from, len - from);
+	obj_put(&sc->o, "\n", 1);
+	return sc->o.len > MAX_OBJECT ? too_long(b, sc) : 0;
 }
 
 /* A read error of zr_line ("path:N: reason") at its line. */
@@ -857,8 +900,8 @@ static int philly_jobs(struct tr_build *b, struct zr *in)
 	if (!rc && r < 0)
 		rc = read_fail(b, in, err);
 	if (!rc && sc.depth)
-		rc = scan_fail(b, sc.o.ls[0].line, sc.o.ls[0].col, "the file ends inside this job "
-			       "object");
+		rc = scan_fail(b, sc.o.ls[0].line, sc.o.ls[0].col, "the file ends inside this "
+			       "job object");
 	else if (!rc && sc.state != S_END)
 		rc = scan_fail(b, last, (int)last_len + 1, sc.state == S_START
 			       ? "no JSON array of jobs: the file is empty or blank"
@@ -914,8 +957,56 @@ static int list_fail(char *err, size_t errlen, const char *path, int64_t line, i
 	return -1;
 }
 
+#define MAX_COLS 8
 enum { M_ID, M_GPUS, M_MEM, M_N };
 static const char *const list_cols[M_N] = {"machineId", "number of GPUs", "single GPU mem"};
+
+/* The header row (fields f, nf of them) at line ln: its columns into
+ * at; 0, or -1 (err set). */
+static int list_header(const struct field *f, int nf, int *at, const char *path, int64_t ln,
+		       char *err, size_t errlen)
+{
+	if (f[0].s[0] == '[' || f[0].s[0] == '{')
+		return list_fail(err, errlen, path, ln, 1, "a job log (a JSON array), not a "
+				 "machine list: use it as a workload (workload: - {name: N, trace: "
+				 "{format: philly, path: ...}})");
+	if (nf > MAX_COLS || strcmp(f[0].s, "machineId") != 0)
+		return list_fail(err, errlen, path, ln, f[0].col, "expected the header 'machineId, "
+				 "number of GPUs, single GPU mem', got a first column '%s'",
+				 show(f[0].s, (size_t)f[0].len, (char[SHOW]){0}));
+	for (int i = 0; i < nf; i++)
+		for (int k = 0; k < M_N; k++)
+			if (!strcmp(f[i].s, list_cols[k]))
+				at[k] = i;
+	for (int k = 0; k < M_N; k++)
+		if (at[k] < 0)
+			return list_fail(err, errlen, path, ln, 1, "no column '%s' in the header",
+					 list_cols[k]);
+	return 0;
+}
+
+/* A machine's row: its node, or -1 (err set). */
+static int list_row(const struct field *f, const int *at, struct trace_node *n,
+		    const char *path, int64_t ln, char *err, size_t errlen)
+{
+	const struct field *g = &f[at[M_GPUS]], *m = &f[at[M_MEM]];
+	bool ok = g->len > 0 && g->len <= 9;
+	for (int i = 0; ok && i < g->len; i++)
+		ok = g->s[i] >= '0' && g->s[i] <= '9';
+	long long gpus = ok ? atoll(g->s) : 0;
+	if (!ok || gpus > SCN_MAX_GPUS)
+		return list_fail(err, errlen, path, ln, g->col, "number of GPUs '%s' is not a "
+				 "whole number from 0 to %d",
+				 show(g->s, (size_t)g->len, (char[SHOW]){0}), SCN_MAX_GPUS);
+	if (gpus > 0 && !m->len)
+		return list_fail(err, errlen, path, ln, m->col, "a machine of %lld GPUs without "
+				 "its single GPU mem (the GPU model here)", gpus);
+	int per = gpus > 0 ? (int)gpus : 1;
+	*n = (struct trace_node){.cpu_milli = per * CORES_PER_GPU * 1000,
+				 .mem_mib = per * MIB_PER_GPU, .gpus = (int)gpus,
+				 .gpu_model = gpus > 0 ? m->s : NULL};
+	return 0;
+}
 
 static int philly_nodes(struct zr *in, const char *path,
 			int (*add)(void *ctx, const struct trace_node *n), void *ctx, char *err,
@@ -924,62 +1015,32 @@ static int philly_nodes(struct zr *in, const char *path,
 	char *line;
 	size_t len;
 	int r, at[M_N] = {-1, -1, -1}, ncols = 0;
-	struct field f[8];
+	struct field f[MAX_COLS];
 	while ((r = zr_line(in, &line, &len, err, errlen)) == 1) {
 		int64_t ln = zr_lineno(in);
 		if (!len)
 			continue;
-		int nf = split(line, len, f, 8);
-		if (!ncols) { /* the header */
-			if (f[0].s[0] == '[' || f[0].s[0] == '{')
-				return list_fail(err, errlen, path, ln, 1, "a job log (a JSON array), not "
-						 "a machine list: use it as a workload (workload: - {name: "
-						 "N, trace: {format: philly, path: ...}})");
-			if (nf > 8 || strcmp(f[0].s, "machineId"))
-				return list_fail(err, errlen, path, ln, f[0].col, "expected the header "
-						 "'machineId, number of GPUs, single GPU mem', got a first "
-						 "column '%.*s'", f[0].len > 40 ? 40 : f[0].len, f[0].s);
-			for (int i = 0; i < nf; i++)
-				for (int k = 0; k < M_N; k++)
-					if (!strcmp(f[i].s, list_cols[k]))
-						at[k] = i;
-			for (int k = 0; k < M_N; k++)
-				if (at[k] < 0)
-					return list_fail(err, errlen, path, ln, 1, "no column '%s' in the "
-							 "header", list_cols[k]);
+		int nf = split(line, len, f, MAX_COLS);
+		if (!ncols) {
+			if (list_header(f, nf, at, path, ln, err, errlen) < 0)
+				return -1;
 			ncols = nf;
 			continue;
 		}
 		if (nf != ncols)
-			return list_fail(err, errlen, path, ln, nf > 8 ? 1 : f[nf - 1].col,
-					 "%s%d fields, the header has %d", nf > 8 ? "more than " : "",
-					 nf > 8 ? 8 : nf, ncols);
-		const struct field *g = &f[at[M_GPUS]], *m = &f[at[M_MEM]];
-		long long gpus = 0;
-		bool ok = g->len > 0 && g->len <= 9;
-		for (int i = 0; ok && i < g->len; i++)
-			ok = g->s[i] >= '0' && g->s[i] <= '9';
-		if (ok)
-			gpus = atoll(g->s);
-		if (!ok || gpus > SCN_MAX_GPUS)
-			return list_fail(err, errlen, path, ln, g->col, "number of GPUs '%.*s' is not "
-					 "a whole number from 0 to %d", g->len > 40 ? 40 : g->len, g->s,
-					 SCN_MAX_GPUS);
-		if (gpus > 0 && !m->len)
-			return list_fail(err, errlen, path, ln, m->col, "a machine of %lld GPUs without "
-					 "its single GPU mem (the GPU model here)", gpus);
-		int per = gpus > 0 ? (int)gpus : 1;
-		struct trace_node n = {.cpu_milli = per * CORES_PER_GPU * 1000,
-				       .mem_mib = per * MIB_PER_GPU, .gpus = (int)gpus,
-				       .gpu_model = gpus > 0 ? m->s : NULL};
-		if (add(ctx, &n) < 0)
+			return list_fail(err, errlen, path, ln, nf > MAX_COLS ? 1 : f[nf - 1].col,
+					 "%s%d fields, the header has %d",
+					 nf > MAX_COLS ? "more than " : "",
+					 nf > MAX_COLS ? MAX_COLS : nf, ncols);
+		struct trace_node n;
+		if (list_row(f, at, &n, path, ln, err, errlen) < 0 || add(ctx, &n) < 0)
 			return -1;
 	}
 	if (r < 0)
 		return -1;
 	if (!ncols)
-		return list_fail(err, errlen, path, 1, 1, "an empty file: a machine list starts with "
-				 "its header 'machineId, number of GPUs, single GPU mem'");
+		return list_fail(err, errlen, path, 1, 1, "an empty file: a machine list starts "
+				 "with its header 'machineId, number of GPUs, single GPU mem'");
 	return 0;
 }
 

@@ -155,7 +155,8 @@ static void sum(const struct scn_trace *t, struct sums *s)
 			const struct scn_trace_role *ro = &sh->role[r];
 			s->cpu_milli += (long long)ro->count * ro->cpu_milli;
 			s->mem_mib += (long long)ro->count * ro->mem_mib;
-			gm += (long long)ro->count * (ro->gpu_milli ? ro->gpu_milli : 1000LL * ro->gpus);
+			gm += (long long)ro->count *
+			      (ro->gpu_milli ? ro->gpu_milli : 1000LL * ro->gpus);
 			whole |= ro->gpus > 0;
 			share |= ro->gpu_milli > 0;
 			multi |= ro->gpus >= 2;
@@ -204,8 +205,9 @@ static void expect_role(const struct scn_trace_role *r, int count, int cpu_milli
 	CU_ASSERT_EQUAL(r->gpu_milli, gpu_milli);
 	if (r->count != count || r->cpu_milli != cpu_milli || r->mem_mib != mem_mib ||
 	    r->gpus != gpus || r->gpu_milli != gpu_milli)
-		fprintf(stderr, "\n  role: %d x (%d milli-cores, %lld MiB, %d GPUs, %d milli-GPU)\n",
-			r->count, r->cpu_milli, (long long)r->mem_mib, r->gpus, r->gpu_milli);
+		fprintf(stderr, "\n  role: %d x (%d milli-cores, %lld MiB, %d GPUs, %d "
+			"milli-GPU)\n", r->count, r->cpu_milli, (long long)r->mem_mib, r->gpus,
+			r->gpu_milli);
 }
 
 static const char *user_of(const struct scn_trace *t, const struct scn_trace_job *j)
@@ -577,6 +579,11 @@ static const struct bad pod_cases[] = {
 	{"p,x12,1024,1,500,,LS,Running,10,100,20", ERROR, 0,
 	 ":2:3: cpu_milli 'x12' is not a whole number"},
 	{"p,,1024,1,500,,LS,Running,10,100,20", ERROR, 0, ":2:3: cpu_milli is empty"},
+	{"p,1\r2,1024,1,500,,LS,Running,10,100,20", ERROR, 0, /* control characters shown */
+	 ":2:3: cpu_milli '1\\x0d2' is not a whole number"},
+	{"p,1000,1024,1,500,,LS,Running,10,100,12345678901234567890123456789012345678901234", ERROR,
+	 0, ":2:38: scheduled_time '1234567890123456789012345678901234567890...' is not a "
+	 "number of seconds"},
 	{"p,1000,1024,1.5,500,,LS,Running,10,100,20", ERROR, 0,
 	 ":2:13: num_gpu '1.5' is not a whole number"},
 	{"p,1000,1024,1,500,,LS,Running,1x,100,20", ERROR, 0,
@@ -750,7 +757,8 @@ static void openb_bad_nodes(void)
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char text[256];
-		snprintf(text, sizeof text, "sn,cpu_milli,memory_mib,gpu,model\n%s\n", cases[i].row);
+		snprintf(text, sizeof text, "sn,cpu_milli,memory_mib,gpu,model\n%s\n",
+			 cases[i].row);
 		expect_nodes_fail(tmp_put(&d, "nodes.csv", text), OPENB, cases[i].msg);
 	}
 	expect_nodes_fail(tmp_put(&d, "nodes.csv", "sn,cpu_milli,memory_mib,gpu\n"), OPENB,
@@ -978,6 +986,10 @@ static const struct pai_case pai_cases[] = {
 	 ":1:18: pai_job_table.csv: start_time 'x' is not a number"}},
 	{"a,i,u,Terminated,100,y", TASK, {NULL, ERROR, 0,
 	 ":1:22: pai_job_table.csv: end_time 'y' is not a number"}},
+	{"a,i,u,Terminated,1e11,200", TASK, {NULL, ERROR, 0,
+	 ":1:18: pai_job_table.csv: start_time '1e11' is out of range (10^11 s)"}},
+	{JOB, "a,w,1,Terminated,110,-1e12,100,1,50,T4", {NULL, ERROR, 0,
+	 ":1:22: pai_task_table.csv: end_time '-1e12' is out of range (10^11 s)"}},
 	{",i,u,Terminated,100,200", TASK, {NULL, ERROR, 0,
 	 ":1:1: pai_job_table.csv: job_name is empty"}},
 	{JOB, "a,w,1,Terminated,,150,100,1,50,T4", {NULL, SKIP, TRS_NO_RUNTIME,
@@ -1308,7 +1320,8 @@ static const struct bad philly_cases[] = {
 	{"[" OBJ("\"Killed\"", "\"2017-10-07 01:00:00\"", "[]") "]", SKIP, TRS_STATUS, NULL},
 	{"[" OBJ("\"Pass\"", "\"2017-10-07 01:00:00\"",
 		 "[" ATTEMPT("\"2017-10-07 01:00:10\"", "\"2017-10-07 02:00:10\"",
-			     "[{\"gpus\": [1, 1, 1]}, {\"gpus\": [1]}, {\"gpus\": [1, 1]}]") "]") "]",
+			     "[{\"gpus\": [1, 1, 1]}, {\"gpus\": [1]}, "
+			     "{\"gpus\": [1, 1]}]") "]") "]",
 	 CLAMP, 0, ":1:98: the first attempt's machines have more than two GPU counts: the third "
 	 "and later joined the second at the larger (strict: not clamped)"},
 };
@@ -1387,6 +1400,14 @@ static void philly_limits(void)
 		"[" ATTEMPT("\"1970-01-01 00:00:00\"", "\"1970-01-01 00:00:01\"", GPUS2) "]")
 		"]"), &o);
 	CU_ASSERT_EQUAL(t->t0_us, -1000000);
+	scn_trace_free(t);
+	/* the year 0 (a leap year): 366 days before 0001-01-01, which Python's
+	 * datetime(1, 1, 1) puts at -62135596800 s */
+	t = read_ok(tmp_put(&d, "log.json", "[" OBJ("\"Pass\"", "\"0000-01-01 00:00:00\"",
+		"[" ATTEMPT("\"0000-02-29 00:00:00\"", "\"0000-03-01 00:00:00\"", GPUS2) "]")
+		"]"), &o);
+	CU_ASSERT_EQUAL(t->t0_us, (-62135596800LL - 366 * 86400) * 1000000);
+	CU_ASSERT_EQUAL(t->jobs[0].run_us, 86400LL * 1000000);
 	scn_trace_free(t);
 	/* compressed, and an empty array */
 	t = read_ok(tmp_put_zst(&d, "log.json.zst", "[" GOOD "," GOOD "]"), &o);
