@@ -26,11 +26,10 @@
  *   status       pod_phase: completed_only keeps only Succeeded
  *
  * name is dropped.  Required columns: cpu_milli, memory_mib, num_gpu,
- * gpu_milli, and the three times unless offer-only (trace_opts.offer),
- * where every pod arrives at 0 and never leaves (run time -1): the times
- * are then checked to be numbers where written and dropped, so the
- * multigpu lists, which have none, read only so.  completed_only needs
- * pod_phase.
+ * gpu_milli, and the three times unless offer-only (trace_opts.offer:
+ * docs/traces.md), where the times are not read (a pod is given arrival
+ * 0 and run time -1, and the builder orders them), so the multigpu
+ * lists, which have none, read only so.  completed_only needs pod_phase.
  *
  * Bad records (docs/traces.md, "Bad records"): a value that is not a
  * whole number (demands) or a number of seconds (times), an empty
@@ -310,10 +309,10 @@ static int pod_row(struct tr_build *b, const struct header *h, char *line, size_
 		if (demand(b, &f[h->at[k]], k, &v[k]) < 0)
 			return -1;
 	int64_t cre = 0, del = 0, sch = 0;
-	bool hc, hd, hs;
-	if (pod_time(b, h, f, P_CREATE, &cre, &hc) < 0 ||
-	    pod_time(b, h, f, P_DELETE, &del, &hd) < 0 ||
-	    pod_time(b, h, f, P_SCHED, &sch, &hs) < 0)
+	bool hc = false, hd = false, hs = false; /* offer-only: times not read */
+	if (!o->offer && (pod_time(b, h, f, P_CREATE, &cre, &hc) < 0 ||
+			  pod_time(b, h, f, P_DELETE, &del, &hd) < 0 ||
+			  pod_time(b, h, f, P_SCHED, &sch, &hs) < 0))
 		return -1;
 	if (!o->offer && !hc)
 		return tr_fail(b, f[h->at[P_CREATE]].col, "creation_time is empty");
@@ -423,8 +422,7 @@ static int openb_jobs(struct tr_build *b, struct zr *in)
 	for (k = P_CREATE; k <= P_SCHED && !o->offer; k++)
 		if (h.at[k] < 0)
 			return header_fail(b, 1, "no column '%s' in the header: a list without "
-					   "times reads only offer-only (trace_opts.offer: pods "
-					   "arrive at 0 and never leave)", pod_cols[k]);
+					   "times reads only offer-only (offer: true)", pod_cols[k]);
 	if (o->completed_only && h.at[P_PHASE] < 0)
 		return header_fail(b, 1, "no column 'pod_phase' in the header: completed_only "
 				   "needs it");

@@ -56,8 +56,8 @@
  * submission).  Clamped: a fractional inst_num (rounded up), a GPU share
  * below 0.05 % (1 milli-GPU), plan_gpu above 100 and not a multiple of
  * it, a third distinct demand (above).  Under strict a task's problem is
- * an error at its row.  Offer-only: times are checked to be numbers
- * where written, then dropped (arrival 0, run time -1).
+ * an error at its row.  Offer-only (docs/traces.md): times are not read
+ * (arrival 0, run time -1, and the builder orders the jobs).
  *
  * Each table may be compressed as NAME.zst instead.  A first row that
  * repeats the header's column names is skipped.
@@ -402,10 +402,12 @@ static int task_row(struct tr_build *b, struct jobtab *t, char *line, size_t len
 				 f[T_JOB].len, MAX_NAME);
 	if (!f[T_INST].len)
 		return task_fail(b, ln, f[T_INST].col, "inst_num is empty");
+	const struct trace_opts *o = tr_opts(b);
 	double v[T_N] = {0};
 	bool have[T_N] = {false};
 	for (int k = T_INST; k < T_N; k++) {
-		if (k == T_STATUS || k == T_TYPE || !f[k].len)
+		if (k == T_STATUS || k == T_TYPE || !f[k].len ||
+		    (o->offer && (k == T_START || k == T_END))) /* offer-only: not read */
 			continue;
 		if (num(&f[k], &v[k]) < 0)
 			return task_fail(b, ln, f[k].col, "%s '%s' is not a number", task_cols[k],
@@ -424,7 +426,6 @@ static int task_row(struct tr_build *b, struct jobtab *t, char *line, size_t len
 	}
 	if (j->skip)
 		return 0; /* already left out */
-	const struct trace_opts *o = tr_opts(b);
 	double inst = v[T_INST];
 	if (inst <= 0 || inst > SCN_MAX_EXECUTORS)
 		return task_issue(b, j, ln, inst <= 0 ? TRS_NO_DEMAND : TRS_TOO_BIG, f[T_INST].col,
@@ -549,7 +550,7 @@ static int job_row(struct tr_build *b, struct jobtab *t, char *line, size_t len,
 	double start = 0, end;
 	if (!f[J_START].len && !o->offer)
 		return tr_fail(b, f[J_START].col, "%s: start_time is empty", JOBS);
-	for (int k = J_START; k <= J_END; k++) {
+	for (int k = J_START; k <= J_END && !o->offer; k++) { /* offer-only: not read */
 		double *t = k == J_START ? &start : &end;
 		if (f[k].len && num(&f[k], t) < 0)
 			return tr_fail(b, f[k].col, "%s: %s '%s' is not a number", JOBS,

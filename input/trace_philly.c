@@ -49,8 +49,8 @@
  * end_time missing, null or "None" (still running) (no-runtime); the
  * end before the start (negative-time); a first attempt without
  * machines or GPUs (no-demand); beyond the kernel's limits (too-big).
- * Offer-only: the times are checked, then dropped (arrival 0, run time
- * -1); submitted_time may be missing.
+ * Offer-only (docs/traces.md): the times are not read (arrival 0, run
+ * time -1, and the builder orders the jobs).
  */
 #include <limits.h>
 #include <stdarg.h>
@@ -662,10 +662,10 @@ static int job(struct tr_build *b, struct obj *o, int64_t ordinal)
 		return jfail(&p, 0, "more than %d jobs", INT32_MAX);
 	const struct trace_opts *opt = tr_opts(b);
 	int64_t sub = 0, start = 0, end = 0;
-	int hs = time_of(&p, &j.submitted, "submitted_time", &sub);
-	int ha = time_of(&p, &j.start, "start_time", &start);
-	int he = time_of(&p, &j.end, "end_time", &end);
-	if (hs < 0 || ha < 0 || he < 0)
+	int hs = 0, ha = 0, he = 0; /* offer-only: times not read */
+	if (!opt->offer && ((hs = time_of(&p, &j.submitted, "submitted_time", &sub)) < 0 ||
+			    (ha = time_of(&p, &j.start, "start_time", &start)) < 0 ||
+			    (he = time_of(&p, &j.end, "end_time", &end)) < 0))
 		return -1;
 	if (!hs && !opt->offer)
 		return jfail(&p, j.submitted.present ? j.submitted.off : 0,
