@@ -25,14 +25,14 @@ void cmd_trace_warnings(const struct scn *s, FILE *f)
 			fprintf(f, "warning: %s\n", w);
 }
 
-static int node_info(const char *path, const char *format)
+/* The node list at path: printed, 0; or -1 with the reason in err. */
+static int node_info(const char *path, const char *format, char *err, size_t errlen)
 {
 	struct scn_node_group *g = NULL;
 	int n = 0;
-	char err[1024];
-	if (trace_read_nodes(path, format, "n", &g, &n, err, sizeof err) < 0) {
-		fprintf(stderr, "%s\n", err);
-		return 1;
+	if (trace_read_nodes(path, format, "n", &g, &n, err, errlen) < 0) {
+		free(g);
+		return -1;
 	}
 	long long nodes = 0, cores = 0, gpus = 0, mem = 0;
 	for (int i = 0; i < n; i++) {
@@ -92,6 +92,7 @@ static int trace_info_cmd(const struct cmd_args *a)
 	}
 	const struct trace_format *f = trace_format(format);
 	int rc = 0;
+	char nerr[1024];
 	if (!strcmp(f->name, "spark-eventlog")) {
 		struct slog_opts so = {.strict = cmd_get(trace_opts, a, "strict") != NULL};
 		struct slog *l = slog_read(path, &so, err, sizeof err);
@@ -103,22 +104,30 @@ static int trace_info_cmd(const struct cmd_args *a)
 		slog_free(l);
 		return rc;
 	}
+	/* a file of the format's jobs, else of its nodes (a format may have
+	 * both kinds of file: openb's pod and node lists) */
 	if (f->jobs) {
 		struct trace_opts o = {.format = format, .time_scale = 1, .exec_cores = 1,
 				       .strict = cmd_get(trace_opts, a, "strict") != NULL};
 		struct scn_trace *t = trace_read(path, &o, err, sizeof err);
-		if (!t) {
-			fprintf(stderr, "%s\n", err);
+		if (t) {
+			trace_info(stdout, t);
+			char w[1024];
+			if (trace_warning(t, w, sizeof w))
+				fprintf(stderr, "warning: %s\n", w);
+			scn_trace_free(t);
+			return 0;
+		}
+		if (!f->nodes || node_info(path, format, nerr, sizeof nerr) < 0) {
+			fprintf(stderr, "%s\n", err); /* the jobs' reason */
 			return 1;
 		}
-		trace_info(stdout, t);
-		char w[1024];
-		if (trace_warning(t, w, sizeof w))
-			fprintf(stderr, "warning: %s\n", w);
-		scn_trace_free(t);
+		return 0;
 	}
-	if (f->nodes && (!f->jobs || strcmp(format, "swf") != 0))
-		rc = node_info(path, format);
+	if (f->nodes && node_info(path, format, nerr, sizeof nerr) < 0) {
+		fprintf(stderr, "%s\n", nerr);
+		rc = 1;
+	}
 	return rc;
 }
 

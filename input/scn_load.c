@@ -1093,9 +1093,9 @@ static int load_trace_nodes(struct ld *ld, const struct yn *m, int *cap)
 				  ng->cores, (long long)ng->mem_mib, ng->gpus, MAX_CORES, MAX_GPUS);
 		else if (ng->gpus == 0)
 			rc = add_label(ld, t, "cpu", &ng->labels);
-		else
+		else /* a node list's GPUs without a model: the gpu label alone */
 			rc = add_label(ld, t, "gpu", &ng->labels) < 0 ? -1
-				: add_label(ld, t, ng->gpu_model, &ng->labels);
+				: ng->gpu_model ? add_label(ld, t, ng->gpu_model, &ng->labels) : 0;
 	}
 	free(prefix);
 	free(path);

@@ -319,7 +319,8 @@ static int role_feasible(const struct scn *sc, int group, const struct sim_shape
 			most_cores = ng->cores;
 		if (m && c && ng->gpus > most_gpus)
 			most_gpus = ng->gpus;
-		int64_t k = ng->mem_mib / ro->mem_mib;
+		/* a trace's executor may ask no memory: then memory bounds nothing */
+		int64_t k = ro->mem_mib ? ng->mem_mib / ro->mem_mib : (int64_t)1 << 32;
 		if (r.cores && ncores / cores < k)
 			k = ncores / cores;
 		if (gpus && ng->gpus / gpus < k)

@@ -393,7 +393,7 @@ static void sa_can_ever_place(const struct scn_policy *cfg, const struct scn *sc
 			continue;
 		int64_t k = 1; /* cores unset: one executor per worker */
 		if (a.exec_cores) {
-			k = ng->mem_mib / a.mem_mib;
+			k = a.mem_mib ? ng->mem_mib / a.mem_mib : (int64_t)1 << 32;
 			if (ncores / a.exec_cores < k)
 				k = ncores / a.exec_cores;
 			if (a.gpus && ng->gpus / a.gpus < k)

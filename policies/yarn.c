@@ -329,7 +329,7 @@ static void verdict(const struct yconf *k, const struct scn *sc, int group,
 		int64_t holds = 0;
 		for (int g = 0; g < sc->ngroups; g++) {
 			const struct scn_node_group *ng = &sc->groups[g];
-			int64_t per = nm_mib(ng) / mib;
+			int64_t per = mib ? nm_mib(ng) / mib : (int64_t)1 << 32;
 			if (k->drc && nm_vcores_m(ng) / cores < per)
 				per = nm_vcores_m(ng) / cores;
 			if (k->drc && gpus && ng->gpus / gpus < per)

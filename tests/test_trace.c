@@ -332,6 +332,46 @@ static void trace_offer(void)
 	}
 }
 
+/* GPU shares and milli-cores (openb-shares.yaml explains it). */
+static void openb_shares(void)
+{
+	static const struct {
+		const char *pol;
+		int64_t start[5], end[5];
+	} want[] = {
+		{"fifo", {0, 1, 2, 3, 10}, {10, 10, 10, 5, 14}},
+		{"label-dual", {0, 1, 2, 3, 10}, {10, 10, 10, 5, 14}},
+		{"standalone", {0, 1, 10, 10, 10}, {10, 10, 18, 12, 14}},
+	};
+	for (int p = 0; p < 3; p++) {
+		struct scn *sc;
+		struct sim *s = h_run("tests/scenarios/hand/openb-shares.yaml", want[p].pol, 0, &sc);
+		for (int i = 0; i < 5; i++) {
+			const struct sim_job *j = h_job(s, "pods", i);
+			CU_ASSERT_EQUAL(j->start_us, S(want[p].start[i]));
+			h_expect_end(s, j, JOB_DONE, S(want[p].end[i]), "");
+		}
+		if (p < 2) { /* the shares: executors in launch order p1 p2 p3 p4 p5 */
+			CU_ASSERT_EQUAL(h_exec(0)->gpu_milli, 600);
+			CU_ASSERT_EQUAL(h_exec(0)->gpu_share, 0);
+			CU_ASSERT_EQUAL(h_exec(1)->gpu_milli, 500);
+			CU_ASSERT_EQUAL(h_exec(1)->gpu_share, 1);
+			CU_ASSERT_EQUAL(h_exec(2)->gpu_milli, 400);
+			CU_ASSERT_EQUAL(h_exec(2)->gpu_share, 0); /* best fit: 400 left exactly */
+			CU_ASSERT_EQUAL(h_exec(3)->cores, 100);   /* milli-cores */
+			CU_ASSERT_EQUAL(h_exec(3)->gpus + h_exec(3)->gpu_milli, 0);
+			CU_ASSERT_EQUAL(h_exec(4)->gpus, 1);
+			CU_ASSERT_EQUAL(h_exec(4)->gpu_mask, 1); /* GPU 0, the lowest idle */
+		} else { /* whole cores and GPUs */
+			CU_ASSERT_EQUAL(h_exec(0)->cores, 2 * CLU_MILLI);
+			CU_ASSERT_EQUAL(h_exec(0)->gpus, 1);
+			CU_ASSERT_EQUAL(h_exec(0)->gpu_milli, 0);
+			CU_ASSERT_EQUAL(h_exec(1)->gpu_mask, 2);
+		}
+		h_done(s, sc);
+	}
+}
+
 /* Scenario keys of trace entries, and their errors. */
 static void trace_scenario(void)
 {
@@ -449,6 +489,7 @@ int test_suite_trace(void)
 		   {"trace: window, first N, users, queues, time scale", trace_filters},
 		   {"trace: hand-computed rigid replay under three policies", trace_rigid},
 		   {"trace: offer-only, shuffled, placed at once or dropped", trace_offer},
+		   {"trace: openb pods, GPU shares by best fit, a milli-core fit", openb_shares},
 		   {"trace: scenario entries and their errors; jobs too big skipped", trace_scenario},
 		   {"trace: hetsim trace info", trace_info_cli});
 	return 0;
