@@ -106,7 +106,13 @@ int cmd_replay_log(int argc, char **argv)
 		slog_free(l);
 		return 1;
 	}
-	struct scn_app *app = spapp_of(l, t0, err, sizeof err);
+	/* log-replay on the log's own cluster: a node per executor, so that
+	 * a task at process locality prefers its own executor as Spark's
+	 * does; a what-if policy places executors on the hosts; on another
+	 * cluster no task prefers a node */
+	enum spapp_nodes nodes = cluster ? SPAPP_NO_PREFS
+				 : pol && strcmp(pol, "log-replay") ? SPAPP_HOSTS : SPAPP_EXECS;
+	struct scn_app *app = spapp_of(l, t0, nodes, err, sizeof err);
 	if (!app || app->nstages == 0) {
 		fprintf(stderr, "%s\n", app ? "the log has no stage to replay" : err);
 		scn_app_free(app);

@@ -1701,7 +1701,7 @@ static int load_app_job(struct ld *ld, const struct yn *at, const char *path, bo
 		return -1;
 	}
 	int64_t t0 = spapp_t0(l);
-	struct scn_app *app = t0 >= 0 ? spapp_of(l, t0, err, sizeof err) : NULL;
+	struct scn_app *app = t0 >= 0 ? spapp_of(l, t0, SPAPP_NO_PREFS, err, sizeof err) : NULL;
 	slog_free(l);
 	if (!app || app->nstages == 0) {
 		scn_app_free(app);

@@ -9,9 +9,12 @@
 #include "scenario.h"
 #include "scn_app.h"
 #include "sparklog.h"
+#include "sim.h"
 #include "util.h"
 
 #define MS_US 1000
+#define W 4 /* int64s a task's record: index, work, executor, locality */
+#define SIM_MAX_PREF_APP 64 /* preferred executors of a task, at most */
 
 /* ---- the application from the log ------------------------------------ */
 
@@ -103,10 +106,12 @@ static int64_t driver_delay(const struct slog *l, const struct scn_app *a, int64
 }
 
 /* The application of log l; times from t0 (ms).  NULL with a message. */
-struct scn_app *spapp_of(const struct slog *l, int64_t t0, char *err, size_t errlen)
+struct scn_app *spapp_of(const struct slog *l, int64_t t0, enum spapp_nodes nodes, char *err,
+			 size_t errlen)
 {
 	struct scn_app *a = xcalloc(1, sizeof *a);
 	a->name = xstrdup(l->app.name ? l->app.name : l->path);
+	a->nodes = nodes;
 	/* the stages run: first attempts submitted, in Spark's FIFO order */
 	struct ord *o = xmalloc((size_t)(l->nstages ? l->nstages : 1) * sizeof *o);
 	int n = 0;
@@ -126,43 +131,66 @@ struct scn_app *spapp_of(const struct slog *l, int64_t t0, char *err, size_t err
 		as->job = o[k].job;
 		as->name = xstrdup(st->name ? st->name : "");
 		/* its successful attempts, one per index, over all its attempts:
-		 * (index, work, preferred node) */
-		int64_t *pairs = xmalloc((size_t)(st->task_n ? st->task_n : 1) * 3 * sizeof *pairs);
+		 * (index, work, executor, locality) */
+		int64_t *pairs = xmalloc((size_t)(st->task_n ? st->task_n : 1) * W * sizeof *pairs);
 		int np = 0, total = 0;
 		for (int s2 = 0; s2 < l->nstages; s2++) {
 			const struct slog_stage *sa = &l->stages[s2];
 			if (sa->id != st->id)
 				continue;
-			pairs = xrealloc(pairs, (size_t)(np + sa->task_n + 1) * 3 * sizeof *pairs);
+			pairs = xrealloc(pairs, (size_t)(np + sa->task_n + 1) * W * sizeof *pairs);
 			for (int t = sa->task_lo; t < sa->task_lo + sa->task_n; t++) {
 				const struct slog_task *tk = &l->tasks[t];
 				total++;
 				if (tk->reason != SLOG_R_SUCCESS || (tk->flags & (SLOG_FAILED | SLOG_KILLED)))
 					continue;
-				enum slog_locality lv = slog_locality(tk);
-				pairs[3 * np] = tk->index;
-				pairs[3 * np + 1] = (tk->finish_ms - tk->launch_ms) * MS_US;
-				pairs[3 * np + 2] = lv == SLOG_L_PROCESS_LOCAL || lv == SLOG_L_NODE_LOCAL
-							    ? tk->host : -1;
-				np++;
+				int64_t *q = &pairs[W * np++];
+				q[0] = tk->index;
+				q[1] = (tk->finish_ms - tk->launch_ms) * MS_US;
+				q[2] = tk->exec;
+				q[3] = slog_locality(tk);
 			}
 		}
-		qsort(pairs, (size_t)np, 3 * sizeof *pairs, cmp_task_index);
+		qsort(pairs, (size_t)np, W * sizeof *pairs, cmp_task_index);
 		as->work_us = xmalloc((size_t)(np ? np : 1) * sizeof *as->work_us);
-		int *pref = xmalloc((size_t)(np ? np : 1) * sizeof *pref);
-		int nt = 0, npref = 0;
+		/* preferred nodes, `per` a task: with nodes for hosts, a task that
+		 * ran at process or node locality prefers its host; with nodes for
+		 * executors, at process locality its executor, at node locality
+		 * every executor of its host */
+		int per = nodes == SPAPP_EXECS ? l->nexecs : 1;
+		if (per > SIM_MAX_PREF_APP)
+			per = SIM_MAX_PREF_APP;
+		int *pref = xmalloc((size_t)(np ? np : 1) * (size_t)per * sizeof *pref);
+		int nt = 0, any = 0;
 		for (int t = 0; t < np; t++) {
-			if (t && pairs[3 * t] == pairs[3 * (t - 1)] && pairs[3 * t] >= 0)
+			const int64_t *q = &pairs[W * t];
+			if (t && q[0] == q[-W] && q[0] >= 0)
 				continue; /* a second success of an index (a speculative copy's) */
-			pref[nt] = (int)pairs[3 * t + 2];
-			npref += pref[nt] >= 0;
-			as->work_us[nt++] = (double)pairs[3 * t + 1];
+			int *pt = &pref[(size_t)nt * (size_t)per], k = 0;
+			bool local = q[3] == SLOG_L_PROCESS_LOCAL || q[3] == SLOG_L_NODE_LOCAL;
+			int x = (int)q[2];
+			if (local && x >= 0 && nodes == SPAPP_HOSTS) {
+				pt[k++] = l->execs[x].host;
+			} else if (local && x >= 0 && nodes == SPAPP_EXECS) {
+				if (q[3] == SLOG_L_PROCESS_LOCAL)
+					pt[k++] = x;
+				else
+					for (int e = 0; e < l->nexecs && k < per; e++)
+						if (l->execs[e].host == l->execs[x].host)
+							pt[k++] = e;
+			}
+			any |= k > 0;
+			while (k < per)
+				pt[k++] = -1;
+			as->work_us[nt++] = (double)q[1];
 		}
 		free(pairs);
-		if (npref)
+		if (any) {
 			as->pref = pref;
-		else
+			as->npref = per;
+		} else {
 			free(pref);
+		}
 		as->ntasks = nt;
 		as->attempts_left_out = total - nt;
 		as->log_submit_us = st->submit_ms >= 0 ? (st->submit_ms - t0) * MS_US : -1;
@@ -204,7 +232,7 @@ struct scn_app *spapp_of(const struct slog *l, int64_t t0, char *err, size_t err
 		const struct slog_exec *x = &l->execs[e];
 		int c = x->cores > 0 ? x->cores : l->env.executor_cores > 0 ? l->env.executor_cores : 1;
 		a->execs[e] = (struct scn_app_exec){
-			.node = x->host, .cores = c, .gpus = x->gpus,
+			.node = nodes == SPAPP_EXECS ? e : x->host, .cores = c, .gpus = x->gpus,
 			.added_us = x->added_ms > t0 ? (x->added_ms - t0) * MS_US : 0,
 			.removed_us = x->removed_ms >= 0 ? (x->removed_ms > t0 ? x->removed_ms - t0 : 0) *
 							     MS_US : -1};
@@ -288,6 +316,20 @@ struct scn_app *spapp_of(const struct slog *l, int64_t t0, char *err, size_t err
  * memory, the most the executors there held at once. */
 void spapp_cluster(const struct slog *l, const struct scn_app *a, struct scn *s)
 {
+	if (a->nodes == SPAPP_EXECS) { /* a node per executor, of its size */
+		s->groups = xcalloc((size_t)(a->nexecs ? a->nexecs : 1), sizeof *s->groups);
+		s->ngroups = a->nexecs;
+		for (int e = 0; e < a->nexecs; e++) {
+			char name[512];
+			snprintf(name, sizeof name, "%s#%s", l->hosts[l->execs[e].host], l->execs[e].id);
+			s->groups[e] = (struct scn_node_group){
+				.name = xstrdup(name), .count = 1, .cores = a->execs[e].cores,
+				.mem_mib = a->exec_mem_mib, .gpus = a->execs[e].gpus,
+				.gpu_model = a->execs[e].gpus ? xstrdup("gpu") : NULL, .cpu_speed = 1,
+				.straggler_slowdown = 1, .net_mib_s = SCN_NET_MIB_S};
+		}
+		return;
+	}
 	s->groups = xcalloc((size_t)(l->nhosts ? l->nhosts : 1), sizeof *s->groups);
 	s->ngroups = l->nhosts;
 	for (int h = 0; h < l->nhosts; h++) {

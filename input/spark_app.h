@@ -15,10 +15,20 @@ struct slog;
 struct scn;
 struct scn_app;
 
+/* What the nodes of the cluster the application runs on are, for its
+ * tasks' preferred nodes. */
+enum spapp_nodes {
+	SPAPP_NO_PREFS,   /* another cluster's: no task prefers a node */
+	SPAPP_HOSTS,      /* the log's hosts (spapp_cluster) */
+	SPAPP_EXECS,      /* one node per logged executor, of its size
+			     (spapp_cluster), each executor on its own */
+};
+
 /* The application of log l, times from t0 (epoch ms: its
- * ApplicationStart, else its first executor's).  NULL with one line in
- * err. */
-struct scn_app *spapp_of(const struct slog *l, int64_t t0, char *err, size_t errlen);
+ * ApplicationStart, else its first executor's), its tasks' preferred
+ * nodes for a cluster of `nodes`.  NULL with one line in err. */
+struct scn_app *spapp_of(const struct slog *l, int64_t t0, enum spapp_nodes nodes, char *err,
+			 size_t errlen);
 
 /* Its start: ApplicationStart's Timestamp, else the first executor's
  * ExecutorAdded; -1 if neither. */

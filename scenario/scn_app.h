@@ -22,10 +22,12 @@ struct scn_app_stage {
 	int ntasks;           /* its tasks replayed: one per index that succeeded */
 	double *work_us;      /* per task, in index order: its successful attempt's
 				 Finish - Launch Time, µs; owned */
-	int *pref;            /* per task: the node it prefers (the host its
-				 successful attempt ran on at PROCESS_LOCAL or
-				 NODE_LOCAL locality), -1 none; owned (NULL if
-				 none prefers one) */
+	int *pref;            /* per task, npref nodes it prefers (-1: none;
+				 input/spark_app.h: its host, or its executor,
+				 or its host's executors, where its successful
+				 attempt ran at PROCESS_LOCAL or NODE_LOCAL
+				 locality); owned (NULL if none prefers one) */
+	int npref;
 	int *parents;         /* indices in scn_app.stages (the DAG); owned */
 	int nparents;
 	int64_t release_us;   /* not submitted before: its own Submission Time
@@ -63,6 +65,8 @@ struct scn_app {
 	int task_cpus;                  /* spark.task.cpus, 1 unless set */
 	double task_gpus;               /* spark.task.resource.gpu.amount; 0 */
 	bool fair;                      /* spark.scheduler.mode FAIR */
+	int nodes;                      /* enum spapp_nodes: the cluster's nodes are
+					   the hosts, or one per executor */
 	int64_t locality_wait_us;       /* spark.locality.wait (3 s unless set) */
 	int64_t idle_timeout_us;        /* dynamic allocation: an executor idle this
 					   long is given back (executorIdleTimeout);

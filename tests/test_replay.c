@@ -115,9 +115,8 @@ static void tally(const char *csv, int *within, int *counted, double *app_pct, c
  * 50 ms of its logged duration, the application within 5 %.  Measured
  * (docs/traces.md, "Replaying a Spark event log"): sparklens 2 of 2,
  * the dynamic-allocation log 20 of 20, NDS q66 40 of 41 -- its stage 39
- * (200 tasks at process locality on 8 executors of 4 hosts) runs 105 ms
- * long, since hetsim's delay scheduling prefers nodes where Spark's
- * PROCESS_LOCAL tasks prefer one of the host's two executors: pinned
+ * (200 tasks on 8 executors) runs 103 ms long: the log's executors ran
+ * their long node-local tasks first, the replay in index order.  Pinned
  * here as it is, so that any change to it shows. */
 static void real_logs(void)
 {

@@ -48,7 +48,7 @@ static void app_build(const struct scn *s, int g, int idx, uint64_t seed, struct
 		st->release_us = as->release_us;
 		st->delay_us = as->delay_us;
 		if (as->pref && s->loc.enabled) { /* Spark's delay scheduling */
-			st->npref = 1;
+			st->npref = as->npref;
 			st->pref = as->pref;
 		}
 	}
