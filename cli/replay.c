@@ -151,6 +151,17 @@ int cmd_replay_log(int argc, char **argv)
 		s->replications = 1;
 		s->over = (struct scn_overheads){0, 0}; /* the log's executors come up as logged */
 		spapp_cluster(l, app, s);
+		for (int g = 0; g < s->ngroups; g++) /* a host's executors at once */
+			if (s->groups[g].cores > SCN_MAX_CORES || s->groups[g].gpus > SCN_MAX_GPUS) {
+				fprintf(stderr, "%s: host %s held %d cores and %d GPUs at once, above "
+					"the limits of a node (%d, %d)\n", path, s->groups[g].name,
+					s->groups[g].cores, s->groups[g].gpus, SCN_MAX_CORES,
+					SCN_MAX_GPUS);
+				scn_free(s); /* the app is not in s yet */
+				scn_app_free(app);
+				slog_free(l);
+				return 1;
+			}
 	}
 	free(s->name);
 	char nm[256];

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 
 #include "json.h"
+#include "scenario.h"
 #include "util.h"
 #include "zread.h"
 
@@ -480,9 +481,9 @@ static int prop_int(struct rd *r, const struct json *v, const char *key, int *ou
 	char *end = "";
 	errno = 0;
 	long long x = *s >= '0' && *s <= '9' ? strtoll(s, &end, 10) : -1;
-	if (x < 1 || x > INT_MAX || *end || errno)
+	if (x < 1 || x > SCN_MAX_CORES || *end || errno) /* cores: the kernel's limit */
 		return bad(r, json_col(r->jp, v), "%s '%s' is not an integer in [1, %d]", key, s,
-			   INT_MAX);
+			   SCN_MAX_CORES);
 	*out = (int)x;
 	return 0;
 }
@@ -632,14 +633,14 @@ static int on_exec_added(struct rd *r, const struct json *ev)
 {
 	const char *id = NULL, *host = NULL;
 	const struct json *info = NULL, *gpu = NULL, *res = NULL, *addr = NULL;
-	int64_t ts = 0;
-	int cores = 0, profile = 0;
+	int64_t ts = 0, cores = 0;
+	int profile = 0;
 	const char *IN = "Executor Info";
 	if (get_str(r, ev, "Executor ID", "", true, &id) < 0 ||
 	    get_time(r, ev, "Timestamp", "", true, &ts) < 0 ||
 	    get_tree(r, ev, IN, "", true, JSON_OBJECT, &info) < 0 ||
 	    get_str(r, info, "Host", IN, true, &host) < 0 ||
-	    get_i32(r, info, "Total Cores", IN, true, &cores) < 0 ||
+	    get_int(r, info, "Total Cores", IN, true, 0, SCN_MAX_CORES, &cores) < 0 ||
 	    get_i32(r, info, "Resource Profile Id", IN, false, &profile) < 0 ||
 	    get_tree(r, info, "Resources", IN, false, JSON_OBJECT, &res) < 0 ||
 	    get_tree(r, res, "gpu", "Resources", false, JSON_OBJECT, &gpu) < 0 ||
@@ -648,9 +649,12 @@ static int on_exec_added(struct rd *r, const struct json *ev)
 	if (smap_get(&r->exec_of, id) >= 0)
 		return incon(r, SLOG_EXEC_DUP, json_col(r->jp, json_get(ev, "Executor ID")),
 			     "executor '%s' was added already", id);
+	if (addr && json_len(addr) > SCN_MAX_GPUS) /* a GPU a bit of a node's mask */
+		return bad(r, json_col(r->jp, addr), "%s: %d GPU addresses, above the limit of %d",
+			   id, (int)json_len(addr), SCN_MAX_GPUS);
 	int x = add_exec(r, id, host_index(r, host), ts);
 	struct slog_exec *e = &r->l->execs[x];
-	e->cores = cores;
+	e->cores = (int)cores;
 	e->gpus = (int)json_len(addr);
 	e->profile = profile;
 	return 0;

@@ -317,9 +317,13 @@ static int64_t scaled(int64_t us, double scale)
 	return scale == 1 ? us : (int64_t)llround((double)us * scale);
 }
 
+/* A time, µs, scaled beyond this is an error, not an overflow. */
+#define TR_MAX_SCALED_US 4.6e18
+
 /* After the last record: the window and the first N for formats whose
- * records are not sorted, the order, the time scale. */
-static void finish(struct tr_build *b)
+ * records are not sorted, the order, the time scale.  0, or -1 with the
+ * message in err (a time the scale takes past 64 bits). */
+static int finish(struct tr_build *b)
 {
 	const struct trace_opts *o = b->o;
 	struct scn_trace *t = b->t;
@@ -361,12 +365,19 @@ static void finish(struct tr_build *b)
 		t->offer = true;
 		if (t->njobs < b->cap_jobs && t->njobs)
 			t->jobs = xrealloc(t->jobs, (size_t)t->njobs * sizeof *t->jobs);
-		return;
+		return 0;
 	}
 	double scale = o->time_scale > 0 ? o->time_scale : 1;
 	int64_t base = t->t0_us + o->from_us;
 	for (int64_t i = 0; i < t->njobs; i++) {
 		struct scn_trace_job *j = &t->jobs[i];
+		if ((double)(j->arrival_us - base) * scale > TR_MAX_SCALED_US ||
+		    (double)j->run_us * scale > TR_MAX_SCALED_US ||
+		    (double)j->req_us * scale > TR_MAX_SCALED_US) {
+			snprintf(b->err, b->errlen, "%s: job %d: its times x time_scale %g are beyond "
+				 "2^62 us", t->path, j->id, scale);
+			return -1;
+		}
 		j->arrival_us = scaled(j->arrival_us - base, scale);
 		j->run_us = scaled(j->run_us, scale);
 		if (j->req_us >= 0)
@@ -374,6 +385,7 @@ static void finish(struct tr_build *b)
 	}
 	if (t->njobs < b->cap_jobs && t->njobs) /* give back the doubling's slack */
 		t->jobs = xrealloc(t->jobs, (size_t)t->njobs * sizeof *t->jobs);
+	return 0;
 }
 
 static const struct trace_format *pick(const char *path, const struct trace_opts *o,
@@ -477,11 +489,10 @@ struct scn_trace *trace_read(const char *path, const struct trace_opts *o, char 
 	free(b.users.slot);
 	free(b.queues.slot);
 	free(b.constraints.slot);
-	if (rc < 0) {
+	if (rc < 0 || finish(&b) < 0) {
 		scn_trace_free(t);
 		return NULL;
 	}
-	finish(&b);
 	return t;
 }
 

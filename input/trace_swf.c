@@ -32,6 +32,8 @@
 #include "zread.h"
 
 #define SWF_FIELDS 18
+#define SWF_MAX_S 1e11              /* any time, s: its µs fit in 64 bits */
+#define SWF_MAX_MEM_MIB (1LL << 30) /* an executor's memory: the loader's largest */
 
 static bool is_space(char c)
 {
@@ -107,6 +109,13 @@ static int swf_record(struct tr_build *b, char *line, size_t len)
 	if (n < SWF_FIELDS)
 		return tr_fail(b, n ? col[n - 1] : 1, "%d fields, SWF has %d", n, SWF_FIELDS);
 	const struct trace_opts *o = tr_opts(b);
+	static const int times[] = {1, 3, 8}; /* submit, run and requested time, s */
+	for (int k = 0; k < 3; k++)
+		if (!(fabs(f[times[k]]) < SWF_MAX_S))
+			return tr_fail(b, col[times[k]], "field %d %.15g s is out of range (10^11 s)",
+				       times[k] + 1, f[times[k]]);
+	if (!(f[0] >= INT32_MIN && f[0] <= INT32_MAX))
+		return tr_fail(b, col[0], "field 1 %.15g is not a job number", f[0]);
 	if (f[1] < 0)
 		return tr_skip(b, TRS_NEG_TIME, col[1], "submit time %.15g s is negative", f[1]);
 	if (f[3] < 0)
@@ -136,6 +145,9 @@ static int swf_record(struct tr_build *b, char *line, size_t len)
 			       SCN_MAX_EXECUTORS);
 	int cores = np < ec ? (int)np : ec;
 	double kb = f[9] > 0 ? f[9] : f[6] > 0 ? f[6] : -1;
+	if (kb > 0 && kb * cores / 1024.0 > SWF_MAX_MEM_MIB)
+		return tr_skip(b, TRS_TOO_BIG, col[f[9] > 0 ? 9 : 6], "%.15g KB a processor: above "
+			       "the limit", kb);
 	int64_t mem = kb > 0 ? (int64_t)ceil(kb * cores / 1024.0)
 			     : (o->exec_mem_mib ? o->exec_mem_mib : 1024);
 	struct scn_trace_shape sh = {
@@ -167,8 +179,18 @@ static int swf_jobs(struct tr_build *b, struct zr *in)
 		if (rc == 2)
 			return 0;
 	}
-	if (r < 0)
-		return tr_fail(b, 1, "%s", err);
+	if (r < 0) { /* zr's "path:N: reason": at line N */
+		const char *p = err, *path = tr_path(b);
+		size_t n = strlen(path);
+		int64_t line = zr_lineno(in) + 1;
+		if (!strncmp(err, path, n) && err[n] == ':' && err[n + 1] >= '0' && err[n + 1] <= '9') {
+			char *e;
+			line = strtoll(err + n + 1, &e, 10);
+			p = e + (*e == ':') + (e[*e == ':'] == ' ');
+		}
+		tr_at(b, line);
+		return tr_fail(b, 1, "%s", p);
+	}
 	return 0;
 }
 
@@ -200,6 +222,8 @@ static int swf_nodes(struct zr *in, const char *path,
 		nodes = procs;
 	if (procs <= 0)
 		procs = nodes;
+	if (mem_kb < 0 || mem_kb > SWF_MAX_MEM_MIB * 1024)
+		mem_kb = 0; /* unusable: 1 GiB a core, as when absent */
 	if (nodes <= 0 || nodes > 100000 || procs / nodes > SCN_MAX_CORES) {
 		snprintf(err, errlen, "%s: no usable MaxNodes or MaxProcs in the header (%lld, %lld): "
 			 "give the cluster in the scenario", path, nodes, procs);

@@ -92,6 +92,14 @@ static void idle_check(struct replay *r, struct sim *s, int k)
 static void launch(struct replay *r, struct sim *s, int k)
 {
 	const struct scn_app_exec *e = &r->app->execs[k];
+	const struct clu *c = sim_cluster(s);
+	/* a scenario's cluster (log-replay named in its policies) need not be
+	 * the log's: an executor whose host is not there, or does not hold
+	 * it, is not launched (the kernel would call that a broken invariant) */
+	if (e->node < 0 || e->node >= c->n ||
+	    !clu_fits(&c->nodes[e->node], e->cores * CLU_MILLI, r->app->exec_mem_mib, e->gpus,
+		      false))
+		return;
 	r->pos[k] = sim_job_nexecs(sim_job(s, r->job));
 	r->of_pos[r->pos[k]] = k;
 	r->idle_since[k] = sim_now(s);

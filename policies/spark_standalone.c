@@ -101,6 +101,13 @@ static struct app_shape shape_of(const struct sim_shape *sh, int type, bool gpu_
 								    : whole_cores(sh->cores_max))
 			      : default_cores > 0 ? (dc > INT_MAX ? INT_MAX : (int)dc) : INT_MAX,
 			      0};
+	int c0 = sh->role[0].cores;
+	if (sh->cores_max && sh->cores_max != INT_MAX && c0 > 0 && c0 % CLU_MILLI) {
+		/* fractional executors (a trace's): cores_max counts them, each
+		 * now of whole cores, lest the rounding leave room for fewer */
+		int64_t cm = ((int64_t)sh->cores_max + c0 - 1) / c0 * a.exec_cores;
+		a.cores_max = cm > INT_MAX ? INT_MAX : (int)cm;
+	}
 	if (gpu_aware) /* Spark's executor GPU amount is whole: a share asks one */
 		a.gpus = pol_whole_gpus(&sh->role[0]);
 	if (type == JM_MNIST) {

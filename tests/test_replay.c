@@ -198,6 +198,17 @@ static void app_workload(void)
 	}
 }
 
+/* log-replay in a scenario whose cluster does not hold the log's
+ * executor (log-replay-cluster.yaml): nothing launched, never placed. */
+static void replay_other_cluster(void)
+{
+	struct scn *sc;
+	struct sim *s = h_run("tests/scenarios/edge/log-replay-cluster.yaml", "replay", 0, &sc);
+	CU_ASSERT_EQUAL(sim_nexecs(s), 0);
+	h_expect_end(s, h_job(s, "app", 0), JOB_UNPLACEABLE, -1, "never-placed");
+	h_done(s, sc);
+}
+
 int test_suite_replay(void)
 {
 	TEST_SUITE("replay",
@@ -205,6 +216,7 @@ int test_suite_replay(void)
 		   {"replay-log: the hand what-if on two workers under spark-standalone", hand_whatif},
 		   {"replay-log: the three real logs against their targets", real_logs},
 		   {"replay-log: bad logs and command lines", errors},
-		   {"a Spark event log as a workload: fifo and spark-standalone", app_workload});
+		   {"a Spark event log as a workload: fifo and spark-standalone", app_workload},
+		   {"log-replay on a scenario's cluster without the log's hosts", replay_other_cluster});
 	return 0;
 }

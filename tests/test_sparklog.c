@@ -803,6 +803,9 @@ static void bad_records(void)
 		{"{\"Event\":\"SparkListenerExecutorAdded\",\"Timestamp\":1,\"Executor ID\":\"2\","
 		 "\"Executor Info\":{\"Host\":\"h\"}}\n",
 		 ":7:1: SparkListenerExecutorAdded: missing 'Total Cores' in 'Executor Info'"},
+		{"{\"Event\":\"SparkListenerExecutorAdded\",\"Timestamp\":1,\"Executor ID\":\"2\","
+		 "\"Executor Info\":{\"Host\":\"h\",\"Total Cores\":3000000}}\n",
+		 ":7:99: SparkListenerExecutorAdded: 'Total Cores' 3000000 is out of range [0, 10000]"},
 		{"{\"Event\":\"SparkListenerJobStart\",\"Job ID\":1,\"Stage IDs\":[1,\"2\"]}\n",
 		 ":7:45: SparkListenerJobStart: 'Stage IDs' holds a string (\"2\"), expected stage ids "
 		 "(integers in [0, 2147483647])"},
@@ -814,7 +817,7 @@ static void bad_records(void)
 		{"{\"Event\":\"SparkListenerEnvironmentUpdate\",\"Spark Properties\":"
 		 "{\"spark.executor.cores\":\"4x\"}}\n",
 		 ":7:63: SparkListenerEnvironmentUpdate: spark.executor.cores '4x' is not an integer in "
-		 "[1, 2147483647]"},
+		 "[1, 10000]"},
 		{"{\"Event\":\"SparkListenerEnvironmentUpdate\",\"Spark Properties\":"
 		 "{\"spark.task.resource.gpu.amount\":\"0x1\"}}\n",
 		 ":7:63: SparkListenerEnvironmentUpdate: spark.task.resource.gpu.amount '0x1' is not a "

@@ -187,6 +187,13 @@ static void swf_malformed(void)
 			 ":3:5: field 3 'x' is not a number");
 	expect_swf_error("1 0 -1 1e999 4 -1 -1 4 20 -1 1 1 1 -1 1 -1 -1 -1\n", &plain,
 			 ":1:8: field 4 '1e999' is not a number");
+	/* times whose µs would not fit in 64 bits (llround's overflow) */
+	expect_swf_error("1 1e15 -1 10 4 -1 -1 4 20 -1 1 1 1 -1 1 -1 -1 -1\n", &plain,
+			 ":1:3: field 2 1e+15 s is out of range (10^11 s)");
+	expect_swf_error("1 0 -1 1e13 4 -1 -1 4 20 -1 1 1 1 -1 1 -1 -1 -1\n", &plain,
+			 ":1:8: field 4 10000000000000 s is out of range (10^11 s)");
+	expect_swf_error("1e20 0 -1 10 4 -1 -1 4 20 -1 1 1 1 -1 1 -1 -1 -1\n", &plain,
+			 ":1:1: field 1 1e+20 is not a job number");
 }
 
 /* Inconsistent records are skipped (or clamped) and counted, with one
@@ -328,6 +335,25 @@ static void trace_offer(void)
 		h_expect_end(s, h_job(s, "swf", 3), JOB_UNPLACEABLE, -1, "no-fit");
 		CU_ASSERT_EQUAL(h_job(s, "swf", 0)->nodes_used, 2);
 		CU_ASSERT_EQUAL(h_job(s, "swf", 1)->nodes_used, 1);
+		h_done(s, sc);
+	}
+}
+
+/* Fractional executors under whole-core spark-standalone
+ * (pai-fractional.yaml explains it). */
+static void pai_fractional(void)
+{
+	static const char *const pols[] = {"fifo", "standalone"};
+	static const int cores[] = {500, CLU_MILLI};
+	for (int p = 0; p < 2; p++) {
+		struct scn *sc;
+		struct sim *s = h_run("tests/scenarios/hand/pai-fractional.yaml", pols[p], 0, &sc);
+		const struct sim_job *j = h_job(s, "pai", 0);
+		CU_ASSERT_EQUAL(j->start_us, 0);
+		h_expect_end(s, j, JOB_DONE, S(10), "");
+		CU_ASSERT_EQUAL(sim_nexecs(s), 2);
+		CU_ASSERT_EQUAL(h_exec(0)->cores, cores[p]);
+		CU_ASSERT_EQUAL(h_exec(1)->cores, cores[p]);
 		h_done(s, sc);
 	}
 }
@@ -490,6 +516,8 @@ int test_suite_trace(void)
 		   {"trace: hand-computed rigid replay under three policies", trace_rigid},
 		   {"trace: offer-only, shuffled, placed at once or dropped", trace_offer},
 		   {"trace: openb pods, GPU shares by best fit, a milli-core fit", openb_shares},
+		   {"trace: fractional executors under spark-standalone's whole cores",
+		    pai_fractional},
 		   {"trace: scenario entries and their errors; jobs too big skipped", trace_scenario},
 		   {"trace: hetsim trace info", trace_info_cli});
 	return 0;
