@@ -327,8 +327,10 @@ static void trace_offer(void)
 		fprintf(stderr, "\n  offer order: %d %d %d %d\n", t->jobs[0].id, t->jobs[1].id,
 			t->jobs[2].id, t->jobs[3].id);
 	scn_free(sc);
-	for (int p = 0; p < 3; p++) {
-		struct sim *s = h_run("tests/scenarios/hand/trace-offer.yaml", pols[p], 0, &sc);
+	for (int p = 0; p < 6; p++) { /* then on nodes of speed 4: the same */
+		struct sim *s = h_run(p < 3 ? "tests/scenarios/hand/trace-offer.yaml"
+				      : "tests/scenarios/hand/trace-offer-fast.yaml",
+				      pols[p % 3], 0, &sc);
 		h_expect_end(s, h_job(s, "swf", 0), JOB_DONE, 9, "");
 		h_expect_end(s, h_job(s, "swf", 1), JOB_DONE, 9, "");
 		h_expect_end(s, h_job(s, "swf", 2), JOB_UNPLACEABLE, -1, "no-fit");

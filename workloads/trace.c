@@ -87,8 +87,16 @@ static void tr_build(const struct scn *s, int g, int idx, uint64_t seed, struct 
 	out->st = arena_zalloc(a, sizeof *out->st);
 	out->st->ntasks = ts->tasks;
 	out->st->work_us = arena_alloc(a, (size_t)ts->tasks * sizeof *out->st->work_us);
+	/* offer-only: the job must hold until the last arrival on any node,
+	 * so its work is its hold at the fastest node's speed (a slower
+	 * node, or contention, only holds it longer) */
+	double speed = 1;
+	if (s->jobs[g].trace->offer)
+		for (int k = 0; k < s->ngroups; k++)
+			if (s->groups[k].cpu_speed > speed)
+				speed = s->groups[k].cpu_speed;
 	for (int t = 0; t < ts->tasks; t++)
-		out->st->work_us[t] = (double)tj->run_us;
+		out->st->work_us[t] = (double)tj->run_us * speed;
 }
 
 static long long tr_tasks(const struct scn_job_group *jg)
