@@ -122,6 +122,8 @@ static int trace_info_cmd(const struct cmd_args *a)
 			fprintf(stderr, "%s\n", err); /* the jobs' reason */
 			return 1;
 		}
+		if (f->dir) /* a directory may hold a broken job table beside its nodes */
+			fprintf(stderr, "note: no jobs read: %s\n", err);
 		return 0;
 	}
 	if (f->nodes && node_info(path, format, nerr, sizeof nerr) < 0) {

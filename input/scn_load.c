@@ -1037,6 +1037,9 @@ static int load_trace_opts(struct ld *ld, const struct yn *m, struct trace_opts 
 	    ((v = yn_get(m, "strict")) && get_bool(ld, v, &o->strict) < 0) ||
 	    ((v = yn_get(m, "offer")) && get_bool(ld, v, &o->offer) < 0))
 		return -1;
+	if (o->offer && (v = yn_get(m, "window")))
+		return fail(ld, v, "window does not go with offer: offer-only reads no times "
+			    "(first N takes the first records instead)");
 	o->offer_seed = ld->s->seed;
 	o->strict |= scn_trace_strict;
 	const char **users = NULL, **queues = NULL;
@@ -1685,6 +1688,20 @@ static int trace_constraints(struct ld *ld, const struct yn *at, struct scn_trac
 	return rc;
 }
 
+/* A trace reader's message: as it is when it names its file's line
+ * ("f:12:3: ..."), else at the scenario's trace entry. */
+static int trace_err(struct ld *ld, const struct yn *at, const char *err)
+{
+	const char *c = strchr(err, ':');
+	while (c && !(c[1] >= '0' && c[1] <= '9'))
+		c = strchr(c + 1, ':');
+	if (c && c[1] >= '0' && c[1] <= '9') {
+		snprintf(ld->err, ld->errlen, "%s", err);
+		return -1;
+	}
+	return fail(ld, at, "%s", err);
+}
+
 /* A Spark event log in the workload: its application as one job of
  * model spark-app, its executors the policy's to place (as many as were
  * up at once, each of the log's most common size), its DAG and run
@@ -1696,10 +1713,8 @@ static int load_app_job(struct ld *ld, const struct yn *at, const char *path, bo
 	char err[1024];
 	struct slog_opts so = {.strict = strict};
 	struct slog *l = slog_read(path, &so, err, sizeof err);
-	if (!l) {
-		snprintf(ld->err, ld->errlen, "%s", err);
-		return -1;
-	}
+	if (!l)
+		return trace_err(ld, at, err);
 	int64_t t0 = spapp_t0(l);
 	struct scn_app *app = t0 >= 0 ? spapp_of(l, t0, SPAPP_NO_PREFS, err, sizeof err) : NULL;
 	slog_free(l);
@@ -1749,10 +1764,8 @@ static int load_trace_job(struct ld *ld, const struct yn *m, struct scn_job_grou
 	    load_trace_opts(ld, t, &o, &path) < 0)
 		rc = -1;
 	const char *fmt = o.format;
-	if (!rc && !fmt && !(fmt = trace_detect(path, err, sizeof err))) {
-		snprintf(ld->err, ld->errlen, "%s", err);
-		rc = -1;
-	}
+	if (!rc && !fmt && !(fmt = trace_detect(path, err, sizeof err)))
+		rc = trace_err(ld, t, err);
 	if (!rc && !strcmp(fmt, "spark-eventlog")) { /* one application: a spark-app job */
 		rc = load_app_job(ld, t, path, o.strict, j);
 		free((void *)o.users);
@@ -1761,10 +1774,8 @@ static int load_trace_job(struct ld *ld, const struct yn *m, struct scn_job_grou
 		return rc;
 	}
 	struct scn_trace *tr = rc ? NULL : trace_read(path, &o, err, sizeof err);
-	if (!rc && !tr) {
-		snprintf(ld->err, ld->errlen, "%s", err);
-		rc = -1;
-	}
+	if (!rc && !tr)
+		rc = trace_err(ld, t, err);
 	free((void *)o.users);
 	free((void *)o.queues);
 	free(path);

@@ -265,6 +265,12 @@ struct scn_app *spapp_of(const struct slog *l, int64_t t0, enum spapp_nodes node
 	for (int p = 0; p < l->nprofiles && a->task_gpus == 0; p++)
 		if (l->profiles[p].id == 0 && l->profiles[p].task_gpus > 0)
 			a->task_gpus = l->profiles[p].task_gpus;
+	if (a->task_cpus > a->exec_cores) {
+		snprintf(err, errlen, "%s: spark.task.cpus %d is above the executors' %d cores: no "
+			 "task could run (Spark refuses it too)", l->path, a->task_cpus, a->exec_cores);
+		scn_app_free(a);
+		return NULL;
+	}
 	/* slots: Spark's cores / task.cpus, unless its GPUs hold fewer tasks */
 	a->slots = -1;
 	if (a->task_gpus > 0 && a->exec_gpus > 0) {

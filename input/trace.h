@@ -20,7 +20,8 @@
  *   - with `strict`, the first such record is an error instead, with
  *     its file and line.
  *
- * Module: input/.  Includes scenario/ and sim/util.h only.
+ * Module: input/.  Includes scenario/ and sim/ (util.h; rng.h for the
+ * offer-only shuffle) only.
  */
 #ifndef HETSIM_INPUT_TRACE_H
 #define HETSIM_INPUT_TRACE_H

@@ -1,6 +1,7 @@
 /* pol_common.c - job queues, tentative placement, feasibility. */
 #include "models.h"
 #include "pol_common.h"
+#include "pol_index.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -201,7 +202,7 @@ int pol_tent_add_share(struct pol_tent *t, const struct clu_node *n, int role, i
 void pol_tent_free(const struct pol_tent *t, const struct clu_node *n, int *cores,
 		   int64_t *mem, int *gpus)
 {
-	*cores = n->cores_free - t->cores[n->id];
+	*cores = pol_clamp_cores(n->cores_free - t->cores[n->id]);
 	*mem = n->mem_free - t->mem_mib[n->id];
 	*gpus = n->gpus_free - t->gpus[n->id];
 }

@@ -102,8 +102,9 @@ struct pol_tent {
 		int gpus;             /* whole GPUs: the lowest-indexed idle at launch */
 		int gpu_milli, gpu;   /* or a share of GPU `gpu` (milli > 0) */
 	} *e;
-	int *cores, *gpus;    /* by node: tentatively placed there (gpus: idle
-				 GPUs taken, whole ones or by a share) */
+	int64_t *cores;       /* by node: milli-cores tentatively placed there */
+	int *gpus;            /* by node: idle GPUs tentatively taken, whole
+				 ones or by a share */
 	int64_t *mem_mib;
 	int *gmilli;          /* by node: milli-GPUs of shares placed there */
 };

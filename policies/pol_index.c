@@ -124,15 +124,16 @@ void pol_ix_free(struct pol_ix *ix)
 static void key_into(struct pol_ix *ix, struct pol_ix_shape *sp, int node)
 {
 	const struct clu_node *n = &ix->c->nodes[node];
-	int fc = n->cores_free, fg = n->gpus_free;
+	int64_t fc64 = n->cores_free;
+	int fg = n->gpus_free;
 	int64_t fm = n->mem_free;
 	if (ix->t) { /* pol_tent_free, by index: n->id is one more cache line */
-		fc -= ix->t->cores[node];
+		fc64 -= ix->t->cores[node];
 		fm -= ix->t->mem_mib[node];
 		fg -= ix->t->gpus[node];
 	}
 	pol_tree_set(&sp->tree, ix->pos ? ix->pos[node] : node,
-		     ix->key(ix->ctx, n, fc, fm, fg, &sp->sh));
+		     ix->key(ix->ctx, n, pol_clamp_cores(fc64), fm, fg, &sp->sh));
 }
 
 void pol_ix_rekey(struct pol_ix *ix, int node)

@@ -31,6 +31,7 @@
 #ifndef HETSIM_POL_INDEX_H
 #define HETSIM_POL_INDEX_H
 
+#include <limits.h>
 #include <stdint.h>
 
 #include "pol_bits.h"
@@ -87,6 +88,13 @@ struct pol_shape {
 /* Key of node `n` for shape `sh`, given its free amounts less what is
  * tentatively placed on it: INFINITY when `sh` may not go there, else the
  * rank (lower is better; ties go to the lower node). */
+/* Milli-cores free, for a key function's int: a node oversubscribed past
+ * INT_MIN reads INT_MIN, which no demand fits either. */
+static inline int pol_clamp_cores(int64_t c)
+{
+	return c < INT_MIN ? INT_MIN : c > INT_MAX ? INT_MAX : (int)c;
+}
+
 typedef double pol_ix_key_fn(const void *ctx, const struct clu_node *n, int cores_free,
 			     int64_t mem_free, int gpus_free, const struct pol_shape *sh);
 

@@ -704,7 +704,7 @@ static bool fits_node(const struct yarn *y, const struct clu *c, int node,
 {
 	struct pol_shape sh = y->k.drc ? *want : (struct pol_shape){0, want->mem_mib, 0, 0};
 	const struct clu_node *n = &c->nodes[node];
-	return fits(y, n, n->cores_free, n->mem_free, n->gpus_free, &sh);
+	return fits(y, n, pol_clamp_cores(n->cores_free), n->mem_free, n->gpus_free, &sh);
 }
 
 /* The first position from `start` round whose node fits `want`, -1. */

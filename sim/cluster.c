@@ -77,7 +77,7 @@ void clu_free(struct clu *c)
 
 bool clu_plain_scan;
 
-static int pos(int x)
+static int64_t pos(int64_t x)
 {
 	return x > 0 ? x : 0;
 }
@@ -99,9 +99,9 @@ static void adjust(struct clu *c, int node, int cores, int64_t mem_mib, int gpus
 	if (n->mem_free < 0 || n->gpus_free < 0 || n->mem_free > n->mem_mib ||
 	    n->gpus_free > n->gpus || n->cores_free > n->cores) {
 		fprintf(stderr, "hetsim: broken invariant on node %s: free memory %lld MiB of %lld, "
-			"free GPUs %d of %d, free cores %d of %d\n", n->name,
+			"free GPUs %d of %d, free milli-cores %lld of %d\n", n->name,
 			(long long)n->mem_free, (long long)n->mem_mib, n->gpus_free, n->gpus,
-			n->cores_free, n->cores);
+			(long long)n->cores_free, n->cores);
 		abort();
 	}
 }

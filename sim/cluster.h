@@ -55,8 +55,9 @@ struct clu_node {
 				points into the scenario */
 	int nbusy;           /* 0: no slowdown under load */
 
-	int cores_free;      /* milli-cores not given to executors; < 0 =
-				oversubscribed */
+	int64_t cores_free;  /* milli-cores not given to executors; < 0 =
+				oversubscribed (a memory-only calculator: may
+				pass INT_MAX milli-cores, hence 64 bits) */
 	int64_t mem_free;    /* MiB not given to executors, >= 0 */
 	int gpus_free;       /* GPUs physically idle (nothing on them), >= 0 */
 	uint64_t gpu_idle;   /* bit g: GPU g idle (gpus_free of them) */
@@ -64,7 +65,7 @@ struct clu_node {
 				(NULL without GPUs); points into the cluster */
 
 	int nexec;           /* live executors on the node */
-	int load;            /* milli-cores demanded by running tasks (task_cpus
+	int64_t load;        /* milli-cores demanded by running tasks (task_cpus
 				each) */
 	int run_head;        /* first task running on the node with an end
 				event of its own (sim.c; the others: share.h),

@@ -130,9 +130,9 @@ struct policy_ops {
 	/* A timer the policy set (sim_policy_timer) fired with its tag.
 	 * May launch and preempt executors.  NULL: none is ever set. */
 	void (*timer)(void *st, struct sim *s, uint32_t tag);
-	/* Executor x's last running task ended: it runs none now (though
-	 * the dispatcher may give it one in the same instant: sim_exec_tasks
-	 * tells later).  Spark's dynamic allocation gives back an executor
+	/* Executor x's last running task ended (and is retired: the hook may
+	 * preempt x): it runs none now (though the dispatcher may give it one
+	 * in the same instant: sim_exec_tasks tells later).  Spark's dynamic allocation gives back an executor
 	 * idle for executorIdleTimeout (log-replay).  NULL: not called. */
 	void (*exec_idle)(void *st, struct sim *s, struct sim_exec *x);
 

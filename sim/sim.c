@@ -417,7 +417,7 @@ static inline void check_node(const struct sim *s, int id)
 {
 	const struct clu_node *n = &s->clu.nodes[id];
 	if (n->load < 0 || n->nexec < 0)
-		die(s, "node %s: load %d, %d executors", n->name, n->load, n->nexec);
+		die(s, "node %s: load %" PRId64 ", %d executors", n->name, n->load, n->nexec);
 	if (sim_recount)
 		recount_node(s, id);
 }
@@ -427,7 +427,8 @@ static double node_rate(const struct clu_node *n);
 static void recount_node(const struct sim *s, int id)
 {
 	const struct clu_node *n = &s->clu.nodes[id];
-	int cores = 0, gpus = 0, load = 0, ne = 0;
+	int gpus = 0, ne = 0;
+	int64_t cores = 0, load = 0;
 	int64_t mem = 0;
 	int gfree[CLU_MAX_GPUS]; /* each GPU's milli-GPUs free, as the executors say */
 	for (int g = 0; g < n->gpus; g++)
@@ -490,20 +491,20 @@ static void recount_node(const struct sim *s, int id)
 		    n->name, n->mem_free, n->gpus_free);
 	if (s->down && s->down[id]) { /* down: nothing runs, nothing is free */
 		if (ne || load || n->cores_free || n->mem_free || n->gpus_free)
-			die(s, "node %s is down but has %d executors, load %d, free %d milli-cores, "
-			    "%" PRId64 " MiB, %d GPUs", n->name, ne, load, n->cores_free,
+			die(s, "node %s is down but has %d executors, load %" PRId64 ", free %" PRId64
+			    " milli-cores, %" PRId64 " MiB, %d GPUs", n->name, ne, load, n->cores_free,
 			    n->mem_free, n->gpus_free);
 		return;
 	}
 	if (cores != n->cores - n->cores_free || mem != n->mem_mib - n->mem_free ||
 	    gpus != n->gpus - n->gpus_free || ne != n->nexec)
-		die(s, "node %s: executors hold %d milli-cores, %" PRId64 " MiB, %d GPUs (not idle) "
-		    "in %d executors, but the node has %d, %" PRId64 ", %d in use in %d",
+		die(s, "node %s: executors hold %" PRId64 " milli-cores, %" PRId64 " MiB, %d GPUs (not "
+		    "idle) in %d executors, but the node has %" PRId64 ", %" PRId64 ", %d in use in %d",
 		    n->name, cores, mem, gpus, ne, n->cores - n->cores_free,
 		    n->mem_mib - n->mem_free, n->gpus - n->gpus_free, n->nexec);
 	if (load != n->load)
-		die(s, "node %s: running tasks demand %d milli-cores, load says %d", n->name, load,
-		    n->load);
+		die(s, "node %s: running tasks demand %" PRId64 " milli-cores, load says %" PRId64,
+		    n->name, load, n->load);
 }
 
 static void check_all(const struct sim *s)
@@ -676,7 +677,7 @@ static double node_rate(const struct clu_node *n)
 	double rate = n->cpu_speed * share;
 	if (n->nbusy && n->load > CLU_MILLI) {
 		/* busy cores: a core partly demanded counts as busy */
-		int busy = (min_int(n->load, n->cores) + CLU_MILLI - 1) / CLU_MILLI;
+		int busy = (int)(((n->load < n->cores ? n->load : n->cores) + CLU_MILLI - 1) / CLU_MILLI);
 		rate /= n->busy_slowdown[min_int(busy, n->nbusy) - 1];
 	}
 	return rate;
@@ -744,9 +745,9 @@ static void push_task_end(struct sim *s, int id)
 static bool change_load(struct sim *s, int id, int delta)
 {
 	struct clu_node *n = &s->clu.nodes[id];
-	s->busy_cores -= min_int(n->load, n->cores);
+	s->busy_cores -= n->load < n->cores ? n->load : n->cores;
 	n->load += delta;
-	s->busy_cores += min_int(n->load, n->cores);
+	s->busy_cores += n->load < n->cores ? n->load : n->cores;
 	double rate = node_rate(n);
 	if (rate == n->rate)
 		return false;
@@ -1746,14 +1747,9 @@ static void on_task_end(struct sim *s, int r)
 	st->running--;
 	jr->tasks_running--;
 	jr->execs[ru->jpos].free++;
-	if (s->ops->exec_idle) { /* its last task: the executor runs none now */
-		struct sim_exec *x = &s->execs[jr->execs[ru->jpos].id];
-		if (jr->execs[ru->jpos].free == x->slots && x->live) {
-			pol_enter(s);
-			s->ops->exec_idle(s->pst, s, x);
-			pol_leave(s);
-		}
-	}
+	int idle_exec = -1; /* its last task: the executor runs none now (told below) */
+	if (s->ops->exec_idle && jr->execs[ru->jpos].free == s->execs[jr->execs[ru->jpos].id].slots)
+		idle_exec = jr->execs[ru->jpos].id;
 	s->runs_live--;
 	int twin = ru->twin;
 	ru->listed = false; /* a list entry of its slot means nothing now */
@@ -1783,6 +1779,12 @@ static void on_task_end(struct sim *s, int r)
 		push_task_end(s, node); /* for the task of its clock that ends next */
 	check_node(s, node);
 
+	if (idle_exec >= 0 && s->execs[idle_exec].live) { /* the run is retired: the
+							   policy may preempt */
+		pol_enter(s);
+		s->ops->exec_idle(s->pst, s, &s->execs[idle_exec]);
+		pol_leave(s);
+	}
 	if (twin >= 0) { /* the first attempt to end wins: the other is killed */
 		s->tot.spec_won += ru->copy;
 		s->runs[twin].twin = -1;
@@ -1872,7 +1874,7 @@ void sim_release_tasks(struct sim *s, int job)
 void sim_job_timer(struct sim *s, struct sim_job *j, double delay_us, int tag)
 {
 	if (tag < 0 || tag >= TAG_STAGE) /* 254 and 255 are the kernel's own */
-		die(s, "job %d: a job timer's tag %d is not in 0-254", j->id, tag);
+		die(s, "job %d: a job timer's tag %d is not in 0-253", j->id, tag);
 	int t = slot_take(&s->jtimers, &s->cap_jtimers, &s->free_jtimer, sizeof *s->jtimers,
 			  offsetof(struct jtimer, next));
 	s->jtimers[t] = (struct jtimer){.job = j->id, .tag = tag, .gen = s->jgen[j->id], .next = -1};

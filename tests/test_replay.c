@@ -181,6 +181,25 @@ static void errors(void)
 	CU_ASSERT_PTR_NULL(csv);
 	free(err);
 	remove(path);
+	/* spark.task.cpus above the executors' cores: Spark refuses it */
+	char *hand = h_slurp(HAND_LOG, NULL), *p = hand ? strstr(hand, "\"spark.task.cpus\":\"1\"") : NULL;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	p[strlen("\"spark.task.cpus\":\"")] = '4';
+	char p2[] = "/tmp/hetsim-tc4-XXXXXX";
+	fd = mkstemp(p2);
+	CU_ASSERT_FATAL(fd >= 0);
+	f = fdopen(fd, "w");
+	fputs(hand, f);
+	fclose(f);
+	free(hand);
+	CU_ASSERT_EQUAL(replay(p2, &csv, &err), 1);
+	char want[256];
+	snprintf(want, sizeof want, "%s: spark.task.cpus 4 is above the executors' 2 cores: no task "
+		 "could run (Spark refuses it too)\n", p2);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	CU_ASSERT_PTR_NULL(csv);
+	free(err);
+	remove(p2);
 }
 
 /* A Spark event log as a scenario's workload (spark-app.yaml explains

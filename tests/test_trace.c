@@ -400,6 +400,18 @@ static void openb_shares(void)
 	}
 }
 
+/* Milli-cores past INT_MAX, oversubscribed by a memory-only calculator
+ * (edge/milli-oversubscribed.yaml): no overflow, the run as before. */
+static void milli_oversubscribed(void)
+{
+	struct scn *sc;
+	struct sim *s = h_run("tests/scenarios/edge/milli-oversubscribed.yaml", "ps", 0, &sc);
+	CU_ASSERT_EQUAL(h_makespan(s), S(1));
+	CU_ASSERT_EQUAL(h_nexecs(), 300);
+	CU_ASSERT_EQUAL(sim_cluster(s)->nodes[0].cores_free, 10000LL * CLU_MILLI);
+	h_done(s, sc);
+}
+
 /* Scenario keys of trace entries, and their errors. */
 static void trace_scenario(void)
 {
@@ -437,6 +449,18 @@ static void trace_scenario(void)
 		 "window, first, users, queues, time_scale, executor, completed_only, strict, offer)",
 		 COL("colour"));
 	h_expect_load_error(y, msg);
+	snprintf(y, sizeof y, "%s    trace: {path: %s, offer: true, window: {to: 1h}}\n", head, hand);
+	snprintf(msg, sizeof msg, ":5:%d: window does not go with offer: offer-only reads no times "
+		 "(first N takes the first records instead)", COL("{to"));
+	h_expect_load_error(y, msg);
+	/* a reader's message without a line of its file: at the trace entry */
+	char junk[64];
+	write_tmp(junk, sizeof junk, "nothing a reader knows\n");
+	snprintf(y, sizeof y, "%s    trace: {path: %s}\n", head, junk);
+	snprintf(msg, sizeof msg, ":5:12: %s: cannot tell the trace's format from its content: "
+		 "name it (format:, --format)", junk);
+	h_expect_load_error(y, msg);
+	remove(junk);
 	snprintf(y, sizeof y, "%s    type: trace\n", head);
 	h_expect_load_error(y, ":4:5: type trace is for jobs read from a trace: write `- trace: "
 			    "{format: ..., path: ...}` in the workload");
@@ -518,6 +542,7 @@ int test_suite_trace(void)
 		   {"trace: hand-computed rigid replay under three policies", trace_rigid},
 		   {"trace: offer-only, shuffled, placed at once or dropped", trace_offer},
 		   {"trace: openb pods, GPU shares by best fit, a milli-core fit", openb_shares},
+		   {"kernel: milli-cores oversubscribed past INT_MAX", milli_oversubscribed},
 		   {"trace: fractional executors under spark-standalone's whole cores",
 		    pai_fractional},
 		   {"trace: scenario entries and their errors; jobs too big skipped", trace_scenario},
