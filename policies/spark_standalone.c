@@ -309,7 +309,8 @@ static void schedule_app(struct standalone *p, struct sim *s, int job)
 	const struct sim_job *j = sim_job(s, job);
 	struct app_shape a = shape(p, j);
 	int min_cores = a.exec_cores ? a.exec_cores : CLU_MILLI;
-	int left = a.cores_max == INT_MAX ? INT_MAX : a.cores_max - j->live->cores_granted;
+	int64_t left64 = a.cores_max == INT_MAX ? INT_MAX : a.cores_max - j->live->cores_granted;
+	int left = left64 < 0 ? -1 : (int)left64; /* past cores_max: wants none */
 	if (left < min_cores) {
 		pol_jobset_remove(&p->q, job); /* it wants more only if it loses one */
 		return;

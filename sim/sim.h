@@ -146,7 +146,7 @@ struct sim_job_exec;   /* engine-private */
  * then (nor sim_execs_wanted and sim_next_role, which read them). */
 struct sim_live {
 	int granted[2];          /* executors launched for each role so far */
-	int cores_granted;       /* milli-cores of live executors (AMs excluded) */
+	int64_t cores_granted;   /* milli-cores of live executors (AMs excluded) */
 	int execs_live;          /* live executors (AMs excluded) */
 	int ams_live, ams_ready; /* application masters launched / up */
 	int role_ready[2];       /* executors of each role that are up */
