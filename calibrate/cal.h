@@ -250,6 +250,7 @@ int cal_enough(const double *t, const bool *drop, int n, int min_repeats, double
 struct cal_drift {
 	int n;                       /* points */
 	double first, last, min, max;/* MiB/s */
+	double median;                /* of the n points, MiB/s */
 	double change;               /* last / first - 1 */
 	double range;                /* max / min - 1 */
 };

@@ -109,6 +109,10 @@ void cal_drift_sum(const double *speed, int n, struct cal_drift *d)
 		d->min = fmin(d->min, speed[i]);
 		d->max = fmax(d->max, speed[i]);
 	}
+	double *v = xmalloc((size_t)n * sizeof *v);
+	memcpy(v, speed, (size_t)n * sizeof *v);
+	d->median = cal_median(v, n);
+	free(v);
 	d->change = d->first > 0 ? d->last / d->first - 1 : 0;
 	d->range = d->min > 0 ? d->max / d->min - 1 : 0;
 }

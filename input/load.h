@@ -53,6 +53,20 @@ struct scn *scn_cost_load(const char *path, char *err, size_t errlen);
  * "file:line:col: message" in err. */
 int scn_meta_load(const char *path, struct scn_cost_meta *m, char *err, size_t errlen);
 
+/* The nodes' slowdown against their busy cores (scn_node_group's
+ * busy_slowdown, replaced) from the cost model: one curve for every
+ * node, at each k the largest slowdown of the kernels with a contention
+ * entry for device cpu that the workload's tasks run on a node's clock
+ * (the job models' clock_kernels; processor sharing gives the tasks of
+ * a node one rate, so the most contended kernel's curve stands for
+ * all), or of the kernels in `only` (NULL-terminated) where given; where
+ * none of those has a cpu device (the durations are given), of every
+ * kernel with a cpu entry (docs/model.md, "Contention").  No entry:
+ * none, the rate as without contention.  The loader calls it with NULL;
+ * a caller whose synthetic tasks stand for known kernels (calibrate's
+ * twin) calls it again with them. */
+void scn_busy_curves(struct scn *s, const char *const *only);
+
 /* Every trace of a scenario is read as with `strict: true` (the command
  * line's --strict): a record skipped or clamped is an error.  Off by
  * default. */

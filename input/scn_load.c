@@ -2015,23 +2015,46 @@ static int load_contention(struct ld *ld, const struct yn *m, struct scn_cost_ke
 	return 0;
 }
 
-/* The nodes' slowdown against their busy cores (scn_node_group's
- * busy_slowdown) from the cost model: one curve for every node, at each
- * k the largest slowdown of the kernels with a contention entry for
- * device cpu (processor sharing gives the tasks of a node one rate, so
- * the most contended kernel's curve stands for all; docs/model.md,
- * "Costs").  No entry: none, the rate as without contention. */
-static void busy_curves(struct scn *s)
+/* Whether kernel `name` is one the workload's tasks run on a node's
+ * clock (a job model's clock_kernels), or one of `only` where given. */
+static bool clock_kernel(const struct scn *s, const char *const *only, const char *name)
 {
+	for (const char *const *k = only; k && *k; k++)
+		if (strcmp(*k, name) == 0)
+			return true;
+	for (int g = 0; !only && g < s->njobgroups; g++) {
+		const char *const *k = s->jobs[g].model->clock_kernels;
+		for (; k && *k; k++)
+			if (strcmp(*k, name) == 0)
+				return true;
+	}
+	return false;
+}
+
+void scn_busy_curves(struct scn *s, const char *const *only)
+{
+	for (int g = 0; g < s->ngroups; g++) {
+		free(s->groups[g].busy_slowdown);
+		s->groups[g].busy_slowdown = NULL;
+		s->groups[g].nbusy = 0;
+	}
 	const struct scn_cost_model *c = &s->cost;
+	bool any = false;
+	for (int i = 0; i < c->nkernels && !any; i++)
+		any = scn_cost_device(&c->kernels[i], "cpu") &&
+		      clock_kernel(s, only, c->kernels[i].name);
+	bool *use = xmalloc((size_t)(c->nkernels ? c->nkernels : 1) * sizeof *use);
 	int n = 0;
 	for (int i = 0; i < c->nkernels; i++) {
 		const struct scn_cost_dev *d = scn_cost_device(&c->kernels[i], "cpu");
-		if (d && d->nslowdown > n)
+		use[i] = d && (!any || clock_kernel(s, only, c->kernels[i].name));
+		if (use[i] && d->nslowdown > n)
 			n = d->nslowdown;
 	}
-	if (n == 0)
+	if (n == 0) {
+		free(use);
 		return;
+	}
 	/* From 1: a node is not faster busy than idle.  A slowdown below 1
 	 * in a model is the measurement's noise (the reference round ran
 	 * slow), kept in the file as measured but never applied as a
@@ -2041,7 +2064,7 @@ static void busy_curves(struct scn *s)
 		t[b] = 1.0;
 	for (int i = 0; i < c->nkernels; i++) {
 		const struct scn_cost_dev *d = scn_cost_device(&c->kernels[i], "cpu");
-		for (int b = 0; d && d->nslowdown && b < n; b++) {
+		for (int b = 0; use[i] && d->nslowdown && b < n; b++) {
 			double f = d->slowdown[b < d->nslowdown ? b : d->nslowdown - 1];
 			t[b] = f > t[b] ? f : t[b];
 		}
@@ -2052,6 +2075,7 @@ static void busy_curves(struct scn *s)
 		s->groups[g].nbusy = n;
 	}
 	free(t);
+	free(use);
 }
 
 static int load_kernel(struct ld *ld, const struct yn *key, const struct yn *m,
@@ -2738,7 +2762,7 @@ static struct scn *load_tree(const char *path, const struct yn *root, char *err,
 	if (rc == 0 && !yn_get(root, "cost_model") && model_checks(s, err, errlen) < 0)
 		rc = load_builtin_cost(&ld); /* the job models need one: the default */
 	if (rc == 0 && model_checks(s, err, errlen) == 0) {
-		busy_curves(s);
+		scn_busy_curves(s, NULL);
 		return s;
 	}
 	scn_free(s);

@@ -263,17 +263,31 @@ static void test_model_roundtrip(void)
 		CU_ASSERT_EQUAL(k->noise, SCN_NOISE_LOGNORMAL);
 		CU_ASSERT_STRING_EQUAL(k->unit, f[i].unit);
 	}
-	/* the contention entry: mnist_step on cpu, 1.25 at k = 2, the
-	 * nodes' curve (the only cpu entry), held beyond 2 */
+	/* the contention entry: mnist_step on cpu, 1.25 at k = 2, read
+	 * back; not the nodes' curve here: the workload's tasks on a node's
+	 * clock are the word count's, whose kernels have no entry (mnist's
+	 * steps are timed phases of its executors) */
 	const struct scn_cost_dev *d = scn_cost_device(scn_cost_kernel(sc, "mnist_step"), "cpu");
 	CU_ASSERT_EQUAL_FATAL(d->nslowdown, 2);
 	CU_ASSERT_DOUBLE_EQUAL(d->slowdown[1], 1.25, 1e-4);
 	CU_ASSERT_PTR_NULL(scn_cost_device(scn_cost_kernel(sc, "mnist_step"), "gpu")->slowdown);
-	CU_ASSERT_EQUAL(sc->groups[0].nbusy, 2);
-	CU_ASSERT_DOUBLE_EQUAL(sc->groups[0].busy_slowdown[1], 1.25, 1e-4);
+	CU_ASSERT_EQUAL(sc->groups[0].nbusy, 0);
+	CU_ASSERT_PTR_NULL(sc->groups[0].busy_slowdown);
 	/* mnist_step's noise is its noisier device's */
 	CU_ASSERT_DOUBLE_EQUAL(scn_cost_kernel(sc, "mnist_step")->noise_cv, fmax(f[0].cv, f[1].cv),
 			       0.00005);
+	scn_free(sc);
+	/* a workload of given durations only runs none of the model's
+	 * kernels: every cpu entry makes the curve, mnist_step's 1.25 */
+	write_file(scn_path, "cluster:\n- {name: node, cores: 4, memory: 8GiB}\n"
+			     "workload:\n- {name: s, type: synthetic, stages: [{name: a, tasks: 4, "
+			     "duration: 1s}]}\ncost_model: m.yaml\npolicies: [fifo]\n");
+	sc = scn_load(scn_path, err, sizeof err);
+	if (!sc)
+		fprintf(stderr, "\n%s\n", err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
+	CU_ASSERT_EQUAL_FATAL(sc->groups[0].nbusy, 2);
+	CU_ASSERT_DOUBLE_EQUAL(sc->groups[0].busy_slowdown[1], 1.25, 1e-4);
 	scn_free(sc);
 	free(f);
 	cal_samples_free(&s);
@@ -528,12 +542,15 @@ static void test_validate_twin(void)
 	 * has 1 s of work left at 3, ends 4.5; m2 (3-) has 1 left at 4.5,
 	 * ends 6; m3 (4.5-) has 3 left at 6; m4 6-9; m3 has 1 left at 9,
 	 * alone: ends 10.  Reduces 1 and 1.5 s from 10: r0 ends 11.5, r1 has
-	 * 0.5 left, alone: 12.  On 1 worker nothing is shared: 15.5 s. */
+	 * 0.5 left, alone: 12.  On 1 worker nothing is shared: 15.5 s.
+	 * mnist_step's 3.0 plays no part: the twin runs word counts. */
 	write_file(model, "version: 1\ntask_overhead: 30ms\nkernels:\n"
 			  "  wordcount_map: {unit: MiB, devices: {cpu: {intercept: 1s, slope: 100ms}},\n"
 			  "    contention: {cpu: {k: [1, 2], slowdown: [1, 1.5], beyond: hold}}}\n"
 			  "  wordcount_reduce: {unit: MiB, devices: {cpu: {intercept: 500ms, "
-			  "slope: 250ms}}}\n");
+			  "slope: 250ms}}}\n"
+			  "  mnist_step: {unit: samples, devices: {cpu: {intercept: 1ms, slope: 1ms}},\n"
+			  "    contention: {cpu: {k: [1, 2], slowdown: [1, 3.0]}}}\n");
 	CU_ASSERT_EQUAL(cal_val_twin(yaml, model, 2, ms, 5, rs, 2, &span, err, sizeof err), 0);
 	CU_ASSERT_DOUBLE_EQUAL(span, 12.0, 1e-5);
 	CU_ASSERT_EQUAL(cal_val_twin(NULL, model, 1, ms, 5, rs, 2, &span, err, sizeof err), 0);
@@ -698,7 +715,9 @@ static void test_validate_verdict(void)
 			  "  wordcount_map: {unit: MiB, devices: {cpu: {intercept: 10ms, slope: 5ms}},\n"
 			  "    contention: {cpu: {k: [1, 2], slowdown: [1, 1.5], beyond: hold}}}\n"
 			  "  wordcount_reduce: {unit: MiB, devices: {cpu: {intercept: 20ms, "
-			  "slope: 10ms}}}\n");
+			  "slope: 10ms}}}\n"
+			  "  mnist_step: {unit: samples, devices: {cpu: {intercept: 1ms, slope: 1ms}},\n"
+			  "    contention: {cpu: {k: [1, 2], slowdown: [1, 2.0]}}}\n");
 	const double mib[CAL_VAL_MAPS] = {40, 20, 40, 20, 40, 20, 40, 20, 40};
 	double ms[CAL_VAL_MAPS], rs[CAL_VAL_REDUCES], with, without;
 	for (int i = 0; i < CAL_VAL_MAPS; i++)

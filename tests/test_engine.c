@@ -564,6 +564,20 @@ static void contention_model(void)
 	h_done(s, c);
 }
 
+/* The curve comes from the kernels the workload's tasks run: a
+ * WordCount's (1.2 at k = 2), not mnist_step's 2.0 (contention-kinds
+ * .yaml: 2 maps and 2 reduces of 1 s, two at a time, end at 2.4 s). */
+static void contention_kinds(void)
+{
+	struct scn *c;
+	struct sim *s = h_run("tests/scenarios/hand/contention-kinds.yaml", "fifo", 0, &c);
+	CU_ASSERT_EQUAL_FATAL(c->groups[0].nbusy, 2);
+	CU_ASSERT_DOUBLE_EQUAL(c->groups[0].busy_slowdown[1], 1.2, 0);
+	CU_ASSERT_EQUAL(h_job(s, "wc", 0)->status, JOB_DONE);
+	CU_ASSERT_EQUAL(h_job(s, "wc", 0)->end_us, S(2.4));
+	h_done(s, c);
+}
+
 /* A slowdown below 1 is not a speed-up: the curve starts from 1
  * (contention-below1.yaml: two 1 s tasks end at 1 s, not 0.8). */
 static void contention_below1(void)
@@ -616,6 +630,7 @@ int test_suite_engine(void)
 		   {"contention: the slowdown at busy cores, by hand", contention_hand},
 		   {"contention: kernels' largest slowdown, held beyond k", contention_hold},
 		   {"contention: the committed measured model, by hand", contention_model},
+		   {"contention: the workload's kernels make the curve", contention_kinds},
 		   {"contention: a slowdown below 1 is not a speed-up", contention_below1});
 	return 0;
 }

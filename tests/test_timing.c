@@ -345,6 +345,8 @@ static void test_drift(void)
 	CU_ASSERT_DOUBLE_EQUAL(d.last, 189, 0);
 	CU_ASSERT_DOUBLE_EQUAL(d.min, 180, 0);
 	CU_ASSERT_DOUBLE_EQUAL(d.max, 210, 0);
+	CU_ASSERT_DOUBLE_EQUAL(d.median, 199.5, 0);
+	CU_ASSERT_DOUBLE_EQUAL(speed[1], 200, 0); /* not sorted in place */
 	CU_ASSERT_DOUBLE_EQUAL(d.change, -0.1, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(d.range, 210.0 / 180 - 1, 1e-12);
 	cal_drift_sum(speed, 1, &d);

@@ -124,6 +124,8 @@ static const struct sim_job_ops angel_ops = {
 	.exec_lost = angel_exec_lost,
 };
 
+static const char *const angel_clock_kernels[] = {"angel_compute", "angel_pushpull", NULL};
+
 const struct job_model jm_angel = {
 	.name = "angel",
 	.roles = {"executor", "ps"},
@@ -133,5 +135,6 @@ const struct job_model jm_angel = {
 	.defaults = &angel_defaults,
 	.check = angel_check,
 	.tasks = angel_tasks,
+	.clock_kernels = angel_clock_kernels,
 	.ops = &angel_ops,
 };

@@ -94,6 +94,11 @@ struct job_model {
 	/* Tasks of each job of the group, where the scenario fixes it (for
 	 * the workload's limit of tasks).  NULL: the group's stages'. */
 	long long (*tasks)(const struct scn_job_group *jg);
+	/* The cost-model kernels (device cpu) whose times its tasks take on
+	 * a node's processor-sharing clock, NULL-terminated: their
+	 * contention entries make the nodes' busy curve (docs/model.md,
+	 * "Contention").  NULL: none (durations given, or timed phases). */
+	const char *const *clock_kernels;
 	const struct sim_job_ops *ops; /* the run part (sim/sim.h) */
 };
 

@@ -207,6 +207,8 @@ static const struct sim_job_ops wc_ops = {
 	.build = wc_build,
 };
 
+static const char *const wc_clock_kernels[] = {"wordcount_map", "wordcount_reduce", NULL};
+
 const struct job_model jm_wordcount = {
 	.name = "wordcount",
 	.roles = {"executor"},
@@ -216,5 +218,6 @@ const struct job_model jm_wordcount = {
 	.defaults = &wc_defaults,
 	.loaded = wc_loaded,
 	.check = wc_check,
+	.clock_kernels = wc_clock_kernels,
 	.ops = &wc_ops,
 };
