@@ -931,8 +931,9 @@ static char *resolve(const char *scenario, const char *p);
 static const char *const trace_src_keys[] = {"format", "path"};
 static const char *const trace_node_entry_keys[] = {"name", "trace", "cpu_speed", "network"};
 static const char *const trace_keys[] = {"format", "path", "window", "first", "users",
-					 "queues", "time_scale", "executor", "completed_only",
-					 "strict", "offer"};
+					 "queues", "kinds", "time_scale", "executor",
+					 "completed_only", "strict", "offer"};
+static const char *const not_keys[] = {"not"};
 static const char *const window_keys[] = {"from", "to"};
 static const char *const trace_exec_keys[] = {"cores", "memory"};
 
@@ -984,10 +985,16 @@ static int trace_path(struct ld *ld, const struct yn *m, const char *what, char 
 	return 0;
 }
 
-/* A list of names (users, queues) as trace_opts holds them. */
+/* A list of names (users, queues, kinds) as trace_opts holds them: a
+ * name, a list, or {not: a name or a list} (*not set: all but those). */
 static int name_list(struct ld *ld, const struct yn *v, const char *what, const char ***out,
-		     int *n)
+		     int *n, bool *not)
 {
+	if (v->kind == YN_MAP) {
+		if (CHECK_MAP(ld, v, what, not_keys) < 0 || !(v = need(ld, v, "not", what, NULL)))
+			return -1;
+		*not = true;
+	}
 	if (check_items(ld, v, what) < 0)
 		return -1;
 	*n = nitems(v);
@@ -1042,11 +1049,16 @@ static int load_trace_opts(struct ld *ld, const struct yn *m, struct trace_opts 
 			    "(first N takes the first records instead)");
 	o->offer_seed = ld->s->seed;
 	o->strict |= scn_trace_strict;
-	const char **users = NULL, **queues = NULL;
-	int rc = ((v = yn_get(m, "users")) && name_list(ld, v, "users", &users, &o->nusers) < 0) ||
-		 ((v = yn_get(m, "queues")) && name_list(ld, v, "queues", &queues, &o->nqueues) < 0);
+	const char **users = NULL, **queues = NULL, **kinds = NULL;
+	int rc = ((v = yn_get(m, "users")) &&
+		  name_list(ld, v, "users", &users, &o->nusers, &o->users_not) < 0) ||
+		 ((v = yn_get(m, "queues")) &&
+		  name_list(ld, v, "queues", &queues, &o->nqueues, &o->queues_not) < 0) ||
+		 ((v = yn_get(m, "kinds")) &&
+		  name_list(ld, v, "kinds", &kinds, &o->nkinds, &o->kinds_not) < 0);
 	o->users = users; /* freed by the caller, error or not */
 	o->queues = queues;
+	o->kinds = kinds;
 	if (rc)
 		return -1;
 	return trace_path(ld, m, "trace", path);
@@ -1300,10 +1312,68 @@ static int last_arrival(struct ld *ld, const struct yn *v, const struct scn_job_
 	return 0;
 }
 
+static int load_trace_opts(struct ld *ld, const struct yn *m, struct trace_opts *o, char **path);
+static int trace_err(struct ld *ld, const struct yn *at, const char *err);
+
+/* `arrival: {trace: {...}}`: job i of the group arrives when the i-th job
+ * of the trace (after its filters) was submitted; the group's model and
+ * keys say what each job is, the trace only when it comes (docs/traces.md,
+ * "Job kinds"). */
+static int arrival_trace(struct ld *ld, const struct yn *a, const struct yn *c,
+			 struct scn_job_group *j)
+{
+	const struct yn *t = yn_get(a, "trace");
+	if (a->nkids != 2)
+		return fail(ld, a, "arrival from a trace takes no other key (got %d keys)",
+			    a->nkids / 2);
+	if (c)
+		return fail(ld, c, "count comes from the trace's jobs when the arrival is a trace: "
+			    "leave it out");
+	struct trace_opts o;
+	char *path = NULL, err[1024];
+	int rc = load_trace_opts(ld, t, &o, &path) < 0 ? -1 : 0;
+	const char *fmt = o.format;
+	if (!rc && o.offer)
+		rc = fail(ld, yn_get(t, "offer"), "offer does not go with an arrival from a trace "
+			  "(offer-only places the trace's own jobs)");
+	if (!rc && !fmt && !(fmt = trace_detect(path, err, sizeof err)))
+		rc = trace_err(ld, t, err);
+	if (!rc && !strcmp(fmt, "spark-eventlog"))
+		rc = fail(ld, t, "a Spark event log is one application, not a list of arrivals: "
+			  "write `- name: N, trace: {...}` in the workload for it");
+	struct scn_trace *tr = rc ? NULL : trace_read(path, &o, err, sizeof err);
+	if (!rc && !tr)
+		rc = trace_err(ld, t, err);
+	free((void *)o.users);
+	free((void *)o.queues);
+	free((void *)o.kinds);
+	free(path);
+	if (rc)
+		return -1;
+	tr->strict = o.strict;
+	struct scn *s = ld->s;
+	s->traces = xrealloc(s->traces, (size_t)(s->ntraces + 1) * sizeof *s->traces);
+	s->traces[s->ntraces++] = tr;
+	if (tr->njobs == 0)
+		return fail(ld, t, "trace '%s' leaves no job (%lld records read, %lld filtered, "
+			    "%lld skipped)", tr->path, (long long)tr->records,
+			    (long long)tr->skipped[TRS_FILTER],
+			    (long long)(tr->records - tr->skipped[TRS_FILTER]));
+	if (tr->njobs > MAX_JOBS)
+		return fail(ld, t, "trace '%s' brings %lld jobs, above the limit of %d: use a "
+			    "window or `first`", tr->path, (long long)tr->njobs, MAX_JOBS);
+	j->trace = tr;
+	j->arrival = (struct scn_arrival){.kind = SCN_ARR_TRACE};
+	j->count = (int)tr->njobs;
+	return 0;
+}
+
 /* count and arrival; with `times`, count defaults to (and must equal) their number. */
 static int job_arrival(struct ld *ld, const struct yn *m, struct scn_job_group *j)
 {
 	const struct yn *v = yn_get(m, "arrival"), *c = yn_get(m, "count");
+	if (v && v->kind == YN_MAP && yn_get(v, "trace"))
+		return arrival_trace(ld, v, c, j);
 	if ((v && load_arrival(ld, v, &j->arrival) < 0) ||
 	    (c && get_lim(ld, c, 1, MAX_JOBS, "jobs in the workload", &j->count) < 0))
 		return -1;
@@ -1770,6 +1840,7 @@ static int load_trace_job(struct ld *ld, const struct yn *m, struct scn_job_grou
 		rc = load_app_job(ld, t, path, o.strict, j);
 		free((void *)o.users);
 		free((void *)o.queues);
+		free((void *)o.kinds);
 		free(path);
 		return rc;
 	}
@@ -1778,6 +1849,7 @@ static int load_trace_job(struct ld *ld, const struct yn *m, struct scn_job_grou
 		rc = trace_err(ld, t, err);
 	free((void *)o.users);
 	free((void *)o.queues);
+	free((void *)o.kinds);
 	free(path);
 	if (rc)
 		return -1;

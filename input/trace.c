@@ -115,7 +115,7 @@ struct tr_build {
 	int64_t cap_jobs;
 	int cap_shapes;
 	int32_t *shslot; size_t shmask; /* shapes: index + 1, 0 empty */
-	struct strtab users, queues, constraints;
+	struct strtab users, queues, kinds, constraints;
 	bool have_t0;
 	int64_t kept_sorted;            /* jobs kept in a sorted format */
 };
@@ -240,27 +240,38 @@ static int32_t shape_id(struct tr_build *b, const struct scn_trace_shape *in)
 
 static bool listed(const char *s, const char *const *v, int n)
 {
-	for (int i = 0; i < n; i++)
+	for (int i = 0; s && i < n; i++)
 		if (strcmp(s, v[i]) == 0)
 			return true;
 	return false;
 }
 
+/* Whether a filter of n names (none: all) keeps value s (NULL: the
+ * record has none, kept only by a `not` filter). */
+static bool keeps(const char *s, const char *const *v, int n, bool not)
+{
+	return !n || listed(s, v, n) != not;
+}
+
 int tr_add(struct tr_build *b, int32_t id, int64_t submit_us, int64_t run_us, int64_t req_us,
-	   const struct scn_trace_shape *sh, const char *user, const char *queue)
+	   const struct scn_trace_shape *sh, const char *user, const char *queue,
+	   const char *kind)
 {
 	const struct trace_opts *o = b->o;
 	struct scn_trace *t = b->t;
-	if ((o->nusers && (!user || !listed(user, o->users, o->nusers))) ||
-	    (o->nqueues && (!queue || !listed(queue, o->queues, o->nqueues)))) {
+	/* The trace's clock starts at its first record, whatever the filters
+	 * keep: entries that split one trace by user, queue or kind share it */
+	if (!b->have_t0 || submit_us < t->t0_us) {
+		b->have_t0 = true;
+		t->t0_us = submit_us;
+	}
+	if (!keeps(user, o->users, o->nusers, o->users_not) ||
+	    !keeps(queue, o->queues, o->nqueues, o->queues_not) ||
+	    !keeps(kind, o->kinds, o->nkinds, o->kinds_not)) {
 		t->skipped[TRS_FILTER]++;
 		return 0;
 	}
 	if (b->f->sorted) { /* the window and the first N, as records come */
-		if (!b->have_t0) {
-			b->have_t0 = true;
-			t->t0_us = submit_us;
-		}
 		int64_t rel = submit_us - t->t0_us;
 		if (o->to_us && rel >= o->to_us) {
 			t->skipped[TRS_FILTER]++;
@@ -286,7 +297,8 @@ int tr_add(struct tr_build *b, int32_t id, int64_t submit_us, int64_t run_us, in
 	t->jobs[t->njobs++] = (struct scn_trace_job){
 		.arrival_us = submit_us, .run_us = run_us, .req_us = req_us, .shape = shape_id(b, sh),
 		.user = user ? intern(&b->users, user) : -1,
-		.queue = queue ? intern(&b->queues, queue) : -1, .id = id};
+		.queue = queue ? intern(&b->queues, queue) : -1, .id = id,
+		.kind = kind ? intern(&b->kinds, kind) : -1};
 	return 1;
 }
 
@@ -328,11 +340,7 @@ static int finish(struct tr_build *b)
 	const struct trace_opts *o = b->o;
 	struct scn_trace *t = b->t;
 	if (!b->f->sorted && t->njobs) {
-		int64_t t0 = t->jobs[0].arrival_us;
-		for (int64_t i = 1; i < t->njobs; i++)
-			if (t->jobs[i].arrival_us < t0)
-				t0 = t->jobs[i].arrival_us;
-		t->t0_us = t0;
+		int64_t t0 = t->t0_us; /* the earliest record's, filtered or not */
 		int64_t k = 0;
 		for (int64_t i = 0; i < t->njobs; i++) {
 			int64_t rel = t->jobs[i].arrival_us - t0;
@@ -481,6 +489,8 @@ struct scn_trace *trace_read(const char *path, const struct trace_opts *o, char 
 	b.users.n = &t->nusers;
 	b.queues.names = &t->queues;
 	b.queues.n = &t->nqueues;
+	b.kinds.names = &t->kinds;
+	b.kinds.n = &t->nkinds;
 	b.constraints.names = &t->constraints;
 	b.constraints.n = &t->nconstraints;
 	int rc = f->jobs(&b, z);
@@ -488,6 +498,7 @@ struct scn_trace *trace_read(const char *path, const struct trace_opts *o, char 
 	free(b.shslot);
 	free(b.users.slot);
 	free(b.queues.slot);
+	free(b.kinds.slot);
 	free(b.constraints.slot);
 	if (rc < 0 || finish(&b) < 0) {
 		scn_trace_free(t);
@@ -632,6 +643,41 @@ static void percentiles(FILE *out, const char *what, int64_t *v, int64_t n, doub
 		(double)rank(v, n, 0.99) / div, (double)v[n - 1] / div, unit);
 }
 
+/* The jobs by kind: the 10 largest kinds (ties by name), the rest
+ * counted. */
+static void kinds_info(FILE *out, const struct scn_trace *t)
+{
+	int64_t none = 0, *jobs = xcalloc((size_t)(t->nkinds ? t->nkinds : 1), sizeof *jobs);
+	for (int64_t i = 0; i < t->njobs; i++)
+		if (t->jobs[i].kind >= 0)
+			jobs[t->jobs[i].kind]++;
+		else
+			none++;
+	int n = 0, *ord = xmalloc((size_t)(t->nkinds ? t->nkinds : 1) * sizeof *ord);
+	for (int k = 0; k < t->nkinds; k++)
+		if (jobs[k])
+			ord[n++] = k;
+	for (int a = 1; a < n; a++) /* insertion sort: kinds are few */
+		for (int b = a; b > 0; b--) {
+			int x = ord[b - 1], y = ord[b];
+			if (jobs[x] > jobs[y] ||
+			    (jobs[x] == jobs[y] && strcmp(t->kinds[x], t->kinds[y]) <= 0))
+				break;
+			ord[b - 1] = y;
+			ord[b] = x;
+		}
+	fprintf(out, "  kinds                  %d", n);
+	for (int i = 0; i < n && i < 10; i++)
+		fprintf(out, "%s%s %lld", i ? ", " : ": ", t->kinds[ord[i]], (long long)jobs[ord[i]]);
+	if (n > 10)
+		fprintf(out, ", %d more", n - 10);
+	if (none)
+		fprintf(out, "%s%lld jobs without one", n ? "; " : ": ", (long long)none);
+	fprintf(out, "\n");
+	free(ord);
+	free(jobs);
+}
+
 int trace_info(FILE *out, const struct scn_trace *t)
 {
 	int64_t n = t->njobs;
@@ -681,6 +727,7 @@ int trace_info(FILE *out, const struct scn_trace *t)
 			reqs += t->jobs[i].req_us >= 0;
 		fprintf(out, "  with requested time    %lld\n", (long long)reqs);
 		free(v);
+		kinds_info(out, t);
 	}
 	fprintf(out, "  left out               ");
 	int any = 0;

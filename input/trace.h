@@ -43,6 +43,8 @@ struct trace_opts {
 	int64_t first;          /* then at most this many jobs; 0: all */
 	const char *const *users; int nusers;   /* keep only these; none: all */
 	const char *const *queues; int nqueues; /* the same for queues */
+	const char *const *kinds; int nkinds;   /* ... and job kinds */
+	bool users_not, queues_not, kinds_not;  /* keep all but those listed */
 	double time_scale;      /* arrivals and run times × this; 0 means 1 */
 	int exec_cores;         /* SWF: processors per executor (default 1) */
 	int64_t exec_mem_mib;   /* memory per executor where the trace gives
@@ -70,12 +72,13 @@ void tr_at(struct tr_build *b, int64_t line);
 
 /* A record: job number `id`, submitted at `submit_us` of the trace's own
  * time, each task running `run_us` (>= 0), the user's estimate req_us (-1:
- * none), its demand, its user and queue (NULL: none).  Returns 1 when
+ * none), its demand, its user, queue and kind (NULL: none).  Returns 1 when
  * kept, 0 when left out by a filter, 2 when the job limit was reached and
  * the importer may stop reading (a format whose records are sorted by
  * submission), -1 on an error (message in err). */
 int tr_add(struct tr_build *b, int32_t id, int64_t submit_us, int64_t run_us, int64_t req_us,
-	   const struct scn_trace_shape *sh, const char *user, const char *queue);
+	   const struct scn_trace_shape *sh, const char *user, const char *queue,
+	   const char *kind);
 
 /* Leave out the current record for `why` (not TRS_FILTER): counted, or
  * under `strict` an error "file:line:col: message (strict)" built from

@@ -364,7 +364,7 @@ static int pod_row(struct tr_build *b, const struct header *h, char *line, size_
 	const struct field *qos = h->at[P_QOS] >= 0 ? &f[h->at[P_QOS]] : NULL;
 	const char *queue = qos && qos->len ? qos->s : NULL;
 	int64_t arrival = o->offer ? 0 : cre, run = o->offer ? -1 : del - sch;
-	return tr_add(b, (int32_t)ordinal, arrival, run, -1, &sh, NULL, queue) < 0 ? -1 : 0;
+	return tr_add(b, (int32_t)ordinal, arrival, run, -1, &sh, NULL, queue, NULL) < 0 ? -1 : 0;
 }
 
 /* A read error of zr_line, "path:N: reason" or "path: reason", as an

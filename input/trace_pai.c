@@ -21,6 +21,9 @@
  *                trace job is rigid, every task of it runs for this
  *   user         user; no queue (the group is in pai_group_tag_table,
  *                not read)
+ *   kind         its tasks' distinct task_names, sorted, joined by '+'
+ *                ("ps+worker", "tensorflow"); a name met after the
+ *                file's first 63 distinct ones counts as "other"
  *   status       completed_only keeps only Terminated
  *   executors    each task is inst_num instances: executors of one
  *                role, one slot and one task each, asking
@@ -39,7 +42,7 @@
  * whose per-instance demand becomes the larger of the two in each of
  * CPU, memory and GPU: counted as clamped, once a job.
  *
- * Dropped: inst_id, the job's end_time, the task's name, status and
+ * Dropped: inst_id, the job's end_time, the task's status and
  * gpu_type (the type assigned, not asked for: it is no constraint), the
  * other tables.
  *
@@ -206,6 +209,9 @@ struct pai_job {
 	uint8_t skip;        /* 1 + the reason of its first bad task, 0: none */
 	uint8_t clamped;     /* a task of it was clamped */
 	uint8_t seen;        /* its job row was read */
+	uint64_t names;      /* its tasks' task_names: bit i for the table's
+				i-th distinct name, bit 63 for any after
+				the 63rd */
 	struct pai_role role[2];
 };
 
@@ -213,7 +219,44 @@ struct jobtab {
 	struct pai_job *jobs; int n, cap;
 	char *pool; size_t used, pool_cap;   /* job names, NUL-terminated */
 	int32_t *slot; size_t mask;          /* open addressing: index + 1 */
+	char *tname[63]; int ntnames;        /* distinct task_names, in order met */
 };
+
+#define OTHER_BIT 63
+
+/* The bit of task_name `s` (a name met first after 63 others: "other"). */
+static uint64_t tname_bit(struct jobtab *t, const char *s)
+{
+	for (int i = 0; i < t->ntnames; i++)
+		if (!strcmp(t->tname[i], s))
+			return 1ULL << i;
+	if (t->ntnames == OTHER_BIT)
+		return 1ULL << OTHER_BIT;
+	t->tname[t->ntnames] = xstrdup(s);
+	return 1ULL << t->ntnames++;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A job's kind: its task names sorted, '+' between; "" for none. */
+static void job_kind(const struct jobtab *t, uint64_t names, char *buf, size_t len)
+{
+	const char *v[64];
+	int n = 0;
+	for (int i = 0; i < t->ntnames; i++)
+		if (names >> i & 1)
+			v[n++] = t->tname[i];
+	qsort(v, (size_t)n, sizeof *v, cmp_str);
+	if (names >> OTHER_BIT & 1)
+		v[n++] = "other";
+	size_t k = 0;
+	buf[0] = 0;
+	for (int i = 0; i < n && k < len; i++)
+		k += (size_t)snprintf(buf + k, len - k, "%s%s", i ? "+" : "", v[i]);
+}
 
 static uint64_t hash_name(const char *s, size_t n)
 {
@@ -275,6 +318,8 @@ static void jobtab_free(struct jobtab *t)
 	free(t->jobs);
 	free(t->pool);
 	free(t->slot);
+	for (int i = 0; i < t->ntnames; i++)
+		free(t->tname[i]);
 }
 
 /* ---- the task table ------------------------------------------------- */
@@ -467,6 +512,8 @@ static int task_row(struct tr_build *b, struct jobtab *t, char *line, size_t len
 		return -1;
 	if (merge(b, t, j, &d, ln, &f[T_TASK]) < 0)
 		return -1;
+	if (f[T_TASK].len)
+		j->names |= tname_bit(t, f[T_TASK].s);
 	if (!o->offer) {
 		int64_t run = (int64_t)llround((v[T_END] - v[T_START]) * 1e6);
 		j->run_us = run > j->run_us ? run : j->run_us;
@@ -594,8 +641,10 @@ static int job_row(struct tr_build *b, struct jobtab *t, char *line, size_t len,
 	}
 	int64_t arrival = o->offer ? 0 : (int64_t)llround(start * 1e6);
 	const char *user = f[J_USER].len ? f[J_USER].s : NULL;
+	char kind[1024];
+	job_kind(t, j->names, kind, sizeof kind);
 	return tr_add(b, (int32_t)ordinal, arrival, o->offer ? -1 : j->run_us, -1, &sh, user,
-		      NULL) < 0 ? -1 : 0;
+		      NULL, *kind ? kind : NULL) < 0 ? -1 : 0;
 }
 
 static int read_jobs(struct tr_build *b, struct jobtab *t)

@@ -716,7 +716,7 @@ static int job(struct tr_build *b, struct obj *o, int64_t ordinal)
 	const char *user = j.user.present && !j.user.null ? j.user.s : NULL;
 	const char *vc = j.vc.present && !j.vc.null ? j.vc.s : NULL;
 	return tr_add(b, (int32_t)ordinal, opt->offer ? 0 : sub, opt->offer ? -1 : end - start,
-		      -1, &sh, user, vc) < 0 ? -1 : 0;
+		      -1, &sh, user, vc, NULL) < 0 ? -1 : 0;
 }
 
 /* ---- the array, streamed ----------------------------------------------- */

@@ -18,10 +18,12 @@
  *   requested    field 9 (s), for backfilling; -1: none
  *   status       field 11: 1 completed (completed_only keeps only these)
  *   user, queue  fields 12 and 15, as their numbers' text; -1: none
+ *   kind         field 14 (the executable, i.e. application, number) as
+ *                its number's text; -1: none
  *
  * A negative submit time is skipped (negative-time); a fractional
  * processor count is rounded up and counted as clamped.  Fields 3, 6,
- * 13, 14, 16-18 are read (checked to be numbers) and dropped.
+ * 13, 16-18 are read (checked to be numbers) and dropped.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -154,10 +156,10 @@ static int swf_record(struct tr_build *b, char *line, size_t len)
 		.nroles = 1, .tasks = (int)np,
 		.role[0] = {.count = (int)execs, .slots = cores, .cpu_milli = cores * 1000,
 			    .mem_mib = mem}};
-	char ub[32], qb[32];
+	char ub[32], qb[32], kb_[32];
 	int rc = tr_add(b, (int32_t)f[0], sec_us(f[1]), sec_us(f[3]),
 			f[8] > 0 ? sec_us(f[8]) : -1, &sh, id_text(f[11], ub, sizeof ub),
-			id_text(f[14], qb, sizeof qb));
+			id_text(f[14], qb, sizeof qb), id_text(f[13], kb_, sizeof kb_));
 	return rc;
 }
 

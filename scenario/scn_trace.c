@@ -13,6 +13,9 @@ void scn_trace_free(struct scn_trace *t)
 		free(t->users[i]);
 	for (int i = 0; i < t->nqueues; i++)
 		free(t->queues[i]);
+	for (int i = 0; i < t->nkinds; i++)
+		free(t->kinds[i]);
+	free(t->kinds);
 	for (int i = 0; i < t->nconstraints; i++)
 		free(t->constraints[i]);
 	free(t->users);

@@ -1,9 +1,9 @@
 /* scn_trace.h - jobs read from a trace, as a compact table (scn_trace).
  *
  * A trace workload (docs/traces.md) holds one row per job, not one job
- * group per shape: a row is 40 bytes, and the few distinct demands of a
+ * group per shape: a row is 48 bytes, and the few distinct demands of a
  * trace are listed once (shapes), each row naming its own.  A 10^6-job
- * SWF log is then 40 MB of rows and a few hundred shapes, where job
+ * SWF log is then 48 MB of rows and a few hundred shapes, where job
  * groups would be one per job.  The rows are read by the importers
  * (input/trace.h) and run by the `trace` job model (workloads/trace.c).
  *
@@ -50,7 +50,7 @@ struct scn_trace_shape {
 	struct scn_trace_role role[2];
 };
 
-/* One job: 40 bytes. */
+/* One job: 48 bytes (44 used). */
 struct scn_trace_job {
 	int64_t arrival_us;  /* submission, relative to the trace's start
 				after the window and the time scale */
@@ -65,6 +65,9 @@ struct scn_trace_job {
 				PAI's group) as an index in its queues, -1 */
 	int32_t id;          /* the job's number in its trace (SWF field 1, or
 				the record's 1-based ordinal) */
+	int32_t kind;        /* the job's kind as the trace names it (SWF's
+				executable number, field 14; PAI's task
+				names), an index in its kinds, -1 if none */
 };
 
 /* Records of a trace left out of its table, by the reason (the importers'
@@ -91,6 +94,7 @@ struct scn_trace {
 	struct scn_trace_shape *shapes; int nshapes; /* owned */
 	char **users; int nusers;      /* owned: names, by index */
 	char **queues; int nqueues;    /* owned */
+	char **kinds; int nkinds;      /* owned: job kinds, by index */
 	char **constraints; int nconstraints; /* owned: GPU model constraints as
 					  written ("T4", "P100|T4"), by index */
 	int64_t records;               /* data records read, kept or not */

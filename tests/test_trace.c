@@ -8,6 +8,7 @@
  * and hand.swf), tests/scenarios/hand/trace-rigid.yaml. */
 #include "harness.h"
 #include "load.h"
+#include "models.h"
 #include "scn_trace.h"
 #include "sim.h"
 #include "test.h"
@@ -284,6 +285,130 @@ static void trace_filters(void)
 	t = read_ok(NASA, &o);
 	CU_ASSERT_EQUAL(t->njobs, 0);
 	scn_trace_free(t);
+	/* all but user 1: 18239 - 216; the clock is the trace's: user 2's
+	 * first job (awk '$12 == 2 {print $2; exit}': 6269 s) arrives at
+	 * 6269 s, not at 0 */
+	o = plain;
+	o.users = users;
+	o.nusers = 1;
+	o.users_not = true;
+	t = read_ok(NASA, &o);
+	CU_ASSERT_EQUAL(t->njobs, 18239 - 216);
+	scn_trace_free(t);
+	o = plain;
+	o.users = users + 1;
+	o.nusers = 1;
+	t = read_ok(NASA, &o);
+	CU_ASSERT_EQUAL_FATAL(t->njobs, 378 - 216);
+	CU_ASSERT_EQUAL(t->jobs[0].arrival_us, S(6269));
+	scn_trace_free(t);
+	/* kinds, SWF field 14: awk '$14 == 4' counts 1088 jobs, '$14 == 4 ||
+	 * $14 == 3' 1989; all but those: 18239 - 1989, the 1044 of field 14
+	 * -1 among them */
+	const char *kinds[] = {"4", "3"};
+	o = plain;
+	o.kinds = kinds;
+	o.nkinds = 1;
+	t = read_ok(NASA, &o);
+	CU_ASSERT_EQUAL(t->njobs, 1088);
+	CU_ASSERT_EQUAL_FATAL(t->nkinds, 1);
+	CU_ASSERT_STRING_EQUAL(t->kinds[t->jobs[0].kind], "4");
+	scn_trace_free(t);
+	o.nkinds = 2;
+	o.kinds_not = true;
+	t = read_ok(NASA, &o);
+	CU_ASSERT_EQUAL(t->njobs, 18239 - 1989);
+	int64_t none = 0;
+	for (int64_t i = 0; i < t->njobs; i++)
+		none += t->jobs[i].kind < 0;
+	CU_ASSERT_EQUAL(none, 1044);
+	scn_trace_free(t);
+}
+
+/* PAI's kinds: a job's distinct task names, sorted, '+' between (the
+ * sample's task table by hand: j1 tensorflow; j2 ps, worker; j3 ps,
+ * worker, evaluator; j4 worker, chief; j8 worker; j10 tensorflow). */
+static void pai_kinds(void)
+{
+	struct scn_trace *t = read_ok("tests/data/traces/alibaba/pai-sample", &plain);
+	static const char *const want[] = {"tensorflow", "ps+worker", "evaluator+ps+worker",
+					   "chief+worker", "worker", "tensorflow"};
+	static const int ids[] = {1, 2, 3, 4, 8, 9}; /* job rows' ordinals: j10 is the 9th */
+	CU_ASSERT_EQUAL_FATAL(t->njobs, 6);
+	for (int i = 0; i < 6; i++) {
+		CU_ASSERT_EQUAL(t->jobs[i].id, ids[i]);
+		CU_ASSERT_FATAL(t->jobs[i].kind >= 0);
+		CU_ASSERT_STRING_EQUAL(t->kinds[t->jobs[i].kind], want[i]);
+	}
+	CU_ASSERT_EQUAL(t->nkinds, 5);
+	scn_trace_free(t);
+	const char *k[] = {"tensorflow"};
+	struct trace_opts o = plain;
+	o.kinds = k;
+	o.nkinds = 1;
+	t = read_ok("tests/data/traces/alibaba/pai-sample", &o);
+	CU_ASSERT_EQUAL(t->njobs, 2);
+	CU_ASSERT_EQUAL(t->jobs[1].arrival_us, S(900)); /* j10 at 1000 s, j1 at 100 s */
+	scn_trace_free(t);
+}
+
+/* A trace's kinds to job models (trace-kinds.yaml explains it): kind 7
+ * as WordCount jobs at the trace's times, the rest rigid trace jobs, on
+ * the trace's one clock. */
+static void trace_kinds(void)
+{
+	static const char *const pols[] = {"fifo", "label-dual"};
+	for (int p = 0; p < 2; p++) {
+		struct scn *sc;
+		struct sim *s = h_run("tests/scenarios/hand/trace-kinds.yaml", pols[p], 0, &sc);
+		CU_ASSERT_EQUAL(sc->jobs[0].count, 2);
+		CU_ASSERT_EQUAL(sc->jobs[1].count, 2);
+		CU_ASSERT_EQUAL(sc->jobs[0].type, JM_WORDCOUNT);
+		CU_ASSERT_EQUAL(h_makespan(s), S(32));
+		static const char *const grp[] = {"wc", "rest", "rest", "wc"};
+		static const int idx[] = {0, 0, 1, 1};
+		static const int64_t arr[] = {0, 10, 20, 30}, end[] = {2, 14, 25, 32};
+		for (int i = 0; i < 4; i++) {
+			const struct sim_job *j = h_job(s, grp[i], idx[i]);
+			CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+			CU_ASSERT_EQUAL(j->arrival_us, S(arr[i]));
+			h_expect_end(s, j, JOB_DONE, S(end[i]), "");
+		}
+		h_done(s, sc);
+	}
+	/* arrivals from a trace: its errors, at the key or value */
+	char hand[1024], y[4096], msg[2048];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(getcwd(hand, sizeof hand - sizeof HAND_SWF - 1));
+	strcat(hand, "/" HAND_SWF);
+	const char *head = "cluster: [{name: n, count: 4, cores: 1, memory: 1GiB}]\n"
+			   "policies: [{name: f, policy: fifo}]\n"
+			   "workload:\n  - name: t\n    type: synthetic\n"
+			   "    stages: [{name: a, tasks: 1, duration: 1s}]\n";
+	snprintf(y, sizeof y, "%s    arrival: {trace: {path: %s}, at: 0s}\n", head, hand);
+	h_expect_load_error(y, ":7:14: arrival from a trace takes no other key (got 2 keys)");
+	snprintf(y, sizeof y, "%s    count: 3\n    arrival: {trace: {path: %s}}\n", head, hand);
+	h_expect_load_error(y, ":7:12: count comes from the trace's jobs when the arrival is a "
+			    "trace: leave it out");
+	snprintf(y, sizeof y, "%s    arrival: {trace: {path: %s, offer: true}}\n", head, hand);
+	snprintf(msg, sizeof msg, ":7:%d: offer does not go with an arrival from a trace "
+		 "(offer-only places the trace's own jobs)", (int)(strstr(y + strlen(head), "true") -
+							    (y + strlen(head))) + 1);
+	h_expect_load_error(y, msg);
+	char root[1024];
+	snprintf(root, sizeof root, "%.*s", (int)(strlen(hand) - strlen("/" HAND_SWF)), hand);
+	snprintf(y, sizeof y, "%s    arrival: {trace: {path: %s/tests/data/traces/spark/"
+		 "hand-2stages.json}}\n", head, root);
+	h_expect_load_error(y, ":7:22: a Spark event log is one application, not a list of "
+			    "arrivals: write `- name: N, trace: {...}` in the workload for it");
+	snprintf(y, sizeof y, "%s    arrival: {trace: {path: %s, kinds: {nope: [1]}}}\n", head,
+		 hand);
+	snprintf(msg, sizeof msg, ":7:%d: unknown key 'nope' in kinds (known: not)",
+		 (int)(strstr(y + strlen(head), "nope") - (y + strlen(head))) + 1);
+	h_expect_load_error(y, msg);
+	snprintf(y, sizeof y, "%s    arrival: {trace: {path: %s, kinds: [\"42\"]}}\n", head, hand);
+	snprintf(msg, sizeof msg, ":7:22: trace '%s' leaves no job (4 records read, 4 filtered, "
+		 "0 skipped)", hand);
+	h_expect_load_error(y, msg);
 }
 
 /* The hand-computed replay (trace-rigid.yaml explains it): every policy
@@ -446,7 +571,7 @@ static void trace_scenario(void)
 	h_expect_load_error(y, msg);
 	snprintf(y, sizeof y, "%s    trace: {path: %s, colour: red}\n", head, hand);
 	snprintf(msg, sizeof msg, ":5:%d: unknown key 'colour' in trace (known: format, path, "
-		 "window, first, users, queues, time_scale, executor, completed_only, strict, offer)",
+		 "window, first, users, queues, kinds, time_scale, executor, completed_only, strict, offer)",
 		 COL("colour"));
 	h_expect_load_error(y, msg);
 	snprintf(y, sizeof y, "%s    trace: {path: %s, offer: true, window: {to: 1h}}\n", head, hand);
@@ -511,6 +636,7 @@ static void trace_info_cli(void)
 			   "  tasks                  9\n"
 			   "  jobs with GPUs         0\n"
 			   "  with requested time    2\n"
+			   "  kinds                  0: 4 jobs without one\n"
 			   "  left out               none\n"
 			   "  clamped                0\n";
 	CU_ASSERT_STRING_EQUAL(out, want);
@@ -540,6 +666,8 @@ int test_suite_trace(void)
 		   {"swf: inconsistent records skipped, clamped, counted; strict", swf_inconsistent},
 		   {"trace: window, first N, users, queues, time scale", trace_filters},
 		   {"trace: hand-computed rigid replay under three policies", trace_rigid},
+		   {"pai: job kinds from task names", pai_kinds},
+		   {"trace: kinds to job models, arrivals on the trace's clock", trace_kinds},
 		   {"trace: offer-only, shuffled, placed at once or dropped", trace_offer},
 		   {"trace: openb pods, GPU shares by best fit, a milli-core fit", openb_shares},
 		   {"kernel: milli-cores oversubscribed past INT_MAX", milli_oversubscribed},
