@@ -343,6 +343,13 @@ static int cmd_policies(int argc, char **argv)
 		printf("%-18s %s%s%s\n", all[i]->name, all[i]->summary,
 		       all[i]->uses_labels ? "" : " (ignores labels)",
 		       all[i]->gpu_aware && all[i]->gpu_aware(NULL) ? "" : " (TF nodes grab idle GPUs)");
+		static const char *const needs[] = {"run-time estimates", "fractional GPUs",
+						    "a throughput matrix", "preemption"};
+		for (int k = 0, n = 0; k < 4; k++)
+			if (all[i]->needs >> k & 1)
+				printf("%s%s", n++ ? ", " : "    needs          ", needs[k]);
+		if (all[i]->needs)
+			printf("\n");
 		for (const struct pol_param *p = all[i]->params; p->key; p++) {
 			char kind[128] = "true|false", r[96];
 			static const char *const kinds[] = {[POL_INT] = "integer", [POL_NUM] = "number",

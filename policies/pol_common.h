@@ -21,6 +21,7 @@ extern const struct policy_ops pol_log_replay;
 extern const struct policy_ops pol_spark_standalone;
 extern const struct policy_ops pol_label_dual;
 extern const struct policy_ops pol_yarn;
+extern const struct policy_ops pol_easy;
 
 /* The jobs a policy has waiting, in arrival order.  Jobs arrive in id
  * order (the engine numbers them so) and a policy adds each when it

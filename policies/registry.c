@@ -13,6 +13,7 @@ static const struct policy_ops *const policies[] = {
 	&pol_label_dual,
 	&pol_yarn,
 	&pol_log_replay,
+	&pol_easy,
 };
 
 const struct policy_ops *pol_find(const char *name)

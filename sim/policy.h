@@ -91,6 +91,15 @@ struct pol_param {
 	const char *unit;           /* POL_INT, POL_NUM: the unit's name ("MiB"), or NULL */
 };
 
+/* What a policy needs of a workload (policy_ops.needs), so that tools
+ * can tell where it applies. */
+enum pol_need {
+	POL_NEED_ESTIMATES = 1,      /* run-time estimates (sim_job_estimate) */
+	POL_NEED_FRACTIONAL_GPUS = 2,/* GPU shares (sim_role.gpu_milli) */
+	POL_NEED_THROUGHPUT = 4,     /* a job x GPU-model throughput matrix */
+	POL_NEED_PREEMPTION = 8,     /* it preempts executors */
+};
+
 struct policy_ops {
 	const char *name;              /* registry name, e.g. "label-dual" */
 	const char *summary;           /* one line */
@@ -113,6 +122,7 @@ struct policy_ops {
 	 * assigns its roles itself, as stock Spark and YARN leave it
 	 * (say, by the order its executors register).  sim_roles_placed. */
 	bool places_roles;
+	unsigned needs;                /* enum pol_need bits; 0: none */
 
 	void *(*init)(struct sim *s, const struct scn_policy *cfg);
 	void (*job_arrived)(void *st, struct sim *s, int job);

@@ -652,6 +652,14 @@ int sim_next_role(const struct sim_job *j)
 	return j->shape->nroles - 1;
 }
 
+void sim_job_estimate(const struct sim *s, const struct sim_job *j, int64_t *requested_us,
+		      int64_t *actual_us)
+{
+	*requested_us = *actual_us = -1;
+	if (j->shape->ops->estimate)
+		j->shape->ops->estimate(s->scn, j->group, j->index, requested_us, actual_us);
+}
+
 int sim_execs_wanted(const struct sim_job *j)
 {
 	int n = 0;

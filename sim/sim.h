@@ -429,6 +429,10 @@ int sim_next_role(const struct sim_job *j);
 /* Executors job `job` still wants over all roles (count - granted).
  * Both read j->live: meaningless for a job that has ended. */
 int sim_execs_wanted(const struct sim_job *j);
+/* Job j's run-time estimates (its model's estimate hook): the requested
+ * time and the actual run time at speed 1, µs, each -1 where unknown. */
+void sim_job_estimate(const struct sim *s, const struct sim_job *j, int64_t *requested_us,
+		      int64_t *actual_us);
 
 /* ---- job models ------------------------------------------------------
  *
@@ -534,6 +538,14 @@ struct sim_job_ops {
 	 * µs (a checkpoint to save, ...); its tasks stop at once.  NULL: 0
 	 * (a Spark executor holds no state worth saving). */
 	int64_t (*preempt_cost_us)(struct sim *s, struct sim_job *j, struct sim_exec *x);
+	/* Job (g, idx)'s run time as policies that need one read it
+	 * (backfilling, shortest job first; sim_job_estimate): *requested_us
+	 * the time its user asked for (SWF field 9: a backfilling
+	 * scheduler's estimate), *actual_us how long it runs at speed 1 with
+	 * all its executors up (an oracle), each -1 where the model cannot
+	 * say.  NULL: -1 and -1. */
+	void (*estimate)(const struct scn *sc, int g, int idx, int64_t *requested_us,
+			 int64_t *actual_us);
 };
 
 /* The DAG the kernel builds for job (g, idx) of sc with seed `seed`

@@ -675,10 +675,43 @@ static void index_same_as_scan(void)
 	CU_ASSERT_EQUAL(h_rmtree(tmp), 0);
 }
 
+/* EASY backfilling by hand (easy.yaml explains it): starts, ends and
+ * nodes under easy, easy with fallback none, and fifo. */
+static void easy_hand(void)
+{
+	static const char *const pols[] = {"easy", "easy-none", "fifo"};
+	static const int64_t start[3][5] = {{0, 10, 2, 3, 4}, {0, 10, 2, 3, 15}, {0, 10, 10, 15, 15}};
+	static const int64_t end[3][5] = {{10, 15, 7, 23, 7}, {10, 15, 7, 23, 18},
+					   {10, 15, 15, 35, 18}};
+	static const int64_t span[3] = {23, 23, 35};
+	for (int p = 0; p < 3; p++) {
+		struct scn *sc;
+		struct sim *s = h_run("tests/scenarios/hand/easy.yaml", pols[p], 0, &sc);
+		CU_ASSERT_EQUAL(h_makespan(s), S(span[p]));
+		for (int i = 0; i < 5; i++) {
+			const struct sim_job *j = h_job(s, "swf", i);
+			CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+			CU_ASSERT_EQUAL(j->start_us, S(start[p][i]));
+			h_expect_end(s, j, JOB_DONE, S(end[p][i]), "");
+		}
+		if (p == 0) { /* job 3 on node 2, 4 on the extra node 4, 5 on node 3 */
+			static const char *const node[] = {"bf1-2", "bf1-4", "bf1-3"};
+			char b[128];
+			for (int i = 0; i < 3; i++)
+				CU_ASSERT_STRING_EQUAL(h_exec_nodes(s, h_job(s, "swf", 2 + i), b,
+								    sizeof b), node[i]);
+			CU_ASSERT_STRING_EQUAL(h_exec_nodes(s, h_job(s, "swf", 1), b, sizeof b),
+					       "bf1-0,bf1-1,bf1-2,bf1-3");
+		}
+		h_done(s, sc);
+	}
+}
+
 int test_suite_policies(void)
 {
 	TEST_SUITE("policies",
 		   {"fifo: head-of-line blocking (label-dual backfills)", fifo_hol},
+		   {"easy: backfilling by hand, the shadow time and the extra node", easy_hand},
 		   {"fifo: first fit, node skipped for memory, whole job", fifo_first_fit},
 		   {"fifo: executor start-up and task launch overheads", fifo_overheads},
 		   {"spark-standalone: no cores_max takes every core", standalone_greedy},

@@ -118,7 +118,18 @@ static int tr_loaded(struct scn_job_group *jg, const struct jm_given *given, cha
 	return -1;
 }
 
+/* The user's requested time (SWF field 9), and the row's run time: every
+ * task runs it at once, on executors all up. */
+static void tr_estimate(const struct scn *s, int g, int idx, int64_t *requested_us,
+			int64_t *actual_us)
+{
+	const struct scn_trace_job *tj = row(s, g, idx);
+	*requested_us = tj->req_us;
+	*actual_us = tj->run_us;
+}
+
 static const struct sim_job_ops tr_ops = {
+	.estimate = tr_estimate,
 	.shape = tr_shape,
 	.nshapes = tr_nshapes,
 	.shape_at = tr_shape_at,
