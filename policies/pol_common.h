@@ -22,6 +22,7 @@ extern const struct policy_ops pol_spark_standalone;
 extern const struct policy_ops pol_label_dual;
 extern const struct policy_ops pol_yarn;
 extern const struct policy_ops pol_easy;
+extern const struct policy_ops pol_sjf;
 
 /* The jobs a policy has waiting, in arrival order.  Jobs arrive in id
  * order (the engine numbers them so) and a policy adds each when it

@@ -707,11 +707,33 @@ static void easy_hand(void)
 	}
 }
 
+/* Shortest job first by hand (sjf.yaml explains it): by the actual run
+ * time, by the requested time, and fifo. */
+static void sjf_hand(void)
+{
+	static const char *const pols[] = {"sjf", "sjf-req", "fifo"};
+	static const int64_t start[3][4] = {{0, 13, 11, 10}, {0, 11, 16, 10}, {0, 10, 15, 17}};
+	for (int p = 0; p < 3; p++) {
+		struct scn *sc;
+		struct sim *s = h_run("tests/scenarios/hand/sjf.yaml", pols[p], 0, &sc);
+		static const int64_t run[] = {10, 5, 2, 1};
+		for (int i = 0; i < 4; i++) {
+			const struct sim_job *j = h_job(s, "swf", i);
+			CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+			CU_ASSERT_EQUAL(j->start_us, S(start[p][i]));
+			h_expect_end(s, j, JOB_DONE, S(start[p][i] + run[i]), "");
+		}
+		CU_ASSERT_EQUAL(h_makespan(s), S(18));
+		h_done(s, sc);
+	}
+}
+
 int test_suite_policies(void)
 {
 	TEST_SUITE("policies",
 		   {"fifo: head-of-line blocking (label-dual backfills)", fifo_hol},
 		   {"easy: backfilling by hand, the shadow time and the extra node", easy_hand},
+		   {"sjf: shortest first by actual and by requested time, by hand", sjf_hand},
 		   {"fifo: first fit, node skipped for memory, whole job", fifo_first_fit},
 		   {"fifo: executor start-up and task launch overheads", fifo_overheads},
 		   {"spark-standalone: no cores_max takes every core", standalone_greedy},

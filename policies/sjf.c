@@ -1,0 +1,203 @@
+/* sjf.c - shortest job first, non-preemptive.
+ *
+ * The waiting jobs in increasing order of their run-time estimate
+ * (sim_job_estimate: `estimate: actual`, the run time at speed 1, an
+ * oracle; `requested`, the user's requested time, SWF field 9), ties and
+ * jobs without an estimate (last) in arrival order.  At each decision
+ * every waiting job in that order gets all its executors at once, first
+ * fit in node order as fifo places them, if they fit now; one that does
+ * not fit is passed over (no reservation: a long job can starve behind a
+ * stream of short ones, as SJF allows).  Labels are ignored.
+ *
+ * Cost: O(waiting) to queue a job (a sorted array), O(waiting x
+ * executors x nodes) per decision (docs/policies/sjf.md).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pol_common.h"
+#include "registry.h"
+#include "sim.h"
+#include "util.h"
+
+struct wait {
+	int64_t est;   /* INT64_MAX: none */
+	int job;
+};
+
+struct sjf {
+	struct pol_fits fits;
+	struct pol_tent t;
+	bool requested;
+	struct wait *w; int n, cap;   /* waiting, sorted by (est, job) */
+	uint64_t idle_at;             /* cluster changes at the last call that
+					 started nothing, with n then */
+	int idle_n;
+};
+
+static void sjf_can_ever_place(const struct scn_policy *cfg, const struct scn *sc, int group,
+			       const struct sim_shape *sh, struct pol_verdict *v)
+{
+	static const struct pol_fit_rules rules = {.labels = false, .cores = true, .gpus = true,
+						   .whole = true};
+	(void)cfg;
+	pol_feasible(sc, group, sh, rules, v);
+}
+
+static void *sjf_init(struct sim *s, const struct scn_policy *cfg)
+{
+	struct sjf *p = xcalloc(1, sizeof *p);
+	pol_fits_init(&p->fits, s, sjf_can_ever_place, cfg);
+	pol_tent_init(&p->t, sim_cluster(s)->n);
+	p->requested = strcmp(pol_param_value(&pol_sjf, cfg, "estimate"), "requested") == 0;
+	p->idle_n = -1;
+	return p;
+}
+
+static bool before(const struct wait *a, const struct wait *b)
+{
+	return a->est < b->est || (a->est == b->est && a->job < b->job);
+}
+
+static void enqueue(struct sjf *p, const struct sim *s, int job)
+{
+	int64_t req, act;
+	sim_job_estimate(s, sim_job(s, job), &req, &act);
+	int64_t e = p->requested ? req : act;
+	struct wait w = {e >= 0 ? e : INT64_MAX, job};
+	xgrow(&p->w, &p->cap, p->n + 1, sizeof *p->w);
+	int i = p->n;
+	while (i > 0 && before(&w, &p->w[i - 1])) {
+		p->w[i] = p->w[i - 1];
+		i--;
+	}
+	p->w[i] = w;
+	p->n++;
+}
+
+static void dequeue(struct sjf *p, int job)
+{
+	for (int i = 0; i < p->n; i++)
+		if (p->w[i].job == job) {
+			memmove(p->w + i, p->w + i + 1, (size_t)(p->n - i - 1) * sizeof *p->w);
+			p->n--;
+			return;
+		}
+}
+
+static void sjf_arrived(void *st, struct sim *s, int job)
+{
+	struct sjf *p = st;
+	int why = pol_fits_arrived(&p->fits, s, sim_job(s, job));
+	if (why) {
+		sim_reject_job(s, job, why);
+		return;
+	}
+	enqueue(p, s, job);
+}
+
+static void sjf_finished(void *st, struct sim *s, int job)
+{
+	(void)s;
+	dequeue(st, job);
+}
+
+/* Every executor j still wants, tentatively, first fit in node order;
+ * false if one does not fit. */
+static bool place_all(struct sjf *p, const struct sim *s, const struct sim_job *j)
+{
+	const struct clu *c = sim_cluster(s);
+	pol_tent_reset(&p->t);
+	for (int r = 0; r < j->shape->nroles; r++) {
+		const struct sim_role *ro = &j->shape->role[r];
+		int cores = ro->cores ? ro->cores : CLU_MILLI, milli = ro->gpus ? 0 : ro->gpu_milli;
+		for (int k = j->live->granted[r]; k < ro->count; k++) {
+			int node = -1;
+			for (int i = 0; i < c->n && node < 0; i++) {
+				int fc, fg;
+				int64_t fm;
+				pol_tent_free(&p->t, &c->nodes[i], &fc, &fm, &fg);
+				if (fc >= cores && fm >= ro->mem_mib && fg >= ro->gpus &&
+				    (!milli || pol_share_pick(&p->t, &c->nodes[i], milli) >= 0))
+					node = i;
+			}
+			if (node < 0)
+				return false;
+			if (milli)
+				pol_tent_add_share(&p->t, &c->nodes[node], r, cores, ro->mem_mib, milli);
+			else
+				pol_tent_add(&p->t, node, r, cores, ro->mem_mib, ro->gpus);
+		}
+	}
+	return true;
+}
+
+static void sjf_schedule(void *st, struct sim *s)
+{
+	struct sjf *p = st;
+	const struct clu *c = sim_cluster(s);
+	if (c->changes == p->idle_at && p->n == p->idle_n)
+		return; /* the same free amounts and waiting jobs: nothing fits */
+	bool any = false;
+	for (int i = 0; i < p->n;) {
+		int job = p->w[i].job;
+		if (place_all(p, s, sim_job(s, job))) {
+			pol_tent_launch(&p->t, s, job);
+			memmove(p->w + i, p->w + i + 1, (size_t)(p->n - i - 1) * sizeof *p->w);
+			p->n--;
+			any = true;
+		} else {
+			i++;
+		}
+	}
+	if (!any) {
+		p->idle_at = c->changes;
+		p->idle_n = p->n;
+	}
+}
+
+/* A job that lost an executor asks for a replacement: waiting again, at
+ * its estimate's place. */
+static void sjf_exec_lost(void *st, struct sim *s, int job, const struct sim_exec *x, int why)
+{
+	(void)x, (void)why;
+	struct sjf *p = st;
+	dequeue(p, job);
+	enqueue(p, s, job);
+}
+
+static void sjf_fini(void *st)
+{
+	struct sjf *p = st;
+	pol_fits_free(&p->fits);
+	pol_tent_fini(&p->t);
+	free(p->w);
+	free(p);
+}
+
+static const char *const estimates[] = {"actual", "requested", NULL};
+
+static const struct pol_param sjf_params[] = {
+	{.key = "estimate", .type = POL_CHOICE, .choices = estimates, .def = "actual",
+	 .help = "the order's key: the actual run time (an oracle) or the requested time "
+		 "(SWF field 9); a job without one comes last"},
+	{.key = NULL},
+};
+
+const struct policy_ops pol_sjf = {
+	.name = "sjf",
+	.summary = "shortest job first by estimate, whole job first fit, no reservation",
+	.params = sjf_params,
+	.uses_labels = false,
+	.gpu_aware = pol_gpu_aware_always,
+	.places_roles = true,
+	.needs = POL_NEED_ESTIMATES,
+	.init = sjf_init,
+	.job_arrived = sjf_arrived,
+	.job_finished = sjf_finished,
+	.schedule = sjf_schedule,
+	.fini = sjf_fini,
+	.exec_lost = sjf_exec_lost,
+	.can_ever_place = sjf_can_ever_place,
+};
