@@ -45,6 +45,16 @@ double cal_ref_speed(int repeats)
 	return CAL_REF_MIB / med;
 }
 
+/* This machine's reading, taken as a calibration's drift points are (one
+ * reading before it, discarded: the first in a process read 5-10 % low
+ * on the calibration VM, calibrate/README.md "Provenance"), then the
+ * median of CAL_REF_RUNS. */
+static double ref_here(void)
+{
+	(void)cal_ref_speed(CAL_DRIFT_RUNS);
+	return cal_ref_speed(CAL_REF_RUNS);
+}
+
 bool cal_ref_compare(double model, double here, char *line, size_t len)
 {
 	double d = here / model - 1;
@@ -110,7 +120,7 @@ int cal_ref_check(const char *path)
 	printf("model:        %.1f MiB/s (%s, %s)\n", model, m->cpu ? m->cpu : "machine unknown",
 	       m->date ? m->date : "date unknown");
 	fflush(stdout);
-	double here = cal_ref_speed(CAL_REF_RUNS);
+	double here = ref_here();
 	printf("this machine: %.1f MiB/s\n", here);
 	bool match = cal_ref_compare(model, here, line, sizeof line);
 	printf("%s: %s\n", match ? "MATCH" : "MISMATCH", line);
@@ -126,7 +136,7 @@ int cal_ref_warn(const struct scn_cost_meta *m, const char *path)
 		fprintf(stderr, "hetsim calibrate: note: %s; this machine not compared\n", err);
 		return 0;
 	}
-	bool match = cal_ref_compare(model, cal_ref_speed(CAL_REF_RUNS), line, sizeof line);
+	bool match = cal_ref_compare(model, ref_here(), line, sizeof line);
 	if (match)
 		printf("machine: %s\n", line);
 	else

@@ -1315,6 +1315,24 @@ static int last_arrival(struct ld *ld, const struct yn *v, const struct scn_job_
 static int load_trace_opts(struct ld *ld, const struct yn *m, struct trace_opts *o, char **path);
 static int trace_err(struct ld *ld, const struct yn *at, const char *err);
 
+/* A trace's checks once read: `kinds` only for a format with kinds (the
+ * filter would keep nothing, or everything), and its last arrival within
+ * the limit of times. */
+static int trace_checks(struct ld *ld, const struct yn *t, const char *fmt,
+			const struct scn_trace *tr)
+{
+	const struct trace_format *f = trace_format(fmt);
+	const struct yn *k = yn_get(t, "kinds");
+	if (k && f && !f->kinds)
+		return fail(ld, k, "format '%s' has no job kinds (swf and alibaba-pai-2020 have: "
+			    "docs/traces.md, \"Job kinds\")", fmt);
+	if (tr && tr->njobs && tr->jobs[tr->njobs - 1].arrival_us > MAX_TIME_US)
+		return fail(ld, t, "trace '%s': its last job arrives at %.0fs, past the limit of "
+			    "%llds", tr->path, (double)tr->jobs[tr->njobs - 1].arrival_us / 1e6,
+			    MAX_TIME_S);
+	return 0;
+}
+
 /* `arrival: {trace: {...}}`: job i of the group arrives when the i-th job
  * of the trace (after its filters) was submitted; the group's model and
  * keys say what each job is, the trace only when it comes (docs/traces.md,
@@ -1323,6 +1341,9 @@ static int arrival_trace(struct ld *ld, const struct yn *a, const struct yn *c,
 			 struct scn_job_group *j)
 {
 	const struct yn *t = yn_get(a, "trace");
+	if (j->model == &jm_trace)
+		return fail(ld, a, "a job group of type trace is a workload entry `- name: N, "
+			    "trace: {...}`; arrival from a trace is for the other job models");
 	if (a->nkids != 2)
 		return fail(ld, a, "arrival from a trace takes no other key (got %d keys)",
 			    a->nkids / 2);
@@ -1341,6 +1362,8 @@ static int arrival_trace(struct ld *ld, const struct yn *a, const struct yn *c,
 	if (!rc && !strcmp(fmt, "spark-eventlog"))
 		rc = fail(ld, t, "a Spark event log is one application, not a list of arrivals: "
 			  "write `- name: N, trace: {...}` in the workload for it");
+	if (!rc)
+		rc = trace_checks(ld, t, fmt, NULL);
 	struct scn_trace *tr = rc ? NULL : trace_read(path, &o, err, sizeof err);
 	if (!rc && !tr)
 		rc = trace_err(ld, t, err);
@@ -1359,9 +1382,8 @@ static int arrival_trace(struct ld *ld, const struct yn *a, const struct yn *c,
 			    "%lld skipped)", tr->path, (long long)tr->records,
 			    (long long)tr->skipped[TRS_FILTER],
 			    (long long)(tr->records - tr->skipped[TRS_FILTER]));
-	if (tr->njobs > MAX_JOBS)
-		return fail(ld, t, "trace '%s' brings %lld jobs, above the limit of %d: use a "
-			    "window or `first`", tr->path, (long long)tr->njobs, MAX_JOBS);
+	if (trace_checks(ld, t, fmt, tr) < 0)
+		return -1;
 	j->trace = tr;
 	j->arrival = (struct scn_arrival){.kind = SCN_ARR_TRACE};
 	j->count = (int)tr->njobs;
@@ -1844,6 +1866,8 @@ static int load_trace_job(struct ld *ld, const struct yn *m, struct scn_job_grou
 		free(path);
 		return rc;
 	}
+	if (!rc)
+		rc = trace_checks(ld, t, fmt, NULL);
 	struct scn_trace *tr = rc ? NULL : trace_read(path, &o, err, sizeof err);
 	if (!rc && !tr)
 		rc = trace_err(ld, t, err);
@@ -1868,6 +1892,8 @@ static int load_trace_job(struct ld *ld, const struct yn *m, struct scn_job_grou
 			    "%lld skipped)", tr->path, (long long)tr->records,
 			    (long long)tr->skipped[TRS_FILTER],
 			    (long long)(tr->records - tr->skipped[TRS_FILTER]));
+	if (trace_checks(ld, t, fmt, tr) < 0)
+		return -1;
 	j->count = (int)tr->njobs;
 	return 0;
 }

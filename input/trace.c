@@ -253,18 +253,24 @@ static bool keeps(const char *s, const char *const *v, int n, bool not)
 	return !n || listed(s, v, n) != not;
 }
 
+void tr_seen(struct tr_build *b, int64_t submit_us)
+{
+	/* the first record's, in a sorted format (its window is decided as
+	 * records come, on this clock); else the earliest's */
+	struct scn_trace *t = b->t;
+	if (!b->have_t0 || (!b->f->sorted && submit_us < t->t0_us)) {
+		b->have_t0 = true;
+		t->t0_us = submit_us;
+	}
+}
+
 int tr_add(struct tr_build *b, int32_t id, int64_t submit_us, int64_t run_us, int64_t req_us,
 	   const struct scn_trace_shape *sh, const char *user, const char *queue,
 	   const char *kind)
 {
 	const struct trace_opts *o = b->o;
 	struct scn_trace *t = b->t;
-	/* The trace's clock starts at its first record, whatever the filters
-	 * keep: entries that split one trace by user, queue or kind share it */
-	if (!b->have_t0 || submit_us < t->t0_us) {
-		b->have_t0 = true;
-		t->t0_us = submit_us;
-	}
+	tr_seen(b, submit_us);
 	if (!keeps(user, o->users, o->nusers, o->users_not) ||
 	    !keeps(queue, o->queues, o->nqueues, o->queues_not) ||
 	    !keeps(kind, o->kinds, o->nkinds, o->kinds_not)) {
@@ -643,6 +649,19 @@ static void percentiles(FILE *out, const char *what, int64_t *v, int64_t n, doub
 		(double)rank(v, n, 0.99) / div, (double)v[n - 1] / div, unit);
 }
 
+static const struct scn_trace *kind_sort_t; /* kinds_info's, for cmp_kind */
+static const int64_t *kind_sort_jobs;
+
+/* More jobs first, then by name. */
+static int cmp_kind(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	int64_t jx = kind_sort_jobs[x], jy = kind_sort_jobs[y];
+	if (jx != jy)
+		return jx > jy ? -1 : 1;
+	return strcmp(kind_sort_t->kinds[x], kind_sort_t->kinds[y]);
+}
+
 /* The jobs by kind: the 10 largest kinds (ties by name), the rest
  * counted. */
 static void kinds_info(FILE *out, const struct scn_trace *t)
@@ -657,15 +676,9 @@ static void kinds_info(FILE *out, const struct scn_trace *t)
 	for (int k = 0; k < t->nkinds; k++)
 		if (jobs[k])
 			ord[n++] = k;
-	for (int a = 1; a < n; a++) /* insertion sort: kinds are few */
-		for (int b = a; b > 0; b--) {
-			int x = ord[b - 1], y = ord[b];
-			if (jobs[x] > jobs[y] ||
-			    (jobs[x] == jobs[y] && strcmp(t->kinds[x], t->kinds[y]) <= 0))
-				break;
-			ord[b - 1] = y;
-			ord[b] = x;
-		}
+	kind_sort_t = t;
+	kind_sort_jobs = jobs;
+	qsort(ord, (size_t)n, sizeof *ord, cmp_kind);
 	fprintf(out, "  kinds                  %d", n);
 	for (int i = 0; i < n && i < 10; i++)
 		fprintf(out, "%s%s %lld", i ? ", " : ": ", t->kinds[ord[i]], (long long)jobs[ord[i]]);

@@ -80,6 +80,13 @@ int tr_add(struct tr_build *b, int32_t id, int64_t submit_us, int64_t run_us, in
 	   const struct scn_trace_shape *sh, const char *user, const char *queue,
 	   const char *kind);
 
+/* A record submitted at submit_us (>= 0) of the trace's own time, before
+ * the importer's checks that may leave it out: the trace's clock starts
+ * at the first such record (the earliest, in a format not sorted by
+ * submission), kept or not, so that entries splitting one trace by
+ * filters or status share it.  tr_add calls it too. */
+void tr_seen(struct tr_build *b, int64_t submit_us);
+
 /* Leave out the current record for `why` (not TRS_FILTER): counted, or
  * under `strict` an error "file:line:col: message (strict)" built from
  * fmt.  Returns 0, or -1 with the message in err. */
@@ -137,6 +144,7 @@ struct trace_format {
 		     int (*add)(void *ctx, const struct trace_node *n), void *ctx, char *err,
 		     size_t errlen);
 	bool sorted;             /* records come in submission order (SWF) */
+	bool kinds;              /* its jobs have kinds (the `kinds` filter) */
 	bool dir;                /* its jobs are several files in a directory
 				    (the path); `nodes` gets the node file,
 				    or the directory's, as `in` */

@@ -316,6 +316,8 @@ static int pod_row(struct tr_build *b, const struct header *h, char *line, size_
 		return -1;
 	if (!o->offer && !hc)
 		return tr_fail(b, f[h->at[P_CREATE]].col, "creation_time is empty");
+	if (!o->offer && cre >= 0) /* the clock, whatever the checks below leave out */
+		tr_seen(b, cre);
 	if (o->completed_only && strcmp(f[h->at[P_PHASE]].s, "Succeeded") != 0)
 		return tr_skip(b, TRS_STATUS, f[h->at[P_PHASE]].col, "pod_phase '%s'",
 			       VAL(&f[h->at[P_PHASE]]));

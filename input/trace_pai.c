@@ -23,7 +23,7 @@
  *                not read)
  *   kind         its tasks' distinct task_names, sorted, joined by '+'
  *                ("ps+worker", "tensorflow"); a name met after the
- *                file's first 63 distinct ones counts as "other"
+ *                file's first 63 distinct ones counts as "<other>"
  *   status       completed_only keeps only Terminated
  *   executors    each task is inst_num instances: executors of one
  *                role, one slot and one task each, asking
@@ -224,7 +224,7 @@ struct jobtab {
 
 #define OTHER_BIT 63
 
-/* The bit of task_name `s` (a name met first after 63 others: "other"). */
+/* The bit of task_name `s` (a name met first after 63 others: "<other>"). */
 static uint64_t tname_bit(struct jobtab *t, const char *s)
 {
 	for (int i = 0; i < t->ntnames; i++)
@@ -241,7 +241,9 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* A job's kind: its task names sorted, '+' between; "" for none. */
+/* A job's kind: its task names sorted, '+' between; "" for none.  At
+ * most len - 1 characters: 64 names of 256 would be cut (no kind of the
+ * real trace comes near). */
 static void job_kind(const struct jobtab *t, uint64_t names, char *buf, size_t len)
 {
 	const char *v[64];
@@ -251,7 +253,7 @@ static void job_kind(const struct jobtab *t, uint64_t names, char *buf, size_t l
 			v[n++] = t->tname[i];
 	qsort(v, (size_t)n, sizeof *v, cmp_str);
 	if (names >> OTHER_BIT & 1)
-		v[n++] = "other";
+		v[n++] = "<other>"; /* no task_name has '<' in the trace */
 	size_t k = 0;
 	buf[0] = 0;
 	for (int i = 0; i < n && k < len; i++)
@@ -613,6 +615,8 @@ static int job_row(struct tr_build *b, struct jobtab *t, char *line, size_t len,
 			       "are its first row's", JOBS, VAL(&f[J_JOB]));
 	if (j)
 		j->seen = 1;
+	if (!o->offer && start >= 0) /* the clock, whatever the checks below leave out */
+		tr_seen(b, (int64_t)llround(start * 1e6));
 	if (o->completed_only && strcmp(f[J_STATUS].s, "Terminated") != 0)
 		return tr_skip(b, TRS_STATUS, f[J_STATUS].col, "%s: status '%s'", JOBS,
 			       VAL(&f[J_STATUS]));
@@ -783,4 +787,5 @@ const struct trace_format tf_pai = {
 	.nodes = pai_nodes,
 	.dir = true,
 	.node_file = MACHINES,
+	.kinds = true,
 };

@@ -670,6 +670,8 @@ static int job(struct tr_build *b, struct obj *o, int64_t ordinal)
 	if (!hs && !opt->offer)
 		return jfail(&p, j.submitted.present ? j.submitted.off : 0,
 			     "no submitted_time: a job's arrival");
+	if (!opt->offer && sub >= 0) /* the clock, whatever the checks below leave out */
+		tr_seen(b, sub);
 	bool status = j.status.present && !j.status.null;
 	if (opt->completed_only && (!status || strcmp(j.status.s, "Pass") != 0))
 		return skip_at(&p, j.status.present ? j.status.off : 0, TRS_STATUS, "status %s",

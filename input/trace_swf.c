@@ -120,6 +120,7 @@ static int swf_record(struct tr_build *b, char *line, size_t len)
 		return tr_fail(b, col[0], "field 1 %.15g is not a job number", f[0]);
 	if (f[1] < 0)
 		return tr_skip(b, TRS_NEG_TIME, col[1], "submit time %.15g s is negative", f[1]);
+	tr_seen(b, sec_us(f[1])); /* the clock, whatever the checks below leave out */
 	if (f[3] < 0)
 		return tr_skip(b, TRS_NO_RUNTIME, col[3], "run time %.15g: unknown", f[3]);
 	int pf = f[7] > 0 ? 7 : 4;
@@ -271,4 +272,5 @@ const struct trace_format tf_swf = {
 	.jobs = swf_jobs,
 	.nodes = swf_nodes,
 	.sorted = true,
+	.kinds = true,
 };

@@ -323,6 +323,22 @@ static void trace_filters(void)
 		none += t->jobs[i].kind < 0;
 	CU_ASSERT_EQUAL(none, 1044);
 	scn_trace_free(t);
+	/* a sorted format's clock is its first record's, even out of order
+	 * (ooo.swf: 100, 0, 150, 200 s): the window [50, 160) of it keeps
+	 * jobs 3 and 4, at 0 and 50; with completed_only the first record
+	 * (status 0) is left out but still starts the clock */
+	for (int c = 0; c < 2; c++) {
+		o = plain;
+		o.from_us = S(50);
+		o.to_us = S(160);
+		o.completed_only = c;
+		t = read_ok("tests/data/traces/swf/ooo.swf", &o);
+		CU_ASSERT_EQUAL_FATAL(t->njobs, 2);
+		CU_ASSERT_EQUAL(t->jobs[0].id, 3);
+		CU_ASSERT_EQUAL(t->jobs[0].arrival_us, 0);
+		CU_ASSERT_EQUAL(t->jobs[1].arrival_us, S(50));
+		scn_trace_free(t);
+	}
 }
 
 /* PAI's kinds: a job's distinct task names, sorted, '+' between (the
@@ -349,6 +365,13 @@ static void pai_kinds(void)
 	t = read_ok("tests/data/traces/alibaba/pai-sample", &o);
 	CU_ASSERT_EQUAL(t->njobs, 2);
 	CU_ASSERT_EQUAL(t->jobs[1].arrival_us, S(900)); /* j10 at 1000 s, j1 at 100 s */
+	scn_trace_free(t);
+	/* a format not sorted: the clock is the earliest record's, kept or
+	 * not: j8 (worker only, at 800 s) arrives at 700 s, after j1 at 100 */
+	k[0] = "worker";
+	t = read_ok("tests/data/traces/alibaba/pai-sample", &o);
+	CU_ASSERT_EQUAL_FATAL(t->njobs, 1);
+	CU_ASSERT_EQUAL(t->jobs[0].arrival_us, S(700));
 	scn_trace_free(t);
 }
 
@@ -405,6 +428,31 @@ static void trace_kinds(void)
 	snprintf(msg, sizeof msg, ":7:%d: unknown key 'nope' in kinds (known: not)",
 		 (int)(strstr(y + strlen(head), "nope") - (y + strlen(head))) + 1);
 	h_expect_load_error(y, msg);
+	snprintf(y, sizeof y, "cluster: [{name: n, count: 4, cores: 1, memory: 1GiB}]\n"
+		 "policies: [{name: f, policy: fifo}]\nworkload:\n  - name: t\n    type: trace\n"
+		 "    arrival: {trace: {path: %s}}\n", hand);
+	h_expect_load_error(y, ":6:14: a job group of type trace is a workload entry `- name: N, "
+			    "trace: {...}`; arrival from a trace is for the other job models");
+	snprintf(y, sizeof y, "%s    arrival: {trace: {format: philly, path: %s/tests/data/traces/"
+		 "philly/cluster_job_log-sample.json, kinds: [x]}}\n", head, root);
+	snprintf(msg, sizeof msg, ":7:%d: format 'philly' has no job kinds (swf and "
+		 "alibaba-pai-2020 have: docs/traces.md, \"Job kinds\")",
+		 (int)(strstr(y + strlen(head), "[x]") - (y + strlen(head))) + 1);
+	h_expect_load_error(y, msg);
+	/* a last arrival past the limit of times (10^8 s), at load */
+	char far[] = "/tmp/hetsim-far-XXXXXX";
+	int fd = mkstemp(far);
+	CU_ASSERT_FATAL(fd >= 0);
+	FILE *ff = fdopen(fd, "w");
+	fputs("; MaxNodes: 1\n; MaxProcs: 1\n"
+	      "1 0 -1 1 1 -1 -1 1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n"
+	      "2 90000000000 -1 1 1 -1 -1 1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n", ff);
+	fclose(ff);
+	snprintf(y, sizeof y, "%s    arrival: {trace: {format: swf, path: %s}}\n", head, far);
+	snprintf(msg, sizeof msg, ":7:22: trace '%s': its last job arrives at 90000000000s, past "
+		 "the limit of 100000000s", far);
+	h_expect_load_error(y, msg);
+	remove(far);
 	snprintf(y, sizeof y, "%s    arrival: {trace: {path: %s, kinds: [\"42\"]}}\n", head, hand);
 	snprintf(msg, sizeof msg, ":7:22: trace '%s' leaves no job (4 records read, 4 filtered, "
 		 "0 skipped)", hand);
