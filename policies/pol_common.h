@@ -23,6 +23,12 @@ extern const struct policy_ops pol_label_dual;
 extern const struct policy_ops pol_yarn;
 extern const struct policy_ops pol_easy;
 extern const struct policy_ops pol_sjf;
+extern const struct policy_ops pol_fgd;
+extern const struct policy_ops pol_clustering;
+extern const struct policy_ops pol_packing;
+extern const struct policy_ops pol_bestfit;
+extern const struct policy_ops pol_dotprod;
+extern const struct policy_ops pol_random;
 
 /* The jobs a policy has waiting, in arrival order.  Jobs arrive in id
  * order (the engine numbers them so) and a policy adds each when it

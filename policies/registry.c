@@ -15,6 +15,12 @@ static const struct policy_ops *const policies[] = {
 	&pol_log_replay,
 	&pol_easy,
 	&pol_sjf,
+	&pol_fgd,
+	&pol_clustering,
+	&pol_packing,
+	&pol_bestfit,
+	&pol_dotprod,
+	&pol_random,
 };
 
 const struct policy_ops *pol_find(const char *name)

@@ -728,12 +728,59 @@ static void sjf_hand(void)
 	}
 }
 
+/* The executor of job `job` (its first), as the run released it. */
+static const struct sim_exec *exec_of(int job)
+{
+	for (int i = 0; i < h_nexecs(); i++)
+		if (h_exec(i)->job == job)
+			return h_exec(i);
+	return NULL;
+}
+
+/* The FGD study's policies by hand (fgd-choice.yaml explains the scores):
+ * p1 on n2-0 GPU 0 under each; p2 on n1-0 under fgd, on n2-0 GPU 0
+ * under the baselines; random's choices from the keyed RNG, each node
+ * and GPU about half the time. */
+static void fgd_choice(void)
+{
+	static const char *const pols[] = {"fgd", "bestfit", "dotprod", "packing", "clustering"};
+	for (int p = 0; p < 5; p++) {
+		struct scn *sc;
+		struct sim *s = h_run("tests/scenarios/hand/fgd-choice.yaml", pols[p], 0, &sc);
+		const struct clu *c = sim_cluster(s);
+		const struct sim_exec *x1 = exec_of(0), *x2 = exec_of(1);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(x1);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(x2);
+		CU_ASSERT_STRING_EQUAL(c->nodes[x1->node].name, "n2-0");
+		CU_ASSERT_EQUAL(x1->gpu_milli, 500);
+		CU_ASSERT_EQUAL(x1->gpu_share, 0);
+		CU_ASSERT_STRING_EQUAL(c->nodes[x2->node].name, p == 0 ? "n1-0" : "n2-0");
+		CU_ASSERT_EQUAL(x2->gpu_share, 0);
+		CU_ASSERT_EQUAL(h_makespan(s), S(100));
+		h_done(s, sc);
+	}
+	int on_t4 = 0, gpu1 = 0;
+	for (int rep = 0; rep < 200; rep++) {
+		struct scn *sc;
+		struct sim *s = h_run("tests/scenarios/hand/fgd-choice.yaml", "random", rep, &sc);
+		const struct sim_exec *x1 = exec_of(0), *x2 = exec_of(1);
+		CU_ASSERT_STRING_EQUAL(sim_cluster(s)->nodes[x1->node].name, "n2-0");
+		gpu1 += x1->gpu_share == 1;
+		on_t4 += strcmp(sim_cluster(s)->nodes[x2->node].name, "n1-0") == 0;
+		h_done(s, sc);
+	}
+	/* binomial(200, 1/2): 100 +- 21 (3 sigma) */
+	CU_ASSERT(on_t4 >= 79 && on_t4 <= 121);
+	CU_ASSERT(gpu1 >= 79 && gpu1 <= 121);
+}
+
 int test_suite_policies(void)
 {
 	TEST_SUITE("policies",
 		   {"fifo: head-of-line blocking (label-dual backfills)", fifo_hol},
 		   {"easy: backfilling by hand, the shadow time and the extra node", easy_hand},
 		   {"sjf: shortest first by actual and by requested time, by hand", sjf_hand},
+		   {"fgd and its baselines: node and GPU chosen, by hand", fgd_choice},
 		   {"fifo: first fit, node skipped for memory, whole job", fifo_first_fit},
 		   {"fifo: executor start-up and task launch overheads", fifo_overheads},
 		   {"spark-standalone: no cores_max takes every core", standalone_greedy},

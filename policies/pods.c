@@ -1,0 +1,409 @@
+/* pods.c - the engine of the FGD study's policies (pods.h).
+ *
+ * Cost per decision: O(nodes x GPUs) to view and score every node, the
+ * score's own cost aside (fgd's is O(GPUs x shapes x GPUs) a node); a
+ * waiting job is tried again at every decision (docs/policies/fgd.md).
+ */
+#include "pods.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pol_common.h"
+#include "rng.h"
+#include "sim.h"
+#include "util.h"
+
+#define POD_RNG 0x706f6473u   /* "pods": the keyed RNG's x coordinate */
+#define FRAG_COVER 0.95       /* the target workload covers 95 % of the pods */
+
+/* One shape of the target workload, with its probability. */
+struct tshape {
+	int64_t cpu;
+	int k, m;
+	uint64_t require;
+	double p;
+	long long n;
+};
+
+/* A tentative executor of the job being decided. */
+struct tent {
+	int node, role;
+	int64_t cpu, mem;
+	int k, m, gpu;        /* a share on GPU `gpu`, or k whole GPUs (mask) */
+	uint64_t mask;
+};
+
+struct pods {
+	const struct pod_rules *rules;
+	struct sim *s;
+	struct pol_jobset q;  /* waiting, by arrival */
+	int64_t max_cpu, max_gpu;
+	struct tshape *ts; int nts;
+	int *tags;            /* by node: POD_NTAGS counts */
+	int *pl_head;         /* by job: its first placement in pl, -1 */
+	struct pl { int node, tag, next; } *pl; int npl, cap_pl; /* its executors'
+				 nodes and tags, a list per job (tag -1: counted out) */
+	struct tent *t; int nt, cap_t;
+	struct rng_key key;   /* the decision's */
+	uint64_t draws;
+	int64_t *score; int *cand_gpu; int *cand; /* by candidate */
+};
+
+int64_t pods_max_cpu(const struct pods *p)
+{
+	return p->max_cpu;
+}
+
+int64_t pods_max_gpu(const struct pods *p)
+{
+	return p->max_gpu;
+}
+
+uint64_t pods_draw(struct pods *p, uint64_t n)
+{
+	return n ? rng_u64(p->key, p->draws++) % n : 0;
+}
+
+const int *pods_tags(const struct pods *p, int node)
+{
+	return p->tags + (size_t)node * POD_NTAGS;
+}
+
+static void req_of(const struct sim_role *ro, struct pod_req *r)
+{
+	r->cpu = ro->cores ? ro->cores : CLU_MILLI;
+	r->mem = ro->mem_mib;
+	r->k = ro->gpus ? ro->gpus : ro->gpu_milli > 0;
+	r->m = ro->gpus ? CLU_GPU_MILLI : ro->gpu_milli;
+	r->require = ro->require;
+	r->tag = !r->k ? 0 : r->m < CLU_GPU_MILLI ? 1 : 1 + r->k;
+}
+
+/* ---- the target workload and the fragmentation (fgd.md §2) ----------- */
+
+static int cmp_ts(const void *a, const void *b)
+{
+	const struct tshape *x = a, *y = b;
+	return x->n > y->n ? -1 : x->n < y->n ? 1 : 0;
+}
+
+/* The shapes of every executor of the workload (fgd.md: of the original
+ * pod list), by count, until they cover 95 % of them, renormalised. */
+static void target_workload(struct pods *p, const struct sim *s)
+{
+	int cap = 0;
+	for (int i = 0; i < sim_njobs(s); i++) {
+		const struct sim_shape *sh = sim_job(s, i)->shape;
+		for (int r = 0; r < sh->nroles; r++) {
+			struct pod_req q;
+			req_of(&sh->role[r], &q);
+			int k = 0;
+			while (k < p->nts && !(p->ts[k].cpu == q.cpu && p->ts[k].k == q.k &&
+					       p->ts[k].m == q.m && p->ts[k].require == q.require))
+				k++;
+			if (k == p->nts) {
+				xgrow(&p->ts, &cap, p->nts + 1, sizeof *p->ts);
+				p->ts[p->nts++] = (struct tshape){q.cpu, q.k, q.m, q.require, 0, 0};
+			}
+			p->ts[k].n += sh->role[r].count;
+		}
+	}
+	/* by count, ties in first appearance (qsort is not stable: keep the
+	 * order by index through a stable insertion on equal counts) */
+	for (int a = 1; a < p->nts; a++)
+		for (int b = a; b > 0 && cmp_ts(&p->ts[b], &p->ts[b - 1]) < 0; b--) {
+			struct tshape x = p->ts[b];
+			p->ts[b] = p->ts[b - 1];
+			p->ts[b - 1] = x;
+		}
+	long long all = 0, got = 0;
+	for (int k = 0; k < p->nts; k++)
+		all += p->ts[k].n;
+	int keep = 0;
+	while (keep < p->nts && (double)got < FRAG_COVER * (double)all)
+		got += p->ts[keep++].n;
+	p->nts = keep;
+	for (int k = 0; k < keep; k++)
+		p->ts[k].p = got ? (double)p->ts[k].n / (double)got : 0;
+}
+
+double pods_frag(const struct pods *p, const struct pod_node *v)
+{
+	double f = 0;
+	for (int k = 0; k < p->nts; k++) {
+		const struct tshape *t = &p->ts[k];
+		int64_t part = v->gfree;
+		if (t->k && (v->n->labels & t->require) == t->require) {
+			int fit = 0;
+			int64_t unusable = 0;
+			for (int g = 0; g < v->g; g++)
+				if (v->free[g] >= t->m)
+					fit++;
+				else
+					unusable += v->free[g];
+			if (fit >= t->k && v->cpu >= t->cpu)
+				part = unusable;
+		}
+		f += t->p * (double)part;
+	}
+	return f;
+}
+
+/* ---- views, feasibility, GPU choice ----------------------------------- */
+
+static void view(const struct pods *p, int node, struct pod_node *v)
+{
+	const struct clu_node *n = &sim_cluster(p->s)->nodes[node];
+	v->n = n;
+	v->cpu = n->cores_free;
+	v->mem = n->mem_free;
+	v->g = n->gpus;
+	for (int g = 0; g < n->gpus; g++)
+		v->free[g] = n->gpu_free_m[g];
+	for (int i = 0; i < p->nt; i++) {
+		const struct tent *t = &p->t[i];
+		if (t->node != node)
+			continue;
+		v->cpu -= t->cpu;
+		v->mem -= t->mem;
+		if (t->m < CLU_GPU_MILLI && t->k)
+			v->free[t->gpu] = (uint16_t)(v->free[t->gpu] - t->m);
+		for (int g = 0; g < n->gpus; g++)
+			if (t->mask >> g & 1)
+				v->free[g] = 0;
+	}
+	v->gfree = 0;
+	for (int g = 0; g < v->g; g++)
+		v->gfree += v->free[g];
+}
+
+static bool feasible(const struct pod_node *v, const struct pod_req *r)
+{
+	if (v->cpu < r->cpu || v->mem < r->mem)
+		return false;
+	if (!r->k)
+		return true;
+	if ((v->n->labels & r->require) != r->require)
+		return false;
+	int fit = 0;
+	for (int g = 0; g < v->g; g++)
+		fit += v->free[g] >= r->m;
+	return fit >= r->k;
+}
+
+/* A share's GPU by best fit: the least free that fits, lowest index on
+ * ties. */
+static int best_fit_gpu(const struct pod_node *v, int m)
+{
+	int best = -1;
+	for (int g = 0; g < v->g; g++)
+		if (v->free[g] >= m && (best < 0 || v->free[g] < v->free[best]))
+			best = g;
+	return best;
+}
+
+/* ---- the decision ------------------------------------------------------ */
+
+/* Place one executor of role r of job `job` tentatively: the best node
+ * (ties at random); false if none is feasible. */
+static bool place_one(struct pods *p, int job, int role, const struct pod_req *r)
+{
+	const struct clu *c = sim_cluster(p->s);
+	int nc = 0;
+	struct pod_node v;
+	for (int i = 0; i < c->n; i++) {
+		view(p, i, &v);
+		if (!feasible(&v, r))
+			continue;
+		int gpu = -1;
+		p->score[nc] = p->rules->score(p, &v, r, &gpu);
+		if (r->k == 1 && r->m < CLU_GPU_MILLI && gpu < 0) {
+			if (p->rules->random_gpu) {
+				int fit[CLU_MAX_GPUS], nf = 0;
+				for (int g = 0; g < v.g; g++)
+					if (v.free[g] >= r->m)
+						fit[nf++] = g;
+				gpu = fit[pods_draw(p, (uint64_t)nf)];
+			} else {
+				gpu = best_fit_gpu(&v, r->m);
+			}
+		}
+		p->cand_gpu[nc] = gpu;
+		p->cand[nc++] = i;
+	}
+	if (!nc)
+		return false;
+	if (p->rules->normalize) { /* integer min-max rescale to 0..100 */
+		int64_t lo = p->score[0], hi = p->score[0];
+		for (int i = 1; i < nc; i++) {
+			lo = p->score[i] < lo ? p->score[i] : lo;
+			hi = p->score[i] > hi ? p->score[i] : hi;
+		}
+		for (int i = 0; i < nc; i++)
+			p->score[i] = hi > lo ? (p->score[i] - lo) * 100 / (hi - lo) : 100;
+	}
+	int64_t top = p->score[0];
+	for (int i = 1; i < nc; i++)
+		top = p->score[i] > top ? p->score[i] : top;
+	int ntop = 0, pick = -1;
+	for (int i = 0; i < nc; i++) /* uniform among the top: reservoir */
+		if (p->score[i] == top && pods_draw(p, (uint64_t)++ntop) == 0)
+			pick = i;
+	int node = p->cand[pick];
+	view(p, node, &v);
+	struct tent t = {.node = node, .role = role, .cpu = r->cpu, .mem = r->mem, .k = r->k,
+			 .m = r->m, .gpu = -1};
+	if (r->k == 1 && r->m < CLU_GPU_MILLI) {
+		t.gpu = p->cand_gpu[pick];
+	} else {
+		for (int g = 0, got = 0; g < v.g && got < r->k; g++) /* lowest-indexed free */
+			if (v.free[g] == CLU_GPU_MILLI) {
+				t.mask |= UINT64_C(1) << g;
+				got++;
+			}
+	}
+	(void)job;
+	xgrow(&p->t, &p->cap_t, p->nt + 1, sizeof *p->t);
+	p->t[p->nt++] = t;
+	return true;
+}
+
+/* Every executor job still wants, or none. */
+static bool place_job(struct pods *p, int job)
+{
+	const struct sim_job *j = sim_job(p->s, job);
+	p->nt = 0;
+	p->key = rng_key(sim_seed(p->s), 0, RNG_USER, POD_RNG, (uint32_t)job,
+			 (uint32_t)j->live->execs_live);
+	p->draws = 0;
+	for (int r = 0; r < j->shape->nroles; r++) {
+		struct pod_req q;
+		req_of(&j->shape->role[r], &q);
+		for (int k = j->live->granted[r]; k < j->shape->role[r].count; k++)
+			if (!place_one(p, job, r, &q))
+				return false;
+	}
+	for (int i = 0; i < p->nt; i++) {
+		const struct tent *t = &p->t[i];
+		struct sim_gpu_ask ask = {.index = -1};
+		if (t->k && t->m < CLU_GPU_MILLI) {
+			ask.milli = t->m;
+			ask.index = t->gpu;
+		} else {
+			ask.count = t->k;
+			ask.mask = t->mask;
+		}
+		sim_launch_executor_on(p->s, job, t->role, t->node, (int)t->cpu, t->mem, &ask);
+		int tag = !t->k ? 0 : t->m < CLU_GPU_MILLI ? 1 : 1 + t->k;
+		p->tags[(size_t)t->node * POD_NTAGS + tag]++;
+		xgrow(&p->pl, &p->cap_pl, p->npl + 1, sizeof *p->pl);
+		p->pl[p->npl] = (struct pl){t->node, tag, p->pl_head[job]};
+		p->pl_head[job] = p->npl++;
+	}
+	p->nt = 0;
+	return true;
+}
+
+/* ---- hooks ------------------------------------------------------------ */
+
+void pods_can_ever_place(const struct scn_policy *cfg, const struct scn *sc, int group,
+			 const struct sim_shape *sh, struct pol_verdict *v)
+{
+	static const struct pol_fit_rules rules = {.labels = true, .cores = true, .gpus = true,
+						   .whole = true};
+	(void)cfg;
+	pol_feasible(sc, group, sh, rules, v);
+}
+
+void *pods_init(struct sim *s, const struct scn_policy *cfg, const struct pod_rules *rules)
+{
+	(void)cfg;
+	struct pods *p = xcalloc(1, sizeof *p);
+	const struct clu *c = sim_cluster(s);
+	int nj = sim_njobs(s) ? sim_njobs(s) : 1, nn = c->n ? c->n : 1;
+	p->rules = rules;
+	p->s = s;
+	pol_jobset_init(&p->q, sim_njobs(s));
+	for (int i = 0; i < c->n; i++) {
+		p->max_cpu = c->nodes[i].cores > p->max_cpu ? c->nodes[i].cores : p->max_cpu;
+		int64_t g = (int64_t)c->nodes[i].gpus * CLU_GPU_MILLI;
+		p->max_gpu = g > p->max_gpu ? g : p->max_gpu;
+	}
+	p->max_cpu = p->max_cpu ? p->max_cpu : 1;
+	p->max_gpu = p->max_gpu ? p->max_gpu : 1;
+	p->tags = xcalloc((size_t)nn * POD_NTAGS, sizeof *p->tags);
+	p->pl_head = xmalloc((size_t)nj * sizeof *p->pl_head);
+	for (int i = 0; i < nj; i++)
+		p->pl_head[i] = -1;
+	p->score = xmalloc((size_t)nn * sizeof *p->score);
+	p->cand_gpu = xmalloc((size_t)nn * sizeof *p->cand_gpu);
+	p->cand = xmalloc((size_t)nn * sizeof *p->cand);
+	if (rules->frag)
+		target_workload(p, s);
+	return p;
+}
+
+void pods_arrived(void *st, struct sim *s, int job)
+{
+	struct pods *p = st;
+	struct pol_verdict v;
+	const struct sim_job *j = sim_job(s, job);
+	pods_can_ever_place(NULL, sim_scenario(s), j->group, j->shape, &v);
+	if (v.why) {
+		sim_reject_job(s, job, v.why);
+		return;
+	}
+	pol_jobset_add(&p->q, job);
+}
+
+void pods_finished(void *st, struct sim *s, int job)
+{
+	struct pods *p = st;
+	(void)s;
+	pol_jobset_remove(&p->q, job);
+	for (int i = p->pl_head[job]; i >= 0; i = p->pl[i].next)
+		if (p->pl[i].tag >= 0)
+			p->tags[(size_t)p->pl[i].node * POD_NTAGS + p->pl[i].tag]--;
+	p->pl_head[job] = -1; /* its entries stay in pl, unreferenced */
+}
+
+void pods_schedule(void *st, struct sim *s)
+{
+	struct pods *p = st;
+	(void)s;
+	for (int job = pol_jobset_first(&p->q); job >= 0;) {
+		int next = pol_jobset_next(&p->q, job);
+		if (place_job(p, job))
+			pol_jobset_remove(&p->q, job);
+		job = next;
+	}
+}
+
+void pods_exec_lost(void *st, struct sim *s, int job, const struct sim_exec *x, int why)
+{
+	struct pods *p = st;
+	(void)s, (void)why;
+	/* its tag leaves the node (one of the job's placements there) */
+	int tag = x->gpu_milli ? 1 : x->gpus ? 1 + x->gpus : 0;
+	for (int i = p->pl_head[job]; i >= 0; i = p->pl[i].next)
+		if (p->pl[i].node == x->node && p->pl[i].tag == tag) {
+			p->tags[(size_t)x->node * POD_NTAGS + p->pl[i].tag]--;
+			p->pl[i].tag = -1;
+			break;
+		}
+	pol_jobset_return(&p->q, job);
+}
+
+void pods_fini(void *st)
+{
+	struct pods *p = st;
+	pol_jobset_free(&p->q);
+	free(p->ts);
+	free(p->tags);
+	free(p->pl_head), free(p->pl);
+	free(p->t);
+	free(p->score), free(p->cand_gpu), free(p->cand);
+	free(p);
+}

@@ -1,0 +1,80 @@
+/* pods.h - placing pods one at a time by a node score: the engine the
+ * policies of the FGD study share (fgd, bestfit, packing, clustering,
+ * dotprod, random: Weng et al., "Beware of Fragmentation", ATC'23;
+ * ../shared/reference/fgd.md, docs/policies/fgd.md).
+ *
+ * A job's executors are placed one after the other (a pod of the openb
+ * traces is one), each on the feasible node of the highest score, ties
+ * broken uniformly at random by the keyed RNG (stock kube-scheduler
+ * behaviour); all or none of a job's: a job that does not fit waits, in
+ * arrival order, without blocking the jobs behind it (in offer-only mode
+ * the kernel drops it).  Feasible (fgd.md §1): its CPU and memory fit,
+ * and for a GPU executor the node carries its labels (a GPU-model
+ * constraint) and has k GPUs each with m milli-GPUs free.
+ */
+#ifndef HETSIM_PODS_H
+#define HETSIM_PODS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cluster.h"
+#include "policy.h"
+
+struct sim;
+
+/* What one executor asks for. */
+struct pod_req {
+	int64_t cpu, mem;     /* milli-cores, MiB */
+	int k, m;             /* GPUs, milli-GPUs of each (1000: whole); k 0: none */
+	uint64_t require;     /* labels its node must carry */
+	int tag;              /* clustering's tag: 0 none, 1 a share, 1 + k for k whole GPUs */
+};
+
+/* A node as the score sees it: free amounts less what is tentatively
+ * placed for the job being decided. */
+struct pod_node {
+	const struct clu_node *n;
+	int64_t cpu, mem;     /* free */
+	int g;                /* GPUs */
+	uint16_t free[CLU_MAX_GPUS]; /* milli-GPUs free, by GPU */
+	int64_t gfree;        /* their sum */
+};
+
+struct pods;
+
+/* A feasible node's score (higher wins); for a share, *gpu the GPU it
+ * would take (the engine's best fit when left at -1). */
+typedef int64_t pod_score_fn(struct pods *p, const struct pod_node *v, const struct pod_req *r,
+			     int *gpu);
+
+struct pod_rules {
+	pod_score_fn *score;
+	bool normalize;       /* rescale the candidates' scores to 0..100 (bestfit) */
+	bool random_gpu;      /* a share on a random fitting GPU (random), else best fit */
+	bool frag;            /* build the target workload (fgd) */
+};
+
+void *pods_init(struct sim *s, const struct scn_policy *cfg, const struct pod_rules *rules);
+void pods_arrived(void *st, struct sim *s, int job);
+void pods_finished(void *st, struct sim *s, int job);
+void pods_schedule(void *st, struct sim *s);
+void pods_fini(void *st);
+void pods_exec_lost(void *st, struct sim *s, int job, const struct sim_exec *x, int why);
+void pods_can_ever_place(const struct scn_policy *cfg, const struct scn *sc, int group,
+			 const struct sim_shape *sh, struct pol_verdict *v);
+
+/* The largest node's CPU (milli-cores) and GPUs (milli-GPUs): fgd.md's
+ * MaxCPU and MaxGPU (128 000 and 8 000 on openb). */
+int64_t pods_max_cpu(const struct pods *p);
+int64_t pods_max_gpu(const struct pods *p);
+/* A uniform draw in [0, n) from the keyed RNG of the decision. */
+uint64_t pods_draw(struct pods *p, uint64_t n);
+/* FGD's fragmentation of node v against the target workload (fgd.md §2),
+ * milli-GPUs. */
+double pods_frag(const struct pods *p, const struct pod_node *v);
+/* Clustering: GPU executors of each tag on node n (tags 0 .. 1 + CLU_MAX_GPUS). */
+const int *pods_tags(const struct pods *p, int node);
+#define POD_NTAGS (CLU_MAX_GPUS + 2)
+
+#endif
