@@ -172,6 +172,15 @@ figures: deps $(BIN) | $(filter run,$(MAKECMDGOALS))
 paper: deps $(BIN)
 	scripts/paper ./$(BIN)
 
+# `make fgd`: the FGD experiment (docs/policies/fgd.md, "The experiment"):
+# the openb default pods offered to the openb GPU nodes, padded to 130 %
+# of their GPU capacity, seeds 42-51, the six policies of the study;
+# writes results/fgd/ (committed).  Not part of `make paper` or CI (about
+# a minute here); tests/test_fgd.c runs a small case in `make check`.
+.PHONY: fgd
+fgd: deps $(BIN)
+	./$(BIN) fgd scenarios/fgd/openb-default.yaml --seeds 42-51 -o results/fgd
+
 # `make cuda`: calibrate/cuda/hetsim-cuda-cal, the standalone CUDA
 # measuring program (calibrate/cuda/README.md).  Needs only the CUDA
 # toolkit; where nvcc is missing it says so and succeeds.  sm_80 (A100),

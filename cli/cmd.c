@@ -162,6 +162,7 @@ static int cmd_run(int argc, char **argv)
 			return 2;
 		o.seed_set = true;
 		o.seed = (uint64_t)x;
+		scn_seed_at_load = x; /* an offer-only trace's order follows it */
 	}
 	if ((v = cmd_get(run_opts, &a, "replications"))) {
 		int64_t x = cmd_int("run", "replications", v, 1000000);
@@ -475,6 +476,7 @@ static const struct {
 	{"calibrate", cmd_calibrate, "time the real kernels and fit the cost-model file (GSL)"},
 	{"trace", cmd_trace, "what a trace file holds (SWF, Alibaba, Philly, Spark event logs)"},
 	{"replay-log", cmd_replay_log, "replay a Spark event log; per-stage error, what-ifs"},
+	{"fgd", cmd_fgd, "the FGD experiment: GPU allocation and fragmentation by offered load"},
 };
 
 static void usage(FILE *f)

@@ -1170,6 +1170,7 @@ static int sweep_options(const struct cmd_args *a, struct cmd_sweep_opts *o)
 			return 2;
 		o->seed_set = true;
 		o->seed = (uint64_t)x;
+		scn_seed_at_load = x; /* an offer-only trace's order follows it */
 	}
 	if ((v = cmd_get(sweep_opts, a, "replications"))) {
 		if ((x = cmd_int("sweep", "replications", v, 1000000)) < 1) {

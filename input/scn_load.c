@@ -15,6 +15,7 @@
 #include "policy.h"
 #include "scn_yaml.h"
 #include "scn_app.h"
+#include "rng.h"
 #include "scn_trace.h"
 #include "sim.h"
 #include "spark_app.h"
@@ -924,6 +925,7 @@ static int check_len(struct ld *ld, const struct yn *list, int max, const char *
 /* ------------------------------------------------------------------ */
 /* Traces (docs/traces.md)                                             */
 
+int64_t scn_seed_at_load = -1;
 bool scn_trace_strict;
 
 static char *resolve(const char *scenario, const char *p);
@@ -932,7 +934,7 @@ static const char *const trace_src_keys[] = {"format", "path"};
 static const char *const trace_node_entry_keys[] = {"name", "trace", "cpu_speed", "network"};
 static const char *const trace_keys[] = {"format", "path", "window", "first", "users",
 					 "queues", "kinds", "time_scale", "executor",
-					 "completed_only", "strict", "offer"};
+					 "completed_only", "strict", "offer", "offer_pad"};
 static const char *const not_keys[] = {"not"};
 static const char *const window_keys[] = {"from", "to"};
 static const char *const trace_exec_keys[] = {"cores", "memory"};
@@ -1044,6 +1046,15 @@ static int load_trace_opts(struct ld *ld, const struct yn *m, struct trace_opts 
 	    ((v = yn_get(m, "strict")) && get_bool(ld, v, &o->strict) < 0) ||
 	    ((v = yn_get(m, "offer")) && get_bool(ld, v, &o->offer) < 0))
 		return -1;
+	if ((v = yn_get(m, "offer_pad"))) {
+		if (get_num(ld, v, &o->offer_pad) < 0)
+			return -1;
+		if (!(o->offer_pad > 0 && o->offer_pad <= 100))
+			return fail(ld, v, "offer_pad %s is outside (0, 100] (a multiple of the "
+				    "cluster's GPU capacity)", got(ld, v));
+		if (!o->offer)
+			return fail(ld, v, "offer_pad goes with offer: true");
+	}
 	if (o->offer && (v = yn_get(m, "window")))
 		return fail(ld, v, "window does not go with offer: offer-only reads no times "
 			    "(first N takes the first records instead)");
@@ -1780,6 +1791,77 @@ static int trace_constraints(struct ld *ld, const struct yn *at, struct scn_trac
 	return rc;
 }
 
+/* A trace job's GPU demand, milli-GPUs. */
+static int64_t row_gpu(const struct scn_trace *t, const struct scn_trace_job *j)
+{
+	const struct scn_trace_shape *sh = &t->shapes[j->shape];
+	int64_t d = 0;
+	for (int r = 0; r < sh->nroles; r++)
+		d += (int64_t)sh->role[r].count *
+		     (sh->role[r].gpus ? 1000LL * sh->role[r].gpus : sh->role[r].gpu_milli);
+	return d;
+}
+
+/* FGD's volume rule (../shared/reference/fgd.md §5): an offer-only trace
+ * grown, by drawing its jobs uniformly with replacement (keyed by the
+ * seed) and appending the copies, until the offered GPU demand reaches
+ * pad x the cluster's GPU capacity, stopping at the first draw that
+ * would pass it; or shrunk, by removing jobs drawn at random, until it
+ * is within it.  Then the offer's times again: one every 2 us, each held
+ * until 1 us after the last. */
+static int offer_pad(struct ld *ld, const struct yn *at, struct scn_trace *t, double pad)
+{
+	const struct scn *s = ld->s;
+	int64_t cap = 0, total = 0;
+	for (int g = 0; g < s->ngroups; g++)
+		cap += (int64_t)s->groups[g].count * s->groups[g].gpus * 1000;
+	for (int64_t i = 0; i < t->njobs; i++)
+		total += row_gpu(t, &t->jobs[i]);
+	if (!cap || !total)
+		return fail(ld, at, "offer_pad: %s", !cap ? "the cluster has no GPU"
+							  : "the offered jobs ask for no GPU");
+	double target = pad * (double)cap;
+	t->orig_count = xcalloc((size_t)t->nshapes, sizeof *t->orig_count);
+	for (int64_t i = 0; i < t->njobs; i++)
+		t->orig_count[t->jobs[i].shape]++;
+	struct rng_key k = rng_key(s->seed, 0, RNG_USER, 0x70616464u, 0, 0);
+	uint64_t draw = 0;
+	int64_t n0 = t->njobs;
+	if ((double)total <= target) {
+		int64_t capj = t->njobs;
+		for (;;) {
+			const struct scn_trace_job *src = &t->jobs[rng_u64(k, draw++) % (uint64_t)n0];
+			int64_t d = row_gpu(t, src);
+			if ((double)(total + d) > target)
+				break;
+			if (t->njobs >= MAX_JOBS)
+				return fail(ld, at, "offer_pad: more than %d jobs", MAX_JOBS);
+			if (t->njobs == capj) {
+				ptrdiff_t at_src = src - t->jobs;
+				capj = capj * 2 + 16;
+				t->jobs = xrealloc(t->jobs, (size_t)capj * sizeof *t->jobs);
+				src = t->jobs + at_src;
+			}
+			t->jobs[t->njobs++] = *src;
+			total += d;
+		}
+	} else {
+		while ((double)total > target && t->njobs > 1) {
+			int64_t r = (int64_t)(rng_u64(k, draw++) % (uint64_t)t->njobs);
+			total -= row_gpu(t, &t->jobs[r]);
+			memmove(t->jobs + r, t->jobs + r + 1,
+				(size_t)(t->njobs - r - 1) * sizeof *t->jobs);
+			t->njobs--;
+		}
+	}
+	int64_t end = 2 * t->njobs + 1;
+	for (int64_t i = 0; i < t->njobs; i++) {
+		t->jobs[i].arrival_us = 2 * i;
+		t->jobs[i].run_us = end - 2 * i;
+	}
+	return 0;
+}
+
 /* A trace reader's message: as it is when it names its file's line
  * ("f:12:3: ..."), else at the scenario's trace entry. */
 static int trace_err(struct ld *ld, const struct yn *at, const char *err)
@@ -1877,6 +1959,7 @@ static int load_trace_job(struct ld *ld, const struct yn *m, struct scn_job_grou
 	free(path);
 	if (rc)
 		return -1;
+	double pad = o.offer_pad;
 	tr->strict = o.strict;
 	s->traces = xrealloc(s->traces, (size_t)(s->ntraces + 1) * sizeof *s->traces);
 	s->traces[s->ntraces++] = tr;
@@ -1885,7 +1968,7 @@ static int load_trace_job(struct ld *ld, const struct yn *m, struct scn_job_grou
 	bool *unmet = xcalloc((size_t)tr->nconstraints + 1, sizeof *unmet);
 	rc = trace_constraints(ld, t, tr, unmet) < 0 || trace_fit(ld, t, tr, j, unmet) < 0;
 	free(unmet);
-	if (rc)
+	if (rc || (tr->njobs && pad > 0 && offer_pad(ld, yn_get(t, "offer_pad"), tr, pad) < 0))
 		return -1;
 	if (tr->njobs == 0)
 		return fail(ld, t, "trace '%s' leaves no job (%lld records read, %lld filtered, "
@@ -2790,6 +2873,8 @@ static int load_options(struct ld *ld, const struct yn *root)
 	    opt_lim(ld, root, "replications", 1, MAX_REPLICATIONS, "replications",
 		    &s->replications) < 0)
 		return -1;
+	if (scn_seed_at_load >= 0)
+		s->seed = (uint64_t)scn_seed_at_load;
 	if ((v = yn_get(root, "metrics")) &&
 	    (CHECK_MAP(ld, v, "metrics", metric_keys) < 0 ||
 	     opt_int(ld, v, "warmup_jobs", 0, &s->warmup_jobs) < 0))

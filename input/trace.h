@@ -59,6 +59,11 @@ struct trace_opts {
 				   by offer_seed, and each holds what it gets
 				   until 1 µs after the last arrives */
 	uint64_t offer_seed;
+	double offer_pad;       /* offer-only: the loader pads (or trims) the
+				   offered jobs by sampling to this multiple of
+				   the cluster's GPU capacity (FGD's 1.3); 0:
+				   as read (not the builder's: it knows no
+				   cluster) */
 };
 
 /* ---- the builder, for importers ------------------------------------- */

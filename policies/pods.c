@@ -10,22 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frag.h"
 #include "pol_common.h"
 #include "rng.h"
 #include "sim.h"
 #include "util.h"
 
 #define POD_RNG 0x706f6473u   /* "pods": the keyed RNG's x coordinate */
-#define FRAG_COVER 0.95       /* the target workload covers 95 % of the pods */
-
-/* One shape of the target workload, with its probability. */
-struct tshape {
-	int64_t cpu;
-	int k, m;
-	uint64_t require;
-	double p;
-	long long n;
-};
 
 /* A tentative executor of the job being decided. */
 struct tent {
@@ -40,7 +31,7 @@ struct pods {
 	struct sim *s;
 	struct pol_jobset q;  /* waiting, by arrival */
 	int64_t max_cpu, max_gpu;
-	struct tshape *ts; int nts;
+	struct frag_target tw; /* fgd's target workload */
 	int *tags;            /* by node: POD_NTAGS counts */
 	int *pl_head;         /* by job: its first placement in pl, -1 */
 	struct pl { int node, tag, next; } *pl; int npl, cap_pl; /* its executors'
@@ -83,72 +74,9 @@ static void req_of(const struct sim_role *ro, struct pod_req *r)
 
 /* ---- the target workload and the fragmentation (fgd.md §2) ----------- */
 
-static int cmp_ts(const void *a, const void *b)
-{
-	const struct tshape *x = a, *y = b;
-	return x->n > y->n ? -1 : x->n < y->n ? 1 : 0;
-}
-
-/* The shapes of every executor of the workload (fgd.md: of the original
- * pod list), by count, until they cover 95 % of them, renormalised. */
-static void target_workload(struct pods *p, const struct sim *s)
-{
-	int cap = 0;
-	for (int i = 0; i < sim_njobs(s); i++) {
-		const struct sim_shape *sh = sim_job(s, i)->shape;
-		for (int r = 0; r < sh->nroles; r++) {
-			struct pod_req q;
-			req_of(&sh->role[r], &q);
-			int k = 0;
-			while (k < p->nts && !(p->ts[k].cpu == q.cpu && p->ts[k].k == q.k &&
-					       p->ts[k].m == q.m && p->ts[k].require == q.require))
-				k++;
-			if (k == p->nts) {
-				xgrow(&p->ts, &cap, p->nts + 1, sizeof *p->ts);
-				p->ts[p->nts++] = (struct tshape){q.cpu, q.k, q.m, q.require, 0, 0};
-			}
-			p->ts[k].n += sh->role[r].count;
-		}
-	}
-	/* by count, ties in first appearance (qsort is not stable: keep the
-	 * order by index through a stable insertion on equal counts) */
-	for (int a = 1; a < p->nts; a++)
-		for (int b = a; b > 0 && cmp_ts(&p->ts[b], &p->ts[b - 1]) < 0; b--) {
-			struct tshape x = p->ts[b];
-			p->ts[b] = p->ts[b - 1];
-			p->ts[b - 1] = x;
-		}
-	long long all = 0, got = 0;
-	for (int k = 0; k < p->nts; k++)
-		all += p->ts[k].n;
-	int keep = 0;
-	while (keep < p->nts && (double)got < FRAG_COVER * (double)all)
-		got += p->ts[keep++].n;
-	p->nts = keep;
-	for (int k = 0; k < keep; k++)
-		p->ts[k].p = got ? (double)p->ts[k].n / (double)got : 0;
-}
-
 double pods_frag(const struct pods *p, const struct pod_node *v)
 {
-	double f = 0;
-	for (int k = 0; k < p->nts; k++) {
-		const struct tshape *t = &p->ts[k];
-		int64_t part = v->gfree;
-		if (t->k && (v->n->labels & t->require) == t->require) {
-			int fit = 0;
-			int64_t unusable = 0;
-			for (int g = 0; g < v->g; g++)
-				if (v->free[g] >= t->m)
-					fit++;
-				else
-					unusable += v->free[g];
-			if (fit >= t->k && v->cpu >= t->cpu)
-				part = unusable;
-		}
-		f += t->p * (double)part;
-	}
-	return f;
+	return frag_node(&p->tw, v->n->labels, v->cpu, v->g, v->free, v->gfree);
 }
 
 /* ---- views, feasibility, GPU choice ----------------------------------- */
@@ -340,8 +268,8 @@ void *pods_init(struct sim *s, const struct scn_policy *cfg, const struct pod_ru
 	p->score = xmalloc((size_t)nn * sizeof *p->score);
 	p->cand_gpu = xmalloc((size_t)nn * sizeof *p->cand_gpu);
 	p->cand = xmalloc((size_t)nn * sizeof *p->cand);
-	if (rules->frag)
-		target_workload(p, s);
+	if (rules->frag) /* fgd.md: the original pod list's */
+		frag_of_scenario(sim_scenario(s), &p->tw);
 	return p;
 }
 
@@ -400,7 +328,7 @@ void pods_fini(void *st)
 {
 	struct pods *p = st;
 	pol_jobset_free(&p->q);
-	free(p->ts);
+	frag_free(&p->tw);
 	free(p->tags);
 	free(p->pl_head), free(p->pl);
 	free(p->t);

@@ -104,6 +104,11 @@ struct scn_trace {
 	int64_t t0_us;                 /* the trace time that became 0 */
 	bool strict;                   /* imported under `strict` (the loader's
 					  later checks follow it too) */
+	int64_t *orig_count;           /* by shape: the jobs of the list as read,
+					  before offer_pad sampled it (FGD's
+					  target workload is the original
+					  list's); NULL: the rows as they are;
+					  owned */
 	bool offer;                    /* offer-only: arrivals 2 µs apart in a
 					  shuffled order, each job holding until
 					  all have come (input/trace.h) */

@@ -774,6 +774,54 @@ static void fgd_choice(void)
 	CU_ASSERT(gpu1 >= 79 && gpu1 <= 121);
 }
 
+/* `hetsim fgd` by hand (fgd-experiment.yaml explains the figures): seed 1
+ * offers p1 then p2, seed 2 p2 then p1 (pinned here); the grid point of
+ * each offered pod, the seeds' mean, min and max; runs.csv; bad input. */
+static void fgd_experiment(void)
+{
+	char dir[] = "/tmp/hetsim-fgd-XXXXXX", args[512], path[600];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	char *out = NULL, *err = NULL;
+	snprintf(args, sizeof args, "fgd tests/scenarios/hand/fgd-experiment.yaml --seeds 1-2 "
+		 "-q -o %s", dir);
+	CU_ASSERT_EQUAL(h_hetsim(args, &out, &err), 0);
+	free(out), free(err);
+	snprintf(path, sizeof path, "%s/curves.csv", dir);
+	char *csv = h_slurp(path, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(csv);
+	const char *want =
+		"policy,demand_pct,seeds,alloc_pct,alloc_min,alloc_max,frag_pct,frag_min,frag_max,"
+		"frag_idle_pct,frag_idle_min,frag_idle_max\n"
+		"fifo,25,1,25.0000,25.0000,25.0000,12.5000,12.5000,12.5000,16.6667,16.6667,16.6667\n"
+		"fifo,50,1,50.0000,50.0000,50.0000,0.0000,0.0000,0.0000,0.0000,0.0000,0.0000\n"
+		"fifo,75,2,75.0000,75.0000,75.0000,12.5000,12.5000,12.5000,50.0000,50.0000,50.0000\n";
+	CU_ASSERT_EQUAL(strncmp(csv, want, strlen(want)), 0);
+	if (strncmp(csv, want, strlen(want)))
+		fprintf(stderr, "\n%s", csv);
+	free(csv);
+	snprintf(path, sizeof path, "%s/runs.csv", dir);
+	csv = h_slurp(path, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(csv);
+	CU_ASSERT_PTR_NOT_NULL(strstr(csv, "fifo,1,2,2,0,75.0000,75.0000,12.5000\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(csv, "bestfit,2,2,2,0,75.0000,75.0000,12.5000\n"));
+	free(csv);
+	/* bad input: a bad --seeds (2), a scenario that does not offer (1) */
+	CU_ASSERT_EQUAL(h_hetsim("fgd tests/scenarios/hand/fgd-experiment.yaml --seeds 5-3", &out,
+				 &err), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "option '--seeds': expected A or A-B"));
+	free(out), free(err);
+	CU_ASSERT_EQUAL(h_hetsim("fgd tests/scenarios/hand/sjf.yaml -o /tmp/hetsim-fgd-none",
+				 &out, &err), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "not an offer-only scenario"));
+	free(out), free(err);
+	static const char *const files[] = {"curves.csv", "runs.csv", "alloc.png", "frag.png"};
+	for (int i = 0; i < 4; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+		remove(path);
+	}
+	rmdir(dir);
+}
+
 int test_suite_policies(void)
 {
 	TEST_SUITE("policies",
@@ -781,6 +829,8 @@ int test_suite_policies(void)
 		   {"easy: backfilling by hand, the shadow time and the extra node", easy_hand},
 		   {"sjf: shortest first by actual and by requested time, by hand", sjf_hand},
 		   {"fgd and its baselines: node and GPU chosen, by hand", fgd_choice},
+		   {"hetsim fgd: allocation and fragmentation by offered load, by hand",
+		    fgd_experiment},
 		   {"fifo: first fit, node skipped for memory, whole job", fifo_first_fit},
 		   {"fifo: executor start-up and task launch overheads", fifo_overheads},
 		   {"spark-standalone: no cores_max takes every core", standalone_greedy},

@@ -375,6 +375,67 @@ static void pai_kinds(void)
 	scn_trace_free(t);
 }
 
+/* offer_pad (FGD's volume rule): grown by sampling to at most pad x the
+ * GPU capacity (2000 milli-GPUs here: 1500 offered), or shrunk; the
+ * list as read counted per shape; the offer's times again; errors. */
+static void offer_pad(void)
+{
+	char root[1024], y[4096];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(getcwd(root, sizeof root));
+	static const double pads[] = {1.0, 3.0, 0.5};
+	for (int k = 0; k < 3; k++) {
+		char path[] = "/tmp/hetsim-pad-XXXXXX";
+		int fd = mkstemp(path);
+		CU_ASSERT_FATAL(fd >= 0);
+		FILE *f = fdopen(fd, "w");
+		fprintf(f, "cluster:\n  - name: n\n    trace: {format: alibaba-openb-2023, path: "
+			"%s/tests/data/traces/alibaba/fgdx-nodes.csv}\nworkload:\n  - name: p\n"
+			"    trace: {format: alibaba-openb-2023, path: %s/tests/data/traces/alibaba/"
+			"fgdx-pods.csv, offer: true, offer_pad: %g}\npolicies: [fifo]\n", root, root,
+			pads[k]);
+		fclose(f);
+		char err[1024];
+		struct scn *sc = scn_load(path, err, sizeof err);
+		remove(path);
+		if (!sc)
+			fprintf(stderr, "\n%s\n", err);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
+		const struct scn_trace *t = sc->traces[0];
+		int64_t gpu = 0;
+		for (int64_t i = 0; i < t->njobs; i++) {
+			const struct scn_trace_role *r = &t->shapes[t->jobs[i].shape].role[0];
+			gpu += r->gpus ? 1000 * r->gpus : r->gpu_milli;
+			CU_ASSERT_EQUAL(t->jobs[i].arrival_us, 2 * i);
+			CU_ASSERT_EQUAL(t->jobs[i].run_us, 2 * t->njobs + 1 - 2 * i);
+		}
+		CU_ASSERT(gpu <= pads[k] * 2000);
+		if (pads[k] > 0.75) /* grown: the next draw would pass the target */
+			CU_ASSERT(gpu + 1000 > pads[k] * 2000 || gpu + 500 > pads[k] * 2000);
+		if (pads[k] == 3.0)
+			CU_ASSERT(t->njobs >= 7); /* 6000: at least 4 more, none above 1000 */
+		if (pads[k] == 0.5)
+			CU_ASSERT_EQUAL(t->njobs, 1);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(t->orig_count);
+		CU_ASSERT_EQUAL(t->orig_count[0] + (t->nshapes > 1 ? t->orig_count[1] : 0), 2);
+		CU_ASSERT_EQUAL(sc->jobs[0].count, t->njobs);
+		scn_free(sc);
+	}
+	const char *head = "cluster: [{name: n, count: 1, cores: 4, memory: 8GiB, gpus: 2, gpu_model: t4}]\n"
+			   "policies: [fifo]\nworkload:\n  - name: p\n";
+	snprintf(y, sizeof y, "%s    trace: {path: %s/tests/data/traces/alibaba/fgdx-pods.csv, "
+		 "format: alibaba-openb-2023, offer_pad: 1.3}\n", head, root);
+	char msg[256];
+	snprintf(msg, sizeof msg, ":5:%d: offer_pad goes with offer: true",
+		 (int)(strstr(y + strlen(head), "1.3") - (y + strlen(head))) + 1);
+	h_expect_load_error(y, msg);
+	snprintf(y, sizeof y, "%s    trace: {path: %s/tests/data/traces/alibaba/fgdx-pods.csv, "
+		 "format: alibaba-openb-2023, offer: true, offer_pad: 0}\n", head, root);
+	snprintf(msg, sizeof msg, ":5:%d: offer_pad '0' is outside (0, 100] (a multiple of the "
+		 "cluster's GPU capacity)",
+		 (int)(strstr(y + strlen(head), "0}") - (y + strlen(head))) + 1);
+	h_expect_load_error(y, msg);
+}
+
 /* A trace's kinds to job models (trace-kinds.yaml explains it): kind 7
  * as WordCount jobs at the trace's times, the rest rigid trace jobs, on
  * the trace's one clock. */
@@ -619,7 +680,7 @@ static void trace_scenario(void)
 	h_expect_load_error(y, msg);
 	snprintf(y, sizeof y, "%s    trace: {path: %s, colour: red}\n", head, hand);
 	snprintf(msg, sizeof msg, ":5:%d: unknown key 'colour' in trace (known: format, path, "
-		 "window, first, users, queues, kinds, time_scale, executor, completed_only, strict, offer)",
+		 "window, first, users, queues, kinds, time_scale, executor, completed_only, strict, offer, offer_pad)",
 		 COL("colour"));
 	h_expect_load_error(y, msg);
 	snprintf(y, sizeof y, "%s    trace: {path: %s, offer: true, window: {to: 1h}}\n", head, hand);
@@ -716,6 +777,7 @@ int test_suite_trace(void)
 		   {"trace: hand-computed rigid replay under three policies", trace_rigid},
 		   {"pai: job kinds from task names", pai_kinds},
 		   {"trace: kinds to job models, arrivals on the trace's clock", trace_kinds},
+		   {"trace: offer_pad grows or shrinks the offered jobs by sampling", offer_pad},
 		   {"trace: offer-only, shuffled, placed at once or dropped", trace_offer},
 		   {"trace: openb pods, GPU shares by best fit, a milli-core fit", openb_shares},
 		   {"kernel: milli-cores oversubscribed past INT_MAX", milli_oversubscribed},
