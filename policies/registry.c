@@ -14,6 +14,7 @@ static const struct policy_ops *const policies[] = {
 	&pol_yarn,
 	&pol_log_replay,
 	&pol_easy,
+	&pol_conservative,
 	&pol_sjf,
 	&pol_fgd,
 	&pol_clustering,

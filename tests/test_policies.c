@@ -822,11 +822,35 @@ static void fgd_experiment(void)
 	rmdir(dir);
 }
 
+/* Conservative against EASY backfilling by hand (conservative.yaml
+ * explains it): every waiting job reserved, so job 3 is not delayed by
+ * job 4, and job 5 backfills before job 2's reservation. */
+static void conservative_hand(void)
+{
+	static const char *const pols[] = {"conservative", "easy", "fifo"};
+	static const int64_t start[3][5] = {{0, 10, 20, 25, 4}, {0, 10, 23, 3, 10},
+					    {0, 10, 20, 25, 25}};
+	static const int64_t run[] = {10, 10, 5, 20, 5}, span[] = {45, 28, 45};
+	for (int p = 0; p < 3; p++) {
+		struct scn *sc;
+		struct sim *s = h_run("tests/scenarios/hand/conservative.yaml", pols[p], 0, &sc);
+		for (int i = 0; i < 5; i++) {
+			const struct sim_job *j = h_job(s, "swf", i);
+			CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+			CU_ASSERT_EQUAL(j->start_us, S(start[p][i]));
+			h_expect_end(s, j, JOB_DONE, S(start[p][i] + run[i]), "");
+		}
+		CU_ASSERT_EQUAL(h_makespan(s), S(span[p]));
+		h_done(s, sc);
+	}
+}
+
 int test_suite_policies(void)
 {
 	TEST_SUITE("policies",
 		   {"fifo: head-of-line blocking (label-dual backfills)", fifo_hol},
 		   {"easy: backfilling by hand, the shadow time and the extra node", easy_hand},
+		   {"conservative: every job reserved, against easy, by hand", conservative_hand},
 		   {"sjf: shortest first by actual and by requested time, by hand", sjf_hand},
 		   {"fgd and its baselines: node and GPU chosen, by hand", fgd_choice},
 		   {"hetsim fgd: allocation and fragmentation by offered load, by hand",
