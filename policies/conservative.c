@@ -15,8 +15,8 @@
  * `fallback` actual x `factor` or none).  The profile counts, per node,
  * milli-cores, memory and milli-GPUs (a whole GPU 1000); a job is packed
  * on the profile first fit in node order, each node offering the least it
- * has free over the job's interval; one reserved now is placed on the
- * real nodes within those amounts (pol_tent, GPU by GPU).
+ * has free over the job's interval, and one starting now also on the
+ * real nodes as they are (pol_tent, GPU by GPU).
  *
  * Cost per decision: O(waiting x segments x (segments + executors x
  * nodes)), segments = the running jobs' ends and the reservations' ends
@@ -222,10 +222,15 @@ static void build(struct cons *p, struct sim *s)
 }
 
 /* First fit of j's wanted executors on the least free over segments
- * [a, b] (mc, mm, mg), their nodes into p->place; false if one does not
- * fit. */
-static bool pack(struct cons *p, const struct sim_job *j, int a, int b)
+ * [a, b] (mc, mm, mg), their nodes into p->place; with `now` each also
+ * on the real node as it is (pol_tent, GPU by GPU: a share needs one GPU
+ * with that much free, which the profile's sums cannot tell), placed
+ * tentatively.  False if one does not fit. */
+static bool pack(struct cons *p, const struct sim *s, const struct sim_job *j, int a, int b,
+		 bool now)
 {
+	const struct clu *c = sim_cluster(s);
+	pol_tent_reset(&p->t);
 	for (int i = 0; i < p->n; i++) {
 		p->mc[i] = p->s[a].c[i], p->mm[i] = p->s[a].m[i], p->mg[i] = p->s[a].g[i];
 		for (int k = a + 1; k <= b; k++) {
@@ -239,42 +244,31 @@ static bool pack(struct cons *p, const struct sim_job *j, int a, int b)
 		const struct sim_role *ro = &j->shape->role[r];
 		int64_t cores = ro->cores ? ro->cores : CLU_MILLI;
 		int64_t gm = ro->gpus ? (int64_t)ro->gpus * CLU_GPU_MILLI : ro->gpu_milli;
+		int milli = ro->gpus ? 0 : ro->gpu_milli;
 		for (int k = j->live->granted[r]; k < ro->count; k++) {
 			int node = -1;
-			for (int i = 0; i < p->n && node < 0; i++)
-				if (p->mc[i] >= cores && p->mm[i] >= ro->mem_mib && p->mg[i] >= gm)
-					node = i;
+			for (int i = 0; i < p->n && node < 0; i++) {
+				if (!(p->mc[i] >= cores && p->mm[i] >= ro->mem_mib && p->mg[i] >= gm))
+					continue;
+				if (now) {
+					int fc, fg;
+					int64_t fm;
+					pol_tent_free(&p->t, &c->nodes[i], &fc, &fm, &fg);
+					if (fc < cores || fm < ro->mem_mib || fg < ro->gpus ||
+					    (milli && pol_share_pick(&p->t, &c->nodes[i], milli) < 0))
+						continue;
+				}
+				node = i;
+			}
 			if (node < 0)
 				return false;
 			p->mc[node] -= cores, p->mm[node] -= ro->mem_mib, p->mg[node] -= gm;
 			p->place[x++] = node;
-		}
-	}
-	return true;
-}
-
-/* The placement of pack, on the real nodes now (GPU by GPU), into the
- * tentative set; false if the GPUs' granularity refuses it. */
-static bool place_real(struct cons *p, const struct sim *s, const struct sim_job *j)
-{
-	const struct clu *c = sim_cluster(s);
-	pol_tent_reset(&p->t);
-	int x = 0;
-	for (int r = 0; r < j->shape->nroles; r++) {
-		const struct sim_role *ro = &j->shape->role[r];
-		int cores = ro->cores ? ro->cores : CLU_MILLI, milli = ro->gpus ? 0 : ro->gpu_milli;
-		for (int k = j->live->granted[r]; k < ro->count; k++) {
-			const struct clu_node *n = &c->nodes[p->place[x++]];
-			int fc, fg;
-			int64_t fm;
-			pol_tent_free(&p->t, n, &fc, &fm, &fg);
-			if (fc < cores || fm < ro->mem_mib || fg < ro->gpus ||
-			    (milli && pol_share_pick(&p->t, n, milli) < 0))
-				return false;
-			if (milli)
-				pol_tent_add_share(&p->t, n, r, cores, ro->mem_mib, milli);
-			else
-				pol_tent_add(&p->t, n->id, r, cores, ro->mem_mib, ro->gpus);
+			if (now && milli)
+				pol_tent_add_share(&p->t, &c->nodes[node], r, (int)cores, ro->mem_mib,
+						   milli);
+			else if (now)
+				pol_tent_add(&p->t, node, r, (int)cores, ro->mem_mib, ro->gpus);
 		}
 	}
 	return true;
@@ -317,9 +311,7 @@ static void cons_schedule(void *st, struct sim *s)
 			int b = a;
 			while (b + 1 < p->ns && p->s[b + 1].t < end)
 				b++;
-			if (!pack(p, j, a, b))
-				continue;
-			if (start == now && !place_real(p, s, j))
+			if (!pack(p, s, j, a, b, start == now))
 				continue;
 			/* the reservation: [start, end), the profile split at end */
 			if (end != NO_END && (b + 1 >= p->ns || p->s[b + 1].t != end))

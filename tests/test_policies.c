@@ -845,12 +845,29 @@ static void conservative_hand(void)
 	}
 }
 
+/* Conservative backfilling and GPU shares (conservative-shares.yaml):
+ * a share starts at once on a node with a GPU that holds it, not held
+ * back by a node whose GPUs' sum would. */
+static void conservative_shares(void)
+{
+	struct scn *sc;
+	struct sim *s = h_run("tests/scenarios/hand/conservative-shares.yaml", "conservative", 0,
+			      &sc);
+	char b[128];
+	const struct sim_job *j = h_job(s, "pods", 2);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	CU_ASSERT_EQUAL(j->start_us, S(1));
+	CU_ASSERT_STRING_EQUAL(h_exec_nodes(s, j, b, sizeof b), "n2-0");
+	h_done(s, sc);
+}
+
 int test_suite_policies(void)
 {
 	TEST_SUITE("policies",
 		   {"fifo: head-of-line blocking (label-dual backfills)", fifo_hol},
 		   {"easy: backfilling by hand, the shadow time and the extra node", easy_hand},
 		   {"conservative: every job reserved, against easy, by hand", conservative_hand},
+		   {"conservative: a share starts on a GPU that holds it", conservative_shares},
 		   {"sjf: shortest first by actual and by requested time, by hand", sjf_hand},
 		   {"fgd and its baselines: node and GPU chosen, by hand", fgd_choice},
 		   {"hetsim fgd: allocation and fragmentation by offered load, by hand",
