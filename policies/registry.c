@@ -15,6 +15,7 @@ static const struct policy_ops *const policies[] = {
 	&pol_log_replay,
 	&pol_easy,
 	&pol_conservative,
+	&pol_drf,
 	&pol_sjf,
 	&pol_fgd,
 	&pol_clustering,

@@ -861,6 +861,31 @@ static void conservative_shares(void)
 	h_done(s, sc);
 }
 
+/* DRF by hand: the paper's example (drf.yaml: A gets 3 executors, B 2,
+ * each a dominant share of 2/3) and per user (drf-users.yaml). */
+static void drf_hand(void)
+{
+	struct scn *sc;
+	struct sim *s = h_run("tests/scenarios/hand/drf.yaml", "drf", 0, &sc);
+	int at0[2] = {0, 0};
+	for (int i = 0; i < h_nexecs(); i++)
+		if (h_exec(i)->launch_us == 0)
+			at0[h_exec(i)->job]++;
+	CU_ASSERT_EQUAL(at0[0], 3);
+	CU_ASSERT_EQUAL(at0[1], 2);
+	h_expect_end(s, h_job(s, "b", 0), JOB_DONE, S(400), "");
+	h_expect_end(s, h_job(s, "a", 0), JOB_DONE, S(600), "");
+	h_done(s, sc);
+	static const char *const pols[] = {"drf", "fifo"};
+	static const int64_t start[2][3] = {{0, 10, 0}, {0, 0, 10}};
+	for (int p = 0; p < 2; p++) {
+		s = h_run("tests/scenarios/hand/drf-users.yaml", pols[p], 0, &sc);
+		for (int i = 0; i < 3; i++)
+			h_expect_end(s, h_job(s, "swf", i), JOB_DONE, S(start[p][i] + 10), "");
+		h_done(s, sc);
+	}
+}
+
 int test_suite_policies(void)
 {
 	TEST_SUITE("policies",
@@ -868,6 +893,7 @@ int test_suite_policies(void)
 		   {"easy: backfilling by hand, the shadow time and the extra node", easy_hand},
 		   {"conservative: every job reserved, against easy, by hand", conservative_hand},
 		   {"conservative: a share starts on a GPU that holds it", conservative_shares},
+		   {"drf: the paper's example and per user, by hand", drf_hand},
 		   {"sjf: shortest first by actual and by requested time, by hand", sjf_hand},
 		   {"fgd and its baselines: node and GPU chosen, by hand", fgd_choice},
 		   {"hetsim fgd: allocation and fragmentation by offered load, by hand",

@@ -55,6 +55,7 @@ static void tr_shape_at(const struct scn *s, int g, int k, struct sim_shape *out
 		cmax += (int64_t)tr->count * out->role[r].cores;
 	}
 	out->cores_max = cmax > INT_MAX ? INT_MAX : (int)cmax;
+	out->rigid = true;
 	int per = out->role[0].cores / (ts->role[0].slots > 0 ? ts->role[0].slots : 1);
 	out->task_cpus = per > 0 ? per : 1;
 }

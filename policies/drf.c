@@ -1,0 +1,243 @@
+/* drf.c - Dominant Resource Fairness (Ghodsi et al., "Dominant Resource
+ * Fairness: Fair Allocation of Multiple Resource Types", NSDI'11).
+ *
+ * Progressive filling over cores, memory and GPUs: at each step the
+ * entity (an application, or a user where the workload's jobs have users:
+ * a trace's) with the smallest dominant share - the largest of its
+ * allocated cores, memory and GPUs, each over the cluster's total - gets
+ * its next executor, first fit in node order, until no waiting executor
+ * fits.  A job that must have all its executors before it runs (a rigid
+ * trace job: sim_shape.rigid) gets them all at once or none.  Within an
+ * entity its jobs in arrival order; ties between entities in order of
+ * their first job's arrival.  Labels are ignored, as by fifo
+ * (docs/policies/drf.md).
+ *
+ * Cost per decision: O(launches x waiting jobs) to pick, plus O(nodes)
+ * per executor placed.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pol_common.h"
+#include "scenario.h"
+#include "scn_trace.h"
+#include "sim.h"
+#include "util.h"
+
+struct drf {
+	struct pol_jobset q;          /* jobs wanting executors, by arrival */
+	struct pol_fits fits;
+	struct pol_tent t;
+	int *ent;                     /* by job: its entity */
+	int nent;
+	double (*alloc)[3];           /* by entity: cores (milli), MiB, milli-GPUs held */
+	double (*held)[3];            /* by job: the same */
+	double total[3];
+	bool *tried;                  /* by job: failed in this decision */
+};
+
+static void drf_can_ever_place(const struct scn_policy *cfg, const struct scn *sc, int group,
+			       const struct sim_shape *sh, struct pol_verdict *v)
+{
+	/* progressive filling: a job runs with what it gets, so each executor
+	 * need only fit a node; a rigid job's must all fit at once */
+	struct pol_fit_rules rules = {.labels = false, .cores = true, .gpus = true,
+				      .whole = sh->rigid};
+	(void)cfg;
+	struct sim_shape one = *sh;
+	for (int r = 0; !sh->rigid && r < one.nroles; r++)
+		one.role[r].count = 1; /* one executor of each role is a start */
+	pol_feasible(sc, group, &one, rules, v);
+}
+
+/* Entities: a trace job's user (one entity per group and user), else
+ * the job itself. */
+static void entities(struct drf *d, const struct sim *s)
+{
+	const struct scn *sc = sim_scenario(s);
+	int nj = sim_njobs(s);
+	int *base = xcalloc((size_t)(sc->njobgroups ? sc->njobgroups : 1), sizeof *base);
+	int next = 0;
+	for (int g = 0; g < sc->njobgroups; g++) {
+		const struct scn_trace *t = sc->jobs[g].trace;
+		base[g] = next;
+		next += t && t->nusers ? t->nusers : 0;
+	}
+	for (int i = 0; i < nj; i++) {
+		const struct sim_job *j = sim_job(s, i);
+		const struct scn_trace *t = sc->jobs[j->group].trace;
+		int u = t && t->nusers ? t->jobs[j->index].user : -1;
+		d->ent[i] = u >= 0 ? base[j->group] + u : next++;
+	}
+	d->nent = next;
+	free(base);
+}
+
+static void *drf_init(struct sim *s, const struct scn_policy *cfg)
+{
+	struct drf *d = xcalloc(1, sizeof *d);
+	int nj = sim_njobs(s) ? sim_njobs(s) : 1;
+	const struct clu *c = sim_cluster(s);
+	pol_jobset_init(&d->q, sim_njobs(s));
+	pol_fits_init(&d->fits, s, drf_can_ever_place, cfg);
+	pol_tent_init(&d->t, c->n);
+	d->ent = xmalloc((size_t)nj * sizeof *d->ent);
+	d->tried = xcalloc((size_t)nj, sizeof *d->tried);
+	entities(d, s);
+	d->alloc = xcalloc((size_t)(d->nent ? d->nent : 1), sizeof *d->alloc);
+	d->held = xcalloc((size_t)nj, sizeof *d->held);
+	d->total[0] = (double)c->total_cores;
+	d->total[1] = (double)c->total_mem_mib;
+	d->total[2] = (double)c->total_gpus * CLU_GPU_MILLI;
+	return d;
+}
+
+static double dominant(const struct drf *d, int e)
+{
+	double m = 0;
+	for (int r = 0; r < 3; r++)
+		if (d->total[r] > 0)
+			m = fmax(m, d->alloc[e][r] / d->total[r]);
+	return m;
+}
+
+static void drf_arrived(void *st, struct sim *s, int job)
+{
+	struct drf *d = st;
+	int why = pol_fits_arrived(&d->fits, s, sim_job(s, job));
+	if (why) {
+		sim_reject_job(s, job, why);
+		return;
+	}
+	pol_jobset_add(&d->q, job);
+}
+
+/* cores (milli), MiB, milli-GPUs into (sign 1) or out of (-1) job's and
+ * its entity's shares. */
+static void account(struct drf *d, int job, double cores, double mem, double gm, double sign)
+{
+	double *a = d->alloc[d->ent[job]], *h = d->held[job];
+	a[0] += sign * cores, a[1] += sign * mem, a[2] += sign * gm;
+	h[0] += sign * cores, h[1] += sign * mem, h[2] += sign * gm;
+}
+
+static void drf_finished(void *st, struct sim *s, int job)
+{
+	struct drf *d = st;
+	(void)s;
+	pol_jobset_remove(&d->q, job);
+	/* its executors are released: what it held leaves its entity's share */
+	account(d, job, d->held[job][0], d->held[job][1], d->held[job][2], -1);
+}
+
+/* Tentatively place the executors `job` gets now: all it still wants
+ * (rigid) or its next one, first fit in node order; false if one does
+ * not fit. */
+static bool place(struct drf *d, const struct sim *s, const struct sim_job *j)
+{
+	const struct clu *c = sim_cluster(s);
+	pol_tent_reset(&d->t);
+	int want = j->shape->rigid ? sim_execs_wanted(j) : 1;
+	int r = sim_next_role(j), k = j->live->granted[r];
+	for (int n = 0; n < want; n++) {
+		while (k >= j->shape->role[r].count && r + 1 < j->shape->nroles)
+			r++, k = j->live->granted[r];
+		const struct sim_role *ro = &j->shape->role[r];
+		int cores = ro->cores ? ro->cores : CLU_MILLI, milli = ro->gpus ? 0 : ro->gpu_milli;
+		int node = -1;
+		for (int i = 0; i < c->n && node < 0; i++) {
+			int fc, fg;
+			int64_t fm;
+			pol_tent_free(&d->t, &c->nodes[i], &fc, &fm, &fg);
+			if (fc >= cores && fm >= ro->mem_mib && fg >= ro->gpus &&
+			    (!milli || pol_share_pick(&d->t, &c->nodes[i], milli) >= 0))
+				node = i;
+		}
+		if (node < 0)
+			return false;
+		if (milli)
+			pol_tent_add_share(&d->t, &c->nodes[node], r, cores, ro->mem_mib, milli);
+		else
+			pol_tent_add(&d->t, node, r, cores, ro->mem_mib, ro->gpus);
+		k++;
+	}
+	return true;
+}
+
+static void drf_schedule(void *st, struct sim *s)
+{
+	struct drf *d = st;
+	for (int job = pol_jobset_first(&d->q); job >= 0; job = pol_jobset_next(&d->q, job))
+		d->tried[job] = false;
+	for (;;) {
+		/* the entity of the smallest dominant share with a job to try:
+		 * its first such job (arrival order breaks ties) */
+		int best = -1;
+		double bs = 0;
+		for (int job = pol_jobset_first(&d->q); job >= 0; job = pol_jobset_next(&d->q, job)) {
+			if (d->tried[job])
+				continue;
+			double ds = dominant(d, d->ent[job]);
+			if (best < 0 || ds < bs) {
+				best = job;
+				bs = ds;
+			}
+		}
+		if (best < 0)
+			return;
+		const struct sim_job *j = sim_job(s, best);
+		if (!place(d, s, j)) {
+			d->tried[best] = true;
+			continue;
+		}
+		for (int i = 0; i < d->t.n; i++) {
+			const struct pol_tent_exec *x = &d->t.e[i];
+			account(d, best, x->cores, (double)x->mem_mib,
+				x->gpu_milli ? x->gpu_milli : (double)x->gpus * CLU_GPU_MILLI, +1);
+		}
+		pol_tent_launch(&d->t, s, best);
+		if (sim_execs_wanted(j) == 0)
+			pol_jobset_remove(&d->q, best);
+	}
+}
+
+/* A lost executor leaves its entity's share; its job wants a replacement. */
+static void drf_exec_lost(void *st, struct sim *s, int job, const struct sim_exec *x, int why)
+{
+	struct drf *d = st;
+	(void)s, (void)why;
+	if (x->role >= 0) /* an AM is none of this policy's */
+		account(d, job, x->cores, (double)x->mem_mib,
+			x->gpu_milli ? x->gpu_milli : (double)x->gpus * CLU_GPU_MILLI, -1);
+	pol_jobset_return(&d->q, job);
+}
+
+static void drf_fini(void *st)
+{
+	struct drf *d = st;
+	pol_jobset_free(&d->q);
+	pol_fits_free(&d->fits);
+	pol_tent_fini(&d->t);
+	free(d->ent), free(d->alloc), free(d->held), free(d->tried);
+	free(d);
+}
+
+static const struct pol_param drf_params[] = {{.key = NULL}};
+
+const struct policy_ops pol_drf = {
+	.name = "drf",
+	.summary = "Dominant Resource Fairness: progressive filling by the smallest dominant "
+		   "share (per application, or per user)",
+	.params = drf_params,
+	.uses_labels = false,
+	.gpu_aware = pol_gpu_aware_always,
+	.places_roles = true,
+	.init = drf_init,
+	.job_arrived = drf_arrived,
+	.job_finished = drf_finished,
+	.schedule = drf_schedule,
+	.fini = drf_fini,
+	.exec_lost = drf_exec_lost,
+	.can_ever_place = drf_can_ever_place,
+};
