@@ -25,6 +25,7 @@ extern const struct policy_ops pol_easy;
 extern const struct policy_ops pol_sjf;
 extern const struct policy_ops pol_conservative;
 extern const struct policy_ops pol_drf;
+extern const struct policy_ops pol_tetris;
 extern const struct policy_ops pol_fgd;
 extern const struct policy_ops pol_clustering;
 extern const struct policy_ops pol_packing;

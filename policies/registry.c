@@ -16,6 +16,7 @@ static const struct policy_ops *const policies[] = {
 	&pol_easy,
 	&pol_conservative,
 	&pol_drf,
+	&pol_tetris,
 	&pol_sjf,
 	&pol_fgd,
 	&pol_clustering,

@@ -886,6 +886,31 @@ static void drf_hand(void)
 	}
 }
 
+/* Tetris by hand: alignment puts each executor on the node of its
+ * plenty (tetris.yaml); the SRPT knob puts the short job first
+ * (tetris-srpt.yaml). */
+static void tetris_hand(void)
+{
+	struct scn *sc;
+	char b[128];
+	static const char *const node[2][2] = {{"n0-0", "n1-0"}, {"n0-0", "n0-0"}};
+	static const char *const pols[] = {"tetris", "fifo"};
+	for (int p = 0; p < 2; p++) {
+		struct sim *s = h_run("tests/scenarios/hand/tetris.yaml", pols[p], 0, &sc);
+		CU_ASSERT_STRING_EQUAL(h_exec_nodes(s, h_job(s, "a", 0), b, sizeof b), node[p][0]);
+		CU_ASSERT_STRING_EQUAL(h_exec_nodes(s, h_job(s, "b", 0), b, sizeof b), node[p][1]);
+		h_done(s, sc);
+	}
+	static const char *const sp[] = {"tetris", "tetris-srpt"};
+	static const int64_t start[2][2] = {{0, 100}, {10, 0}}, run[] = {100, 10};
+	for (int p = 0; p < 2; p++) {
+		struct sim *s = h_run("tests/scenarios/hand/tetris-srpt.yaml", sp[p], 0, &sc);
+		for (int i = 0; i < 2; i++)
+			h_expect_end(s, h_job(s, "swf", i), JOB_DONE, S(start[p][i] + run[i]), "");
+		h_done(s, sc);
+	}
+}
+
 int test_suite_policies(void)
 {
 	TEST_SUITE("policies",
@@ -894,6 +919,7 @@ int test_suite_policies(void)
 		   {"conservative: every job reserved, against easy, by hand", conservative_hand},
 		   {"conservative: a share starts on a GPU that holds it", conservative_shares},
 		   {"drf: the paper's example and per user, by hand", drf_hand},
+		   {"tetris: alignment and the SRPT knob, by hand", tetris_hand},
 		   {"sjf: shortest first by actual and by requested time, by hand", sjf_hand},
 		   {"fgd and its baselines: node and GPU chosen, by hand", fgd_choice},
 		   {"hetsim fgd: allocation and fragmentation by offered load, by hand",
