@@ -23,6 +23,7 @@ extern const struct policy_ops pol_label_dual;
 extern const struct policy_ops pol_yarn;
 extern const struct policy_ops pol_easy;
 extern const struct policy_ops pol_sjf;
+extern const struct policy_ops pol_srtf;
 extern const struct policy_ops pol_conservative;
 extern const struct policy_ops pol_drf;
 extern const struct policy_ops pol_tetris;

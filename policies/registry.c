@@ -18,6 +18,7 @@ static const struct policy_ops *const policies[] = {
 	&pol_drf,
 	&pol_tetris,
 	&pol_sjf,
+	&pol_srtf,
 	&pol_fgd,
 	&pol_clustering,
 	&pol_packing,

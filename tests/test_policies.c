@@ -911,6 +911,23 @@ static void tetris_hand(void)
 	}
 }
 
+/* SRTF by hand (srtf.yaml): a short job preempts the long one, whose
+ * work is lost; a longer one waits; and the preemption is counted. */
+static void srtf_hand(void)
+{
+	static const char *const pols[] = {"srtf", "fifo"};
+	static const int64_t end[2][3] = {{115, 15, 315}, {100, 105, 305}};
+	for (int p = 0; p < 2; p++) {
+		struct scn *sc;
+		struct sim *s = h_run("tests/scenarios/hand/srtf.yaml", pols[p], 0, &sc);
+		for (int i = 0; i < 3; i++)
+			h_expect_end(s, h_job(s, "swf", i), JOB_DONE, S(end[p][i]), "");
+		CU_ASSERT_EQUAL(sim_totals(s)->preemptions, p == 0 ? 1 : 0);
+		CU_ASSERT_EQUAL(h_nexecs(), p == 0 ? 4 : 3); /* job 1 twice under srtf */
+		h_done(s, sc);
+	}
+}
+
 int test_suite_policies(void)
 {
 	TEST_SUITE("policies",
@@ -921,6 +938,7 @@ int test_suite_policies(void)
 		   {"drf: the paper's example and per user, by hand", drf_hand},
 		   {"tetris: alignment and the SRPT knob, by hand", tetris_hand},
 		   {"sjf: shortest first by actual and by requested time, by hand", sjf_hand},
+		   {"srtf: preemption by the shorter remaining time, by hand", srtf_hand},
 		   {"fgd and its baselines: node and GPU chosen, by hand", fgd_choice},
 		   {"hetsim fgd: allocation and fragmentation by offered load, by hand",
 		    fgd_experiment},

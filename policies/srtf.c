@@ -1,0 +1,313 @@
+/* srtf.c - shortest remaining time first, preemptive.
+ *
+ * Jobs by their remaining time: a waiting job's its estimate
+ * (sim_job_estimate: `estimate: actual`, the run time at speed 1, an
+ * oracle, or `requested`, SWF field 9), a running job's its estimate
+ * less the time since its executors were launched (its work so far).
+ * At each decision the waiting jobs, shortest first, get all their
+ * executors at once (first fit in node order) while they fit; the first
+ * that does not fit may take the place of running jobs whose remaining
+ * time is longer than its own: the longest first, as few as let it fit
+ * (on a projection of the freed resources), each preempted whole (every
+ * executor; the kernel kills its tasks, whose work is lost: they run
+ * again from the start, so a preempted job's remaining time is its whole
+ * estimate again).  It starts once they are gone (at once where the
+ * preemption costs nothing); the jobs behind it wait.  A job without an estimate has an infinite remaining time:
+ * served last and preempted first (docs/policies/srtf.md).
+ *
+ * Cost per decision: O(waiting log waiting + running x nodes).
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pol_common.h"
+#include "registry.h"
+#include "sim.h"
+#include "util.h"
+
+#define NO_END INT64_MAX
+
+struct srtf {
+	struct pol_jobset q;            /* waiting (wanting executors), by arrival */
+	struct pol_fits fits;
+	struct pol_tent t;
+	bool requested;
+	int64_t *since;                 /* by job: when its current executors were
+					   launched; -1 while it has none */
+	bool *going;                    /* by job: being preempted */
+	int *run; int nrun, caprun;     /* jobs holding executors */
+	struct kj { int64_t key; int job; } *order; /* scratch: jobs by remaining time */
+	int64_t *pc, *pm, *pg;          /* a projection by node */
+};
+
+static int64_t est(const struct srtf *p, const struct sim *s, const struct sim_job *j)
+{
+	int64_t req, act;
+	sim_job_estimate(s, j, &req, &act);
+	int64_t e = p->requested ? req : act;
+	return e >= 0 ? e : NO_END;
+}
+
+static int64_t remaining(const struct srtf *p, const struct sim *s, int job)
+{
+	int64_t e = est(p, s, sim_job(s, job));
+	if (e == NO_END || p->since[job] < 0)
+		return e;
+	int64_t r = e - (sim_now(s) - p->since[job]);
+	return r > 0 ? r : 0;
+}
+
+static void srtf_can_ever_place(const struct scn_policy *cfg, const struct scn *sc, int group,
+				const struct sim_shape *sh, struct pol_verdict *v)
+{
+	static const struct pol_fit_rules rules = {.labels = false, .cores = true, .gpus = true,
+						   .whole = true};
+	(void)cfg;
+	pol_feasible(sc, group, sh, rules, v);
+}
+
+static void *srtf_init(struct sim *s, const struct scn_policy *cfg)
+{
+	struct srtf *p = xcalloc(1, sizeof *p);
+	int nj = sim_njobs(s) ? sim_njobs(s) : 1, n = sim_cluster(s)->n ? sim_cluster(s)->n : 1;
+	pol_jobset_init(&p->q, sim_njobs(s));
+	pol_fits_init(&p->fits, s, srtf_can_ever_place, cfg);
+	pol_tent_init(&p->t, sim_cluster(s)->n);
+	p->requested = strcmp(pol_param_value(&pol_srtf, cfg, "estimate"), "requested") == 0;
+	p->since = xmalloc((size_t)nj * sizeof *p->since);
+	for (int i = 0; i < nj; i++)
+		p->since[i] = -1;
+	p->going = xcalloc((size_t)nj, sizeof *p->going);
+	p->order = xmalloc((size_t)nj * sizeof *p->order);
+	p->pc = xmalloc((size_t)n * sizeof *p->pc);
+	p->pm = xmalloc((size_t)n * sizeof *p->pm);
+	p->pg = xmalloc((size_t)n * sizeof *p->pg);
+	return p;
+}
+
+static void srtf_arrived(void *st, struct sim *s, int job)
+{
+	struct srtf *p = st;
+	int why = pol_fits_arrived(&p->fits, s, sim_job(s, job));
+	if (why) {
+		sim_reject_job(s, job, why);
+		return;
+	}
+	pol_jobset_add(&p->q, job);
+}
+
+static void run_remove(struct srtf *p, int job)
+{
+	for (int i = 0; i < p->nrun; i++)
+		if (p->run[i] == job) {
+			p->run[i] = p->run[--p->nrun];
+			return;
+		}
+}
+
+static void srtf_finished(void *st, struct sim *s, int job)
+{
+	struct srtf *p = st;
+	(void)s;
+	pol_jobset_remove(&p->q, job);
+	run_remove(p, job);
+	p->since[job] = -1;
+}
+
+/* Every executor j still wants, tentatively, first fit in node order. */
+static bool place_all(struct srtf *p, const struct sim *s, const struct sim_job *j)
+{
+	const struct clu *c = sim_cluster(s);
+	pol_tent_reset(&p->t);
+	for (int r = 0; r < j->shape->nroles; r++) {
+		const struct sim_role *ro = &j->shape->role[r];
+		int cores = ro->cores ? ro->cores : CLU_MILLI, milli = ro->gpus ? 0 : ro->gpu_milli;
+		for (int k = j->live->granted[r]; k < ro->count; k++) {
+			int node = -1;
+			for (int i = 0; i < c->n && node < 0; i++) {
+				int fc, fg;
+				int64_t fm;
+				pol_tent_free(&p->t, &c->nodes[i], &fc, &fm, &fg);
+				if (fc >= cores && fm >= ro->mem_mib && fg >= ro->gpus &&
+				    (!milli || pol_share_pick(&p->t, &c->nodes[i], milli) >= 0))
+					node = i;
+			}
+			if (node < 0)
+				return false;
+			if (milli)
+				pol_tent_add_share(&p->t, &c->nodes[node], r, cores, ro->mem_mib, milli);
+			else
+				pol_tent_add(&p->t, node, r, cores, ro->mem_mib, ro->gpus);
+		}
+	}
+	return true;
+}
+
+/* Whether j's wanted executors pack, first fit, on the projection. */
+static bool packs(struct srtf *p, const struct sim *s, const struct sim_job *j)
+{
+	int n = sim_cluster(s)->n;
+	int64_t *c = xmalloc((size_t)(n ? n : 1) * 3 * sizeof *c), *m = c + n, *g = m + n;
+	memcpy(c, p->pc, (size_t)n * sizeof *c);
+	memcpy(m, p->pm, (size_t)n * sizeof *m);
+	memcpy(g, p->pg, (size_t)n * sizeof *g);
+	bool ok = true;
+	for (int r = 0; r < j->shape->nroles && ok; r++) {
+		const struct sim_role *ro = &j->shape->role[r];
+		int64_t cores = ro->cores ? ro->cores : CLU_MILLI;
+		int64_t gm = ro->gpus ? (int64_t)ro->gpus * CLU_GPU_MILLI : ro->gpu_milli;
+		for (int k = j->live->granted[r]; k < ro->count && ok; k++) {
+			int node = -1;
+			for (int i = 0; i < n && node < 0; i++)
+				if (c[i] >= cores && m[i] >= ro->mem_mib && g[i] >= gm)
+					node = i;
+			ok = node >= 0;
+			if (ok)
+				c[node] -= cores, m[node] -= ro->mem_mib, g[node] -= gm;
+		}
+	}
+	free(c);
+	return ok;
+}
+
+/* Shorter remaining first; ties in arrival order. */
+static int cmp_kj(const void *a, const void *b)
+{
+	const struct kj *x = a, *y = b;
+	return x->key != y->key ? (x->key < y->key ? -1 : 1) : (x->job > y->job) - (x->job < y->job);
+}
+
+/* Launch the tentative executors of job. */
+static void start(struct srtf *p, struct sim *s, int job)
+{
+	pol_tent_launch(&p->t, s, job);
+	pol_jobset_remove(&p->q, job);
+	p->since[job] = sim_now(s);
+	for (int k = 0; k < p->nrun; k++)
+		if (p->run[k] == job)
+			return;
+	xgrow(&p->run, &p->caprun, p->nrun + 1, sizeof *p->run);
+	p->run[p->nrun++] = job;
+}
+
+static void srtf_schedule(void *st, struct sim *s)
+{
+	struct srtf *p = st;
+	const struct clu *c = sim_cluster(s);
+	int n = 0;
+	for (int job = pol_jobset_first(&p->q); job >= 0; job = pol_jobset_next(&p->q, job))
+		p->order[n++] = (struct kj){remaining(p, s, job), job};
+	qsort(p->order, (size_t)n, sizeof *p->order, cmp_kj);
+	for (int i = 0; i < n; i++) {
+		int job = p->order[i].job;
+		const struct sim_job *j = sim_job(s, job);
+		if (place_all(p, s, j)) {
+			start(p, s, job);
+			continue;
+		}
+		/* the shortest that does not fit: victims longer than it, the
+		 * longest first, until it would fit */
+		int64_t mine = p->order[i].key;
+		for (int k = 0; k < c->n; k++) {
+			p->pc[k] = c->nodes[k].cores_free > 0 ? c->nodes[k].cores_free : 0;
+			p->pm[k] = c->nodes[k].mem_free;
+			p->pg[k] = pol_gpu_milli_free(NULL, &c->nodes[k]);
+		}
+		int nv = 0;
+		struct kj *vict = xmalloc((size_t)(p->nrun ? p->nrun : 1) * sizeof *vict);
+		for (int k = 0; k < p->nrun; k++) {
+			int r = p->run[k];
+			int64_t rem = remaining(p, s, r);
+			if (!p->going[r] && rem > mine)
+				vict[nv++] = (struct kj){rem, r};
+		}
+		qsort(vict, (size_t)nv, sizeof *vict, cmp_kj); /* shortest first */
+		int take = 0;
+		bool fits = false;
+		for (int k = nv - 1; k >= 0 && !fits; k--) { /* the longest first */
+			const struct sim_job *v = sim_job(s, vict[k].job);
+			for (int x = 0; x < sim_job_nexecs(v); x++) {
+				const struct sim_exec *e = sim_job_exec(s, v, x);
+				if (!e || !e->live)
+					continue;
+				p->pc[e->node] += e->cores;
+				p->pm[e->node] += e->mem_mib;
+				p->pg[e->node] += e->gpu_milli ? e->gpu_milli
+							       : (int64_t)e->gpus * CLU_GPU_MILLI;
+			}
+			take++;
+			fits = packs(p, s, j);
+		}
+		if (fits)
+			for (int k = nv - 1; k >= nv - take; k--) {
+				const struct sim_job *v = sim_job(s, vict[k].job);
+				p->going[vict[k].job] = true;
+				for (int x = 0; x < sim_job_nexecs(v); x++) {
+					struct sim_exec *e = sim_job_exec(s, v, x);
+					if (e && e->live)
+						sim_preempt_executor(s, e);
+				}
+			}
+		free(vict);
+		/* a preemption that costs nothing gives the resources back at
+		 * once (sim_preempt_executor); one that costs, at its end, when
+		 * the kernel decides again */
+		if (fits && place_all(p, s, j))
+			start(p, s, job);
+		break; /* the rest wait behind it */
+	}
+}
+
+/* A preempted (or lost) executor: its job waits again, its work lost. */
+static void srtf_exec_lost(void *st, struct sim *s, int job, const struct sim_exec *x, int why)
+{
+	struct srtf *p = st;
+	(void)x, (void)why;
+	const struct sim_job *j = sim_job(s, job);
+	if (j->live->execs_live == 0) {
+		run_remove(p, job);
+		p->since[job] = -1;
+		p->going[job] = false;
+	}
+	pol_jobset_return(&p->q, job);
+}
+
+static void srtf_fini(void *st)
+{
+	struct srtf *p = st;
+	pol_jobset_free(&p->q);
+	pol_fits_free(&p->fits);
+	pol_tent_fini(&p->t);
+	free(p->since), free(p->going), free(p->run), free(p->order);
+	free(p->pc), free(p->pm), free(p->pg);
+	free(p);
+}
+
+static const char *const estimates[] = {"actual", "requested", NULL};
+
+static const struct pol_param srtf_params[] = {
+	{.key = "estimate", .type = POL_CHOICE, .choices = estimates, .def = "actual",
+	 .help = "the run time: actual (an oracle) or requested (SWF field 9); none: "
+		 "infinite"},
+	{.key = NULL},
+};
+
+const struct policy_ops pol_srtf = {
+	.name = "srtf",
+	.summary = "shortest remaining time first, preemptive: a shorter job takes the place "
+		   "of longer running ones",
+	.params = srtf_params,
+	.uses_labels = false,
+	.gpu_aware = pol_gpu_aware_always,
+	.places_roles = true,
+	.needs = POL_NEED_ESTIMATES | POL_NEED_PREEMPTION,
+	.init = srtf_init,
+	.job_arrived = srtf_arrived,
+	.job_finished = srtf_finished,
+	.schedule = srtf_schedule,
+	.fini = srtf_fini,
+	.exec_lost = srtf_exec_lost,
+	.can_ever_place = srtf_can_ever_place,
+};
