@@ -345,8 +345,9 @@ static int cmd_policies(int argc, char **argv)
 		       all[i]->uses_labels ? "" : " (ignores labels)",
 		       all[i]->gpu_aware && all[i]->gpu_aware(NULL) ? "" : " (TF nodes grab idle GPUs)");
 		static const char *const needs[] = {"run-time estimates", "fractional GPUs",
-						    "a throughput matrix", "preemption"};
-		for (int k = 0, n = 0; k < 4; k++)
+						    "a throughput matrix", "preemption",
+						    "a Spark event log"};
+		for (int k = 0, n = 0; k < 5; k++)
 			if (all[i]->needs >> k & 1)
 				printf("%s%s", n++ ? ", " : "    needs          ", needs[k]);
 		if (all[i]->needs)
@@ -476,6 +477,7 @@ static const struct {
 	{"calibrate", cmd_calibrate, "time the real kernels and fit the cost-model file (GSL)"},
 	{"trace", cmd_trace, "what a trace file holds (SWF, Alibaba, Philly, Spark event logs)"},
 	{"replay-log", cmd_replay_log, "replay a Spark event log; per-stage error, what-ifs"},
+	{"compare", cmd_compare, "a leaderboard of policies over workloads, with CIs and ranks"},
 	{"fgd", cmd_fgd, "the FGD experiment: GPU allocation and fragmentation by offered load"},
 };
 

@@ -116,6 +116,7 @@ int cmd_calibrate(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_replay_log(int argc, char **argv);
 int cmd_fgd(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 /* Render plot/`name` with gnuplot into `out` (through out.tmp, renamed
  * when gnuplot succeeds); `vars` are gnuplot assignments ("a='x'; n=3; "),
  * outfile set here.  No gnuplot or no script: a note on stderr naming

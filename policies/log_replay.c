@@ -170,6 +170,7 @@ const struct policy_ops pol_log_replay = {
 	.uses_labels = false,
 	.gpu_aware = pol_gpu_aware_always,
 	.places_roles = true,
+	.needs = POL_NEED_EVENT_LOG,
 	.init = rp_init,
 	.job_arrived = rp_arrived,
 	.timer = rp_timer,

@@ -98,6 +98,8 @@ enum pol_need {
 	POL_NEED_FRACTIONAL_GPUS = 2,/* GPU shares (sim_role.gpu_milli) */
 	POL_NEED_THROUGHPUT = 4,     /* a job x GPU-model throughput matrix */
 	POL_NEED_PREEMPTION = 8,     /* it preempts executors */
+	POL_NEED_EVENT_LOG = 16,     /* a Spark event log's application
+					(replay-log's log-replay) */
 };
 
 struct policy_ops {

@@ -928,6 +928,57 @@ static void srtf_hand(void)
 	}
 }
 
+/* hetsim compare by hand: the SWF log of sjf.yaml under sjf and fifo
+ * (sjf.yaml's schedules): JCTs 10, 17, 11, 8 and 10, 14, 15, 15;
+ * slowdowns (response / run) 1, 3.4, 5.5, 8 and 1, 2.8, 7.5, 15;
+ * bounded (10 s) 1, 1.7, 1.1, 1 and 1, 1.4, 1.5, 1.5; one user: Jain 1;
+ * one replication: no intervals (nan); sjf ranked first. */
+static void compare_hand(void)
+{
+	char dir[] = "/tmp/hetsim-cmp-XXXXXX", args[512], path[600];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	char *out = NULL, *err = NULL;
+	snprintf(args, sizeof args, "compare tests/data/traces/swf/sjf.swf -p sjf -p fifo -q "
+		 "-o %s", dir);
+	CU_ASSERT_EQUAL(h_hetsim(args, &out, &err), 0);
+	free(out), free(err);
+	snprintf(path, sizeof path, "%s/leaderboard.csv", dir);
+	char *csv = h_slurp(path, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(csv);
+	CU_ASSERT_PTR_NOT_NULL(strstr(csv, "\nsjf-swf,sjf,1,1,18,nan,11.5,nan,10.5,nan,16.1,nan,"
+					   "16.82,nan,4.475,nan,1.2,nan,1,nan,1,nan,nan,nan,1,nan,0,"
+					   "nan\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(csv, "\nsjf-swf,fifo,2,1,18,nan,13.5,nan,14.5,nan,15,nan,"
+					   "15,nan,6.575,nan,1.35,nan,1,nan,1,nan,nan,nan,1,nan,0,"
+					   "nan\n"));
+	free(csv);
+	snprintf(path, sizeof path, "%s/leaderboard.md", dir);
+	csv = h_slurp(path, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(csv);
+	CU_ASSERT_PTR_NOT_NULL(strstr(csv, "| 1 | sjf | 18.00 | 11.50 | 10.50 | 16.10 |"));
+	free(csv);
+	/* the default set: the policies whose needs the log does not meet are
+	 * listed as skipped */
+	snprintf(args, sizeof args, "compare tests/data/traces/swf/sjf.swf -o %s", dir);
+	CU_ASSERT_EQUAL(h_hetsim(args, &out, &err), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "sjf-swf: fgd skipped: places GPU shares: no job of "
+					   "the workload asks for one\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "sjf-swf: log-replay skipped"));
+	CU_ASSERT_PTR_NULL(strstr(out, "sjf-swf: easy skipped"));
+	free(out), free(err);
+	CU_ASSERT_EQUAL(h_hetsim("compare tests/data/traces/swf/sjf.swf -p sjf -p sjf", &out,
+				 &err), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "option '--policy': 'sjf' given twice"));
+	free(out), free(err);
+	static const char *const files[] = {"leaderboard.csv", "leaderboard.md", "jcts.csv",
+					    "jct-cdf-1.png", "makespan.png"};
+	for (int i = 0; i < 5; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+		remove(path);
+	}
+	rmdir(dir);
+}
+
 int test_suite_policies(void)
 {
 	TEST_SUITE("policies",
@@ -940,6 +991,7 @@ int test_suite_policies(void)
 		   {"sjf: shortest first by actual and by requested time, by hand", sjf_hand},
 		   {"srtf: preemption by the shorter remaining time, by hand", srtf_hand},
 		   {"fgd and its baselines: node and GPU chosen, by hand", fgd_choice},
+		   {"hetsim compare: the leaderboard's figures and ranks, by hand", compare_hand},
 		   {"hetsim fgd: allocation and fragmentation by offered load, by hand",
 		    fgd_experiment},
 		   {"fifo: first fit, node skipped for memory, whole job", fifo_first_fit},

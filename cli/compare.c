@@ -1,0 +1,492 @@
+/* compare.c - `hetsim compare`: a leaderboard of policies over workloads
+ * (docs/compare.md).
+ *
+ * Each workload (a scenario file, or an SWF log whose header gives its
+ * machine) runs under each chosen policy (default: every registered
+ * policy whose needs the workload meets; those skipped are listed with
+ * the reason) for its replications.  Per run: the makespan, the JCT's
+ * mean, p50, p95 and p99, the mean slowdown ((end - arrival) / (end -
+ * start)) and bounded slowdown (max(1, (end - arrival) / max(end - start,
+ * 10 s))), the CPU busy and allocated and the GPU allocated fractions,
+ * Jain's fairness index over the users' (a trace's) or the applications'
+ * mean slowdowns, and the jobs not done; over the replications each
+ * figure's mean and 95 % confidence interval (Student's t).  Ranked by
+ * mean JCT, lower first; a policy whose interval overlaps its rank's
+ * first policy's shares its rank.
+ *
+ * Writes DIR/leaderboard.csv, DIR/leaderboard.md, DIR/jcts.csv (every
+ * done job's JCT, for the CDFs) and, with gnuplot, DIR/jct-cdf-N.png per
+ * workload and DIR/makespan.png.
+ */
+#define _DEFAULT_SOURCE /* realpath, mkstemp */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "load.h"
+#include "metrics.h"
+#include "models.h"
+#include "registry.h"
+#include "rows.h"
+#include "scenario.h"
+#include "scn_trace.h"
+#include "sim.h"
+#include "trace.h"
+#include "util.h"
+
+#define TAU_S 10.0            /* bounded slowdown's threshold */
+#define MAX_POL 32
+#define MAX_WL 32
+
+static const struct cmd_opt cmp_opts[] = {
+	{"policy", 'p', "NAME", "compare this policy (a scenario's entry or a registered one; "
+				"repeatable; default: every one whose needs the workload meets)"},
+	{"replications", 'r', "N", "replications of each workload (default: each scenario's)"},
+	{"output", 'o', "DIR", "write the leaderboard and figures there (default "
+			       "results/compare)"},
+	{"quiet", 'q', NULL, "no table"},
+	{"help", 'h', NULL, "show this help"},
+	{NULL, 0, NULL, NULL},
+};
+
+enum { F_MAKESPAN, F_JCT, F_P50, F_P95, F_P99, F_SLOW, F_BSLOW, F_CPU, F_CPUA, F_GPUA, F_JAIN,
+       F_NOTDONE, NF };
+static const char *const fnames[NF] = {
+	"makespan_s", "jct_mean_s", "jct_p50_s", "jct_p95_s", "jct_p99_s", "slowdown",
+	"bounded_slowdown", "cpu_busy", "cpu_alloc", "gpu_alloc", "jain", "not_done"};
+static const char *const fheads[NF] = {
+	"makespan (s)", "JCT mean (s)", "p50", "p95", "p99", "slowdown", "bounded (10 s)",
+	"CPU busy", "CPU held", "GPU held", "Jain", "not done"};
+
+struct row {
+	char policy[64];
+	double *v[NF];        /* per replication */
+	struct cmd_ci ci[NF];
+	int rank;
+};
+
+/* The figures of one run, and its done jobs' JCTs appended to f. */
+static void run_figures(const struct sim *s, double *v, FILE *jf, const char *wl,
+			const char *pol)
+{
+	struct met_run m;
+	met_compute(s, &m);
+	const struct scn *sc = sim_scenario(s);
+	v[F_MAKESPAN] = m.makespan_s;
+	v[F_JCT] = m.jct_mean_s, v[F_P50] = m.jct_p50_s, v[F_P95] = m.jct_p95_s;
+	v[F_P99] = m.jct_p99_s;
+	v[F_CPU] = m.cpu_util, v[F_CPUA] = m.cpu_alloc, v[F_GPUA] = m.gpu_alloc;
+	v[F_NOTDONE] = m.counted - m.done;
+	/* slowdowns, and the entities' (users', else jobs') mean slowdowns */
+	int nj = sim_njobs(s), n = 0;
+	double sum = 0, bsum = 0;
+	int nent = nj;
+	for (int g = 0; g < sc->njobgroups; g++)
+		if (sc->jobs[g].trace)
+			nent += sc->jobs[g].trace->nusers;
+	double *es = xcalloc((size_t)(nent ? nent : 1), sizeof *es);
+	int *en = xcalloc((size_t)(nent ? nent : 1), sizeof *en);
+	int *base = xcalloc((size_t)(sc->njobgroups ? sc->njobgroups : 1), sizeof *base);
+	for (int g = 0, b = nj; g < sc->njobgroups; g++) {
+		base[g] = b;
+		b += sc->jobs[g].trace ? sc->jobs[g].trace->nusers : 0;
+	}
+	for (int i = sc->warmup_jobs; i < nj; i++) {
+		const struct sim_job *j = sim_job(s, i);
+		if (j->status != JOB_DONE)
+			continue;
+		double resp = (double)(j->end_us - j->arrival_us) / 1e6;
+		double run = j->start_us >= 0 ? (double)(j->end_us - j->start_us) / 1e6 : resp;
+		double sl = run > 0 ? resp / run : 1;
+		double bs = fmax(1, resp / fmax(run, TAU_S));
+		sum += sl, bsum += bs, n++;
+		const struct scn_trace *t = sc->jobs[j->group].trace;
+		int u = t && t->nusers ? t->jobs[j->index].user : -1;
+		int e = u >= 0 ? base[j->group] + u : i;
+		es[e] += sl, en[e]++;
+		if (jf)
+			fprintf(jf, "%s,%s,%.6f\n", wl, pol, resp);
+	}
+	v[F_SLOW] = n ? sum / n : NAN;
+	v[F_BSLOW] = n ? bsum / n : NAN;
+	double s1 = 0, s2 = 0;
+	int k = 0;
+	for (int e = 0; e < nent; e++)
+		if (en[e]) {
+			double x = es[e] / en[e];
+			s1 += x, s2 += x * x, k++;
+		}
+	v[F_JAIN] = k && s2 > 0 ? s1 * s1 / (k * s2) : NAN;
+	free(es), free(en), free(base);
+}
+
+/* Whether the workload meets a policy's needs; else the reason. */
+static const char *unmet(const struct scn *sc, const struct policy_ops *ops)
+{
+	bool est = false, share = false, app = false;
+	for (int g = 0; g < sc->njobgroups; g++) {
+		est |= sc->jobs[g].ops->estimate != NULL;
+		app |= sc->jobs[g].type == JM_SPARK_APP;
+		for (int k = 0; k < sim_group_nshapes(sc, g) && !share; k++) {
+			struct sim_shape sh;
+			sim_group_shape_at(sc, g, k, &sh);
+			for (int r = 0; r < sh.nroles; r++)
+				share |= sh.role[r].gpu_milli > 0 && !sh.role[r].gpus;
+		}
+	}
+	if ((ops->needs & POL_NEED_ESTIMATES) && !est)
+		return "needs run-time estimates: no job of the workload has one";
+	if ((ops->needs & POL_NEED_FRACTIONAL_GPUS) && !share)
+		return "places GPU shares: no job of the workload asks for one";
+	if ((ops->needs & POL_NEED_THROUGHPUT))
+		return "needs a throughput matrix";
+	if ((ops->needs & POL_NEED_EVENT_LOG) && !app)
+		return "replays a Spark event log's executors (replay-log)";
+	return NULL;
+}
+
+/* A workload's scenario: the file itself, or for an SWF log (its header
+ * naming the machine) a scenario replaying it, written to tmp. */
+static struct scn *workload(const char *path, char *tmp, size_t tmplen, char *err,
+			    size_t errlen)
+{
+	char e2[1024];
+	const char *fmt = trace_detect(path, e2, sizeof e2);
+	if (!fmt || strcmp(fmt, "swf") != 0)
+		return scn_load(path, err, errlen);
+	char *abs = realpath(path, NULL);
+	if (!abs) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	snprintf(tmp, tmplen, "/tmp/hetsim-compare-XXXXXX");
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot write a temporary scenario: %s", strerror(errno));
+		free(abs);
+		return NULL;
+	}
+	FILE *f = fdopen(fd, "w");
+	const char *b = strrchr(path, '/');
+	char name[256];
+	snprintf(name, sizeof name, "%s", b ? b + 1 : path);
+	for (char *c = name; *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9')))
+			*c = '-';
+	fprintf(f, "# hetsim compare: the SWF log %s replayed on its own machine\n"
+		   "name: %s\noverheads: {executor_startup: 0s, task_launch: 0s}\n"
+		   "cluster:\n  - name: m\n    trace: {format: swf, path: \"%s\"}\n"
+		   "workload:\n  - name: log\n    trace: {format: swf, path: \"%s\"}\n"
+		   "policies: [fifo]\n", abs, name, abs, abs);
+	fclose(f);
+	free(abs);
+	struct scn *s = scn_load(tmp, err, errlen);
+	return s;
+}
+
+static int cmp_rank(const void *a, const void *b)
+{
+	const struct row *x = *(struct row *const *)a, *y = *(struct row *const *)b;
+	double mx = x->ci[F_JCT].mean, my = y->ci[F_JCT].mean;
+	if (isnan(mx) || isnan(my))
+		return isnan(mx) - isnan(my);
+	return (mx > my) - (mx < my);
+}
+
+/* Ranks by mean JCT: sorted, each starting a rank unless its interval
+ * overlaps the rank's first's (a NaN half-width: a point). */
+static void ranks(struct row *rows, int n)
+{
+	struct row **o = xmalloc((size_t)(n ? n : 1) * sizeof *o);
+	for (int i = 0; i < n; i++)
+		o[i] = &rows[i];
+	qsort(o, (size_t)n, sizeof *o, cmp_rank);
+	int lead = 0;
+	for (int i = 0; i < n; i++) {
+		const struct cmd_ci *a = &o[lead]->ci[F_JCT], *b = &o[i]->ci[F_JCT];
+		double ha = isnan(a->half) ? 0 : a->half, hb = isnan(b->half) ? 0 : b->half;
+		bool overlap = !isnan(a->mean) && !isnan(b->mean) &&
+			       b->mean - hb <= a->mean + ha;
+		if (i == 0 || !overlap) {
+			lead = i;
+			o[i]->rank = i + 1;
+		} else {
+			o[i]->rank = o[lead]->rank;
+		}
+	}
+	free(o);
+}
+
+static void md_num(FILE *f, const struct cmd_ci *c, int prec)
+{
+	if (isnan(c->mean))
+		fprintf(f, " - |");
+	else if (isnan(c->half))
+		fprintf(f, " %.*f |", prec, c->mean);
+	else
+		fprintf(f, " %.*f ± %.*f |", prec, c->mean, prec, c->half);
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	struct cmd_args a;
+	if (cmd_parse("compare", cmp_opts, argc, argv, &a))
+		return 2;
+	if (cmd_get(cmp_opts, &a, "help")) {
+		cmd_help("compare", "SCENARIO|SWF... [options]",
+			 "A leaderboard of policies over workloads: each figure's mean and 95 %\n"
+			 "confidence interval over the replications, ranked by mean JCT\n"
+			 "(docs/compare.md).", cmp_opts);
+		return 0;
+	}
+	if (a.npos < 1 || a.npos > MAX_WL) {
+		fprintf(stderr, "hetsim compare: expected 1 to %d workloads, got %d\n", MAX_WL,
+			a.npos);
+		return 2;
+	}
+	const char *pick[MAX_POL];
+	int npick = 0;
+	for (int i = 0; i < a.n; i++)
+		if (strcmp(cmp_opts[a.opt[i]].name, "policy") == 0) {
+			if (npick == MAX_POL) {
+				fprintf(stderr, "hetsim compare: too many '--policy' options\n");
+				return 2;
+			}
+			for (int k = 0; k < npick; k++)
+				if (!strcmp(pick[k], a.val[i])) {
+					fprintf(stderr, "hetsim compare: option '--policy': '%s' given "
+						"twice\n", a.val[i]);
+					return 2;
+				}
+			pick[npick++] = a.val[i];
+		}
+	int reps = 0;
+	const char *v;
+	if ((v = cmd_get(cmp_opts, &a, "replications"))) {
+		int64_t x = cmd_int("compare", "replications", v, 10000);
+		if (x < 1) {
+			if (x == 0)
+				fprintf(stderr, "hetsim compare: option '--replications' must be at "
+					"least 1\n");
+			return 2;
+		}
+		reps = (int)x;
+	}
+	const char *out = cmd_get(cmp_opts, &a, "output");
+	out = out ? out : "results/compare";
+	if (!*out) {
+		fprintf(stderr, "hetsim compare: option '--output': empty\n");
+		return 2;
+	}
+	bool quiet = cmd_get(cmp_opts, &a, "quiet") != NULL;
+	if (rows_mkdirs(out)) {
+		fprintf(stderr, "hetsim compare: cannot create %s: %s\n", out, strerror(errno));
+		return 1;
+	}
+	char path[4200], tmpp[4300];
+	snprintf(path, sizeof path, "%s/jcts.csv", out);
+	snprintf(tmpp, sizeof tmpp, "%s.tmp", path);
+	FILE *jf = fopen(tmpp, "w");
+	if (!jf) {
+		fprintf(stderr, "hetsim compare: cannot write %s: %s\n", tmpp, strerror(errno));
+		return 1;
+	}
+	fprintf(jf, "workload,policy,jct_s\n");
+	struct row *rows[MAX_WL] = {0};
+	int nrows[MAX_WL] = {0};
+	char wname[MAX_WL][256];
+	int rc = 0, all;
+	const struct policy_ops *const *reg = pol_all(&all);
+	for (int w = 0; w < a.npos && !rc; w++) {
+		char err[1024], tmp[64] = "";
+		struct scn *sc = workload(a.pos[w], tmp, sizeof tmp, err, sizeof err);
+		if (tmp[0])
+			remove(tmp);
+		if (!sc) {
+			fprintf(stderr, "%s\n", err);
+			rc = 1;
+			break;
+		}
+		snprintf(wname[w], sizeof wname[w], "%s", sc->name);
+		struct scn_policy pols[MAX_POL];
+		int np = 0;
+		if (npick) {
+			for (int k = 0; k < npick; k++)
+				if (cmd_policy_named(sc, pick[k], &pols[np++]) < 0) {
+					fprintf(stderr, "hetsim compare: option '--policy': no policy "
+						"'%s' (%s)\n", pick[k], pol_names());
+					rc = 2;
+					break;
+				}
+		} else {
+			for (int k = 0; k < all && np < MAX_POL; k++) {
+				const char *why = unmet(sc, reg[k]);
+				if (why) {
+					if (!quiet)
+						printf("%s: %s skipped: %s\n", sc->name, reg[k]->name, why);
+					continue;
+				}
+				cmd_policy_named(sc, reg[k]->name, &pols[np]);
+				pols[np].name = (char *)reg[k]->name; /* the registered one, default switches */
+				pols[np].kind = (char *)reg[k]->name;
+				pols[np].ops = reg[k];
+				pols[np].nparams = 0;
+				pols[np++].params = NULL;
+			}
+		}
+		int nr = reps ? reps : sc->replications;
+		rows[w] = xcalloc((size_t)(np ? np : 1), sizeof *rows[w]);
+		nrows[w] = np;
+		for (int p = 0; p < np && !rc; p++) {
+			struct row *r = &rows[w][p];
+			snprintf(r->policy, sizeof r->policy, "%s", pols[p].name);
+			for (int f = 0; f < NF; f++)
+				r->v[f] = xcalloc((size_t)nr, sizeof *r->v[f]);
+			for (int k = 0; k < nr && !rc; k++) {
+				double fig[NF];
+				struct sim *s = sim_new(sc, &pols[p], (uint32_t)k, err, sizeof err);
+				if (!s || sim_run(s)) {
+					fprintf(stderr, "hetsim compare: %s under %s, replication %d: %s\n",
+						sc->name, pols[p].name, k, s ? "the run failed" : err);
+					sim_free(s);
+					rc = 1;
+					break;
+				}
+				run_figures(s, fig, jf, sc->name, pols[p].name);
+				sim_free(s);
+				for (int f = 0; f < NF; f++)
+					r->v[f][k] = fig[f];
+			}
+			for (int f = 0; f < NF && !rc; f++) {
+				double *x = xmalloc((size_t)nr * sizeof *x);
+				int m = 0;
+				for (int k = 0; k < nr; k++)
+					if (!isnan(r->v[f][k]))
+						x[m++] = r->v[f][k];
+				cmd_ci95(x, m, &r->ci[f]);
+				free(x);
+			}
+		}
+		if (!rc)
+			ranks(rows[w], np);
+		scn_free(sc);
+	}
+	if (fclose(jf) || (!rc && rename(tmpp, path))) {
+		fprintf(stderr, "hetsim compare: cannot write %s: %s\n", path, strerror(errno));
+		rc = 1;
+	}
+	if (rc)
+		remove(tmpp);
+	FILE *fc = NULL, *fm = NULL;
+	char pc[4200], pm[4200], tc[4300], tm[4300];
+	if (!rc) {
+		snprintf(pc, sizeof pc, "%s/leaderboard.csv", out);
+		snprintf(pm, sizeof pm, "%s/leaderboard.md", out);
+		snprintf(tc, sizeof tc, "%s.tmp", pc);
+		snprintf(tm, sizeof tm, "%s.tmp", pm);
+		fc = fopen(tc, "w");
+		fm = fc ? fopen(tm, "w") : NULL;
+		if (!fc || !fm) {
+			fprintf(stderr, "hetsim compare: cannot write in %s: %s\n", out, strerror(errno));
+			if (fc)
+				fclose(fc), remove(tc);
+			rc = 1;
+		}
+	}
+	if (!rc) {
+		fprintf(fc, "workload,policy,rank,replications");
+		for (int f = 0; f < NF; f++)
+			fprintf(fc, ",%s,%s_ci95", fnames[f], fnames[f]);
+		fprintf(fc, "\n");
+		fprintf(fm, "# Leaderboard\n\nEach figure: the mean over the replications ± the "
+			"half-width of its 95 %% confidence interval (Student's t); ranked by mean "
+			"JCT, a policy whose interval overlaps its rank's first's sharing its rank. "
+			"Slowdown: (end − arrival) / (end − start); bounded: max(1, (end − arrival) "
+			"/ max(end − start, 10 s)); Jain over the users' (else the applications') "
+			"mean slowdowns; CPU busy and held, GPU held: fractions of capacity × span; "
+			"not done: counted jobs not done (docs/compare.md).\n");
+		for (int w = 0; w < a.npos; w++) {
+			fprintf(fm, "\n## %s\n\n| rank | policy |", wname[w]);
+			for (int f = 0; f < NF; f++)
+				fprintf(fm, " %s |", fheads[f]);
+			fprintf(fm, "\n|---|---|");
+			for (int f = 0; f < NF; f++)
+				fprintf(fm, "---|");
+			fprintf(fm, "\n");
+			for (int rk = 1; rk <= nrows[w]; rk++) /* in rank order, then listed order */
+				for (int p = 0; p < nrows[w]; p++) {
+					const struct row *r = &rows[w][p];
+					if (r->rank != rk)
+						continue;
+					fprintf(fc, "%s,%s,%d,%d", wname[w], r->policy, r->rank,
+						r->ci[F_JCT].n);
+					fprintf(fm, "| %d | %s |", r->rank, r->policy);
+					for (int f = 0; f < NF; f++) {
+						fprintf(fc, ",%.6g,%.6g", r->ci[f].mean, r->ci[f].half);
+						md_num(fm, &r->ci[f], f >= F_CPU && f <= F_JAIN ? 3 :
+								    f == F_NOTDONE ? 1 : 2);
+					}
+					fprintf(fc, "\n");
+					fprintf(fm, "\n");
+				}
+		}
+		bool bad = fclose(fc) != 0;
+		bad |= fclose(fm) != 0;
+		if (bad || rename(tc, pc) || rename(tm, pm)) {
+			fprintf(stderr, "hetsim compare: cannot write in %s: %s\n", out, strerror(errno));
+			remove(tc), remove(tm);
+			rc = 1;
+		}
+	}
+	if (!rc && !quiet) {
+		for (int w = 0; w < a.npos; w++) {
+			printf("%s (ranked by mean JCT; mean ± 95 %% CI over replications):\n",
+			       wname[w]);
+			printf("  %-4s %-16s %14s %14s %10s %8s\n", "rank", "policy", "makespan_s",
+			       "jct_mean_s", "slowdown", "not_done");
+			for (int rk = 1; rk <= nrows[w]; rk++)
+				for (int p = 0; p < nrows[w]; p++) {
+					const struct row *r = &rows[w][p];
+					if (r->rank == rk)
+						printf("  %-4d %-16s %14.3f %14.3f %10.3f %8.1f\n", r->rank,
+						       r->policy, r->ci[F_MAKESPAN].mean, r->ci[F_JCT].mean,
+						       r->ci[F_SLOW].mean, r->ci[F_NOTDONE].mean);
+				}
+		}
+		printf("files in %s/\n", out);
+	}
+	if (!rc) { /* figures */
+		for (int w = 0; w < a.npos; w++) {
+			char vars[8192] = "", png[4300], list[4096] = "", num[32];
+			snprintf(png, sizeof png, "%s/jct-cdf-%d.png", out, w + 1);
+			cmd_gp_str(vars, sizeof vars, "csv", path);
+			cmd_gp_str(vars, sizeof vars, "workload", wname[w]);
+			for (int p = 0; p < nrows[w]; p++)
+				snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+					 p ? " " : "", rows[w][p].policy);
+			cmd_gp_str(vars, sizeof vars, "policies", list);
+			if (cmd_gnuplot("compare", "compare-cdf.gp", vars, png) < 0)
+				fprintf(stderr, "hetsim compare: gnuplot failed on %s\n", png);
+			(void)num;
+		}
+		char vars[8192] = "", png[4300];
+		snprintf(png, sizeof png, "%s/makespan.png", out);
+		char lb[4300];
+		snprintf(lb, sizeof lb, "%s/leaderboard.csv", out);
+		cmd_gp_str(vars, sizeof vars, "csv", lb);
+		if (cmd_gnuplot("compare", "compare-makespan.gp", vars, png) < 0)
+			fprintf(stderr, "hetsim compare: gnuplot failed on %s\n", png);
+	}
+	for (int w = 0; w < a.npos; w++) {
+		for (int p = 0; p < nrows[w]; p++)
+			for (int f = 0; f < NF; f++)
+				free(rows[w][p].v[f]);
+		free(rows[w]);
+	}
+	return rc;
+}
