@@ -123,6 +123,8 @@ static const struct cmd_opt run_opts[] = {
 				"in a full run"},
 	{"baseline", 0, "NAME", "the policy the table's change is against (default: the first "
 				"policy listed)"},
+	{"trace-json", 0, "FILE", "write the first replication's timeline of each policy as "
+				  "Chrome trace-event JSON (Perfetto, chrome://tracing)"},
 	{"quiet", 'q', NULL, "print no table"},
 	{"help", 'h', NULL, "show this help"},
 	{NULL, 0, NULL, NULL},
@@ -181,6 +183,10 @@ static int cmd_run(int argc, char **argv)
 	}
 	o.quiet = cmd_get(run_opts, &a, "quiet") != NULL;
 	o.baseline = cmd_get(run_opts, &a, "baseline");
+	if ((o.trace_json = cmd_get(run_opts, &a, "trace-json")) && !*o.trace_json) {
+		fprintf(stderr, "hetsim run: option '--trace-json': empty\n");
+		return 2;
+	}
 	for (int i = 0; i < a.n; i++)
 		if (strcmp(run_opts[a.opt[i]].name, "policy") == 0) {
 			if (o.npolicies == ARRAY_LEN(o.policies)) {

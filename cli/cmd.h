@@ -54,6 +54,8 @@ struct cmd_run_opts {
 	bool quiet;               /* no table, no notes */
 	const char *baseline;     /* policy the change is against; NULL: the
 				   * first policy listed */
+	const char *trace_json;   /* --trace-json: the first replication run's
+				   * timeline of each policy there; NULL: none */
 	bool rows_inline;         /* format the rows on the simulating thread
 				   * rather than a second one (bgq.h): the same
 				   * bytes, slower; tests compare the two */

@@ -13,6 +13,7 @@
 #include "load.h"
 #include "models.h"
 #include "bgq.h"
+#include "timeline.h"
 #include "cmd.h"
 #include "metrics.h"
 #include "policy.h"
@@ -278,6 +279,7 @@ struct out_ctx {
 	struct met_run met;    /* the worker's, after out_finish */
 	int jobs_over;         /* the engine's thread: jobs below this have ended */
 	int jobs_handed;       /* the engine's thread: rows below this are handed over */
+	struct tl *tl;         /* the engine's thread: the timeline it records, or NULL */
 };
 
 #define JOB_BATCH 4096 /* jobs.csv rows handed over at once */
@@ -383,6 +385,8 @@ static void hand_jobs(struct out_ctx *o, int to)
 static void exec_put(void *ctx, const struct sim *s, const struct sim_exec *x)
 {
 	struct out_ctx *o = ctx;
+	if (o->tl)
+		tl_exec(o->tl, x);
 	const struct sim_job *j = sim_job(s, x->job);
 	struct out_rec *r = bgq_put(o->q);
 	*r = (struct out_rec){.launch_us = x->launch_us, .ready_us = x->ready_us,
@@ -662,6 +666,18 @@ int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *di
 	for (int p = 0; p < npol; p++)
 		agg[p].mk = xmalloc((size_t)(last - first) * sizeof *agg[p].mk);
 	int rc = 0;
+	struct tl *tl = NULL;
+	if (o->trace_json) {
+		char e[4400];
+		if (!(tl = tl_open(o->trace_json, e, sizeof e))) {
+			fprintf(stderr, "hetsim run: option '--trace-json': %s\n", e);
+			rows_files_close(&out, false);
+			for (int p = 0; p < npol; p++)
+				free(agg[p].mk);
+			free(agg);
+			return 1;
+		}
+	}
 	for (int p = 0; p < npol && !rc; p++) {
 		const struct policy_ops *ops = pols[p].ops;
 		if (labels && !ops->uses_labels && !o->quiet)
@@ -685,7 +701,14 @@ int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *di
 			oc.q = bgq_start(sizeof(struct out_rec), out_rec_do, &oc, !o->rows_inline);
 			bgq_call(oc.q, out_start, &oc);
 			sim_set_exec_sink(sim, exec_put, &oc);
+			if (tl && r == first) {
+				oc.tl = tl;
+				tl_begin(tl, pols[p].name, p);
+				sim_set_task_sink(sim, tl_task, tl);
+			}
 			int failed = sim_run(sim);
+			if (oc.tl && !failed)
+				tl_end(tl, sim);
 			if (!failed)
 				hand_jobs(&oc, sim_njobs(sim));
 			bgq_call(oc.q, failed ? out_drop : out_finish, &oc);
@@ -710,6 +733,13 @@ int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *di
 	}
 	if (rows_files_close(&out, rc == 0))
 		rc = 1;
+	if (tl) {
+		char e[4400];
+		if (tl_close(tl, rc == 0, e, sizeof e)) {
+			fprintf(stderr, "hetsim run: option '--trace-json': %s\n", e);
+			rc = 1;
+		}
+	}
 	if (!rc && !o->quiet)
 		print_table(pols, npol, agg, last - first, s, base, o->baseline != NULL, dir);
 	for (int p = 0; p < npol; p++)

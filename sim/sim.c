@@ -236,6 +236,7 @@ struct sim {
 	int nexecs;                 /* executors launched so far */
 	sim_exec_sink exec_sink; void *exec_ctx;
 	sim_stage_sink stage_sink; void *stage_ctx;
+	sim_task_sink task_sink; void *task_ctx;
 	struct run *runs; int cap_runs, free_run; /* slot pool, free list */
 	struct jtimer *jtimers; int cap_jtimers, free_jtimer; /* job timers */
 	struct ps ps;               /* processor sharing, per node (share.h) */
@@ -1751,6 +1752,10 @@ static void on_task_end(struct sim *s, int r)
 	}
 	if (st->took_us)
 		st->took_us[st->done] = (double)(s->now - ru->start_us);
+	if (s->task_sink)
+		s->task_sink(s->task_ctx, s, j->id, ru->stage, ru->task,
+			     s->execs[jr->execs[ru->jpos].id].id, ru->node, ru->start_us, s->now,
+			     true);
 	st->done++;
 	st->running--;
 	jr->tasks_running--;
@@ -2043,6 +2048,9 @@ static bool kill_run(struct sim *s, int r, bool counts, bool requeue)
 	struct clu_node *n = &s->clu.nodes[ru->node];
 	int task = ru->task, node = ru->node, cpus = ru->cpus;
 	bool own = ru->own;
+	if (s->task_sink)
+		s->task_sink(s->task_ctx, s, j->id, ru->stage, task,
+			     s->execs[jr->execs[ru->jpos].id].id, node, ru->start_us, s->now, false);
 	if (ru->twin >= 0) { /* its other attempt goes on: the task is running */
 		s->runs[ru->twin].twin = -1;
 		ru->twin = -1;
@@ -2945,6 +2953,12 @@ int sim_exec_tasks(const struct sim *s, const struct sim_exec *x)
 		return 0;
 	const struct sim_job_exec *je = &j->live->execs[x->jpos];
 	return x->ready_us >= 0 && je->free >= 0 ? x->slots - je->free : 0;
+}
+
+void sim_set_task_sink(struct sim *s, sim_task_sink fn, void *ctx)
+{
+	s->task_sink = fn;
+	s->task_ctx = ctx;
 }
 
 void sim_set_stage_sink(struct sim *s, sim_stage_sink fn, void *ctx)

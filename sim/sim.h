@@ -251,6 +251,13 @@ typedef void (*sim_exec_sink)(void *ctx, const struct sim *s, const struct sim_e
 typedef void (*sim_stage_sink)(void *ctx, const struct sim *s, const struct sim_job *j,
 			       int stage, int64_t first_start_us, int64_t end_us);
 
+/* Called when a task attempt stops: it ended (done true) or was killed
+ * (its node failed, its executor was preempted or lost, its twin won, its
+ * job failed): its job, stage and task, the executor (sim_exec.id) and
+ * node it ran on, its start and stop, µs (timelines: --trace-json). */
+typedef void (*sim_task_sink)(void *ctx, const struct sim *s, int job, int stage, int task,
+			      int exec, int node, int64_t start_us, int64_t end_us, bool done);
+
 /* Totals of one run, for metrics. */
 struct sim_totals {
 	int64_t first_arrival_us;
@@ -349,6 +356,8 @@ int sim_nexecs(const struct sim *s);   /* executors launched so far */
 uint64_t sim_queue_pushes(const struct sim *s);
 /* Where released executors go (none by default).  Set before sim_run. */
 void sim_set_exec_sink(struct sim *s, sim_exec_sink fn, void *ctx);
+/* Where stopped task attempts go (none by default).  Set before sim_run. */
+void sim_set_task_sink(struct sim *s, sim_task_sink fn, void *ctx);
 /* Where ended stages go (none by default).  Set before sim_run. */
 void sim_set_stage_sink(struct sim *s, sim_stage_sink fn, void *ctx);
 const struct sim_totals *sim_totals(const struct sim *s);

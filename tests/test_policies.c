@@ -12,6 +12,7 @@
 #include "cmd.h"
 
 #include "harness.h"
+#include "json.h"
 #include "pol_common.h"
 #include "pol_index.h"
 #include "registry.h"
@@ -979,6 +980,74 @@ static void compare_hand(void)
 	rmdir(dir);
 }
 
+/* --trace-json on a real run (srtf.yaml under srtf and fifo): valid
+ * JSON, every span closed (dur >= 0) and, per track, in time order
+ * without overlap; the preempted attempt marked killed; a process per
+ * node and policy. */
+static void trace_json(void)
+{
+	char dir[] = "/tmp/hetsim-tl-XXXXXX", args[1400], path[600];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/t.json", dir);
+	char *out = NULL, *err = NULL;
+	snprintf(args, sizeof args, "run tests/scenarios/hand/srtf.yaml -q -o %s --trace-json %s",
+		 dir, path);
+	CU_ASSERT_EQUAL(h_hetsim(args, &out, &err), 0);
+	free(out), free(err);
+	long len = 0;
+	char *text = h_slurp(path, &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	struct json_parser *jp = json_new();
+	struct json_err je;
+	const struct json *root = json_parse(jp, text, (size_t)len, &je);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+	const struct json *evs = json_get(root, "traceEvents");
+	CU_ASSERT_EQUAL_FATAL(json_type(evs), JSON_ARRAY);
+	int64_t last_ts[64], last_end[64], key[64];
+	int nk = 0, spans = 0, killed = 0, procs = 0, bad = 0;
+	for (const struct json *e = json_first(evs); e; e = json_next(e)) {
+		const char *ph = json_str(json_get(e, "ph"));
+		CU_ASSERT_PTR_NOT_NULL_FATAL(ph);
+		int64_t pid = -1, tid = -1, ts = 0, dur = 0;
+		json_int(json_get(e, "pid"), &pid);
+		json_int(json_get(e, "tid"), &tid);
+		if (!strcmp(ph, "M")) {
+			procs += !strcmp(json_str(json_get(e, "name")), "process_name");
+			continue;
+		}
+		CU_ASSERT(json_int(json_get(e, "ts"), &ts));
+		if (!strcmp(ph, "X")) {
+			CU_ASSERT(json_int(json_get(e, "dur"), &dur));
+			CU_ASSERT(dur >= 0);
+			spans++;
+			killed += !strcmp(json_str(json_get(e, "cat")), "killed");
+		}
+		int k = 0;
+		while (k < nk && key[k] != pid * 100000 + tid)
+			k++;
+		if (k == nk && nk < 64) {
+			key[nk] = pid * 100000 + tid;
+			last_ts[nk] = INT64_MIN, last_end[nk++] = INT64_MIN;
+		}
+		bad += ts < last_ts[k] || ts < last_end[k];
+		last_ts[k] = ts;
+		last_end[k] = !strcmp(ph, "X") ? ts + dur : ts;
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	CU_ASSERT_EQUAL(spans, (4 + 4) + (3 + 3)); /* srtf: 4 executors, 4 attempts; fifo: 3, 3 */
+	CU_ASSERT_EQUAL(killed, 1);
+	CU_ASSERT_EQUAL(procs, 2 * 2); /* a node and the jobs, per policy */
+	json_free(jp);
+	free(text);
+	static const char *const files[] = {"t.json", "runs.csv", "types.csv", "jobs.csv",
+					    "executors.csv", "timing.csv"};
+	for (int i = 0; i < 6; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+		remove(path);
+	}
+	rmdir(dir);
+}
+
 int test_suite_policies(void)
 {
 	TEST_SUITE("policies",
@@ -992,6 +1061,7 @@ int test_suite_policies(void)
 		   {"srtf: preemption by the shorter remaining time, by hand", srtf_hand},
 		   {"fgd and its baselines: node and GPU chosen, by hand", fgd_choice},
 		   {"hetsim compare: the leaderboard's figures and ranks, by hand", compare_hand},
+		   {"run --trace-json: valid trace events, tracks in order", trace_json},
 		   {"hetsim fgd: allocation and fragmentation by offered load, by hand",
 		    fgd_experiment},
 		   {"fifo: first fit, node skipped for memory, whole job", fifo_first_fit},
