@@ -27,6 +27,7 @@ extern const struct policy_ops pol_srtf;
 extern const struct policy_ops pol_conservative;
 extern const struct policy_ops pol_drf;
 extern const struct policy_ops pol_tetris;
+extern const struct policy_ops pol_tiresias;
 extern const struct policy_ops pol_fgd;
 extern const struct policy_ops pol_clustering;
 extern const struct policy_ops pol_packing;

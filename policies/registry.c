@@ -17,6 +17,7 @@ static const struct policy_ops *const policies[] = {
 	&pol_conservative,
 	&pol_drf,
 	&pol_tetris,
+	&pol_tiresias,
 	&pol_sjf,
 	&pol_srtf,
 	&pol_fgd,

@@ -1048,6 +1048,23 @@ static void trace_json(void)
 	rmdir(dir);
 }
 
+/* Tiresias by hand (tiresias.yaml): demoted at its round, the long job
+ * gives way to the short one of the first queue, then runs again in
+ * full; a running job is not preempted for one of its own queue. */
+static void tiresias_hand(void)
+{
+	static const char *const pols[] = {"tiresias", "fifo"};
+	static const int64_t end[2][2] = {{150, 50}, {100, 130}};
+	for (int p = 0; p < 2; p++) {
+		struct scn *sc;
+		struct sim *s = h_run("tests/scenarios/hand/tiresias.yaml", pols[p], 0, &sc);
+		for (int i = 0; i < 2; i++)
+			h_expect_end(s, h_job(s, "swf", i), JOB_DONE, S(end[p][i]), "");
+		CU_ASSERT_EQUAL(sim_totals(s)->preemptions, p == 0 ? 1 : 0);
+		h_done(s, sc);
+	}
+}
+
 int test_suite_policies(void)
 {
 	TEST_SUITE("policies",
@@ -1059,6 +1076,7 @@ int test_suite_policies(void)
 		   {"tetris: alignment and the SRPT knob, by hand", tetris_hand},
 		   {"sjf: shortest first by actual and by requested time, by hand", sjf_hand},
 		   {"srtf: preemption by the shorter remaining time, by hand", srtf_hand},
+		   {"tiresias: least attained service across queues, by hand", tiresias_hand},
 		   {"fgd and its baselines: node and GPU chosen, by hand", fgd_choice},
 		   {"hetsim compare: the leaderboard's figures and ranks, by hand", compare_hand},
 		   {"run --trace-json: valid trace events, tracks in order", trace_json},
