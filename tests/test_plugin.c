@@ -496,6 +496,74 @@ static void test_bad_plugins(void)
 	free(err);
 }
 
+/* ---- docs/writing-a-policy.md, followed ------------------------------- */
+
+/* The fenced block after marker `mark` in doc, malloc'ed; NULL if none. */
+static char *doc_block(const char *doc, const char *mark)
+{
+	const char *at = strstr(doc, mark);
+	if (!at || !(at = strstr(at, "```")) || !(at = strchr(at, '\n')))
+		return NULL;
+	at++;
+	const char *end = strstr(at, "```");
+	if (!end)
+		return NULL;
+	char *b = xmalloc((size_t)(end - at) + 1);
+	memcpy(b, at, (size_t)(end - at));
+	b[end - at] = '\0';
+	return b;
+}
+
+/* The page's backfill.c and hol.yaml, built and run: the rows it says. */
+static void test_doc(void)
+{
+	char *doc = h_slurp("docs/writing-a-policy.md", NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	char *c = doc_block(doc, "<!-- file: backfill.c -->");
+	char *yaml = doc_block(doc, "<!-- file: hol.yaml -->");
+	char *rows = doc_block(doc, "<!-- expect: out/jobs.csv -->");
+	free(doc);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(yaml);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(rows);
+	char args[16384], *out, *err;
+	snprintf(args, sizeof args, "mkdir -p '%s/doc'", tmp);
+	CU_ASSERT_EQUAL_FATAL(system(args), 0);
+	write_file("doc/backfill.c", c);
+	write_file("doc/hol.yaml", yaml);
+	CU_ASSERT_EQUAL_FATAL(build("doc/backfill.c", "doc/libbackfill.so"), 0);
+	snprintf(args, sizeof args, "run %s/doc/hol.yaml -q -o %s/doc/out", tmp, tmp);
+	CU_ASSERT_EQUAL(h_hetsim(args, &out, &err), 0);
+	CU_ASSERT_STRING_EQUAL(err, "");
+	free(out);
+	free(err);
+	snprintf(args, sizeof args, "%s/doc/out/jobs.csv", tmp);
+	char *jobs = h_slurp(args, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(jobs);
+	for (char *line = strtok(rows, "\n"); line; line = strtok(NULL, "\n")) {
+		char want[1024];
+		snprintf(want, sizeof want, "\n%s\n", line);
+		CU_ASSERT_PTR_NOT_NULL(strstr(jobs, want));
+		if (!strstr(jobs, want))
+			fprintf(stderr, "\n  no row %s", want);
+	}
+	/* depth 1 is fifo: bf1's rows are fifo's */
+	int nf = 0, n1 = 0;
+	char fifo[4096] = "", bf1[4096] = "";
+	for (char *line = strtok(jobs, "\n"); line; line = strtok(NULL, "\n")) {
+		if (strncmp(line, "fifo,", 5) == 0)
+			nf += snprintf(fifo + nf, sizeof fifo - (size_t)nf, "%s\n", line + 5);
+		else if (strncmp(line, "bf1,", 4) == 0)
+			n1 += snprintf(bf1 + n1, sizeof bf1 - (size_t)n1, "%s\n", line + 4);
+	}
+	CU_ASSERT(nf > 0);
+	CU_ASSERT_STRING_EQUAL(fifo, bf1);
+	free(jobs);
+	free(c);
+	free(yaml);
+	free(rows);
+}
+
 static void test_cleanup(void)
 {
 	pol_plugins_unload();
@@ -515,6 +583,7 @@ int test_suite_plugin(void)
 		   {"--plugin for run, sweep, policies, validate", test_command_line},
 		   {"switches, rejects, timers, can_ever_place", test_switches},
 		   {"a bad plugin: one line naming it, exit 1", test_bad_plugins},
+		   {"docs/writing-a-policy.md, followed", test_doc},
 		   {"unload", test_cleanup});
 	return 0;
 }
