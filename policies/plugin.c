@@ -172,9 +172,10 @@ static void plugin_arrived(void *st, struct sim *s, int job)
 	struct hetsim *h = st;
 	(void)s;
 	if (h->p->hp->job_arrived) {
+		bool was = h->acting;
 		h->acting = true;
 		h->p->hp->job_arrived(h->st, h, job);
-		h->acting = false;
+		h->acting = was;
 	}
 }
 
@@ -183,9 +184,10 @@ static void plugin_finished(void *st, struct sim *s, int job)
 	struct hetsim *h = st;
 	(void)s;
 	if (h->p->hp->job_finished) {
+		bool was = h->acting; /* a job rejected in a hook ends inside it */
 		h->acting = true;
 		h->p->hp->job_finished(h->st, h, job);
-		h->acting = false;
+		h->acting = was;
 	}
 }
 
@@ -193,27 +195,30 @@ static void plugin_schedule(void *st, struct sim *s)
 {
 	struct hetsim *h = st;
 	(void)s;
+	bool was = h->acting;
 	h->acting = true;
 	h->p->hp->schedule(h->st, h);
-	h->acting = false;
+	h->acting = was;
 }
 
 static void plugin_exec_lost(void *st, struct sim *s, int job, const struct sim_exec *x, int why)
 {
 	struct hetsim *h = st;
 	(void)s;
+	bool was = h->acting;
 	h->acting = true;
 	h->p->hp->exec_lost(h->st, h, job, x->role, x->node, why);
-	h->acting = false;
+	h->acting = was;
 }
 
 static void plugin_timer(void *st, struct sim *s, uint32_t tag)
 {
 	struct hetsim *h = st;
 	(void)s;
+	bool was = h->acting;
 	h->acting = true;
 	h->p->hp->timer(h->st, h, tag);
-	h->acting = false;
+	h->acting = was;
 }
 
 static void plugin_fini(void *st)

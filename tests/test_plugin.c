@@ -286,8 +286,11 @@ static const char knobs_c[] =
 	"	(void)st;\n"
 	"	const char *r = hetsim_switch(h, \"reason\");\n"
 	"	if (hetsim_rand01(h, tag, 0, 0) <= 0 || hetsim_rand01(h, tag, 0, 0) >= 1) return;\n"
+	"	if (tag == 999) return;\n"
 	"	hetsim_reject(h, (int)tag, strcmp(r, \"cores\") == 0 ? HETSIM_WHY_CORES : HETSIM_WHY_NEVER_PLACED);\n"
+	"	hetsim_timer(h, 1000000, 999); /* a request after the job ended inside this hook */\n"
 	"}\n"
+	"static void finished(void *st, struct hetsim *h, int job) { (void)st, (void)h, (void)job; }\n"
 	"static void schedule(void *st, struct hetsim *h) { (void)st, (void)h; }\n"
 	"static int place(const struct hetsim *h, const struct hetsim_shape *sh, char *d, size_t n) {\n"
 	"	if (hetsim_role_mem_mib(sh, 0) > (int64_t)hetsim_switch_num(h, \"limit\")) {\n"
@@ -306,7 +309,8 @@ static const char knobs_c[] =
 	"};\n"
 	"static const struct hetsim_policy knobs = {HETSIM_POLICY_HEADER, .name = \"knobs\",\n"
 	"	.summary = \"rejects everything, later\", .params = params, .init = init,\n"
-	"	.job_arrived = arrived, .schedule = schedule, .timer = timer, .can_ever_place = place};\n"
+	"	.job_arrived = arrived, .job_finished = finished, .schedule = schedule, .timer = timer,\n"
+	"	.can_ever_place = place};\n"
 	"HETSIM_POLICY_EXPORT(knobs)\n";
 
 static const char knobs_yaml[] =

@@ -129,6 +129,8 @@ struct hetsim_param {
 /* The plugin's ops table.  Hooks are called by hetsim at the current
  * simulated time; a hook left NULL does nothing (schedule is required). */
 struct hetsim_policy {
+	/* These two come first in every ABI, so that hetsim can read them
+	 * from a plugin built for any. */
 	int abi;                    /* HETSIM_POLICY_ABI (HETSIM_POLICY_HEADER sets both) */
 	const char *hetsim_version; /* HETSIM_POLICY_VERSION */
 	const char *name;           /* the policy's name: letters, digits, '-', '_';
@@ -180,10 +182,15 @@ struct hetsim_policy {
 /* The plugin's one entry point, which hetsim looks up by this name. */
 #define HETSIM_POLICY_ENTRY "hetsim_policy_entry"
 /* Define it: HETSIM_POLICY_EXPORT(mine) at file scope. */
+#ifdef __cplusplus
+#define HETSIM_EXTERN_C extern "C"
+#else
+#define HETSIM_EXTERN_C
+#endif
 #define HETSIM_POLICY_EXPORT(table)                                                    \
-	__attribute__((visibility("default"))) const struct hetsim_policy *               \
+	HETSIM_EXTERN_C __attribute__((visibility("default"))) const struct hetsim_policy * \
 	hetsim_policy_entry(void);                                                         \
-	const struct hetsim_policy *hetsim_policy_entry(void) { return &(table); }
+	HETSIM_EXTERN_C const struct hetsim_policy *hetsim_policy_entry(void) { return &(table); }
 
 /* ---- the run ------------------------------------------------------ */
 
