@@ -10,6 +10,7 @@
 #   make cuda-host    its kernels built for the host by g++ (linked into make check)
 #   make MPI=1        bin/hetsim-mpi: `hetsim sweep` across MPI ranks (mpicc, OpenMPI)
 #   make BLAS=gslcblas  link GSL's reference CBLAS instead of OpenBLAS
+#   make install PREFIX=DIR  bin/hetsim, include/hetsim/policy.h, lib/pkgconfig/hetsim.pc
 #   make clean
 
 CC      ?= cc
@@ -18,8 +19,12 @@ VERSION := 0.1.0
 
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L \
-           -pthread -DHETSIM_VERSION='"$(VERSION)"' -I. -Iscenario -Isim -Ipolicies -Iworkloads -Iinput -Icli -Icalibrate
-LDLIBS  += -lm -pthread
+           -pthread -DHETSIM_VERSION='"$(VERSION)"' -I. -Iinclude -Iscenario -Isim -Ipolicies -Iworkloads -Iinput -Icli -Icalibrate
+LDLIBS  += -lm -pthread -ldl
+# Policy plugins (include/hetsim/policy.h, policies/plugin.c) resolve the
+# ABI's hetsim_ functions against the binary that loads them: export its
+# symbols.
+LDFLAGS += -rdynamic
 
 ifeq ($(SAN),1)
   CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer \
@@ -115,6 +120,9 @@ $(CUDA_HOST_OBJ): calibrate/cuda/cuda_host.cpp | deps
 	@mkdir -p $(dir $@)
 	$(CXX) $(CUDA_HOST_FLAGS) -MMD -MP -c $< -o $@
 
+# The plugin test builds plugins with this build's compiler and sanitizers.
+$(BUILD)/tests/test_plugin.o: CFLAGS += -DPLUGIN_CC='"$(CC)"' -DPLUGIN_SAN=$(if $(filter 1,$(SAN)),1,0)
+
 $(TESTBIN): $(LIB_OBJ) $(TEST_OBJ) $(CUDA_HOST_OBJ) $(BUILD)/BLAS
 	$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(PKG_LIBS) $(LDLIBS)
 
@@ -143,6 +151,27 @@ test: check
 
 clean:
 	rm -rf build bin calibrate/cuda/hetsim-cuda-cal
+	rm -f policies/template/*.so
+
+# `make install PREFIX=/opt/hetsim` (default /usr/local; DESTDIR too):
+# the binary, the policy plugin ABI's header and a pkg-config file, so
+# that a plugin builds with `pkg-config --cflags hetsim`
+# (docs/writing-a-policy.md).  Builds the optimised binary first.
+PREFIX ?= /usr/local
+.PHONY: install
+install:
+	@$(MAKE) --no-print-directory SAN=0 MPI=0 bin/hetsim
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/hetsim \
+		$(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 755 bin/hetsim $(DESTDIR)$(PREFIX)/bin/hetsim
+	install -m 644 include/hetsim/policy.h $(DESTDIR)$(PREFIX)/include/hetsim/policy.h
+	printf '%s\n' 'prefix=$(PREFIX)' 'includedir=$${prefix}/include' '' \
+		'Name: hetsim' \
+		'Description: hetsim policy plugin ABI (hetsim/policy.h)' \
+		'Version: $(VERSION)' \
+		'Cflags: -I$${includedir}' \
+		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/hetsim.pc
+	chmod 644 $(DESTDIR)$(PREFIX)/lib/pkgconfig/hetsim.pc
 
 -include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BUILD)/cli/main.d $(CUDA_HOST_OBJ:.o=.d)
 

@@ -2,6 +2,7 @@
 #include "registry.h"
 #include "load.h"
 #include "cmd.h"
+#include "hetsim/policy.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -111,6 +112,22 @@ int64_t cmd_int(const char *cmd, const char *opt, const char *v, int64_t max)
 	return x;
 }
 
+int cmd_load_plugins(const struct cmd_opt *opts, const struct cmd_args *a)
+{
+	for (int i = 0; i < a->n; i++) {
+		char err[1024];
+		if (strcmp(opts[a->opt[i]].name, "plugin") != 0 ||
+		    pol_plugin_load(a->val[i], err, sizeof err))
+			continue;
+		fprintf(stderr, "%s\n", err);
+		return 1;
+	}
+	return 0;
+}
+
+#define PLUGIN_OPT {"plugin", 0, "FILE", "load a policy plugin (a shared object: " \
+				       "docs/writing-a-policy.md) and register its policy; repeatable"}
+
 /* ---- run ----------------------------------------------------------- */
 
 static const struct cmd_opt run_opts[] = {
@@ -125,6 +142,7 @@ static const struct cmd_opt run_opts[] = {
 				"policy listed)"},
 	{"trace-json", 0, "FILE", "write the first replication's timeline of each policy as "
 				  "Chrome trace-event JSON (Perfetto, chrome://tracing)"},
+	PLUGIN_OPT,
 	{"quiet", 'q', NULL, "print no table"},
 	{"help", 'h', NULL, "show this help"},
 	{NULL, 0, NULL, NULL},
@@ -196,6 +214,8 @@ static int cmd_run(int argc, char **argv)
 			o.policies[o.npolicies++] = a.val[i];
 		}
 
+	if (cmd_load_plugins(run_opts, &a))
+		return 1;
 	struct scn *s = load(a.pos[0]);
 	if (!s)
 		return 1;
@@ -215,6 +235,7 @@ static int cmd_run(int argc, char **argv)
 static const struct cmd_opt validate_opts[] = {
 	{"strict", 0, NULL, "treat warnings (a job group a policy can never place, a trace "
 			    "record skipped) as errors"},
+	PLUGIN_OPT,
 	{"help", 'h', NULL, "show this help"},
 	{NULL, 0, NULL, NULL},
 };
@@ -288,6 +309,8 @@ static int cmd_validate(int argc, char **argv)
 		fprintf(stderr, "hetsim validate: expected at least one SCENARIO file\n");
 		return 2;
 	}
+	if (cmd_load_plugins(validate_opts, &a))
+		return 1;
 	bool strict = cmd_get(validate_opts, &a, "strict") != NULL;
 	scn_trace_strict = strict;
 	int rc = 0;
@@ -326,6 +349,7 @@ static int cmd_validate(int argc, char **argv)
 /* ---- policies ------------------------------------------------------ */
 
 static const struct cmd_opt policies_opts[] = {
+	PLUGIN_OPT,
 	{"help", 'h', NULL, "show this help"},
 	{NULL, 0, NULL, NULL},
 };
@@ -336,7 +360,8 @@ static int cmd_policies(int argc, char **argv)
 	if (cmd_parse("policies", policies_opts, argc, argv, &a))
 		return 2;
 	if (cmd_get(policies_opts, &a, "help")) {
-		cmd_help("policies", "", "List the registered policies and their switches.",
+		cmd_help("policies", "[--plugin FILE]...", "List the registered policies (the "
+			 "built-ins, then those of the plugins\nloaded) and their switches.",
 			 policies_opts);
 		return 0;
 	}
@@ -344,6 +369,8 @@ static int cmd_policies(int argc, char **argv)
 		fprintf(stderr, "hetsim policies: unexpected argument '%s'\n", a.pos[0]);
 		return 2;
 	}
+	if (cmd_load_plugins(policies_opts, &a))
+		return 1;
 	int n;
 	const struct policy_ops *const *all = pol_all(&n);
 	for (int i = 0; i < n; i++) {
@@ -358,6 +385,10 @@ static int cmd_policies(int argc, char **argv)
 				printf("%s%s", n++ ? ", " : "    needs          ", needs[k]);
 		if (all[i]->needs)
 			printf("\n");
+		if (pol_plugin_file(all[i]))
+			printf("    plugin         %s (built for hetsim %s, plugin ABI %d)\n",
+			       pol_plugin_file(all[i]), pol_plugin_built_for(all[i]),
+			       HETSIM_POLICY_ABI);
 		for (const struct pol_param *p = all[i]->params; p->key; p++) {
 			char kind[128] = "true|false", r[96];
 			static const char *const kinds[] = {[POL_INT] = "integer", [POL_NUM] = "number",
@@ -439,14 +470,19 @@ static const char *const key_kinds[] = {
 	[JM_DIST_SIZE] = "size|dist", [JM_ENUM] = "choice", [JM_ROLE] = "role", [JM_STAGES] = "stages",
 };
 
+static const struct cmd_opt models_opts[] = {
+	{"help", 'h', NULL, "show this help"},
+	{NULL, 0, NULL, NULL},
+};
+
 static int cmd_models(int argc, char **argv)
 {
 	struct cmd_args a;
-	if (cmd_parse("models", policies_opts, argc, argv, &a))
+	if (cmd_parse("models", models_opts, argc, argv, &a))
 		return 2;
-	if (cmd_get(policies_opts, &a, "help")) {
+	if (cmd_get(models_opts, &a, "help")) {
 		cmd_help("models", "", "List the job models and their scenario keys (besides the keys "
-			 "every job group takes: docs/scenario.md).", policies_opts);
+			 "every job group takes: docs/scenario.md).", models_opts);
 		return 0;
 	}
 	if (a.npos) {

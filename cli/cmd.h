@@ -34,6 +34,12 @@ struct cmd_args {
 	int n;
 };
 
+/* Load every `--plugin FILE` of a (opts has a "plugin" option), in order,
+ * registering their policies (policies/registry.h, pol_plugin_load).
+ * Returns 0, or 1 after printing the one line "FILE: problem" of the
+ * first that fails. */
+int cmd_load_plugins(const struct cmd_opt *opts, const struct cmd_args *a);
+
 /* Parse argv against opts.  On a bad command line prints
  * "hetsim CMD: <what>" and returns -1 (the caller exits 2). */
 int cmd_parse(const char *cmd, const struct cmd_opt *opts, int argc, char **argv,

@@ -1156,6 +1156,8 @@ static const struct cmd_opt sweep_opts[] = {
 	{"policy", 'p', "NAME", "run only this policy (a scenario entry's name, or a "
 				"registered policy with its defaults); repeatable"},
 	{"baseline", 0, "NAME", "the policy changes are against (default: the first policy listed)"},
+	{"plugin", 0, "FILE", "load a policy plugin (a shared object: docs/writing-a-policy.md) "
+			      "and register its policy; repeatable"},
 	{"quiet", 'q', NULL, "print no table, no notes and no progress"},
 	{"help", 'h', NULL, "show this help"},
 	{NULL, 0, NULL, NULL},
@@ -1223,8 +1225,9 @@ static int sweep_main(int argc, char **argv)
 	if (sweep_options(&a, &o))
 		return 2;
 	char err[1024];
-	struct scn_sweep *sw = scn_sweep_load(a.pos[0], err, sizeof err);
-	if (!sw)
+	struct scn_sweep *sw = NULL;
+	if (cmd_load_plugins(sweep_opts, &a) == 0 &&
+	    !(sw = scn_sweep_load(a.pos[0], err, sizeof err)))
 		fprintf(stderr, "%s\n", err);
 	int rc = agree(sw ? 0 : 1);
 	if (rc) {

@@ -2611,7 +2611,7 @@ static const struct policy_ops *find_policy(struct ld *ld, const struct yn *v)
 	return ops;
 }
 
-static const char *const entry_keys[] = {"name", "policy"};
+static const char *const entry_keys[] = {"name", "policy", "plugin"};
 
 /* Key `k` of a policy entry, not a known one, looks like a typo of one. */
 static int entry_typo(struct ld *ld, const struct yn *k)
@@ -2733,6 +2733,32 @@ static int load_switch(struct ld *ld, const struct yn *k, const struct yn *v,
 	return 0;
 }
 
+/* `plugin: FILE` of a policy entry (FILE relative to the scenario's
+ * folder): the plugin's policy, loaded and registered (policies/plugin.c);
+ * a `policy:` beside it must name that policy. */
+static const struct policy_ops *load_plugin(struct ld *ld, const struct yn *v,
+					    const struct yn *kind)
+{
+	char perr[768];
+	if (v->kind != YN_SCALAR || !*v->str) {
+		fail(ld, v, "expected a shared object's path for plugin, got %s", got(ld, v));
+		return NULL;
+	}
+	char *path = resolve(ld->file, v->str);
+	const struct policy_ops *ops = pol_plugin_load(path, perr, sizeof perr);
+	free(path);
+	if (!ops) {
+		fail(ld, v, "%s", perr);
+		return NULL;
+	}
+	if (kind && (kind->kind != YN_SCALAR || strcmp(kind->str, ops->name) != 0)) {
+		fail(ld, kind, "policy %s, but plugin '%s' holds policy '%s'", got(ld, kind),
+		     v->str, ops->name);
+		return NULL;
+	}
+	return ops;
+}
+
 static int load_policy(struct ld *ld, const struct yn *v, struct scn_policy *p)
 {
 	const struct policy_ops *ops;
@@ -2749,14 +2775,19 @@ static int load_policy(struct ld *ld, const struct yn *v, struct scn_policy *p)
 	if (v->kind != YN_MAP)
 		return fail(ld, v, "expected a policy name or a mapping for policy, got %s", got(ld, v));
 	name = yn_get(v, "name");
-	for (int i = 0; i < v->nkids && !yn_get(v, "policy"); i += 2) /* misspelt? */
+	const struct yn *plugin = yn_get(v, "plugin");
+	for (int i = 0; i < v->nkids && !yn_get(v, "policy") && !plugin; i += 2) /* misspelt? */
 		if (!in_list(v->kids[i]->str, entry_keys, ARRAY_LEN(entry_keys)) &&
 		    entry_typo(ld, v->kids[i]) < 0)
 			return -1;
-	if (!(kind = need(ld, v, "policy", "policy entry",
-			  name && name->kind == YN_SCALAR ? name->str : NULL)) ||
-	    !(ops = find_policy(ld, kind)))
+	if (plugin) {
+		if (!(ops = load_plugin(ld, plugin, yn_get(v, "policy"))))
+			return -1;
+	} else if (!(kind = need(ld, v, "policy", "policy entry",
+				 name && name->kind == YN_SCALAR ? name->str : NULL)) ||
+		   !(ops = find_policy(ld, kind))) {
 		return -1;
+	}
 	p->kind = xstrdup(ops->name);
 	p->ops = ops;
 	if (name) {

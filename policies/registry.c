@@ -1,11 +1,14 @@
-/* registry.c - every policy, in one plain table (git's builtin table). */
+/* registry.c - every policy, in one plain table (git's builtin table),
+ * and the plugins registered at run time (plugin.c) after them. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pol_common.h"
 #include "policy.h"
 #include "scenario.h"
+#include "util.h"
 
 static const struct policy_ops *const policies[] = {
 	&pol_fifo,
@@ -28,7 +31,34 @@ static const struct policy_ops *const policies[] = {
 	&pol_random,
 };
 
+/* The built-ins, then the plugins registered so far (pol_register), in
+ * registration order; rebuilt on each registration. */
+static const struct policy_ops **all;
+static int nall, nplugins;
+static char names[1024]; /* pol_names(); "" when stale */
+
+static void build_all(void)
+{
+	if (all)
+		return;
+	nall = (int)(sizeof policies / sizeof policies[0]);
+	all = xmalloc((size_t)nall * sizeof *all);
+	for (int i = 0; i < nall; i++)
+		all[i] = policies[i];
+}
+
 const struct policy_ops *pol_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof policies / sizeof policies[0]; i++)
+		if (strcmp(policies[i]->name, name) == 0)
+			return policies[i];
+	for (int i = nall - nplugins; nplugins && i < nall; i++)
+		if (strcmp(all[i]->name, name) == 0)
+			return all[i];
+	return NULL;
+}
+
+const struct policy_ops *pol_builtin(const char *name)
 {
 	for (size_t i = 0; i < sizeof policies / sizeof policies[0]; i++)
 		if (strcmp(policies[i]->name, name) == 0)
@@ -36,22 +66,44 @@ const struct policy_ops *pol_find(const char *name)
 	return NULL;
 }
 
+int pol_register(const struct policy_ops *ops)
+{
+	if (pol_find(ops->name))
+		return -1;
+	build_all();
+	all = xrealloc(all, (size_t)(nall + 1) * sizeof *all);
+	all[nall++] = ops;
+	nplugins++;
+	names[0] = '\0';
+	return 0;
+}
+
+void pol_unregister_all(void)
+{
+	free(all);
+	all = NULL;
+	nall = nplugins = 0;
+	names[0] = '\0';
+}
+
 const struct policy_ops *const *pol_all(int *n)
 {
-	*n = (int)(sizeof policies / sizeof policies[0]);
-	return policies;
+	build_all();
+	*n = nall;
+	return all;
 }
 
 const char *pol_names(void)
 {
-	static char buf[512];
-	if (!buf[0]) {
+	if (!names[0]) {
+		int n;
+		const struct policy_ops *const *ops = pol_all(&n);
 		size_t len = 0;
-		for (size_t i = 0; i < sizeof policies / sizeof policies[0]; i++)
-			len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s",
-						i ? ", " : "", policies[i]->name);
+		for (int i = 0; i < n && len < sizeof names; i++)
+			len += (size_t)snprintf(names + len, sizeof names - len, "%s%s",
+						i ? ", " : "", ops[i]->name);
 	}
-	return buf;
+	return names;
 }
 
 const struct pol_param *pol_param_spec(const struct policy_ops *ops, const char *key)
