@@ -200,7 +200,8 @@ static void build(struct cons *p, struct sim *s)
 		p->s[0].g[i] = pol_gpu_milli_free(NULL, n);
 	}
 	struct run *order = xmalloc((size_t)(p->nrun ? p->nrun : 1) * sizeof *order);
-	memcpy(order, p->run, (size_t)p->nrun * sizeof *order);
+	if (p->nrun)
+		memcpy(order, p->run, (size_t)p->nrun * sizeof *order);
 	qsort(order, (size_t)p->nrun, sizeof *order, cmp_run);
 	for (int k = 0; k < p->nrun && order[k].end_us != NO_END; k++) {
 		int64_t t = order[k].end_us > now ? order[k].end_us : now;

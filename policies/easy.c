@@ -260,7 +260,8 @@ static int64_t shadow(struct easy *e, struct sim *s, const struct sim_job *head)
 		e->pg[i] = pol_gpu_milli_free(NULL, n);
 	}
 	struct run *order = xmalloc((size_t)(e->nrun ? e->nrun : 1) * sizeof *order);
-	memcpy(order, e->run, (size_t)e->nrun * sizeof *order);
+	if (e->nrun)
+		memcpy(order, e->run, (size_t)e->nrun * sizeof *order);
 	for (int i = 0; i < e->nrun; i++)
 		if (order[i].end_us < now)
 			order[i].end_us = now; /* past its estimate: about to end */
