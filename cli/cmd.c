@@ -217,6 +217,7 @@ static int cmd_run(int argc, char **argv)
 	if (cmd_load_plugins(run_opts, &a))
 		return 1;
 	struct scn *s = load(a.pos[0]);
+	scn_seed_at_load = -1; /* this command's loads only */
 	if (!s)
 		return 1;
 	char dir[4096];

@@ -107,7 +107,8 @@ static int run_one(const struct scn *sc, int p, const struct frag_target *tw, st
 		free(xl.x);
 		return -1;
 	}
-	qsort(xl.x, (size_t)xl.n, sizeof *xl.x, cmp_xrec); /* by job; a job's in launch order */
+	if (xl.n) /* by job; a job's in launch order */
+		qsort(xl.x, (size_t)xl.n, sizeof *xl.x, cmp_xrec);
 	const struct clu *c = sim_cluster(s);
 	int64_t cap = 0;
 	for (int i = 0; i < c->n; i++)

@@ -1229,6 +1229,7 @@ static int sweep_main(int argc, char **argv)
 	if (cmd_load_plugins(sweep_opts, &a) == 0 &&
 	    !(sw = scn_sweep_load(a.pos[0], err, sizeof err)))
 		fprintf(stderr, "%s\n", err);
+	scn_seed_at_load = -1; /* this command's loads only */
 	int rc = agree(sw ? 0 : 1);
 	if (rc) {
 		scn_sweep_free(sw);

@@ -153,7 +153,8 @@ void tl_end(struct tl *t, const struct sim *s)
 	meta(t, "process_name", base + PID_STRIDE - 1, 0, name);
 	/* lanes: per executor, each attempt on the lowest lane free at its
 	 * start (a lane is free once its last attempt has stopped) */
-	qsort(t->t, (size_t)t->nt, sizeof *t->t, cmp_task);
+	if (t->nt)
+		qsort(t->t, (size_t)t->nt, sizeof *t->t, cmp_task);
 	int64_t lane_end[TID_STRIDE - 1];
 	for (int i = 0; i < t->nt; i++) {
 		if (i == 0 || t->t[i].exec != t->t[i - 1].exec)
@@ -165,7 +166,8 @@ void tl_end(struct tl *t, const struct sim *s)
 		t->t[i].lane = k;
 		lane_end[k] = t->t[i].end;
 	}
-	qsort(t->t, (size_t)t->nt, sizeof *t->t, cmp_lane);
+	if (t->nt)
+		qsort(t->t, (size_t)t->nt, sizeof *t->t, cmp_lane);
 	for (int i = 0; i < t->nx; i++) {
 		const struct tl_exec *x = &t->x[i];
 		int64_t pid = base + x->node + 1, tid = (int64_t)x->id * TID_STRIDE;

@@ -308,7 +308,8 @@ static void cons_schedule(void *st, struct sim *s)
 		p->place = xrealloc(p->place, (size_t)(nx ? nx : 1) * sizeof *p->place);
 		int64_t est = add_sat(p->startup_us, estimate(p, s, j));
 		for (int a = 0; a < p->ns; a++) {
-			int64_t start = p->s[a].t, end = add_sat(start, est);
+			int64_t start = p->s[a].t, end = add_sat(start, est > 0 ? est : 1); /* at
+				 least 1 us: a reservation must end after it starts */
 			int b = a;
 			while (b + 1 < p->ns && p->s[b + 1].t < end)
 				b++;

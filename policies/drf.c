@@ -43,10 +43,10 @@ static void drf_can_ever_place(const struct scn_policy *cfg, const struct scn *s
 	/* progressive filling: a job runs with what it gets, so each executor
 	 * need only fit a node; a rigid job's must all fit at once */
 	struct pol_fit_rules rules = {.labels = false, .cores = true, .gpus = true,
-				      .whole = sh->rigid};
+				      .whole = (sh->rigid || sh->gang_role >= 0)};
 	(void)cfg;
 	struct sim_shape one = *sh;
-	for (int r = 0; !sh->rigid && r < one.nroles; r++)
+	for (int r = 0; !(sh->rigid || sh->gang_role >= 0) && r < one.nroles; r++)
 		one.role[r].count = 1; /* one executor of each role is a start */
 	pol_feasible(sc, group, &one, rules, v);
 }
@@ -138,7 +138,7 @@ static bool place(struct drf *d, const struct sim *s, const struct sim_job *j)
 {
 	const struct clu *c = sim_cluster(s);
 	pol_tent_reset(&d->t);
-	int want = j->shape->rigid ? sim_execs_wanted(j) : 1;
+	int want = (j->shape->rigid || j->shape->gang_role >= 0) ? sim_execs_wanted(j) : 1;
 	int r = sim_next_role(j), k = j->live->granted[r];
 	for (int n = 0; n < want; n++) {
 		while (k >= j->shape->role[r].count && r + 1 < j->shape->nroles)

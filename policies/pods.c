@@ -111,10 +111,10 @@ static bool feasible(const struct pod_node *v, const struct pod_req *r)
 {
 	if (v->cpu < r->cpu || v->mem < r->mem)
 		return false;
-	if (!r->k)
-		return true;
 	if ((v->n->labels & r->require) != r->require)
 		return false;
+	if (!r->k)
+		return true;
 	int fit = 0;
 	for (int g = 0; g < v->g; g++)
 		fit += v->free[g] >= r->m;

@@ -215,6 +215,22 @@ static void srtf_schedule(void *st, struct sim *s)
 			p->pm[k] = c->nodes[k].mem_free;
 			p->pg[k] = pol_gpu_milli_free(NULL, &c->nodes[k]);
 		}
+		/* what jobs already being preempted will give back counts first */
+		for (int k = 0; k < p->nrun; k++)
+			if (p->going[p->run[k]]) {
+				const struct sim_job *v = sim_job(s, p->run[k]);
+				for (int x = 0; x < sim_job_nexecs(v); x++) {
+					const struct sim_exec *e = sim_job_exec(s, v, x);
+					if (!e || !e->live)
+						continue;
+					p->pc[e->node] += e->cores;
+					p->pm[e->node] += e->mem_mib;
+					p->pg[e->node] += e->gpu_milli ? e->gpu_milli
+								       : (int64_t)e->gpus * CLU_GPU_MILLI;
+				}
+			}
+		if (packs(p, s, j))
+			break; /* it fits once they are gone: it waits for them */
 		int nv = 0;
 		struct kj *vict = xmalloc((size_t)(p->nrun ? p->nrun : 1) * sizeof *vict);
 		for (int k = 0; k < p->nrun; k++) {

@@ -44,10 +44,10 @@ static void tetris_can_ever_place(const struct scn_policy *cfg, const struct scn
 				  int group, const struct sim_shape *sh, struct pol_verdict *v)
 {
 	struct pol_fit_rules rules = {.labels = false, .cores = true, .gpus = true,
-				      .whole = sh->rigid};
+				      .whole = (sh->rigid || sh->gang_role >= 0)};
 	(void)cfg;
 	struct sim_shape one = *sh;
-	for (int r = 0; !sh->rigid && r < one.nroles; r++)
+	for (int r = 0; !(sh->rigid || sh->gang_role >= 0) && r < one.nroles; r++)
 		one.role[r].count = 1;
 	pol_feasible(sc, group, &one, rules, v);
 }
@@ -226,12 +226,12 @@ static void tetris_schedule(void *st, struct sim *s)
 			}
 		}
 		if (bj < 0)
-			continue; /* those tried fit nowhere: the next eligible ones */
+			return; /* no eligible job fits: the knob keeps the others out */
 		const struct sim_job *j = sim_job(s, bj);
 		pol_tent_reset(&t->t);
 		add(t, s, j, role_after(j, 0), bn);
 		bool ok = true;
-		int want = j->shape->rigid ? sim_execs_wanted(j) : 1;
+		int want = (j->shape->rigid || j->shape->gang_role >= 0) ? sim_execs_wanted(j) : 1;
 		for (int k = 1; k < want && ok; k++) { /* a rigid job's others, best node each */
 			double a = 0;
 			int r = role_after(j, k), node = best_node(t, s, j, r, &a);

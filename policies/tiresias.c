@@ -273,10 +273,14 @@ static void decide(struct tir *p, struct sim *s)
 			bool ok = true;
 			for (int k = 0; k < c->n; k++)
 				ok &= p->pc[k] >= 0 && p->pm[k] >= 0 && p->pg[k] >= 0;
-			if (ok)
+			if (ok) {
 				p->keep[i] = true;
-			else
+				/* an executor it lost (its node failed): a replacement */
+				if (sim_execs_wanted(sim_job(s, job)) > 0)
+					p->start[i] = pack(p, s, sim_job(s, job));
+			} else {
 				add_back(p, s, job, +1); /* it gives way */
+			}
 		} else {
 			p->start[i] = pack(p, s, sim_job(s, job));
 		}
@@ -294,15 +298,17 @@ static void decide(struct tir *p, struct sim *s)
 				sim_preempt_executor(s, e);
 		}
 	}
-	for (int i = 0; i < n; i++) { /* and the waiting ones packed start */
+	for (int i = 0; i < n; i++) { /* and the ones packed start (or get back what
+				       they lost) */
 		int job = p->ord[i].job;
-		if (!p->start[i] || p->j[job].running || p->j[job].going)
+		if (!p->start[i] || p->j[job].going || sim_execs_wanted(sim_job(s, job)) == 0)
 			continue;
 		if (!place_all(p, s, sim_job(s, job)))
 			continue; /* the GPUs' granularity: next decision */
 		pol_tent_launch(&p->t, s, job);
+		if (!p->j[job].running)
+			p->j[job].since = now;
 		p->j[job].running = true;
-		p->j[job].since = now;
 	}
 }
 

@@ -125,9 +125,10 @@ struct sim_shape {
 				    all be up before the job's first task
 				    starts (a gang of parameter servers) */
 	bool rigid;              /* the job runs only once every executor of
-				    every role is up (a trace job: its model
-				    holds its tasks till then), so a policy
-				    should give all or none */
+				    every role is up (a trace job, whose model
+				    holds its tasks till then; a TFoS cluster,
+				    whose training waits for every TF node), so
+				    a policy should give all or none */
 	const struct sim_job_ops *ops; /* its job model's hooks (the kernel sets) */
 	int id;                  /* its index among the run's shapes, 0 ..
 				    sim_nshapes - 1 (the kernel sets): what

@@ -1065,6 +1065,36 @@ static void tiresias_hand(void)
 	}
 }
 
+/* Review regressions: gangs under drf and tetris (drf-gang.yaml: all or
+ * none, where one at a time timed both out), a zero-length job's
+ * reservation under conservative (conservative-zero.yaml), and tiresias
+ * replacing a lost executor (failures/tfos-ckpt.yaml: done at 12 s, as
+ * fifo, where it waited for ever). */
+static void review_regressions(void)
+{
+	static const char *const pols[] = {"drf", "tetris"};
+	for (int p = 0; p < 2; p++) {
+		struct scn *sc;
+		struct sim *s = h_run("tests/scenarios/hand/drf-gang.yaml", pols[p], 0, &sc);
+		h_expect_end(s, h_job(s, "a", 0), JOB_DONE, S(2.5), "");
+		h_expect_end(s, h_job(s, "b", 0), JOB_DONE, S(5), "");
+		h_done(s, sc);
+	}
+	struct scn *sc;
+	struct sim *s = h_run("tests/scenarios/hand/conservative-zero.yaml", "conservative", 0, &sc);
+	static const int64_t start[] = {0, 10, 10, 20}, run[] = {10, 0, 10, 100};
+	for (int i = 0; i < 4; i++) {
+		const struct sim_job *j = h_job(s, "swf", i);
+		CU_ASSERT_EQUAL(j->start_us, S(start[i]));
+		h_expect_end(s, j, JOB_DONE, S(start[i] + run[i]), "");
+	}
+	h_done(s, sc);
+	s = h_run_ops("tests/scenarios/failures/tfos-ckpt.yaml", &pol_tiresias, 0, &sc);
+	CU_ASSERT_EQUAL(h_job(s, sc->jobs[0].name, 0)->status, JOB_DONE);
+	CU_ASSERT_EQUAL(h_job(s, sc->jobs[0].name, 0)->end_us, S(12));
+	h_done(s, sc);
+}
+
 int test_suite_policies(void)
 {
 	TEST_SUITE("policies",
@@ -1077,6 +1107,8 @@ int test_suite_policies(void)
 		   {"sjf: shortest first by actual and by requested time, by hand", sjf_hand},
 		   {"srtf: preemption by the shorter remaining time, by hand", srtf_hand},
 		   {"tiresias: least attained service across queues, by hand", tiresias_hand},
+		   {"review regressions: gangs, zero-length reservations, lost executors",
+		    review_regressions},
 		   {"fgd and its baselines: node and GPU chosen, by hand", fgd_choice},
 		   {"hetsim compare: the leaderboard's figures and ranks, by hand", compare_hand},
 		   {"run --trace-json: valid trace events, tracks in order", trace_json},

@@ -505,6 +505,7 @@ static void mn_shape(const struct scn *s, int g, struct sim_shape *out)
 	wl_set_role(&out->role[0], &p->ps, 1, grp);
 	wl_set_role(&out->role[1], &p->worker, p->cluster_size - 1, grp);
 	out->role[0].slots = out->role[1].slots = 1;
+	out->rigid = true; /* every TF node is up before training starts */
 }
 
 /* ---- the scenario's keys -------------------------------------------- */
