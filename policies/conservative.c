@@ -77,22 +77,13 @@ static int64_t add_sat(int64_t a, int64_t b)
 	return a == NO_END || b == NO_END || a > NO_END - b ? NO_END : a + b;
 }
 
-static void cons_can_ever_place(const struct scn_policy *cfg, const struct scn *sc, int group,
-				const struct sim_shape *sh, struct pol_verdict *v)
-{
-	static const struct pol_fit_rules rules = {.labels = false, .cores = true, .gpus = true,
-						   .whole = true};
-	(void)cfg;
-	pol_feasible(sc, group, sh, rules, v);
-}
-
 static void *cons_init(struct sim *s, const struct scn_policy *cfg)
 {
 	struct cons *p = xcalloc(1, sizeof *p);
 	int nj = sim_njobs(s) ? sim_njobs(s) : 1;
 	p->n = sim_cluster(s)->n;
 	pol_jobset_init(&p->q, sim_njobs(s));
-	pol_fits_init(&p->fits, s, cons_can_ever_place, cfg);
+	pol_fits_init(&p->fits, s, pol_whole_verdict, cfg);
 	pol_tent_init(&p->t, p->n);
 	p->fb_none = strcmp(pol_param_value(&pol_conservative, cfg, "fallback"), "none") == 0;
 	p->factor = pol_param_num(&pol_conservative, cfg, "factor");
@@ -381,5 +372,5 @@ const struct policy_ops pol_conservative = {
 	.schedule = cons_schedule,
 	.fini = cons_fini,
 	.exec_lost = cons_exec_lost,
-	.can_ever_place = cons_can_ever_place,
+	.can_ever_place = pol_whole_verdict,
 };

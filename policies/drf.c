@@ -131,39 +131,6 @@ static void drf_finished(void *st, struct sim *s, int job)
 	account(d, job, d->held[job][0], d->held[job][1], d->held[job][2], -1);
 }
 
-/* Tentatively place the executors `job` gets now: all it still wants
- * (rigid) or its next one, first fit in node order; false if one does
- * not fit. */
-static bool place(struct drf *d, const struct sim *s, const struct sim_job *j)
-{
-	const struct clu *c = sim_cluster(s);
-	pol_tent_reset(&d->t);
-	int want = (j->shape->rigid || j->shape->gang_role >= 0) ? sim_execs_wanted(j) : 1;
-	int r = sim_next_role(j), k = j->live->granted[r];
-	for (int n = 0; n < want; n++) {
-		while (k >= j->shape->role[r].count && r + 1 < j->shape->nroles)
-			r++, k = j->live->granted[r];
-		const struct sim_role *ro = &j->shape->role[r];
-		int cores = ro->cores ? ro->cores : CLU_MILLI, milli = ro->gpus ? 0 : ro->gpu_milli;
-		int node = -1;
-		for (int i = 0; i < c->n && node < 0; i++) {
-			int fc, fg;
-			int64_t fm;
-			pol_tent_free(&d->t, &c->nodes[i], &fc, &fm, &fg);
-			if (fc >= cores && fm >= ro->mem_mib && fg >= ro->gpus &&
-			    (!milli || pol_share_pick(&d->t, &c->nodes[i], milli) >= 0))
-				node = i;
-		}
-		if (node < 0)
-			return false;
-		if (milli)
-			pol_tent_add_share(&d->t, &c->nodes[node], r, cores, ro->mem_mib, milli);
-		else
-			pol_tent_add(&d->t, node, r, cores, ro->mem_mib, ro->gpus);
-		k++;
-	}
-	return true;
-}
 
 static void drf_schedule(void *st, struct sim *s)
 {
@@ -187,7 +154,7 @@ static void drf_schedule(void *st, struct sim *s)
 		if (best < 0)
 			return;
 		const struct sim_job *j = sim_job(s, best);
-		if (!place(d, s, j)) {
+		if (!pol_first_fit(&d->t, s, j, j->shape->rigid || j->shape->gang_role >= 0 ? -1 : 1)) {
 			d->tried[best] = true;
 			continue;
 		}

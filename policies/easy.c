@@ -86,21 +86,12 @@ static int64_t add_sat(int64_t a, int64_t b)
 	return a == NO_END || b == NO_END || a > NO_END - b ? NO_END : a + b;
 }
 
-static void easy_can_ever_place(const struct scn_policy *cfg, const struct scn *sc, int group,
-				const struct sim_shape *sh, struct pol_verdict *v)
-{
-	static const struct pol_fit_rules rules = {.labels = false, .cores = true, .gpus = true,
-						   .whole = true};
-	(void)cfg;
-	pol_feasible(sc, group, sh, rules, v);
-}
-
 static void *easy_init(struct sim *s, const struct scn_policy *cfg)
 {
 	struct easy *e = xcalloc(1, sizeof *e);
 	int n = sim_cluster(s)->n;
 	pol_jobset_init(&e->q, sim_njobs(s));
-	pol_fits_init(&e->fits, s, easy_can_ever_place, cfg);
+	pol_fits_init(&e->fits, s, pol_whole_verdict, cfg);
 	pol_tent_init(&e->t, n);
 	e->fallback = strcmp(pol_param_value(&pol_easy, cfg, "fallback"), "none") == 0 ? FB_NONE
 										      : FB_ACTUAL;
@@ -389,5 +380,5 @@ const struct policy_ops pol_easy = {
 	.schedule = easy_schedule,
 	.fini = easy_fini,
 	.exec_lost = easy_exec_lost,
-	.can_ever_place = easy_can_ever_place,
+	.can_ever_place = pol_whole_verdict,
 };

@@ -169,6 +169,45 @@ int pol_share_pick(const struct pol_tent *t, const struct clu_node *n, int milli
 	return best;
 }
 
+void pol_whole_verdict(const struct scn_policy *cfg, const struct scn *sc, int group,
+		       const struct sim_shape *sh, struct pol_verdict *v)
+{
+	static const struct pol_fit_rules rules = {.labels = false, .cores = true, .gpus = true,
+						   .whole = true};
+	(void)cfg;
+	pol_feasible(sc, group, sh, rules, v);
+}
+
+bool pol_first_fit(struct pol_tent *t, const struct sim *s, const struct sim_job *j, int most)
+{
+	const struct clu *c = sim_cluster(s);
+	pol_tent_reset(t);
+	int placed = 0;
+	for (int r = 0; r < j->shape->nroles; r++) {
+		const struct sim_role *ro = &j->shape->role[r];
+		int cores = ro->cores ? ro->cores : CLU_MILLI, milli = ro->gpus ? 0 : ro->gpu_milli;
+		for (int k = j->live->granted[r]; k < ro->count && (most < 0 || placed < most); k++) {
+			int node = -1;
+			for (int i = 0; i < c->n && node < 0; i++) {
+				int fc, fg;
+				int64_t fm;
+				pol_tent_free(t, &c->nodes[i], &fc, &fm, &fg);
+				if (fc >= cores && fm >= ro->mem_mib && fg >= ro->gpus &&
+				    (!milli || pol_share_pick(t, &c->nodes[i], milli) >= 0))
+					node = i;
+			}
+			if (node < 0)
+				return false;
+			if (milli)
+				pol_tent_add_share(t, &c->nodes[node], r, cores, ro->mem_mib, milli);
+			else
+				pol_tent_add(t, node, r, cores, ro->mem_mib, ro->gpus);
+			placed++;
+		}
+	}
+	return true;
+}
+
 int64_t pol_gpu_milli_free(const struct pol_tent *t, const struct clu_node *n)
 {
 	uint16_t v[CLU_MAX_GPUS];

@@ -171,6 +171,19 @@ struct pol_fit_rules {
 void pol_feasible(const struct scn *sc, int group, const struct sim_shape *sh,
 		  struct pol_fit_rules r, struct pol_verdict *v);
 
+/* fifo's verdict, for policies that place whole jobs first fit on every
+ * dimension and ignore labels (easy, conservative, sjf, srtf, tiresias):
+ * pol_feasible with labels off, cores and GPUs checked, whole jobs. */
+void pol_whole_verdict(const struct scn_policy *cfg, const struct scn *sc, int group,
+		       const struct sim_shape *sh, struct pol_verdict *v);
+
+/* Tentatively place (t reset first) up to `most` of the executors job j
+ * still wants (-1: all), in role order, each on the first node in node
+ * order where it fits on every dimension after the ones placed before
+ * it (a GPU share on one GPU that holds it: pol_share_pick); labels
+ * ignored.  False, the placement partial, if one does not fit. */
+bool pol_first_fit(struct pol_tent *t, const struct sim *s, const struct sim_job *j, int most);
+
 /* A policy's verdict (its can_ever_place, or what it decides arrivals
  * with) for jobs that have just arrived, asked once per job shape: a job
  * that holds nothing yet has the answer of its shape (its group's, or

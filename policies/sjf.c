@@ -36,19 +36,10 @@ struct sjf {
 	int idle_n;
 };
 
-static void sjf_can_ever_place(const struct scn_policy *cfg, const struct scn *sc, int group,
-			       const struct sim_shape *sh, struct pol_verdict *v)
-{
-	static const struct pol_fit_rules rules = {.labels = false, .cores = true, .gpus = true,
-						   .whole = true};
-	(void)cfg;
-	pol_feasible(sc, group, sh, rules, v);
-}
-
 static void *sjf_init(struct sim *s, const struct scn_policy *cfg)
 {
 	struct sjf *p = xcalloc(1, sizeof *p);
-	pol_fits_init(&p->fits, s, sjf_can_ever_place, cfg);
+	pol_fits_init(&p->fits, s, pol_whole_verdict, cfg);
 	pol_tent_init(&p->t, sim_cluster(s)->n);
 	p->requested = strcmp(pol_param_value(&pol_sjf, cfg, "estimate"), "requested") == 0;
 	p->idle_n = -1;
@@ -103,35 +94,6 @@ static void sjf_finished(void *st, struct sim *s, int job)
 	dequeue(st, job);
 }
 
-/* Every executor j still wants, tentatively, first fit in node order;
- * false if one does not fit. */
-static bool place_all(struct sjf *p, const struct sim *s, const struct sim_job *j)
-{
-	const struct clu *c = sim_cluster(s);
-	pol_tent_reset(&p->t);
-	for (int r = 0; r < j->shape->nroles; r++) {
-		const struct sim_role *ro = &j->shape->role[r];
-		int cores = ro->cores ? ro->cores : CLU_MILLI, milli = ro->gpus ? 0 : ro->gpu_milli;
-		for (int k = j->live->granted[r]; k < ro->count; k++) {
-			int node = -1;
-			for (int i = 0; i < c->n && node < 0; i++) {
-				int fc, fg;
-				int64_t fm;
-				pol_tent_free(&p->t, &c->nodes[i], &fc, &fm, &fg);
-				if (fc >= cores && fm >= ro->mem_mib && fg >= ro->gpus &&
-				    (!milli || pol_share_pick(&p->t, &c->nodes[i], milli) >= 0))
-					node = i;
-			}
-			if (node < 0)
-				return false;
-			if (milli)
-				pol_tent_add_share(&p->t, &c->nodes[node], r, cores, ro->mem_mib, milli);
-			else
-				pol_tent_add(&p->t, node, r, cores, ro->mem_mib, ro->gpus);
-		}
-	}
-	return true;
-}
 
 static void sjf_schedule(void *st, struct sim *s)
 {
@@ -142,7 +104,7 @@ static void sjf_schedule(void *st, struct sim *s)
 	bool any = false;
 	for (int i = 0; i < p->n;) {
 		int job = p->w[i].job;
-		if (place_all(p, s, sim_job(s, job))) {
+		if (pol_first_fit(&p->t, s, sim_job(s, job), -1)) {
 			pol_tent_launch(&p->t, s, job);
 			memmove(p->w + i, p->w + i + 1, (size_t)(p->n - i - 1) * sizeof *p->w);
 			p->n--;
@@ -199,5 +161,5 @@ const struct policy_ops pol_sjf = {
 	.schedule = sjf_schedule,
 	.fini = sjf_fini,
 	.exec_lost = sjf_exec_lost,
-	.can_ever_place = sjf_can_ever_place,
+	.can_ever_place = pol_whole_verdict,
 };

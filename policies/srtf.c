@@ -59,21 +59,12 @@ static int64_t remaining(const struct srtf *p, const struct sim *s, int job)
 	return r > 0 ? r : 0;
 }
 
-static void srtf_can_ever_place(const struct scn_policy *cfg, const struct scn *sc, int group,
-				const struct sim_shape *sh, struct pol_verdict *v)
-{
-	static const struct pol_fit_rules rules = {.labels = false, .cores = true, .gpus = true,
-						   .whole = true};
-	(void)cfg;
-	pol_feasible(sc, group, sh, rules, v);
-}
-
 static void *srtf_init(struct sim *s, const struct scn_policy *cfg)
 {
 	struct srtf *p = xcalloc(1, sizeof *p);
 	int nj = sim_njobs(s) ? sim_njobs(s) : 1, n = sim_cluster(s)->n ? sim_cluster(s)->n : 1;
 	pol_jobset_init(&p->q, sim_njobs(s));
-	pol_fits_init(&p->fits, s, srtf_can_ever_place, cfg);
+	pol_fits_init(&p->fits, s, pol_whole_verdict, cfg);
 	pol_tent_init(&p->t, sim_cluster(s)->n);
 	p->requested = strcmp(pol_param_value(&pol_srtf, cfg, "estimate"), "requested") == 0;
 	p->since = xmalloc((size_t)nj * sizeof *p->since);
@@ -116,34 +107,6 @@ static void srtf_finished(void *st, struct sim *s, int job)
 	p->since[job] = -1;
 }
 
-/* Every executor j still wants, tentatively, first fit in node order. */
-static bool place_all(struct srtf *p, const struct sim *s, const struct sim_job *j)
-{
-	const struct clu *c = sim_cluster(s);
-	pol_tent_reset(&p->t);
-	for (int r = 0; r < j->shape->nroles; r++) {
-		const struct sim_role *ro = &j->shape->role[r];
-		int cores = ro->cores ? ro->cores : CLU_MILLI, milli = ro->gpus ? 0 : ro->gpu_milli;
-		for (int k = j->live->granted[r]; k < ro->count; k++) {
-			int node = -1;
-			for (int i = 0; i < c->n && node < 0; i++) {
-				int fc, fg;
-				int64_t fm;
-				pol_tent_free(&p->t, &c->nodes[i], &fc, &fm, &fg);
-				if (fc >= cores && fm >= ro->mem_mib && fg >= ro->gpus &&
-				    (!milli || pol_share_pick(&p->t, &c->nodes[i], milli) >= 0))
-					node = i;
-			}
-			if (node < 0)
-				return false;
-			if (milli)
-				pol_tent_add_share(&p->t, &c->nodes[node], r, cores, ro->mem_mib, milli);
-			else
-				pol_tent_add(&p->t, node, r, cores, ro->mem_mib, ro->gpus);
-		}
-	}
-	return true;
-}
 
 /* Whether j's wanted executors pack, first fit, on the projection. */
 static bool packs(struct srtf *p, const struct sim *s, const struct sim_job *j)
@@ -203,7 +166,7 @@ static void srtf_schedule(void *st, struct sim *s)
 	for (int i = 0; i < n; i++) {
 		int job = p->order[i].job;
 		const struct sim_job *j = sim_job(s, job);
-		if (place_all(p, s, j)) {
+		if (pol_first_fit(&p->t, s, j, -1)) {
 			start(p, s, job);
 			continue;
 		}
@@ -270,7 +233,7 @@ static void srtf_schedule(void *st, struct sim *s)
 		/* a preemption that costs nothing gives the resources back at
 		 * once (sim_preempt_executor); one that costs, at its end, when
 		 * the kernel decides again */
-		if (fits && place_all(p, s, j))
+		if (fits && pol_first_fit(&p->t, s, j, -1))
 			start(p, s, job);
 		break; /* the rest wait behind it */
 	}
@@ -325,5 +288,5 @@ const struct policy_ops pol_srtf = {
 	.schedule = srtf_schedule,
 	.fini = srtf_fini,
 	.exec_lost = srtf_exec_lost,
-	.can_ever_place = srtf_can_ever_place,
+	.can_ever_place = pol_whole_verdict,
 };

@@ -74,20 +74,11 @@ static double weight(const struct sim_job *j)
 	return g > 0 ? g : c;
 }
 
-static void tir_can_ever_place(const struct scn_policy *cfg, const struct scn *sc, int group,
-			       const struct sim_shape *sh, struct pol_verdict *v)
-{
-	static const struct pol_fit_rules rules = {.labels = false, .cores = true, .gpus = true,
-						   .whole = true};
-	(void)cfg;
-	pol_feasible(sc, group, sh, rules, v);
-}
-
 static void *tir_init(struct sim *s, const struct scn_policy *cfg)
 {
 	struct tir *p = xcalloc(1, sizeof *p);
 	int nj = sim_njobs(s) ? sim_njobs(s) : 1, n = sim_cluster(s)->n ? sim_cluster(s)->n : 1;
-	pol_fits_init(&p->fits, s, tir_can_ever_place, cfg);
+	pol_fits_init(&p->fits, s, pol_whole_verdict, cfg);
 	pol_tent_init(&p->t, sim_cluster(s)->n);
 	p->nq = (int)pol_param_num(&pol_tiresias, cfg, "queues");
 	p->thr = pol_param_num(&pol_tiresias, cfg, "threshold");
@@ -209,33 +200,6 @@ static bool pack(struct tir *p, const struct sim *s, const struct sim_job *j)
 	return true;
 }
 
-static bool place_all(struct tir *p, const struct sim *s, const struct sim_job *j)
-{
-	const struct clu *c = sim_cluster(s);
-	pol_tent_reset(&p->t);
-	for (int r = 0; r < j->shape->nroles; r++) {
-		const struct sim_role *ro = &j->shape->role[r];
-		int cores = ro->cores ? ro->cores : CLU_MILLI, milli = ro->gpus ? 0 : ro->gpu_milli;
-		for (int k = j->live->granted[r]; k < ro->count; k++) {
-			int node = -1;
-			for (int i = 0; i < c->n && node < 0; i++) {
-				int fc, fg;
-				int64_t fm;
-				pol_tent_free(&p->t, &c->nodes[i], &fc, &fm, &fg);
-				if (fc >= cores && fm >= ro->mem_mib && fg >= ro->gpus &&
-				    (!milli || pol_share_pick(&p->t, &c->nodes[i], milli) >= 0))
-					node = i;
-			}
-			if (node < 0)
-				return false;
-			if (milli)
-				pol_tent_add_share(&p->t, &c->nodes[node], r, cores, ro->mem_mib, milli);
-			else
-				pol_tent_add(&p->t, node, r, cores, ro->mem_mib, ro->gpus);
-		}
-	}
-	return true;
-}
 
 static void decide(struct tir *p, struct sim *s)
 {
@@ -303,7 +267,7 @@ static void decide(struct tir *p, struct sim *s)
 		int job = p->ord[i].job;
 		if (!p->start[i] || p->j[job].going || sim_execs_wanted(sim_job(s, job)) == 0)
 			continue;
-		if (!place_all(p, s, sim_job(s, job)))
+		if (!pol_first_fit(&p->t, s, sim_job(s, job), -1))
 			continue; /* the GPUs' granularity: next decision */
 		pol_tent_launch(&p->t, s, job);
 		if (!p->j[job].running)
@@ -386,5 +350,5 @@ const struct policy_ops pol_tiresias = {
 	.fini = tir_fini,
 	.exec_lost = tir_exec_lost,
 	.timer = tir_timer,
-	.can_ever_place = tir_can_ever_place,
+	.can_ever_place = pol_whole_verdict,
 };
