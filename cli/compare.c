@@ -40,6 +40,7 @@
 #include "util.h"
 
 #define TAU_S 10.0            /* bounded slowdown's threshold */
+#define NBINS 16              /* job sizes: cores in [2^b, 2^(b+1)), the last open */
 #define MAX_POL 32
 #define MAX_WL 32
 
@@ -68,11 +69,27 @@ struct row {
 	double *v[NF];        /* per replication */
 	struct cmd_ci ci[NF];
 	int rank;
+	double bin_sum[NBINS]; /* slowdowns of done jobs by size, every replication */
+	int bin_n[NBINS];
 };
+
+/* A job's size bin: the cores it asks for (all its executors), in
+ * [2^b, 2^(b+1)). */
+static int size_bin(const struct sim_job *j)
+{
+	double cores = 0;
+	for (int r = 0; r < j->shape->nroles; r++)
+		cores += (double)j->shape->role[r].count *
+			 (j->shape->role[r].cores ? j->shape->role[r].cores : CLU_MILLI) / CLU_MILLI;
+	int b = 0;
+	while (b < NBINS - 1 && cores >= (double)(2 << b))
+		b++;
+	return b;
+}
 
 /* The figures of one run, and its done jobs' JCTs appended to f. */
 static void run_figures(const struct sim *s, double *v, FILE *jf, const char *wl,
-			const char *pol)
+			const char *pol, struct row *row)
 {
 	struct met_run m;
 	met_compute(s, &m);
@@ -105,6 +122,9 @@ static void run_figures(const struct sim *s, double *v, FILE *jf, const char *wl
 		double sl = run > 0 ? resp / run : 1;
 		double bs = fmax(1, resp / fmax(run, TAU_S));
 		sum += sl, bsum += bs, n++;
+		int bin = size_bin(j);
+		row->bin_sum[bin] += sl;
+		row->bin_n[bin]++;
 		const struct scn_trace *t = sc->jobs[j->group].trace;
 		int u = t && t->nusers ? t->jobs[j->index].user : -1;
 		int e = u >= 0 ? base[j->group] + u : i;
@@ -357,7 +377,7 @@ int cmd_compare(int argc, char **argv)
 					rc = 1;
 					break;
 				}
-				run_figures(s, fig, jf, sc->name, pols[p].name);
+				run_figures(s, fig, jf, sc->name, pols[p].name, r);
 				sim_free(s);
 				for (int f = 0; f < NF; f++)
 					r->v[f][k] = fig[f];
@@ -443,6 +463,31 @@ int cmd_compare(int argc, char **argv)
 			rc = 1;
 		}
 	}
+	if (!rc) { /* sizes.csv: mean slowdown by job size */
+		char ps[4200], ts[4300];
+		snprintf(ps, sizeof ps, "%s/sizes.csv", out);
+		snprintf(ts, sizeof ts, "%s.tmp", ps);
+		FILE *fz = fopen(ts, "w");
+		bool bad = !fz;
+		if (fz) {
+			fprintf(fz, "workload,policy,cores_from,cores_to,jobs,slowdown\n");
+			for (int w = 0; w < a.npos; w++)
+				for (int p = 0; p < nrows[w]; p++)
+					for (int b = 0; b < NBINS; b++)
+						if (rows[w][p].bin_n[b])
+							fprintf(fz, "%s,%s,%d,%d,%d,%.6g\n", wname[w],
+								rows[w][p].policy, b ? 1 << b : 0,
+								b == NBINS - 1 ? -1 : (2 << b) - 1,
+								rows[w][p].bin_n[b],
+								rows[w][p].bin_sum[b] / rows[w][p].bin_n[b]);
+			bad = fclose(fz) != 0;
+		}
+		if (bad || rename(ts, ps)) {
+			fprintf(stderr, "hetsim compare: cannot write %s: %s\n", ps, strerror(errno));
+			remove(ts);
+			rc = 1;
+		}
+	}
 	if (!rc && !quiet) {
 		for (int w = 0; w < a.npos; w++) {
 			printf("%s (ranked by mean JCT; mean ± 95 %% CI over replications):\n",
@@ -472,6 +517,14 @@ int cmd_compare(int argc, char **argv)
 			cmd_gp_str(vars, sizeof vars, "policies", list);
 			if (cmd_gnuplot("compare", "compare-cdf.gp", vars, png) < 0)
 				fprintf(stderr, "hetsim compare: gnuplot failed on %s\n", png);
+			char v2[8192] = "", sz[4300], png2[4300];
+			snprintf(sz, sizeof sz, "%s/sizes.csv", out);
+			snprintf(png2, sizeof png2, "%s/slowdown-size-%d.png", out, w + 1);
+			cmd_gp_str(v2, sizeof v2, "csv", sz);
+			cmd_gp_str(v2, sizeof v2, "workload", wname[w]);
+			cmd_gp_str(v2, sizeof v2, "policies", list);
+			if (cmd_gnuplot("compare", "compare-size.gp", v2, png2) < 0)
+				fprintf(stderr, "hetsim compare: gnuplot failed on %s\n", png2);
 			(void)num;
 		}
 		char vars[8192] = "", png[4300];

@@ -958,6 +958,12 @@ static void compare_hand(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(csv);
 	CU_ASSERT_PTR_NOT_NULL(strstr(csv, "| 1 | sjf | 18.00 | 11.50 | 10.50 | 16.10 |"));
 	free(csv);
+	snprintf(path, sizeof path, "%s/sizes.csv", dir); /* every job one core: bin 0 */
+	csv = h_slurp(path, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(csv);
+	CU_ASSERT_STRING_EQUAL(csv, "workload,policy,cores_from,cores_to,jobs,slowdown\n"
+				    "sjf-swf,sjf,0,1,4,4.475\nsjf-swf,fifo,0,1,4,6.575\n");
+	free(csv);
 	/* the default set: the policies whose needs the log does not meet are
 	 * listed as skipped */
 	snprintf(args, sizeof args, "compare tests/data/traces/swf/sjf.swf -o %s", dir);
@@ -972,8 +978,9 @@ static void compare_hand(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "option '--policy': 'sjf' given twice"));
 	free(out), free(err);
 	static const char *const files[] = {"leaderboard.csv", "leaderboard.md", "jcts.csv",
-					    "jct-cdf-1.png", "makespan.png"};
-	for (int i = 0; i < 5; i++) {
+					    "jct-cdf-1.png", "makespan.png", "sizes.csv",
+					    "slowdown-size-1.png"};
+	for (int i = 0; i < 7; i++) {
 		snprintf(path, sizeof path, "%s/%s", dir, files[i]);
 		remove(path);
 	}
