@@ -705,6 +705,7 @@ int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *di
 				oc.tl = tl;
 				tl_begin(tl, pols[p].name, p);
 				sim_set_task_sink(sim, tl_task, tl);
+				sim_set_state_sink(sim, tl_state, tl);
 			}
 			int failed = sim_run(sim);
 			if (oc.tl && !failed)

@@ -38,12 +38,18 @@ struct tl_exec {
 	int id, job, node;
 };
 
+struct tl_phase {
+	int64_t from, to;
+	int job, state;
+};
+
 struct tl {
 	char *path, *tmp;
 	FILE *f;
 	bool first;                      /* no event written yet */
 	struct tl_task *t; int nt, capt;
 	struct tl_exec *x; int nx, capx;
+	struct tl_phase *ph; int nph, capph;
 	int pol;                         /* the run being recorded */
 	const char *policy;
 };
@@ -92,7 +98,22 @@ void tl_begin(struct tl *t, const char *policy, int p)
 {
 	t->pol = p;
 	t->policy = policy;
-	t->nt = t->nx = 0;
+	t->nt = t->nx = t->nph = 0;
+}
+
+void tl_state(void *ctx, const struct sim *s, const struct sim_job *j, int state,
+	      int64_t from_us, int64_t to_us)
+{
+	(void)s;
+	struct tl *t = ctx;
+	const char *const *names = j->shape->ops->state_names;
+	if (!names || to_us <= from_us || state < 0)
+		return;
+	for (int k = 0; k <= state; k++)
+		if (!names[k])
+			return; /* a state without a name */
+	xgrow(&t->ph, &t->capph, t->nph + 1, sizeof *t->ph);
+	t->ph[t->nph++] = (struct tl_phase){from_us, to_us, j->id, state};
 }
 
 void tl_task(void *ctx, const struct sim *s, int job, int stage, int task, int exec, int node,
@@ -128,6 +149,14 @@ static int cmp_lane(const void *a, const void *b)
 	if (x->lane != y->lane)
 		return x->lane < y->lane ? -1 : 1;
 	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static int cmp_phase(const void *a, const void *b)
+{
+	const struct tl_phase *x = a, *y = b;
+	if (x->job != y->job)
+		return x->job < y->job ? -1 : 1;
+	return x->from < y->from ? -1 : x->from > y->from;
 }
 
 static void meta(struct tl *t, const char *what, int64_t pid, int64_t tid, const char *name)
@@ -195,6 +224,25 @@ void tl_end(struct tl *t, const struct sim *s)
 			k->start, k->end - k->start, k->job, k->stage, k->task,
 			k->done ? "done" : "killed");
 	}
+	/* a job model's states (a TFoS cluster's phases): a track per job in
+	 * the jobs' process, in time order */
+	if (t->nph)
+		qsort(t->ph, (size_t)t->nph, sizeof *t->ph, cmp_phase);
+	for (int i = 0; i < t->nph; i++) {
+		const struct tl_phase *h = &t->ph[i];
+		const struct sim_job *j = sim_job(s, h->job);
+		if (i == 0 || h->job != t->ph[i - 1].job) {
+			snprintf(name, sizeof name, "job %d (%s) phases", h->job,
+				 sc->jobs[j->group].name);
+			meta(t, "thread_name", base + PID_STRIDE - 1, h->job + 1, name);
+		}
+		ev_sep(t);
+		fputs("{\"ph\": \"X\", \"cat\": \"phase\", \"name\": ", t->f);
+		jstr(t->f, j->shape->ops->state_names[h->state]);
+		fprintf(t->f, ", \"pid\": %" PRId64 ", \"tid\": %d, \"ts\": %" PRId64 ", \"dur\": %"
+			PRId64 ", \"args\": {\"job\": %d}}", base + PID_STRIDE - 1, h->job + 1, h->from,
+			h->to - h->from, h->job);
+	}
 	/* the jobs' arrivals and ends, in time order on one track */
 	int nj = sim_njobs(s);
 	struct jev { int64_t ts; int job; bool end; } *e = xmalloc((size_t)(2 * nj + 1) * sizeof *e);
@@ -236,6 +284,6 @@ int tl_close(struct tl *t, bool ok, char *err, size_t errlen)
 	}
 	if (!ok || rc)
 		remove(t->tmp);
-	free(t->t), free(t->x), free(t->path), free(t->tmp), free(t);
+	free(t->t), free(t->x), free(t->ph), free(t->path), free(t->tmp), free(t);
 	return rc;
 }

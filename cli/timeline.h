@@ -20,6 +20,10 @@ void tl_begin(struct tl *t, const char *policy, int p);
 void tl_task(void *ctx, const struct sim *s, int job, int stage, int task, int exec, int node,
 	     int64_t start_us, int64_t end_us, bool done);
 void tl_exec(struct tl *t, const struct sim_exec *x);
+/* The run's state sink (sim_set_state_sink): a job model's named states
+ * become spans on a track of their job. */
+void tl_state(void *ctx, const struct sim *s, const struct sim_job *j, int state,
+	      int64_t from_us, int64_t to_us);
 void tl_end(struct tl *t, const struct sim *s);
 /* Finish: renamed to FILE when ok, else removed.  0, or -1 with err. */
 int tl_close(struct tl *t, bool ok, char *err, size_t errlen);

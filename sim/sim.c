@@ -237,6 +237,9 @@ struct sim {
 	sim_exec_sink exec_sink; void *exec_ctx;
 	sim_stage_sink stage_sink; void *stage_ctx;
 	sim_task_sink task_sink; void *task_ctx;
+	sim_state_sink state_sink; void *state_ctx;
+	int64_t *state_since;          /* by job, with a state sink: when its
+					  state began; NULL without one */
 	struct run *runs; int cap_runs, free_run; /* slot pool, free list */
 	struct jtimer *jtimers; int cap_jtimers, free_jtimer; /* job timers */
 	struct ps ps;               /* processor sharing, per node (share.h) */
@@ -960,6 +963,8 @@ static void end_job(struct sim *s, struct sim_job *j, enum sim_job_status st, in
 		die(s, "job %d ends %s with reason %d", j->id, sim_status_name(st), why);
 	if (why)
 		s->why[j->id] = (uint8_t)why; /* before the status: see sim_exec_sink */
+	if (s->state_sink) /* the state it ends in */
+		s->state_sink(s->state_ctx, s, j, j->mstate, s->state_since[j->id], end_us);
 	j->status = st;
 	j->end_us = end_us;
 	if (j->shape->ops->teardown)
@@ -1907,6 +1912,10 @@ void sim_exec_timer(struct sim *s, struct sim_exec *x, double delay_us, int tag)
 
 void sim_job_set_state(struct sim *s, struct sim_job *j, int st)
 {
+	if (s->state_sink) {
+		s->state_sink(s->state_ctx, s, j, j->mstate, s->state_since[j->id], s->now);
+		s->state_since[j->id] = s->now;
+	}
 	j->mstate = (uint8_t)st;
 	s->jgen[j->id]++; /* 32 bits: never back to a pending timer's */
 }
@@ -2894,6 +2903,7 @@ void sim_free(struct sim *s)
 {
 	if (!s)
 		return;
+	free(s->state_since);
 	if (s->ops->fini)
 		s->ops->fini(s->pst);
 	for (int slot = 0; slot < s->nlive_made; slot++) {
@@ -2953,6 +2963,20 @@ int sim_exec_tasks(const struct sim *s, const struct sim_exec *x)
 		return 0;
 	const struct sim_job_exec *je = &j->live->execs[x->jpos];
 	return x->ready_us >= 0 && je->free >= 0 ? x->slots - je->free : 0;
+}
+
+void sim_set_state_sink(struct sim *s, sim_state_sink fn, void *ctx)
+{
+	s->state_sink = fn;
+	s->state_ctx = ctx;
+	free(s->state_since);
+	s->state_since = NULL;
+	if (fn) {
+		s->state_since = xmalloc((size_t)(s->pub.njobs ? s->pub.njobs : 1) *
+					 sizeof *s->state_since);
+		for (int i = 0; i < s->pub.njobs; i++)
+			s->state_since[i] = s->pub.jobs[i].arrival_us;
+	}
 }
 
 void sim_set_task_sink(struct sim *s, sim_task_sink fn, void *ctx)

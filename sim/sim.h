@@ -357,6 +357,12 @@ int sim_nexecs(const struct sim *s);   /* executors launched so far */
 uint64_t sim_queue_pushes(const struct sim *s);
 /* Where released executors go (none by default).  Set before sim_run. */
 void sim_set_exec_sink(struct sim *s, sim_exec_sink fn, void *ctx);
+/* Called when a job model changes a job's state (sim_job_set_state), and
+ * once with state -1 when the job ends: the state it leaves, since when,
+ * and now (timelines: a TFoS cluster's phases). */
+typedef void (*sim_state_sink)(void *ctx, const struct sim *s, const struct sim_job *j,
+			       int state, int64_t from_us, int64_t to_us);
+void sim_set_state_sink(struct sim *s, sim_state_sink fn, void *ctx);
 /* Where stopped task attempts go (none by default).  Set before sim_run. */
 void sim_set_task_sink(struct sim *s, sim_task_sink fn, void *ctx);
 /* Where ended stages go (none by default).  Set before sim_run. */
@@ -560,6 +566,9 @@ struct sim_job_ops {
 	 * say.  NULL: -1 and -1. */
 	void (*estimate)(const struct scn *sc, int g, int idx, int64_t *requested_us,
 			 int64_t *actual_us);
+	/* The names of its states (sim_job_set_state), by number, for
+	 * timelines: NULL-terminated; NULL: the model has none to show. */
+	const char *const *state_names;
 };
 
 /* The DAG the kernel builds for job (g, idx) of sc with seed `seed`

@@ -1046,6 +1046,16 @@ static void trace_json(void)
 	CU_ASSERT_EQUAL(procs, 2 * 2); /* a node and the jobs, per policy */
 	json_free(jp);
 	free(text);
+	/* a TFoS job's phases (paper-mixed: its mnist jobs), each a span */
+	snprintf(args, sizeof args, "run scenarios/paper-mixed.yaml -r 1 -p fifo -q -o %s "
+		 "--trace-json %s", dir, path);
+	CU_ASSERT_EQUAL(h_hetsim(args, &out, &err), 0);
+	free(out), free(err);
+	text = h_slurp(path, &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"cat\": \"phase\", \"name\": \"train\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"cat\": \"phase\", \"name\": \"startup\""));
+	free(text);
 	static const char *const files[] = {"t.json", "runs.csv", "types.csv", "jobs.csv",
 					    "executors.csv", "timing.csv"};
 	for (int i = 0; i < 6; i++) {

@@ -91,6 +91,8 @@ static int64_t retry_sleep_us(int k)
 /* The job's state (sim_job.mstate): TFoS's phases.  Its job timers fire
  * only in the state they were set in (sim_job_timer). */
 enum { PH_RESERVE, PH_STARTUP, PH_TRAIN, PH_SHUTDOWN, PH_RECOVER, PH_RESTORE };
+static const char *const ph_names[] = {"reserve", "startup", "train", "shutdown", "recover",
+				       "restore", NULL};
 /* Timer tags: the job's reservation timeout and phase ends, a TF node's
  * wake-up in its GPU calls. */
 enum { T_TIMEOUT, T_PHASE, T_PROBE };
@@ -612,6 +614,7 @@ static const struct jm_mnist mn_defaults = {
 
 static const struct sim_job_ops mn_ops = {
 	.shape = mn_shape,
+	.state_names = ph_names,
 	.arrived = mn_arrived,
 	.exec_ready = mn_exec_ready,
 	.timer = mn_timer,
