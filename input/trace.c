@@ -104,6 +104,53 @@ static int32_t intern(struct strtab *st, const char *s)
 	return id;
 }
 
+/* ---- fields, values for messages (trace.h) ---------------------------- */
+
+static bool blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+int tr_split(char *line, size_t len, struct tr_field *f, int max)
+{
+	int n = 0;
+	size_t i = 0;
+	for (;;) {
+		size_t s = i;
+		while (i < len && line[i] != ',')
+			i++;
+		if (n == max)
+			return max + 1;
+		size_t a = s, e = i;
+		while (a < e && blank(line[a]))
+			a++;
+		while (e > a && blank(line[e - 1]))
+			e--;
+		f[n++] = (struct tr_field){.s = line + a, .len = (int)(e - a), .col = (int)a + 1};
+		bool last = i >= len;
+		line[e] = 0;
+		if (last)
+			return n;
+		i++;
+	}
+}
+
+const char *tr_show(const char *s, size_t n, char *buf)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n && i < 40; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c < 0x20 || c == 0x7f)
+			k += (size_t)snprintf(buf + k, 5, "\\x%02x", c);
+		else
+			buf[k++] = (char)c;
+	}
+	if (n > 40)
+		k += (size_t)snprintf(buf + k, 4, "...");
+	buf[k] = 0;
+	return buf;
+}
+
 /* ---- the builder ---------------------------------------------------- */
 
 struct tr_build {

@@ -117,6 +117,25 @@ const char *tr_path(const struct tr_build *b);
  * index). */
 int tr_constraint(struct tr_build *b, const char *spec);
 
+/* ---- fields of a CSV line, values for messages ------------------------- */
+
+/* A field of a comma-separated line. */
+struct tr_field {
+	char *s;     /* NUL-terminated in the line, spaces and tabs trimmed */
+	int len;
+	int col;     /* 1-based column of its first character */
+};
+/* Split line[0 .. len) at ',' into f (at most max), each field trimmed
+ * and NUL-terminated in place; the count, or max + 1 if more. */
+int tr_split(char *line, size_t len, struct tr_field *f, int max);
+
+/* A value for a message: its first 40 characters, control characters
+ * as \xHH (a message stays one printable line), "..." if longer; buf:
+ * TR_SHOW bytes (TR_VAL gives each use its own, a compound literal). */
+#define TR_SHOW 168
+const char *tr_show(const char *s, size_t n, char *buf);
+#define TR_VAL(f) tr_show((f)->s, (size_t)(f)->len, (char[TR_SHOW]){0})
+
 /* ---- clusters from traces -------------------------------------------- */
 
 /* A node of a trace's node list.  Nodes of the same shape become one

@@ -58,44 +58,11 @@
 #define MAX_COLS 64
 #define MAX_MEM_MIB (1LL << 30) /* the loader's largest size: 1024 TiB */
 
-struct field {
-	char *s;     /* NUL-terminated in the line, spaces trimmed */
-	int len;
-	int col;     /* 1-based column of its first character */
-};
 
-static bool is_space(char c)
-{
-	return c == ' ' || c == '\t';
-}
 
-/* Split line at ',' into f (at most max); the count, or max + 1 if more. */
-static int split(char *line, size_t len, struct field *f, int max)
-{
-	int n = 0;
-	size_t i = 0;
-	for (;;) {
-		size_t s = i;
-		while (i < len && line[i] != ',')
-			i++;
-		if (n == max)
-			return max + 1;
-		size_t a = s, e = i;
-		while (a < e && is_space(line[a]))
-			a++;
-		while (e > a && is_space(line[e - 1]))
-			e--;
-		f[n++] = (struct field){.s = line + a, .len = (int)(e - a), .col = (int)a + 1};
-		bool last = i >= len;
-		line[e] = 0;
-		if (last)
-			return n;
-		i++;
-	}
-}
 
 /* A whole number, optionally signed, at most 18 digits: 0, or -1. */
-static int whole(const struct field *f, int64_t *out)
+static int whole(const struct tr_field *f, int64_t *out)
 {
 	const char *p = f->s, *end = f->s + f->len;
 	bool neg = p < end && *p == '-';
@@ -114,7 +81,7 @@ static int whole(const struct field *f, int64_t *out)
 
 /* Seconds, [-+]digits[.digits], into µs: 0, or -1 if not such a number
  * or beyond 10^11 s. */
-static int secs_us(const struct field *f, int64_t *out)
+static int secs_us(const struct tr_field *f, int64_t *out)
 {
 	const char *p = f->s, *end = f->s + f->len;
 	p += p < end && (*p == '-' || *p == '+');
@@ -133,26 +100,6 @@ static int secs_us(const struct field *f, int64_t *out)
 	return 0;
 }
 
-/* A value for a message: its first 40 characters, control characters
- * as \xHH (a message stays one printable line), "..." if longer.  buf:
- * SHOW bytes (VAL gives each use its own, a compound literal). */
-#define SHOW 168
-static const char *show(const char *s, size_t n, char *buf)
-{
-	size_t k = 0;
-	for (size_t i = 0; i < n && i < 40; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c < 0x20 || c == 0x7f)
-			k += (size_t)snprintf(buf + k, 5, "\\x%02x", c);
-		else
-			buf[k++] = (char)c;
-	}
-	if (n > 40)
-		k += (size_t)snprintf(buf + k, 4, "...");
-	buf[k] = 0;
-	return buf;
-}
-#define VAL(f) show((f)->s, (size_t)(f)->len, (char[SHOW]){0})
 
 /* ---- the header ----------------------------------------------------- */
 
@@ -202,8 +149,8 @@ static int read_header(struct zr *in, struct header *h, char *msg, size_t len, i
 		line += 3;
 		n -= 3;
 	}
-	struct field f[MAX_COLS];
-	int nf = split(line, n, f, MAX_COLS);
+	struct tr_field f[MAX_COLS];
+	int nf = tr_split(line, n, f, MAX_COLS);
 	if (nf > MAX_COLS)
 		return hmsg(msg, len, "more than %d columns in the header", MAX_COLS);
 	if (!strcmp(f[0].s, "name"))
@@ -212,7 +159,7 @@ static int read_header(struct zr *in, struct header *h, char *msg, size_t len, i
 		h->kind = NODES;
 	else
 		return hmsg(msg, len, "the header's first column '%s' is neither 'name' (a pod "
-			    "list) nor 'sn' (a node list)", VAL(&f[0]));
+			    "list) nor 'sn' (a node list)", TR_VAL(&f[0]));
 	const char *const *names = h->kind == PODS ? pod_cols : node_cols;
 	int known = h->kind == PODS ? P_N : N_N;
 	for (int k = 0; k < P_N; k++)
@@ -243,33 +190,33 @@ static int missing(const struct header *h, int n)
 /* ---- pods ----------------------------------------------------------- */
 
 /* A demand column's whole number: 0, or -1 (error set). */
-static int demand(struct tr_build *b, const struct field *f, int k, int64_t *v)
+static int demand(struct tr_build *b, const struct tr_field *f, int k, int64_t *v)
 {
 	if (!f->len)
 		return tr_fail(b, f->col, "%s is empty", pod_cols[k]);
 	if (whole(f, v) < 0)
-		return tr_fail(b, f->col, "%s '%s' is not a whole number", pod_cols[k], VAL(f));
+		return tr_fail(b, f->col, "%s '%s' is not a whole number", pod_cols[k], TR_VAL(f));
 	return 0;
 }
 
 /* Time column k: 0 with *us and *have (false when absent or empty), or
  * -1 (error set) if not a number of seconds. */
-static int pod_time(struct tr_build *b, const struct header *h, struct field *f, int k,
+static int pod_time(struct tr_build *b, const struct header *h, struct tr_field *f, int k,
 		    int64_t *us, bool *have)
 {
 	*have = false;
 	if (h->at[k] < 0 || !f[h->at[k]].len)
 		return 0;
-	const struct field *v = &f[h->at[k]];
+	const struct tr_field *v = &f[h->at[k]];
 	if (secs_us(v, us) < 0)
 		return tr_fail(b, v->col, "%s '%s' is not a number of seconds", pod_cols[k],
-			       VAL(v));
+			       TR_VAL(v));
 	*have = true;
 	return 0;
 }
 
 /* The GPUs of a pod: into role r; 1 if clamped, 0, or -1 (strict). */
-static int pod_gpus(struct tr_build *b, const struct field *f, int64_t ngpu, int64_t milli,
+static int pod_gpus(struct tr_build *b, const struct tr_field *f, int64_t ngpu, int64_t milli,
 		    struct scn_trace_role *r)
 {
 	if (ngpu == 0) {
@@ -295,8 +242,8 @@ static int pod_gpus(struct tr_build *b, const struct field *f, int64_t ngpu, int
 static int pod_row(struct tr_build *b, const struct header *h, char *line, size_t len,
 		   int64_t ordinal)
 {
-	struct field f[MAX_COLS];
-	int nf = split(line, len, f, MAX_COLS);
+	struct tr_field f[MAX_COLS];
+	int nf = tr_split(line, len, f, MAX_COLS);
 	if (nf != h->ncols)
 		return tr_fail(b, nf > MAX_COLS ? 1 : f[nf - 1].col, "%s%d fields, the header has "
 			       "%d", nf > MAX_COLS ? "more than " : "",
@@ -320,13 +267,13 @@ static int pod_row(struct tr_build *b, const struct header *h, char *line, size_
 		tr_seen(b, cre);
 	if (o->completed_only && strcmp(f[h->at[P_PHASE]].s, "Succeeded") != 0)
 		return tr_skip(b, TRS_STATUS, f[h->at[P_PHASE]].col, "pod_phase '%s'",
-			       VAL(&f[h->at[P_PHASE]]));
+			       TR_VAL(&f[h->at[P_PHASE]]));
 	if (!o->offer) {
-		const struct field *fc = &f[h->at[P_CREATE]], *fd = &f[h->at[P_DELETE]],
+		const struct tr_field *fc = &f[h->at[P_CREATE]], *fd = &f[h->at[P_DELETE]],
 				   *fs = &f[h->at[P_SCHED]];
 		if (cre < 0)
 			return tr_skip(b, TRS_NEG_TIME, fc->col, "creation_time %s is negative",
-				       VAL(fc));
+				       TR_VAL(fc));
 		if (!hs)
 			return tr_skip(b, TRS_NO_RUNTIME, fs->col, "no scheduled_time: no run "
 				       "time");
@@ -334,10 +281,10 @@ static int pod_row(struct tr_build *b, const struct header *h, char *line, size_
 			return tr_skip(b, TRS_NO_RUNTIME, fd->col, "no deletion_time: no run time");
 		if (sch < cre)
 			return tr_skip(b, TRS_NEG_TIME, fs->col, "scheduled_time %s before "
-				       "creation_time %s", VAL(fs), VAL(fc));
+				       "creation_time %s", TR_VAL(fs), TR_VAL(fc));
 		if (del < sch)
 			return tr_skip(b, TRS_NEG_TIME, fd->col, "deletion_time %s before "
-				       "scheduled_time %s", VAL(fd), VAL(fs));
+				       "scheduled_time %s", TR_VAL(fd), TR_VAL(fs));
 	}
 	for (int k = P_CPU; k <= P_GMILLI; k++)
 		if (v[k] < 0)
@@ -363,7 +310,7 @@ static int pod_row(struct tr_build *b, const struct header *h, char *line, size_
 		return -1;
 	if (h->at[P_SPEC] >= 0 && f[h->at[P_SPEC]].len)
 		sh.role[0].constraint = tr_constraint(b, f[h->at[P_SPEC]].s);
-	const struct field *qos = h->at[P_QOS] >= 0 ? &f[h->at[P_QOS]] : NULL;
+	const struct tr_field *qos = h->at[P_QOS] >= 0 ? &f[h->at[P_QOS]] : NULL;
 	const char *queue = qos && qos->len ? qos->s : NULL;
 	int64_t arrival = o->offer ? 0 : cre, run = o->offer ? -1 : del - sch;
 	return tr_add(b, (int32_t)ordinal, arrival, run, -1, &sh, NULL, queue, NULL) < 0 ? -1 : 0;
@@ -459,7 +406,7 @@ static int node_fail(char *err, size_t errlen, const char *path, int64_t line, i
 }
 
 /* A node column's whole number in [0, max]: 0, or -1 (err set). */
-static int node_num(const struct field *f, int k, int64_t max, int64_t *v, const char *path,
+static int node_num(const struct tr_field *f, int k, int64_t max, int64_t *v, const char *path,
 		    int64_t line, char *err, size_t errlen)
 {
 	if (!f->len)
@@ -468,7 +415,7 @@ static int node_num(const struct field *f, int k, int64_t max, int64_t *v, const
 			  : *v > max ? "is out of range" : NULL;
 	if (!why)
 		return 0;
-	return node_fail(err, errlen, path, line, f->col, "%s '%s' %s", node_cols[k], VAL(f),
+	return node_fail(err, errlen, path, line, f->col, "%s '%s' %s", node_cols[k], TR_VAL(f),
 			 why);
 }
 
@@ -499,8 +446,8 @@ static int openb_nodes(struct zr *in, const char *path,
 		if (!len)
 			continue;
 		int64_t ln = zr_lineno(in);
-		struct field f[MAX_COLS];
-		int nf = split(line, len, f, MAX_COLS);
+		struct tr_field f[MAX_COLS];
+		int nf = tr_split(line, len, f, MAX_COLS);
 		if (nf != h.ncols)
 			return node_fail(err, errlen, path, ln, nf > MAX_COLS ? 1 : f[nf - 1].col,
 					 "%s%d fields, the header has %d",
@@ -512,7 +459,7 @@ static int openb_nodes(struct zr *in, const char *path,
 			     errlen) < 0 ||
 		    node_num(&f[h.at[N_GPU]], N_GPU, INT_MAX, &gpu, path, ln, err, errlen) < 0)
 			return -1;
-		const struct field *m = &f[h.at[N_MODEL]];
+		const struct tr_field *m = &f[h.at[N_MODEL]];
 		if (gpu > 0 && !m->len)
 			return node_fail(err, errlen, path, ln, m->col, "a node of %lld GPUs "
 					 "without a model", (long long)gpu);

@@ -85,45 +85,12 @@
 #define MAX_MEM_MIB INT32_MAX   /* an instance's memory, MiB */
 #define MAX_TIME_S 1e11         /* any time, s: its µs fit in 64 bits */
 
-struct field {
-	char *s;     /* NUL-terminated in the line, spaces trimmed */
-	int len;
-	int col;     /* 1-based column of its first character */
-};
 
-static bool is_space(char c)
-{
-	return c == ' ' || c == '\t';
-}
 
-/* Split line at ',' into f (at most max); the count, or max + 1 if more. */
-static int split(char *line, size_t len, struct field *f, int max)
-{
-	int n = 0;
-	size_t i = 0;
-	for (;;) {
-		size_t s = i;
-		while (i < len && line[i] != ',')
-			i++;
-		if (n == max)
-			return max + 1;
-		size_t a = s, e = i;
-		while (a < e && is_space(line[a]))
-			a++;
-		while (e > a && is_space(line[e - 1]))
-			e--;
-		f[n++] = (struct field){.s = line + a, .len = (int)(e - a), .col = (int)a + 1};
-		bool last = i >= len;
-		line[e] = 0;
-		if (last)
-			return n;
-		i++;
-	}
-}
 
 /* A decimal number ([-+]digits[.digits][e[-+]digits]) below 10^15 in
  * magnitude: 0, or -1. */
-static int num(const struct field *f, double *out)
+static int num(const struct tr_field *f, double *out)
 {
 	const char *p = f->s, *end = f->s + f->len;
 	p += p < end && (*p == '-' || *p == '+');
@@ -152,26 +119,6 @@ static int num(const struct field *f, double *out)
 	return 0;
 }
 
-/* A value for a message: its first 40 characters, control characters
- * as \xHH (a message stays one printable line), "..." if longer.  buf:
- * SHOW bytes (VAL gives each use its own, a compound literal). */
-#define SHOW 168
-static const char *show(const char *s, size_t n, char *buf)
-{
-	size_t k = 0;
-	for (size_t i = 0; i < n && i < 40; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c < 0x20 || c == 0x7f)
-			k += (size_t)snprintf(buf + k, 5, "\\x%02x", c);
-		else
-			buf[k++] = (char)c;
-	}
-	if (n > 40)
-		k += (size_t)snprintf(buf + k, 4, "...");
-	buf[k] = 0;
-	return buf;
-}
-#define VAL(f) show((f)->s, (size_t)(f)->len, (char[SHOW]){0})
 
 /* Open table `name` of directory dir, or NAME.zst: NULL if neither
  * exists (*why: the reason), the path in buf. */
@@ -390,7 +337,7 @@ static int64_t gpu_m(const struct pai_role *r)
 /* Add task demand d (d->count instances) to job j by the role rule:
  * 0, or -1 (strict). */
 static int merge(struct tr_build *b, const struct jobtab *t, struct pai_job *j,
-		 const struct pai_role *d, int64_t line, const struct field *task)
+		 const struct pai_role *d, int64_t line, const struct tr_field *task)
 {
 	int total = 0;
 	for (int r = 0; r < j->nroles; r++)
@@ -415,7 +362,7 @@ static int merge(struct tr_build *b, const struct jobtab *t, struct pai_job *j,
 	m->gpus = (int16_t)(g >= 1000 ? g / 1000 : 0);
 	m->gpu_milli = (int16_t)(g >= 1000 ? 0 : g);
 	return task_issue(b, j, line, -1, task->col, "task '%s': a third distinct demand, "
-			  "merged into the job's second role at the larger of the two", VAL(task));
+			  "merged into the job's second role at the larger of the two", TR_VAL(task));
 }
 
 /* An error at task row ln (tr_at only now: a task row is not a record
@@ -435,8 +382,8 @@ static int task_fail(struct tr_build *b, int64_t ln, int col, const char *fmt, .
 
 static int task_row(struct tr_build *b, struct jobtab *t, char *line, size_t len, int64_t ln)
 {
-	struct field f[T_N];
-	int nf = split(line, len, f, T_N);
+	struct tr_field f[T_N];
+	int nf = tr_split(line, len, f, T_N);
 	if (nf != T_N)
 		return task_fail(b, ln, nf > T_N ? 1 : f[nf - 1].col, "%s%d fields, the table has "
 				 "%d (job_name,task_name,inst_num,status,start_time,end_time,"
@@ -458,10 +405,10 @@ static int task_row(struct tr_build *b, struct jobtab *t, char *line, size_t len
 			continue;
 		if (num(&f[k], &v[k]) < 0)
 			return task_fail(b, ln, f[k].col, "%s '%s' is not a number", task_cols[k],
-					 VAL(&f[k]));
+					 TR_VAL(&f[k]));
 		if ((k == T_START || k == T_END) && !(fabs(v[k]) < MAX_TIME_S))
 			return task_fail(b, ln, f[k].col, "%s '%s' is out of range (10^11 s)",
-					 task_cols[k], VAL(&f[k]));
+					 task_cols[k], TR_VAL(&f[k]));
 		have[k] = true;
 	}
 	struct pai_job *j = job_get(t, f[T_JOB].s, (size_t)f[T_JOB].len, false);
@@ -476,18 +423,18 @@ static int task_row(struct tr_build *b, struct jobtab *t, char *line, size_t len
 	double inst = v[T_INST];
 	if (inst <= 0 || inst > SCN_MAX_EXECUTORS)
 		return task_issue(b, j, ln, inst <= 0 ? TRS_NO_DEMAND : TRS_TOO_BIG, f[T_INST].col,
-				  "inst_num %s: %s", VAL(&f[T_INST]),
+				  "inst_num %s: %s", TR_VAL(&f[T_INST]),
 				  inst <= 0 ? "no instances" : "too many instances");
 	for (int k = T_CPU; k <= T_GPU; k++)
 		if (v[k] < 0)
 			return task_issue(b, j, ln, TRS_NO_DEMAND, f[k].col, "%s %s is negative",
-					  task_cols[k], VAL(&f[k]));
+					  task_cols[k], TR_VAL(&f[k]));
 	if (v[T_CPU] * 10 > (double)SCN_MAX_CORES * 1000 || v[T_MEM] * 1024 > MAX_MEM_MIB ||
 	    v[T_GPU] > (double)SCN_MAX_GPUS * 100) {
 		int k = v[T_CPU] * 10 > (double)SCN_MAX_CORES * 1000 ? T_CPU
 			: v[T_MEM] * 1024 > MAX_MEM_MIB ? T_MEM : T_GPU;
 		return task_issue(b, j, ln, TRS_TOO_BIG, f[k].col, "%s %s: above the limit",
-				  task_cols[k], VAL(&f[k]));
+				  task_cols[k], TR_VAL(&f[k]));
 	}
 	if (!o->offer) {
 		int k = !have[T_START] ? T_START : !have[T_END] ? T_END : -1;
@@ -496,21 +443,21 @@ static int task_row(struct tr_build *b, struct jobtab *t, char *line, size_t len
 					  task_cols[k]);
 		if (v[T_START] < 0)
 			return task_issue(b, j, ln, TRS_NEG_TIME, f[T_START].col,
-					  "start_time %s is negative", VAL(&f[T_START]));
+					  "start_time %s is negative", TR_VAL(&f[T_START]));
 		if (v[T_END] < v[T_START])
 			return task_issue(b, j, ln, TRS_NEG_TIME, f[T_END].col, "end_time %s "
-					  "before start_time %s", VAL(&f[T_END]), VAL(&f[T_START]));
+					  "before start_time %s", TR_VAL(&f[T_END]), TR_VAL(&f[T_START]));
 	}
 	struct pai_role d = {.count = (int32_t)ceil(inst),
 			     .cpu_milli = (int32_t)llround(v[T_CPU] * 10),
 			     .mem_mib = (int32_t)llround(v[T_MEM] * 1024)};
 	if (task_gpu(v[T_GPU], &d) &&
-	    task_issue(b, j, ln, -1, f[T_GPU].col, "plan_gpu %s: %s", VAL(&f[T_GPU]),
+	    task_issue(b, j, ln, -1, f[T_GPU].col, "plan_gpu %s: %s", TR_VAL(&f[T_GPU]),
 		       d.gpus ? "whole GPUs, rounded up" : "below 1 milli-GPU, raised to 1") < 0)
 		return -1;
 	if (inst != floor(inst) &&
 	    task_issue(b, j, ln, -1, f[T_INST].col, "inst_num %s: not a whole number, rounded "
-		       "up", VAL(&f[T_INST])) < 0)
+		       "up", TR_VAL(&f[T_INST])) < 0)
 		return -1;
 	if (merge(b, t, j, &d, ln, &f[T_TASK]) < 0)
 		return -1;
@@ -585,8 +532,8 @@ static bool no_demand(const struct pai_job *j)
 
 static int job_row(struct tr_build *b, struct jobtab *t, char *line, size_t len, int64_t ordinal)
 {
-	struct field f[J_N];
-	int nf = split(line, len, f, J_N);
+	struct tr_field f[J_N];
+	int nf = tr_split(line, len, f, J_N);
 	if (nf != J_N)
 		return tr_fail(b, nf > J_N ? 1 : f[nf - 1].col, "%s: %s%d fields, the table has %d "
 			       "(job_name,inst_id,user,status,start_time,end_time)", JOBS,
@@ -603,29 +550,29 @@ static int job_row(struct tr_build *b, struct jobtab *t, char *line, size_t len,
 		double *t = k == J_START ? &start : &end;
 		if (f[k].len && num(&f[k], t) < 0)
 			return tr_fail(b, f[k].col, "%s: %s '%s' is not a number", JOBS,
-				       k == J_START ? "start_time" : "end_time", VAL(&f[k]));
+				       k == J_START ? "start_time" : "end_time", TR_VAL(&f[k]));
 		if (f[k].len && !(fabs(*t) < MAX_TIME_S))
 			return tr_fail(b, f[k].col, "%s: %s '%s' is out of range (10^11 s)", JOBS,
-				       k == J_START ? "start_time" : "end_time", VAL(&f[k]));
+				       k == J_START ? "start_time" : "end_time", TR_VAL(&f[k]));
 	}
 	struct pai_job *j = f[J_JOB].len <= MAX_NAME
 			    ? job_get(t, f[J_JOB].s, (size_t)f[J_JOB].len, false) : NULL;
 	if (j && j->seen)
 		return tr_skip(b, TRS_NO_DEMAND, f[J_JOB].col, "%s: job_name '%s' again: its tasks "
-			       "are its first row's", JOBS, VAL(&f[J_JOB]));
+			       "are its first row's", JOBS, TR_VAL(&f[J_JOB]));
 	if (j)
 		j->seen = 1;
 	if (!o->offer && start >= 0) /* the clock, whatever the checks below leave out */
 		tr_seen(b, (int64_t)llround(start * 1e6));
 	if (o->completed_only && strcmp(f[J_STATUS].s, "Terminated") != 0)
 		return tr_skip(b, TRS_STATUS, f[J_STATUS].col, "%s: status '%s'", JOBS,
-			       VAL(&f[J_STATUS]));
+			       TR_VAL(&f[J_STATUS]));
 	if (!o->offer && start < 0)
 		return tr_skip(b, TRS_NEG_TIME, f[J_START].col, "%s: start_time %s is negative",
-			       JOBS, VAL(&f[J_START]));
+			       JOBS, TR_VAL(&f[J_START]));
 	if (!j)
 		return tr_skip(b, TRS_NO_DEMAND, f[J_JOB].col, "%s: job '%s' has no task in %s",
-			       JOBS, VAL(&f[J_JOB]), TASKS);
+			       JOBS, TR_VAL(&f[J_JOB]), TASKS);
 	if (j->skip) /* its task's message was an error under strict */
 		return tr_skip(b, (enum scn_trace_skip)(j->skip - 1), f[J_JOB].col, "%s: job '%s': "
 			       "a task of it left out (%s line %lld)", JOBS, job_name(t, j), TASKS,
@@ -723,8 +670,8 @@ static int pai_nodes(struct zr *in, const char *path,
 		int64_t ln = zr_lineno(in);
 		if (!len || (ln == 1 && header_row(line, "machine")))
 			continue;
-		struct field f[M_N];
-		int nf = split(line, len, f, M_N);
+		struct tr_field f[M_N];
+		int nf = tr_split(line, len, f, M_N);
 		if (nf != M_N)
 			return machine_fail(err, errlen, path, ln, nf > M_N ? 1 : f[nf - 1].col,
 					    "%s%d fields, %s has %d (machine,gpu_type,cap_cpu,"
@@ -747,12 +694,12 @@ static int pai_nodes(struct zr *in, const char *path,
 				why = "is out of range";
 			if (why)
 				return machine_fail(err, errlen, path, ln, f[k].col, "%s '%s' %s",
-						    machine_cols[k], VAL(&f[k]), why);
+						    machine_cols[k], TR_VAL(&f[k]), why);
 		}
 		int gpus = (int)v[M_GPU];
 		if (gpus > 0 && (!f[M_TYPE].len || !strcmp(f[M_TYPE].s, "CPU")))
 			return machine_fail(err, errlen, path, ln, f[M_TYPE].col, "a machine of %d "
-					    "GPUs with gpu_type '%s'", gpus, VAL(&f[M_TYPE]));
+					    "GPUs with gpu_type '%s'", gpus, TR_VAL(&f[M_TYPE]));
 		struct trace_node n = {.cpu_milli = (int)llround(v[M_CPU] * 1000),
 				       .mem_mib = llround(v[M_MEM] * 1024), .gpus = gpus,
 				       .gpu_model = gpus > 0 ? f[M_TYPE].s : NULL};

@@ -67,25 +67,6 @@
 #define MAX_OBJECT ((size_t)64 << 20) /* bytes of one job object */
 #define MAX_DEPTH 64                  /* nesting inside a job object */
 
-/* A value for a message: its first 40 characters, control characters
- * as \xHH (a message stays one printable line), "..." if longer.  buf:
- * SHOW bytes (a compound literal at each use). */
-#define SHOW 168
-static const char *show(const char *s, size_t n, char *buf)
-{
-	size_t k = 0;
-	for (size_t i = 0; i < n && i < 40; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c < 0x20 || c == 0x7f)
-			k += (size_t)snprintf(buf + k, 5, "\\x%02x", c);
-		else
-			buf[k++] = (char)c;
-	}
-	if (n > 40)
-		k += (size_t)snprintf(buf + k, 4, "...");
-	buf[k] = 0;
-	return buf;
-}
 
 /* ---- one job object's text, and where its lines began ------------------ */
 
@@ -182,7 +163,7 @@ static const char *seen(const struct jp *p, char *buf, size_t len)
 	size_t k = 0;
 	while (p->i + k < p->n && k < 12 && p->s[p->i + k] != '\n')
 		k++;
-	snprintf(buf, len, "'%s'", show(p->s + p->i, k, (char[SHOW]){0}));
+	snprintf(buf, len, "'%s'", tr_show(p->s + p->i, k, (char[TR_SHOW]){0}));
 	return buf;
 }
 
@@ -193,7 +174,7 @@ static int expect(struct jp *p, char c, const char *what)
 		p->i++;
 		return 0;
 	}
-	char buf[SHOW + 2];
+	char buf[TR_SHOW + 2];
 	return jfail(p, p->i, "expected %s, got %s", what, seen(p, buf, sizeof buf));
 }
 
@@ -237,7 +218,7 @@ static int jstring(struct jp *p, struct jstr *v)
 	ws(p);
 	v->off = p->i;
 	if (p->i >= p->n || p->s[p->i] != '"') {
-		char buf[SHOW + 2];
+		char buf[TR_SHOW + 2];
 		return jfail(p, p->i, "expected a string, got %s", seen(p, buf, sizeof buf));
 	}
 	size_t w = ++p->i;
@@ -327,7 +308,7 @@ static int jnumber(struct jp *p)
 	}
 	if (!ok) {
 		p->i = at;
-		char buf[SHOW + 2];
+		char buf[TR_SHOW + 2];
 		return jfail(p, at, "expected a value, got %s", seen(p, buf, sizeof buf));
 	}
 	return 0;
@@ -629,7 +610,7 @@ static int time_of(struct jp *p, const struct jstr *v, const char *key, int64_t 
 	int64_t s;
 	if (when(v, &s) < 0)
 		return jfail(p, v->off, "%s '%s' is not a time 'YYYY-MM-DD HH:MM:SS'", key,
-			     show(v->s, v->len, (char[SHOW]){0}));
+			     tr_show(v->s, v->len, (char[TR_SHOW]){0}));
 	*us = s * 1000000;
 	return 1;
 }
@@ -751,8 +732,8 @@ static bool json_space(char c)
 	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
-#define EXCERPT(line, i, len) show((line) + (i), (len) - (i) > 20 ? 20 : (len) - (i), \
-				     (char[SHOW]){0})
+#define EXCERPT(line, i, len) tr_show((line) + (i), (len) - (i) > 20 ? 20 : (len) - (i), \
+				     (char[TR_SHOW]){0})
 
 /* Character c of a job object being scanned: strings and nesting
  * followed.  1 when it closed the object, else 0. */
@@ -915,35 +896,7 @@ static int philly_jobs(struct tr_build *b, struct zr *in)
 
 /* ---- the machine list -------------------------------------------------- */
 
-struct field {
-	char *s;     /* NUL-terminated in the line, spaces trimmed */
-	int len;
-	int col;
-};
 
-static int split(char *line, size_t len, struct field *f, int max)
-{
-	int n = 0;
-	size_t i = 0;
-	for (;;) {
-		size_t s = i;
-		while (i < len && line[i] != ',')
-			i++;
-		if (n == max)
-			return max + 1;
-		size_t a = s, e = i;
-		while (a < e && (line[a] == ' ' || line[a] == '\t'))
-			a++;
-		while (e > a && (line[e - 1] == ' ' || line[e - 1] == '\t'))
-			e--;
-		f[n++] = (struct field){.s = line + a, .len = (int)(e - a), .col = (int)a + 1};
-		bool last = i >= len;
-		line[e] = 0;
-		if (last)
-			return n;
-		i++;
-	}
-}
 
 static int list_fail(char *err, size_t errlen, const char *path, int64_t line, int col,
 		     const char *fmt, ...) __attribute__((format(printf, 6, 7)));
@@ -965,7 +918,7 @@ static const char *const list_cols[M_N] = {"machineId", "number of GPUs", "singl
 
 /* The header row (fields f, nf of them) at line ln: its columns into
  * at; 0, or -1 (err set). */
-static int list_header(const struct field *f, int nf, int *at, const char *path, int64_t ln,
+static int list_header(const struct tr_field *f, int nf, int *at, const char *path, int64_t ln,
 		       char *err, size_t errlen)
 {
 	if (f[0].s[0] == '[' || f[0].s[0] == '{')
@@ -975,7 +928,7 @@ static int list_header(const struct field *f, int nf, int *at, const char *path,
 	if (nf > MAX_COLS || strcmp(f[0].s, "machineId") != 0)
 		return list_fail(err, errlen, path, ln, f[0].col, "expected the header 'machineId, "
 				 "number of GPUs, single GPU mem', got a first column '%s'",
-				 show(f[0].s, (size_t)f[0].len, (char[SHOW]){0}));
+				 tr_show(f[0].s, (size_t)f[0].len, (char[TR_SHOW]){0}));
 	for (int i = 0; i < nf; i++)
 		for (int k = 0; k < M_N; k++)
 			if (!strcmp(f[i].s, list_cols[k]))
@@ -988,10 +941,10 @@ static int list_header(const struct field *f, int nf, int *at, const char *path,
 }
 
 /* A machine's row: its node, or -1 (err set). */
-static int list_row(const struct field *f, const int *at, struct trace_node *n,
+static int list_row(const struct tr_field *f, const int *at, struct trace_node *n,
 		    const char *path, int64_t ln, char *err, size_t errlen)
 {
-	const struct field *g = &f[at[M_GPUS]], *m = &f[at[M_MEM]];
+	const struct tr_field *g = &f[at[M_GPUS]], *m = &f[at[M_MEM]];
 	bool ok = g->len > 0 && g->len <= 9;
 	for (int i = 0; ok && i < g->len; i++)
 		ok = g->s[i] >= '0' && g->s[i] <= '9';
@@ -999,7 +952,7 @@ static int list_row(const struct field *f, const int *at, struct trace_node *n,
 	if (!ok || gpus > SCN_MAX_GPUS)
 		return list_fail(err, errlen, path, ln, g->col, "number of GPUs '%s' is not a "
 				 "whole number from 0 to %d",
-				 show(g->s, (size_t)g->len, (char[SHOW]){0}), SCN_MAX_GPUS);
+				 tr_show(g->s, (size_t)g->len, (char[TR_SHOW]){0}), SCN_MAX_GPUS);
 	if (gpus > 0 && !m->len)
 		return list_fail(err, errlen, path, ln, m->col, "a machine of %lld GPUs without "
 				 "its single GPU mem (the GPU model here)", gpus);
@@ -1017,12 +970,12 @@ static int philly_nodes(struct zr *in, const char *path,
 	char *line;
 	size_t len;
 	int r, at[M_N] = {-1, -1, -1}, ncols = 0;
-	struct field f[MAX_COLS];
+	struct tr_field f[MAX_COLS];
 	while ((r = zr_line(in, &line, &len, err, errlen)) == 1) {
 		int64_t ln = zr_lineno(in);
 		if (!len)
 			continue;
-		int nf = split(line, len, f, MAX_COLS);
+		int nf = tr_split(line, len, f, MAX_COLS);
 		if (!ncols) {
 			if (list_header(f, nf, at, path, ln, err, errlen) < 0)
 				return -1;
