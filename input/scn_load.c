@@ -1326,6 +1326,31 @@ static int last_arrival(struct ld *ld, const struct yn *v, const struct scn_job_
 static int load_trace_opts(struct ld *ld, const struct yn *m, struct trace_opts *o, char **path);
 static int trace_err(struct ld *ld, const struct yn *at, const char *err);
 
+/* What load_trace_opts allocated (the name lists; the names are the
+ * tree's). */
+static void trace_opts_free(struct trace_opts *o)
+{
+	free((void *)o->users);
+	free((void *)o->queues);
+	free((void *)o->kinds);
+}
+
+/* The scenario owns trace tr from now (scn.traces). */
+static void keep_trace(struct scn *s, struct scn_trace *tr)
+{
+	s->traces = xrealloc(s->traces, (size_t)(s->ntraces + 1) * sizeof *s->traces);
+	s->traces[s->ntraces++] = tr;
+}
+
+/* A trace whose filters and skips leave no job: an error at its entry. */
+static int no_job(struct ld *ld, const struct yn *t, const struct scn_trace *tr)
+{
+	return fail(ld, t, "trace '%s' leaves no job (%lld records read, %lld filtered, %lld "
+		    "skipped)", tr->path, (long long)tr->records,
+		    (long long)tr->skipped[TRS_FILTER],
+		    (long long)(tr->records - tr->skipped[TRS_FILTER]));
+}
+
 /* A trace's checks once read: `kinds` only for a format with kinds (the
  * filter would keep nothing, or everything), and its last arrival within
  * the limit of times. */
@@ -1378,21 +1403,15 @@ static int arrival_trace(struct ld *ld, const struct yn *a, const struct yn *c,
 	struct scn_trace *tr = rc ? NULL : trace_read(path, &o, err, sizeof err);
 	if (!rc && !tr)
 		rc = trace_err(ld, t, err);
-	free((void *)o.users);
-	free((void *)o.queues);
-	free((void *)o.kinds);
+	trace_opts_free(&o);
 	free(path);
 	if (rc)
 		return -1;
 	tr->strict = o.strict;
 	struct scn *s = ld->s;
-	s->traces = xrealloc(s->traces, (size_t)(s->ntraces + 1) * sizeof *s->traces);
-	s->traces[s->ntraces++] = tr;
+	keep_trace(s, tr);
 	if (tr->njobs == 0)
-		return fail(ld, t, "trace '%s' leaves no job (%lld records read, %lld filtered, "
-			    "%lld skipped)", tr->path, (long long)tr->records,
-			    (long long)tr->skipped[TRS_FILTER],
-			    (long long)(tr->records - tr->skipped[TRS_FILTER]));
+		return no_job(ld, t, tr);
 	if (trace_checks(ld, t, fmt, tr) < 0)
 		return -1;
 	j->trace = tr;
@@ -1942,9 +1961,7 @@ static int load_trace_job(struct ld *ld, const struct yn *m, struct scn_job_grou
 		rc = trace_err(ld, t, err);
 	if (!rc && !strcmp(fmt, "spark-eventlog")) { /* one application: a spark-app job */
 		rc = load_app_job(ld, t, path, o.strict, j);
-		free((void *)o.users);
-		free((void *)o.queues);
-		free((void *)o.kinds);
+		trace_opts_free(&o);
 		free(path);
 		return rc;
 	}
@@ -1953,16 +1970,13 @@ static int load_trace_job(struct ld *ld, const struct yn *m, struct scn_job_grou
 	struct scn_trace *tr = rc ? NULL : trace_read(path, &o, err, sizeof err);
 	if (!rc && !tr)
 		rc = trace_err(ld, t, err);
-	free((void *)o.users);
-	free((void *)o.queues);
-	free((void *)o.kinds);
+	trace_opts_free(&o);
 	free(path);
 	if (rc)
 		return -1;
 	double pad = o.offer_pad;
 	tr->strict = o.strict;
-	s->traces = xrealloc(s->traces, (size_t)(s->ntraces + 1) * sizeof *s->traces);
-	s->traces[s->ntraces++] = tr;
+	keep_trace(s, tr);
 	j->trace = tr;
 	s->offer |= tr->offer;
 	bool *unmet = xcalloc((size_t)tr->nconstraints + 1, sizeof *unmet);
@@ -1971,10 +1985,7 @@ static int load_trace_job(struct ld *ld, const struct yn *m, struct scn_job_grou
 	if (rc || (tr->njobs && pad > 0 && offer_pad(ld, yn_get(t, "offer_pad"), tr, pad) < 0))
 		return -1;
 	if (tr->njobs == 0)
-		return fail(ld, t, "trace '%s' leaves no job (%lld records read, %lld filtered, "
-			    "%lld skipped)", tr->path, (long long)tr->records,
-			    (long long)tr->skipped[TRS_FILTER],
-			    (long long)(tr->records - tr->skipped[TRS_FILTER]));
+		return no_job(ld, t, tr);
 	if (trace_checks(ld, t, fmt, tr) < 0)
 		return -1;
 	j->count = (int)tr->njobs;
