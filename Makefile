@@ -3,6 +3,7 @@
 #   make run          install missing deps, build, run the default paper scenario
 #   make check        install missing deps, build, run the CUnit tests
 #   make check SAN=1  the same with address + undefined sanitizers
+#   make check-browser  hetsim report's pages render in headless chromium (installs it)
 #   make figures      the default scenario's figures (runs it first where needed)
 #   make paper        both experiments of the study -> results/paper/ (report.md)
 #   make bench        the benchmarks -> results/bench/ (bench/README.md)
@@ -149,6 +150,16 @@ endif
 
 test: check
 
+# `make check-browser` (scripts/check-browser; CI runs it): the reports of
+# a fresh run, sweep and compare and the committed results/paper,
+# results/compare and results/fgd pages, opened in headless chromium
+# (installed by scripts/install-deps browser if missing): every figure
+# parsed, no console message, a non-blank screenshot of the expected size.
+# `make check` needs no browser.
+.PHONY: check-browser
+check-browser: deps $(BIN)
+	scripts/check-browser ./$(BIN)
+
 clean:
 	rm -rf build bin calibrate/cuda/hetsim-cuda-cal
 	rm -f policies/template/*.so
@@ -204,11 +215,13 @@ paper: deps $(BIN)
 # `make fgd`: the FGD experiment (docs/policies/fgd.md, "The experiment"):
 # the openb default pods offered to the openb GPU nodes, padded to 130 %
 # of their GPU capacity, seeds 42-51, the six policies of the study;
-# writes results/fgd/ (committed).  Not part of `make paper` or CI (about
-# a minute here); tests/test_fgd.c runs a small case in `make check`.
+# writes results/fgd/ (committed) and its report.html.  Not part of
+# `make paper` or CI (about a minute here); tests/test_policies.c runs a
+# small case in `make check`.
 .PHONY: fgd
 fgd: deps $(BIN)
 	./$(BIN) fgd scenarios/fgd/openb-default.yaml --seeds 42-51 -o results/fgd
+	./$(BIN) report results/fgd
 
 # `make cuda`: calibrate/cuda/hetsim-cuda-cal, the standalone CUDA
 # measuring program (calibrate/cuda/README.md).  Needs only the CUDA

@@ -149,11 +149,27 @@ int cmd_gnuplot(const char *who, const char *name, const char *vars, const char 
 	free(v);
 	if (rc || rename(tmp, png)) {
 		remove(tmp);
-		fprintf(stderr, "hetsim calibrate: figure %s not written: gnuplot failed\n", png);
+		fprintf(stderr, "hetsim %s: figure %s not written: gnuplot failed\n", who, png);
 		return 1;
 	}
 	printf("wrote %s\n", png);
 	return 0;
+}
+
+int cmd_gnuplot_both(const char *who, const char *name, const char *vars, const char *stem)
+{
+	static const char *const fmts[] = {"png", "svg"};
+	int rc = 0;
+	for (int i = 0; i < 2; i++) {
+		size_t cap = strlen(vars) + 32;
+		char *v = xcalloc(1, cap), out[4300];
+		snprintf(v, cap, "%sfmt='%s'; ", vars, fmts[i]);
+		snprintf(out, sizeof out, "%s.%s", stem, fmts[i]);
+		if (cmd_gnuplot(who, name, v, out))
+			rc = -1;
+		free(v);
+	}
+	return rc;
 }
 
 /* Columns of the samples CSV's header (its first line not a # comment):

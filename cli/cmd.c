@@ -522,6 +522,7 @@ static const struct {
 	{"replay-log", cmd_replay_log, "replay a Spark event log; per-stage error, what-ifs"},
 	{"compare", cmd_compare, "a leaderboard of policies over workloads, with CIs and ranks"},
 	{"fgd", cmd_fgd, "the FGD experiment: GPU allocation and fragmentation by offered load"},
+	{"report", cmd_report, "one self-contained report.html for a results folder"},
 };
 
 static void usage(FILE *f)

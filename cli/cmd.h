@@ -125,11 +125,17 @@ int cmd_trace(int argc, char **argv);
 int cmd_replay_log(int argc, char **argv);
 int cmd_fgd(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 /* Render plot/`name` with gnuplot into `out` (through out.tmp, renamed
  * when gnuplot succeeds); `vars` are gnuplot assignments ("a='x'; n=3; "),
  * outfile set here.  No gnuplot or no script: a note on stderr naming
- * `who` (the subcommand), and 0.  -1 if gnuplot failed. */
+ * `who` (the subcommand), and 0.  1 if gnuplot failed (after a line on
+ * stderr naming the figure). */
 int cmd_gnuplot(const char *who, const char *name, const char *vars, const char *out);
+/* cmd_gnuplot twice, with fmt='png' and fmt='svg' added to vars, into
+ * stem.png and stem.svg (`hetsim report` inlines the svg).  -1 if either
+ * failed (each failure said on stderr). */
+int cmd_gnuplot_both(const char *who, const char *name, const char *vars, const char *stem);
 /* gnuplot's '...' string assignment name='val'; appended to v. */
 void cmd_gp_str(char *v, size_t len, const char *name, const char *val);
 /* One "warning:" line on f for each trace of s with records skipped or

@@ -15,8 +15,9 @@
  * first policy's shares its rank.
  *
  * Writes DIR/leaderboard.csv, DIR/leaderboard.md, DIR/jcts.csv (every
- * done job's JCT, for the CDFs) and, with gnuplot, DIR/jct-cdf-N.png per
- * workload and DIR/makespan.png.
+ * done job's JCT, for the CDFs), DIR/sizes.csv and, with gnuplot,
+ * DIR/jct-cdf-N, DIR/slowdown-size-N (per workload) and DIR/makespan,
+ * each as .png and .svg.
  */
 #define _DEFAULT_SOURCE /* realpath, mkstemp */
 #include <errno.h>
@@ -505,35 +506,30 @@ int cmd_compare(int argc, char **argv)
 		}
 		printf("files in %s/\n", out);
 	}
-	if (!rc) { /* figures */
+	if (!rc) { /* figures, each as .png and .svg */
 		for (int w = 0; w < a.npos; w++) {
-			char vars[8192] = "", png[4300], list[4096] = "", num[32];
-			snprintf(png, sizeof png, "%s/jct-cdf-%d.png", out, w + 1);
-			cmd_gp_str(vars, sizeof vars, "csv", path);
-			cmd_gp_str(vars, sizeof vars, "workload", wname[w]);
+			char vars[8192] = "", stem[4300], list[4096] = "";
 			for (int p = 0; p < nrows[w]; p++)
 				snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
 					 p ? " " : "", rows[w][p].policy);
+			snprintf(stem, sizeof stem, "%s/jct-cdf-%d", out, w + 1);
+			cmd_gp_str(vars, sizeof vars, "csv", path);
+			cmd_gp_str(vars, sizeof vars, "workload", wname[w]);
 			cmd_gp_str(vars, sizeof vars, "policies", list);
-			if (cmd_gnuplot("compare", "compare-cdf.gp", vars, png) < 0)
-				fprintf(stderr, "hetsim compare: gnuplot failed on %s\n", png);
-			char v2[8192] = "", sz[4300], png2[4300];
+			cmd_gnuplot_both("compare", "compare-cdf.gp", vars, stem);
+			char v2[8192] = "", sz[4300];
 			snprintf(sz, sizeof sz, "%s/sizes.csv", out);
-			snprintf(png2, sizeof png2, "%s/slowdown-size-%d.png", out, w + 1);
+			snprintf(stem, sizeof stem, "%s/slowdown-size-%d", out, w + 1);
 			cmd_gp_str(v2, sizeof v2, "csv", sz);
 			cmd_gp_str(v2, sizeof v2, "workload", wname[w]);
 			cmd_gp_str(v2, sizeof v2, "policies", list);
-			if (cmd_gnuplot("compare", "compare-size.gp", v2, png2) < 0)
-				fprintf(stderr, "hetsim compare: gnuplot failed on %s\n", png2);
-			(void)num;
+			cmd_gnuplot_both("compare", "compare-size.gp", v2, stem);
 		}
-		char vars[8192] = "", png[4300];
-		snprintf(png, sizeof png, "%s/makespan.png", out);
-		char lb[4300];
+		char vars[8192] = "", stem[4300], lb[4300];
+		snprintf(stem, sizeof stem, "%s/makespan", out);
 		snprintf(lb, sizeof lb, "%s/leaderboard.csv", out);
 		cmd_gp_str(vars, sizeof vars, "csv", lb);
-		if (cmd_gnuplot("compare", "compare-makespan.gp", vars, png) < 0)
-			fprintf(stderr, "hetsim compare: gnuplot failed on %s\n", png);
+		cmd_gnuplot_both("compare", "compare-makespan.gp", vars, stem);
 	}
 	for (int w = 0; w < a.npos; w++) {
 		for (int p = 0; p < nrows[w]; p++)

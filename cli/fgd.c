@@ -12,8 +12,8 @@
  * grid of the arrived demand (each point to its nearest integer, 0 ..
  * 130 %); over the seeds, each grid point's mean, min and max.
  *
- * Writes DIR/curves.csv, DIR/runs.csv and, with gnuplot, DIR/alloc.png
- * and DIR/frag.png.
+ * Writes DIR/curves.csv, DIR/runs.csv and, with gnuplot, DIR/alloc and
+ * DIR/frag, each as .png and .svg.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -382,22 +382,21 @@ int cmd_fgd(int argc, char **argv)
 		}
 		printf("files in %s/\n", out);
 	}
-	if (!rc) { /* the figures */
-		static const char *const figs[][2] = {{"alloc", "alloc.png"}, {"frag", "frag.png"}};
+	if (!rc) { /* the figures, each as .png and .svg */
+		static const char *const figs[] = {"alloc", "frag"};
 		for (int i = 0; i < 2; i++) {
-			char vars[8192] = "", csvp[4200], png[4200], list[4096] = "";
+			char vars[8192] = "", csvp[4200], stem[4200], list[4096] = "";
 			snprintf(csvp, sizeof csvp, "%s/curves.csv", out);
-			snprintf(png, sizeof png, "%s/%s", out, figs[i][1]);
+			snprintf(stem, sizeof stem, "%s/%s", out, figs[i]);
 			cmd_gp_str(vars, sizeof vars, "csv", csvp);
-			cmd_gp_str(vars, sizeof vars, "metric", figs[i][0]);
+			cmd_gp_str(vars, sizeof vars, "metric", figs[i]);
 			for (int p = 0; p < npol; p++)
 				snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
 					 p ? " " : "", names[p]);
 			cmd_gp_str(vars, sizeof vars, "policies", list);
 			snprintf(vars + strlen(vars), sizeof vars - strlen(vars), "nseeds=%d; ",
 				 nseeds);
-			if (cmd_gnuplot("fgd", "fgd.gp", vars, png) < 0)
-				fprintf(stderr, "hetsim fgd: gnuplot failed on %s\n", png);
+			cmd_gnuplot_both("fgd", "fgd.gp", vars, stem);
 		}
 	}
 	free(acc);

@@ -338,8 +338,7 @@ int cmd_replay_log(int argc, char **argv)
 			cmd_gp_str(vars, sizeof vars, "figtitle", title);
 			snprintf(vars + strlen(vars), sizeof vars - strlen(vars), "nstages=%d; ",
 				 app->nstages);
-			if (cmd_gnuplot("replay-log", "replay.gp", vars, png) < 0)
-				fprintf(stderr, "hetsim replay-log: gnuplot failed on %s\n", png);
+			cmd_gnuplot("replay-log", "replay.gp", vars, png);
 		}
 	}
 	free(sp.first);

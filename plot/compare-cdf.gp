@@ -1,11 +1,17 @@
 # compare-cdf.gp - `hetsim compare`'s JCT CDF of one workload: a line per
 # policy, the done jobs of all its replications.
 # hetsim compare sets: csv (its jcts.csv: workload,policy,jct_s), workload,
-# policies (space-separated), outfile.
-if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
-	set terminal pngcairo size 1000, 600 noenhanced font "sans,11" background "white"
+# policies (space-separated), outfile, fmt.
+# fmt: png (the default) or svg (hetsim writes both; hetsim report inlines the svg)
+if (!exists("fmt")) fmt = "png"
+if (fmt eq "svg") {
+	set terminal svg size 1000, 600 dynamic noenhanced font "sans,13" background "white"
 } else {
-	set terminal png size 1000, 600 noenhanced background "#ffffff"
+	if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
+		set terminal pngcairo size 1000, 600 noenhanced font "sans,11" background "white"
+	} else {
+		set terminal png size 1000, 600 noenhanced background "#ffffff"
+	}
 }
 set output outfile
 set datafile separator ","

@@ -1,11 +1,17 @@
 # compare-makespan.gp - `hetsim compare`'s makespans: a bar per workload
 # and policy (the replications' mean) with its 95 % confidence interval.
 # hetsim compare sets: csv (its leaderboard.csv: workload,policy,rank,
-# replications,makespan_s,makespan_s_ci95,...), outfile.
-if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
-	set terminal pngcairo size 1200, 650 noenhanced font "sans,10" background "white"
+# replications,makespan_s,makespan_s_ci95,...), outfile, fmt.
+# fmt: png (the default) or svg (hetsim writes both; hetsim report inlines the svg)
+if (!exists("fmt")) fmt = "png"
+if (fmt eq "svg") {
+	set terminal svg size 1200, 650 dynamic noenhanced font "sans,12" background "white"
 } else {
-	set terminal png size 1200, 650 noenhanced background "#ffffff"
+	if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
+		set terminal pngcairo size 1200, 650 noenhanced font "sans,10" background "white"
+	} else {
+		set terminal png size 1200, 650 noenhanced background "#ffffff"
+	}
 }
 set output outfile
 set datafile separator ","

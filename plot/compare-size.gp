@@ -2,11 +2,17 @@
 # workload: a line per policy over the size bins (cores asked, powers of
 # two), the done jobs of every replication.
 # hetsim compare sets: csv (its sizes.csv: workload,policy,cores_from,
-# cores_to,jobs,slowdown), workload, policies (space-separated), outfile.
-if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
-	set terminal pngcairo size 1000, 600 noenhanced font "sans,11" background "white"
+# cores_to,jobs,slowdown), workload, policies (space-separated), outfile, fmt.
+# fmt: png (the default) or svg (hetsim writes both; hetsim report inlines the svg)
+if (!exists("fmt")) fmt = "png"
+if (fmt eq "svg") {
+	set terminal svg size 1000, 600 dynamic noenhanced font "sans,13" background "white"
 } else {
-	set terminal png size 1000, 600 noenhanced background "#ffffff"
+	if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
+		set terminal pngcairo size 1000, 600 noenhanced font "sans,11" background "white"
+	} else {
+		set terminal png size 1000, 600 noenhanced background "#ffffff"
+	}
 }
 set output outfile
 set datafile separator ","
@@ -20,6 +26,10 @@ set ylabel "mean slowdown, (end - arrival) / (end - start)"
 set logscale x 2
 set logscale y
 set yrange [1:*]
+# one size bin only (every job asks for the same cores): a range around
+# it, where gnuplot would warn of an empty one
+stats csv using (strcol(1) eq workload ? ($3 > 0 ? $3 : 1) : NaN) nooutput
+if (STATS_records > 0 && STATS_min == STATS_max) { set xrange [STATS_min / 2.0 : STATS_max * 2.0] }
 colours = "#4a78b5 #d9752b #3f9b4f #b8423a #8661b0 #8a6d3b #c25b9f #707070 #2a9d8f #e9c46a"
 n = words(policies)
 plot for [i=1:n] csv using (strcol(1) eq workload && strcol(2) eq word(policies, i) ? ($3 > 0 ? $3 : 1) : NaN):6 \

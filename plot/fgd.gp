@@ -4,11 +4,17 @@
 # hetsim fgd sets: csv (its curves.csv: policy,demand_pct,seeds,
 # alloc_pct,alloc_min,alloc_max,frag_pct,frag_min,frag_max,
 # frag_idle_pct,...), metric (alloc or frag), policies (space-separated),
-# nseeds, outfile.
-if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
-	set terminal pngcairo size 1000, 620 noenhanced font "sans,11" background "white"
+# nseeds, outfile, fmt.
+# fmt: png (the default) or svg (hetsim writes both; hetsim report inlines the svg)
+if (!exists("fmt")) fmt = "png"
+if (fmt eq "svg") {
+	set terminal svg size 1000, 620 dynamic noenhanced font "sans,13" background "white"
 } else {
-	set terminal png size 1000, 620 noenhanced background "#ffffff"
+	if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
+		set terminal pngcairo size 1000, 620 noenhanced font "sans,11" background "white"
+	} else {
+		set terminal png size 1000, 620 noenhanced background "#ffffff"
+	}
 }
 set output outfile
 set datafile separator ","
