@@ -21,7 +21,8 @@ VERSION := 0.1.0
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L \
            -pthread -DHETSIM_VERSION='"$(VERSION)"' -I. -Iinclude -Iscenario -Isim -Ipolicies -Iworkloads -Iinput -Icli -Icalibrate
-LDLIBS  += -lm -pthread -ldl
+# GLPK (Debian's libglpk-dev, no pkg-config file): gavel's linear program.
+LDLIBS  += -lglpk -lm -pthread -ldl
 # Policy plugins (include/hetsim/policy.h, policies/plugin.c) resolve the
 # ABI's hetsim_ functions against the binary that loads them: export its
 # symbols.

@@ -56,14 +56,14 @@ static const struct cmd_opt cmp_opts[] = {
 	{NULL, 0, NULL, NULL},
 };
 
-enum { F_MAKESPAN, F_JCT, F_P50, F_P95, F_P99, F_SLOW, F_BSLOW, F_CPU, F_CPUA, F_GPUA, F_JAIN,
-       F_NOTDONE, NF };
+enum { F_MAKESPAN, F_JCT, F_P50, F_P95, F_P99, F_SLOW, F_BSLOW, F_CPU, F_CPUA, F_MEMA, F_GPUA,
+       F_JAIN, F_NOTDONE, NF };
 static const char *const fnames[NF] = {
 	"makespan_s", "jct_mean_s", "jct_p50_s", "jct_p95_s", "jct_p99_s", "slowdown",
-	"bounded_slowdown", "cpu_busy", "cpu_alloc", "gpu_alloc", "jain", "not_done"};
+	"bounded_slowdown", "cpu_busy", "cpu_alloc", "mem_alloc", "gpu_alloc", "jain", "not_done"};
 static const char *const fheads[NF] = {
 	"makespan (s)", "JCT mean (s)", "p50", "p95", "p99", "slowdown", "bounded (10 s)",
-	"CPU busy", "CPU held", "GPU held", "Jain", "not done"};
+	"CPU busy", "CPU held", "memory held", "GPU held", "Jain", "not done"};
 
 struct row {
 	char policy[64];
@@ -99,6 +99,7 @@ static void run_figures(const struct sim *s, double *v, FILE *jf, const char *wl
 	v[F_JCT] = m.jct_mean_s, v[F_P50] = m.jct_p50_s, v[F_P95] = m.jct_p95_s;
 	v[F_P99] = m.jct_p99_s;
 	v[F_CPU] = m.cpu_util, v[F_CPUA] = m.cpu_alloc, v[F_GPUA] = m.gpu_alloc;
+	v[F_MEMA] = m.mem_alloc;
 	v[F_NOTDONE] = m.counted - m.done;
 	/* slowdowns, and the entities' (users', else jobs') mean slowdowns */
 	int nj = sim_njobs(s), n = 0;
@@ -149,23 +150,30 @@ static void run_figures(const struct sim *s, double *v, FILE *jf, const char *wl
 /* Whether the workload meets a policy's needs; else the reason. */
 static const char *unmet(const struct scn *sc, const struct policy_ops *ops)
 {
-	bool est = false, share = false, app = false;
+	bool est = false, share = false, app = false, gpu_jobs = false, gpu_nodes = false;
 	for (int g = 0; g < sc->njobgroups; g++) {
 		est |= sc->jobs[g].ops->estimate != NULL;
 		app |= sc->jobs[g].type == JM_SPARK_APP;
-		for (int k = 0; k < sim_group_nshapes(sc, g) && !share; k++) {
+		for (int k = 0; k < sim_group_nshapes(sc, g) && !(share && gpu_jobs); k++) {
 			struct sim_shape sh;
 			sim_group_shape_at(sc, g, k, &sh);
-			for (int r = 0; r < sh.nroles; r++)
+			for (int r = 0; r < sh.nroles; r++) {
 				share |= sh.role[r].gpu_milli > 0 && !sh.role[r].gpus;
+				gpu_jobs |= sh.role[r].gpus > 0 || sh.role[r].gpu_milli > 0;
+			}
 		}
 	}
+	for (int i = 0; i < sc->ngroups; i++)
+		gpu_nodes |= sc->groups[i].gpus > 0;
 	if ((ops->needs & POL_NEED_ESTIMATES) && !est)
 		return "needs run-time estimates: no job of the workload has one";
 	if ((ops->needs & POL_NEED_FRACTIONAL_GPUS) && !share)
 		return "places GPU shares: no job of the workload asks for one";
-	if ((ops->needs & POL_NEED_THROUGHPUT))
-		return "needs a throughput matrix";
+	/* a throughput matrix: every job has a row (sim_job_throughput), which
+	 * matters only where jobs ask for GPUs the cluster has */
+	if ((ops->needs & POL_NEED_THROUGHPUT) && !(gpu_jobs && gpu_nodes))
+		return "shares GPUs by a throughput matrix: no job of the workload asks for a GPU "
+		       "of the cluster";
 	if ((ops->needs & POL_NEED_EVENT_LOG) && !app)
 		return "replays a Spark event log's executors (replay-log)";
 	return NULL;
@@ -429,7 +437,7 @@ int cmd_compare(int argc, char **argv)
 			"JCT, a policy whose interval overlaps its rank's first's sharing its rank. "
 			"Slowdown: (end − arrival) / (end − start); bounded: max(1, (end − arrival) "
 			"/ max(end − start, 10 s)); Jain over the users' (else the applications') "
-			"mean slowdowns; CPU busy and held, GPU held: fractions of capacity × span; "
+			"mean slowdowns; CPU busy and held, memory held, GPU held: fractions of capacity × span; "
 			"not done: counted jobs not done (docs/compare.md).\n");
 		for (int w = 0; w < a.npos; w++) {
 			fprintf(fm, "\n## %s\n\n| rank | policy |", wname[w]);

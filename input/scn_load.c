@@ -1193,7 +1193,7 @@ static int load_cluster(struct ld *ld, const struct yn *v)
 /* Keys every job group takes, whatever its model. */
 static const char *const generic_job_keys[] = {"name", "type", "count", "arrival", "require",
 					       "prefer", "cores_max", "task_cpus",
-					       "task_max_failures"};
+					       "task_max_failures", "throughput"};
 
 /* Index of `key` in model m's key table, or -1. */
 static int model_key(const struct job_model *m, const char *key)
@@ -1992,6 +1992,28 @@ static int load_trace_job(struct ld *ld, const struct yn *m, struct scn_job_grou
 	return 0;
 }
 
+/* `throughput: {GPU_MODEL: rate, ...}` (scenario.h, scn_tput). */
+static int job_throughput(struct ld *ld, const struct yn *v, struct scn_job_group *j)
+{
+	if (want(ld, v, YN_MAP, "throughput (GPU model: rate)") < 0)
+		return -1;
+	if (v->nkids == 0)
+		return fail(ld, v, "expected at least one GPU model in throughput");
+	j->tput = xcalloc((size_t)v->nkids / 2, sizeof *j->tput);
+	for (int i = 0; i < v->nkids; i += 2) {
+		const struct yn *k = v->kids[i], *x = v->kids[i + 1];
+		double r;
+		if (want(ld, k, YN_SCALAR, "GPU model name") < 0 || get_num(ld, x, &r) < 0)
+			return -1;
+		if (!(r >= 0 && r <= 1e12))
+			return fail(ld, x, "expected a rate from 0 to 1e12 for throughput.%s, got %s",
+				    k->str, got(ld, x));
+		j->tput[j->ntput].gpu_model = xstrdup(k->str);
+		j->tput[j->ntput++].rate = r;
+	}
+	return 0;
+}
+
 static int load_job(struct ld *ld, const struct yn *m, struct scn_job_group *j)
 {
 	const struct yn *v, *name = yn_get(m, "name");
@@ -2009,7 +2031,8 @@ static int load_job(struct ld *ld, const struct yn *m, struct scn_job_group *j)
 	    opt_int(ld, m, "cores_max", 1, &j->cores_max) < 0 ||
 	    opt_lim(ld, m, "task_cpus", 1, MAX_CORES, "cores per task", &j->task_cpus) < 0 ||
 	    opt_lim(ld, m, "task_max_failures", 1, 255, "attempts per task",
-		    &j->task_max_failures) < 0)
+		    &j->task_max_failures) < 0 ||
+	    ((v = yn_get(m, "throughput")) && job_throughput(ld, v, j) < 0))
 		return -1;
 	return load_model_keys(ld, m, j);
 }

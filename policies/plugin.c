@@ -643,6 +643,12 @@ void hetsim_job_estimate(const struct hetsim *h, int job, int64_t *requested_us,
 	sim_job_estimate(h->s, j, requested_us, actual_us);
 }
 
+double hetsim_job_throughput(const struct hetsim *h, int job, const char *gpu_model)
+{
+	const struct sim_job *j = job_of(h, job, "hetsim_job_throughput");
+	return sim_job_throughput(h->s, j, gpu_model);
+}
+
 int hetsim_can_ever_place(const struct hetsim *h, int job)
 {
 	const struct sim_job *j = job_of(h, job, "hetsim_can_ever_place");
@@ -715,6 +721,12 @@ int64_t hetsim_node_mem_mib(const struct hetsim *h, int node)
 int hetsim_node_gpus(const struct hetsim *h, int node)
 {
 	return node_of(h, node, "hetsim_node_gpus")->gpus;
+}
+
+const char *hetsim_node_gpu_model(const struct hetsim *h, int node)
+{
+	const struct clu_node *n = node_of(h, node, "hetsim_node_gpu_model");
+	return n->gpus ? pol_gpu_model(n) : NULL;
 }
 
 int64_t hetsim_node_free_milli_cores(const struct hetsim *h, int node)

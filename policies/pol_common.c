@@ -178,7 +178,18 @@ void pol_whole_verdict(const struct scn_policy *cfg, const struct scn *sc, int g
 	pol_feasible(sc, group, sh, rules, v);
 }
 
+const char *pol_gpu_model(const struct clu_node *n)
+{
+	return n->gpu_model ? n->gpu_model : "gpu";
+}
+
 bool pol_first_fit(struct pol_tent *t, const struct sim *s, const struct sim_job *j, int most)
+{
+	return pol_first_fit_on(t, s, j, most, NULL);
+}
+
+bool pol_first_fit_on(struct pol_tent *t, const struct sim *s, const struct sim_job *j, int most,
+		      const char *gpu_model)
 {
 	const struct clu *c = sim_cluster(s);
 	pol_tent_reset(t);
@@ -191,6 +202,9 @@ bool pol_first_fit(struct pol_tent *t, const struct sim *s, const struct sim_job
 			for (int i = 0; i < c->n && node < 0; i++) {
 				int fc, fg;
 				int64_t fm;
+				if (gpu_model && (ro->gpus || milli) &&
+				    (!c->nodes[i].gpus || strcmp(pol_gpu_model(&c->nodes[i]), gpu_model)))
+					continue;
 				pol_tent_free(t, &c->nodes[i], &fc, &fm, &fg);
 				if (fc >= cores && fm >= ro->mem_mib && fg >= ro->gpus &&
 				    (!milli || pol_share_pick(t, &c->nodes[i], milli) >= 0))

@@ -28,6 +28,7 @@ extern const struct policy_ops pol_conservative;
 extern const struct policy_ops pol_drf;
 extern const struct policy_ops pol_tetris;
 extern const struct policy_ops pol_tiresias;
+extern const struct policy_ops pol_gavel;
 extern const struct policy_ops pol_fgd;
 extern const struct policy_ops pol_clustering;
 extern const struct policy_ops pol_packing;
@@ -183,6 +184,14 @@ void pol_whole_verdict(const struct scn_policy *cfg, const struct scn *sc, int g
  * it (a GPU share on one GPU that holds it: pol_share_pick); labels
  * ignored.  False, the placement partial, if one does not fit. */
 bool pol_first_fit(struct pol_tent *t, const struct sim *s, const struct sim_job *j, int most);
+/* The same with every executor that asks for GPUs (whole or a share) on
+ * a node whose GPUs are of model `gpu_model` (pol_gpu_model); the
+ * others anywhere.  NULL: pol_first_fit. */
+bool pol_first_fit_on(struct pol_tent *t, const struct sim *s, const struct sim_job *j, int most,
+		      const char *gpu_model);
+/* A node's GPU model as throughput matrices name it: its gpu_model, or
+ * "gpu" where it names none. */
+const char *pol_gpu_model(const struct clu_node *n);
 
 /* A policy's verdict (its can_ever_place, or what it decides arrivals
  * with) for jobs that have just arrived, asked once per job shape: a job

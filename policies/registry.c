@@ -23,6 +23,7 @@ static const struct policy_ops *const policies[] = {
 	&pol_tiresias,
 	&pol_sjf,
 	&pol_srtf,
+	&pol_gavel,
 	&pol_fgd,
 	&pol_clustering,
 	&pol_packing,

@@ -17,6 +17,9 @@ static void free_job(struct scn_job_group *j)
 	}
 	free(j->stages);
 	free(j->params);
+	for (int i = 0; i < j->ntput; i++)
+		free(j->tput[i].gpu_model);
+	free(j->tput);
 }
 
 void scn_cost_meta_free(struct scn_cost_meta *m)

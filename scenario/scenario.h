@@ -164,6 +164,16 @@ struct scn_job_group {
 	/* The Spark application replayed (model spark-app: `hetsim
 	 * replay-log`), else NULL; owned by the scenario (scn.app). */
 	const struct scn_app *app;
+	/* `throughput: {GPU_MODEL: rate, ...}`: the group's work rate on one
+	 * GPU of each model, as a throughput matrix's row (gavel; any unit,
+	 * the same for every model of the row); a model not listed: 0, the
+	 * job cannot run there.  NULL and 0 when not given (the job model's
+	 * throughput hook, else 1 on every model: sim_job_throughput). */
+	struct scn_tput {
+		char *gpu_model;
+		double rate;
+	} *tput;
+	int ntput;
 
 	struct scn_pos pos;
 };

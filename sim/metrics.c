@@ -168,7 +168,9 @@ void met_acc_finish(struct met_acc *a, const struct sim *s, struct met_run *m)
 	/* utilisation over the span of the run; the integrals stop at the
 	 * last event, which is the last end unless jobs were never placed */
 	double run_span = sim_njobs(s) ? (double)(sim_now(s) - t->first_arrival_us) : 0;
-	m->cpu_util = m->cpu_alloc = m->gpu_util = m->gpu_alloc = NAN;
+	m->cpu_util = m->cpu_alloc = m->gpu_util = m->gpu_alloc = m->mem_alloc = NAN;
+	if (run_span > 0 && c->total_mem_mib)
+		m->mem_alloc = t->mem_alloc_us / (run_span * (double)c->total_mem_mib);
 	if (run_span > 0 && c->total_cores) {
 		/* the integrals are in cores, the cluster's total in milli-cores */
 		double cores = (double)c->total_cores / CLU_MILLI;

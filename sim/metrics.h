@@ -45,6 +45,7 @@ struct met_run {
 				     without GPUs or span */
 	double cpu_alloc;         /* cores held by executors / (cores × span) */
 	double gpu_alloc;         /* GPUs held or grabbed / (GPUs × span) */
+	double mem_alloc;         /* MiB held by executors / (MiB × span) */
 	struct met_type type[SCN_MAX_MODELS]; /* the same figures, model by model */
 	uint64_t events;          /* events handled */
 	uint64_t decisions;       /* policy schedule calls */

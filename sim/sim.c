@@ -270,6 +270,7 @@ struct sim {
 	struct sim_totals tot;
 	int64_t integ_at;           /* integrals below are up to here */
 	int64_t busy_cores, alloc_cores; /* current, milli-cores */
+	int64_t alloc_mem;       /* MiB held by executors, current */
 	int64_t alloc_gpus;              /* current, milli-GPUs */
 	int train_gpus;                  /* current */
 
@@ -540,6 +541,7 @@ static inline void integrate(struct sim *s)
 		s->tot.gpu_busy_us += dt * s->train_gpus;
 		s->tot.core_alloc_us += dt * ((double)s->alloc_cores / CLU_MILLI);
 		s->tot.gpu_alloc_us += dt * ((double)s->alloc_gpus / CLU_GPU_MILLI);
+		s->tot.mem_alloc_us += dt * (double)s->alloc_mem;
 	}
 	s->integ_at = s->now;
 }
@@ -662,6 +664,18 @@ void sim_job_estimate(const struct sim *s, const struct sim_job *j, int64_t *req
 	*requested_us = *actual_us = -1;
 	if (j->shape->ops->estimate)
 		j->shape->ops->estimate(s->scn, j->group, j->index, requested_us, actual_us);
+}
+
+double sim_job_throughput(const struct sim *s, const struct sim_job *j, const char *gpu_model)
+{
+	const struct scn_job_group *g = &s->scn->jobs[j->group];
+	for (int i = 0; i < g->ntput; i++)
+		if (!strcmp(g->tput[i].gpu_model, gpu_model))
+			return g->tput[i].rate;
+	if (g->ntput)
+		return 0;
+	return j->shape->ops->throughput ? j->shape->ops->throughput(s->scn, j->group, gpu_model)
+					 : 1;
 }
 
 int sim_execs_wanted(const struct sim_job *j)
@@ -840,6 +854,7 @@ int sim_launch_executor_on(struct sim *s, int job, int role, int node, int cores
 	else
 		x->gpu_mask = clu_take_at(&s->clu, node, cores, mem_mib, gpus, ga->mask);
 	s->alloc_cores += cores;
+	s->alloc_mem += mem_mib;
 	s->alloc_gpus += milli ? milli : (int64_t)gpus * CLU_GPU_MILLI;
 
 	struct sim_live *jr = has_live(j) ? j->live : live_get(s, j);
@@ -887,6 +902,7 @@ static void release_exec(struct sim *s, int id)
 		clu_give(&s->clu, x->node, x->cores, x->mem_mib, x->gpu_mask | x->grab_mask);
 	}
 	s->alloc_cores -= x->cores;
+	s->alloc_mem -= x->mem_mib;
 	s->alloc_gpus -= x->gpu_milli + (int64_t)(x->gpus + x->gpus_grabbed) * CLU_GPU_MILLI;
 	if (x->role == SIM_ROLE_AM) {
 		j->live->ams_live--;

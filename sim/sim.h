@@ -275,6 +275,7 @@ struct sim_totals {
 	double gpu_busy_us;      /* ∫ GPUs kept busy dt (sim_job_busy_gpus) */
 	double core_alloc_us;    /* ∫ cores held by executors dt */
 	double gpu_alloc_us;     /* ∫ GPUs held or grabbed dt */
+	double mem_alloc_us;     /* ∫ MiB held by executors dt */
 	/* failures and preemption */
 	double node_down_us;     /* ∫ nodes down dt */
 	double lost_core_us;     /* work lost: killed tasks' cores × time run */
@@ -453,6 +454,11 @@ int sim_execs_wanted(const struct sim_job *j);
  * time and the actual run time at speed 1, µs, each -1 where unknown. */
 void sim_job_estimate(const struct sim *s, const struct sim_job *j, int64_t *requested_us,
 		      int64_t *actual_us);
+/* Job j's work rate on one GPU of model `gpu_model` ("gpu" for a node
+ * that names none): its group's `throughput` entry if the scenario gives
+ * one (0 for a model it does not list), else its model's throughput
+ * hook, else 1.  A throughput matrix's entry (gavel). */
+double sim_job_throughput(const struct sim *s, const struct sim_job *j, const char *gpu_model);
 
 /* ---- job models ------------------------------------------------------
  *
@@ -569,6 +575,11 @@ struct sim_job_ops {
 	/* The names of its states (sim_job_set_state), by number, for
 	 * timelines: NULL-terminated; NULL: the model has none to show. */
 	const char *const *state_names;
+	/* Job group g's work rate on one GPU of model `gpu_model` (a
+	 * throughput matrix's entry, gavel: sim_job_throughput), in units of
+	 * its own, the same for every model; 0: it cannot run there.  NULL:
+	 * 1 on every model (the job's speed does not depend on it). */
+	double (*throughput)(const struct scn *sc, int g, const char *gpu_model);
 };
 
 /* The DAG the kernel builds for job (g, idx) of sc with seed `seed`

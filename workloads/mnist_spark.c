@@ -60,6 +60,20 @@ static double step_us(const struct scn *s, int g, int idx, int w, const struct c
 			  (uint32_t)g, (uint32_t)idx, 2, (uint64_t)w);
 }
 
+/* Training steps per second on one GPU of model `gpu_model`: the mean of
+ * mnist_step on that device (the model's own, else "gpu") for one batch
+ * (a throughput matrix's entry: gavel); 0 without a GPU entry. */
+static double mn_throughput(const struct scn *s, int g, const char *gpu_model)
+{
+	const struct jm_mnist *jg = s->jobs[g].params;
+	const struct scn_cost_kernel *k = scn_cost_kernel(s, "mnist_step");
+	const struct scn_cost_dev *d = k ? scn_cost_device(k, gpu_model) : NULL;
+	if (!d && k)
+		d = scn_cost_device(k, "gpu");
+	double us = d ? d->intercept_us + d->slope_us * jg->batch_size : 0;
+	return us > 0 ? 1e6 / us : 0;
+}
+
 /* Time to feed the training data with `workers` workers. */
 static int64_t feed_us(const struct scn *s, int g, int workers)
 {
@@ -620,6 +634,7 @@ static const struct sim_job_ops mn_ops = {
 	.timer = mn_timer,
 	.exec_lost = mn_exec_lost,
 	.preempt_cost_us = mn_preempt_cost,
+	.throughput = mn_throughput,
 };
 
 const struct job_model jm_mnist_spark = {

@@ -237,6 +237,11 @@ int hetsim_job_wanted(const struct hetsim *h, int job, int role);
  * workload does not say. */
 void hetsim_job_estimate(const struct hetsim *h, int job, int64_t *requested_us,
 			 int64_t *actual_us);
+/* The job's work rate on one GPU of model `gpu_model` (as
+ * hetsim_node_gpu_model names them): its row of a throughput matrix
+ * (HETSIM_NEEDS_THROUGHPUT; docs/policies/gavel.md says where it comes
+ * from); 0 where it cannot run. */
+double hetsim_job_throughput(const struct hetsim *h, int job, const char *gpu_model);
 /* This policy's verdict on the job's shape (its can_ever_place, or the
  * default rule), asked once per shape: HETSIM_WHY_NONE if it can be
  * placed.  What a policy that rejects at arrival decides with. */
@@ -266,6 +271,9 @@ const char *hetsim_node_name(const struct hetsim *h, int node);
 int64_t hetsim_node_milli_cores(const struct hetsim *h, int node); /* capacity */
 int64_t hetsim_node_mem_mib(const struct hetsim *h, int node);
 int hetsim_node_gpus(const struct hetsim *h, int node);
+/* Its GPUs' model: the node group's gpu_model, or "gpu" where it names
+ * none; NULL for a node without GPUs. */
+const char *hetsim_node_gpu_model(const struct hetsim *h, int node);
 /* Free now: milli-cores (< 0 when oversubscribed), MiB, idle GPUs (no
  * executor and no share on them). */
 int64_t hetsim_node_free_milli_cores(const struct hetsim *h, int node);
