@@ -4,6 +4,7 @@
 #   make check        install missing deps, build, run the CUnit tests
 #   make check SAN=1  the same with address + undefined sanitizers
 #   make check-browser  hetsim report's pages render in headless chromium (installs it)
+#   make fuzz FUZZ_SECONDS=N  the libFuzzer targets, N s each (installs clang; tests/fuzz/)
 #   make figures      the default scenario's figures (runs it first where needed)
 #   make paper        both experiments of the study -> results/paper/ (report.md)
 #   make bench        the benchmarks -> results/bench/ (bench/README.md)
@@ -285,3 +286,57 @@ build/bench/simgrid_farm: bench/simgrid_farm.cpp
 	@mkdir -p $(dir $@)
 	$(CXX) -O2 -std=c++17 -Wall -Wextra $(shell pkg-config --cflags simgrid) -o $@ $< \
 		$(shell pkg-config --libs simgrid)
+
+# `make fuzz FUZZ_SECONDS=N` (tests/fuzz/README.md): libFuzzer targets,
+# built by clang (Debian's clang and its libFuzzer runtime) with address
+# and undefined sanitizers, for the scenario loader, the cost-model
+# loader, the trace importers, the Spark event-log reader and plot's CSV
+# reader; each runs N seconds (default 60) from its committed seed corpus
+# (tests/fuzz/corpus/TARGET, read only) and a working corpus of its own
+# (build/fuzz/corpus-TARGET).  A crash, a breach of the error contract
+# (one "file:line:col: message" line), a leak, a hang over 10 s or 2 GiB
+# of memory fails it, the input left as build/fuzz/crash-TARGET-*.  CI
+# runs a short pass (FUZZ_SECONDS=6).  A developer's check, never part of
+# make check.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := scenario cost trace sparklog csv
+FUZZ_BUILD   := build/fuzz
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_CFLAGS  := -O1 -g -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -pthread \
+                -DHETSIM_VERSION='"$(VERSION)"' -I. -Iinclude -Iscenario -Isim -Ipolicies \
+                -Iworkloads -Iinput -Icli -Icalibrate -Itests/fuzz $(FUZZ_SAN) -fsanitize=fuzzer-no-link
+FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_BUILD)/%.o) $(FUZZ_BUILD)/gen/default_model.o
+
+$(FUZZ_BUILD)/%.o: %.c | deps
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
+
+$(FUZZ_BUILD)/gen/default_model.o: $(BUILD)/gen/default_model.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
+
+$(FUZZ_BUILD)/fuzz-%: $(FUZZ_BUILD)/tests/fuzz/fuzz_%.o $(FUZZ_BUILD)/tests/fuzz/fuzz.o $(FUZZ_LIB_OBJ) $(BUILD)/BLAS
+	$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -rdynamic -o $@ $(filter %.o,$^) $(PKG_LIBS) $(LDLIBS)
+
+-include $(FUZZ_LIB_OBJ:.o=.d)
+# (objects of a pattern chain, which make would otherwise delete)
+.SECONDARY: $(FUZZ_LIB_OBJ) $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/tests/fuzz/fuzz_%.o) $(FUZZ_BUILD)/tests/fuzz/fuzz.o
+
+.PHONY: fuzz fuzz-build
+fuzz-build: deps
+	@scripts/install-deps fuzz
+	@command -v $(FUZZ_CC) >/dev/null 2>&1 || { echo "fuzz: $(FUZZ_CC) not found (apt-get install clang)"; exit 1; }
+	@$(MAKE) --no-print-directory SAN=0 MPI=0 $(BUILD)/gen/default_model.c $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz-%)
+
+fuzz: fuzz-build
+	@for t in $(FUZZ_TARGETS); do \
+		mkdir -p $(FUZZ_BUILD)/corpus-$$t; \
+		echo "fuzz: $$t for $(FUZZ_SECONDS) s"; \
+		ASAN_OPTIONS=detect_leaks=1 $(FUZZ_BUILD)/fuzz-$$t -max_total_time=$(FUZZ_SECONDS) \
+			-timeout=10 -rss_limit_mb=2048 -max_len=16384 -print_final_stats=1 \
+			-artifact_prefix=$(FUZZ_BUILD)/crash-$$t- \
+			$(FUZZ_BUILD)/corpus-$$t tests/fuzz/corpus/$$t 2> $(FUZZ_BUILD)/fuzz-$$t.log; \
+		rc=$$?; grep -E '^stat::number_of_executed_runs|^#[0-9]+ *DONE' $(FUZZ_BUILD)/fuzz-$$t.log | tail -n 1; \
+		if [ $$rc -ne 0 ]; then tail -n 40 $(FUZZ_BUILD)/fuzz-$$t.log; echo "fuzz: $$t FAILED (log: $(FUZZ_BUILD)/fuzz-$$t.log)"; exit 1; fi; \
+	done; echo "fuzz: every target ran clean"

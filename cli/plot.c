@@ -57,9 +57,10 @@ void plot_csv_free(struct plot_csv *c)
 
 static char *read_all(const char *path, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
+	const char *why;
+	FILE *f = fopen_regular(path, &why);
 	if (!f) {
-		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		snprintf(err, errlen, "%s:0:0: cannot open: %s", path, why);
 		return NULL;
 	}
 	size_t len = 0, cap = 4096, got;
@@ -71,7 +72,13 @@ static char *read_all(const char *path, char *err, size_t errlen)
 	fclose(f);
 	buf[len] = '\0';
 	if (bad || strlen(buf) != len) {
-		snprintf(err, errlen, "%s: cannot read: %s", path, bad ? strerror(e) : "a NUL byte");
+		/* where: the NUL's line and column */
+		int line = 1, col = 1;
+		for (size_t i = 0; !bad && buf[i]; i++, col++)
+			if (buf[i] == '\n')
+				line++, col = 0;
+		snprintf(err, errlen, "%s:%d:%d: cannot read: %s", path, bad ? 0 : line,
+			 bad ? 0 : col, bad ? strerror(e) : "a NUL byte");
 		free(buf);
 		return NULL;
 	}
@@ -122,7 +129,7 @@ static struct plot_csv *csv_parse(const char *path, char *buf, char *err, size_t
 			continue;
 		}
 		if (nf != c->ncols) {
-			snprintf(err, errlen, "%s:%d: %d fields, but the header has %d", path, lineno,
+			snprintf(err, errlen, "%s:%d:1: %d fields, but the header has %d", path, lineno,
 				 nf, c->ncols);
 			plot_csv_free(c);
 			return NULL;
@@ -133,7 +140,7 @@ static struct plot_csv *csv_parse(const char *path, char *buf, char *err, size_t
 		c->line[c->nrows++] = lineno;
 	}
 	if (!c->hdr) {
-		snprintf(err, errlen, "%s: empty file (no header line)", path);
+		snprintf(err, errlen, "%s:1:1: empty file (no header line)", path);
 		plot_csv_free(c);
 		return NULL;
 	}
@@ -156,6 +163,11 @@ int plot_csv_col(const struct plot_csv *c, const char *name)
 		if (strcmp(c->hdr[i], name) == 0)
 			return i;
 	return -1;
+}
+
+int plot_csv_ncols(const struct plot_csv *c)
+{
+	return c->ncols;
 }
 
 const char *plot_csv_cell(const struct plot_csv *c, int row, int col)

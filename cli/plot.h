@@ -22,13 +22,15 @@ struct plot_csv; /* a whole CSV file: header plus rows of strings */
  * quoting: hetsim writes none).  Every row must have as many fields as
  * the header; blank lines are skipped.  On success the caller owns the
  * result (free with plot_csv_free).  On error returns NULL, allocates
- * nothing, and writes one line "path: what" or "path:line: what" into err. */
+ * nothing, and writes one line "path:line:col: what" into err (0:0 for a
+ * file that cannot be opened). */
 struct plot_csv *plot_csv_read(const char *path, char *err, size_t errlen);
 void plot_csv_free(struct plot_csv *c);
 
 const char *plot_csv_path(const struct plot_csv *c);
 int plot_csv_rows(const struct plot_csv *c);        /* data rows, header excluded */
 int plot_csv_col(const struct plot_csv *c, const char *name); /* index, or -1 */
+int plot_csv_ncols(const struct plot_csv *c);       /* the header's fields */
 /* Field `col` of data row `row`; "" when col is -1 (a missing column). */
 const char *plot_csv_cell(const struct plot_csv *c, int row, int col);
 int plot_csv_line(const struct plot_csv *c, int row); /* 1-based line in the file */

@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* Limits (docs/scenario.md, "Limits"): past them a run could not finish,
  * would not fit in memory, or would overflow the engine's integers. */
@@ -975,14 +976,17 @@ static int trace_path(struct ld *ld, const struct yn *m, const char *what, char 
 	if (v->kind != YN_SCALAR || !*v->str)
 		return fail(ld, v, "expected a file name, got %s", got(ld, v));
 	char *p = resolve(ld->s->path, v->str);
-	FILE *f = fopen(p, "rb");
-	if (!f) {
-		int e = errno;
-		fail(ld, v, "cannot open trace %s: %s", got(ld, v), strerror(e));
-		free(p);
-		return -1;
+	struct stat st;
+	if (stat(p, &st) || !S_ISDIR(st.st_mode)) { /* (a folder: a format of tables) */
+		const char *why;
+		FILE *f = fopen_regular(p, &why);
+		if (!f) {
+			fail(ld, v, "cannot open trace %s: %s", got(ld, v), why);
+			free(p);
+			return -1;
+		}
+		fclose(f);
 	}
-	fclose(f);
 	*out = p;
 	return 0;
 }
@@ -2568,9 +2572,10 @@ static int load_cost_ref(struct ld *ld, const struct yn *v)
 	if (v->kind != YN_SCALAR || !*v->str)
 		return fail(ld, v, "expected a path or a mapping for cost_model, got %s", got(ld, v));
 	s->cost.path = resolve(s->path, v->str);
-	FILE *f = fopen(s->cost.path, "rb");
+	const char *why;
+	FILE *f = fopen_regular(s->cost.path, &why);
 	if (!f)
-		return fail(ld, v, "cannot open cost model '%s': %s", s->cost.path, strerror(errno));
+		return fail(ld, v, "cannot open cost model '%s': %s", s->cost.path, why);
 	fclose(f);
 	struct yn *root = yn_load(s->cost.path, ld->err, ld->errlen);
 	if (!root)

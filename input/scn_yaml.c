@@ -126,13 +126,36 @@ static int on_open(struct builder *b, enum yn_kind kind, const yaml_event_t *ev)
 	return 0;
 }
 
-static int syntax_error(struct builder *b, const yaml_parser_t *p)
+/* Where byte `off` of the input is, 1-based, the column in characters
+ * (UTF-8 sequences count one): libyaml gives a reader error (invalid
+ * UTF-8, a control character) as a byte offset, its marks lagging behind
+ * at the scanner's place, often 1:1. */
+static yaml_mark_t offset_mark(FILE *f, const char *text, size_t off)
+{
+	yaml_mark_t m = {0};
+	if (f && fseek(f, 0, SEEK_SET))
+		return m;
+	for (size_t i = 0; i < off; i++) {
+		int c = f ? getc(f) : (unsigned char)text[i];
+		if (c == EOF || c == 0)
+			break;
+		if (c == '\n')
+			m.line++, m.column = 0;
+		else if ((c & 0xc0) != 0x80) /* not a continuation byte */
+			m.column++;
+	}
+	return m;
+}
+
+static int syntax_error(struct builder *b, const yaml_parser_t *p, FILE *f, const char *text)
 {
 	if (p->error == YAML_MEMORY_ERROR) {
 		fprintf(stderr, "hetsim: out of memory in libyaml\n");
 		abort();
 	}
-	const yaml_mark_t *m = p->error == YAML_READER_ERROR ? &p->mark : &p->problem_mark;
+	yaml_mark_t at = p->error == YAML_READER_ERROR ? offset_mark(f, text, p->problem_offset)
+						      : p->problem_mark;
+	const yaml_mark_t *m = &at;
 	const char *problem = p->problem ? p->problem : "invalid YAML";
 	if (p->context)
 		return fail_at(b, (int)m->line + 1, (int)m->column + 1, "%s (%s at line %d)", problem,
@@ -185,7 +208,7 @@ static int build(struct builder *b, FILE *f, const char *text)
 	while (r == 0) {
 		yaml_event_t ev;
 		if (!yaml_parser_parse(&p, &ev)) {
-			r = syntax_error(b, &p);
+			r = syntax_error(b, &p, f, text);
 			break;
 		}
 		r = on_event(b, &ev);
@@ -213,15 +236,10 @@ static struct yn *finish(struct builder *b, int r)
 struct yn *yn_load(const char *path, char *err, size_t errlen)
 {
 	struct builder b = {.path = path, .err = err, .errlen = errlen};
-	FILE *f = fopen(path, "rb");
-	struct stat st;
-	if (f && fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-		fclose(f);
-		f = NULL;
-		errno = EISDIR;
-	}
+	const char *why;
+	FILE *f = fopen_regular(path, &why);
 	if (!f) {
-		fail_at(&b, 0, 0, "cannot open: %s", strerror(errno));
+		fail_at(&b, 0, 0, "cannot open: %s", why);
 		return NULL;
 	}
 	int r = build(&b, f, NULL);

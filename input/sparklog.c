@@ -1104,7 +1104,8 @@ static void finish(struct rd *r)
 	for (int t = 0; t < l->ntasks; t++)
 		l->tasks[t].stage = to[l->tasks[t].stage];
 	free(to);
-	qsort(l->tasks, (size_t)l->ntasks, sizeof *l->tasks, cmp_task);
+	if (l->ntasks > 1) /* (no tasks: l->tasks may be NULL) */
+		qsort(l->tasks, (size_t)l->ntasks, sizeof *l->tasks, cmp_task);
 	for (int t = l->ntasks - 1; t >= 0; t--) {
 		struct slog_stage *st = &l->stages[l->tasks[t].stage];
 		st->task_lo = t;
@@ -1189,7 +1190,7 @@ struct slog *slog_read(const char *path, const struct slog_opts *opts, char *err
 		}
 	}
 	if (rc == 0 && l->events == 0) {
-		snprintf(err, errlen, "%s: no Spark listener events", path);
+		snprintf(err, errlen, "%s:1:1: no Spark listener events", path);
 		rc = -1;
 	}
 	if (rc < 0) {

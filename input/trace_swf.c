@@ -228,7 +228,7 @@ static int swf_nodes(struct zr *in, const char *path,
 	if (mem_kb < 0 || mem_kb > SWF_MAX_MEM_MIB * 1024)
 		mem_kb = 0; /* unusable: 1 GiB a core, as when absent */
 	if (nodes <= 0 || nodes > 100000 || procs / nodes > SCN_MAX_CORES) {
-		snprintf(err, errlen, "%s: no usable MaxNodes or MaxProcs in the header (%lld, %lld): "
+		snprintf(err, errlen, "%s:1:1: no usable MaxNodes or MaxProcs in the header (%lld, %lld): "
 			 "give the cluster in the scenario", path, nodes, procs);
 		return -1;
 	}

@@ -34,9 +34,10 @@ static const unsigned char zstd_magic[4] = {0x28, 0xb5, 0x2f, 0xfd};
 
 struct zr *zr_open(const char *path, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
+	const char *why;
+	FILE *f = fopen_regular(path, &why);
 	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		snprintf(err, errlen, "%s: %s", path, why);
 		return NULL;
 	}
 	struct zr *z = xcalloc(1, sizeof *z);
@@ -99,7 +100,7 @@ static long fill(struct zr *z, char *err, size_t errlen)
 		size_t n = fread(z->out + z->end, 1, z->out_cap - z->end, z->f);
 		if (n == 0) {
 			if (ferror(z->f)) {
-				snprintf(err, errlen, "%s:%lld: read error: %s", z->path,
+				snprintf(err, errlen, "%s:%lld:1: read error: %s", z->path,
 					 (long long)z->lineno + 1, strerror(errno));
 				return -1;
 			}
@@ -113,7 +114,7 @@ static long fill(struct zr *z, char *err, size_t errlen)
 			size_t n = fread(z->in, 1, z->in_cap, z->f);
 			if (n == 0) {
 				if (ferror(z->f)) {
-					snprintf(err, errlen, "%s:%lld: read error: %s", z->path,
+					snprintf(err, errlen, "%s:%lld:1: read error: %s", z->path,
 						 (long long)z->lineno + 1, strerror(errno));
 					return -1;
 				}
@@ -123,7 +124,7 @@ static long fill(struct zr *z, char *err, size_t errlen)
 		}
 		if (z->zin.pos == z->zin.size && z->eof) {
 			if (z->frame_left) {
-				snprintf(err, errlen, "%s:%lld: truncated zstd stream", z->path,
+				snprintf(err, errlen, "%s:%lld:1: truncated zstd stream", z->path,
 					 (long long)z->lineno + 1);
 				return -1;
 			}
@@ -132,7 +133,7 @@ static long fill(struct zr *z, char *err, size_t errlen)
 		ZSTD_outBuffer zout = {z->out + z->end, z->out_cap - z->end, 0};
 		size_t r = ZSTD_decompressStream(z->dctx, &zout, &z->zin);
 		if (ZSTD_isError(r)) {
-			snprintf(err, errlen, "%s:%lld: zstd: %s", z->path, (long long)z->lineno + 1,
+			snprintf(err, errlen, "%s:%lld:1: zstd: %s", z->path, (long long)z->lineno + 1,
 				 ZSTD_getErrorName(r));
 			return -1;
 		}
@@ -159,9 +160,11 @@ int zr_line(struct zr *z, char **line, size_t *len, char *err, size_t errlen)
 			z->line[keep] = 0;
 			z->pos += n + 1;
 			z->lineno++;
-			if (memchr(z->line, 0, keep)) {
-				snprintf(err, errlen, "%s:%lld: a NUL byte in the text (not a text file?)",
-					 z->path, (long long)z->lineno);
+			const char *nul = memchr(z->line, 0, keep);
+			if (nul) {
+				snprintf(err, errlen, "%s:%lld:%d: a NUL byte in the text (not a text "
+					 "file?)", z->path, (long long)z->lineno,
+					 (int)(nul - z->line) + 1);
 				return -1;
 			}
 			*line = z->line;
@@ -169,7 +172,7 @@ int zr_line(struct zr *z, char **line, size_t *len, char *err, size_t errlen)
 			return 1;
 		}
 		if (z->end - z->pos > ZR_MAX_LINE) {
-			snprintf(err, errlen, "%s:%lld: a line longer than %zu MiB", z->path,
+			snprintf(err, errlen, "%s:%lld:1: a line longer than %zu MiB", z->path,
 				 (long long)z->lineno + 1, ZR_MAX_LINE >> 20);
 			return -1;
 		}

@@ -3,11 +3,47 @@
 #define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE (Linux) */
 #include "util.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+FILE *fopen_regular(const char *path, const char **why)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st)) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		errno = e;
+		*why = strerror(e);
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		*why = S_ISDIR(st.st_mode)    ? strerror(EISDIR)
+		       : S_ISFIFO(st.st_mode) ? "not a regular file (a named pipe)"
+		       : S_ISSOCK(st.st_mode) ? "not a regular file (a socket)"
+					      : "not a regular file (a device)";
+		return NULL;
+	}
+	int fl = fcntl(fd, F_GETFL);
+	FILE *f = fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0 ? NULL : fdopen(fd, "rb");
+	if (!f) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		*why = strerror(e);
+	}
+	return f;
+}
 
 static void oom(size_t n)
 {

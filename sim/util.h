@@ -11,10 +11,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <stdio.h>
+
 void *xmalloc(size_t n);
 void *xcalloc(size_t count, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
+
+/* fopen(path, "rb"), for a regular file only: a folder, named pipe,
+ * socket or device is refused at once (a pipe is never waited on: it is
+ * opened without blocking, then looked at).  NULL with *why saying what
+ * went wrong ("No such file or directory", "Is a directory", "not a
+ * regular file (a named pipe)"); errno as the failing call left it. */
+FILE *fopen_regular(const char *path, const char **why);
 
 /* Grow *arr (element size `size`) so that it holds at least `need`
  * elements; *cap is updated.  Amortised doubling.  Inline, as it is

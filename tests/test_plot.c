@@ -159,10 +159,10 @@ static void test_csv_errors(void)
 	static const struct {
 		const char *path, *msg;
 	} cases[] = {
-		{DATA "bad/fields.csv", DATA "bad/fields.csv:3: 2 fields, but the header has 3"},
-		{DATA "bad/empty.csv", DATA "bad/empty.csv: empty file (no header line)"},
-		{DATA "bad/none.csv", DATA "bad/none.csv: cannot open: No such file or directory"},
-		{DATA "bad", DATA "bad: cannot read: Is a directory"},
+		{DATA "bad/fields.csv", DATA "bad/fields.csv:3:1: 2 fields, but the header has 3"},
+		{DATA "bad/empty.csv", DATA "bad/empty.csv:1:1: empty file (no header line)"},
+		{DATA "bad/none.csv", DATA "bad/none.csv:0:0: cannot open: No such file or directory"},
+		{DATA "bad", DATA "bad:0:0: cannot open: Is a directory"},
 	};
 	for (int i = 0; i < (int)(sizeof cases / sizeof cases[0]); i++) {
 		char err[256] = "";
@@ -1006,7 +1006,7 @@ static void test_cmd_errors(void)
 	snprintf(want, sizeof want, "hetsim plot: %s/none: no such results directory\n", dir);
 	expect_cmd(args, 1, want);
 	snprintf(args, sizeof args, "gantt -d %s -o %s", dir, fig);
-	snprintf(want, sizeof want, "hetsim plot: %s/executors.csv: cannot open: No such file or "
+	snprintf(want, sizeof want, "hetsim plot: %s/executors.csv:0:0: cannot open: No such file or "
 		 "directory\n", dir);
 	expect_cmd(args, 1, want);
 	snprintf(args, sizeof args, "policies -d %s -o %s", dir, fig);

@@ -12,6 +12,7 @@
 #include "load.h"
 #include "harness.h"
 #include "test.h"
+#include "plot.h"
 
 #include "policy.h"
 #include "scenario.h"
@@ -21,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define OK_DIR "tests/scenarios/ok/"
@@ -775,9 +777,62 @@ static void test_contention_bad(void)
 	}
 }
 
+/* libyaml's reader errors at the byte they are about (issue 19: they
+ * were all at 1:1), the column in characters (é counts one). */
+static void reader_errors(void)
+{
+	h_expect_load_error("name: x\ncluster:\n  - name: n\n    cores: 1\n    memory: 1GiB\n"
+			    "    gpu_model: \"a\x01b\"\n",
+			    ":6:18: control characters are not allowed");
+	h_expect_load_error("name: x\n# caf\xc3\xa9 \xff\n", ":2:8: invalid leading UTF-8 octet");
+}
+
+/* A named pipe, as the scenario, its cost model, a trace or a CSV of
+ * plot: refused at once (issue 19: it hung for ever), one line.  An
+ * alarm fails the run rather than let a regression hang it. */
+static void named_pipes(void)
+{
+	char dir[] = "/tmp/hetsim-fifo-XXXXXX", fifo[300], yaml[300], err[600], want[700];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	snprintf(fifo, sizeof fifo, "%s/pipe", dir);
+	CU_ASSERT_EQUAL_FATAL(mkfifo(fifo, 0600), 0);
+	alarm(30);
+	CU_ASSERT_PTR_NULL(scn_load(fifo, err, sizeof err));
+	snprintf(want, sizeof want, "%s:0:0: cannot open: not a regular file (a named pipe)", fifo);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	static const char *const uses[][2] = {
+		{"cost_model: pipe\n", ":3:13: cannot open cost model '%s': not a regular file (a "
+					"named pipe)"},
+		{"workload: [{name: t, trace: {path: pipe}}]\n",
+		 ":2:36: cannot open trace 'pipe': not a regular file (a named pipe)"},
+	};
+	for (int i = 0; i < 2; i++) {
+		snprintf(yaml, sizeof yaml, "%s/s.yaml", dir);
+		FILE *f = fopen(yaml, "w");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+		fprintf(f, "cluster: [{name: n, cores: 1, memory: 1GiB}]\n%s%s",
+			i ? "" : "workload: [{name: w, type: wordcount, input: 64MiB}]\n", uses[i][0]);
+		fclose(f);
+		CU_ASSERT_PTR_NULL(scn_load(yaml, err, sizeof err));
+		char tail[400];
+		snprintf(tail, sizeof tail, uses[i][1], fifo);
+		snprintf(want, sizeof want, "%s%s", yaml, tail);
+		CU_ASSERT_STRING_EQUAL(err, want);
+		remove(yaml);
+	}
+	CU_ASSERT_PTR_NULL(plot_csv_read(fifo, err, sizeof err));
+	snprintf(want, sizeof want, "%s:0:0: cannot open: not a regular file (a named pipe)", fifo);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	alarm(0);
+	remove(fifo);
+	rmdir(dir);
+}
+
 int test_suite_scenario(void)
 {
 	TEST_SUITE("scenario",
+		   {"named pipes refused at once: scenario, cost model, trace, CSV", named_pipes},
+		   {"libyaml reader errors at their line and column", reader_errors},
 		   {"full file: top level and labels", test_full_top},
 		   {"full file: cluster", test_full_cluster},
 		   {"full file: wordcount job", test_full_wordcount},

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -848,8 +849,8 @@ static void bad_files(void)
 	char path[256];
 	snprintf(path, sizeof path, "%s/none", tmpdir);
 	expect_error(path, false, ": No such file or directory");
-	expect_error(write_log("empty", ""), false, ": no Spark listener events");
-	expect_error(write_log("blank", "\n  \n\t\n"), false, ": no Spark listener events");
+	expect_error(write_log("empty", ""), false, ":1:1: no Spark listener events");
+	expect_error(write_log("blank", "\n  \n\t\n"), false, ":1:1: no Spark listener events");
 	expect_error(tmpdir, false, ": a folder, not an event log file (rolling logs, eventlog_v2_*, "
 		     "are not read: give one events_* file)");
 	expect_error(write_log("app-1.lz4", "LZ4Block..."), false,
@@ -866,6 +867,17 @@ static void bad_files(void)
 	struct slog *l = read_ok(path, true);
 	CU_ASSERT_PTR_NOT_NULL(l);
 	CU_ASSERT_EQUAL(l ? l->ntasks : -1, 235);
+	slog_free(l);
+	/* a named pipe: refused at once, never waited on (it has no writer) */
+	snprintf(path, sizeof path, "%s/pipe", tmpdir);
+	CU_ASSERT_EQUAL_FATAL(mkfifo(path, 0600), 0);
+	expect_error(path, false, ": not a regular file (a named pipe)");
+	remove(path);
+	/* found by the fuzzer (tests/data/fuzz/sparklog-no-tasks.json): an
+	 * application whose stages had no task sorted a NULL array (UBSan) */
+	l = read_ok("tests/data/fuzz/sparklog-no-tasks.json", false);
+	CU_ASSERT_PTR_NOT_NULL(l);
+	CU_ASSERT_EQUAL(l ? l->ntasks : -1, 0);
 	slog_free(l);
 }
 

@@ -1,0 +1,50 @@
+/* fuzz.c - the harnesses' shared helpers (fuzz.h). */
+#define _DEFAULT_SOURCE /* mkstemps */
+#include "fuzz.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const char *fuzz_file(const uint8_t *data, size_t size, const char *ext)
+{
+	static char path[64];
+	static int fd = -1;
+	if (fd < 0) {
+		snprintf(path, sizeof path, "/tmp/hetsim-fuzz-XXXXXX%s", ext);
+		fd = mkstemps(path, (int)strlen(ext));
+		if (fd < 0) {
+			perror("fuzz: mkstemps");
+			abort();
+		}
+	}
+	if (ftruncate(fd, 0) || pwrite(fd, data, size, 0) != (ssize_t)size) {
+		perror("fuzz: write");
+		abort();
+	}
+	return path;
+}
+
+void fuzz_check_error(const char *who, const char *path, const char *err)
+{
+	size_t n = strlen(path);
+	const char *p = err + n;
+	int ok = !strncmp(err, path, n) && *p == ':' && isdigit((unsigned char)p[1]);
+	if (ok) {
+		for (p++; isdigit((unsigned char)*p); p++)
+			;
+		ok = *p == ':' && isdigit((unsigned char)p[1]);
+	}
+	if (ok) {
+		for (p++; isdigit((unsigned char)*p); p++)
+			;
+		ok = p[0] == ':' && p[1] == ' ' && p[2] && !strchr(err, '\n');
+	}
+	if (!ok) {
+		fprintf(stderr, "fuzz: %s broke the error contract (one line \"%s:LINE:COL: "
+				"message\"):\n%s\n", who, path, err);
+		abort();
+	}
+}
