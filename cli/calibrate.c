@@ -147,13 +147,42 @@ int cmd_gnuplot(const char *who, const char *name, const char *vars, const char 
 		rc = WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 	}
 	free(v);
-	if (rc || rename(tmp, png)) {
+	const char *bad = rc ? NULL : cmd_figure_incomplete(tmp);
+	if (rc || bad || rename(tmp, png)) {
 		remove(tmp);
-		fprintf(stderr, "hetsim %s: figure %s not written: gnuplot failed\n", who, png);
+		fprintf(stderr, "hetsim %s: figure %s not written: %s\n", who, png,
+			rc ? "gnuplot failed" : bad ? bad : "cannot rename it");
 		return 1;
 	}
 	printf("wrote %s\n", png);
 	return 0;
+}
+
+const char *cmd_figure_incomplete(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return "gnuplot wrote no file";
+	char tail[64] = "";
+	long n = 0;
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0) {
+		long k = n < (long)sizeof tail - 1 ? n : (long)sizeof tail - 1;
+		if (fseek(f, n - k, SEEK_SET) || fread(tail, 1, (size_t)k, f) != (size_t)k)
+			n = 0;
+		tail[k] = 0;
+	}
+	fclose(f);
+	if (n <= 0)
+		return "gnuplot wrote an empty file (a full disk?)";
+	size_t len = strlen(path);
+	if (len > 8 && !strcmp(path + len - 8, ".svg.tmp") && !strstr(tail, "</svg>"))
+		return "the SVG gnuplot wrote has no closing </svg> (a full disk?)";
+	static const unsigned char iend[8] = {'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82};
+	long k = n < 63 ? n : 63;
+	if (len > 8 && !strcmp(path + len - 8, ".png.tmp") &&
+	    (k < 8 || memcmp(tail + k - 8, iend, 8)))
+		return "the PNG gnuplot wrote has no IEND chunk (a full disk?)";
+	return NULL;
 }
 
 int cmd_gnuplot_both(const char *who, const char *name, const char *vars, const char *stem)
@@ -563,8 +592,8 @@ static int fresh(const struct cmd_args *a)
 	if (can_write(out) || can_write(csv))
 		return 1;
 	const char *seed = cmd_get(cal_opts, a, "seed");
-	int64_t sd = seed ? cmd_int("calibrate", "seed", seed, INT64_MAX) : CAL_ORDER_SEED;
-	if (sd < 0)
+	uint64_t sd = CAL_ORDER_SEED;
+	if (seed && cmd_seed("calibrate", seed, &sd))
 		return 2;
 	int cores, ks[FIT_MAX_K];
 	cal_machine(model, sizeof model, &cores);
@@ -774,8 +803,8 @@ int cmd_calibrate(int argc, char **argv)
 	if (nks < 0)
 		return 2;
 	const char *seed = cmd_get(cal_opts, &a, "seed");
-	int64_t sd = seed ? cmd_int("calibrate", "seed", seed, INT64_MAX) : CAL_ORDER_SEED;
-	if (sd < 0)
+	uint64_t sd = CAL_ORDER_SEED;
+	if (seed && cmd_seed("calibrate", seed, &sd))
 		return 2;
 	if (can_write(out) || can_read(files, nfiles))
 		return 1;

@@ -5,6 +5,7 @@
 #include "hetsim/policy.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,60 +18,136 @@
 #include "util.h"
 #include "workload.h"
 
+/* One option's value into out; -1 (a message printed) if bad. */
+static int take(const char *cmd, const struct cmd_opt *o, int k, const char *v,
+		struct cmd_args *out)
+{
+	if (o->arg && !*v) {
+		fprintf(stderr, "hetsim %s: option '--%s' wants a value (%s), got ''\n", cmd,
+			o->name, o->arg);
+		return -1;
+	}
+	if (out->n == ARRAY_LEN(out->val)) {
+		fprintf(stderr, "hetsim %s: more than %d options\n", cmd, (int)ARRAY_LEN(out->val));
+		return -1;
+	}
+	out->opt[out->n] = k;
+	out->val[out->n++] = v;
+	return 0;
+}
+
+/* The long option `name` (its first `len` characters) of opts: exact,
+ * else the one it is an unambiguous prefix of (getopt_long's rule); -1
+ * (a message printed) if none or several. */
+static int long_opt(const char *cmd, const struct cmd_opt *opts, const char *name, size_t len)
+{
+	int k = -1, n = 0;
+	for (int o = 0; opts[o].name; o++) {
+		if (strncmp(opts[o].name, name, len))
+			continue;
+		if (strlen(opts[o].name) == len)
+			return o;
+		k = o, n++;
+	}
+	if (n == 1)
+		return k;
+	fprintf(stderr, "hetsim %s: %s option '--%.*s' (see hetsim %s --help)\n", cmd,
+		n ? "ambiguous" : "unknown", (int)len, name, cmd);
+	return -1;
+}
+
+/* getopt_long's command line: `--name value`, `--name=value`, a unique
+ * prefix of a name, `-x value`, `-xvalue`, bundled flags (`-qh`, the last
+ * of a bundle may take a value: `-qr2`), `--` ending the options, `-` an
+ * argument; options and arguments in any order.  An option that takes a
+ * value never takes an empty one. */
 int cmd_parse(const char *cmd, const struct cmd_opt *opts, int argc, char **argv,
 	      struct cmd_args *out)
 {
 	memset(out, 0, sizeof *out);
+	bool only_args = false;
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
-		if (a[0] != '-' || a[1] == '\0') {
+		if (only_args || a[0] != '-' || a[1] == '\0') {
 			if (out->npos == ARRAY_LEN(out->pos)) {
-				fprintf(stderr, "hetsim %s: too many arguments at '%s'\n", cmd, a);
+				fprintf(stderr, "hetsim %s: more than %d arguments at '%s'\n", cmd,
+					(int)ARRAY_LEN(out->pos), a);
 				return -1;
 			}
 			out->pos[out->npos++] = a;
 			continue;
 		}
-		int k = -1;
-		const char *inline_val = NULL;
-		for (int o = 0; opts[o].name; o++) {
-			size_t len = strlen(opts[o].name);
-			if (a[1] == '-' && strncmp(a + 2, opts[o].name, len) == 0 &&
-			    (a[2 + len] == '\0' || a[2 + len] == '=')) {
-				k = o;
-				if (a[2 + len] == '=')
-					inline_val = a + 3 + len;
-			} else if (a[1] != '-' && a[2] == '\0' && a[1] == opts[o].short_name) {
-				k = o;
+		if (!strcmp(a, "--")) {
+			only_args = true;
+			continue;
+		}
+		if (a[1] == '-') {
+			const char *eq = strchr(a + 2, '=');
+			size_t len = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+			int k = long_opt(cmd, opts, a + 2, len);
+			if (k < 0)
+				return -1;
+			const char *v = "1";
+			if (opts[k].arg) {
+				if (eq)
+					v = eq + 1;
+				else if (i + 1 < argc)
+					v = argv[++i];
+				else {
+					fprintf(stderr, "hetsim %s: option '--%s' needs a value (%s)\n",
+						cmd, opts[k].name, opts[k].arg);
+					return -1;
+				}
+			} else if (eq) {
+				fprintf(stderr, "hetsim %s: option '--%s' takes no value\n", cmd,
+					opts[k].name);
+				return -1;
 			}
+			if (take(cmd, &opts[k], k, v, out))
+				return -1;
+			continue;
 		}
-		if (k < 0) {
-			fprintf(stderr, "hetsim %s: unknown option '%s' (see hetsim %s --help)\n", cmd,
-				a, cmd);
-			return -1;
-		}
-		const char *v = "1";
-		if (opts[k].arg) {
-			if (inline_val)
-				v = inline_val;
-			else if (i + 1 < argc)
-				v = argv[++i];
-			else {
+		for (const char *c = a + 1; *c; c++) { /* -x, -xVALUE, -qh */
+			int k = -1;
+			for (int o = 0; opts[o].name && k < 0; o++)
+				if (opts[o].short_name == *c)
+					k = o;
+			if (k < 0) {
+				fprintf(stderr, "hetsim %s: unknown option '-%c'%s%s%s (see hetsim %s "
+					"--help)\n", cmd, *c, c == a + 1 ? "" : " in '",
+					c == a + 1 ? "" : a, c == a + 1 ? "" : "'", cmd);
+				return -1;
+			}
+			if (!opts[k].arg) {
+				if (take(cmd, &opts[k], k, "1", out))
+					return -1;
+				continue;
+			}
+			const char *v = c[1] ? c + 1 : i + 1 < argc ? argv[++i] : NULL;
+			if (!v) {
 				fprintf(stderr, "hetsim %s: option '--%s' needs a value (%s)\n", cmd,
 					opts[k].name, opts[k].arg);
 				return -1;
 			}
-		} else if (inline_val) {
-			fprintf(stderr, "hetsim %s: option '--%s' takes no value\n", cmd, opts[k].name);
-			return -1;
+			if (take(cmd, &opts[k], k, v, out))
+				return -1;
+			break;
 		}
-		if (out->n == ARRAY_LEN(out->val)) {
-			fprintf(stderr, "hetsim %s: too many options at '%s'\n", cmd, a);
-			return -1;
-		}
-		out->opt[out->n] = k;
-		out->val[out->n++] = v;
 	}
+	return 0;
+}
+
+int cmd_unique(const char *cmd, const struct cmd_opt *opts, const struct cmd_args *a,
+	       const char *name)
+{
+	for (int i = 0; i < a->n; i++)
+		for (int j = 0; j < i; j++)
+			if (!strcmp(opts[a->opt[i]].name, name) && a->opt[j] == a->opt[i] &&
+			    !strcmp(a->val[i], a->val[j])) {
+				fprintf(stderr, "hetsim %s: option '--%s': '%s' given twice\n", cmd,
+					name, a->val[i]);
+				return -1;
+			}
 	return 0;
 }
 
@@ -97,6 +174,20 @@ void cmd_help(const char *cmd, const char *usage, const char *about,
 			 opts[o].arg ? opts[o].arg : "");
 		printf("  %-26s %s\n", left, opts[o].help);
 	}
+}
+
+int cmd_seed(const char *cmd, const char *v, uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long long x = strtoull(v, &end, 10);
+	if (errno || end == v || *end || *v == '-' || *v == '+' || *v == ' ') {
+		fprintf(stderr, "hetsim %s: option '--seed' wants an integer from 0 to %" PRIu64
+			" (as a scenario's seed), got '%s'\n", cmd, UINT64_MAX, v);
+		return -1;
+	}
+	*out = x;
+	return 0;
 }
 
 int64_t cmd_int(const char *cmd, const char *opt, const char *v, int64_t max)
@@ -160,7 +251,7 @@ static struct scn *load(const char *path)
 static int cmd_run(int argc, char **argv)
 {
 	struct cmd_args a;
-	if (cmd_parse("run", run_opts, argc, argv, &a))
+	if (cmd_parse("run", run_opts, argc, argv, &a) || cmd_unique("run", run_opts, &a, "policy"))
 		return 2;
 	if (cmd_get(run_opts, &a, "help")) {
 		cmd_help("run", "SCENARIO [options]",
@@ -177,12 +268,11 @@ static int cmd_run(int argc, char **argv)
 	struct cmd_run_opts o = {.only_replication = -1};
 	const char *v;
 	if ((v = cmd_get(run_opts, &a, "seed"))) {
-		int64_t x = cmd_int("run", "seed", v, INT64_MAX);
-		if (x < 0)
+		if (cmd_seed("run", v, &o.seed))
 			return 2;
 		o.seed_set = true;
-		o.seed = (uint64_t)x;
-		scn_seed_at_load = x; /* an offer-only trace's order follows it */
+		scn_seed_at_load = o.seed; /* an offer-only trace's order follows it */
+		scn_seed_at_load_set = true;
 	}
 	if ((v = cmd_get(run_opts, &a, "replications"))) {
 		int64_t x = cmd_int("run", "replications", v, 1000000);
@@ -217,7 +307,7 @@ static int cmd_run(int argc, char **argv)
 	if (cmd_load_plugins(run_opts, &a))
 		return 1;
 	struct scn *s = load(a.pos[0]);
-	scn_seed_at_load = -1; /* this command's loads only */
+	scn_seed_at_load_set = false; /* this command's loads only */
 	if (!s)
 		return 1;
 	char dir[4096];

@@ -29,8 +29,8 @@ struct cmd_opt {
 
 /* Parsed options: values in option order; a repeated option keeps all. */
 struct cmd_args {
-	const char *pos[8]; int npos;       /* positional arguments */
-	const char *val[32]; int opt[32];   /* value (or "1") and option index */
+	const char *pos[256]; int npos;     /* positional arguments */
+	const char *val[256]; int opt[256]; /* value (or "1") and option index */
 	int n;
 };
 
@@ -44,10 +44,18 @@ int cmd_load_plugins(const struct cmd_opt *opts, const struct cmd_args *a);
  * "hetsim CMD: <what>" and returns -1 (the caller exits 2). */
 int cmd_parse(const char *cmd, const struct cmd_opt *opts, int argc, char **argv,
 	      struct cmd_args *out);
+/* Option `name` given twice with one value (`-p fifo -p fifo`): prints
+ * "hetsim CMD: option '--NAME': 'V' given twice" and returns -1 (the
+ * caller exits 2); else 0. */
+int cmd_unique(const char *cmd, const struct cmd_opt *opts, const struct cmd_args *a,
+	       const char *name);
 /* Last value of option `name`, or NULL. */
 const char *cmd_get(const struct cmd_opt *opts, const struct cmd_args *a, const char *name);
 void cmd_help(const char *cmd, const char *usage, const char *about,
 	      const struct cmd_opt *opts);
+/* `--seed`'s value: 0 .. 2^64 - 1, the range of a scenario's `seed`;
+ * -1 and a message if bad. */
+int cmd_seed(const char *cmd, const char *v, uint64_t *out);
 /* Parse a non-negative integer option value; -1 and a message if bad. */
 int64_t cmd_int(const char *cmd, const char *opt, const char *v, int64_t max);
 
@@ -132,6 +140,10 @@ int cmd_report(int argc, char **argv);
  * `who` (the subcommand), and 0.  1 if gnuplot failed (after a line on
  * stderr naming the figure). */
 int cmd_gnuplot(const char *who, const char *name, const char *vars, const char *out);
+/* Why the figure gnuplot wrote at `path` (NAME.svg.tmp, NAME.png.tmp) is
+ * not whole: empty, an SVG without its closing tag, a PNG without its
+ * IEND chunk (gnuplot exits 0 when a write fails); NULL if it is. */
+const char *cmd_figure_incomplete(const char *path);
 /* cmd_gnuplot twice, with fmt='png' and fmt='svg' added to vars, into
  * stem.png and stem.svg (`hetsim report` inlines the svg).  -1 if either
  * failed (each failure said on stderr). */

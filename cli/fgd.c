@@ -259,7 +259,8 @@ int cmd_fgd(int argc, char **argv)
 	struct run_sum *sums = NULL;
 	int rc = 0;
 	for (int k = 0; k < nseeds && !rc; k++) {
-		scn_seed_at_load = s0 + k;
+		scn_seed_at_load = (uint64_t)(s0 + k);
+		scn_seed_at_load_set = true;
 		struct scn *sc = scn_load(a.pos[0], err, sizeof err);
 		if (!sc) {
 			fprintf(stderr, "%s\n", err);
@@ -301,7 +302,7 @@ int cmd_fgd(int argc, char **argv)
 		frag_free(&tw);
 		scn_free(sc);
 	}
-	scn_seed_at_load = -1;
+	scn_seed_at_load_set = false;
 	if (!rc && rows_mkdirs(out)) {
 		fprintf(stderr, "hetsim fgd: cannot create %s: %s\n", out, strerror(errno));
 		rc = 1;

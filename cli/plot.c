@@ -2321,10 +2321,15 @@ static int render(const struct plot_ctx *x, const char *kind, const char *base, 
 	int rc = v->overflow ? -1 : run_gnuplot(script, v->s);
 	v->len = mark;
 	v->s[mark] = '\0';
-	if (rc || rename(tmp, out)) {
+	/* gnuplot exits 0 when its write failed (a full disk): the file must
+	 * be whole before it takes its name */
+	const char *bad = rc ? NULL : cmd_figure_incomplete(tmp);
+	if (rc || bad || rename(tmp, out)) {
+		int e = errno;
 		remove(tmp);
 		fprintf(stderr, "hetsim plot: %s not written: %s\n", out,
-			v->overflow ? "too many names to label" : rc ? "gnuplot failed" : strerror(errno));
+			v->overflow ? "too many names to label" : rc ? "gnuplot failed"
+			: bad ? bad : strerror(e));
 		return 1;
 	}
 	printf("%s\n", out);

@@ -821,6 +821,8 @@ static int spawn(struct exec *x, struct worker *w, int k)
 		}
 		close(a[1]);
 		close(b[0]);
+		free(w); /* the parent's, which a worker never reads (valgrind
+			  * --trace-children: nothing inherited is lost) */
 		worker_main(x->pl, a[0], b[1]);
 	}
 	close(a[0]);
@@ -922,8 +924,6 @@ static int stop_workers(struct exec *x, struct worker *w, int n, bool failed)
 static int run_workers(struct exec *x, const long *mine, long n, int nw)
 {
 	struct worker *w = xcalloc((size_t)nw, sizeof *w);
-	struct pollfd *pf = xcalloc((size_t)nw, sizeof *pf);
-	int *who = xcalloc((size_t)nw, sizeof *who);
 	long next = 0;
 	int started = 0, rc = 0;
 	struct sigaction ign = {.sa_handler = SIG_IGN}, old;
@@ -932,6 +932,9 @@ static int run_workers(struct exec *x, const long *mine, long n, int nw)
 	while (started < nw && rc == 0)
 		if ((rc = spawn(x, w, started)) == 0)
 			started++;
+	/* (after the forks: the workers inherit none of these) */
+	struct pollfd *pf = xcalloc((size_t)nw, sizeof *pf);
+	int *who = xcalloc((size_t)nw, sizeof *who);
 	for (int k = 0; k < started && rc == 0; k++)
 		hand_out(&w[k], mine, n, &next);
 	while (rc == 0) {
@@ -1168,11 +1171,11 @@ static int sweep_options(const struct cmd_args *a, struct cmd_sweep_opts *o)
 	const char *v;
 	int64_t x;
 	if ((v = cmd_get(sweep_opts, a, "seed"))) {
-		if ((x = cmd_int("sweep", "seed", v, INT64_MAX)) < 0)
+		if (cmd_seed("sweep", v, &o->seed))
 			return 2;
 		o->seed_set = true;
-		o->seed = (uint64_t)x;
-		scn_seed_at_load = x; /* an offer-only trace's order follows it */
+		scn_seed_at_load = o->seed; /* an offer-only trace's order follows it */
+		scn_seed_at_load_set = true;
 	}
 	if ((v = cmd_get(sweep_opts, a, "replications"))) {
 		if ((x = cmd_int("sweep", "replications", v, 1000000)) < 1) {
@@ -1207,7 +1210,8 @@ static int sweep_main(int argc, char **argv)
 {
 	struct cmd_args a;
 	struct cmd_sweep_opts o = {0};
-	if (cmd_parse("sweep", sweep_opts, argc, argv, &a))
+	if (cmd_parse("sweep", sweep_opts, argc, argv, &a) ||
+	    cmd_unique("sweep", sweep_opts, &a, "policy"))
 		return 2;
 	if (cmd_get(sweep_opts, &a, "help")) {
 		cmd_help("sweep", "SCENARIO [options]",
@@ -1229,7 +1233,7 @@ static int sweep_main(int argc, char **argv)
 	if (cmd_load_plugins(sweep_opts, &a) == 0 &&
 	    !(sw = scn_sweep_load(a.pos[0], err, sizeof err)))
 		fprintf(stderr, "%s\n", err);
-	scn_seed_at_load = -1; /* this command's loads only */
+	scn_seed_at_load_set = false; /* this command's loads only */
 	int rc = agree(sw ? 0 : 1);
 	if (rc) {
 		scn_sweep_free(sw);

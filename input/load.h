@@ -67,10 +67,12 @@ int scn_meta_load(const char *path, struct scn_cost_meta *m, char *err, size_t e
  * twin) calls it again with them. */
 void scn_busy_curves(struct scn *s, const char *const *only);
 
-/* When set (>= 0), the seed every scenario is loaded with, in place of
- * its file's `seed` (the command line's --seed): an offer-only trace's
- * order, drawn at load, follows it.  -1 (the default): the file's. */
-extern int64_t scn_seed_at_load;
+/* When scn_seed_at_load_set, the seed every scenario is loaded with, in
+ * place of its file's `seed` (the command line's --seed): an offer-only
+ * trace's order, drawn at load, follows it.  Unset (the default): the
+ * file's. */
+extern bool scn_seed_at_load_set;
+extern uint64_t scn_seed_at_load;
 
 /* Every trace of a scenario is read as with `strict: true` (the command
  * line's --strict): a record skipped or clamped is an error.  Off by

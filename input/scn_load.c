@@ -246,6 +246,9 @@ static int get_ident(struct ld *ld, const struct yn *v, enum ident kind, const c
 	}
 	if (!ok)
 		return fail(ld, v, "expected a %s made of %s, got %s", what, sets[kind], got(ld, v));
+	if (!strcmp(v->str, ".") || !strcmp(v->str, "..")) /* results/<name> would escape */
+		return fail(ld, v, "expected a %s other than '.' and '..' (it names folders), got %s",
+			    what, got(ld, v));
 	if (strlen(v->str) > MAX_NAME)
 		return fail(ld, v, "expected a %s of at most %d characters, got %s", what, MAX_NAME,
 			    got(ld, v));
@@ -926,7 +929,8 @@ static int check_len(struct ld *ld, const struct yn *list, int max, const char *
 /* ------------------------------------------------------------------ */
 /* Traces (docs/traces.md)                                             */
 
-int64_t scn_seed_at_load = -1;
+bool scn_seed_at_load_set;
+uint64_t scn_seed_at_load;
 bool scn_trace_strict;
 
 static char *resolve(const char *scenario, const char *p);
@@ -2943,8 +2947,8 @@ static int load_options(struct ld *ld, const struct yn *root)
 	    opt_lim(ld, root, "replications", 1, MAX_REPLICATIONS, "replications",
 		    &s->replications) < 0)
 		return -1;
-	if (scn_seed_at_load >= 0)
-		s->seed = (uint64_t)scn_seed_at_load;
+	if (scn_seed_at_load_set)
+		s->seed = scn_seed_at_load;
 	if ((v = yn_get(root, "metrics")) &&
 	    (CHECK_MAP(ld, v, "metrics", metric_keys) < 0 ||
 	     opt_int(ld, v, "warmup_jobs", 0, &s->warmup_jobs) < 0))

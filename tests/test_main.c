@@ -37,6 +37,7 @@ static const struct {
 	{"sparklog", test_suite_sparklog},
 	{"replay", test_suite_replay},
 	{"importers", test_suite_importers},
+	{"cli", test_suite_cli},
 	{"report", test_suite_report},
 	{"plugin", test_suite_plugin}, /* last: it unloads its plugins */
 };

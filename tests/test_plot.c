@@ -1197,6 +1197,46 @@ static void test_cmd_run_folder(void)
 	rmdir(dir);
 }
 
+/* A figure gnuplot left short (it exits 0 when a write fails, as on a
+ * full disk) is caught before it takes its name (issue 19). */
+static void figure_whole(void)
+{
+	static const struct {
+		const char *name, *text;
+		size_t len;
+		const char *why;
+	} cases[] = {
+#define T(x) x, sizeof x - 1
+		{"a.svg.tmp", T("<svg>\n<g/>\n</svg>\n"), NULL},
+		{"b.svg.tmp", T("<svg>\n<g/>\n<pa"), "the SVG gnuplot wrote has no closing </svg> (a full "
+						  "disk?)"},
+		{"c.svg.tmp", T(""), "gnuplot wrote an empty file (a full disk?)"},
+		{"d.png.tmp", T("\x89PNG....IEND\xae\x42\x60\x82"), NULL},
+		{"e.png.tmp", T("\x89PNG....IDAT"), "the PNG gnuplot wrote has no IEND chunk (a full "
+						"disk?)"},
+#undef T
+	};
+	char dir[] = "/tmp/hetsim-fig-XXXXXX", path[300];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	for (int i = 0; i < 5; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, cases[i].name);
+		FILE *f = fopen(path, "wb");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+		fwrite(cases[i].text, 1, cases[i].len, f);
+		fclose(f);
+		const char *why = cmd_figure_incomplete(path);
+		if (cases[i].why) {
+			CU_ASSERT_STRING_EQUAL(why ? why : "(none)", cases[i].why);
+		} else {
+			CU_ASSERT_PTR_NULL(why);
+		}
+		remove(path);
+	}
+	snprintf(path, sizeof path, "%s/none.svg.tmp", dir);
+	CU_ASSERT_STRING_EQUAL(cmd_figure_incomplete(path), "gnuplot wrote no file");
+	rmdir(dir);
+}
+
 int test_suite_plot(void)
 {
 	TEST_SUITE("plot",
@@ -1223,6 +1263,7 @@ int test_suite_plot(void)
 		   {"runs.csv summarised: mean, Student-t CI", test_summarise_runs},
 		   {"command: bad input and missing gnuplot", test_cmd_errors},
 		   {"command: renders PNG and SVG", test_cmd_render},
-		   {"command: all on a run folder is quiet, gantt axes shared", test_cmd_run_folder});
+		   {"command: all on a run folder is quiet, gantt axes shared", test_cmd_run_folder},
+		   {"a figure gnuplot left short is not given its name", figure_whole});
 	return 0;
 }

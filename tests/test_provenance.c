@@ -460,8 +460,8 @@ static void test_usage_errors(void)
 		{"calibrate --fit s.csv --seed 3 -o %s/x.yaml",
 		 "hetsim calibrate: option '--seed' goes with measuring: drop it with --fit\n"},
 		{"calibrate --seed x -o %s/x.yaml",
-		 "hetsim calibrate: option '--seed' wants an integer from 0 to 9223372036854775807, "
-		 "got 'x'\n"},
+		 "hetsim calibrate: option '--seed' wants an integer from 0 to 18446744073709551615 "
+		 "(as a scenario's seed), got 'x'\n"},
 		{"calibrate --workers 2 -o %s/x.yaml",
 		 "hetsim calibrate: options '--workers', '--repeats' and '--zipf' go with "
 		 "'--validate'\n"},

@@ -599,6 +599,22 @@ static void test_bad_files(void)
 	}
 }
 
+/* docs/errors.md lists every case above with its message, as
+ * scripts/errors-doc writes it (the page cannot drift from the tests). */
+static void docs_list_every_case(void)
+{
+	char *doc = h_slurp("docs/errors.md", NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char row[1024];
+		snprintf(row, sizeof row, "| `bad/%s.yaml` | `%s` |", bad[i].file, bad[i].msg);
+		CU_ASSERT_PTR_NOT_NULL(strstr(doc, row));
+		if (!strstr(doc, row))
+			fprintf(stderr, "\n  docs/errors.md lacks: %s (scripts/errors-doc)\n", row);
+	}
+	free(doc);
+}
+
 static void test_cannot_open(void)
 {
 	char err[256] = "";
@@ -781,6 +797,9 @@ static void test_contention_bad(void)
  * were all at 1:1), the column in characters (é counts one). */
 static void reader_errors(void)
 {
+	/* (and a name that would take results/<name> out of results/) */
+	h_expect_load_error("name: ..\n", ":1:7: expected a scenario name other than '.' and '..' "
+			    "(it names folders), got '..'");
 	h_expect_load_error("name: x\ncluster:\n  - name: n\n    cores: 1\n    memory: 1GiB\n"
 			    "    gpu_model: \"a\x01b\"\n",
 			    ":6:18: control characters are not allowed");
@@ -832,6 +851,7 @@ int test_suite_scenario(void)
 {
 	TEST_SUITE("scenario",
 		   {"named pipes refused at once: scenario, cost model, trace, CSV", named_pipes},
+		   {"docs/errors.md lists every bad file with its message", docs_list_every_case},
 		   {"libyaml reader errors at their line and column", reader_errors},
 		   {"full file: top level and labels", test_full_top},
 		   {"full file: cluster", test_full_cluster},
