@@ -92,6 +92,15 @@ struct cmd_sweep_opts {
 	bool quiet;               /* no table, no notes, no progress bar */
 	const char *baseline;     /* policy the changes are against; NULL: the
 				   * first policy listed */
+	/* Resumable state (hetsim sweep, docs/output.md "Interrupts and
+	 * --resume"): when state_head is set, DIR/sweep.state is written as
+	 * the runs come back (state_head first, then each run's rows), and
+	 * removed when the sweep is done; NULL: none kept.  resume: the runs
+	 * a state file held (their rows), run_index -> text, NULL where not
+	 * done; state_runs their count (entries), nresumed those set. */
+	const char *state_head;
+	char **resume;
+	long state_runs, nresumed;
 };
 
 struct scn_sweep;

@@ -16,6 +16,7 @@
  * index is in the environment variable HETSIM_SWEEP_KILL_RUN kills
  * itself (SIGKILL) instead of running it.
  */
+#define _DEFAULT_SOURCE /* realpath, truncate */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -627,7 +628,18 @@ struct exec {
 	struct gather *g;      /* rank 0: rows go here; other ranks send them */
 	int ranks_left;        /* rank 0: other ranks not done yet */
 	char err[1024];        /* why it failed */
+	FILE *state;           /* rank 0: DIR/sweep.state, appended to; or NULL */
+	char **done;           /* runs a resumed state held, or NULL */
 };
+
+/* SIGINT or SIGTERM came: the loops stop, the workers go, no file gets
+ * its final name, the state stays for --resume. */
+static volatile sig_atomic_t stop_sig;
+
+static void on_stop(int sig)
+{
+	stop_sig = sig;
+}
 
 static int failf(struct exec *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -644,6 +656,12 @@ static int failf(struct exec *x, const char *fmt, ...)
 static int deliver(struct exec *x, long i, char *text, size_t len)
 {
 	if (x->g) {
+		/* kept before it is used: a run in the state is done for good */
+		if (x->state && (fprintf(x->state, "R %ld %zu\n", i, len) < 0 ||
+				 fwrite(text, 1, len, x->state) != len || fflush(x->state))) {
+			free(text);
+			return failf(x, "cannot write the sweep's state: %s", strerror(errno));
+		}
 		gather_row(x->g, i, text);
 		return 0;
 	}
@@ -712,6 +730,8 @@ static int poll_ranks(struct exec *x, bool block)
 static int run_here(struct exec *x, const long *mine, long n)
 {
 	for (long k = 0; k < n; k++) {
+		if (stop_sig)
+			return failf(x, "interrupted");
 		char *text;
 		size_t len;
 		if (run_one(x->pl, mine[k], &text, &len)) {
@@ -947,6 +967,10 @@ static int run_workers(struct exec *x, const long *mine, long n, int nw)
 		if (np == 0)
 			break;
 		int r = poll(pf, (nfds_t)np, x->ranks_left ? 10 : -1);
+		if (stop_sig) {
+			rc = failf(x, "interrupted");
+			break;
+		}
 		if (r < 0 && errno != EINTR)
 			rc = failf(x, "poll: %s", strerror(errno));
 		for (int i = 0; r > 0 && i < np && rc == 0; i++)
@@ -974,7 +998,8 @@ static int execute(struct exec *x, int nworkers)
 	long n = 0;
 	long *mine = xcalloc((size_t)(pl->nruns / x->nranks + 1), sizeof *mine);
 	for (long i = x->rank; i < pl->nruns; i += x->nranks)
-		mine[n++] = i;
+		if (!x->done || !x->done[i]) /* (a resumed sweep: the runs not done) */
+			mine[n++] = i;
 	if (nworkers > n)
 		nworkers = (int)(n > 0 ? n : 1);
 	int rc = nworkers <= 1 ? run_here(x, mine, n) : run_workers(x, mine, n, nworkers);
@@ -1125,9 +1150,46 @@ int cmd_sweep_scenario(struct scn_sweep *sw, const struct cmd_sweep_opts *o, con
 			notes(&pl);
 	}
 	rc = agree(rc);
+	char state_path[4200];
+	snprintf(state_path, sizeof state_path, "%s/sweep.state", dir);
+	if (rc == 0 && x.rank == 0 && o->state_head && x.nranks == 1) {
+		if (o->resume && o->state_runs != pl.nruns) {
+			fprintf(stderr, "hetsim sweep: %s: made for %ld runs, the sweep has %ld: run "
+				"it again without --resume\n", state_path, o->state_runs, pl.nruns);
+			rc = 1;
+		} else if (!(x.state = fopen(state_path, o->resume ? "a" : "w")) ||
+			   (!o->resume && (fprintf(x.state, "%sruns %ld\nend\n", o->state_head,
+						   pl.nruns) < 0 || fflush(x.state)))) {
+			fprintf(stderr, "hetsim sweep: %s: %s\n", state_path, strerror(errno));
+			rc = 1;
+		}
+	}
+	if (rc == 0 && x.rank == 0 && o->resume) { /* the runs done before, as they came */
+		x.done = o->resume;
+		if (!o->quiet)
+			fprintf(stderr, "hetsim sweep: resuming %s: %ld of %ld runs were done; running "
+				"the other %ld\n", dir, o->nresumed, pl.nruns, pl.nruns - o->nresumed);
+		for (long i = 0; i < pl.nruns; i++)
+			if (o->resume[i])
+				gather_row(&g, i, xstrdup(o->resume[i]));
+	}
+	struct sigaction stop = {.sa_handler = on_stop}, old_int, old_term;
+	sigemptyset(&stop.sa_mask);
+	stop_sig = 0;
+	sigaction(SIGINT, &stop, &old_int);
+	sigaction(SIGTERM, &stop, &old_term);
 	bool lonely = false; /* failed where the other ranks do not know */
 	if (rc == 0 && execute(&x, o->workers > 0 ? o->workers : default_workers()))
 		rc = 1, lonely = true;
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	if (stop_sig && x.rank == 0) {
+		fprintf(stderr, "hetsim sweep: interrupted (%s): %ld of %ld runs done%s%s; no file "
+			"written\n", stop_sig == SIGINT ? "SIGINT" : "SIGTERM", g.arrived, pl.nruns,
+			x.state ? "; hetsim sweep --resume " : "", x.state ? dir : "");
+		x.err[0] = 0;
+		rc = 128 + stop_sig;
+	}
 	if (x.rank == 0) {
 		progress(&g, true);
 		if (rc && x.err[0])
@@ -1140,6 +1202,11 @@ int cmd_sweep_scenario(struct scn_sweep *sw, const struct cmd_sweep_opts *o, con
 			write_summary(&g, f[OUT_SUMMARY]);
 		if (rows_files_close(&out, rc == 0))
 			rc = rc ? rc : 1;
+		if (x.state) { /* a sweep done has nothing to resume */
+			fclose(x.state);
+			if (rc == 0)
+				remove(state_path);
+		}
 		if (rc == 0 && !o->quiet)
 			print_table(&g, dir);
 		gather_free(&g);
@@ -1161,10 +1228,180 @@ static const struct cmd_opt sweep_opts[] = {
 	{"baseline", 0, "NAME", "the policy changes are against (default: the first policy listed)"},
 	{"plugin", 0, "FILE", "load a policy plugin (a shared object: docs/writing-a-policy.md) "
 			      "and register its policy; repeatable"},
+	{"resume", 0, "DIR", "finish the interrupted sweep of DIR (its scenario and options "
+			     "from DIR/sweep.state; the runs it holds are not run again)"},
 	{"quiet", 'q', NULL, "print no table, no notes and no progress"},
 	{"help", 'h', NULL, "show this help"},
 	{NULL, 0, NULL, NULL},
 };
+
+/* ---- the resumable state (DIR/sweep.state) ---------------------------
+ *
+ *     hetsim-sweep-state 1
+ *     hash HEX              FNV-1a of the arguments below and the bytes
+ *                           of the scenario file and its cost model
+ *     arg TEXT              the scenario (an absolute path), then each
+ *     ...                   option that shapes the results, as --name=value
+ *     runs N
+ *     end
+ *     R INDEX LEN           a run back, then its LEN bytes of rows
+ *
+ * A record cut short (the sweep was killed as it wrote) is dropped at
+ * --resume and the file cut back to the last whole one. */
+
+#define STATE_MAX_ARGS 64
+
+struct state {
+	char *args[STATE_MAX_ARGS]; int nargs;
+	uint64_t hash;
+	long runs;
+	char **rec; long nrec;
+};
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ c[i]) * 1099511628211ULL;
+	return h;
+}
+
+static uint64_t fnv_file(uint64_t h, const char *path)
+{
+	FILE *f = path ? fopen(path, "rb") : NULL;
+	char buf[65536];
+	size_t n;
+	while (f && (n = fread(buf, 1, sizeof buf, f)) > 0)
+		h = fnv(h, buf, n);
+	if (f)
+		fclose(f);
+	return fnv(h, "\0", 1);
+}
+
+/* The options of a that shape the results, as --name=value (not where
+ * they go, how many workers, or how much is printed). */
+static int state_args(const struct cmd_args *a, const char *scenario, struct state *st)
+{
+	char *abs = realpath(scenario, NULL);
+	st->args[st->nargs++] = abs ? abs : xstrdup(scenario);
+	for (int i = 0; i < a->n && st->nargs < STATE_MAX_ARGS; i++) {
+		const char *name = sweep_opts[a->opt[i]].name;
+		if (!strcmp(name, "output") || !strcmp(name, "workers") || !strcmp(name, "quiet") ||
+		    !strcmp(name, "resume"))
+			continue;
+		if (strchr(a->val[i], '\n'))
+			return -1; /* (not kept: it would not read back) */
+		size_t n = strlen(name) + strlen(a->val[i]) + 4;
+		st->args[st->nargs] = xmalloc(n);
+		snprintf(st->args[st->nargs++], n, "--%s=%s", name, a->val[i]);
+	}
+	return 0;
+}
+
+static uint64_t state_hash(const struct state *st, const struct scn_sweep *sw)
+{
+	uint64_t h = 14695981039346656037ULL;
+	for (int i = 0; i < st->nargs; i++)
+		h = fnv(h, st->args[i], strlen(st->args[i]) + 1);
+	h = fnv_file(h, st->args[0]);
+	return fnv_file(h, sw->point[0]->cost.path);
+}
+
+static char *state_head(const struct state *st, uint64_t hash)
+{
+	size_t n = 64;
+	for (int i = 0; i < st->nargs; i++)
+		n += strlen(st->args[i]) + 8;
+	char *h = xmalloc(n);
+	int k = snprintf(h, n, "hetsim-sweep-state 1\nhash %016" PRIx64 "\n", hash);
+	for (int i = 0; i < st->nargs; i++)
+		k += snprintf(h + k, n - (size_t)k, "arg %s\n", st->args[i]);
+	return h;
+}
+
+static void state_free(struct state *st)
+{
+	for (int i = 0; i < st->nargs; i++)
+		free(st->args[i]);
+	for (long i = 0; i < st->nrec; i++)
+		free(st->rec[i]);
+	free(st->rec);
+	memset(st, 0, sizeof *st);
+}
+
+/* Read DIR/sweep.state into st, cutting off a record cut short; 0, or 1
+ * with one line said. */
+static int state_read(const char *dir, struct state *st)
+{
+	char path[4200];
+	snprintf(path, sizeof path, "%s/sweep.state", dir);
+	const char *why;
+	FILE *f = fopen_regular(path, &why);
+	if (!f) {
+		fprintf(stderr, "hetsim sweep: option '--resume': %s: %s (nothing to resume)\n",
+			path, why);
+		return 1;
+	}
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int lineno = 0, rc = 0;
+	bool ended = false;
+	while (!ended && (n = getline(&line, &cap, f)) > 0) {
+		lineno++;
+		if (line[n - 1] == '\n')
+			line[--n] = 0;
+		if (lineno == 1 && strcmp(line, "hetsim-sweep-state 1"))
+			rc = 1;
+		else if (!strncmp(line, "hash ", 5))
+			st->hash = strtoull(line + 5, NULL, 16);
+		else if (!strncmp(line, "arg ", 4) && st->nargs < STATE_MAX_ARGS)
+			st->args[st->nargs++] = xstrdup(line + 4);
+		else if (!strncmp(line, "runs ", 5))
+			st->runs = strtol(line + 5, NULL, 10);
+		else if (!strcmp(line, "end"))
+			ended = true;
+		else if (lineno > 1)
+			rc = 1;
+		if (rc) {
+			fprintf(stderr, "hetsim sweep: %s:%d:1: not a sweep state (line %d)\n", path,
+				lineno, lineno);
+			break;
+		}
+	}
+	if (!rc && (!ended || st->nargs < 1 || st->runs < 1 || st->runs > MAX_RUNS)) {
+		fprintf(stderr, "hetsim sweep: %s:%d:1: not a whole sweep state header\n", path,
+			lineno);
+		rc = 1;
+	}
+	long good = ftell(f);
+	if (!rc) {
+		st->rec = xcalloc((size_t)st->runs, sizeof *st->rec);
+		long i;
+		size_t len;
+		while (fscanf(f, "R %ld %zu", &i, &len) == 2 && getc(f) == '\n' && i >= 0 &&
+		       i < st->runs && len < (1u << 30)) {
+			char *t = xmalloc(len + 1);
+			if (fread(t, 1, len, f) != len) {
+				free(t);
+				break;
+			}
+			t[len] = 0;
+			if (!st->rec[i])
+				st->nrec++;
+			free(st->rec[i]);
+			st->rec[i] = t;
+			good = ftell(f);
+		}
+		if (truncate(path, good)) { /* the record cut short, if any, goes */
+			fprintf(stderr, "hetsim sweep: %s: %s\n", path, strerror(errno));
+			rc = 1;
+		}
+	}
+	free(line);
+	fclose(f);
+	return rc;
+}
 
 static int sweep_options(const struct cmd_args *a, struct cmd_sweep_opts *o)
 {
@@ -1206,7 +1443,7 @@ static int sweep_options(const struct cmd_args *a, struct cmd_sweep_opts *o)
 	return 0;
 }
 
-static int sweep_main(int argc, char **argv)
+static int sweep_main(int argc, char **argv, struct state *resumed)
 {
 	struct cmd_args a;
 	struct cmd_sweep_opts o = {0};
@@ -1221,6 +1458,36 @@ static int sweep_main(int argc, char **argv)
 			 "point) and print makespans.",
 			 sweep_opts);
 		return 0;
+	}
+	const char *rdir = cmd_get(sweep_opts, &a, "resume");
+	if (rdir && !resumed) { /* the scenario and options from the state */
+		if (a.npos || cmd_get(sweep_opts, &a, "output")) {
+			fprintf(stderr, "hetsim sweep: option '--resume' takes the scenario, its options "
+				"and the folder from %s/sweep.state: give no SCENARIO or --output\n",
+				rdir);
+			return 2;
+		}
+		struct state st = {0};
+		if (state_read(rdir, &st)) {
+			state_free(&st);
+			return 1;
+		}
+		char *av[STATE_MAX_ARGS + 8];
+		int ac = 0;
+		for (int i = 0; i < st.nargs; i++)
+			av[ac++] = st.args[i];
+		av[ac++] = "-o";
+		av[ac++] = (char *)rdir;
+		char jv[32];
+		if (cmd_get(sweep_opts, &a, "workers")) {
+			snprintf(jv, sizeof jv, "--workers=%s", cmd_get(sweep_opts, &a, "workers"));
+			av[ac++] = jv;
+		}
+		if (cmd_get(sweep_opts, &a, "quiet"))
+			av[ac++] = "-q";
+		int rc = sweep_main(ac, av, &st);
+		state_free(&st);
+		return rc;
 	}
 	if (a.npos != 1) {
 		fprintf(stderr, "hetsim sweep: expected one SCENARIO file, got %d arguments\n", a.npos);
@@ -1245,7 +1512,31 @@ static int sweep_main(int argc, char **argv)
 		snprintf(dir, sizeof dir, "results/%s", sw->point[0]->name);
 		out = dir;
 	}
+	/* the resumable state, where one process writes the files */
+	struct state st = {0};
+	char *head = NULL;
+	int nranks = 1, rank = 0;
+	ranks(&rank, &nranks);
+	if (nranks == 1 && state_args(&a, a.pos[0], &st) == 0) {
+		uint64_t h = state_hash(&st, sw);
+		if (resumed && h != resumed->hash) {
+			fprintf(stderr, "hetsim sweep: %s/sweep.state: the scenario, its cost model or "
+				"its options changed since the sweep began: run it again without "
+				"--resume\n", out);
+			state_free(&st);
+			scn_sweep_free(sw);
+			return 1;
+		}
+		o.state_head = head = state_head(&st, h);
+		if (resumed) {
+			o.resume = resumed->rec;
+			o.state_runs = resumed->runs;
+			o.nresumed = resumed->nrec;
+		}
+	}
 	rc = cmd_sweep_scenario(sw, &o, out);
+	free(head);
+	state_free(&st);
 	scn_sweep_free(sw);
 	return rc;
 }
@@ -1260,10 +1551,10 @@ int cmd_sweep(int argc, char **argv)
 		if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
 			MPI_Abort(MPI_COMM_WORLD, 1);
 	}
-	int rc = sweep_main(argc, argv);
+	int rc = sweep_main(argc, argv, NULL);
 	MPI_Finalize();
 	return rc;
 #else
-	return sweep_main(argc, argv);
+	return sweep_main(argc, argv, NULL);
 #endif
 }

@@ -7,11 +7,16 @@
  * moving two keys; paths.yaml: every way a path selects) and
  * tests/scenarios/bad/sweep_*.yaml (one mistake each, message pinned).
  */
+#define _DEFAULT_SOURCE /* strndup, usleep, mkdtemp */
 #include "models.h"
 #include "load.h"
 #include "test.h"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -420,6 +425,158 @@ static int teardown(void)
 	return h_rmtree(tmpdir);
 }
 
+/* The records of a sweep.state (run index -> its rows), and their count. */
+static long state_records(const char *path, char **rec, long n)
+{
+	long k = 0;
+	char *t = h_slurp(path, NULL);
+	const char *p = t ? strstr(t, "\nend\n") : NULL;
+	for (p = p ? p + 5 : NULL; p && *p == 'R';) {
+		long i;
+		size_t len;
+		int used;
+		if (sscanf(p, "R %ld %zu\n%n", &i, &len, &used) != 2 || i < 0 || i >= n ||
+		    strlen(p + used) < len)
+			break;
+		rec[i] = strndup(p + used, len);
+		k++;
+		p += used + len;
+	}
+	free(t);
+	return k;
+}
+
+/* hetsim ARGV in a child process; its pid. */
+static pid_t start(char **argv, int argc)
+{
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		int fd = open("/dev/null", O_WRONLY);
+		dup2(fd, 1), dup2(fd, 2);
+		_exit(cmd_main(argc, argv));
+	}
+	return pid;
+}
+
+/* Killed with SIGKILL at a run drawn at random, resumed: the runs the
+ * state held are not run again (their timing rows, wall-clock figures,
+ * come through unchanged), the rest are, and runs.csv, types.csv and
+ * summary.csv are byte for byte an uninterrupted sweep's; a changed
+ * scenario is refused; SIGTERM exits 143 leaving only the state. */
+static void test_resume(void)
+{
+	char dir[] = "/tmp/hetsim-resume-XXXXXX", scn[300], whole[300], cut[300], state[400];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	snprintf(scn, sizeof scn, "%s/resume.yaml", dir);
+	snprintf(whole, sizeof whole, "%s/whole", dir);
+	snprintf(cut, sizeof cut, "%s/cut", dir);
+	snprintf(state, sizeof state, "%s/sweep.state", cut);
+	char *text = h_slurp(SWEEP_DIR "resume.yaml", NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	FILE *f = fopen(scn, "w");
+	fputs(text, f);
+	fclose(f);
+	char *a1[] = {"hetsim", "sweep", scn, "-q", "-j", "1", "-o", whole, NULL};
+	int st;
+	CU_ASSERT_EQUAL(waitpid(start(a1, 8), &st, 0) > 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1, 0);
+	/* the interrupted one: killed once the state holds k runs */
+	enum { N = 64 };
+	srand((unsigned)getpid());
+	long k = 4 + rand() % 36;
+	char *a2[] = {"hetsim", "sweep", scn, "-q", "-j", "1", "-o", cut, NULL};
+	pid_t pid = start(a2, 8);
+	char *rec[N] = {0};
+	long have = 0;
+	for (int tries = 0; tries < 200000 && have < k; tries++) {
+		char *tmp[N] = {0};
+		have = state_records(state, tmp, N);
+		for (int i = 0; i < N; i++)
+			free(tmp[i]);
+		if (have < k)
+			usleep(200);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	CU_ASSERT_FATAL(WIFSIGNALED(st)); /* (it did not finish first) */
+	have = state_records(state, rec, N);
+	CU_ASSERT(have >= k && have < N);
+	/* a changed scenario is refused, and the state stays */
+	f = fopen(scn, "a");
+	fputs("# changed\n", f);
+	fclose(f);
+	char args[600], *out, *err;
+	snprintf(args, sizeof args, "sweep --resume %s -q", cut);
+	CU_ASSERT_EQUAL(h_hetsim(args, &out, &err), 1);
+	char want[800];
+	snprintf(want, sizeof want, "hetsim sweep: %s/sweep.state: the scenario, its cost model or "
+		 "its options changed since the sweep began: run it again without --resume\n", cut);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	free(out), free(err);
+	f = fopen(scn, "w");
+	fputs(text, f);
+	fclose(f);
+	/* resumed: the other runs only */
+	snprintf(args, sizeof args, "sweep --resume %s -j 1", cut);
+	CU_ASSERT_EQUAL(h_hetsim(args, &out, &err), 0);
+	snprintf(want, sizeof want, "hetsim sweep: resuming %s: %ld of %d runs were done; running "
+		 "the other %ld\n", cut, have, N, N - have);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, want));
+	free(out), free(err);
+	static const char *const names[] = {"runs.csv", "types.csv", "summary.csv"};
+	for (int i = 0; i < 3; i++) {
+		char p1[400], p2[400];
+		snprintf(p1, sizeof p1, "%s/%s", whole, names[i]);
+		snprintf(p2, sizeof p2, "%s/%s", cut, names[i]);
+		char *x = h_slurp(p1, NULL), *y = h_slurp(p2, NULL);
+		CU_ASSERT(x && y && !strcmp(x, y));
+		free(x), free(y);
+	}
+	char tp[400];
+	snprintf(tp, sizeof tp, "%s/timing.csv", cut);
+	char *timing = h_slurp(tp, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(timing);
+	for (int i = 0; i < N; i++) {
+		if (!rec[i])
+			continue;
+		char *t = strchr(rec[i], '\n') + 1, *e = strchr(t, '\n');
+		*e = 0; /* its timing row: in the file as it was, not run again */
+		CU_ASSERT_PTR_NOT_NULL(strstr(timing, t));
+		free(rec[i]);
+	}
+	free(timing);
+	struct stat sb;
+	CU_ASSERT_NOT_EQUAL(stat(state, &sb), 0); /* done: nothing to resume */
+	/* SIGTERM: exit 143, no result file, the state kept */
+	h_rmtree(cut);
+	pid = start(a2, 8);
+	for (int tries = 0; tries < 200000; tries++) {
+		char *tmp[N] = {0};
+		long n = state_records(state, tmp, N);
+		for (int i = 0; i < N; i++)
+			free(tmp[i]);
+		if (n >= 2)
+			break;
+		usleep(200);
+	}
+	kill(pid, SIGTERM);
+	waitpid(pid, &st, 0);
+	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 143);
+	DIR *d = opendir(cut);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+	struct dirent *e;
+	int nfiles = 0;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.') {
+			nfiles++;
+			CU_ASSERT_STRING_EQUAL(e->d_name, "sweep.state");
+		}
+	closedir(d);
+	CU_ASSERT_EQUAL(nfiles, 1);
+	free(text);
+	h_rmtree(dir);
+}
+
 int test_suite_sweep(void)
 {
 	CU_pSuite s = CU_add_suite("sweep", setup, teardown);
@@ -430,7 +587,9 @@ int test_suite_sweep(void)
 	    !CU_add_test(s, "-j 1, -j 2, -j 5: byte-identical CSV", test_workers_same_bytes) ||
 	    !CU_add_test(s, "a summary row from runs.csv by hand", test_summary_by_hand) ||
 	    !CU_add_test(s, "a point's rows equal hetsim run on its scenario", test_point_is_a_run) ||
-	    !CU_add_test(s, "a dead worker: exit 1, no file left", test_worker_dies))
+	    !CU_add_test(s, "a dead worker: exit 1, no file left", test_worker_dies) ||
+	    !CU_add_test(s, "killed at a random run, resumed: nothing redone, the same bytes",
+			 test_resume))
 		return -1;
 	return 0;
 }
