@@ -2577,6 +2577,11 @@ int cmd_plot(int argc, char **argv)
 		snprintf(out, sizeof out, "%s/figures", x.dir);
 		x.out = out;
 	}
+	char serr[1200];
+	if (!rc && rows_check_set(x.dir, serr, sizeof serr)) { /* a set cut short */
+		fprintf(stderr, "hetsim plot: %s\n", serr);
+		rc = 1;
+	}
 	if (!rc && !gnuplot_on_path()) {
 		fprintf(stderr, "hetsim plot: gnuplot not found; install gnuplot-nox "
 			"(scripts/install-deps does)\n");

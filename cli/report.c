@@ -32,6 +32,7 @@
 #include <sys/stat.h>
 
 #include "cmd.h"
+#include "rows.h"
 #include "util.h"
 
 #define MAX_DEPTH 6
@@ -164,6 +165,14 @@ static int walk(struct rep *r, const char *rel, int depth)
 		}
 		if (!S_ISREG(st.st_mode) || ends(sub, "tmp") || !strcmp(sub, r->out_rel))
 			continue;
+		if (!strcmp(e->d_name, ROWS_MANIFEST)) { /* a result set: whole? */
+			char serr[1200];
+			if (rows_check_set(path, serr, sizeof serr)) {
+				fprintf(stderr, "hetsim report: %s\n", serr);
+				rc = 1;
+				break;
+			}
+		}
 		if (r->nf == MAX_FILES) {
 			fprintf(stderr, "hetsim report: %s: more than %d files; the report "
 				"shows the first %d in name order it found\n", r->dir, MAX_FILES,

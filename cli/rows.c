@@ -173,6 +173,97 @@ int rows_files_open(struct rows_files *o)
 	return 0;
 }
 
+/* The files the folder's last manifest lists (hetsim wrote them), into
+ * names (at most max, each < 256 bytes); their count. */
+static int manifest_names(const char *dir, char names[][256], int max)
+{
+	char path[4200], line[1024];
+	snprintf(path, sizeof path, "%s/%s", dir, ROWS_MANIFEST);
+	FILE *f = fopen(path, "r");
+	int n = 0;
+	while (f && n < max && fgets(line, sizeof line, f)) {
+		long long bytes;
+		if (line[0] != '#' && strncmp(line, "file,", 5) &&
+		    sscanf(line, "%255[^,],%lld", names[n], &bytes) == 2 && !strchr(names[n], '/'))
+			n++;
+	}
+	if (f)
+		fclose(f);
+	return n;
+}
+
+static bool in_set(const struct rows_files *o, const char *name)
+{
+	for (int i = 0; i < o->n; i++)
+		if (!strcmp(o->names[i], name))
+			return true;
+	return false;
+}
+
+/* DIR/manifest.csv, through its .tmp, listing each file of the set and
+ * the size its .tmp has: written before the renames, so that a set cut
+ * short between them is told by its sizes (rows_check_set). */
+static int write_manifest(const struct rows_files *o)
+{
+	char tmp[4200], dst[4200], p[4200];
+	snprintf(tmp, sizeof tmp, "%s/%s.tmp", o->dir, ROWS_MANIFEST);
+	snprintf(dst, sizeof dst, "%s/%s", o->dir, ROWS_MANIFEST);
+	FILE *f = fopen(tmp, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "# hetsim results manifest 1: the files of `hetsim %s`, written before "
+		   "them; a reader checks each size (docs/output.md)\nfile,bytes\n", o->cmd);
+	for (int i = 0; i < o->n; i++) {
+		struct stat st;
+		file_path(p, sizeof p, o, i, true);
+		if (stat(p, &st)) {
+			fclose(f);
+			remove(tmp);
+			return -1;
+		}
+		fprintf(f, "%s,%lld\n", o->names[i], (long long)st.st_size);
+	}
+	bool bad = ferror(f) != 0;
+	if (fclose(f) || bad || rename(tmp, dst)) {
+		remove(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+int rows_check_set(const char *dir, char *err, size_t errlen)
+{
+	char path[4200], p[4400];
+	snprintf(path, sizeof path, "%s/%s", dir, ROWS_MANIFEST);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0; /* results of an older hetsim, or a folder made by hand */
+	char line[1024];
+	int lineno = 0, rc = 0;
+	while (!rc && fgets(line, sizeof line, f)) {
+		lineno++;
+		char name[512];
+		long long bytes;
+		if (line[0] == '#' || !strncmp(line, "file,", 5) ||
+		    sscanf(line, "%511[^,],%lld", name, &bytes) != 2)
+			continue;
+		struct stat st;
+		snprintf(p, sizeof p, "%s/%s", dir, name);
+		if (stat(p, &st)) {
+			snprintf(err, errlen, "%s:%d:1: %s is missing: this result set is not whole "
+				 "(a write cut short?); run the command again", path, lineno, name);
+			rc = -1;
+		} else if ((long long)st.st_size != bytes) {
+			snprintf(err, errlen, "%s:%d:1: %s has %lld bytes, the manifest says %lld: this "
+				 "result set is not whole (a write cut short?); run the command again",
+				 path, lineno, name, (long long)st.st_size, bytes);
+			rc = -1;
+		}
+	}
+	fclose(f);
+	return rc;
+}
+
 int rows_files_close(struct rows_files *o, bool ok)
 {
 	char tmp[4200], dst[4200];
@@ -188,6 +279,13 @@ int rows_files_close(struct rows_files *o, bool ok)
 		}
 		o->f[i] = NULL;
 	}
+	char old[16][256];
+	int nold = ok ? manifest_names(o->dir, old, 16) : 0;
+	if (ok && write_manifest(o)) {
+		fprintf(stderr, "hetsim %s: cannot write %s/%s: %s\n", o->cmd, o->dir, ROWS_MANIFEST,
+			strerror(errno));
+		ok = false;
+	}
 	for (int i = 0; i < o->n; i++) {
 		file_path(tmp, sizeof tmp, o, i, true);
 		file_path(dst, sizeof dst, o, i, false);
@@ -198,6 +296,18 @@ int rows_files_close(struct rows_files *o, bool ok)
 		if (!ok)
 			remove(tmp);
 	}
+	/* the files of the set before (its manifest's) that this one does not
+	 * write go, so that no stale file sits beside new ones; files hetsim
+	 * did not list (a folder made by hand, an older hetsim's) stay */
+	for (int k = 0; ok && k < nold; k++)
+		if (!in_set(o, old[k])) {
+			snprintf(dst, sizeof dst, "%s/%s", o->dir, old[k]);
+			if (remove(dst) && errno != ENOENT) {
+				fprintf(stderr, "hetsim %s: cannot remove the old %s: %s\n", o->cmd, dst,
+					strerror(errno));
+				ok = false;
+			}
+		}
 	return ok ? 0 : -1;
 }
 

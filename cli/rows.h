@@ -90,7 +90,18 @@ struct rows_files {
 	FILE *f[ROWS_FILES_MAX];   /* open files, by name index */
 };
 int rows_files_open(struct rows_files *o);
+/* Close the set; when ok, commit it: DIR/manifest.csv first (each file
+ * and its size), then every .tmp renamed, then the files the old manifest
+ * listed that this set does not write removed (a sweep into a run's
+ * folder: the run's jobs.csv and executors.csv go; files no manifest
+ * lists stay).  Not ok: every .tmp removed, the old files as they were.
+ * 0, or -1 (said). */
 int rows_files_close(struct rows_files *o, bool ok);
+/* A result set's manifest, if it has one: whether each file it lists is
+ * there with its size.  0, or -1 with one line "DIR/manifest.csv:LINE:1:
+ * ..." in err (a set cut short, half new and half old). */
+#define ROWS_MANIFEST "manifest.csv"
+int rows_check_set(const char *dir, char *err, size_t errlen);
 
 /* mkdir -p; 0, or -1 with errno set. */
 int rows_mkdirs(const char *dir);

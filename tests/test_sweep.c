@@ -577,6 +577,82 @@ static void test_resume(void)
 	h_rmtree(dir);
 }
 
+static long file_size(const char *dir, const char *name)
+{
+	char p[600];
+	struct stat st;
+	snprintf(p, sizeof p, "%s/%s", dir, name);
+	return stat(p, &st) ? -1 : (long)st.st_size;
+}
+
+/* Result sets are whole (issue 19): a manifest written before the
+ * renames lists each file and its size; a sweep into a run's folder
+ * removes the run's files it does not write (jobs.csv, executors.csv)
+ * and leaves a file hetsim did not write; a failed sweep leaves the set
+ * before it as it was; a set cut short is refused by plot and report. */
+static void test_whole_sets(void)
+{
+	char dir[] = "/tmp/hetsim-set-XXXXXX", args[600], *out, *err, want[1200];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	snprintf(args, sizeof args, "run " SWEEP_DIR "two-axes.yaml -q -r 1 -o %s", dir);
+	CU_ASSERT_EQUAL(h_hetsim(args, &out, &err), 0);
+	free(out), free(err);
+	char mp[600];
+	snprintf(mp, sizeof mp, "%s/manifest.csv", dir);
+	char *m = h_slurp(mp, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	static const char *const run_files[] = {"runs.csv", "types.csv", "jobs.csv",
+						"executors.csv", "timing.csv"};
+	for (int i = 0; i < 5; i++) {
+		char row[300];
+		snprintf(row, sizeof row, "\n%s,%ld\n", run_files[i], file_size(dir, run_files[i]));
+		CU_ASSERT_PTR_NOT_NULL(strstr(m, row));
+	}
+	free(m);
+	char note[600];
+	snprintf(note, sizeof note, "%s/notes.txt", dir);
+	FILE *f = fopen(note, "w");
+	fputs("mine\n", f);
+	fclose(f);
+	snprintf(args, sizeof args, "sweep " SWEEP_DIR "two-axes.yaml -q -r 1 -j 1 -o %s", dir);
+	CU_ASSERT_EQUAL(h_hetsim(args, &out, &err), 0);
+	free(out), free(err);
+	CU_ASSERT_EQUAL(file_size(dir, "jobs.csv"), -1);      /* the run's, gone */
+	CU_ASSERT_EQUAL(file_size(dir, "executors.csv"), -1);
+	CU_ASSERT_EQUAL(file_size(dir, "notes.txt"), 5);      /* not hetsim's: kept */
+	CU_ASSERT(file_size(dir, "summary.csv") > 0);
+	/* a sweep that fails (a worker killed) leaves the set as it was */
+	long before = file_size(dir, "summary.csv");
+	char *sum0 = h_slurp(mp, NULL);
+	setenv("HETSIM_SWEEP_KILL_RUN", "1", 1);
+	snprintf(args, sizeof args, "sweep " SWEEP_DIR "two-axes.yaml -q -r 2 -j 2 -o %s", dir);
+	CU_ASSERT_EQUAL(h_hetsim(args, &out, &err), 1);
+	unsetenv("HETSIM_SWEEP_KILL_RUN");
+	free(out), free(err);
+	char *sum1 = h_slurp(mp, NULL);
+	CU_ASSERT(sum0 && sum1 && !strcmp(sum0, sum1));
+	CU_ASSERT_EQUAL(file_size(dir, "summary.csv"), before);
+	free(sum0), free(sum1);
+	/* cut short: plot and report refuse it */
+	char rp[600];
+	snprintf(rp, sizeof rp, "%s/runs.csv", dir);
+	long n = file_size(dir, "runs.csv");
+	CU_ASSERT_EQUAL(truncate(rp, n / 2), 0);
+	snprintf(want, sizeof want, "hetsim plot: %s/manifest.csv:3:1: runs.csv has %ld bytes, the "
+		 "manifest says %ld: this result set is not whole (a write cut short?); run the "
+		 "command again\n", dir, n / 2, n);
+	snprintf(args, sizeof args, "plot all -d %s", dir);
+	CU_ASSERT_EQUAL(h_hetsim(args, &out, &err), 1);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	free(out), free(err);
+	snprintf(args, sizeof args, "report %s --no-plot", dir);
+	CU_ASSERT_EQUAL(h_hetsim(args, &out, &err), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "runs.csv has "));
+	CU_ASSERT_EQUAL(file_size(dir, "report.html"), -1);
+	free(out), free(err);
+	h_rmtree(dir);
+}
+
 int test_suite_sweep(void)
 {
 	CU_pSuite s = CU_add_suite("sweep", setup, teardown);
@@ -589,7 +665,9 @@ int test_suite_sweep(void)
 	    !CU_add_test(s, "a point's rows equal hetsim run on its scenario", test_point_is_a_run) ||
 	    !CU_add_test(s, "a dead worker: exit 1, no file left", test_worker_dies) ||
 	    !CU_add_test(s, "killed at a random run, resumed: nothing redone, the same bytes",
-			 test_resume))
+			 test_resume) ||
+	    !CU_add_test(s, "result sets whole: a manifest, stale files gone, cut short refused",
+			 test_whole_sets))
 		return -1;
 	return 0;
 }
