@@ -219,6 +219,32 @@ int cmd_load_plugins(const struct cmd_opt *opts, const struct cmd_args *a)
 #define PLUGIN_OPT {"plugin", 0, "FILE", "load a policy plugin (a shared object: " \
 				       "docs/writing-a-policy.md) and register its policy; repeatable"}
 
+int cmd_max_memory(const char *cmd, const struct cmd_opt *opts, const struct cmd_args *a)
+{
+	const char *v = cmd_get(opts, a, "max-memory");
+	scn_max_memory = 0;
+	if (!v)
+		return 0;
+	if (!strcmp(v, "none")) {
+		scn_max_memory = -1;
+		return 0;
+	}
+	static const struct { const char *u; double f; } units[] = {
+		{"B", 1}, {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0},
+		{"TiB", 1099511627776.0}};
+	char *end;
+	double x = strtod(v, &end);
+	for (size_t i = 0; i < sizeof units / sizeof *units; i++)
+		if (end != v && !strcmp(end, units[i].u) && x > 0 && x * units[i].f <= 9e18 &&
+		    x * units[i].f >= 1) {
+			scn_max_memory = (int64_t)(x * units[i].f);
+			return 0;
+		}
+	fprintf(stderr, "hetsim %s: option '--max-memory' wants a size such as 8GiB or 512MiB "
+		"(B, KiB, MiB, GiB, TiB), or none, got '%s'\n", cmd, v);
+	return -1;
+}
+
 /* ---- run ----------------------------------------------------------- */
 
 static const struct cmd_opt run_opts[] = {
@@ -234,6 +260,7 @@ static const struct cmd_opt run_opts[] = {
 	{"trace-json", 0, "FILE", "write the first replication's timeline of each policy as "
 				  "Chrome trace-event JSON (Perfetto, chrome://tracing)"},
 	PLUGIN_OPT,
+	CMD_MAXMEM_OPT,
 	{"quiet", 'q', NULL, "print no table"},
 	{"help", 'h', NULL, "show this help"},
 	{NULL, 0, NULL, NULL},
@@ -304,6 +331,8 @@ static int cmd_run(int argc, char **argv)
 			o.policies[o.npolicies++] = a.val[i];
 		}
 
+	if (cmd_max_memory("run", run_opts, &a))
+		return 2;
 	if (cmd_load_plugins(run_opts, &a))
 		return 1;
 	struct scn *s = load(a.pos[0]);
@@ -327,6 +356,7 @@ static const struct cmd_opt validate_opts[] = {
 	{"strict", 0, NULL, "treat warnings (a job group a policy can never place, a trace "
 			    "record skipped) as errors"},
 	PLUGIN_OPT,
+	CMD_MAXMEM_OPT,
 	{"help", 'h', NULL, "show this help"},
 	{NULL, 0, NULL, NULL},
 };
@@ -386,7 +416,8 @@ static int placement_warnings(const struct scn_sweep *sw)
 static int cmd_validate(int argc, char **argv)
 {
 	struct cmd_args a;
-	if (cmd_parse("validate", validate_opts, argc, argv, &a))
+	if (cmd_parse("validate", validate_opts, argc, argv, &a) ||
+	    cmd_max_memory("validate", validate_opts, &a))
 		return 2;
 	if (cmd_get(validate_opts, &a, "help")) {
 		cmd_help("validate", "SCENARIO... [--strict]",

@@ -53,6 +53,12 @@ int cmd_unique(const char *cmd, const struct cmd_opt *opts, const struct cmd_arg
 const char *cmd_get(const struct cmd_opt *opts, const struct cmd_args *a, const char *name);
 void cmd_help(const char *cmd, const char *usage, const char *about,
 	      const struct cmd_opt *opts);
+/* `--max-memory SIZE|none` of opts, into scn_max_memory (input/load.h:
+ * what a load may plan for; absent: the machine's available memory);
+ * -1 and a message if bad. */
+int cmd_max_memory(const char *cmd, const struct cmd_opt *opts, const struct cmd_args *a);
+#define CMD_MAXMEM_OPT {"max-memory", 0, "SIZE", "the memory a sweep's points may take (8GiB; " \
+			"none: no guard; default: what this machine has available)"}
 /* `--seed`'s value: 0 .. 2^64 - 1, the range of a scenario's `seed`;
  * -1 and a message if bad. */
 int cmd_seed(const char *cmd, const char *v, uint64_t *out);

@@ -3,11 +3,13 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "registry.h"
 #include "load.h"
@@ -625,6 +627,43 @@ static int pick_baseline(const struct scn_policy *pols, int npol, const char *na
 	return -1;
 }
 
+/* SIGINT or SIGTERM: the run stops at its next look (sim_set_watch),
+ * no file takes its final name, exit 130 or 143. */
+static volatile sig_atomic_t run_stop;
+
+static void on_stop(int sig)
+{
+	run_stop = sig;
+}
+
+/* A run's progress on a terminal (stderr), from its second second on, a
+ * line redrawn at most 4 times a second; and the interrupt. */
+struct watch {
+	const char *policy;
+	int rep;
+	bool bar, drawn;
+	double t0, last;
+};
+
+static int watch(void *ctx, const struct sim *s)
+{
+	struct watch *w = ctx;
+	if (run_stop)
+		return 1;
+	if (!w->bar)
+		return 0;
+	double now = mono_s();
+	if (now - w->t0 < 1 || now - w->last < 0.25)
+		return 0;
+	w->last = now;
+	w->drawn = true;
+	int64_t done = (int64_t)sim_totals(s)->jobs_done;
+	fprintf(stderr, "\r\033[K%s, replication %d: %lld of %d jobs done, %.0f s simulated, "
+		"%.0f s so far (Ctrl-C stops)", w->policy, w->rep, (long long)done, sim_njobs(s),
+		(double)sim_now(s) / 1e6, now - w->t0);
+	return 0;
+}
+
 int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *dir)
 {
 	struct scn_policy pols[16];
@@ -678,6 +717,11 @@ int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *di
 			return 1;
 		}
 	}
+	struct sigaction stop = {.sa_handler = on_stop}, old_int, old_term;
+	sigemptyset(&stop.sa_mask);
+	run_stop = 0;
+	sigaction(SIGINT, &stop, &old_int);
+	sigaction(SIGTERM, &stop, &old_term);
 	for (int p = 0; p < npol && !rc; p++) {
 		const struct policy_ops *ops = pols[p].ops;
 		if (labels && !ops->uses_labels && !o->quiet)
@@ -707,7 +751,22 @@ int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *di
 				sim_set_task_sink(sim, tl_task, tl);
 				sim_set_state_sink(sim, tl_state, tl);
 			}
+			struct watch w = {.policy = pols[p].name, .rep = r, .bar = !o->quiet &&
+					  isatty(STDERR_FILENO), .t0 = mono_s()};
+			sim_set_watch(sim, watch, &w, 1024);
 			int failed = sim_run(sim);
+			if (w.drawn)
+				fprintf(stderr, "\r\033[K");
+			if (failed == SIM_STOPPED) {
+				bgq_call(oc.q, out_drop, &oc);
+				bgq_stop(oc.q);
+				sim_free(sim);
+				rc = 128 + run_stop;
+				fprintf(stderr, "hetsim run: interrupted (%s) in policy %s, replication %d; "
+					"no file written\n", run_stop == SIGINT ? "SIGINT" : "SIGTERM",
+					pols[p].name, r);
+				break;
+			}
 			if (oc.tl && !failed)
 				tl_end(tl, sim);
 			if (!failed)
@@ -732,7 +791,9 @@ int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *di
 			sim_free(sim);
 		}
 	}
-	if (rows_files_close(&out, rc == 0))
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	if (rows_files_close(&out, rc == 0) && !rc)
 		rc = 1;
 	if (tl) {
 		char e[4400];

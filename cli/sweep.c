@@ -1228,6 +1228,7 @@ static const struct cmd_opt sweep_opts[] = {
 	{"baseline", 0, "NAME", "the policy changes are against (default: the first policy listed)"},
 	{"plugin", 0, "FILE", "load a policy plugin (a shared object: docs/writing-a-policy.md) "
 			      "and register its policy; repeatable"},
+	CMD_MAXMEM_OPT,
 	{"resume", 0, "DIR", "finish the interrupted sweep of DIR (its scenario and options "
 			     "from DIR/sweep.state; the runs it holds are not run again)"},
 	{"quiet", 'q', NULL, "print no table, no notes and no progress"},
@@ -1493,7 +1494,7 @@ static int sweep_main(int argc, char **argv, struct state *resumed)
 		fprintf(stderr, "hetsim sweep: expected one SCENARIO file, got %d arguments\n", a.npos);
 		return 2;
 	}
-	if (sweep_options(&a, &o))
+	if (sweep_options(&a, &o) || cmd_max_memory("sweep", sweep_opts, &a))
 		return 2;
 	char err[1024];
 	struct scn_sweep *sw = NULL;

@@ -74,6 +74,21 @@ void scn_busy_curves(struct scn *s, const char *const *only);
 extern bool scn_seed_at_load_set;
 extern uint64_t scn_seed_at_load;
 
+/* The memory a load may plan for, bytes (--max-memory): 0 (the default)
+ * the machine's available memory (MemAvailable), -1 no guard.  A sweep
+ * whose points would hold more (each point is a copy of the scenario) is
+ * refused at its `sweep` key, naming the estimate and its largest part,
+ * before the points are made (docs/errors.md). */
+extern int64_t scn_max_memory;
+
+/* What one loaded scenario holds in memory, bytes (an estimate: its
+ * structures and their names, 16 bytes a block of malloc's), and its
+ * largest part into *what ("its 10000 job groups", "its traces' 18239
+ * jobs", ...). */
+int64_t scn_bytes(const struct scn *s, char *what, size_t len);
+/* MemAvailable of /proc/meminfo, bytes; -1 where it cannot be read. */
+int64_t scn_mem_available(void);
+
 /* Every trace of a scenario is read as with `strict: true` (the command
  * line's --strict): a record skipped or clamped is an error.  Off by
  * default. */

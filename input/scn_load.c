@@ -931,6 +931,68 @@ static int check_len(struct ld *ld, const struct yn *list, int max, const char *
 
 bool scn_seed_at_load_set;
 uint64_t scn_seed_at_load;
+int64_t scn_max_memory;
+
+int64_t scn_mem_available(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[256];
+	long long kb = -1;
+	while (f && fgets(line, sizeof line, f))
+		if (sscanf(line, "MemAvailable: %lld kB", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kb < 0 ? -1 : (int64_t)kb * 1024;
+}
+
+#define BLOCK 16 /* malloc's own, a block */
+
+/* "12.3 GiB", "40.2 MiB", "512.0 KiB" into buf (32 bytes). */
+static const char *mem_text(double b, char *buf)
+{
+	static const char *const u[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+	int k = 0;
+	while (k < 4 && b >= 1024)
+		b /= 1024, k++;
+	snprintf(buf, 32, "%.1f %s", b, u[k]);
+	return buf;
+}
+
+static int64_t str_bytes(const char *s)
+{
+	return s ? (int64_t)strlen(s) + 1 + BLOCK : 0;
+}
+
+int64_t scn_bytes(const struct scn *s, char *what, size_t len)
+{
+	int64_t groups = (int64_t)sizeof *s->groups * s->ngroups + BLOCK, jobs = BLOCK, traces = 0;
+	for (int i = 0; i < s->ngroups; i++)
+		groups += str_bytes(s->groups[i].name) + str_bytes(s->groups[i].gpu_model);
+	int64_t trace_jobs = 0;
+	for (int g = 0; g < s->njobgroups; g++) {
+		const struct scn_job_group *j = &s->jobs[g];
+		jobs += (int64_t)sizeof *j + str_bytes(j->name) + BLOCK +
+			(j->model ? (int64_t)j->model->params_size : 0) +
+			(int64_t)j->nstages * (int64_t)sizeof *j->stages + (j->nstages ? BLOCK : 0) +
+			(int64_t)j->ntput * (int64_t)(sizeof *j->tput + 24);
+		for (int k = 0; k < j->nstages; k++)
+			jobs += str_bytes(j->stages[k].name);
+	}
+	for (int t = 0; t < s->ntraces; t++) {
+		traces += (int64_t)sizeof *s->traces[t]->jobs * s->traces[t]->njobs + BLOCK;
+		trace_jobs += s->traces[t]->njobs;
+	}
+	int64_t total = (int64_t)sizeof *s + groups + jobs + traces +
+			(int64_t)s->npolicies * (int64_t)sizeof *s->policies;
+	if (traces > jobs && traces > groups)
+		snprintf(what, len, "its traces' %lld jobs", (long long)trace_jobs);
+	else if (jobs >= groups)
+		snprintf(what, len, "its %d job groups", s->njobgroups);
+	else
+		snprintf(what, len, "its %d node groups", s->ngroups);
+	return total;
+}
 bool scn_trace_strict;
 
 static char *resolve(const char *scenario, const char *p);
@@ -3527,6 +3589,22 @@ struct scn_sweep *scn_sweep_load(const char *path, char *err, size_t errlen)
 		set_point(&w, p, false);
 		if (!(ok = sw->point[p] != NULL))
 			point_context(&w, p, path, err, errlen);
+		if (ok && p == 0 && sw->npoints > 1 && scn_max_memory >= 0) {
+			/* every point a copy: refused before the copies are made */
+			char what[128];
+			int64_t one = scn_bytes(sw->point[0], what, sizeof what);
+			double all = (double)one * sw->npoints;
+			int64_t limit = scn_max_memory > 0 ? scn_max_memory : scn_mem_available();
+			if (limit > 0 && all > (double)limit) {
+				char a[32], o[32], l[32];
+				fail(&w.ld, k, "the sweep's %d points would hold about %s (each a copy of "
+				     "the scenario, %s, most of it %s), above the %s %s: fewer points, "
+				     "or --max-memory SIZE", sw->npoints, mem_text(all, a), mem_text(one, o),
+				     what, mem_text((double)limit, l),
+				     scn_max_memory > 0 ? "of --max-memory" : "this machine has available");
+				ok = false;
+			}
+		}
 	}
 	free_axes(w.ax, sw->naxes);
 	yn_free(w.root);

@@ -238,6 +238,9 @@ struct sim {
 	sim_stage_sink stage_sink; void *stage_ctx;
 	sim_task_sink task_sink; void *task_ctx;
 	sim_state_sink state_sink; void *state_ctx;
+	sim_watch_fn watch; void *watch_ctx;
+	uint32_t watch_every, watch_left;
+	bool stopped;            /* the watch said stop */
 	int64_t *state_since;          /* by job, with a state sink: when its
 					  state began; NULL without one */
 	struct run *runs; int cap_runs, free_run; /* slot pool, free list */
@@ -2758,12 +2761,21 @@ int sim_run(struct sim *s)
 		if (!s->jobs_left)
 			break; /* what is left (failures, a policy's timers) changes
 				  nothing any job does */
+		if (s->watch && !--s->watch_left) {
+			s->watch_left = s->watch_every;
+			if (s->watch(s->watch_ctx, s)) {
+				s->stopped = true;
+				break;
+			}
+		}
 	}
 	uint64_t dt = ticks() - t0;
 	double ns = (double)(mono_ns() - ns0);
 	s->tot.policy_ns = dt ? (uint64_t)((double)s->pol_ticks * ns / (double)dt) : 0;
 	if (s->overflow)
 		return -1;
+	if (s->stopped)
+		return SIM_STOPPED;
 	integrate(s);
 	if (s->down)
 		integrate_down(s);
@@ -2979,6 +2991,13 @@ int sim_exec_tasks(const struct sim *s, const struct sim_exec *x)
 		return 0;
 	const struct sim_job_exec *je = &j->live->execs[x->jpos];
 	return x->ready_us >= 0 && je->free >= 0 ? x->slots - je->free : 0;
+}
+
+void sim_set_watch(struct sim *s, sim_watch_fn fn, void *ctx, uint32_t every)
+{
+	s->watch = fn;
+	s->watch_ctx = ctx;
+	s->watch_every = s->watch_left = every ? every : 1;
 }
 
 void sim_set_state_sink(struct sim *s, sim_state_sink fn, void *ctx)

@@ -318,7 +318,8 @@ const struct sim_shape *sim_shape_at(const struct sim *s, int k);
 #define SIM_TIME_MAX (EQ_TIME_LIMIT - 1)
 
 /* Play the run to its end.  Returns 0, or -1 if an event would fall past
- * SIM_TIME_MAX (absurd durations or speeds); the run's results are then
+ * SIM_TIME_MAX (absurd durations or speeds), or SIM_STOPPED when its
+ * watch (sim_set_watch) stopped it; the run's results are then
  * meaningless and must not be written. */
 int sim_run(struct sim *s);
 
@@ -366,6 +367,13 @@ typedef void (*sim_state_sink)(void *ctx, const struct sim *s, const struct sim_
 void sim_set_state_sink(struct sim *s, sim_state_sink fn, void *ctx);
 /* Where stopped task attempts go (none by default).  Set before sim_run. */
 void sim_set_task_sink(struct sim *s, sim_task_sink fn, void *ctx);
+/* Called every `every` turns (timestamps) of sim_run, a driver's look at
+ * a long run: progress, an interrupt.  A non-zero return stops the run:
+ * sim_run then returns SIM_STOPPED, its results unfinished (not to be
+ * written).  Set before sim_run; none by default. */
+typedef int (*sim_watch_fn)(void *ctx, const struct sim *s);
+void sim_set_watch(struct sim *s, sim_watch_fn fn, void *ctx, uint32_t every);
+#define SIM_STOPPED (-2)
 /* Where ended stages go (none by default).  Set before sim_run. */
 void sim_set_stage_sink(struct sim *s, sim_stage_sink fn, void *ctx);
 const struct sim_totals *sim_totals(const struct sim *s);

@@ -6,7 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cmd.h"
@@ -131,11 +135,45 @@ static void many_files(void)
 	free(out), free(err);
 }
 
+/* SIGINT and SIGTERM stop a run at once (its watch): exit 130 or 143,
+ * no result file, no .tmp left. */
+static void interrupt_run(void)
+{
+	static const int sigs[] = {SIGINT, SIGTERM};
+	for (int k = 0; k < 2; k++) {
+		char dir[] = "/tmp/hetsim-int-XXXXXX";
+		CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+		char *argv[] = {"hetsim", "run", "tests/scenarios/edge/long-run.yaml", "-q", "-o", dir,
+				NULL};
+		fflush(NULL);
+		pid_t pid = fork();
+		if (pid == 0) {
+			int fd = open("/dev/null", O_WRONLY);
+			dup2(fd, 1), dup2(fd, 2);
+			_exit(cmd_main(6, argv));
+		}
+		usleep(300000);
+		kill(pid, sigs[k]);
+		int st;
+		waitpid(pid, &st, 0);
+		CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 128 + sigs[k]);
+		DIR *d = opendir(dir);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+		int n = 0;
+		for (struct dirent *e; (e = readdir(d));)
+			n += e->d_name[0] != '.';
+		closedir(d);
+		CU_ASSERT_EQUAL(n, 0);
+		h_rmtree(dir);
+	}
+}
+
 int test_suite_cli(void)
 {
 	TEST_SUITE("cli",
 		   {"getopt_long spellings: the same run", spellings},
 		   {"bad command lines: exit 2, the option named, nothing written", bad_lines},
-		   {"validate takes any number of files", many_files});
+		   {"validate takes any number of files", many_files},
+		   {"SIGINT, SIGTERM: a run stops at once, exit 130 or 143, no file", interrupt_run});
 	return 0;
 }

@@ -653,6 +653,47 @@ static void test_whole_sets(void)
 	h_rmtree(dir);
 }
 
+/* A sweep whose points would not fit in memory is refused before they
+ * are made (issue 19: 10 000 points of 10 000 job groups wanted 50 GB),
+ * at its sweep key, naming the estimate and its largest part. */
+static void test_memory_guard(void)
+{
+	char path[] = "/tmp/hetsim-mem-XXXXXX";
+	int fd = mkstemp(path);
+	CU_ASSERT_FATAL(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	fputs("cluster: [{name: n, cores: 8, memory: 32GiB}]\nworkload:\n", f);
+	for (int i = 0; i < 50; i++)
+		fprintf(f, "  - {name: w%d, type: wordcount, input: 1GiB}\n", i);
+	fputs("policies: [fifo]\nsweep:\n  - label: s\n    path: seed\n    values: [", f);
+	for (int i = 0; i < 100; i++)
+		fprintf(f, "%s%d", i ? ", " : "", i);
+	fputs("]\n", f);
+	fclose(f);
+	char args[600], *out, *err;
+	snprintf(args, sizeof args, "validate %s --max-memory 256KiB", path);
+	CU_ASSERT_EQUAL(h_hetsim(args, &out, &err), 1);
+	char want[700];
+	snprintf(want, sizeof want, "%s:54:1: the sweep's 100 points would hold about ", path);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, want));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, ", most of it its 50 job groups), above the 256.0 KiB of "
+					   "--max-memory: fewer points, or --max-memory SIZE\n"));
+	CU_ASSERT_EQUAL(strchr(err, '\n') - err + 1, (long)strlen(err)); /* one line */
+	free(out), free(err);
+	snprintf(args, sizeof args, "validate %s --max-memory none", path);
+	CU_ASSERT_EQUAL(h_hetsim(args, &out, &err), 0);
+	free(out), free(err);
+	snprintf(args, sizeof args, "validate %s --max-memory 64MiB", path);
+	CU_ASSERT_EQUAL(h_hetsim(args, &out, &err), 0);
+	free(out), free(err);
+	snprintf(args, sizeof args, "sweep %s --max-memory lots", path);
+	CU_ASSERT_EQUAL(h_hetsim(args, &out, &err), 2);
+	CU_ASSERT_STRING_EQUAL(err, "hetsim sweep: option '--max-memory' wants a size such as 8GiB "
+				    "or 512MiB (B, KiB, MiB, GiB, TiB), or none, got 'lots'\n");
+	free(out), free(err);
+	remove(path);
+}
+
 int test_suite_sweep(void)
 {
 	CU_pSuite s = CU_add_suite("sweep", setup, teardown);
@@ -667,7 +708,9 @@ int test_suite_sweep(void)
 	    !CU_add_test(s, "killed at a random run, resumed: nothing redone, the same bytes",
 			 test_resume) ||
 	    !CU_add_test(s, "result sets whole: a manifest, stale files gone, cut short refused",
-			 test_whole_sets))
+			 test_whole_sets) ||
+	    !CU_add_test(s, "a sweep too large for memory: refused before its points are made",
+			 test_memory_guard))
 		return -1;
 	return 0;
 }
