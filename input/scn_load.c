@@ -6,6 +6,7 @@
  * zeroed at their full length first), so scn_free() can take back a
  * half-built scenario and no walker has cleanup of its own.
  */
+#include "arena.h"
 #include "registry.h"
 #include "scenario.h"
 
@@ -3066,6 +3067,52 @@ static int model_checks(const struct scn *s, char *err, size_t errlen)
 
 /* One scenario from a tree (the file's, with a sweep point's values in
  * place).  On error NULL, nothing allocated, the message in err. */
+/* Whether a job group's tasks, under the cost model, fit the simulated
+ * clock (SIM_TIME_MAX, about 35.7 years): its first job's DAG is built
+ * as a run would build it, and a task longer than the clock, or the
+ * group's work over every core of the cluster longer than it, is refused
+ * at the group, before a run fails late without a position (issue 19).
+ * -1 with the message in err. */
+static int check_time_scale(const struct scn *s, char *err, size_t errlen)
+{
+	double cores = 0;
+	for (int i = 0; i < s->ngroups; i++)
+		cores += (double)s->groups[i].count * s->groups[i].cores; /* (whole cores) */
+	struct arena a;
+	arena_init(&a);
+	int rc = 0;
+	for (int g = 0; g < s->njobgroups && !rc; g++) {
+		const struct scn_job_group *j = &s->jobs[g];
+		if (!j->ops || !j->ops->build || j->trace)
+			continue; /* (a trace's times are bounded by its importer) */
+		struct sim_dag d = {0};
+		arena_reset(&a);
+		sim_build_dag(s, g, 0, s->seed, &a, &d);
+		double longest = 0, work = 0;
+		for (int k = 0; k < d.nstages; k++)
+			for (int t = 0; t < d.st[k].ntasks; t++) {
+				double w = d.st[k].work_us[t];
+				longest = w > longest ? w : longest;
+				work += w;
+			}
+		double span = cores > 0 ? work * j->count / cores : 0;
+		if (longest > (double)SIM_TIME_MAX || span > (double)SIM_TIME_MAX) {
+			snprintf(err, errlen, "%s:%d:%d: job group '%s': %s %.3g s under the cost model "
+				 "%s, past the simulated clock's %.1f years: its coefficients (or the "
+				 "group's sizes) are out of scale", j->pos.file, j->pos.line, j->pos.col,
+				 j->name, longest > (double)SIM_TIME_MAX ? "a task would take"
+				 : "its work over every core would take",
+				 (longest > (double)SIM_TIME_MAX ? longest : span) / 1e6,
+				 s->cost.builtin ? "(the built-in default)"
+				 : s->cost.path ? s->cost.path : "of the scenario",
+				 (double)SIM_TIME_MAX / 1e6 / 31557600);
+			rc = -1;
+		}
+	}
+	arena_free(&a);
+	return rc;
+}
+
 static struct scn *load_tree(const char *path, const struct yn *root, char *err, size_t errlen)
 {
 	struct scn *s = xcalloc(1, sizeof *s);
@@ -3080,7 +3127,7 @@ static struct scn *load_tree(const char *path, const struct yn *root, char *err,
 		free(ld.seen[k].slot);
 	if (rc == 0 && !yn_get(root, "cost_model") && model_checks(s, err, errlen) < 0)
 		rc = load_builtin_cost(&ld); /* the job models need one: the default */
-	if (rc == 0 && model_checks(s, err, errlen) == 0) {
+	if (rc == 0 && model_checks(s, err, errlen) == 0 && check_time_scale(s, err, errlen) == 0) {
 		scn_busy_curves(s, NULL);
 		return s;
 	}

@@ -532,6 +532,7 @@ static const struct {
 	{"parent_later", "parent_later.yaml:21:15: parent 'reduce' of stage 'map' comes after it (parents must be earlier stages)"},
 	{"parent_unknown", "parent_unknown.yaml:24:15: unknown stage 'mpa' in parents of 'reduce' (earlier stages: map)"},
 	{"dist_unknown", "dist_unknown.yaml:20:22: unknown distribution 'normal' (known: constant, exponential, lognormal, uniform)"},
+	{"cost_time_scale", "cost_time_scale.yaml:6:5: job group 'wc': a task would take 1.28e+09 s under the cost model of the scenario, past the simulated clock's 35.7 years: its coefficients (or the group's sizes) are out of scale"},
 	{"label_unknown", "label_unknown.yaml:18:18: no node group carries label 'tpu' (did you mean 'gpu'?)"},
 	{"labels_auto_mixed", "labels_auto_mixed.yaml:6:12: 'auto' cannot be mixed with other labels; write labels: auto"},
 	{"count_negative", "count_negative.yaml:17:10: expected an integer >= 1, got '-2'"},
@@ -596,6 +597,16 @@ static void test_bad_files(void)
 		if (s || strcmp(err, want) != 0)
 			fprintf(stderr, "\n  %s\n  want: %s\n  got:  %s\n", path, want, err);
 		scn_free(s);
+		/* the command says the same, exit 1, and writes nothing: its
+		 * output folder is not even made */
+		char args[600], *out, *cerr, line[600];
+		snprintf(args, sizeof args, "run %s -q -o /tmp/hetsim-bad-out/x", path);
+		CU_ASSERT_EQUAL(h_hetsim(args, &out, &cerr), 1);
+		snprintf(line, sizeof line, "%s\n", want);
+		CU_ASSERT_PTR_NOT_NULL(strstr(cerr, line));
+		struct stat st;
+		CU_ASSERT_NOT_EQUAL(stat("/tmp/hetsim-bad-out", &st), 0);
+		free(out), free(cerr);
 	}
 }
 
