@@ -636,9 +636,10 @@ static int parse_row(char *line, struct cal_sample *x, char *what, size_t len)
 
 int fit_read_samples(const char *path, struct cal_samples *s, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
+	const char *why;
+	FILE *f = fopen_regular(path, &why);
 	if (!f) {
-		snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+		snprintf(err, errlen, "cannot read '%s': %s", path, why);
 		return -1;
 	}
 	char line[1024];

@@ -88,10 +88,10 @@ static int model_ref(const char *path, const struct scn_cost_meta *m, double *sp
 static struct scn *load_model(const char *path)
 {
 	char err[1024];
-	FILE *f = fopen(path, "r");
+	const char *why;
+	FILE *f = fopen_regular(path, &why);
 	if (!f) {
-		fprintf(stderr, "hetsim calibrate: cannot read model '%s': %s\n", path,
-			strerror(errno));
+		fprintf(stderr, "hetsim calibrate: cannot read model '%s': %s\n", path, why);
 		return NULL;
 	}
 	fclose(f);

@@ -347,10 +347,11 @@ static int can_write(const char *path)
 static int can_read(const char *const *files, int n)
 {
 	for (int i = 0; i < n; i++) {
-		FILE *f = fopen(files[i], "r");
+		const char *why;
+		FILE *f = fopen_regular(files[i], &why);
 		if (!f) {
 			fprintf(stderr, "hetsim calibrate: option '--input': cannot read '%s': %s\n",
-				files[i], strerror(errno));
+				files[i], why);
 			return 1;
 		}
 		fclose(f);

@@ -27,6 +27,14 @@ static int take(const char *cmd, const struct cmd_opt *o, int k, const char *v,
 			o->name, o->arg);
 		return -1;
 	}
+	/* a path past what the folders' names can hold would be cut: refused
+	 * before a folder is made (it made the cut one) */
+	if (o->arg && (!strcmp(o->arg, "DIR") || !strcmp(o->arg, "FILE")) &&
+	    strlen(v) > CMD_PATH_MAX) {
+		fprintf(stderr, "hetsim %s: option '--%s' wants a path of at most %d characters, "
+			"got one of %zu\n", cmd, o->name, CMD_PATH_MAX, strlen(v));
+		return -1;
+	}
 	if (out->n == ARRAY_LEN(out->val)) {
 		fprintf(stderr, "hetsim %s: more than %d options\n", cmd, (int)ARRAY_LEN(out->val));
 		return -1;

@@ -40,6 +40,9 @@ struct cmd_args {
  * first that fails. */
 int cmd_load_plugins(const struct cmd_opt *opts, const struct cmd_args *a);
 
+/* The longest path an option takes (DIR, FILE): the files under it keep
+ * their names within PATH_MAX. */
+#define CMD_PATH_MAX 3800
 /* Parse argv against opts.  On a bad command line prints
  * "hetsim CMD: <what>" and returns -1 (the caller exits 2). */
 int cmd_parse(const char *cmd, const struct cmd_opt *opts, int argc, char **argv,

@@ -441,10 +441,14 @@ static int load_table(struct plugin *p, const char *path, char *err, size_t errl
 const struct policy_ops *pol_plugin_load(const char *path, char *err, size_t errlen)
 {
 	char *real = realpath(path, NULL);
-	if (!real) {
-		err_at(err, errlen, path, "cannot open the plugin: %s", strerror(errno));
+	const char *why;
+	FILE *rf = real ? fopen_regular(real, &why) : NULL;
+	if (!rf) { /* (a named pipe would hang dlopen) */
+		err_at(err, errlen, path, "cannot open the plugin: %s", real ? why : strerror(errno));
+		free(real);
 		return NULL;
 	}
+	fclose(rf);
 	for (struct plugin *p = plugins; p; p = p->next)
 		if (strcmp(p->real, real) == 0) {
 			free(real);

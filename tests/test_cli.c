@@ -115,6 +115,15 @@ static void bad_lines(void)
 	CU_ASSERT_EQUAL(quiet_main(4, argv2, &err), 2);
 	CU_ASSERT_STRING_EQUAL(err, "hetsim run: option '--output' wants a value (DIR), got ''\n");
 	free(err);
+	/* a path too long for the files under it: refused before a folder */
+	static char longdir[4100];
+	memset(longdir, 'a', 4000);
+	memcpy(longdir, "/tmp/", 5);
+	char *argv3[] = {"hetsim", "run", SCN, "-o", longdir, NULL};
+	CU_ASSERT_EQUAL(quiet_main(5, argv3, &err), 2);
+	CU_ASSERT_STRING_EQUAL(err, "hetsim run: option '--output' wants a path of at most 3800 "
+				    "characters, got one of 4000\n");
+	free(err);
 	/* the largest seed is a seed */
 	char *csv = runs_of("run " SCN " -q -r 1 -p fifo --seed 18446744073709551615 -o %s");
 	CU_ASSERT_PTR_NOT_NULL(csv);

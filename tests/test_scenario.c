@@ -850,6 +850,9 @@ static void named_pipes(void)
 		CU_ASSERT_STRING_EQUAL(err, want);
 		remove(yaml);
 	}
+	CU_ASSERT_PTR_NULL(pol_plugin_load(fifo, err, sizeof err)); /* (dlopen would hang) */
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "cannot open the plugin: not a regular file (a named "
+					   "pipe)"));
 	CU_ASSERT_PTR_NULL(plot_csv_read(fifo, err, sizeof err));
 	snprintf(want, sizeof want, "%s:0:0: cannot open: not a regular file (a named pipe)", fifo);
 	CU_ASSERT_STRING_EQUAL(err, want);
