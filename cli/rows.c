@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "metrics.h"
 #include "scenario.h"
@@ -158,6 +159,8 @@ int rows_files_open(struct rows_files *o)
 	char p[4200];
 	for (int i = 0; i < o->n; i++)
 		o->f[i] = NULL;
+	struct stat st;
+	o->made = stat(o->dir, &st) != 0;
 	if (rows_mkdirs(o->dir)) {
 		fprintf(stderr, "hetsim %s: cannot create %s: %s\n", o->cmd, o->dir, strerror(errno));
 		return -1;
@@ -296,6 +299,8 @@ int rows_files_close(struct rows_files *o, bool ok)
 		if (!ok)
 			remove(tmp);
 	}
+	if (!ok && o->made)
+		rmdir(o->dir); /* the folder it made, empty again: nothing left of it */
 	/* the files of the set before (its manifest's) that this one does not
 	 * write go, so that no stale file sits beside new ones; files hetsim
 	 * did not list (a folder made by hand, an older hetsim's) stay */

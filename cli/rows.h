@@ -88,6 +88,8 @@ struct rows_files {
 	const char *const *names;  /* file names, n of them */
 	int n;                     /* at most ROWS_FILES_MAX */
 	FILE *f[ROWS_FILES_MAX];   /* open files, by name index */
+	bool made;                 /* rows_files_open made the folder: a set
+				      that fails takes it away again */
 };
 int rows_files_open(struct rows_files *o);
 /* Close the set; when ok, commit it: DIR/manifest.csv first (each file

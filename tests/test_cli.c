@@ -150,10 +150,11 @@ static void interrupt_run(void)
 {
 	static const int sigs[] = {SIGINT, SIGTERM};
 	for (int k = 0; k < 2; k++) {
-		char dir[] = "/tmp/hetsim-int-XXXXXX";
+		char dir[] = "/tmp/hetsim-int-XXXXXX", sub[64];
 		CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
-		char *argv[] = {"hetsim", "run", "tests/scenarios/edge/long-run.yaml", "-q", "-o", dir,
-				NULL};
+		snprintf(sub, sizeof sub, "%s/new", dir); /* (a folder the run makes) */
+		char *argv[] = {"hetsim", "run", "tests/scenarios/edge/long-run.yaml", "-q", "-o",
+				k ? sub : dir, NULL};
 		fflush(NULL);
 		pid_t pid = fork();
 		if (pid == 0) {
@@ -172,7 +173,7 @@ static void interrupt_run(void)
 		for (struct dirent *e; (e = readdir(d));)
 			n += e->d_name[0] != '.';
 		closedir(d);
-		CU_ASSERT_EQUAL(n, 0);
+		CU_ASSERT_EQUAL(n, 0); /* (and the folder it made is gone) */
 		h_rmtree(dir);
 	}
 }
