@@ -316,23 +316,15 @@ static int pod_row(struct tr_build *b, const struct header *h, char *line, size_
 	return tr_add(b, (int32_t)ordinal, arrival, run, -1, &sh, NULL, queue, NULL) < 0 ? -1 : 0;
 }
 
-/* A read error of zr_line, "path:N: reason" or "path: reason", as an
+/* A read error of zr_line, "path:N:C: reason" or "path: reason", as an
  * error at line N (else the line after the last read) of the trace. */
 static int read_fail(struct tr_build *b, struct zr *in, const char *err)
 {
-	const char *path = tr_path(b), *p = err;
-	size_t n = strlen(path);
 	int64_t line = zr_lineno(in) + 1;
-	if (!strncmp(err, path, n) && err[n] == ':') {
-		p = err + n + 1;
-		if (*p >= '0' && *p <= '9') {
-			line = strtoll(p, (char **)&p, 10);
-			p += *p == ':';
-		}
-		p += *p == ' ';
-	}
+	int col = 1;
+	const char *p = zr_error_at(err, tr_path(b), &line, &col);
 	tr_at(b, line);
-	return tr_fail(b, 1, "%s", p);
+	return tr_fail(b, col, "%s", p);
 }
 
 /* An error in the header row (line 1, not a record of the counts: the

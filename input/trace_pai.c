@@ -470,23 +470,15 @@ static int task_row(struct tr_build *b, struct jobtab *t, char *line, size_t len
 	return 0;
 }
 
-/* A read error of zr_line ("path:N: reason") in table `name`. */
+/* A read error of zr_line ("path:N:C: reason") in table `name`. */
 static int read_fail(struct tr_build *b, struct zr *in, const char *path, const char *name,
 		     const char *err)
 {
-	const char *p = err;
-	size_t n = strlen(path);
 	int64_t line = zr_lineno(in) + 1;
-	if (!strncmp(err, path, n) && err[n] == ':') {
-		p = err + n + 1;
-		if (*p >= '0' && *p <= '9') {
-			line = strtoll(p, (char **)&p, 10);
-			p += *p == ':';
-		}
-		p += *p == ' ';
-	}
+	int col = 1;
+	const char *p = zr_error_at(err, path, &line, &col);
 	tr_at(b, line);
-	return tr_fail(b, 1, "%s: %s", name, p);
+	return tr_fail(b, col, "%s: %s", name, p);
 }
 
 /* Whether a table's first row is its header (its first column's name). */

@@ -850,21 +850,13 @@ static int scan_line(struct tr_build *b, struct scan *sc, const char *line, size
 	return sc->o.len > MAX_OBJECT ? too_long(b, sc) : 0;
 }
 
-/* A read error of zr_line ("path:N: reason") at its line. */
+/* A read error of zr_line ("path:N:C: reason") at its line. */
 static int read_fail(struct tr_build *b, struct zr *in, const char *err)
 {
-	const char *path = tr_path(b), *p = err;
-	size_t n = strlen(path);
 	int64_t line = zr_lineno(in) + 1;
-	if (!strncmp(err, path, n) && err[n] == ':') {
-		p = err + n + 1;
-		if (*p >= '0' && *p <= '9') {
-			line = strtoll(p, (char **)&p, 10);
-			p += *p == ':';
-		}
-		p += *p == ' ';
-	}
-	return scan_fail(b, line, 1, "%s", p);
+	int col = 1;
+	const char *p = zr_error_at(err, tr_path(b), &line, &col);
+	return scan_fail(b, line, col, "%s", p);
 }
 
 static int philly_jobs(struct tr_build *b, struct zr *in)

@@ -182,17 +182,12 @@ static int swf_jobs(struct tr_build *b, struct zr *in)
 		if (rc == 2)
 			return 0;
 	}
-	if (r < 0) { /* zr's "path:N: reason": at line N */
-		const char *p = err, *path = tr_path(b);
-		size_t n = strlen(path);
+	if (r < 0) { /* zr's "path:N:C: reason": at line N */
 		int64_t line = zr_lineno(in) + 1;
-		if (!strncmp(err, path, n) && err[n] == ':' && err[n + 1] >= '0' && err[n + 1] <= '9') {
-			char *e;
-			line = strtoll(err + n + 1, &e, 10);
-			p = e + (*e == ':') + (e[*e == ':'] == ' ');
-		}
+		int col = 1;
+		const char *p = zr_error_at(err, tr_path(b), &line, &col);
 		tr_at(b, line);
-		return tr_fail(b, 1, "%s", p);
+		return tr_fail(b, col, "%s", p);
 	}
 	return 0;
 }

@@ -144,6 +144,24 @@ static long fill(struct zr *z, char *err, size_t errlen)
 	}
 }
 
+const char *zr_error_at(const char *err, const char *path, int64_t *line, int *col)
+{
+	size_t n = strlen(path);
+	if (strncmp(err, path, n) || err[n] != ':')
+		return err;
+	const char *p = err + n + 1;
+	if (*p >= '0' && *p <= '9') {
+		char *e;
+		*line = strtoll(p, &e, 10);
+		p = e + (*e == ':');
+		if (*p >= '0' && *p <= '9') {
+			*col = (int)strtol(p, &e, 10);
+			p = e + (*e == ':');
+		}
+	}
+	return p + (*p == ' ');
+}
+
 int zr_line(struct zr *z, char **line, size_t *len, char *err, size_t errlen)
 {
 	size_t scanned = z->pos;

@@ -27,6 +27,11 @@ void zr_close(struct zr *z);
  * or decompression error (message in err: "path:line: reason").  A NUL
  * byte inside a line is an error: no text format here has one. */
 int zr_line(struct zr *z, char **line, size_t *len, char *err, size_t errlen);
+/* A zr error of the file `path` ("path:LINE:COL: reason", or "path:
+ * reason"), taken apart: its reason, with *line and *col set where the
+ * error names them (left as they are otherwise).  What an importer
+ * re-raises at its own position. */
+const char *zr_error_at(const char *err, const char *path, int64_t *line, int *col);
 
 /* The number of the line last returned, 1-based. */
 int64_t zr_lineno(const struct zr *z);

@@ -1463,9 +1463,37 @@ static void philly_bad_machines(void)
 	tmp_close(&d);
 }
 
+/* What the fuzz trace target found, pinned (docs/errors.md): a NUL byte
+ * in a text trace, at its line and column, and an SWF header with no
+ * usable size, at 1:1 (both were messages without a position). */
+static void fuzz_found(void)
+{
+	struct tmp d;
+	tmp_open(&d);
+	snprintf(d.path, sizeof d.path, "%s/nul.swf", d.dir);
+	FILE *f = fopen(d.path, "wb");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fwrite("; Version: 2.2\n; M\0xNodes: 4\n", 1, 29, f);
+	fclose(f);
+	struct trace_opts o = {.format = "swf"};
+	expect_fail(d.path, &o, ":2:4: a NUL byte in the text (not a text file?)");
+	const char *p = tmp_put(&d, "nosize.swf", "; Version: 2.2\n; MaxNodes: 0\n"
+				"1 0 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 -1 -1 -1 -1\n");
+	struct scn_node_group *g = NULL;
+	int ng = 0;
+	char err[1024] = "", want[1200];
+	CU_ASSERT_EQUAL(trace_read_nodes(p, "swf", "n", &g, &ng, err, sizeof err), -1);
+	snprintf(want, sizeof want, "%s:1:1: no usable MaxNodes or MaxProcs in the header (0, 0): "
+		 "give the cluster in the scenario", p);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	free(g);
+	tmp_close(&d);
+}
+
 int test_suite_importers(void)
 {
 	TEST_SUITE("importers",
+		   {"what the fuzzer found: a NUL byte, an SWF header without a size", fuzz_found},
 		   {"openb: the default pod list (awk counts)", openb_default},
 		   {"openb: the default pod list offer-only", openb_default_offer},
 		   {"openb: completed_only keeps the Succeeded pods", openb_default_completed},
