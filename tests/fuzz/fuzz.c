@@ -41,6 +41,11 @@ void fuzz_check_error(const char *who, const char *path, const char *err)
 		for (p++; isdigit((unsigned char)*p); p++)
 			;
 		ok = p[0] == ':' && p[1] == ' ' && p[2] && !strchr(err, '\n');
+		/* and one position, not two ("f:2:1: 4: ...", a re-raised error) */
+		const char *m = p + 2, *d = m;
+		while (isdigit((unsigned char)*d))
+			d++;
+		ok = ok && !(d > m && *d == ':');
 	}
 	if (!ok) {
 		fprintf(stderr, "fuzz: %s broke the error contract (one line \"%s:LINE:COL: "
