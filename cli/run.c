@@ -22,6 +22,7 @@
 #include "rng.h"
 #include "rows.h"
 #include "scenario.h"
+#include "scn_trace.h"
 #include "sim.h"
 #include "util.h"
 
@@ -213,9 +214,7 @@ static char *put_why(char *p, struct rowbuf *rb, const struct sim *s, int why)
 		char b[160];
 		n = name_add(&rb->why, why, sim_why_name(sim_scenario(s), why, b, sizeof b));
 	}
-	p = put_name(p, n);
-	p[-1] = '\n';
-	return p;
+	return put_name(p, n); /* (its comma after it) */
 }
 
 static char *put_node(char *p, struct rowbuf *rb, const struct sim *s, int node)
@@ -320,9 +319,15 @@ static void job_rows(struct rowbuf *rb, const struct sim *s, int from, int to)
 		p = put_num(p, j->nodes_used);
 		p = put_num(p, j->gpus_used);
 		if (j->status == JOB_DONE) /* the reason of others: see sim_exec_sink */
-			p[-1] = ',', *p++ = '\n';
+			*p++ = ',';
 		else
 			p = put_why(p, rb, s, sim_job_why(s, i));
+		/* the job's own number in its trace, for joining with it; empty
+		 * for a job of a hand-written group */
+		const struct scn_trace *t = sim_scenario(s)->jobs[j->group].trace;
+		if (t)
+			p = wr_i64(p, t->jobs[j->index].id);
+		*p++ = '\n';
 		rb_end(rb, p);
 	}
 }
@@ -443,7 +448,7 @@ static const char *const out_headers[NOUT] = {
 	"scenario,policy," ROWS_RUN_HEADER,
 	"scenario,policy," ROWS_TYPES_HEADER,
 	"policy,replication,job,group,index,type,status,arrival_s,start_s,end_s,jct_s,nodes,gpus,"
-	"reason\n",
+	"reason,trace_id\n",
 	"policy,replication,executor,job,group,type,role,node,cores,memory_mib,gpus,launch_s,"
 	"ready_s,end_s,gpu_from_s,gpu_to_s\n",
 	"policy," ROWS_TIMING_HEADER,

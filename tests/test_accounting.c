@@ -71,14 +71,14 @@ static void reject_late(void)
 	CU_ASSERT_EQUAL(h_hetsim("run " ACC "reject-late.yaml -q -o /tmp/hetsim-acc-rl", &out, &err), 0);
 	char *jobs = h_slurp("/tmp/hetsim-acc-rl/jobs.csv", NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(jobs);
-	CU_ASSERT_PTR_NOT_NULL(strstr(jobs, ",gpus,reason\n"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(jobs, "\nfifo,0,1,late,0,angel,unplaceable,100.000000,,,,0,0,memory\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(jobs, ",gpus,reason,trace_id\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(jobs, "\nfifo,0,1,late,0,angel,unplaceable,100.000000,,,,0,0,memory,\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(jobs, "\nyarn,0,1,late,0,angel,failed,100.000000,,100.000000,"
-					    "0.000000,0,0,max-allocation\n"));
+					    "0.000000,0,0,max-allocation,\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(jobs, "\nspark-standalone,0,1,late,0,angel,unplaceable,"
-					    "100.000000,,,,0,0,job-type\n"));
+					    "100.000000,,,,0,0,job-type,\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(jobs, "\nfifo,0,0,small,0,synthetic,done,0.000000,0.000000,"
-					    "4.000000,4.000000,1,0,\n"));
+					    "4.000000,4.000000,1,0,,\n"));
 	char *runs = h_slurp("/tmp/hetsim-acc-rl/runs.csv", NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(runs);
 	/* makespan 4; utilisation over the run's span, 0..100 s: 4 core-s of 800 */

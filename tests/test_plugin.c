@@ -347,8 +347,8 @@ static void test_switches(void)
 	char *jobs = h_slurp(args, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(jobs);
 	CU_ASSERT_PTR_NOT_NULL(strstr(jobs, "k,0,0,small,0,synthetic,unplaceable,0.000000,,,,0,0,"
-				       "never-placed\n"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(jobs, ",big,0,synthetic,unplaceable,0.000000,,,,0,0,memory\n"));
+				       "never-placed,\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(jobs, ",big,0,synthetic,unplaceable,0.000000,,,,0,0,memory,\n"));
 	free(jobs);
 
 	snprintf(args, sizeof args, "policies --plugin %s/libknobs.so", tmp);

@@ -767,9 +767,36 @@ static void trace_info_cli(void)
 	free(err);
 }
 
+/* jobs.csv carries each trace job's own number (trace-ids.yaml: a window
+ * and first 3 of the NASA log; the numbers by awk there); a job of a
+ * hand-written group has none. */
+static void trace_ids(void)
+{
+	char dir[] = "/tmp/hetsim-tid-XXXXXX", args[300], path[300], *out, *err;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	snprintf(args, sizeof args, "run tests/scenarios/hand/trace-ids.yaml -q -o %s", dir);
+	CU_ASSERT_EQUAL(h_hetsim(args, &out, &err), 0);
+	free(out), free(err);
+	snprintf(path, sizeof path, "%s/jobs.csv", dir);
+	char *jobs = h_slurp(path, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(jobs);
+	CU_ASSERT_PTR_NOT_NULL(strstr(jobs, ",gpus,reason,trace_id\n"));
+	static const char *const ids[] = {"0,nasa,0", "1,nasa,1", "2,nasa,2"};
+	static const char *const want[] = {",,417\n", ",,501\n", ",,507\n"};
+	for (int i = 0; i < 3; i++) {
+		const char *row = strstr(jobs, ids[i]);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(row);
+		const char *end = strchr(row, '\n');
+		CU_ASSERT(end && !strncmp(end + 1 - strlen(want[i]), want[i], strlen(want[i])));
+	}
+	free(jobs);
+	h_rmtree(dir);
+}
+
 int test_suite_trace(void)
 {
 	TEST_SUITE("trace",
+		   {"jobs.csv: a trace job's own number (trace_id)", trace_ids},
 		   {"swf: the NASA iPSC log's counts (awk) and its header's machine", swf_nasa_counts},
 		   {"swf: executors, memory, requested time, users, queues, status", swf_mapping},
 		   {"swf: malformed records are errors with line and column", swf_malformed},

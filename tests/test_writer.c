@@ -154,9 +154,9 @@ static void thread_same_bytes(void)
 			for (const char *p = a; *p; p++)
 				rows += *p == '\n';
 			CU_ASSERT_EQUAL(rows, 1 + 6 * 10029);
-			CU_ASSERT_PTR_NOT_NULL(strstr(a, ",toobig,0,synthetic,unplaceable,2.000000,,,,0,0,memory\n"));
+			CU_ASSERT_PTR_NOT_NULL(strstr(a, ",toobig,0,synthetic,unplaceable,2.000000,,,,0,0,memory,\n"));
 			CU_ASSERT_PTR_NOT_NULL(strstr(a, ",toobig,0,synthetic,failed,2.000000,,2.000000,"
-							    "0.000000,0,0,max-allocation\n"));
+							    "0.000000,0,0,max-allocation,\n"));
 		}
 		free(a);
 		free(b);
