@@ -1518,7 +1518,8 @@ static int sweep_main(int argc, char **argv, struct state *resumed)
 	char *head = NULL;
 	int nranks = 1, rank = 0;
 	ranks(&rank, &nranks);
-	if (nranks == 1 && state_args(&a, a.pos[0], &st) == 0) {
+	/* (a scenario on standard input cannot be read again: no state) */
+	if (nranks == 1 && strcmp(a.pos[0], "-") && state_args(&a, a.pos[0], &st) == 0) {
 		uint64_t h = state_hash(&st, sw);
 		if (resumed && h != resumed->hash) {
 			fprintf(stderr, "hetsim sweep: %s/sweep.state: the scenario, its cost model or "

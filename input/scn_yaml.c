@@ -233,10 +233,51 @@ static struct yn *finish(struct builder *b, int r)
 	return b->root;
 }
 
+/* Standard input, whole, as a string (at most YN_MAX_STDIN bytes); NULL
+ * and *why if it cannot be read or is longer. */
+#define YN_MAX_STDIN (64L << 20)
+static char *read_stdin(const char **why)
+{
+	size_t len = 0, cap = 65536, n;
+	char *t = xmalloc(cap);
+	while ((n = fread(t + len, 1, cap - 1 - len, stdin)) > 0) {
+		len += n;
+		if (len > (size_t)YN_MAX_STDIN) {
+			free(t);
+			*why = "standard input holds more than 64 MiB";
+			return NULL;
+		}
+		if (len == cap - 1)
+			t = xrealloc(t, cap *= 2);
+	}
+	if (ferror(stdin)) {
+		free(t);
+		*why = strerror(errno);
+		return NULL;
+	}
+	t[len] = 0;
+	if (strlen(t) != len) {
+		free(t);
+		*why = "a NUL byte on standard input";
+		return NULL;
+	}
+	return t;
+}
+
 struct yn *yn_load(const char *path, char *err, size_t errlen)
 {
 	struct builder b = {.path = path, .err = err, .errlen = errlen};
 	const char *why;
+	if (!strcmp(path, "-")) { /* the scenario on standard input */
+		char *text = read_stdin(&why);
+		if (!text) {
+			fail_at(&b, 0, 0, "cannot read: %s", why);
+			return NULL;
+		}
+		struct yn *root = finish(&b, build(&b, NULL, text));
+		free(text);
+		return root;
+	}
 	FILE *f = fopen_regular(path, &why);
 	if (!f) {
 		fail_at(&b, 0, 0, "cannot open: %s", why);

@@ -817,6 +817,39 @@ static void reader_errors(void)
 	h_expect_load_error("name: x\n# caf\xc3\xa9 \xff\n", ":2:8: invalid leading UTF-8 octet");
 }
 
+/* `-`: the scenario on standard input (its relative paths from the
+ * current folder); messages name it "-". */
+static void from_stdin(void)
+{
+	static const char *const texts[] = {
+		"cluster: [{name: n, cores: 2, memory: 4GiB}]\n"
+		"workload: [{name: w, type: wordcount, input: 64MiB}]\npolicies: [fifo]\n",
+		"cluster: [{name: n, cores: 2, memory: 4GiB}]\nworkload: [\n"};
+	for (int i = 0; i < 2; i++) {
+		int fd[2], saved = dup(0);
+		CU_ASSERT_FATAL(pipe(fd) == 0 && saved >= 0);
+		CU_ASSERT_FATAL(write(fd[1], texts[i], strlen(texts[i])) == (ssize_t)strlen(texts[i]));
+		close(fd[1]);
+		dup2(fd[0], 0);
+		close(fd[0]);
+		clearerr(stdin);
+		char err[512] = "";
+		struct scn *s = scn_load("-", err, sizeof err);
+		dup2(saved, 0);
+		close(saved);
+		clearerr(stdin);
+		if (i == 0) {
+			CU_ASSERT_PTR_NOT_NULL(s);
+			CU_ASSERT(s && s->njobgroups == 1 && !strcmp(s->jobs[0].name, "w"));
+		} else {
+			CU_ASSERT_PTR_NULL(s);
+			CU_ASSERT_STRING_EQUAL(err, "-:3:1: did not find expected node content (while "
+						    "parsing a flow node at line 3)");
+		}
+		scn_free(s);
+	}
+}
+
 /* A named pipe, as the scenario, its cost model, a trace or a CSV of
  * plot: refused at once (issue 19: it hung for ever), one line.  An
  * alarm fails the run rather than let a regression hang it. */
@@ -867,6 +900,7 @@ int test_suite_scenario(void)
 		   {"named pipes refused at once: scenario, cost model, trace, CSV", named_pipes},
 		   {"docs/errors.md lists every bad file with its message", docs_list_every_case},
 		   {"libyaml reader errors at their line and column", reader_errors},
+		   {"-: the scenario on standard input", from_stdin},
 		   {"full file: top level and labels", test_full_top},
 		   {"full file: cluster", test_full_cluster},
 		   {"full file: wordcount job", test_full_wordcount},
