@@ -359,16 +359,7 @@ static int pairs(struct gav *p, struct sim *s)
  * projection. */
 static void add_back(struct gav *p, struct sim *s, int job, int64_t sign)
 {
-	const struct sim_job *j = sim_job(s, job);
-	for (int x = 0; x < sim_job_nexecs(j); x++) {
-		const struct sim_exec *e = sim_job_exec(s, j, x);
-		if (!e || !e->live)
-			continue;
-		p->pc[e->node] += sign * e->cores;
-		p->pm[e->node] += sign * e->mem_mib;
-		p->pg[e->node] += sign * (e->gpu_milli ? e->gpu_milli
-						       : (int64_t)e->gpus * CLU_GPU_MILLI);
-	}
+	pol_proj_job(s, job, sign, p->pc, p->pm, p->pg);
 }
 
 static bool projection_ok(const struct gav *p, int n)
@@ -380,41 +371,18 @@ static bool projection_ok(const struct gav *p, int n)
 }
 
 /* Job j's executors packed first fit on the projection, those with GPUs
- * on nodes of model `model` (taken from it). */
-static bool pack(struct gav *p, const struct sim *s, const struct sim_job *j, const char *model)
+ * on nodes of model `model` (taken from it): those it still wants, or
+ * with `all` every one (a job moved from another model: its own are in
+ * the projection, and go). */
+static bool pack(struct gav *p, const struct sim *s, const struct sim_job *j, const char *model,
+		 bool all)
 {
 	const struct clu *c = sim_cluster(s);
 	for (int r = 0; r < j->shape->nroles; r++) {
 		const struct sim_role *ro = &j->shape->role[r];
 		int64_t cores = ro->cores ? ro->cores : CLU_MILLI;
 		int64_t gm = ro->gpus ? (int64_t)ro->gpus * CLU_GPU_MILLI : ro->gpu_milli;
-		for (int k = j->live->granted[r]; k < ro->count; k++) {
-			int node = -1;
-			for (int i = 0; i < c->n && node < 0; i++)
-				if (p->pc[i] >= cores && p->pm[i] >= ro->mem_mib && p->pg[i] >= gm &&
-				    (!gm || !strcmp(pol_gpu_model(&c->nodes[i]), model)))
-					node = i;
-			if (node < 0)
-				return false;
-			p->pc[node] -= cores, p->pm[node] -= ro->mem_mib, p->pg[node] -= gm;
-		}
-	}
-	return true;
-}
-
-/* pack, for a job that is waiting, or for all the executors of one that
- * runs elsewhere (its own are in the projection: they go). */
-static bool pack_whole(struct gav *p, const struct sim *s, const struct sim_job *j,
-		       const char *model)
-{
-	const struct clu *c = sim_cluster(s);
-	if (!j->live->execs_live)
-		return pack(p, s, j, model);
-	for (int r = 0; r < j->shape->nroles; r++) {
-		const struct sim_role *ro = &j->shape->role[r];
-		int64_t cores = ro->cores ? ro->cores : CLU_MILLI;
-		int64_t gm = ro->gpus ? (int64_t)ro->gpus * CLU_GPU_MILLI : ro->gpu_milli;
-		for (int k = 0; k < ro->count; k++) {
+		for (int k = all ? 0 : j->live->granted[r]; k < ro->count; k++) {
 			int node = -1;
 			for (int i = 0; i < c->n && node < 0; i++)
 				if (p->pc[i] >= cores && p->pm[i] >= ro->mem_mib && p->pg[i] >= gm &&
@@ -501,11 +469,11 @@ static void round_assign(struct gav *p, struct sim *s)
 			if (projection_ok(p, c->n)) {
 				p->done[job] = true;
 				if (sim_execs_wanted(sim_job(s, job)) > 0) /* it lost one */
-					pack(p, s, sim_job(s, job), p->type[k]);
+					pack(p, s, sim_job(s, job), p->type[k], false);
 			} else {
 				add_back(p, s, job, +1);
 			}
-		} else if (pack_whole(p, s, sim_job(s, job), p->type[k])) {
+		} else if (pack(p, s, sim_job(s, job), p->type[k], g->running)) {
 			/* waiting, or moved from another model (preempted below;
 			 * it starts on this one once its executors are gone) */
 			p->done[job] = true;
@@ -518,12 +486,7 @@ static void round_assign(struct gav *p, struct sim *s)
 		if (!g->running || !(g->gpus > 0) || g->going || (p->done[job] && !p->moved[job]))
 			continue;
 		g->going = true;
-		const struct sim_job *j = sim_job(s, job);
-		for (int x = 0; x < sim_job_nexecs(j); x++) {
-			struct sim_exec *e = sim_job_exec(s, j, x);
-			if (e && e->live)
-				sim_preempt_executor(s, e);
-		}
+		pol_preempt_job(s, job);
 	}
 }
 

@@ -178,6 +178,30 @@ void pol_whole_verdict(const struct scn_policy *cfg, const struct scn *sc, int g
 	pol_feasible(sc, group, sh, rules, v);
 }
 
+void pol_proj_job(struct sim *s, int job, int64_t sign, int64_t *pc, int64_t *pm,
+		  int64_t *pg)
+{
+	const struct sim_job *j = sim_job(s, job);
+	for (int x = 0; x < sim_job_nexecs(j); x++) {
+		const struct sim_exec *e = sim_job_exec(s, j, x);
+		if (!e || !e->live)
+			continue;
+		pc[e->node] += sign * e->cores;
+		pm[e->node] += sign * e->mem_mib;
+		pg[e->node] += sign * (e->gpu_milli ? e->gpu_milli : (int64_t)e->gpus * CLU_GPU_MILLI);
+	}
+}
+
+void pol_preempt_job(struct sim *s, int job)
+{
+	const struct sim_job *j = sim_job(s, job);
+	for (int x = 0; x < sim_job_nexecs(j); x++) {
+		struct sim_exec *e = sim_job_exec(s, j, x);
+		if (e && e->live)
+			sim_preempt_executor(s, e);
+	}
+}
+
 const char *pol_gpu_model(const struct clu_node *n)
 {
 	return n->gpu_model ? n->gpu_model : "gpu";

@@ -193,6 +193,15 @@ bool pol_first_fit_on(struct pol_tent *t, const struct sim *s, const struct sim_
  * "gpu" where it names none. */
 const char *pol_gpu_model(const struct clu_node *n);
 
+/* Job `job`'s live executors added to (sign +1) or taken from (-1) a
+ * projection of what each node has free: milli-cores pc, MiB pm,
+ * milli-GPUs pg, by node (the preemptive policies plan on one where the
+ * running jobs' resources are free). */
+void pol_proj_job(struct sim *s, int job, int64_t sign, int64_t *pc, int64_t *pm,
+		  int64_t *pg);
+/* Preempt every live executor of job `job` (sim_preempt_executor). */
+void pol_preempt_job(struct sim *s, int job);
+
 /* A policy's verdict (its can_ever_place, or what it decides arrivals
  * with) for jobs that have just arrived, asked once per job shape: a job
  * that holds nothing yet has the answer of its shape (its group's, or

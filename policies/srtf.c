@@ -180,18 +180,8 @@ static void srtf_schedule(void *st, struct sim *s)
 		}
 		/* what jobs already being preempted will give back counts first */
 		for (int k = 0; k < p->nrun; k++)
-			if (p->going[p->run[k]]) {
-				const struct sim_job *v = sim_job(s, p->run[k]);
-				for (int x = 0; x < sim_job_nexecs(v); x++) {
-					const struct sim_exec *e = sim_job_exec(s, v, x);
-					if (!e || !e->live)
-						continue;
-					p->pc[e->node] += e->cores;
-					p->pm[e->node] += e->mem_mib;
-					p->pg[e->node] += e->gpu_milli ? e->gpu_milli
-								       : (int64_t)e->gpus * CLU_GPU_MILLI;
-				}
-			}
+			if (p->going[p->run[k]])
+				pol_proj_job(s, p->run[k], +1, p->pc, p->pm, p->pg);
 		if (packs(p, s, j))
 			break; /* it fits once they are gone: it waits for them */
 		int nv = 0;
@@ -206,28 +196,14 @@ static void srtf_schedule(void *st, struct sim *s)
 		int take = 0;
 		bool fits = false;
 		for (int k = nv - 1; k >= 0 && !fits; k--) { /* the longest first */
-			const struct sim_job *v = sim_job(s, vict[k].job);
-			for (int x = 0; x < sim_job_nexecs(v); x++) {
-				const struct sim_exec *e = sim_job_exec(s, v, x);
-				if (!e || !e->live)
-					continue;
-				p->pc[e->node] += e->cores;
-				p->pm[e->node] += e->mem_mib;
-				p->pg[e->node] += e->gpu_milli ? e->gpu_milli
-							       : (int64_t)e->gpus * CLU_GPU_MILLI;
-			}
+			pol_proj_job(s, vict[k].job, +1, p->pc, p->pm, p->pg);
 			take++;
 			fits = packs(p, s, j);
 		}
 		if (fits)
 			for (int k = nv - 1; k >= nv - take; k--) {
-				const struct sim_job *v = sim_job(s, vict[k].job);
 				p->going[vict[k].job] = true;
-				for (int x = 0; x < sim_job_nexecs(v); x++) {
-					struct sim_exec *e = sim_job_exec(s, v, x);
-					if (e && e->live)
-						sim_preempt_executor(s, e);
-				}
+				pol_preempt_job(s, vict[k].job);
 			}
 		free(vict);
 		/* a preemption that costs nothing gives the resources back at

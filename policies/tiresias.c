@@ -167,16 +167,7 @@ static int queue_of(const struct tir *p, const struct tj *t, int64_t now)
 
 static void add_back(struct tir *p, struct sim *s, int job, int64_t sign)
 {
-	const struct sim_job *j = sim_job(s, job);
-	for (int x = 0; x < sim_job_nexecs(j); x++) {
-		const struct sim_exec *e = sim_job_exec(s, j, x);
-		if (!e || !e->live)
-			continue;
-		p->pc[e->node] += sign * e->cores;
-		p->pm[e->node] += sign * e->mem_mib;
-		p->pg[e->node] += sign * (e->gpu_milli ? e->gpu_milli
-						       : (int64_t)e->gpus * CLU_GPU_MILLI);
-	}
+	pol_proj_job(s, job, sign, p->pc, p->pm, p->pg);
 }
 
 /* A waiting job packed first fit on the projection (taken from it). */
@@ -255,12 +246,7 @@ static void decide(struct tir *p, struct sim *s)
 			continue;
 		p->j[job].going = true;
 		p->j[job].preempted++;
-		const struct sim_job *j = sim_job(s, job);
-		for (int x = 0; x < sim_job_nexecs(j); x++) {
-			struct sim_exec *e = sim_job_exec(s, j, x);
-			if (e && e->live)
-				sim_preempt_executor(s, e);
-		}
+		pol_preempt_job(s, job);
 	}
 	for (int i = 0; i < n; i++) { /* and the ones packed start (or get back what
 				       they lost) */
