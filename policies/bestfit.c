@@ -19,26 +19,5 @@ static int64_t bestfit_score(struct pods *p, const struct pod_node *v, const str
 
 static const struct pod_rules bestfit_rules = {.score = bestfit_score, .normalize = true};
 
-static void *bestfit_init(struct sim *s, const struct scn_policy *cfg)
-{
-	return pods_init(s, cfg, &bestfit_rules);
-}
-
-static const struct pol_param bestfit_params[] = {{.key = NULL}};
-
-const struct policy_ops pol_bestfit = {
-	.name = "bestfit",
-	.summary = "FGD study baseline: the smallest weighted CPU and GPU leftover",
-	.params = bestfit_params,
-	.uses_labels = true,
-	.gpu_aware = pol_gpu_aware_always,
-	.places_roles = true,
-	.needs = POL_NEED_FRACTIONAL_GPUS,
-	.init = bestfit_init,
-	.job_arrived = pods_arrived,
-	.job_finished = pods_finished,
-	.schedule = pods_schedule,
-	.fini = pods_fini,
-	.exec_lost = pods_exec_lost,
-	.can_ever_place = pods_can_ever_place,
-};
+POD_POLICY(pol_bestfit, bestfit_rules, "bestfit",
+	   "FGD study baseline: the smallest weighted CPU and GPU leftover");

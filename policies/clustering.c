@@ -24,26 +24,5 @@ static int64_t clustering_score(struct pods *p, const struct pod_node *v,
 
 static const struct pod_rules clustering_rules = {.score = clustering_score};
 
-static void *clustering_init(struct sim *s, const struct scn_policy *cfg)
-{
-	return pods_init(s, cfg, &clustering_rules);
-}
-
-static const struct pol_param clustering_params[] = {{.key = NULL}};
-
-const struct policy_ops pol_clustering = {
-	.name = "clustering",
-	.summary = "FGD study baseline: GPU clustering, like pods with like",
-	.params = clustering_params,
-	.uses_labels = true,
-	.gpu_aware = pol_gpu_aware_always,
-	.places_roles = true,
-	.needs = POL_NEED_FRACTIONAL_GPUS,
-	.init = clustering_init,
-	.job_arrived = pods_arrived,
-	.job_finished = pods_finished,
-	.schedule = pods_schedule,
-	.fini = pods_fini,
-	.exec_lost = pods_exec_lost,
-	.can_ever_place = pods_can_ever_place,
-};
+POD_POLICY(pol_clustering, clustering_rules, "clustering",
+	   "FGD study baseline: GPU clustering, like pods with like");

@@ -20,26 +20,5 @@ static int64_t dotprod_score(struct pods *p, const struct pod_node *v, const str
 
 static const struct pod_rules dotprod_rules = {.score = dotprod_score};
 
-static void *dotprod_init(struct sim *s, const struct scn_policy *cfg)
-{
-	return pods_init(s, cfg, &dotprod_rules);
-}
-
-static const struct pol_param dotprod_params[] = {{.key = NULL}};
-
-const struct policy_ops pol_dotprod = {
-	.name = "dotprod",
-	.summary = "FGD study baseline: Tetris-style dot product of free and asked, the smallest wins",
-	.params = dotprod_params,
-	.uses_labels = true,
-	.gpu_aware = pol_gpu_aware_always,
-	.places_roles = true,
-	.needs = POL_NEED_FRACTIONAL_GPUS,
-	.init = dotprod_init,
-	.job_arrived = pods_arrived,
-	.job_finished = pods_finished,
-	.schedule = pods_schedule,
-	.fini = pods_fini,
-	.exec_lost = pods_exec_lost,
-	.can_ever_place = pods_can_ever_place,
-};
+POD_POLICY(pol_dotprod, dotprod_rules, "dotprod",
+	   "FGD study baseline: Tetris-style dot product of free and asked, the smallest wins");

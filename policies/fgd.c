@@ -47,27 +47,6 @@ static int64_t fgd_score(struct pods *p, const struct pod_node *v, const struct 
 
 static const struct pod_rules fgd_rules = {.score = fgd_score, .frag = true};
 
-static void *fgd_init(struct sim *s, const struct scn_policy *cfg)
-{
-	return pods_init(s, cfg, &fgd_rules);
-}
-
-static const struct pol_param fgd_params[] = {{.key = NULL}};
-
-const struct policy_ops pol_fgd = {
-	.name = "fgd",
-	.summary = "FGD: each pod where it adds least fragmentation against the workload "
-		   "(Weng et al., ATC'23)",
-	.params = fgd_params,
-	.uses_labels = true,
-	.gpu_aware = pol_gpu_aware_always,
-	.places_roles = true,
-	.needs = POL_NEED_FRACTIONAL_GPUS,
-	.init = fgd_init,
-	.job_arrived = pods_arrived,
-	.job_finished = pods_finished,
-	.schedule = pods_schedule,
-	.fini = pods_fini,
-	.exec_lost = pods_exec_lost,
-	.can_ever_place = pods_can_ever_place,
-};
+POD_POLICY(pol_fgd, fgd_rules, "fgd",
+	   "FGD: each pod where it adds least fragmentation against the workload "
+	   "(Weng et al., ATC'23)");

@@ -47,26 +47,5 @@ static int64_t packing_score(struct pods *p, const struct pod_node *v, const str
 
 static const struct pod_rules packing_rules = {.score = packing_score};
 
-static void *packing_init(struct sim *s, const struct scn_policy *cfg)
-{
-	return pods_init(s, cfg, &packing_rules);
-}
-
-static const struct pol_param packing_params[] = {{.key = NULL}};
-
-const struct policy_ops pol_packing = {
-	.name = "packing",
-	.summary = "FGD study baseline: GPU packing, shared GPUs first, then busy nodes, then empty ones",
-	.params = packing_params,
-	.uses_labels = true,
-	.gpu_aware = pol_gpu_aware_always,
-	.places_roles = true,
-	.needs = POL_NEED_FRACTIONAL_GPUS,
-	.init = packing_init,
-	.job_arrived = pods_arrived,
-	.job_finished = pods_finished,
-	.schedule = pods_schedule,
-	.fini = pods_fini,
-	.exec_lost = pods_exec_lost,
-	.can_ever_place = pods_can_ever_place,
-};
+POD_POLICY(pol_packing, packing_rules, "packing",
+	   "FGD study baseline: GPU packing, shared GPUs first, then busy nodes, then empty ones");

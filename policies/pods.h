@@ -64,6 +64,32 @@ void pods_exec_lost(void *st, struct sim *s, int job, const struct sim_exec *x, 
 void pods_can_ever_place(const struct scn_policy *cfg, const struct scn *sc, int group,
 			 const struct sim_shape *sh, struct pol_verdict *v);
 
+/* A policy of this engine: its init (the rules), no switches, and its
+ * ops table `sym` named `name` (the six of the FGD study differ only in
+ * their rules). */
+#define POD_POLICY(sym, rules, name_, summary_)                                    \
+	static void *sym##_init(struct sim *s, const struct scn_policy *cfg)       \
+	{                                                                          \
+		return pods_init(s, cfg, &(rules));                                \
+	}                                                                          \
+	static const struct pol_param sym##_params[] = {{.key = NULL}};            \
+	const struct policy_ops sym = {                                            \
+		.name = name_,                                                     \
+		.summary = summary_,                                               \
+		.params = sym##_params,                                            \
+		.uses_labels = true,                                               \
+		.gpu_aware = pol_gpu_aware_always,                                 \
+		.places_roles = true,                                              \
+		.needs = POL_NEED_FRACTIONAL_GPUS,                                 \
+		.init = sym##_init,                                                \
+		.job_arrived = pods_arrived,                                       \
+		.job_finished = pods_finished,                                     \
+		.schedule = pods_schedule,                                         \
+		.fini = pods_fini,                                                 \
+		.exec_lost = pods_exec_lost,                                       \
+		.can_ever_place = pods_can_ever_place,                             \
+	}
+
 /* The largest node's CPU (milli-cores) and GPUs (milli-GPUs): fgd.md's
  * MaxCPU and MaxGPU (128 000 and 8 000 on openb). */
 int64_t pods_max_cpu(const struct pods *p);

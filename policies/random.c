@@ -14,26 +14,5 @@ static int64_t random_score(struct pods *p, const struct pod_node *v, const stru
 
 static const struct pod_rules random_rules = {.score = random_score, .random_gpu = true};
 
-static void *random_init(struct sim *s, const struct scn_policy *cfg)
-{
-	return pods_init(s, cfg, &random_rules);
-}
-
-static const struct pol_param random_params[] = {{.key = NULL}};
-
-const struct policy_ops pol_random = {
-	.name = "random",
-	.summary = "FGD study baseline: a uniformly random feasible node (and GPU for a share)",
-	.params = random_params,
-	.uses_labels = true,
-	.gpu_aware = pol_gpu_aware_always,
-	.places_roles = true,
-	.needs = POL_NEED_FRACTIONAL_GPUS,
-	.init = random_init,
-	.job_arrived = pods_arrived,
-	.job_finished = pods_finished,
-	.schedule = pods_schedule,
-	.fini = pods_fini,
-	.exec_lost = pods_exec_lost,
-	.can_ever_place = pods_can_ever_place,
-};
+POD_POLICY(pol_random, random_rules, "random",
+	   "FGD study baseline: a uniformly random feasible node (and GPU for a share)");
