@@ -15,9 +15,7 @@
 
 uint64_t cal_order_key(uint64_t seed, const char *name)
 {
-	uint64_t h = 1469598103934665603ull; /* FNV-1a */
-	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
-		h = (h ^ *p) * 1099511628211ull;
+	uint64_t h = fnv1a(1469598103934665603ull, name, strlen(name)); /* (util.h) */
 	return seed ^ (h * 0x9e3779b97f4a7c15ull);
 }
 

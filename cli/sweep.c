@@ -1259,24 +1259,16 @@ struct state {
 	char **rec; long nrec;
 };
 
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *c = p;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ c[i]) * 1099511628211ULL;
-	return h;
-}
-
 static uint64_t fnv_file(uint64_t h, const char *path)
 {
 	FILE *f = path ? fopen(path, "rb") : NULL;
 	char buf[65536];
 	size_t n;
 	while (f && (n = fread(buf, 1, sizeof buf, f)) > 0)
-		h = fnv(h, buf, n);
+		h = fnv1a(h, buf, n);
 	if (f)
 		fclose(f);
-	return fnv(h, "\0", 1);
+	return fnv1a(h, "\0", 1);
 }
 
 /* The options of a that shape the results, as --name=value (not where
@@ -1301,9 +1293,9 @@ static int state_args(const struct cmd_args *a, const char *scenario, struct sta
 
 static uint64_t state_hash(const struct state *st, const struct scn_sweep *sw)
 {
-	uint64_t h = 14695981039346656037ULL;
+	uint64_t h = FNV1A_BASIS;
 	for (int i = 0; i < st->nargs; i++)
-		h = fnv(h, st->args[i], strlen(st->args[i]) + 1);
+		h = fnv1a(h, st->args[i], strlen(st->args[i]) + 1);
 	h = fnv_file(h, st->args[0]);
 	return fnv_file(h, sw->point[0]->cost.path);
 }

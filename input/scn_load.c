@@ -885,10 +885,7 @@ static const struct yn *entry_name(const struct yn *list, int i)
  * MAX_STAGES long. */
 static uint64_t name_hash(const char *p)
 {
-	uint64_t h = UINT64_C(14695981039346656037);
-	for (; *p; p++)
-		h = (h ^ (unsigned char)*p) * UINT64_C(1099511628211);
-	return h;
+	return fnv1a(FNV1A_BASIS, p, strlen(p));
 }
 
 /* Entry i of `list` (names: the first entry's name field, entries

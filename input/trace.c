@@ -66,10 +66,7 @@ struct strtab {
 
 static uint64_t hash_bytes(const void *p, size_t n)
 {
-	const unsigned char *b = p;
-	uint64_t h = 1469598103934665603ULL;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ b[i]) * 1099511628211ULL;
+	uint64_t h = fnv1a(1469598103934665603ULL, p, n); /* (util.h: the short basis) */
 	return h ^ (h >> 29);
 }
 

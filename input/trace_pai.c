@@ -209,9 +209,7 @@ static void job_kind(const struct jobtab *t, uint64_t names, char *buf, size_t l
 
 static uint64_t hash_name(const char *s, size_t n)
 {
-	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+	uint64_t h = fnv1a(1469598103934665603ULL, s, n); /* (util.h: the short basis) */
 	return h ^ (h >> 29);
 }
 

@@ -13,6 +13,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+uint64_t fnv1a(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ c[i]) * UINT64_C(1099511628211);
+	return h;
+}
+
 FILE *fopen_regular(const char *path, const char **why)
 {
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);

@@ -18,6 +18,13 @@ void *xcalloc(size_t count, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 
+/* FNV-1a over p[0 .. n), from h: FNV1A_BASIS to begin, a hash so far to
+ * go on.  (Some tables of the importers and calibrate begin from
+ * 1469598103934665603, a digit short of the basis: kept, so that their
+ * orders do not change.) */
+#define FNV1A_BASIS UINT64_C(14695981039346656037)
+uint64_t fnv1a(uint64_t h, const void *p, size_t n);
+
 /* fopen(path, "rb"), for a regular file only: a folder, named pipe,
  * socket or device is refused at once (a pipe is never waited on: it is
  * opened without blocking, then looked at).  NULL with *why saying what
