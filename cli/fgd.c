@@ -12,7 +12,8 @@
  * grid of the arrived demand (each point to its nearest integer, 0 ..
  * 130 %); over the seeds, each grid point's mean, min and max.
  *
- * Writes DIR/curves.csv, DIR/runs.csv and, with gnuplot, DIR/alloc and
+ * Writes DIR/curves.csv and DIR/runs.csv as one set (rows.h: with its
+ * manifest.csv) and, with gnuplot, DIR/alloc and
  * DIR/frag, each as .png and .svg.
  */
 #include <errno.h>
@@ -303,22 +304,13 @@ int cmd_fgd(int argc, char **argv)
 		scn_free(sc);
 	}
 	scn_seed_at_load_set = false;
-	if (!rc && rows_mkdirs(out)) {
-		fprintf(stderr, "hetsim fgd: cannot create %s: %s\n", out, strerror(errno));
+	/* curves.csv and runs.csv, committed as one set (rows.h) */
+	static const char *const files[] = {"curves.csv", "runs.csv"};
+	struct rows_files set = {.cmd = "fgd", .dir = out, .names = files, .n = 2};
+	if (!rc && rows_files_open(&set))
 		rc = 1;
-	}
-	char path[4200], tmp[4300];
-	FILE *f = NULL;
-	if (!rc) { /* curves.csv, through .tmp */
-		snprintf(path, sizeof path, "%s/curves.csv", out);
-		snprintf(tmp, sizeof tmp, "%s.tmp", path);
-		f = fopen(tmp, "w");
-		if (!f) {
-			fprintf(stderr, "hetsim fgd: cannot write %s: %s\n", tmp, strerror(errno));
-			rc = 1;
-		}
-	}
 	if (!rc) {
+		FILE *f = set.f[0];
 		fprintf(f, "policy,demand_pct,seeds,alloc_pct,alloc_min,alloc_max,frag_pct,"
 			"frag_min,frag_max,frag_idle_pct,frag_idle_min,frag_idle_max\n");
 		for (int p = 0; p < npol; p++)
@@ -332,36 +324,18 @@ int cmd_fgd(int argc, char **argv)
 						x->hi[k]);
 				fprintf(f, "\n");
 			}
-		if (fclose(f) || rename(tmp, path)) {
-			fprintf(stderr, "hetsim fgd: cannot write %s: %s\n", path, strerror(errno));
-			remove(tmp);
-			rc = 1;
-		}
-	}
-	if (!rc) { /* runs.csv */
-		snprintf(path, sizeof path, "%s/runs.csv", out);
-		snprintf(tmp, sizeof tmp, "%s.tmp", path);
-		f = fopen(tmp, "w");
-		if (!f) {
-			fprintf(stderr, "hetsim fgd: cannot write %s: %s\n", tmp, strerror(errno));
-			rc = 1;
-		} else {
-			fprintf(f, "policy,seed,offered,placed,dropped,demand_pct,alloc_pct,frag_pct\n");
-			for (int p = 0; p < npol; p++)
-				for (int k = 0; k < nseeds; k++) {
-					const struct run_sum *r = &sums[(size_t)p * nseeds + k];
-					fprintf(f, "%s,%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64
-						",%.4f,%.4f,%.4f\n", names[p], s0 + k, r->offered,
-						r->placed, r->offered - r->placed, r->demand_pct,
-						r->alloc_pct, r->frag_pct);
-				}
-			if (fclose(f) || rename(tmp, path)) {
-				fprintf(stderr, "hetsim fgd: cannot write %s: %s\n", path,
-					strerror(errno));
-				remove(tmp);
-				rc = 1;
+		f = set.f[1];
+		fprintf(f, "policy,seed,offered,placed,dropped,demand_pct,alloc_pct,frag_pct\n");
+		for (int p = 0; p < npol; p++)
+			for (int k = 0; k < nseeds; k++) {
+				const struct run_sum *r = &sums[(size_t)p * nseeds + k];
+				fprintf(f, "%s,%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64
+					",%.4f,%.4f,%.4f\n", names[p], s0 + k, r->offered, r->placed,
+					r->offered - r->placed, r->demand_pct, r->alloc_pct,
+					r->frag_pct);
 			}
-		}
+		if (rows_files_close(&set, true))
+			rc = 1;
 	}
 	if (!rc && !quiet) {
 		printf("%s: %d seeds (%" PRId64 "-%" PRId64 "), each policy's runs; at 100 %% "
