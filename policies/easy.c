@@ -262,16 +262,7 @@ static int64_t shadow(struct easy *e, struct sim *s, const struct sim_job *head)
 	for (int k = 0; k < e->nrun && when == NO_END; k++) {
 		if (order[k].end_us == NO_END)
 			break;
-		const struct sim_job *r = sim_job(s, order[k].job);
-		for (int x = 0; x < sim_job_nexecs(r); x++) {
-			const struct sim_exec *ex = sim_job_exec(s, r, x);
-			if (!ex || !ex->live)
-				continue;
-			e->pc[ex->node] += ex->cores;
-			e->pm[ex->node] += ex->mem_mib;
-			e->pg[ex->node] += ex->gpu_milli ? ex->gpu_milli
-							 : (int64_t)ex->gpus * CLU_GPU_MILLI;
-		}
+		pol_proj_job(s, order[k].job, +1, e->pc, e->pm, e->pg);
 		/* ends at the same time release together */
 		if (k + 1 < e->nrun && order[k + 1].end_us == order[k].end_us)
 			continue;
