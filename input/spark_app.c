@@ -156,7 +156,15 @@ struct scn_app *spapp_of(const struct slog *l, int64_t t0, enum spapp_nodes node
 		/* preferred nodes, `per` a task: with nodes for hosts, a task that
 		 * ran at process or node locality prefers its host; with nodes for
 		 * executors, at process locality its executor, at node locality
-		 * every executor of its host */
+		 * every executor of its host.  Except: Spark reports a task that
+		 * prefers nothing as PROCESS_LOCAL too (TaskSetManager's NO_PREF
+		 * level), and each round of offers tries PROCESS_LOCAL before
+		 * NODE_LOCAL, so in a stage whose first launch ran farther than
+		 * PROCESS_LOCAL no task preferred an executor: its PROCESS_LOCAL
+		 * tasks prefer nothing (docs/traces.md) */
+		bool pl_pref = st->task_n == 0 ||
+			       slog_locality(&l->tasks[st->task_lo]) == SLOG_L_PROCESS_LOCAL ||
+			       slog_locality(&l->tasks[st->task_lo]) == SLOG_L_UNKNOWN;
 		int per = nodes == SPAPP_EXECS ? l->nexecs : 1;
 		if (per > SIM_MAX_PREF_APP)
 			per = SIM_MAX_PREF_APP;
@@ -167,7 +175,7 @@ struct scn_app *spapp_of(const struct slog *l, int64_t t0, enum spapp_nodes node
 			if (t && q[0] == q[-W] && q[0] >= 0)
 				continue; /* a second success of an index (a speculative copy's) */
 			int *pt = &pref[(size_t)nt * (size_t)per], k = 0;
-			bool local = q[3] == SLOG_L_PROCESS_LOCAL || q[3] == SLOG_L_NODE_LOCAL;
+			bool local = (q[3] == SLOG_L_PROCESS_LOCAL && pl_pref) || q[3] == SLOG_L_NODE_LOCAL;
 			int x = (int)q[2];
 			if (local && x >= 0 && nodes == SPAPP_HOSTS) {
 				pt[k++] = l->execs[x].host;
