@@ -378,6 +378,7 @@ int cmd_compare(int argc, char **argv)
 				r->v[f] = xcalloc((size_t)nr, sizeof *r->v[f]);
 			for (int k = 0; k < nr && !rc; k++) {
 				double fig[NF];
+				scn_offer_order(sc, (uint32_t)k);
 				struct sim *s = sim_new(sc, &pols[p], (uint32_t)k, err, sizeof err);
 				if (!s || sim_run(s)) {
 					fprintf(stderr, "hetsim compare: %s under %s, replication %d: %s\n",

@@ -737,6 +737,7 @@ int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *di
 		for (int r = first; r < last; r++) {
 			char err[256];
 			double t0 = mono_s();
+			scn_offer_order(s, (uint32_t)r);
 			struct sim *sim = sim_new(s, &pols[p], (uint32_t)r, err, sizeof err);
 			if (!sim) {
 				fprintf(stderr, "hetsim run: %s\n", err);

@@ -243,12 +243,13 @@ static double now_s(void);
 static int run_one(const struct plan *pl, long i, char **text, size_t *len)
 {
 	const struct run *r = &pl->runs[i];
-	const struct scn *s = pl->sw->point[r->point];
+	struct scn *s = pl->sw->point[r->point];
 	const struct scn_policy *pol = &pl->pols[r->point][r->pol];
 	char buf[ROWS_RUN_MAX + ROWS_TIMING_MAX + ROWS_TYPES_MAX]; /* also room for a message */
 	size_t n = 0;
 	int rc = 0;
 	double t0 = now_s();
+	scn_offer_order(s, (uint32_t)r->rep);
 	struct sim *sim = sim_new(s, pol, (uint32_t)r->rep, buf, sizeof buf);
 	if (!sim) {
 		n = strlen(buf);

@@ -74,6 +74,12 @@ void scn_busy_curves(struct scn *s, const char *const *only);
 extern bool scn_seed_at_load_set;
 extern uint64_t scn_seed_at_load;
 
+/* Put every offer-only trace of s in replication r's order
+ * (trace_offer_order): a caller runs it before each replication's
+ * sim_new, so that replications differ in order as in every other draw;
+ * replication 0's is the load's.  Nothing else of s changes. */
+void scn_offer_order(struct scn *s, uint32_t replication);
+
 /* The memory a load may plan for, bytes (--max-memory): 0 (the default)
  * the machine's available memory (MemAvailable), -1 no guard.  A sweep
  * whose points would hold more (each point is a copy of the scenario) is

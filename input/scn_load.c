@@ -929,6 +929,12 @@ static int check_len(struct ld *ld, const struct yn *list, int max, const char *
 
 bool scn_seed_at_load_set;
 uint64_t scn_seed_at_load;
+
+void scn_offer_order(struct scn *s, uint32_t replication)
+{
+	for (int i = 0; i < s->ntraces; i++)
+		trace_offer_order(s->traces[i], replication);
+}
 int64_t scn_max_memory;
 
 int64_t scn_mem_available(void)
@@ -978,7 +984,10 @@ int64_t scn_bytes(const struct scn *s, char *what, size_t len)
 			jobs += str_bytes(j->stages[k].name);
 	}
 	for (int t = 0; t < s->ntraces; t++) {
-		traces += (int64_t)sizeof *s->traces[t]->jobs * s->traces[t]->njobs + BLOCK;
+		/* an offer-only one keeps a copy of its load's order once a
+		 * replication other than 0 runs (trace_offer_order) */
+		traces += (int64_t)sizeof *s->traces[t]->jobs * s->traces[t]->njobs *
+			  (s->traces[t]->offer ? 2 : 1) + BLOCK;
 		trace_jobs += s->traces[t]->njobs;
 	}
 	int64_t total = (int64_t)sizeof *s + groups + jobs + traces +

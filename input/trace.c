@@ -421,6 +421,7 @@ static int finish(struct tr_build *b)
 			t->jobs[i].req_us = -1;
 		}
 		t->offer = true;
+		t->offer_seed = o->offer_seed;
 		if (t->njobs < b->cap_jobs && t->njobs)
 			t->jobs = xrealloc(t->jobs, (size_t)t->njobs * sizeof *t->jobs);
 		return 0;
@@ -797,4 +798,31 @@ int trace_info(FILE *out, const struct scn_trace *t)
 	fprintf(out, "%s\n  clamped                %lld\n", any ? "" : "none",
 		(long long)t->clamped);
 	return 0;
+}
+
+void trace_offer_order(struct scn_trace *t, uint32_t replication)
+{
+	if (!t->offer || t->offer_rep == replication || t->njobs < 1)
+		return;
+	size_t bytes = (size_t)t->njobs * sizeof *t->jobs;
+	if (!t->offer_base) { /* jobs holds the load's order: keep it */
+		t->offer_base = xmalloc(bytes);
+		memcpy(t->offer_base, t->jobs, bytes);
+	}
+	memcpy(t->jobs, t->offer_base, bytes);
+	if (replication > 0) {
+		struct rng_key k = rng_key(t->offer_seed, replication, RNG_USER, 0x6f726472u, 0, 0);
+		for (int64_t i = t->njobs - 1; i > 0; i--) {
+			int64_t r = (int64_t)(rng_u64(k, (uint64_t)i) % (uint64_t)(i + 1));
+			struct scn_trace_job tmp = t->jobs[i];
+			t->jobs[i] = t->jobs[r];
+			t->jobs[r] = tmp;
+		}
+	}
+	int64_t end = 2 * t->njobs + 1;
+	for (int64_t i = 0; i < t->njobs; i++) {
+		t->jobs[i].arrival_us = 2 * i;
+		t->jobs[i].run_us = end - 2 * i;
+	}
+	t->offer_rep = replication;
 }

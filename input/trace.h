@@ -196,6 +196,14 @@ int trace_read_nodes(const char *path, const char *format, const char *prefix,
  * with the reason in err. */
 const char *trace_detect(const char *path, char *err, size_t errlen);
 
+/* Put offer-only trace t's jobs in replication r's order: for r = 0 the
+ * load's (shuffled by the scenario's seed), for r > 0 that order
+ * shuffled again by a Fisher-Yates keyed by (seed, r); then one every
+ * 2 µs, each held until 1 µs after the last, as at load.  Replication
+ * r's order depends on r alone, whatever order t was in.  A trace that
+ * is not offer-only is left as it is. */
+void trace_offer_order(struct scn_trace *t, uint32_t replication);
+
 /* The warning line for a trace's skipped and clamped records ("path: 12
  * of 18239 records skipped (no-runtime 10, negative-time 2)"), or 0
  * when there is none.  Filters do not warn. */

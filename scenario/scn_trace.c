@@ -22,6 +22,7 @@ void scn_trace_free(struct scn_trace *t)
 	free(t->queues);
 	free(t->constraints);
 	free(t->jobs);
+	free(t->offer_base);
 	free(t->orig_count);
 	free(t->shapes);
 	free(t->format);

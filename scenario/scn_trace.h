@@ -112,6 +112,13 @@ struct scn_trace {
 	bool offer;                    /* offer-only: arrivals 2 µs apart in a
 					  shuffled order, each job holding until
 					  all have come (input/trace.h) */
+	uint64_t offer_seed;           /* offer-only: the seed of the load's
+					  order (the scenario's) */
+	uint32_t offer_rep;            /* offer-only: the replication whose
+					  order `jobs` is in (0: the load's) */
+	struct scn_trace_job *offer_base; /* offer-only, once a replication
+					  other than 0 was asked for: the
+					  load's order; owned (NULL: jobs is) */
 };
 
 /* Free a trace (NULL is fine). */

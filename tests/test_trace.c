@@ -13,6 +13,7 @@
 #include "sim.h"
 #include "test.h"
 #include "trace.h"
+#include "util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -576,6 +577,66 @@ static void trace_offer(void)
 	}
 }
 
+static int cmp_i32(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Offer-only replications: replication 0 sees the load's order,
+ * replication r > 0 that order shuffled again, keyed by (seed, r), and
+ * each replication's order is the same whatever order the trace was in.
+ * Pinned on the hand log (4 jobs; seed 1: replication 0 3 4 1 2, 1
+ * 1 4 3 2, 2 3 1 4 2, each the code's draw), asked in the order 0 1 2
+ * and then 2 1 0; on the openb default pod list (8152
+ * pods) replications 1-3 differ from 0 and from one another, each a
+ * permutation of the same pods. */
+static void trace_offer_reps(void)
+{
+	struct scn *sc = h_load("tests/scenarios/hand/trace-offer.yaml");
+	struct scn_trace *t = sc->traces[0];
+	static const int order[3][4] = {{3, 4, 1, 2}, {1, 4, 3, 2}, {3, 1, 4, 2}};
+	for (int pass = 0; pass < 2; pass++)
+		for (int r = pass ? 2 : 0; pass ? r >= 0 : r < 3; r += pass ? -1 : 1) {
+			scn_offer_order(sc, (uint32_t)r);
+			for (int i = 0; i < 4; i++) {
+				CU_ASSERT_EQUAL(t->jobs[i].id, order[r][i]);
+				CU_ASSERT_EQUAL(t->jobs[i].arrival_us, 2 * i);
+				CU_ASSERT_EQUAL(t->jobs[i].run_us, 9 - 2 * i);
+			}
+		}
+	scn_free(sc);
+
+	sc = h_load("scenarios/traces/openb-offer.yaml");
+	t = sc->traces[0];
+	int64_t n = t->njobs;
+	CU_ASSERT_EQUAL_FATAL(n, 8152);
+	int32_t *ids[4];
+	for (int r = 0; r < 4; r++) {
+		scn_offer_order(sc, (uint32_t)r);
+		ids[r] = xmalloc((size_t)n * sizeof *ids[r]);
+		for (int64_t i = 0; i < n; i++)
+			ids[r][i] = t->jobs[i].id;
+	}
+	scn_offer_order(sc, 0);
+	for (int64_t i = 0; i < n; i++)
+		CU_ASSERT_EQUAL(t->jobs[i].id, ids[0][i]);
+	for (int a = 0; a < 4; a++)
+		for (int b = a + 1; b < 4; b++) {
+			int64_t same = 0;
+			for (int64_t i = 0; i < n; i++)
+				same += ids[a][i] == ids[b][i];
+			CU_ASSERT(same < n / 100); /* about 1 in n by chance */
+		}
+	for (int r = 0; r < 4; r++) /* the same pods: sorted, the same ids */
+		qsort(ids[r], (size_t)n, sizeof *ids[r], cmp_i32);
+	for (int r = 1; r < 4; r++)
+		CU_ASSERT(memcmp(ids[0], ids[r], (size_t)n * sizeof *ids[r]) == 0);
+	for (int r = 0; r < 4; r++)
+		free(ids[r]);
+	scn_free(sc);
+}
+
 /* Fractional executors under whole-core spark-standalone
  * (pai-fractional.yaml explains it). */
 static void pai_fractional(void)
@@ -793,6 +854,32 @@ static void trace_ids(void)
 	h_rmtree(dir);
 }
 
+/* `run -r 3` on an offer-only scenario: each replication in its own
+ * order (trace_offer_reps pins them: 3 4 1 2, 1 4 3 2, 3 1 4 2 on the
+ * 4 cores).  Replication 0 places 3 and 4 and drops 1 and 2; 1 places
+ * job 1 (4 cores) and drops the other three; 2 places 3 and 4.  runs.csv's
+ * done and unplaceable per replication, by hand: 2 2, 1 3, 2 2. */
+static void trace_offer_run(void)
+{
+	char dir[] = "/tmp/hetsim-offer-XXXXXX", args[300], path[300], *out, *err;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	snprintf(args, sizeof args, "run tests/scenarios/hand/trace-offer.yaml -r 3 -p fifo -q -o %s",
+		 dir);
+	CU_ASSERT_EQUAL(h_hetsim(args, &out, &err), 0);
+	free(out), free(err);
+	snprintf(path, sizeof path, "%s/runs.csv", dir);
+	char *runs = h_slurp(path, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(runs);
+	/* scenario,policy,replication,seed,jobs,counted,done,failed,timed_out,unplaceable */
+	static const char *const want[] = {"trace-offer,fifo,0,1,4,4,2,0,0,2,",
+					   "trace-offer,fifo,1,1,4,4,1,0,0,3,",
+					   "trace-offer,fifo,2,1,4,4,2,0,0,2,"};
+	for (int r = 0; r < 3; r++)
+		CU_ASSERT_PTR_NOT_NULL(strstr(runs, want[r]));
+	free(runs);
+	h_rmtree(dir);
+}
+
 int test_suite_trace(void)
 {
 	TEST_SUITE("trace",
@@ -807,6 +894,8 @@ int test_suite_trace(void)
 		   {"trace: kinds to job models, arrivals on the trace's clock", trace_kinds},
 		   {"trace: offer_pad grows or shrinks the offered jobs by sampling", offer_pad},
 		   {"trace: offer-only, shuffled, placed at once or dropped", trace_offer},
+		   {"trace: offer-only replications, each its own order", trace_offer_reps},
+		   {"trace: run -r 3 on an offer-only scenario, by hand", trace_offer_run},
 		   {"trace: openb pods, GPU shares by best fit, a milli-core fit", openb_shares},
 		   {"kernel: milli-cores oversubscribed past INT_MAX", milli_oversubscribed},
 		   {"trace: fractional executors under spark-standalone's whole cores",
