@@ -815,12 +815,7 @@ static void fgd_experiment(void)
 				 &out, &err), 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "not an offer-only scenario"));
 	free(out), free(err);
-	static const char *const files[] = {"curves.csv", "runs.csv", "alloc.png", "frag.png"};
-	for (int i = 0; i < 4; i++) {
-		snprintf(path, sizeof path, "%s/%s", dir, files[i]);
-		remove(path);
-	}
-	rmdir(dir);
+	h_rmtree(dir); /* all it wrote, manifest.csv and figures too */
 }
 
 /* Conservative against EASY backfilling by hand (conservative.yaml
@@ -979,14 +974,7 @@ static void compare_hand(void)
 				 &err), 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "option '--policy': 'sjf' given twice"));
 	free(out), free(err);
-	static const char *const files[] = {"leaderboard.csv", "leaderboard.md", "jcts.csv",
-					    "jct-cdf-1.png", "makespan.png", "sizes.csv",
-					    "slowdown-size-1.png"};
-	for (int i = 0; i < 7; i++) {
-		snprintf(path, sizeof path, "%s/%s", dir, files[i]);
-		remove(path);
-	}
-	rmdir(dir);
+	h_rmtree(dir); /* all it wrote, manifest.csv and figures too */
 }
 
 /* --trace-json on a real run (srtf.yaml under srtf and fifo): valid
@@ -1058,13 +1046,7 @@ static void trace_json(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"cat\": \"phase\", \"name\": \"train\""));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"cat\": \"phase\", \"name\": \"startup\""));
 	free(text);
-	static const char *const files[] = {"t.json", "runs.csv", "types.csv", "jobs.csv",
-					    "executors.csv", "timing.csv"};
-	for (int i = 0; i < 6; i++) {
-		snprintf(path, sizeof path, "%s/%s", dir, files[i]);
-		remove(path);
-	}
-	rmdir(dir);
+	h_rmtree(dir); /* all it wrote, manifest.csv and figures too */
 }
 
 /* Tiresias by hand (tiresias.yaml): demoted at its round, the long job
