@@ -203,35 +203,112 @@ static bool in_set(const struct rows_files *o, const char *name)
 	return false;
 }
 
-/* DIR/manifest.csv, through its .tmp, listing each file of the set and
- * the size its .tmp has: written before the renames, so that a set cut
- * short between them is told by its sizes (rows_check_set). */
+/* DIR/manifest.csv.tmp, listing each file of the set and the size its
+ * .tmp has; committed last (commit), so that a set cut short during its
+ * renames (a crash) is told by its sizes: the old manifest is still in
+ * place and some files are new (rows_check_set). */
 static int write_manifest(const struct rows_files *o)
 {
-	char tmp[4200], dst[4200], p[4200];
+	char tmp[4200], p[4200];
 	snprintf(tmp, sizeof tmp, "%s/%s.tmp", o->dir, ROWS_MANIFEST);
-	snprintf(dst, sizeof dst, "%s/%s", o->dir, ROWS_MANIFEST);
 	FILE *f = fopen(tmp, "w");
 	if (!f)
 		return -1;
-	fprintf(f, "# hetsim results manifest 1: the files of `hetsim %s`, written before "
+	fprintf(f, "# hetsim results manifest 1: the files of `hetsim %s`, committed after "
 		   "them; a reader checks each size (docs/output.md)\nfile,bytes\n", o->cmd);
 	for (int i = 0; i < o->n; i++) {
 		struct stat st;
 		file_path(p, sizeof p, o, i, true);
 		if (stat(p, &st)) {
+			int e = errno;
 			fclose(f);
 			remove(tmp);
+			errno = e;
 			return -1;
 		}
 		fprintf(f, "%s,%lld\n", o->names[i], (long long)st.st_size);
 	}
 	bool bad = ferror(f) != 0;
-	if (fclose(f) || bad || rename(tmp, dst)) {
+	int e = bad ? EIO : 0;
+	if (fclose(f) && !e)
+		e = errno;
+	if (bad || e) {
 		remove(tmp);
+		errno = e ? e : EIO;
 		return -1;
 	}
 	return 0;
+}
+
+/* File k of the set being committed: the set's files, then the manifest. */
+static const char *set_name(const struct rows_files *o, int k)
+{
+	return k < o->n ? o->names[k] : ROWS_MANIFEST;
+}
+
+static void set_path(char *buf, size_t len, const struct rows_files *o, int k, const char *what)
+{
+	if (!strcmp(what, "old")) /* where the file it replaces waits */
+		snprintf(buf, len, "%s/.%s.hetsim-old", o->dir, set_name(o, k));
+	else
+		snprintf(buf, len, "%s/%s%s", o->dir, set_name(o, k), what);
+}
+
+/* Commit the set, the manifest last: for each file, the old one of its
+ * name (if any) moved aside to .NAME.hetsim-old, then NAME.tmp renamed
+ * to NAME.  A step that fails undoes the ones before it, in reverse (each
+ * old file back under its name, each new one removed), so the old set is
+ * as it was: nothing half new.  Then the old files moved aside are
+ * removed.  0, or -1 (said). */
+static int commit(const struct rows_files *o)
+{
+	char tmp[4200], dst[4200], old[4200];
+	bool had[ROWS_FILES_MAX + 1];
+	int total = o->n + 1, k;
+	bool said = false;
+	int e = 0;
+	for (k = 0; k < total; k++) {
+		set_path(tmp, sizeof tmp, o, k, ".tmp");
+		set_path(dst, sizeof dst, o, k, "");
+		set_path(old, sizeof old, o, k, "old");
+		had[k] = rename(dst, old) == 0;
+		if (!had[k] && errno != ENOENT) {
+			fprintf(stderr, "hetsim %s: cannot move %s aside to %s: %s; the results there "
+				"before are as they were\n", o->cmd, dst, old, strerror(errno));
+			said = true;
+			break;
+		}
+		if (rename(tmp, dst)) {
+			e = errno;
+			if (had[k] && rename(old, dst))
+				fprintf(stderr, "hetsim %s: cannot restore %s from %s: %s\n", o->cmd, dst,
+					old, strerror(errno));
+			break;
+		}
+	}
+	if (k == total) {
+		for (int j = 0; j < total; j++)
+			if (had[j]) {
+				set_path(old, sizeof old, o, j, "old");
+				remove(old);
+			}
+		return 0;
+	}
+	if (!said)
+		fprintf(stderr, "hetsim %s: cannot rename %s to %s: %s; the results there before "
+			"are as they were\n", o->cmd, tmp, dst, strerror(e));
+	for (int j = k - 1; j >= 0; j--) { /* undo, the last first */
+		set_path(dst, sizeof dst, o, j, "");
+		set_path(old, sizeof old, o, j, "old");
+		if (had[j] ? rename(old, dst) : remove(dst))
+			fprintf(stderr, "hetsim %s: cannot restore %s: %s\n", o->cmd, dst,
+				strerror(errno));
+	}
+	for (int j = k; j < total; j++) {
+		set_path(tmp, sizeof tmp, o, j, ".tmp");
+		remove(tmp);
+	}
+	return -1;
 }
 
 int rows_check_set(const char *dir, char *err, size_t errlen)
@@ -274,10 +351,11 @@ int rows_files_close(struct rows_files *o, bool ok)
 		if (!o->f[i])
 			continue;
 		bool bad = ferror(o->f[i]) != 0;
+		errno = bad ? EIO : 0;
 		if (fclose(o->f[i]) || bad) {
 			if (ok)
 				fprintf(stderr, "hetsim %s: cannot write %s/%s: %s\n", o->cmd, o->dir,
-					o->names[i], strerror(errno));
+					o->names[i], strerror(errno ? errno : EIO));
 			ok = false;
 		}
 		o->f[i] = NULL;
@@ -289,16 +367,13 @@ int rows_files_close(struct rows_files *o, bool ok)
 			strerror(errno));
 		ok = false;
 	}
-	for (int i = 0; i < o->n; i++) {
-		file_path(tmp, sizeof tmp, o, i, true);
-		file_path(dst, sizeof dst, o, i, false);
-		if (ok && rename(tmp, dst)) {
-			fprintf(stderr, "hetsim %s: cannot write %s: %s\n", o->cmd, dst, strerror(errno));
-			ok = false;
-		}
-		if (!ok)
+	if (ok && commit(o))
+		ok = false; /* commit took its .tmp files away */
+	else if (!ok)
+		for (int i = 0; i < o->n; i++) {
+			file_path(tmp, sizeof tmp, o, i, true);
 			remove(tmp);
-	}
+		}
 	if (!ok && o->made)
 		rmdir(o->dir); /* the folder it made, empty again: nothing left of it */
 	/* the files of the set before (its manifest's) that this one does not

@@ -92,8 +92,10 @@ struct rows_files {
 				      that fails takes it away again */
 };
 int rows_files_open(struct rows_files *o);
-/* Close the set; when ok, commit it: DIR/manifest.csv first (each file
- * and its size), then every .tmp renamed, then the files the old manifest
+/* Close the set; when ok, commit it: each .tmp renamed into place, the
+ * manifest (each file and its size) last, the old file of each name
+ * moved aside first and put back if a later step fails, so that a failed
+ * commit leaves the old set as it was; then the files the old manifest
  * listed that this set does not write removed (a sweep into a run's
  * folder: the run's jobs.csv and executors.csv go; files no manifest
  * lists stay).  Not ok: every .tmp removed, the old files as they were.

@@ -3,9 +3,12 @@
 #include "harness.h"
 
 #include <CUnit/CUnit.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd.h"
@@ -163,6 +166,75 @@ int h_rmtree(const char *dir)
 	char cmd[4200];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	return system(cmd) == 0 ? 0 : -1;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Append dir/rel's entries to *buf (len, cap), recursively. */
+static void tree_add(const char *root, const char *rel, char **buf, size_t *len, size_t *cap)
+{
+	char path[4200];
+	snprintf(path, sizeof path, "%s%s%s", root, *rel ? "/" : "", rel);
+	DIR *d = opendir(path);
+	if (!d)
+		return;
+	char **names = NULL;
+	size_t n = 0;
+	for (struct dirent *e; (e = readdir(d));) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		names = realloc(names, (n + 1) * sizeof *names);
+		names[n++] = strdup(e->d_name);
+	}
+	closedir(d);
+	if (n)
+		qsort(names, n, sizeof *names, cmp_str);
+	for (size_t i = 0; i < n; i++) {
+		char sub[4200], full[4400], line[4600];
+		snprintf(sub, sizeof sub, "%s%s%s", rel, *rel ? "/" : "", names[i]);
+		snprintf(full, sizeof full, "%s/%s", root, sub);
+		struct stat st;
+		if (lstat(full, &st))
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			snprintf(line, sizeof line, "%s/\n", sub);
+		} else {
+			uint64_t h = UINT64_C(14695981039346656037);
+			FILE *f = fopen(full, "rb");
+			for (int c; f && (c = getc(f)) != EOF;)
+				h = (h ^ (uint64_t)(unsigned char)c) * UINT64_C(1099511628211);
+			if (f)
+				fclose(f);
+			snprintf(line, sizeof line, "%s %lld %016llx\n", sub, (long long)st.st_size,
+				 (unsigned long long)h);
+		}
+		size_t l = strlen(line);
+		if (*len + l + 1 > *cap) {
+			*cap = (*len + l + 1) * 2;
+			*buf = realloc(*buf, *cap);
+		}
+		memcpy(*buf + *len, line, l + 1);
+		*len += l;
+		if (S_ISDIR(st.st_mode))
+			tree_add(root, sub, buf, len, cap);
+		free(names[i]);
+	}
+	free(names);
+}
+
+char *h_tree(const char *dir)
+{
+	struct stat st;
+	if (stat(dir, &st))
+		return strdup("(none)");
+	size_t len = 0, cap = 256;
+	char *buf = malloc(cap);
+	buf[0] = '\0';
+	tree_add(dir, "", &buf, &len, &cap);
+	return buf;
 }
 
 int h_call(int (*fn)(int argc, char **argv), const char *args, char **out, char **err)

@@ -43,6 +43,12 @@ int64_t h_makespan(const struct sim *s);
 int h_rmtree(const char *dir);
 /* Whole file into a malloc'ed string (NULL if unreadable). */
 char *h_slurp(const char *path, long *len);
+/* What is under dir, as malloc'ed text: a line per file or folder, in
+ * name order, "PATH SIZE HASH" for a file (FNV-1a of its bytes), "PATH/"
+ * for a folder, PATH relative to dir; "" for an empty folder, "(none)"
+ * if dir is not there.  Two listings are equal when nothing under dir
+ * was added, removed or changed. */
+char *h_tree(const char *dir);
 
 /* Call fn(argc, argv) with ARGS split at spaces as its argv, stdout
  * and stderr captured into *out and *err (malloc'ed; err NULL: stderr

@@ -590,6 +590,41 @@ static long file_size(const char *dir, const char *name)
  * removes the run's files it does not write (jobs.csv, executors.csv)
  * and leaves a file hetsim did not write; a failed sweep leaves the set
  * before it as it was; a set cut short is refused by plot and report. */
+/* A commit that fails part way is undone: a run's results in DIR, then
+ * another run (more replications) whose commit cannot move the old
+ * timing.csv aside (a folder sits at its backup name, .timing.csv.
+ * hetsim-old), after runs.csv, types.csv, jobs.csv and executors.csv
+ * were committed: those four are put back, and DIR holds exactly what
+ * it held, file for file and byte for byte (h_tree), no .tmp left. */
+static void test_commit_undone(void)
+{
+	char dir[] = "/tmp/hetsim-undo-XXXXXX", args[600], *out, *err, want[1600], p[700];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	snprintf(args, sizeof args, "run " SWEEP_DIR "two-axes.yaml -q -r 1 -o %s", dir);
+	CU_ASSERT_EQUAL(h_hetsim(args, &out, &err), 0);
+	free(out), free(err);
+	snprintf(p, sizeof p, "%s/.timing.csv.hetsim-old", dir);
+	CU_ASSERT_EQUAL_FATAL(mkdir(p, 0777), 0);
+	snprintf(p, sizeof p, "%s/.timing.csv.hetsim-old/x", dir);
+	FILE *f = fopen(p, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fclose(f);
+	char *before = h_tree(dir);
+	snprintf(args, sizeof args, "run " SWEEP_DIR "two-axes.yaml -q -r 2 -o %s", dir);
+	CU_ASSERT_EQUAL(h_hetsim(args, &out, &err), 1);
+	snprintf(want, sizeof want, "hetsim run: cannot move %s/timing.csv aside to "
+		 "%s/.timing.csv.hetsim-old: Is a directory; the results there before are as they "
+		 "were\n", dir, dir);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	free(out), free(err);
+	char *after = h_tree(dir);
+	CU_ASSERT_STRING_EQUAL(after, before);
+	CU_ASSERT_PTR_NOT_NULL(strstr(before, "runs.csv "));
+	CU_ASSERT_PTR_NULL(strstr(after, ".tmp "));
+	free(before), free(after);
+	h_rmtree(dir);
+}
+
 static void test_whole_sets(void)
 {
 	char dir[] = "/tmp/hetsim-set-XXXXXX", args[600], *out, *err, want[1200];
@@ -709,6 +744,8 @@ int test_suite_sweep(void)
 			 test_resume) ||
 	    !CU_add_test(s, "result sets whole: a manifest, stale files gone, cut short refused",
 			 test_whole_sets) ||
+	    !CU_add_test(s, "a commit that fails part way: undone, the old set as it was",
+			 test_commit_undone) ||
 	    !CU_add_test(s, "a sweep too large for memory: refused before its points are made",
 			 test_memory_guard))
 		return -1;
