@@ -2244,7 +2244,18 @@ struct plot_ctx {
 	struct plot_nodes nodes;         /* n == 0 without --scenario */
 	struct plot_csv *sum, *types, *ex; /* loaded on first use */
 	int drawn;                       /* figures written */
+	char **tmp, **dst; int npend;    /* written under tmp[i], committed to
+					    dst[i] together at the end */
 };
+
+/* File tmp, whole, to become dst when every figure is drawn. */
+static void pend(struct plot_ctx *x, const char *tmp, const char *dst)
+{
+	x->tmp = xrealloc(x->tmp, (size_t)(x->npend + 1) * sizeof *x->tmp);
+	x->dst = xrealloc(x->dst, (size_t)(x->npend + 1) * sizeof *x->dst);
+	x->tmp[x->npend] = xstrdup(tmp);
+	x->dst[x->npend++] = xstrdup(dst);
+}
 
 static const char *const formats[2] = {"png", "svg"};
 
@@ -2306,7 +2317,7 @@ static int run_gnuplot(const char *script, const char *vars)
 }
 
 /* Render base.<fmt> from its data file, through base.<fmt>.tmp. */
-static int render(const struct plot_ctx *x, const char *kind, const char *base, const char *dat,
+static int render(struct plot_ctx *x, const char *kind, const char *base, const char *dat,
 		  struct plot_vars *v, const char *fmt)
 {
 	char script[4200], out[4200], tmp[4300];
@@ -2324,15 +2335,13 @@ static int render(const struct plot_ctx *x, const char *kind, const char *base, 
 	/* gnuplot exits 0 when its write failed (a full disk): the file must
 	 * be whole before it takes its name */
 	const char *bad = rc ? NULL : cmd_figure_incomplete(tmp);
-	if (rc || bad || rename(tmp, out)) {
-		int e = errno;
+	if (rc || bad) {
 		remove(tmp);
 		fprintf(stderr, "hetsim plot: %s not written: %s\n", out,
-			v->overflow ? "too many names to label" : rc ? "gnuplot failed"
-			: bad ? bad : strerror(e));
+			v->overflow ? "too many names to label" : rc ? "gnuplot failed" : bad);
 		return 1;
 	}
-	printf("%s\n", out);
+	pend(x, tmp, out);
 	return 0;
 }
 
@@ -2368,10 +2377,6 @@ static int draw(struct plot_ctx *x, const struct plot_kind *k, const char *base,
 			snprintf(err, sizeof err, "cannot write %s: %s", tmp, strerror(errno));
 		rc = rc ? rc : -1;
 	}
-	if (!rc && rename(tmp, dat)) {
-		snprintf(err, sizeof err, "cannot write %s: %s", dat, strerror(errno));
-		rc = -1;
-	}
 	if (rc) {
 		remove(tmp);
 		free(v);
@@ -2380,9 +2385,10 @@ static int draw(struct plot_ctx *x, const struct plot_kind *k, const char *base,
 		fprintf(stderr, "hetsim plot: %s\n", err);
 		return 1;
 	}
+	pend(x, tmp, dat); /* gnuplot reads it under its .tmp name */
 	for (int i = 0; i < 2 && !rc; i++)
 		if (x->fmt[i])
-			rc = render(x, k->name, base, dat, v, formats[i]);
+			rc = render(x, k->name, base, tmp, v, formats[i]);
 	free(v);
 	x->drawn += !rc;
 	return rc;
@@ -2597,6 +2603,7 @@ int cmd_plot(int argc, char **argv)
 		fprintf(stderr, "hetsim plot: %s: no such results directory\n", x.dir);
 		rc = 1;
 	}
+	bool made = !rc && stat(x.out, &st) != 0;
 	if (!rc && rows_mkdirs(x.out)) {
 		fprintf(stderr, "hetsim plot: cannot create %s: %s\n", x.out, strerror(errno));
 		rc = 1;
@@ -2609,6 +2616,22 @@ int cmd_plot(int argc, char **argv)
 			"types.csv or executors.csv)\n", x.dir);
 		rc = 1;
 	}
+	/* the figures and their data as one set: all of them, or none and the
+	 * old ones as they were (rows_commit) */
+	if (!rc && rows_commit("plot", x.tmp, x.dst, x.npend))
+		rc = 1;
+	for (int i = 0; i < x.npend; i++) {
+		if (rc)
+			remove(x.tmp[i]);
+		else if (strcmp(x.dst[i] + strlen(x.dst[i]) - 4, ".dat"))
+			printf("%s\n", x.dst[i]);
+		free(x.tmp[i]);
+		free(x.dst[i]);
+	}
+	free(x.tmp);
+	free(x.dst);
+	if (rc && made)
+		rmdir(x.out); /* the folder it made, empty again */
 	plot_csv_free(x.sum);
 	plot_csv_free(x.types);
 	plot_csv_free(x.ex);

@@ -101,7 +101,7 @@ int cmd_replay_log(int argc, char **argv)
 	}
 	int64_t t0 = spapp_t0(l);
 	if (t0 < 0) {
-		fprintf(stderr, "%s: no ApplicationStart and no executor: nothing to replay from\n",
+		fprintf(stderr, "%s:1:1: no ApplicationStart and no executor: nothing to replay from\n",
 			path);
 		slog_free(l);
 		return 1;
@@ -153,7 +153,7 @@ int cmd_replay_log(int argc, char **argv)
 		spapp_cluster(l, app, s);
 		for (int g = 0; g < s->ngroups; g++) /* a host's executors at once */
 			if (s->groups[g].cores > SCN_MAX_CORES || s->groups[g].gpus > SCN_MAX_GPUS) {
-				fprintf(stderr, "%s: host %s held %d cores and %d GPUs at once, above "
+				fprintf(stderr, "%s:1:1: host %s held %d cores and %d GPUs at once, above "
 					"the limits of a node (%d, %d)\n", path, s->groups[g].name,
 					s->groups[g].cores, s->groups[g].gpus, SCN_MAX_CORES,
 					SCN_MAX_GPUS);

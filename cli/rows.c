@@ -240,75 +240,77 @@ static int write_manifest(const struct rows_files *o)
 	return 0;
 }
 
-/* File k of the set being committed: the set's files, then the manifest. */
-static const char *set_name(const struct rows_files *o, int k)
+/* Where dst's old file waits while a set is committed: .NAME.hetsim-old
+ * beside it. */
+static void backup_path(char *buf, size_t len, const char *dst)
 {
-	return k < o->n ? o->names[k] : ROWS_MANIFEST;
-}
-
-static void set_path(char *buf, size_t len, const struct rows_files *o, int k, const char *what)
-{
-	if (!strcmp(what, "old")) /* where the file it replaces waits */
-		snprintf(buf, len, "%s/.%s.hetsim-old", o->dir, set_name(o, k));
+	const char *slash = strrchr(dst, '/');
+	if (slash)
+		snprintf(buf, len, "%.*s/.%s.hetsim-old", (int)(slash - dst), dst, slash + 1);
 	else
-		snprintf(buf, len, "%s/%s%s", o->dir, set_name(o, k), what);
+		snprintf(buf, len, ".%s.hetsim-old", dst);
 }
 
-/* Commit the set, the manifest last: for each file, the old one of its
- * name (if any) moved aside to .NAME.hetsim-old, then NAME.tmp renamed
- * to NAME.  A step that fails undoes the ones before it, in reverse (each
- * old file back under its name, each new one removed), so the old set is
- * as it was: nothing half new.  Then the old files moved aside are
- * removed.  0, or -1 (said). */
-static int commit(const struct rows_files *o)
+int rows_commit(const char *cmd, char *const *tmp, char *const *dst, int n)
 {
-	char tmp[4200], dst[4200], old[4200];
-	bool had[ROWS_FILES_MAX + 1];
-	int total = o->n + 1, k;
+	char old[4300];
+	bool *had = xcalloc((size_t)(n ? n : 1), sizeof *had);
 	bool said = false;
-	int e = 0;
-	for (k = 0; k < total; k++) {
-		set_path(tmp, sizeof tmp, o, k, ".tmp");
-		set_path(dst, sizeof dst, o, k, "");
-		set_path(old, sizeof old, o, k, "old");
-		had[k] = rename(dst, old) == 0;
+	int e = 0, k;
+	for (k = 0; k < n; k++) {
+		backup_path(old, sizeof old, dst[k]);
+		had[k] = rename(dst[k], old) == 0;
 		if (!had[k] && errno != ENOENT) {
 			fprintf(stderr, "hetsim %s: cannot move %s aside to %s: %s; the results there "
-				"before are as they were\n", o->cmd, dst, old, strerror(errno));
+				"before are as they were\n", cmd, dst[k], old, strerror(errno));
 			said = true;
 			break;
 		}
-		if (rename(tmp, dst)) {
+		if (rename(tmp[k], dst[k])) {
 			e = errno;
-			if (had[k] && rename(old, dst))
-				fprintf(stderr, "hetsim %s: cannot restore %s from %s: %s\n", o->cmd, dst,
+			if (had[k] && rename(old, dst[k]))
+				fprintf(stderr, "hetsim %s: cannot restore %s from %s: %s\n", cmd, dst[k],
 					old, strerror(errno));
 			break;
 		}
 	}
-	if (k == total) {
-		for (int j = 0; j < total; j++)
+	if (k == n) {
+		for (int j = 0; j < n; j++)
 			if (had[j]) {
-				set_path(old, sizeof old, o, j, "old");
+				backup_path(old, sizeof old, dst[j]);
 				remove(old);
 			}
+		free(had);
 		return 0;
 	}
 	if (!said)
 		fprintf(stderr, "hetsim %s: cannot rename %s to %s: %s; the results there before "
-			"are as they were\n", o->cmd, tmp, dst, strerror(e));
+			"are as they were\n", cmd, tmp[k], dst[k], strerror(e));
 	for (int j = k - 1; j >= 0; j--) { /* undo, the last first */
-		set_path(dst, sizeof dst, o, j, "");
-		set_path(old, sizeof old, o, j, "old");
-		if (had[j] ? rename(old, dst) : remove(dst))
-			fprintf(stderr, "hetsim %s: cannot restore %s: %s\n", o->cmd, dst,
+		backup_path(old, sizeof old, dst[j]);
+		if (had[j] ? rename(old, dst[j]) : remove(dst[j]))
+			fprintf(stderr, "hetsim %s: cannot restore %s: %s\n", cmd, dst[j],
 				strerror(errno));
 	}
-	for (int j = k; j < total; j++) {
-		set_path(tmp, sizeof tmp, o, j, ".tmp");
-		remove(tmp);
-	}
+	for (int j = k; j < n; j++)
+		remove(tmp[j]);
+	free(had);
 	return -1;
+}
+
+/* Commit the set, the manifest last (rows_commit). */
+static int commit(const struct rows_files *o)
+{
+	char tbuf[ROWS_FILES_MAX + 1][4200], dbuf[ROWS_FILES_MAX + 1][4200];
+	char *tmp[ROWS_FILES_MAX + 1], *dst[ROWS_FILES_MAX + 1];
+	for (int k = 0; k <= o->n; k++) {
+		const char *name = k < o->n ? o->names[k] : ROWS_MANIFEST;
+		snprintf(tbuf[k], sizeof tbuf[k], "%s/%s.tmp", o->dir, name);
+		snprintf(dbuf[k], sizeof dbuf[k], "%s/%s", o->dir, name);
+		tmp[k] = tbuf[k];
+		dst[k] = dbuf[k];
+	}
+	return rows_commit(o->cmd, tmp, dst, o->n + 1);
 }
 
 int rows_check_set(const char *dir, char *err, size_t errlen)

@@ -101,6 +101,14 @@ int rows_files_open(struct rows_files *o);
  * lists stay).  Not ok: every .tmp removed, the old files as they were.
  * 0, or -1 (said). */
 int rows_files_close(struct rows_files *o, bool ok);
+/* Commit n files as one set: in order, the old dst[i] (if any) moved
+ * aside to .NAME.hetsim-old beside it, then tmp[i] renamed to dst[i]; a
+ * step that fails undoes every step before it, the last first (each old
+ * file back under its name, each new one removed) and removes the
+ * tmp files left, so the old files are as they were; after the last,
+ * the old files moved aside are removed.  0, or -1 (said, one line per
+ * failure, naming `hetsim CMD`). */
+int rows_commit(const char *cmd, char *const *tmp, char *const *dst, int n);
 /* A result set's manifest, if it has one: whether each file it lists is
  * there with its size.  0, or -1 with one line "DIR/manifest.csv:LINE:1:
  * ..." in err (a set cut short, half new and half old). */

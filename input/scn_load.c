@@ -1152,6 +1152,8 @@ static int load_trace_opts(struct ld *ld, const struct yn *m, struct trace_opts 
 	return trace_path(ld, m, "trace", path);
 }
 
+static int trace_err(struct ld *ld, const struct yn *at, const char *err);
+
 /* `- name: N, trace: {format, path}` in the cluster: the node groups of
  * the node list, named N1, N2, ... in order of first appearance, labels
  * auto (cpu, or gpu and the model). */
@@ -1182,7 +1184,7 @@ static int load_trace_nodes(struct ld *ld, const struct yn *m, int *cap)
 	int first = s->ngroups;
 	if (!rc && trace_read_nodes(path, format, prefix, &s->groups, &s->ngroups, err,
 				    sizeof err) < 0)
-		rc = fail(ld, t, "%s", err);
+		rc = trace_err(ld, t, err); /* its own file:line:col, where it has one */
 	*cap = s->ngroups > *cap ? s->ngroups : *cap; /* trace_read_nodes grew it */
 	for (int g = first; !rc && g < s->ngroups; g++) {
 		struct scn_node_group *ng = &s->groups[g];

@@ -214,7 +214,7 @@ struct scn_app *spapp_of(const struct slog *l, int64_t t0, enum spapp_nodes node
 			if (q == n)
 				continue; /* never run: its output was there already */
 			if (q >= k) {
-				snprintf(err, errlen, "%s: stage %d's parent %d runs after it in Spark's "
+				snprintf(err, errlen, "%s:1:1: stage %d's parent %d runs after it in Spark's "
 					 "order (job, stage): not a DAG hetsim can replay", l->path,
 					 st->id, st->parents[p]);
 				free(o);
@@ -274,7 +274,7 @@ struct scn_app *spapp_of(const struct slog *l, int64_t t0, enum spapp_nodes node
 		if (l->profiles[p].id == 0 && l->profiles[p].task_gpus > 0)
 			a->task_gpus = l->profiles[p].task_gpus;
 	if (a->task_cpus > a->exec_cores) {
-		snprintf(err, errlen, "%s: spark.task.cpus %d is above the executors' %d cores: no "
+		snprintf(err, errlen, "%s:1:1: spark.task.cpus %d is above the executors' %d cores: no "
 			 "task could run (Spark refuses it too)", l->path, a->task_cpus, a->exec_cores);
 		scn_app_free(a);
 		return NULL;

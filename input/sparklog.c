@@ -1140,7 +1140,7 @@ static int unsupported(const char *path, struct zr *z, char *err, size_t errlen)
 {
 	struct stat st;
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		snprintf(err, errlen, "%s: a folder, not an event log file (rolling logs, "
+		snprintf(err, errlen, "%s:0:0: cannot open: a folder, not an event log file (rolling logs, "
 			 "eventlog_v2_*, are not read: give one events_* file)", path);
 		return -1;
 	}
@@ -1149,7 +1149,7 @@ static int unsupported(const char *path, struct zr *z, char *err, size_t errlen)
 	for (size_t i = 0; z && !zr_compressed(z) && i < sizeof codecs / sizeof codecs[0]; i++) {
 		size_t k = strlen(codecs[i]);
 		if (n > k && !strcmp(path + n - k, codecs[i])) {
-			snprintf(err, errlen, "%s: compressed with %s, by its name: only plain and "
+			snprintf(err, errlen, "%s:0:0: compressed with %s, by its name: only plain and "
 				 "zstd-compressed event logs are read", path, codecs[i] + 1);
 			return -1;
 		}

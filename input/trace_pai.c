@@ -135,7 +135,16 @@ static struct zr *open_table(const char *dir, const char *name, char *buf, size_
 			return NULL;
 		}
 	}
-	return zr_open(buf, why, whylen);
+	struct zr *z = zr_open(buf, why, whylen);
+	size_t n = strlen(buf);
+	if (!z && !strncmp(why, buf, n) && !strncmp(why + n, ":0:0: cannot open: ", 19)) {
+		char msg[4800]; /* "cannot open TABLE: why", for the caller's line */
+		snprintf(msg, sizeof msg, "cannot open %s: %s", buf, why + n + 19);
+		size_t m = strlen(msg) < whylen ? strlen(msg) : whylen - 1; /* cut to fit */
+		memcpy(why, msg, m);
+		why[m] = '\0';
+	}
+	return z;
 }
 
 /* ---- the per-job accumulator ---------------------------------------- */

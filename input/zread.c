@@ -37,7 +37,7 @@ struct zr *zr_open(const char *path, char *err, size_t errlen)
 	const char *why;
 	FILE *f = fopen_regular(path, &why);
 	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, why);
+		snprintf(err, errlen, "%s:0:0: cannot open: %s", path, why);
 		return NULL;
 	}
 	struct zr *z = xcalloc(1, sizeof *z);
@@ -50,7 +50,7 @@ struct zr *zr_open(const char *path, char *err, size_t errlen)
 	if (n == sizeof head && !memcmp(head, zstd_magic, 4)) {
 		z->dctx = ZSTD_createDCtx();
 		if (!z->dctx) {
-			snprintf(err, errlen, "%s: cannot create a zstd context", path);
+			snprintf(err, errlen, "%s:0:0: cannot create a zstd context", path);
 			zr_close(z);
 			return NULL;
 		}

@@ -17,7 +17,8 @@
 
 struct zr;
 
-/* Open `path`.  Returns NULL with "path: reason" in err on error. */
+/* Open `path` (a regular file: fopen_regular).  Returns NULL with
+ * "path:0:0: cannot open: reason" in err on error. */
 struct zr *zr_open(const char *path, char *err, size_t errlen);
 void zr_close(struct zr *z);
 

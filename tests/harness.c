@@ -201,6 +201,8 @@ static void tree_add(const char *root, const char *rel, char **buf, size_t *len,
 			continue;
 		if (S_ISDIR(st.st_mode)) {
 			snprintf(line, sizeof line, "%s/\n", sub);
+		} else if (!S_ISREG(st.st_mode)) { /* a named pipe: never opened */
+			snprintf(line, sizeof line, "%s (not a regular file)\n", sub);
 		} else {
 			uint64_t h = UINT64_C(14695981039346656037);
 			FILE *f = fopen(full, "rb");

@@ -36,6 +36,7 @@ int test_suite_sparklog(void);
 int test_suite_replay(void);
 int test_suite_importers(void);
 int test_suite_cli(void);
+int test_suite_catalogue(void);
 int test_suite_report(void);
 int test_suite_plugin(void);
 

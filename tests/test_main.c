@@ -38,6 +38,7 @@ static const struct {
 	{"replay", test_suite_replay},
 	{"importers", test_suite_importers},
 	{"cli", test_suite_cli},
+	{"catalogue", test_suite_catalogue},
 	{"report", test_suite_report},
 	{"plugin", test_suite_plugin}, /* last: it unloads its plugins */
 };

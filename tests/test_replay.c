@@ -180,7 +180,7 @@ static void errors(void)
 {
 	char *csv, *err;
 	CU_ASSERT_EQUAL(replay("/nonexistent.log", &csv, &err), 1);
-	CU_ASSERT_STRING_EQUAL(err, "/nonexistent.log: No such file or directory\n");
+	CU_ASSERT_STRING_EQUAL(err, "/nonexistent.log:0:0: cannot open: No such file or directory\n");
 	CU_ASSERT_PTR_NULL(csv);
 	free(err);
 	CU_ASSERT_EQUAL(replay(HAND_LOG " --policy nope", &csv, &err), 2);
@@ -221,7 +221,7 @@ static void errors(void)
 	free(hand);
 	CU_ASSERT_EQUAL(replay(p2, &csv, &err), 1);
 	char want[256];
-	snprintf(want, sizeof want, "%s: spark.task.cpus 4 is above the executors' 2 cores: no task "
+	snprintf(want, sizeof want, "%s:1:1: spark.task.cpus 4 is above the executors' 2 cores: no task "
 		 "could run (Spark refuses it too)\n", p2);
 	CU_ASSERT_STRING_EQUAL(err, want);
 	CU_ASSERT_PTR_NULL(csv);

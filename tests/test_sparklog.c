@@ -848,16 +848,16 @@ static void bad_files(void)
 {
 	char path[256];
 	snprintf(path, sizeof path, "%s/none", tmpdir);
-	expect_error(path, false, ": No such file or directory");
+	expect_error(path, false, ":0:0: cannot open: No such file or directory");
 	expect_error(write_log("empty", ""), false, ":1:1: no Spark listener events");
 	expect_error(write_log("blank", "\n  \n\t\n"), false, ":1:1: no Spark listener events");
-	expect_error(tmpdir, false, ": a folder, not an event log file (rolling logs, eventlog_v2_*, "
+	expect_error(tmpdir, false, ":0:0: cannot open: a folder, not an event log file (rolling logs, eventlog_v2_*, "
 		     "are not read: give one events_* file)");
 	expect_error(write_log("app-1.lz4", "LZ4Block..."), false,
-		     ": compressed with lz4, by its name: only plain and zstd-compressed event logs "
+		     ":0:0: compressed with lz4, by its name: only plain and zstd-compressed event logs "
 		     "are read");
 	expect_error(write_log("app-1.snappy", "\x82SNAPPY"), false,
-		     ": compressed with snappy, by its name: only plain and zstd-compressed event "
+		     ":0:0: compressed with snappy, by its name: only plain and zstd-compressed event "
 		     "logs are read");
 	/* a zstd log named .lz4 is read for what it is */
 	snprintf(path, sizeof path, "%s/renamed.lz4", tmpdir);
@@ -871,7 +871,7 @@ static void bad_files(void)
 	/* a named pipe: refused at once, never waited on (it has no writer) */
 	snprintf(path, sizeof path, "%s/pipe", tmpdir);
 	CU_ASSERT_EQUAL_FATAL(mkfifo(path, 0600), 0);
-	expect_error(path, false, ": not a regular file (a named pipe)");
+	expect_error(path, false, ":0:0: cannot open: not a regular file (a named pipe)");
 	remove(path);
 	/* found by the fuzzer (tests/data/fuzz/sparklog-no-tasks.json): an
 	 * application whose stages had no task sorted a NULL array (UBSan) */

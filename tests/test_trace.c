@@ -823,7 +823,7 @@ static void trace_info_cli(void)
 	free(err);
 	rc = h_hetsim("trace info /nonexistent", &out, &err);
 	CU_ASSERT_EQUAL(rc, 1);
-	CU_ASSERT_STRING_EQUAL(err, "/nonexistent: No such file or directory\n");
+	CU_ASSERT_STRING_EQUAL(err, "/nonexistent:0:0: cannot open: No such file or directory\n");
 	free(out);
 	free(err);
 }

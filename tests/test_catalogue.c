@@ -1,0 +1,217 @@
+/* test_catalogue.c - docs/errors.md's cases through the commands a user
+ * types: for each, the exit status, the exact standard error, and the
+ * listing of a scratch folder before and after (h_tree: every file's
+ * name, size and bytes), the folder holding the case's inputs and an
+ * earlier run's result set that each case names as its output (-o).  So
+ * a case that writes anything at all, or touches the old results,
+ * fails.  (The bad scenario files of tests/scenarios/bad/ are the
+ * same way in test_scenario.c, test_bad_files; the cases that need a
+ * signal, a full disk or a changed file are in their own tests, each
+ * comparing a listing too: test_commit_undone, test_resume,
+ * interrupt_run, figure_whole.) */
+#define _DEFAULT_SOURCE /* mkdtemp */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "test.h"
+
+/* "@" in s replaced by dir, "#" by num, into buf. */
+static void at(char *buf, size_t len, const char *s, const char *dir, const char *num)
+{
+	size_t n = 0;
+	for (; *s && n + 1 < len; s++) {
+		if (*s == '@' || *s == '#') {
+			n += (size_t)snprintf(buf + n, len - n, "%s", *s == '@' ? dir : num);
+			if (n >= len)
+				n = len - 1;
+		} else {
+			buf[n++] = *s;
+		}
+	}
+	buf[n] = '\0';
+}
+
+/* Whether s is pattern p, whose "*" stands for any text (an estimate's
+ * figures). */
+static bool glob(const char *p, const char *s)
+{
+	for (; *p; p++, s++) {
+		if (*p == '*') {
+			for (const char *t = s; ; t++) {
+				if (glob(p + 1, t))
+					return true;
+				if (!*t)
+					return false;
+			}
+		}
+		if (*s != *p)
+			return false;
+	}
+	return *s == '\0';
+}
+
+static void put(const char *dir, const char *name, const char *text, size_t len)
+{
+	char p[600];
+	snprintf(p, sizeof p, "%s/%s", dir, name);
+	FILE *f = fopen(p, "wb");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fwrite(text, 1, len, f);
+	fclose(f);
+}
+#define PUT(dir, name, text) put(dir, name, text, sizeof text - 1)
+
+static const struct kase {
+	const char *args;   /* the command line, @ the scratch folder */
+	int rc;
+	const char *err;    /* its standard error, exactly */
+} cases[] = {
+	/* files that are not what they claim */
+	{"run @/nope.yaml -q -o @/set", 1, "@/nope.yaml:0:0: cannot open: No such file or directory\n"},
+	{"run @/pipe -q -o @/set", 1, "@/pipe:0:0: cannot open: not a regular file (a named pipe)\n"},
+	{"run @/cost.yaml -q -o @/set", 1,
+	 "@/cost.yaml:3:13: cannot open cost model '@/pipe': not a regular file (a named pipe)\n"},
+	{"run @/trace.yaml -q -o @/set", 1,
+	 "@/trace.yaml:2:36: cannot open trace 'pipe': not a regular file (a named pipe)\n"},
+	{"run tests/scenarios/ok/minimal.yaml --plugin @/pipe -q -o @/set", 1,
+	 "@/pipe: cannot open the plugin: not a regular file (a named pipe)\n"},
+	{"plot all -d @/pipes", 1,
+	 "hetsim plot: @/pipes/runs.csv:0:0: cannot open: not a regular file (a named pipe)\n"},
+	{"replay-log @/pipe -q -o @/set", 1, "@/pipe:0:0: cannot open: not a regular file (a named "
+	 "pipe)\n"},
+	{"run @/ctl.yaml -q -o @/set", 1, "@/ctl.yaml:6:18: control characters are not allowed\n"},
+	{"run @/utf8.yaml -q -o @/set", 1, "@/utf8.yaml:2:8: invalid leading UTF-8 octet\n"},
+	{"run @/dots.yaml -q -o @/set", 1, "@/dots.yaml:1:7: expected a scenario name other than "
+	 "'.' and '..' (it names folders), got '..'\n"},
+	{"plot all -d @/empty", 1, "hetsim plot: @/empty/runs.csv:1:1: empty file (no header "
+	 "line)\n"},
+	{"plot all -d @/fields", 1, "hetsim plot: @/fields/runs.csv:3:1: 2 fields, but the header "
+	 "has 3\n"},
+	{"plot all -d @/dirs", 1, "hetsim plot: @/dirs/runs.csv:0:0: cannot open: Is a directory\n"},
+	{"replay-log @/blank.json -q -o @/set", 1, "@/blank.json:1:1: no Spark listener events\n"},
+	{"trace info @/nul.swf", 1, "@/nul.swf:2:4: a NUL byte in the text (not a text file?)\n"},
+	{"run @/nosize.yaml -q -o @/set", 1, "@/nosize.swf:1:1: no usable MaxNodes or MaxProcs in "
+	 "the header (0, 0): give the cluster in the scenario\n"},
+	{"replay-log tests/data/fuzz/sparklog-no-tasks.json -q -o @/set", 1,
+	 "tests/data/fuzz/sparklog-no-tasks.json:1:1: stage 0's parent 0 runs after it in Spark's "
+	 "order (job, stage): not a DAG hetsim can replay\n"},
+	/* outputs that would not be whole */
+	{"plot all -d @/cut", 1, "hetsim plot: @/cut/manifest.csv:3:1: runs.csv has 10 bytes, the "
+	 "manifest says #: this result set is not whole (a write cut short?); run the "
+	 "command again\n"},
+	{"report @/cut --no-plot", 1, "hetsim report: @/cut/manifest.csv:3:1: runs.csv has 10 bytes, "
+	 "the manifest says #: this result set is not whole (a write cut short?); run "
+	 "the command again\n"},
+	{"sweep @/big.yaml --max-memory 256KiB -q -o @/set", 1, "@/big.yaml:54:1: the sweep's 100 "
+	 "points would hold about * (each a copy of the scenario, *, most of it its 50 job groups), "
+	 "above the 256.0 KiB of --max-memory: fewer points, or --max-memory SIZE\n"},
+	{"sweep @/big.yaml --max-memory lots -q -o @/set", 2, "hetsim sweep: option '--max-memory' "
+	 "wants a size such as 8GiB or 512MiB (B, KiB, MiB, GiB, TiB), or none, got 'lots'\n"},
+	/* the command line */
+	{"run tests/scenarios/ok/minimal.yaml -q --output=", 2,
+	 "hetsim run: option '--output' wants a value (DIR), got ''\n"},
+	{"run tests/scenarios/ok/minimal.yaml -q -p fifo -p fifo -o @/set", 2,
+	 "hetsim run: option '--policy': 'fifo' given twice\n"},
+	{"sweep tests/scenarios/ok/minimal.yaml -q -p fifo -p fifo -o @/set", 2,
+	 "hetsim sweep: option '--policy': 'fifo' given twice\n"},
+	{"compare tests/scenarios/ok/minimal.yaml -q -p fifo -p fifo -o @/set", 2,
+	 "hetsim compare: option '--policy': 'fifo' given twice\n"},
+	{"run tests/scenarios/ok/minimal.yaml -q --rep 2 -o @/set", 2,
+	 "hetsim run: ambiguous option '--rep' (see hetsim run --help)\n"},
+	{"run tests/scenarios/ok/minimal.yaml -qx -o @/set", 2,
+	 "hetsim run: unknown option '-x' in '-qx' (see hetsim run --help)\n"},
+	{"run tests/scenarios/ok/minimal.yaml --colour -o @/set", 2,
+	 "hetsim run: unknown option '--colour' (see hetsim run --help)\n"},
+	{"run tests/scenarios/ok/minimal.yaml --seed 18446744073709551616 -o @/set", 2,
+	 "hetsim run: option '--seed' wants an integer from 0 to 18446744073709551615 (as a "
+	 "scenario's seed), got '18446744073709551616'\n"},
+	{"run tests/scenarios/ok/minimal.yaml -o @/set --replications", 2,
+	 "hetsim run: option '--replications' needs a value (N)\n"},
+};
+
+static void catalogue(void)
+{
+	char s[] = "/tmp/hetsim-cat-XXXXXX", p[700], args[1200], want[1600], *out, *err;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(s));
+	/* an earlier run's results, the output of every case */
+	snprintf(args, sizeof args, "run tests/scenarios/ok/minimal.yaml -q -r 1 -o %s/set", s);
+	CU_ASSERT_EQUAL_FATAL(h_hetsim(args, &out, &err), 0);
+	free(out), free(err);
+	/* and the same set with runs.csv cut to 10 bytes */
+	snprintf(args, sizeof args, "run tests/scenarios/ok/minimal.yaml -q -r 1 -o %s/cut", s);
+	CU_ASSERT_EQUAL_FATAL(h_hetsim(args, &out, &err), 0);
+	free(out), free(err);
+	snprintf(p, sizeof p, "%s/cut/runs.csv", s);
+	struct stat st;
+	CU_ASSERT_EQUAL_FATAL(stat(p, &st), 0);
+	char num[32];
+	snprintf(num, sizeof num, "%lld", (long long)st.st_size);
+	CU_ASSERT_EQUAL_FATAL(truncate(p, 10), 0);
+	/* the inputs */
+	static const char *const dirs[] = {"pipes", "empty", "fields", "dirs", "dirs/runs.csv"};
+	for (int i = 0; i < 5; i++) {
+		snprintf(p, sizeof p, "%s/%s", s, dirs[i]);
+		CU_ASSERT_EQUAL_FATAL(mkdir(p, 0777), 0);
+	}
+	snprintf(p, sizeof p, "%s/pipe", s);
+	CU_ASSERT_EQUAL_FATAL(mkfifo(p, 0600), 0);
+	snprintf(p, sizeof p, "%s/pipes/runs.csv", s);
+	CU_ASSERT_EQUAL_FATAL(mkfifo(p, 0600), 0);
+	PUT(s, "cost.yaml", "cluster: [{name: n, cores: 1, memory: 1GiB}]\n"
+	    "workload: [{name: w, type: wordcount, input: 64MiB}]\ncost_model: pipe\n");
+	PUT(s, "trace.yaml", "cluster: [{name: n, cores: 1, memory: 1GiB}]\n"
+	    "workload: [{name: t, trace: {path: pipe}}]\n");
+	PUT(s, "ctl.yaml", "name: x\ncluster:\n  - name: n\n    cores: 1\n    memory: 1GiB\n"
+	    "    gpu_model: \"a\x01" "b\"\n");
+	PUT(s, "utf8.yaml", "name: x\n# caf\xc3\xa9 \xff\n");
+	PUT(s, "dots.yaml", "name: ..\n");
+	PUT(s, "empty/runs.csv", "");
+	PUT(s, "fields/runs.csv", "a,b,c\n1,2,3\n1,2\n");
+	PUT(s, "blank.json", "\n  \n\t\n");
+	PUT(s, "nul.swf", "; Version: 2.2\n; M\0xNodes: 4\n");
+	PUT(s, "nosize.swf", "; Version: 2.2\n; MaxNodes: 0\n"
+	    "1 0 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 -1 -1 -1 -1\n");
+	PUT(s, "nosize.yaml", "cluster: [{name: n, trace: {format: swf, path: nosize.swf}}]\n"
+	    "workload: [{name: w, type: wordcount, input: 64MiB}]\n");
+	snprintf(p, sizeof p, "%s/big.yaml", s);
+	FILE *f = fopen(p, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("cluster: [{name: n, cores: 8, memory: 32GiB}]\nworkload:\n", f);
+	for (int i = 0; i < 50; i++)
+		fprintf(f, "  - {name: w%d, type: wordcount, input: 1GiB}\n", i);
+	fputs("policies: [fifo]\nsweep:\n  - label: s\n    path: seed\n    values: [", f);
+	for (int i = 0; i < 100; i++)
+		fprintf(f, "%s%d", i ? ", " : "", i);
+	fputs("]\n", f);
+	fclose(f);
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *before = h_tree(s);
+		at(args, sizeof args, cases[i].args, s, num);
+		at(want, sizeof want, cases[i].err, s, num);
+		int rc = h_hetsim(args, &out, &err);
+		char *after = h_tree(s);
+		CU_ASSERT_EQUAL(rc, cases[i].rc);
+		CU_ASSERT(glob(want, err));
+		CU_ASSERT_STRING_EQUAL(after, before);
+		if (rc != cases[i].rc || !glob(want, err) || strcmp(after, before))
+			fprintf(stderr, "\n  hetsim %s\n  exit %d (want %d)\n  got:  %s  want: %s%s", args,
+				rc, cases[i].rc, err, want, strcmp(after, before) ? "  the folder changed\n"
+										  : "");
+		free(out), free(err), free(before), free(after);
+	}
+	h_rmtree(s);
+}
+
+int test_suite_catalogue(void)
+{
+	TEST_SUITE("catalogue",
+		   {"docs/errors.md's cases as commands: exit, message, the folder untouched",
+		    catalogue});
+	return 0;
+}
