@@ -23,6 +23,7 @@
 #include "sparklog.h"
 #include "trace.h"
 #include "util.h"
+#include "workload.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -2195,6 +2196,8 @@ static int load_devices(struct ld *ld, const struct yn *m, struct scn_cost_kerne
 		    !(b = need(ld, v, "slope", "device", d->device)) ||
 		    get_time_real(ld, a, &d->intercept_us) < 0 || get_time_real(ld, b, &d->slope_us) < 0)
 			return -1;
+		d->intercept_at = pos(ld, a);
+		d->slope_at = pos(ld, b);
 	}
 	return 0;
 }
@@ -3091,24 +3094,57 @@ static int check_time_scale(const struct scn *s, char *err, size_t errlen)
 	int rc = 0;
 	for (int g = 0; g < s->njobgroups && !rc; g++) {
 		const struct scn_job_group *j = &s->jobs[g];
-		if (!j->ops || !j->ops->build || j->trace)
+		if (!j->ops || j->trace)
 			continue; /* (a trace's times are bounded by its importer) */
 		struct sim_dag d = {0};
+		struct wl_cost_max w;
 		arena_reset(&a);
-		sim_build_dag(s, g, 0, s->seed, &a, &d);
+		wl_cost_watch(&w); /* the coefficients behind the longest task */
+		if (j->ops->build)
+			sim_build_dag(s, g, 0, s->seed, &a, &d);
 		double longest = 0, work = 0;
 		for (int k = 0; k < d.nstages; k++)
 			for (int t = 0; t < d.st[k].ntasks; t++) {
-				double w = d.st[k].work_us[t];
-				longest = w > longest ? w : longest;
-				work += w;
+				double x = d.st[k].work_us[t];
+				longest = x > longest ? x : longest;
+				work += x;
 			}
+		const char *what = "a task would take";
+		struct wl_cost_max w2;
+		double phase = 0;
+		if (j->model && j->model->longest_us) {
+			wl_cost_watch(&w2);
+			phase = j->model->longest_us(s, g);
+			if (phase > longest) {
+				longest = phase;
+				w = w2;
+				what = "its training, on every worker at once on the fastest device, "
+				       "would take";
+			}
+		}
+		wl_cost_watch(NULL);
 		double span = cores > 0 ? work * j->count / cores : 0;
-		if (longest > (double)SIM_TIME_MAX || span > (double)SIM_TIME_MAX) {
+		if (longest > (double)SIM_TIME_MAX && w.d) {
+			/* the term that makes it: the slope's (x the work) or the intercept */
+			bool slope = w.d->slope_us * w.work >= w.d->intercept_us;
+			const struct scn_pos *at = slope ? &w.d->slope_at : &w.d->intercept_at;
+			char why[96];
+			if (slope)
+				snprintf(why, sizeof why, "%.6g %s x this slope", w.work,
+					 w.k->unit ? w.k->unit : "units");
+			else
+				snprintf(why, sizeof why, "this intercept alone");
+			snprintf(err, errlen, "%s:%d:%d: the %s of kernel '%s' on %s puts job group '%s' "
+				 "past the simulated clock's %.1f years: %s %.3g s (%s); the coefficient "
+				 "is out of scale", at->file, at->line, at->col,
+				 slope ? "slope" : "intercept", w.k->name, w.d->device, j->name,
+				 (double)SIM_TIME_MAX / 1e6 / 31557600, what, longest / 1e6, why);
+			rc = -1;
+		} else if (longest > (double)SIM_TIME_MAX || span > (double)SIM_TIME_MAX) {
 			snprintf(err, errlen, "%s:%d:%d: job group '%s': %s %.3g s under the cost model "
 				 "%s, past the simulated clock's %.1f years: its coefficients (or the "
 				 "group's sizes) are out of scale", j->pos.file, j->pos.line, j->pos.col,
-				 j->name, longest > (double)SIM_TIME_MAX ? "a task would take"
+				 j->name, longest > (double)SIM_TIME_MAX ? what
 				 : "its work over every core would take",
 				 (longest > (double)SIM_TIME_MAX ? longest : span) / 1e6,
 				 s->cost.builtin ? "(the built-in default)"

@@ -187,6 +187,7 @@ struct scn_cost_dev {
 	char *device;        /* "cpu", "gpu" (any GPU), or a GPU model name */
 	double intercept_us; /* >= 0 */
 	double slope_us;     /* per work unit, >= 0 */
+	struct scn_pos intercept_at, slope_at; /* where they were written */
 	/* Its contention entry (docs/scenario.md, "Cost model"): the
 	 * slowdown with k copies running at once, one per core, relative to
 	 * one, for k = 1 .. nslowdown (between measured k: linear; beyond

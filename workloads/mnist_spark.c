@@ -60,6 +60,37 @@ static double step_us(const struct scn *s, int g, int idx, int w, const struct c
 			  (uint32_t)g, (uint32_t)idx, 2, (uint64_t)w);
 }
 
+/* The shortest training a job of group g can have: its steps on all its
+ * workers at once, each on the fastest device of the cluster's node
+ * groups (a group's CPU at its speed, or its GPUs' model's entry, else
+ * "gpu").  A lower bound, so that the loader refuses only a job that can
+ * never end within the simulated clock, however placed (a slower
+ * placement that passes it fails its run, as the kernel says). */
+static double mn_longest_us(const struct scn *s, int g)
+{
+	const struct jm_mnist *jg = s->jobs[g].params;
+	double best = -1;
+	int bk = 0, bgpu = 0;
+	struct wl_cost_max *w = wl_cost_watch_pause(); /* it is to see the fastest only */
+	for (int k = 0; k < s->ngroups; k++) {
+		struct clu_node n = {.cpu_speed = s->groups[k].cpu_speed,
+				     .gpu_model = s->groups[k].gpu_model};
+		for (int gpu = 0; gpu <= (s->groups[k].gpus > 0); gpu++) {
+			double us = step_us(s, g, 0, 0, &n, gpu, s->seed);
+			if (best < 0 || us < best)
+				best = us, bk = k, bgpu = gpu;
+		}
+	}
+	wl_cost_watch_resume(w);
+	if (best > 0) {
+		struct clu_node n = {.cpu_speed = s->groups[bk].cpu_speed,
+				     .gpu_model = s->groups[bk].gpu_model};
+		best = step_us(s, g, 0, 0, &n, bgpu, s->seed); /* the same figure, watched */
+	}
+	int workers = jg->worker.count > 0 ? jg->worker.count : 1;
+	return best > 0 ? best * jg->train_steps / workers : 0;
+}
+
 /* Training steps per second on one GPU of model `gpu_model`: the mean of
  * mnist_step on that device (the model's own, else "gpu") for one batch
  * (a throughput matrix's entry: gavel); 0 without a GPU entry. */
@@ -646,5 +677,6 @@ const struct job_model jm_mnist_spark = {
 	.defaults = &mn_defaults,
 	.loaded = mn_loaded,
 	.check = mn_check,
+	.longest_us = mn_longest_us,
 	.ops = &mn_ops,
 };

@@ -99,6 +99,13 @@ struct job_model {
 	 * contention entries make the nodes' busy curve (docs/model.md,
 	 * "Contention").  NULL: none (durations given, or timed phases). */
 	const char *const *clock_kernels;
+	/* A lower bound of the longest timed phase (not a DAG task) of a
+	 * job of group g, µs, however it is placed, priced through
+	 * wl_cost_us (so that a wl_cost_watch sees the coefficient behind
+	 * it): the loader refuses a scenario where even it passes the
+	 * simulated clock, as it does a task too long.  NULL: the model's
+	 * times are its DAG's tasks. */
+	double (*longest_us)(const struct scn *s, int g);
 	const struct sim_job_ops *ops; /* the run part (sim/sim.h) */
 };
 

@@ -46,6 +46,27 @@ void wl_cost_find(struct wl_cost *c, const struct scn *s, const char *kernel,
 		c->key = rng_key(seed, 0, RNG_NOISE, x, y, z);
 }
 
+static _Thread_local struct wl_cost_max *watch;
+
+void wl_cost_watch(struct wl_cost_max *w)
+{
+	if (w)
+		*w = (struct wl_cost_max){0};
+	watch = w;
+}
+
+struct wl_cost_max *wl_cost_watch_pause(void)
+{
+	struct wl_cost_max *w = watch;
+	watch = NULL;
+	return w;
+}
+
+void wl_cost_watch_resume(struct wl_cost_max *w)
+{
+	watch = w;
+}
+
 double wl_cost_at(const struct wl_cost *c, double work, double cpu_speed, uint64_t draw)
 {
 	double t = c->d->intercept_us + c->d->slope_us * work;
@@ -53,6 +74,8 @@ double wl_cost_at(const struct wl_cost *c, double work, double cpu_speed, uint64
 		t /= cpu_speed;
 	if (c->k->noise == SCN_NOISE_LOGNORMAL && c->k->noise_cv > 0)
 		t *= rng_lognormal(c->key, draw, 1.0, c->k->noise_cv);
+	if (watch && t > watch->us)
+		*watch = (struct wl_cost_max){c->k, c->d, work, t};
 	return t;
 }
 

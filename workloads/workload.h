@@ -76,4 +76,21 @@ void wl_cost_find(struct wl_cost *c, const struct scn *s, const char *kernel,
 		  const char *device, uint64_t seed, uint32_t x, uint32_t y, uint32_t z);
 double wl_cost_at(const struct wl_cost *c, double work, double cpu_speed, uint64_t draw);
 
+/* The longest time priced (wl_cost_at, wl_cost_us) while a watch is on,
+ * and the coefficients and work that gave it: the loader's check that
+ * no task passes the simulated clock names the coefficient to blame
+ * (input/scn_load.c, check_time_scale).  wl_cost_watch(w) zeroes *w and
+ * starts recording into it (this thread only); wl_cost_watch(NULL)
+ * stops. */
+struct wl_cost_max {
+	const struct scn_cost_kernel *k;
+	const struct scn_cost_dev *d;
+	double work, us;
+};
+void wl_cost_watch(struct wl_cost_max *w);
+/* Stop recording for a while (the watch it returns, NULL if none), and go
+ * on into the same record (wl_cost_watch_resume: not zeroed). */
+struct wl_cost_max *wl_cost_watch_pause(void);
+void wl_cost_watch_resume(struct wl_cost_max *w);
+
 #endif

@@ -30,6 +30,22 @@ const char *fuzz_file(const uint8_t *data, size_t size, const char *ext)
 void fuzz_check_error(const char *who, const char *path, const char *err)
 {
 	size_t n = strlen(path);
+	if (strncmp(err, path, n)) {
+		/* or a file the input names (a trace a scenario reads), at its own
+		 * line: "trace.swf:1:1: ...", the file there to be read */
+		const char *c = strchr(err, ':');
+		while (c && !isdigit((unsigned char)c[1]))
+			c = strchr(c + 1, ':');
+		char other[4096];
+		if (c && (size_t)(c - err) < sizeof other) {
+			memcpy(other, err, (size_t)(c - err));
+			other[c - err] = '\0';
+			if (access(other, R_OK) == 0) {
+				path = other;
+				n = strlen(path);
+			}
+		}
+	}
 	const char *p = err + n;
 	int ok = !strncmp(err, path, n) && *p == ':' && isdigit((unsigned char)p[1]);
 	if (ok) {

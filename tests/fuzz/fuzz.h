@@ -16,7 +16,9 @@
 const char *fuzz_file(const uint8_t *data, size_t size, const char *ext);
 
 /* Abort unless err is one line "path:LINE:COL: message" (LINE, COL
- * decimal).  `who` names the reader in the message. */
+ * decimal), one position only; or the same at another file the input
+ * named that is there to be read (a trace a scenario reads, at its own
+ * line).  `who` names the reader in the message. */
 void fuzz_check_error(const char *who, const char *path, const char *err);
 
 #endif
