@@ -80,8 +80,12 @@ int (*cal_val_hook)(const struct cal_val_opts *o, int workers, const double *spl
 static int write_text(const char *path, const char *text, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "w");
-	if (!f || fputs(text, f) == EOF || fclose(f)) {
-		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+	bool bad = !f || fputs(text, f) == EOF;
+	int e = errno;
+	if (f && fclose(f) && !bad)
+		bad = true, e = errno;
+	if (bad) {
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(e));
 		return -1;
 	}
 	return 0;

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -664,6 +665,10 @@ static void usage(FILE *f)
 
 int cmd_main(int argc, char **argv)
 {
+	/* a write past the file size limit (ulimit -f) fails with EFBIG, to
+	 * be reported by the writer, instead of killing hetsim between the
+	 * files of a set */
+	signal(SIGXFSZ, SIG_IGN);
 	if (argc < 2) {
 		usage(stderr);
 		return 2;

@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd.h"
@@ -313,6 +314,8 @@ int cmd_compare(int argc, char **argv)
 		return 2;
 	}
 	bool quiet = cmd_get(cmp_opts, &a, "quiet") != NULL;
+	struct stat dst;
+	bool made = stat(out, &dst) != 0; /* a compare that fails takes it away again */
 	if (rows_mkdirs(out)) {
 		fprintf(stderr, "hetsim compare: cannot create %s: %s\n", out, strerror(errno));
 		return 1;
@@ -406,8 +409,10 @@ int cmd_compare(int argc, char **argv)
 			ranks(rows[w], np);
 		scn_free(sc);
 	}
-	if (fclose(jf) || (!rc && rename(tmpp, path))) {
-		fprintf(stderr, "hetsim compare: cannot write %s: %s\n", path, strerror(errno));
+	bool jbad = ferror(jf) != 0;
+	if ((fclose(jf) || jbad) && !rc) {
+		fprintf(stderr, "hetsim compare: cannot write %s: %s\n", tmpp,
+			strerror(jbad ? EIO : errno));
 		rc = 1;
 	}
 	if (rc)
@@ -425,6 +430,7 @@ int cmd_compare(int argc, char **argv)
 			fprintf(stderr, "hetsim compare: cannot write in %s: %s\n", out, strerror(errno));
 			if (fc)
 				fclose(fc), remove(tc);
+			remove(tmpp);
 			rc = 1;
 		}
 	}
@@ -465,11 +471,16 @@ int cmd_compare(int argc, char **argv)
 					fprintf(fm, "\n");
 				}
 		}
-		bool bad = fclose(fc) != 0;
-		bad |= fclose(fm) != 0;
-		if (bad || rename(tc, pc) || rename(tm, pm)) {
-			fprintf(stderr, "hetsim compare: cannot write in %s: %s\n", out, strerror(errno));
-			remove(tc), remove(tm);
+		errno = 0;
+		bool bad = ferror(fc) || ferror(fm);
+		int e = errno ? errno : EIO;
+		if (fclose(fc) && !bad)
+			bad = true, e = errno;
+		if (fclose(fm) && !bad)
+			bad = true, e = errno;
+		if (bad) {
+			fprintf(stderr, "hetsim compare: cannot write in %s: %s\n", out, strerror(e));
+			remove(tc), remove(tm), remove(tmpp);
 			rc = 1;
 		}
 	}
@@ -490,14 +501,25 @@ int cmd_compare(int argc, char **argv)
 								b == NBINS - 1 ? -1 : (2 << b) - 1,
 								rows[w][p].bin_n[b],
 								rows[w][p].bin_sum[b] / rows[w][p].bin_n[b]);
-			bad = fclose(fz) != 0;
+			errno = 0;
+			bad = ferror(fz) != 0;
+			int e = errno ? errno : EIO;
+			if (fclose(fz) && !bad)
+				bad = true, e = errno;
+			errno = e;
 		}
-		if (bad || rename(ts, ps)) {
-			fprintf(stderr, "hetsim compare: cannot write %s: %s\n", ps, strerror(errno));
-			remove(ts);
+		if (bad) {
+			fprintf(stderr, "hetsim compare: cannot write %s: %s\n", ts, strerror(errno));
+			remove(ts), remove(tc), remove(tm), remove(tmpp);
 			rc = 1;
 		}
+		/* the four files as one set: all new, or the old ones as they were */
+		char *tmps[] = {tmpp, tc, tm, ts}, *dsts[] = {path, pc, pm, ps};
+		if (!rc && rows_commit("compare", tmps, dsts, 4))
+			rc = 1;
 	}
+	if (rc && made)
+		rmdir(out); /* the folder it made, empty again */
 	if (!rc && !quiet) {
 		for (int w = 0; w < a.npos; w++) {
 			printf("%s (ranked by mean JCT; mean ± 95 %% CI over replications):\n",
@@ -525,20 +547,23 @@ int cmd_compare(int argc, char **argv)
 			cmd_gp_str(vars, sizeof vars, "csv", path);
 			cmd_gp_str(vars, sizeof vars, "workload", wname[w]);
 			cmd_gp_str(vars, sizeof vars, "policies", list);
-			cmd_gnuplot_both("compare", "compare-cdf.gp", vars, stem);
+			if (cmd_gnuplot_both("compare", "compare-cdf.gp", vars, stem))
+				rc = 1; /* said; the tables stand */
 			char v2[8192] = "", sz[4300];
 			snprintf(sz, sizeof sz, "%s/sizes.csv", out);
 			snprintf(stem, sizeof stem, "%s/slowdown-size-%d", out, w + 1);
 			cmd_gp_str(v2, sizeof v2, "csv", sz);
 			cmd_gp_str(v2, sizeof v2, "workload", wname[w]);
 			cmd_gp_str(v2, sizeof v2, "policies", list);
-			cmd_gnuplot_both("compare", "compare-size.gp", v2, stem);
+			if (cmd_gnuplot_both("compare", "compare-size.gp", v2, stem))
+				rc = 1;
 		}
 		char vars[8192] = "", stem[4300], lb[4300];
 		snprintf(stem, sizeof stem, "%s/makespan", out);
 		snprintf(lb, sizeof lb, "%s/leaderboard.csv", out);
 		cmd_gp_str(vars, sizeof vars, "csv", lb);
-		cmd_gnuplot_both("compare", "compare-makespan.gp", vars, stem);
+		if (cmd_gnuplot_both("compare", "compare-makespan.gp", vars, stem))
+			rc = 1;
 	}
 	for (int w = 0; w < a.npos; w++) {
 		for (int p = 0; p < nrows[w]; p++)

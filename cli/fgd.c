@@ -371,7 +371,8 @@ int cmd_fgd(int argc, char **argv)
 			cmd_gp_str(vars, sizeof vars, "policies", list);
 			snprintf(vars + strlen(vars), sizeof vars - strlen(vars), "nseeds=%d; ",
 				 nseeds);
-			cmd_gnuplot_both("fgd", "fgd.gp", vars, stem);
+			if (cmd_gnuplot_both("fgd", "fgd.gp", vars, stem))
+				rc = 1; /* said; the CSV files stand */
 		}
 	}
 	free(acc);

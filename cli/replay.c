@@ -338,7 +338,8 @@ int cmd_replay_log(int argc, char **argv)
 			cmd_gp_str(vars, sizeof vars, "figtitle", title);
 			snprintf(vars + strlen(vars), sizeof vars - strlen(vars), "nstages=%d; ",
 				 app->nstages);
-			cmd_gnuplot("replay-log", "replay.gp", vars, png);
+			if (cmd_gnuplot("replay-log", "replay.gp", vars, png))
+				rc = 1; /* said; stages.csv stands */
 		}
 	}
 	free(sp.first);

@@ -999,9 +999,14 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "hetsim report: %s: %s\n", tmp, strerror(errno));
 		rc = 1;
 	} else {
+		errno = 0; /* a write that fails sets it (EFBIG, ENOSPC); none resets it */
 		write_page(&r, title, kind);
-		if (ferror(r.o) | fclose(r.o)) {
-			fprintf(stderr, "hetsim report: %s: write error\n", tmp);
+		bool bad = fflush(r.o) != 0 || ferror(r.o) != 0;
+		int e = errno ? errno : EIO;
+		if (fclose(r.o) && !bad)
+			bad = true, e = errno;
+		if (bad) {
+			fprintf(stderr, "hetsim report: cannot write %s: %s\n", tmp, strerror(e));
 			rc = 1;
 		}
 		if (!rc && r.err)

@@ -799,6 +799,13 @@ int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *di
 	}
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
+	if (tl && !rc) { /* written whole before the set commits, or no set */
+		char e[4400];
+		if (tl_finish(tl, e, sizeof e)) {
+			fprintf(stderr, "hetsim run: option '--trace-json': %s\n", e);
+			rc = 1;
+		}
+	}
 	if (rows_files_close(&out, rc == 0) && !rc)
 		rc = 1;
 	if (tl) {

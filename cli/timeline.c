@@ -52,6 +52,7 @@ struct tl {
 	struct tl_phase *ph; int nph, capph;
 	int pol;                         /* the run being recorded */
 	const char *policy;
+	bool failed;                     /* tl_finish could not write it */
 };
 
 static void ev_sep(struct tl *t)
@@ -270,14 +271,35 @@ void tl_end(struct tl *t, const struct sim *s)
 	free(e);
 }
 
+int tl_finish(struct tl *t, char *err, size_t errlen)
+{
+	if (!t->f)
+		return 0;
+	fputs("\n]}\n", t->f);
+	errno = 0;
+	bool bad = fflush(t->f) != 0 || ferror(t->f) != 0;
+	int e = errno ? errno : EIO;
+	if (fclose(t->f) != 0 && !bad) {
+		bad = true;
+		e = errno;
+	}
+	t->f = NULL;
+	if (bad) {
+		snprintf(err, errlen, "cannot write %s: %s", t->tmp, strerror(e));
+		remove(t->tmp);
+		t->failed = true;
+		return -1;
+	}
+	return 0;
+}
+
 int tl_close(struct tl *t, bool ok, char *err, size_t errlen)
 {
 	int rc = 0;
-	fputs("\n]}\n", t->f);
-	if (fclose(t->f) != 0 && ok) {
-		snprintf(err, errlen, "cannot write %s: %s", t->tmp, strerror(errno));
-		rc = -1;
-	}
+	if (t->f && tl_finish(t, err, errlen))
+		rc = ok ? -1 : 0;
+	if (t->failed)
+		ok = false;
 	if (ok && !rc && rename(t->tmp, t->path)) {
 		snprintf(err, errlen, "cannot write %s: %s", t->path, strerror(errno));
 		rc = -1;

@@ -25,7 +25,12 @@ void tl_exec(struct tl *t, const struct sim_exec *x);
 void tl_state(void *ctx, const struct sim *s, const struct sim_job *j, int state,
 	      int64_t from_us, int64_t to_us);
 void tl_end(struct tl *t, const struct sim *s);
-/* Finish: renamed to FILE when ok, else removed.  0, or -1 with err. */
+/* Write the file's end and close FILE.tmp, so that a write that fails
+ * (a full disk, EFBIG) is known before the run's result set commits:
+ * 0, or -1 with err (the .tmp removed). */
+int tl_finish(struct tl *t, char *err, size_t errlen);
+/* Finish (tl_finish, if not yet): renamed to FILE when ok, else removed.
+ * 0, or -1 with err. */
 int tl_close(struct tl *t, bool ok, char *err, size_t errlen);
 
 #endif

@@ -14,7 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -208,10 +211,99 @@ static void catalogue(void)
 	h_rmtree(s);
 }
 
+/* Run bin/hetsim ARGS (split at spaces) in a child whose files may not
+ * pass `limit` bytes (RLIMIT_FSIZE, as `ulimit -f`): its exit status, its
+ * stderr into *err (malloc'ed). */
+static int run_limited(const char *args, rlim_t limit, char **err)
+{
+	char buf[2048], *argv[64];
+	int argc = 0;
+	argv[argc++] = "bin/hetsim";
+	snprintf(buf, sizeof buf, "%s", args);
+	for (char *t = strtok(buf, " "); t && argc < 63; t = strtok(NULL, " "))
+		argv[argc++] = t;
+	argv[argc] = NULL;
+	int fd[2];
+	CU_ASSERT_FATAL(pipe(fd) == 0);
+	fflush(stdout);
+	fflush(stderr);
+	pid_t pid = fork();
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0) {
+		struct rlimit rl = {limit, limit};
+		int null = open("/dev/null", O_WRONLY);
+		dup2(null, 1);
+		dup2(fd[1], 2);
+		close(fd[0]);
+		if (setrlimit(RLIMIT_FSIZE, &rl))
+			_exit(126);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(fd[1]);
+	size_t len = 0, cap = 1024;
+	char *e = malloc(cap);
+	for (ssize_t n; (n = read(fd[0], e + len, cap - len - 1)) > 0;) {
+		len += (size_t)n;
+		if (cap - len < 2)
+			e = realloc(e, cap *= 2);
+	}
+	e[len] = '\0';
+	close(fd[0]);
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		;
+	*err = e;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* A write past the file size limit (ulimit -f: EFBIG; hetsim ignores
+ * SIGXFSZ, which killed it between the files of a set): the writer says
+ * so with the right errno ("File too large", not a stale one), exit 1,
+ * and the folder it writes to, which holds an earlier result set, keeps
+ * every file, byte for byte (the set's commit never starts); a new
+ * folder is not left behind. */
+static void file_too_large(void)
+{
+	char s[] = "/tmp/hetsim-efbig-XXXXXX", args[1200], want[1600], *out, *err;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(s));
+	snprintf(args, sizeof args, "run tests/scenarios/ok/minimal.yaml -q -r 1 -o %s/set", s);
+	CU_ASSERT_EQUAL_FATAL(h_hetsim(args, &out, &err), 0);
+	free(out), free(err);
+	static const struct kase big[] = {
+		{"run tests/scenarios/hand/fifo-firstfit.yaml -q -r 20 -o @/set", 1,
+		 "hetsim run: cannot write @/set/runs.csv: File too large\n"},
+		{"run tests/scenarios/hand/fifo-firstfit.yaml -q --trace-json @/t.json -o @/set", 1,
+		 "hetsim run: option '--trace-json': cannot write @/t.json.tmp: File too large\n"},
+		{"compare tests/scenarios/ok/minimal.yaml -q -o @/cmp", 1,
+		 "hetsim compare: cannot write in @/cmp: File too large\n"},
+		{"report @/set --no-plot -o @/set/report.html", 1,
+		 "hetsim report: cannot write @/set/report.html.tmp: File too large\n"},
+	};
+	for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) {
+		char *before = h_tree(s);
+		at(args, sizeof args, big[i].args, s, "");
+		at(want, sizeof want, big[i].err, s, "");
+		int rc = run_limited(args, 1024, &err);
+		char *after = h_tree(s);
+		CU_ASSERT_EQUAL(rc, big[i].rc);
+		CU_ASSERT_STRING_EQUAL(err, want);
+		CU_ASSERT_STRING_EQUAL(after, before);
+		if (rc != big[i].rc || strcmp(err, want) || strcmp(after, before))
+			fprintf(stderr, "\n  hetsim %s\n  exit %d (want %d)\n  got:  %s  want: %s%s", args,
+				rc, big[i].rc, err, want, strcmp(after, before) ? "  the folder changed\n"
+										  : "");
+		free(err), free(before), free(after);
+	}
+	h_rmtree(s);
+}
+
 int test_suite_catalogue(void)
 {
 	TEST_SUITE("catalogue",
 		   {"docs/errors.md's cases as commands: exit, message, the folder untouched",
-		    catalogue});
+		    catalogue},
+		   {"a write past the file size limit: EFBIG said, the old set untouched",
+		    file_too_large});
 	return 0;
 }
