@@ -92,6 +92,11 @@ extern int64_t scn_max_memory;
  * largest part into *what ("its 10000 job groups", "its traces' 18239
  * jobs", ...). */
 int64_t scn_bytes(const struct scn *s, char *what, size_t len);
+
+/* The loader also refuses a scenario whose run would hold more than
+ * scn_max_memory (an upper estimate: its nodes, its jobs, and the DAG of
+ * each job that can be live at once, as many of a group's as the cluster
+ * holds executors of its first role; docs/errors.md). */
 /* MemAvailable of /proc/meminfo, bytes; -1 where it cannot be read. */
 int64_t scn_mem_available(void);
 

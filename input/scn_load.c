@@ -1001,6 +1001,80 @@ int64_t scn_bytes(const struct scn *s, char *what, size_t len)
 		snprintf(what, len, "its %d node groups", s->ngroups);
 	return total;
 }
+/* A run's own memory, as measured here (docs/errors.md): about 80 bytes
+ * a job, 8 (synthetic) to 35 (wordcount) a task of a job whose DAG is
+ * built (from its first executor to its end), a few hundred a node;
+ * rounded up. */
+#define RUN_JOB_BYTES 128
+#define RUN_TASK_BYTES 40
+#define RUN_NODE_BYTES 512
+
+/* tasks[g]: the tasks of a job of group g (its DAG's, as check_time_scale
+ * built it, or the model's count). */
+static int64_t run_bytes(const struct scn *s, const long long *tasks, char *what, size_t len,
+			 int *at_group)
+{
+	int64_t nodes = 0, jobs = 0, dags = 0, top = -1;
+	int top_g = -1;
+	long long top_live = 0, top_tasks = 0;
+	for (int i = 0; i < s->ngroups; i++)
+		nodes += (int64_t)s->groups[i].count * RUN_NODE_BYTES;
+	for (int g = 0; g < s->njobgroups; g++) {
+		const struct scn_job_group *j = &s->jobs[g];
+		jobs += (int64_t)j->count * RUN_JOB_BYTES;
+		long long per_job = tasks[g];
+		/* its jobs live at once, at most: one each executor of its first
+		 * role the cluster holds (a job's DAG is built once it has one) */
+		struct sim_shape sh;
+		sim_group_shape(s, g, &sh);
+		long long slots = 0;
+		int64_t cores = sh.nroles ? sh.role[0].cores : 0;
+		for (int i = 0; i < s->ngroups && slots < j->count; i++)
+			slots += cores > 0 ? (long long)s->groups[i].count *
+					     ((int64_t)s->groups[i].cores * CLU_MILLI / cores)
+					   : j->count;
+		long long live = slots < j->count ? slots : j->count;
+		int64_t b = (int64_t)live * per_job * RUN_TASK_BYTES;
+		dags += b;
+		if (b > top)
+			top = b, top_g = g, top_live = live, top_tasks = per_job;
+	}
+	int64_t total = nodes + jobs + dags;
+	*at_group = -1;
+	if (dags >= jobs && dags >= nodes && top_g >= 0) {
+		snprintf(what, len, "job group '%s': up to %lld of its jobs at once, %lld tasks "
+			 "each", s->jobs[top_g].name, top_live, top_tasks);
+		*at_group = top_g;
+	} else if (jobs >= nodes) {
+		snprintf(what, len, "its %lld jobs", (long long)(jobs / RUN_JOB_BYTES));
+	} else {
+		snprintf(what, len, "its %lld nodes", (long long)(nodes / RUN_NODE_BYTES));
+	}
+	return total;
+}
+
+/* Refuse a scenario whose run would not fit in the memory a load may
+ * plan for (scn_max_memory). */
+static int check_run_memory(const struct scn *s, const long long *tasks, char *err,
+			    size_t errlen)
+{
+	if (scn_max_memory < 0)
+		return 0;
+	char what[256], a[32], l[32];
+	int g;
+	int64_t need = run_bytes(s, tasks, what, sizeof what, &g);
+	int64_t limit = scn_max_memory > 0 ? scn_max_memory : scn_mem_available();
+	if (limit <= 0 || need <= limit)
+		return 0;
+	const struct scn_pos *p = g >= 0 ? &s->jobs[g].pos : NULL;
+	snprintf(err, errlen, "%s:%d:%d: a run would hold about %s (most of it %s), above the %s "
+		 "%s: fewer or smaller jobs, or --max-memory SIZE", p ? p->file : s->path,
+		 p ? p->line : 1, p ? p->col : 1, mem_text((double)need, a), what,
+		 mem_text((double)limit, l),
+		 scn_max_memory > 0 ? "of --max-memory" : "this machine has available");
+	return -1;
+}
+
 bool scn_trace_strict;
 
 static char *resolve(const char *scenario, const char *p);
@@ -3084,7 +3158,7 @@ static int model_checks(const struct scn *s, char *err, size_t errlen)
  * group's work over every core of the cluster longer than it, is refused
  * at the group, before a run fails late without a position (issue 19).
  * -1 with the message in err. */
-static int check_time_scale(const struct scn *s, char *err, size_t errlen)
+static int check_time_scale(const struct scn *s, long long *tasks, char *err, size_t errlen)
 {
 	double cores = 0;
 	for (int i = 0; i < s->ngroups; i++)
@@ -3094,6 +3168,8 @@ static int check_time_scale(const struct scn *s, char *err, size_t errlen)
 	int rc = 0;
 	for (int g = 0; g < s->njobgroups && !rc; g++) {
 		const struct scn_job_group *j = &s->jobs[g];
+		if (j->model && j->model->tasks)
+			tasks[g] = j->model->tasks(j); /* a trace's: its jobs' mean */
 		if (!j->ops || j->trace)
 			continue; /* (a trace's times are bounded by its importer) */
 		struct sim_dag d = {0};
@@ -3102,6 +3178,8 @@ static int check_time_scale(const struct scn *s, char *err, size_t errlen)
 		wl_cost_watch(&w); /* the coefficients behind the longest task */
 		if (j->ops->build)
 			sim_build_dag(s, g, 0, s->seed, &a, &d);
+		for (int k = 0; k < d.nstages; k++)
+			tasks[g] += d.st[k].ntasks;
 		double longest = 0, work = 0;
 		for (int k = 0; k < d.nstages; k++)
 			for (int t = 0; t < d.st[k].ntasks; t++) {
@@ -3171,10 +3249,15 @@ static struct scn *load_tree(const char *path, const struct yn *root, char *err,
 		free(ld.seen[k].slot);
 	if (rc == 0 && !yn_get(root, "cost_model") && model_checks(s, err, errlen) < 0)
 		rc = load_builtin_cost(&ld); /* the job models need one: the default */
-	if (rc == 0 && model_checks(s, err, errlen) == 0 && check_time_scale(s, err, errlen) == 0) {
+	long long *tasks = xcalloc((size_t)(s->njobgroups ? s->njobgroups : 1), sizeof *tasks);
+	if (rc == 0 && model_checks(s, err, errlen) == 0 &&
+	    check_time_scale(s, tasks, err, errlen) == 0 &&
+	    check_run_memory(s, tasks, err, errlen) == 0) {
+		free(tasks);
 		scn_busy_curves(s, NULL);
 		return s;
 	}
+	free(tasks);
 	scn_free(s);
 	return NULL;
 }

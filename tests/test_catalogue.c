@@ -113,6 +113,12 @@ static const struct kase {
 	{"sweep @/big.yaml --max-memory 256KiB -q -o @/set", 1, "@/big.yaml:54:1: the sweep's 100 "
 	 "points would hold about * (each a copy of the scenario, *, most of it its 50 job groups), "
 	 "above the 256.0 KiB of --max-memory: fewer points, or --max-memory SIZE\n"},
+	{"run @/bigrun.yaml --max-memory 16MiB -q -o @/set", 1, "@/bigrun.yaml:3:5: a run would "
+	 "hold about 80.2 MiB (most of it job group 'w': up to 4 of its jobs at once, 524288 tasks "
+	 "each), above the 16.0 MiB of --max-memory: fewer or smaller jobs, or --max-memory SIZE\n"},
+	{"validate @/bigrun.yaml --max-memory 16MiB", 1, "@/bigrun.yaml:3:5: a run would "
+	 "hold about 80.2 MiB (most of it job group 'w': up to 4 of its jobs at once, 524288 tasks "
+	 "each), above the 16.0 MiB of --max-memory: fewer or smaller jobs, or --max-memory SIZE\n"},
 	{"sweep @/big.yaml --max-memory lots -q -o @/set", 2, "hetsim sweep: option '--max-memory' "
 	 "wants a size such as 8GiB or 512MiB (B, KiB, MiB, GiB, TiB), or none, got 'lots'\n"},
 	/* the command line */
@@ -181,6 +187,8 @@ static void catalogue(void)
 	    "1 0 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 -1 -1 -1 -1\n");
 	PUT(s, "nosize.yaml", "cluster: [{name: n, trace: {format: swf, path: nosize.swf}}]\n"
 	    "workload: [{name: w, type: wordcount, input: 64MiB}]\n");
+	PUT(s, "bigrun.yaml", "cluster: [{name: n, count: 400, cores: 16, memory: 64GiB}]\n"
+	    "workload:\n  - {name: w, type: wordcount, count: 4, input: 32TiB}\npolicies: [fifo]\n");
 	snprintf(p, sizeof p, "%s/big.yaml", s);
 	FILE *f = fopen(p, "w");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
