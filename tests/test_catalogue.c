@@ -119,6 +119,10 @@ static const struct kase {
 	{"validate @/bigrun.yaml --max-memory 16MiB", 1, "@/bigrun.yaml:3:5: a run would "
 	 "hold about 80.2 MiB (most of it job group 'w': up to 4 of its jobs at once, 524288 tasks "
 	 "each), above the 16.0 MiB of --max-memory: fewer or smaller jobs, or --max-memory SIZE\n"},
+	{"run scenarios/traces/nasa-ipsc.yaml --max-memory 200KiB -q -o @/set", 1,
+	 "scenarios/traces/../../tests/data/traces/swf/NASA-iPSC-1993-3.1-cln.swf.zst:4129:1: the "
+	 "trace's jobs would hold more than 0.4 MiB (4096 jobs read), above the 0.2 MiB of "
+	 "--max-memory: use a window or `first`, or --max-memory SIZE\n"},
 	{"sweep @/big.yaml --max-memory lots -q -o @/set", 2, "hetsim sweep: option '--max-memory' "
 	 "wants a size such as 8GiB or 512MiB (B, KiB, MiB, GiB, TiB), or none, got 'lots'\n"},
 	/* the command line */
