@@ -1237,6 +1237,52 @@ static void figure_whole(void)
 	rmdir(dir);
 }
 
+/* `plot` when gnuplot leaves a figure short (a fake gnuplot on PATH that
+ * writes half an SVG and exits 0, as gnuplot does on a full disk): exit
+ * 1 naming the figure, and the figures folder, which holds an earlier
+ * plot's, keeps every file, byte for byte (plot commits its figures as
+ * one set at the end: rows_commit). */
+static void figure_short_command(void)
+{
+	char dir[] = "/tmp/hetsim-figcmd-XXXXXX", args[600], p[700], *out, *err;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	snprintf(args, sizeof args, "run tests/scenarios/ok/minimal.yaml -q -o %s/r", dir);
+	CU_ASSERT_EQUAL_FATAL(h_hetsim(args, &out, &err), 0);
+	free(out), free(err);
+	snprintf(args, sizeof args, "plot all -d %s/r --format svg", dir);
+	CU_ASSERT_EQUAL_FATAL(h_hetsim(args, &out, &err), 0); /* the real gnuplot */
+	free(out), free(err);
+	snprintf(p, sizeof p, "%s/bin", dir);
+	CU_ASSERT_EQUAL_FATAL(mkdir(p, 0777), 0);
+	snprintf(p, sizeof p, "%s/bin/gnuplot", dir);
+	FILE *f = fopen(p, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("#!/bin/sh\nout=$(printf '%s' \"$2\" | sed -n \"s/.*outfile='\\([^']*\\)'.*/\\1/p\")\n"
+	      "printf '<svg>\\n<pa' > \"$out\"\nexit 0\n", f);
+	fclose(f);
+	CU_ASSERT_EQUAL_FATAL(chmod(p, 0755), 0);
+	char *path = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+	char np[4200];
+	snprintf(np, sizeof np, "%s/bin:%s", dir, path);
+	setenv("PATH", np, 1);
+	snprintf(p, sizeof p, "%s/r/figures", dir);
+	char *before = h_tree(p);
+	snprintf(args, sizeof args, "plot all -d %s/r --format svg", dir);
+	int rc = h_hetsim(args, &out, &err);
+	setenv("PATH", path, 1);
+	free(path);
+	char *after = h_tree(p), want[800];
+	CU_ASSERT_EQUAL(rc, 1);
+	snprintf(want, sizeof want, "hetsim plot: %s/r/figures/", dir);
+	CU_ASSERT(strncmp(err, want, strlen(want)) == 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, " not written: the SVG gnuplot wrote has no closing "
+					   "</svg> (a full disk?)\n"));
+	CU_ASSERT_STRING_EQUAL(after, before);
+	CU_ASSERT_PTR_NOT_NULL(strstr(before, ".svg "));
+	free(out), free(err), free(before), free(after);
+	h_rmtree(dir);
+}
+
 int test_suite_plot(void)
 {
 	TEST_SUITE("plot",
@@ -1264,6 +1310,8 @@ int test_suite_plot(void)
 		   {"command: bad input and missing gnuplot", test_cmd_errors},
 		   {"command: renders PNG and SVG", test_cmd_render},
 		   {"command: all on a run folder is quiet, gantt axes shared", test_cmd_run_folder},
-		   {"a figure gnuplot left short is not given its name", figure_whole});
+		   {"a figure gnuplot left short is not given its name", figure_whole},
+		   {"plot with a figure left short: exit 1, the old figures as they were",
+		    figure_short_command});
 	return 0;
 }
