@@ -23,6 +23,8 @@
 #include "harness.h"
 #include "test.h"
 
+static int run_child(const char *args, rlim_t limit, const char *in, char **err);
+
 /* "@" in s replaced by dir, "#" by num, into buf. */
 static void at(char *buf, size_t len, const char *s, const char *dir, const char *num)
 {
@@ -191,6 +193,7 @@ static void catalogue(void)
 	    "1 0 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 -1 -1 -1 -1\n");
 	PUT(s, "nosize.yaml", "cluster: [{name: n, trace: {format: swf, path: nosize.swf}}]\n"
 	    "workload: [{name: w, type: wordcount, input: 64MiB}]\n");
+	PUT(s, "stdin.yaml", "cluster: [{name: n, cores: 2, memory: 4GiB}]\nworkload: [\n");
 	PUT(s, "bigrun.yaml", "cluster: [{name: n, count: 400, cores: 16, memory: 64GiB}]\n"
 	    "workload:\n  - {name: w, type: wordcount, count: 4, input: 32TiB}\npolicies: [fifo]\n");
 	snprintf(p, sizeof p, "%s/big.yaml", s);
@@ -205,6 +208,18 @@ static void catalogue(void)
 	fputs("]\n", f);
 	fclose(f);
 
+	{ /* the scenario on standard input (`-`), with a syntax error */
+		char *before = h_tree(s);
+		at(args, sizeof args, "run - -q -o @/set", s, num);
+		at(p, sizeof p, "@/stdin.yaml", s, num);
+		int rc = run_child(args, RLIM_INFINITY, p, &err);
+		char *after = h_tree(s);
+		CU_ASSERT_EQUAL(rc, 1);
+		CU_ASSERT_STRING_EQUAL(err, "-:3:1: did not find expected node content (while parsing "
+					    "a flow node at line 3)\n");
+		CU_ASSERT_STRING_EQUAL(after, before);
+		free(err), free(before), free(after);
+	}
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char *before = h_tree(s);
 		at(args, sizeof args, cases[i].args, s, num);
@@ -228,6 +243,12 @@ static void catalogue(void)
  * stderr into *err (malloc'ed). */
 static int run_limited(const char *args, rlim_t limit, char **err)
 {
+	return run_child(args, limit, NULL, err);
+}
+
+/* The same with its standard input from file `in` (NULL: inherited). */
+static int run_child(const char *args, rlim_t limit, const char *in, char **err)
+{
 	char buf[2048], *argv[64];
 	int argc = 0;
 	argv[argc++] = "bin/hetsim";
@@ -247,6 +268,12 @@ static int run_limited(const char *args, rlim_t limit, char **err)
 		dup2(null, 1);
 		dup2(fd[1], 2);
 		close(fd[0]);
+		if (in) {
+			int i = open(in, O_RDONLY);
+			if (i < 0)
+				_exit(125);
+			dup2(i, 0);
+		}
 		if (setrlimit(RLIMIT_FSIZE, &rl))
 			_exit(126);
 		execv(argv[0], argv);

@@ -1269,8 +1269,18 @@ static void figure_short_command(void)
 	char *before = h_tree(p);
 	snprintf(args, sizeof args, "plot all -d %s/r --format svg", dir);
 	int rc = h_hetsim(args, &out, &err);
+	/* and a command whose figure comes after its CSV files: exit 1, said */
+	char *rout, *rerr, rwant[800];
+	snprintf(args, sizeof args, "replay-log tests/data/traces/spark/hand-2stages.json -q -o "
+		 "%s/rp", dir);
+	int rrc = h_hetsim(args, &rout, &rerr);
 	setenv("PATH", path, 1);
 	free(path);
+	CU_ASSERT_EQUAL(rrc, 1);
+	snprintf(rwant, sizeof rwant, "hetsim replay-log: figure %s/rp/stages.png not written: the "
+		 "PNG gnuplot wrote has no IEND chunk (a full disk?)\n", dir);
+	CU_ASSERT_STRING_EQUAL(rerr, rwant);
+	free(rout), free(rerr);
 	char *after = h_tree(p), want[800];
 	CU_ASSERT_EQUAL(rc, 1);
 	snprintf(want, sizeof want, "hetsim plot: %s/r/figures/", dir);

@@ -507,7 +507,11 @@ static void test_resume(void)
 	fclose(f);
 	char args[600], *out, *err;
 	snprintf(args, sizeof args, "sweep --resume %s -q", cut);
+	char *kept = h_tree(cut);
 	CU_ASSERT_EQUAL(h_hetsim(args, &out, &err), 1);
+	char *still = h_tree(cut);
+	CU_ASSERT_STRING_EQUAL(still, kept); /* refused: the state as it was */
+	free(kept), free(still);
 	char want[800];
 	snprintf(want, sizeof want, "hetsim sweep: %s/sweep.state: the scenario, its cost model or "
 		 "its options changed since the sweep began: run it again without --resume\n", cut);
