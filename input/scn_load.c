@@ -2027,11 +2027,7 @@ static int offer_pad(struct ld *ld, const struct yn *at, struct scn_trace *t, do
 			t->njobs--;
 		}
 	}
-	int64_t end = 2 * t->njobs + 1;
-	for (int64_t i = 0; i < t->njobs; i++) {
-		t->jobs[i].arrival_us = 2 * i;
-		t->jobs[i].run_us = end - 2 * i;
-	}
+	trace_offer_times(t);
 	return 0;
 }
 

@@ -395,6 +395,26 @@ static int64_t scaled(int64_t us, double scale)
 /* A time, µs, scaled beyond this is an error, not an overflow. */
 #define TR_MAX_SCALED_US 4.6e18
 
+/* Fisher-Yates over n jobs, draw i keyed by (k, i). */
+static void shuffle(struct scn_trace_job *j, int64_t n, struct rng_key k)
+{
+	for (int64_t i = n - 1; i > 0; i--) {
+		int64_t r = (int64_t)(rng_u64(k, (uint64_t)i) % (uint64_t)(i + 1));
+		struct scn_trace_job tmp = j[i];
+		j[i] = j[r];
+		j[r] = tmp;
+	}
+}
+
+void trace_offer_times(struct scn_trace *t)
+{
+	int64_t end = 2 * t->njobs + 1;
+	for (int64_t i = 0; i < t->njobs; i++) {
+		t->jobs[i].arrival_us = 2 * i;
+		t->jobs[i].run_us = end - 2 * i;
+	}
+}
+
 /* After the last record: the window and the first N for formats whose
  * records are not sorted, the order, the time scale.  0, or -1 with the
  * message in err (a time the scale takes past 64 bits). */
@@ -420,19 +440,10 @@ static int finish(struct tr_build *b)
 		t->njobs = o->first;
 	}
 	if (o->offer) { /* a keyed shuffle (Fisher-Yates), then one every 2 µs */
-		struct rng_key k = rng_key(o->offer_seed, 0, RNG_USER, 0x6f666672u, 0, 0);
-		for (int64_t i = t->njobs - 1; i > 0; i--) {
-			int64_t r = (int64_t)(rng_u64(k, (uint64_t)i) % (uint64_t)(i + 1));
-			struct scn_trace_job tmp = t->jobs[i];
-			t->jobs[i] = t->jobs[r];
-			t->jobs[r] = tmp;
-		}
-		int64_t end = 2 * t->njobs + 1;
-		for (int64_t i = 0; i < t->njobs; i++) {
-			t->jobs[i].arrival_us = 2 * i;
-			t->jobs[i].run_us = end - 2 * i;
+		shuffle(t->jobs, t->njobs, rng_key(o->offer_seed, 0, RNG_USER, 0x6f666672u, 0, 0));
+		for (int64_t i = 0; i < t->njobs; i++)
 			t->jobs[i].req_us = -1;
-		}
+		trace_offer_times(t);
 		t->offer = true;
 		t->offer_seed = o->offer_seed;
 		if (t->njobs < b->cap_jobs && t->njobs)
@@ -823,19 +834,9 @@ void trace_offer_order(struct scn_trace *t, uint32_t replication)
 		memcpy(t->offer_base, t->jobs, bytes);
 	}
 	memcpy(t->jobs, t->offer_base, bytes);
-	if (replication > 0) {
-		struct rng_key k = rng_key(t->offer_seed, replication, RNG_USER, 0x6f726472u, 0, 0);
-		for (int64_t i = t->njobs - 1; i > 0; i--) {
-			int64_t r = (int64_t)(rng_u64(k, (uint64_t)i) % (uint64_t)(i + 1));
-			struct scn_trace_job tmp = t->jobs[i];
-			t->jobs[i] = t->jobs[r];
-			t->jobs[r] = tmp;
-		}
-	}
-	int64_t end = 2 * t->njobs + 1;
-	for (int64_t i = 0; i < t->njobs; i++) {
-		t->jobs[i].arrival_us = 2 * i;
-		t->jobs[i].run_us = end - 2 * i;
-	}
+	if (replication > 0)
+		shuffle(t->jobs, t->njobs,
+			rng_key(t->offer_seed, replication, RNG_USER, 0x6f726472u, 0, 0));
+	trace_offer_times(t);
 	t->offer_rep = replication;
 }

@@ -204,6 +204,10 @@ const char *trace_detect(const char *path, char *err, size_t errlen);
  * is not offer-only is left as it is. */
 void trace_offer_order(struct scn_trace *t, uint32_t replication);
 
+/* An offer-only trace's times, in its order: job i arrives at 2i µs and
+ * holds until 1 µs after the last (2n + 1). */
+void trace_offer_times(struct scn_trace *t);
+
 /* The warning line for a trace's skipped and clamped records ("path: 12
  * of 18239 records skipped (no-runtime 10, negative-time 2)"), or 0
  * when there is none.  Filters do not warn. */
