@@ -14,6 +14,7 @@
 #include "cmd.h"
 #include "scenario.h"
 #include "sim.h"
+#include "util.h"
 
 struct scn *h_load(const char *path)
 {
@@ -204,10 +205,11 @@ static void tree_add(const char *root, const char *rel, char **buf, size_t *len,
 		} else if (!S_ISREG(st.st_mode)) { /* a named pipe: never opened */
 			snprintf(line, sizeof line, "%s (not a regular file)\n", sub);
 		} else {
-			uint64_t h = UINT64_C(14695981039346656037);
+			uint64_t h = FNV1A_BASIS;
 			FILE *f = fopen(full, "rb");
-			for (int c; f && (c = getc(f)) != EOF;)
-				h = (h ^ (uint64_t)(unsigned char)c) * UINT64_C(1099511628211);
+			char buf[65536];
+			for (size_t n; f && (n = fread(buf, 1, sizeof buf, f)) > 0;)
+				h = fnv1a(h, buf, n);
 			if (f)
 				fclose(f);
 			snprintf(line, sizeof line, "%s %lld %016llx\n", sub, (long long)st.st_size,
