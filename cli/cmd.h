@@ -60,8 +60,9 @@ void cmd_help(const char *cmd, const char *usage, const char *about,
  * what a load may plan for; absent: the machine's available memory);
  * -1 and a message if bad. */
 int cmd_max_memory(const char *cmd, const struct cmd_opt *opts, const struct cmd_args *a);
-#define CMD_MAXMEM_OPT {"max-memory", 0, "SIZE", "the memory a sweep's points may take (8GiB; " \
-			"none: no guard; default: what this machine has available)"}
+#define CMD_MAXMEM_OPT {"max-memory", 0, "SIZE", "the memory a load may plan for: a run, a " \
+			"sweep's points, a trace (8GiB; none: no guard; default: what this " \
+			"machine has available)"}
 /* `--seed`'s value: 0 .. 2^64 - 1, the range of a scenario's `seed`;
  * -1 and a message if bad. */
 int cmd_seed(const char *cmd, const char *v, uint64_t *out);

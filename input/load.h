@@ -81,10 +81,11 @@ extern uint64_t scn_seed_at_load;
 void scn_offer_order(struct scn *s, uint32_t replication);
 
 /* The memory a load may plan for, bytes (--max-memory): 0 (the default)
- * the machine's available memory (MemAvailable), -1 no guard.  A sweep
- * whose points would hold more (each point is a copy of the scenario) is
- * refused at its `sweep` key, naming the estimate and its largest part,
- * before the points are made (docs/errors.md). */
+ * the machine's available memory (MemAvailable), -1 no guard
+ * (scn_memory_limit reads it).  A sweep whose points would hold more
+ * (each point is a copy of the scenario) is refused at its `sweep` key,
+ * naming the estimate and its largest part, before the points are made;
+ * a run and a trace likewise (docs/errors.md). */
 extern int64_t scn_max_memory;
 
 /* What one loaded scenario holds in memory, bytes (an estimate: its
@@ -97,6 +98,11 @@ int64_t scn_bytes(const struct scn *s, char *what, size_t len);
  * scn_max_memory (an upper estimate: its nodes, its jobs, and the DAG of
  * each job that can be live at once, as many of a group's as the cluster
  * holds executors of its first role; docs/errors.md). */
+/* The memory a load may plan for, bytes: --max-memory's, else the
+ * machine's available memory; -1 for no guard (--max-memory none, or
+ * MemAvailable unreadable).  *whose says which, for a message ("of
+ * --max-memory", "this machine has available"). */
+int64_t scn_memory_limit(const char **whose);
 /* MemAvailable of /proc/meminfo, bytes; -1 where it cannot be read. */
 int64_t scn_mem_available(void);
 

@@ -938,6 +938,15 @@ void scn_offer_order(struct scn *s, uint32_t replication)
 }
 int64_t scn_max_memory;
 
+int64_t scn_memory_limit(const char **whose)
+{
+	*whose = scn_max_memory > 0 ? "of --max-memory" : "this machine has available";
+	if (scn_max_memory != 0)
+		return scn_max_memory > 0 ? scn_max_memory : -1;
+	int64_t m = scn_mem_available();
+	return m > 0 ? m : -1;
+}
+
 int64_t scn_mem_available(void)
 {
 	FILE *f = fopen("/proc/meminfo", "r");
@@ -1058,20 +1067,20 @@ static int64_t run_bytes(const struct scn *s, const long long *tasks, char *what
 static int check_run_memory(const struct scn *s, const long long *tasks, char *err,
 			    size_t errlen)
 {
-	if (scn_max_memory < 0)
+	const char *whose;
+	int64_t limit = scn_memory_limit(&whose);
+	if (limit < 0)
 		return 0;
 	char what[256], a[32], l[32];
 	int g;
 	int64_t need = run_bytes(s, tasks, what, sizeof what, &g);
-	int64_t limit = scn_max_memory > 0 ? scn_max_memory : scn_mem_available();
-	if (limit <= 0 || need <= limit)
+	if (need <= limit)
 		return 0;
 	const struct scn_pos *p = g >= 0 ? &s->jobs[g].pos : NULL;
 	snprintf(err, errlen, "%s:%d:%d: a run would hold about %s (most of it %s), above the %s "
 		 "%s: fewer or smaller jobs, or --max-memory SIZE", p ? p->file : s->path,
 		 p ? p->line : 1, p ? p->col : 1, mem_text((double)need, a), what,
-		 mem_text((double)limit, l),
-		 scn_max_memory > 0 ? "of --max-memory" : "this machine has available");
+		 mem_text((double)limit, l), whose);
 	return -1;
 }
 
@@ -3759,19 +3768,19 @@ struct scn_sweep *scn_sweep_load(const char *path, char *err, size_t errlen)
 		set_point(&w, p, false);
 		if (!(ok = sw->point[p] != NULL))
 			point_context(&w, p, path, err, errlen);
-		if (ok && p == 0 && sw->npoints > 1 && scn_max_memory >= 0) {
+		const char *whose;
+		int64_t limit;
+		if (ok && p == 0 && sw->npoints > 1 && (limit = scn_memory_limit(&whose)) >= 0) {
 			/* every point a copy: refused before the copies are made */
 			char what[128];
 			int64_t one = scn_bytes(sw->point[0], what, sizeof what);
 			double all = (double)one * sw->npoints;
-			int64_t limit = scn_max_memory > 0 ? scn_max_memory : scn_mem_available();
-			if (limit > 0 && all > (double)limit) {
+			if (all > (double)limit) {
 				char a[32], o[32], l[32];
 				fail(&w.ld, k, "the sweep's %d points would hold about %s (each a copy of "
 				     "the scenario, %s, most of it %s), above the %s %s: fewer points, "
 				     "or --max-memory SIZE", sw->npoints, mem_text(all, a), mem_text(one, o),
-				     what, mem_text((double)limit, l),
-				     scn_max_memory > 0 ? "of --max-memory" : "this machine has available");
+				     what, mem_text((double)limit, l), whose);
 				ok = false;
 			}
 		}

@@ -344,16 +344,14 @@ int tr_add(struct tr_build *b, int32_t id, int64_t submit_us, int64_t run_us, in
 	if (t->njobs == b->cap_jobs) {
 		int64_t cap = b->cap_jobs ? b->cap_jobs * 2 : 1024;
 		/* the table in memory, before it grows past what a load may plan
-		 * for (scn_max_memory: --max-memory, else the memory available) */
-		int64_t limit = scn_max_memory > 0 ? scn_max_memory
-				: scn_max_memory == 0 ? scn_mem_available() : -1;
-		if (limit > 0 && cap > 1024 && (double)cap * sizeof *t->jobs > (double)limit)
+		 * for (scn_memory_limit) */
+		const char *whose;
+		int64_t limit = scn_memory_limit(&whose);
+		if (limit >= 0 && cap > 1024 && (double)cap * sizeof *t->jobs > (double)limit)
 			return tr_fail(b, 1, "the trace's jobs would hold more than %.1f MiB (%lld "
 				       "jobs read), above the %.1f MiB %s: use a window or `first`, "
 				       "or --max-memory SIZE", (double)cap * sizeof *t->jobs / 1048576,
-				       (long long)t->njobs, (double)limit / 1048576,
-				       scn_max_memory > 0 ? "of --max-memory"
-							  : "this machine has available");
+				       (long long)t->njobs, (double)limit / 1048576, whose);
 		b->cap_jobs = cap;
 		t->jobs = xrealloc(t->jobs, (size_t)b->cap_jobs * sizeof *t->jobs);
 	}
