@@ -3155,14 +3155,15 @@ static int model_checks(const struct scn *s, char *err, size_t errlen)
 	return 0;
 }
 
-/* One scenario from a tree (the file's, with a sweep point's values in
- * place).  On error NULL, nothing allocated, the message in err. */
 /* Whether a job group's tasks, under the cost model, fit the simulated
  * clock (SIM_TIME_MAX, about 35.7 years): its first job's DAG is built
  * as a run would build it, and a task longer than the clock, or the
  * group's work over every core of the cluster longer than it, is refused
- * at the group, before a run fails late without a position (issue 19).
- * -1 with the message in err. */
+ * at the coefficient behind it (or the group), before a run fails late
+ * without a position (issue 19); so is a model's timed phase
+ * (job_model.longest_us).  tasks[g] gets the tasks of a job of group g:
+ * the model's count where it has one, else the DAG's.  -1 with the
+ * message in err. */
 static int check_time_scale(const struct scn *s, long long *tasks, char *err, size_t errlen)
 {
 	double cores = 0;
@@ -3183,8 +3184,8 @@ static int check_time_scale(const struct scn *s, long long *tasks, char *err, si
 		wl_cost_watch(&w); /* the coefficients behind the longest task */
 		if (j->ops->build)
 			sim_build_dag(s, g, 0, s->seed, &a, &d);
-		for (int k = 0; k < d.nstages; k++)
-			tasks[g] += d.st[k].ntasks;
+		for (int k = 0; k < d.nstages && !(j->model && j->model->tasks); k++)
+			tasks[g] += d.st[k].ntasks; /* (the model's count, where it has one) */
 		double longest = 0, work = 0;
 		for (int k = 0; k < d.nstages; k++)
 			for (int t = 0; t < d.st[k].ntasks; t++) {
@@ -3201,8 +3202,7 @@ static int check_time_scale(const struct scn *s, long long *tasks, char *err, si
 			if (phase > longest) {
 				longest = phase;
 				w = w2;
-				what = "its training, on every worker at once on the fastest device, "
-				       "would take";
+				what = j->model->longest_what;
 			}
 		}
 		wl_cost_watch(NULL);
@@ -3240,6 +3240,8 @@ static int check_time_scale(const struct scn *s, long long *tasks, char *err, si
 	return rc;
 }
 
+/* One scenario from a tree (the file's, with a sweep point's values in
+ * place).  On error NULL, nothing allocated, the message in err. */
 static struct scn *load_tree(const char *path, const struct yn *root, char *err, size_t errlen)
 {
 	struct scn *s = xcalloc(1, sizeof *s);

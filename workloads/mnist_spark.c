@@ -678,5 +678,6 @@ const struct job_model jm_mnist_spark = {
 	.loaded = mn_loaded,
 	.check = mn_check,
 	.longest_us = mn_longest_us,
+	.longest_what = "its training, on every worker at once on the fastest device, would take",
 	.ops = &mn_ops,
 };

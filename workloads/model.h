@@ -106,6 +106,9 @@ struct job_model {
 	 * simulated clock, as it does a task too long.  NULL: the model's
 	 * times are its DAG's tasks. */
 	double (*longest_us)(const struct scn *s, int g);
+	/* What longest_us bounds, for the loader's message ("its training,
+	 * ... would take"). */
+	const char *longest_what;
 	const struct sim_job_ops *ops; /* the run part (sim/sim.h) */
 };
 
