@@ -355,44 +355,11 @@ static int pairs(struct gav *p, struct sim *s)
 	return n;
 }
 
-/* Job j's live executors added to (sign +1) or taken from (-1) the
- * projection. */
-static void add_back(struct gav *p, struct sim *s, int job, int64_t sign)
-{
-	pol_proj_job(s, job, sign, p->pc, p->pm, p->pg);
-}
-
 static bool projection_ok(const struct gav *p, int n)
 {
 	for (int i = 0; i < n; i++)
 		if (p->pc[i] < 0 || p->pm[i] < 0 || p->pg[i] < 0)
 			return false;
-	return true;
-}
-
-/* Job j's executors packed first fit on the projection, those with GPUs
- * on nodes of model `model` (taken from it): those it still wants, or
- * with `all` every one (a job moved from another model: its own are in
- * the projection, and go). */
-static bool pack(struct gav *p, const struct sim *s, const struct sim_job *j, const char *model,
-		 bool all)
-{
-	const struct clu *c = sim_cluster(s);
-	for (int r = 0; r < j->shape->nroles; r++) {
-		const struct sim_role *ro = &j->shape->role[r];
-		int64_t cores = ro->cores ? ro->cores : CLU_MILLI;
-		int64_t gm = ro->gpus ? (int64_t)ro->gpus * CLU_GPU_MILLI : ro->gpu_milli;
-		for (int k = all ? 0 : j->live->granted[r]; k < ro->count; k++) {
-			int node = -1;
-			for (int i = 0; i < c->n && node < 0; i++)
-				if (p->pc[i] >= cores && p->pm[i] >= ro->mem_mib && p->pg[i] >= gm &&
-				    (!gm || !strcmp(pol_gpu_model(&c->nodes[i]), model)))
-					node = i;
-			if (node < 0)
-				return false;
-			p->pc[node] -= cores, p->pm[node] -= ro->mem_mib, p->pg[node] -= gm;
-		}
-	}
 	return true;
 }
 
@@ -456,7 +423,7 @@ static void round_assign(struct gav *p, struct sim *s)
 		int job = p->act[i];
 		p->done[job] = p->moved[job] = false;
 		if (p->j[job].running && p->j[job].gpus > 0 && !p->j[job].going)
-			add_back(p, s, job, +1);
+			pol_proj_job(s, job, +1, p->pc, p->pm, p->pg);
 	}
 	int n = pairs(p, s);
 	for (int i = 0; i < n; i++) {
@@ -465,15 +432,17 @@ static void round_assign(struct gav *p, struct sim *s)
 		if (p->done[job])
 			continue;
 		if (g->running && g->type == k) { /* the lease renewed */
-			add_back(p, s, job, -1);
+			pol_proj_job(s, job, -1, p->pc, p->pm, p->pg);
 			if (projection_ok(p, c->n)) {
 				p->done[job] = true;
 				if (sim_execs_wanted(sim_job(s, job)) > 0) /* it lost one */
-					pack(p, s, sim_job(s, job), p->type[k], false);
+					pol_proj_pack(s, sim_job(s, job), p->pc, p->pm, p->pg, p->type[k],
+						      false);
 			} else {
-				add_back(p, s, job, +1);
+				pol_proj_job(s, job, +1, p->pc, p->pm, p->pg);
 			}
-		} else if (pack(p, s, sim_job(s, job), p->type[k], g->running)) {
+		} else if (pol_proj_pack(s, sim_job(s, job), p->pc, p->pm, p->pg, p->type[k],
+					  g->running)) {
 			/* waiting, or moved from another model (preempted below;
 			 * it starts on this one once its executors are gone) */
 			p->done[job] = true;

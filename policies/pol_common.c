@@ -192,6 +192,29 @@ void pol_proj_job(struct sim *s, int job, int64_t sign, int64_t *pc, int64_t *pm
 	}
 }
 
+bool pol_proj_pack(const struct sim *s, const struct sim_job *j, int64_t *pc, int64_t *pm,
+		   int64_t *pg, const char *gpu_model, bool all)
+{
+	const struct clu *c = sim_cluster(s);
+	for (int r = 0; r < j->shape->nroles; r++) {
+		const struct sim_role *ro = &j->shape->role[r];
+		int64_t cores = ro->cores ? ro->cores : CLU_MILLI;
+		int64_t gm = ro->gpus ? (int64_t)ro->gpus * CLU_GPU_MILLI : ro->gpu_milli;
+		for (int k = all ? 0 : j->live->granted[r]; k < ro->count; k++) {
+			int node = -1;
+			for (int i = 0; i < c->n && node < 0; i++)
+				if (pc[i] >= cores && pm[i] >= ro->mem_mib && pg[i] >= gm &&
+				    (!gm || !gpu_model ||
+				     !strcmp(pol_gpu_model(&c->nodes[i]), gpu_model)))
+					node = i;
+			if (node < 0)
+				return false;
+			pc[node] -= cores, pm[node] -= ro->mem_mib, pg[node] -= gm;
+		}
+	}
+	return true;
+}
+
 void pol_preempt_job(struct sim *s, int job)
 {
 	const struct sim_job *j = sim_job(s, job);

@@ -199,6 +199,14 @@ const char *pol_gpu_model(const struct clu_node *n);
  * running jobs' resources are free). */
 void pol_proj_job(struct sim *s, int job, int64_t sign, int64_t *pc, int64_t *pm,
 		  int64_t *pg);
+/* Job j's executors packed first fit, in role then node order, on such a
+ * projection (taken from it): those it still wants, or with `all` every
+ * one (a job that runs elsewhere, whose own are in the projection); with
+ * `gpu_model`, one that asks for GPUs only on a node of that model
+ * (pol_gpu_model).  False, the projection partly taken, if one does not
+ * fit. */
+bool pol_proj_pack(const struct sim *s, const struct sim_job *j, int64_t *pc, int64_t *pm,
+		   int64_t *pg, const char *gpu_model, bool all);
 /* Preempt every live executor of job `job` (sim_preempt_executor). */
 void pol_preempt_job(struct sim *s, int job);
 

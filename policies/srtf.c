@@ -116,21 +116,7 @@ static bool packs(struct srtf *p, const struct sim *s, const struct sim_job *j)
 	memcpy(c, p->pc, (size_t)n * sizeof *c);
 	memcpy(m, p->pm, (size_t)n * sizeof *m);
 	memcpy(g, p->pg, (size_t)n * sizeof *g);
-	bool ok = true;
-	for (int r = 0; r < j->shape->nroles && ok; r++) {
-		const struct sim_role *ro = &j->shape->role[r];
-		int64_t cores = ro->cores ? ro->cores : CLU_MILLI;
-		int64_t gm = ro->gpus ? (int64_t)ro->gpus * CLU_GPU_MILLI : ro->gpu_milli;
-		for (int k = j->live->granted[r]; k < ro->count && ok; k++) {
-			int node = -1;
-			for (int i = 0; i < n && node < 0; i++)
-				if (c[i] >= cores && m[i] >= ro->mem_mib && g[i] >= gm)
-					node = i;
-			ok = node >= 0;
-			if (ok)
-				c[node] -= cores, m[node] -= ro->mem_mib, g[node] -= gm;
-		}
-	}
+	bool ok = pol_proj_pack(s, j, c, m, g, NULL, false); /* on the copy */
 	free(c);
 	return ok;
 }

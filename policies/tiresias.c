@@ -165,33 +165,6 @@ static int queue_of(const struct tir *p, const struct tj *t, int64_t now)
 	return p->nq - 1;
 }
 
-static void add_back(struct tir *p, struct sim *s, int job, int64_t sign)
-{
-	pol_proj_job(s, job, sign, p->pc, p->pm, p->pg);
-}
-
-/* A waiting job packed first fit on the projection (taken from it). */
-static bool pack(struct tir *p, const struct sim *s, const struct sim_job *j)
-{
-	int n = sim_cluster(s)->n;
-	for (int r = 0; r < j->shape->nroles; r++) {
-		const struct sim_role *ro = &j->shape->role[r];
-		int64_t cores = ro->cores ? ro->cores : CLU_MILLI;
-		int64_t gm = ro->gpus ? (int64_t)ro->gpus * CLU_GPU_MILLI : ro->gpu_milli;
-		for (int k = j->live->granted[r]; k < ro->count; k++) {
-			int node = -1;
-			for (int i = 0; i < n && node < 0; i++)
-				if (p->pc[i] >= cores && p->pm[i] >= ro->mem_mib && p->pg[i] >= gm)
-					node = i;
-			if (node < 0)
-				return false;
-			p->pc[node] -= cores, p->pm[node] -= ro->mem_mib, p->pg[node] -= gm;
-		}
-	}
-	return true;
-}
-
-
 static void decide(struct tir *p, struct sim *s)
 {
 	const struct clu *c = sim_cluster(s);
@@ -217,14 +190,14 @@ static void decide(struct tir *p, struct sim *s)
 	}
 	for (int i = 0; i < n; i++)
 		if (p->j[p->ord[i].job].running)
-			add_back(p, s, p->ord[i].job, +1);
+			pol_proj_job(s, p->ord[i].job, +1, p->pc, p->pm, p->pg);
 	/* in order: a running job keeps its place if it is still free, a
 	 * waiting one is packed */
 	for (int i = 0; i < n; i++) {
 		int job = p->ord[i].job;
 		p->keep[i] = p->start[i] = false;
 		if (p->j[job].running) {
-			add_back(p, s, job, -1);
+			pol_proj_job(s, job, -1, p->pc, p->pm, p->pg);
 			bool ok = true;
 			for (int k = 0; k < c->n; k++)
 				ok &= p->pc[k] >= 0 && p->pm[k] >= 0 && p->pg[k] >= 0;
@@ -232,12 +205,14 @@ static void decide(struct tir *p, struct sim *s)
 				p->keep[i] = true;
 				/* an executor it lost (its node failed): a replacement */
 				if (sim_execs_wanted(sim_job(s, job)) > 0)
-					p->start[i] = pack(p, s, sim_job(s, job));
+					p->start[i] = pol_proj_pack(s, sim_job(s, job), p->pc,
+								    p->pm, p->pg, NULL, false);
 			} else {
-				add_back(p, s, job, +1); /* it gives way */
+				pol_proj_job(s, job, +1, p->pc, p->pm, p->pg); /* it gives way */
 			}
 		} else {
-			p->start[i] = pack(p, s, sim_job(s, job));
+			p->start[i] = pol_proj_pack(s, sim_job(s, job), p->pc, p->pm, p->pg,
+						    NULL, false);
 		}
 	}
 	for (int i = 0; i < n; i++) { /* the running ones left out give way */
