@@ -185,6 +185,33 @@ void cmd_help(const char *cmd, const char *usage, const char *about,
 	}
 }
 
+volatile sig_atomic_t cmd_stopped;
+
+static void on_stop(int sig)
+{
+	cmd_stopped = sig;
+}
+
+void cmd_stop_catch(struct cmd_stop *c)
+{
+	struct sigaction stop = {.sa_handler = on_stop};
+	sigemptyset(&stop.sa_mask);
+	cmd_stopped = 0;
+	sigaction(SIGINT, &stop, &c->old_int);
+	sigaction(SIGTERM, &stop, &c->old_term);
+}
+
+void cmd_stop_release(const struct cmd_stop *c)
+{
+	sigaction(SIGINT, &c->old_int, NULL);
+	sigaction(SIGTERM, &c->old_term, NULL);
+}
+
+const char *cmd_stop_name(int sig)
+{
+	return sig == SIGINT ? "SIGINT" : "SIGTERM";
+}
+
 int cmd_seed(const char *cmd, const char *v, uint64_t *out)
 {
 	char *end;

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -66,6 +67,18 @@ int cmd_max_memory(const char *cmd, const struct cmd_opt *opts, const struct cmd
 /* `--seed`'s value: 0 .. 2^64 - 1, the range of a scenario's `seed`;
  * -1 and a message if bad. */
 int cmd_seed(const char *cmd, const char *v, uint64_t *out);
+/* SIGINT and SIGTERM while a command works (run, sweep): cmd_stop_catch
+ * sets cmd_stopped to the signal that comes (0 until one does) and keeps
+ * the handlers it replaces in *c; cmd_stop_release puts them back.  The
+ * command looks at cmd_stopped, stops at once, writes no file, and exits
+ * 128 + the signal; cmd_stop_name(sig): "SIGINT" or "SIGTERM". */
+struct cmd_stop {
+	struct sigaction old_int, old_term;
+};
+extern volatile sig_atomic_t cmd_stopped;
+void cmd_stop_catch(struct cmd_stop *c);
+void cmd_stop_release(const struct cmd_stop *c);
+const char *cmd_stop_name(int sig);
 /* Parse a non-negative integer option value; -1 and a message if bad. */
 int64_t cmd_int(const char *cmd, const char *opt, const char *v, int64_t max);
 

@@ -632,15 +632,6 @@ static int pick_baseline(const struct scn_policy *pols, int npol, const char *na
 	return -1;
 }
 
-/* SIGINT or SIGTERM: the run stops at its next look (sim_set_watch),
- * no file takes its final name, exit 130 or 143. */
-static volatile sig_atomic_t run_stop;
-
-static void on_stop(int sig)
-{
-	run_stop = sig;
-}
-
 /* A run's progress on a terminal (stderr), from its second second on, a
  * line redrawn at most 4 times a second; and the interrupt. */
 struct watch {
@@ -653,7 +644,7 @@ struct watch {
 static int watch(void *ctx, const struct sim *s)
 {
 	struct watch *w = ctx;
-	if (run_stop)
+	if (cmd_stopped) /* SIGINT or SIGTERM: the run stops at this look */
 		return 1;
 	if (!w->bar)
 		return 0;
@@ -722,11 +713,8 @@ int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *di
 			return 1;
 		}
 	}
-	struct sigaction stop = {.sa_handler = on_stop}, old_int, old_term;
-	sigemptyset(&stop.sa_mask);
-	run_stop = 0;
-	sigaction(SIGINT, &stop, &old_int);
-	sigaction(SIGTERM, &stop, &old_term);
+	struct cmd_stop stop;
+	cmd_stop_catch(&stop);
 	for (int p = 0; p < npol && !rc; p++) {
 		const struct policy_ops *ops = pols[p].ops;
 		if (labels && !ops->uses_labels && !o->quiet)
@@ -767,9 +755,9 @@ int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *di
 				bgq_call(oc.q, out_drop, &oc);
 				bgq_stop(oc.q);
 				sim_free(sim);
-				rc = 128 + run_stop;
+				rc = 128 + cmd_stopped;
 				fprintf(stderr, "hetsim run: interrupted (%s) in policy %s, replication %d; "
-					"no file written\n", run_stop == SIGINT ? "SIGINT" : "SIGTERM",
+					"no file written\n", cmd_stop_name(cmd_stopped),
 					pols[p].name, r);
 				break;
 			}
@@ -797,8 +785,7 @@ int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *di
 			sim_free(sim);
 		}
 	}
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	cmd_stop_release(&stop);
 	if (tl && !rc) { /* written whole before the set commits, or no set */
 		char e[4400];
 		if (tl_finish(tl, e, sizeof e)) {

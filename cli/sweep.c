@@ -633,15 +633,6 @@ struct exec {
 	char **done;           /* runs a resumed state held, or NULL */
 };
 
-/* SIGINT or SIGTERM came: the loops stop, the workers go, no file gets
- * its final name, the state stays for --resume. */
-static volatile sig_atomic_t stop_sig;
-
-static void on_stop(int sig)
-{
-	stop_sig = sig;
-}
-
 static int failf(struct exec *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static int failf(struct exec *x, const char *fmt, ...)
@@ -731,7 +722,7 @@ static int poll_ranks(struct exec *x, bool block)
 static int run_here(struct exec *x, const long *mine, long n)
 {
 	for (long k = 0; k < n; k++) {
-		if (stop_sig)
+		if (cmd_stopped) /* SIGINT, SIGTERM: the state stays for --resume */
 			return failf(x, "interrupted");
 		char *text;
 		size_t len;
@@ -968,7 +959,7 @@ static int run_workers(struct exec *x, const long *mine, long n, int nw)
 		if (np == 0)
 			break;
 		int r = poll(pf, (nfds_t)np, x->ranks_left ? 10 : -1);
-		if (stop_sig) {
+		if (cmd_stopped) {
 			rc = failf(x, "interrupted");
 			break;
 		}
@@ -1174,22 +1165,18 @@ int cmd_sweep_scenario(struct scn_sweep *sw, const struct cmd_sweep_opts *o, con
 			if (o->resume[i])
 				gather_row(&g, i, xstrdup(o->resume[i]));
 	}
-	struct sigaction stop = {.sa_handler = on_stop}, old_int, old_term;
-	sigemptyset(&stop.sa_mask);
-	stop_sig = 0;
-	sigaction(SIGINT, &stop, &old_int);
-	sigaction(SIGTERM, &stop, &old_term);
+	struct cmd_stop stop;
+	cmd_stop_catch(&stop);
 	bool lonely = false; /* failed where the other ranks do not know */
 	if (rc == 0 && execute(&x, o->workers > 0 ? o->workers : default_workers()))
 		rc = 1, lonely = true;
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	if (stop_sig && x.rank == 0) {
+	cmd_stop_release(&stop);
+	if (cmd_stopped && x.rank == 0) {
 		fprintf(stderr, "hetsim sweep: interrupted (%s): %ld of %ld runs done%s%s; no file "
-			"written\n", stop_sig == SIGINT ? "SIGINT" : "SIGTERM", g.arrived, pl.nruns,
+			"written\n", cmd_stop_name(cmd_stopped), g.arrived, pl.nruns,
 			x.state ? "; hetsim sweep --resume " : "", x.state ? dir : "");
 		x.err[0] = 0;
-		rc = 128 + stop_sig;
+		rc = 128 + cmd_stopped;
 	}
 	if (x.rank == 0) {
 		progress(&g, true);
