@@ -136,10 +136,13 @@ static struct zr *open_table(const char *dir, const char *name, char *buf, size_
 		}
 	}
 	struct zr *z = zr_open(buf, why, whylen);
-	size_t n = strlen(buf);
-	if (!z && !strncmp(why, buf, n) && !strncmp(why + n, ":0:0: cannot open: ", 19)) {
-		char msg[4800]; /* "cannot open TABLE: why", for the caller's line */
-		snprintf(msg, sizeof msg, "cannot open %s: %s", buf, why + n + 19);
+	if (!z) { /* "cannot open TABLE: reason", for the caller's line */
+		int64_t line = 0;
+		int col = 0;
+		const char *r = zr_error_at(why, buf, &line, &col); /* "cannot open: reason" */
+		const char *tail = strncmp(r, "cannot open: ", 13) ? r : r + 13;
+		char msg[4800];
+		snprintf(msg, sizeof msg, "cannot open %s: %s", buf, tail);
 		size_t m = strlen(msg) < whylen ? strlen(msg) : whylen - 1; /* cut to fit */
 		memcpy(why, msg, m);
 		why[m] = '\0';
