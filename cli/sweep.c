@@ -1228,7 +1228,9 @@ static const struct cmd_opt sweep_opts[] = {
  *
  *     hetsim-sweep-state 1
  *     hash HEX              FNV-1a of the arguments below and the bytes
- *                           of the scenario file and its cost model
+ *                           of the scenario file, its cost model and the
+ *                           traces and logs it reads (scn.inputs; a
+ *                           folder's tables are not read: its name only)
  *     arg TEXT              the scenario (an absolute path), then each
  *     ...                   option that shapes the results, as --name=value
  *     runs N
@@ -1285,7 +1287,10 @@ static uint64_t state_hash(const struct state *st, const struct scn_sweep *sw)
 	for (int i = 0; i < st->nargs; i++)
 		h = fnv1a(h, st->args[i], strlen(st->args[i]) + 1);
 	h = fnv_file(h, st->args[0]);
-	return fnv_file(h, sw->point[0]->cost.path);
+	h = fnv_file(h, sw->point[0]->cost.path);
+	for (int i = 0; i < sw->point[0]->ninputs; i++) /* its traces and logs */
+		h = fnv_file(h, sw->point[0]->inputs[i]);
+	return h;
 }
 
 static char *state_head(const struct state *st, uint64_t hash)

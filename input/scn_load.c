@@ -1145,6 +1145,9 @@ static int trace_path(struct ld *ld, const struct yn *m, const char *what, char 
 		fclose(f);
 	}
 	*out = p;
+	struct scn *s = ld->s; /* kept: what the scenario read (a sweep's state hashes it) */
+	s->inputs = xrealloc(s->inputs, (size_t)(s->ninputs + 1) * sizeof *s->inputs);
+	s->inputs[s->ninputs++] = xstrdup(p);
 	return 0;
 }
 

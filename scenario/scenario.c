@@ -74,6 +74,9 @@ void scn_free(struct scn *s)
 	for (int i = 0; i < s->ntraces; i++)
 		scn_trace_free(s->traces[i]);
 	free(s->traces);
+	for (int i = 0; i < s->ninputs; i++)
+		free(s->inputs[i]);
+	free(s->inputs);
 	for (int i = 0; i < s->napps; i++)
 		scn_app_free(s->apps[i]);
 	free(s->apps);

@@ -302,6 +302,9 @@ struct scn {
 	struct scn_node_group *groups; int ngroups;
 	struct scn_job_group *jobs;    int njobgroups;
 	struct scn_trace **traces;     int ntraces; /* the workload's traces; owned */
+	char **inputs;      int ninputs; /* every trace file or folder the loader
+					  read (workload, arrivals, cluster, event
+					  logs), resolved, in order; owned */
 	struct scn_app **apps;         /* Spark applications from event logs (a
 					  spark-eventlog trace, replay-log); owned */
 	int napps;

@@ -585,6 +585,55 @@ static void test_resume(void)
 	h_rmtree(dir);
 }
 
+static long file_size(const char *dir, const char *name);
+
+/* A resumable state covers the traces a scenario reads, not only the
+ * scenario file: a sweep over the hand SWF log, stopped with a worker
+ * killed (its state kept), is refused --resume once the log changed, and
+ * resumes once it is back as it was. */
+static void test_resume_trace(void)
+{
+	char dir[] = "/tmp/hetsim-rtrace-XXXXXX", p[400], args[600], want[800], *out, *err;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	char *swf = h_slurp("tests/data/traces/swf/hand.swf", NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(swf);
+	snprintf(p, sizeof p, "%s/hand.swf", dir);
+	FILE *f = fopen(p, "w");
+	fputs(swf, f);
+	fclose(f);
+	snprintf(p, sizeof p, "%s/t.yaml", dir);
+	f = fopen(p, "w");
+	fputs("cluster: [{name: hand, trace: {format: swf, path: hand.swf}}]\n"
+	      "workload: [{name: swf, trace: {path: hand.swf}}]\npolicies: [fifo]\n"
+	      "sweep: [{label: s, path: seed, values: [1, 2, 3]}]\n", f);
+	fclose(f);
+	setenv("HETSIM_SWEEP_KILL_RUN", "1", 1);
+	snprintf(args, sizeof args, "sweep %s/t.yaml -q -r 2 -j 2 -o %s/out", dir, dir);
+	CU_ASSERT_EQUAL(h_hetsim(args, &out, &err), 1);
+	unsetenv("HETSIM_SWEEP_KILL_RUN");
+	free(out), free(err);
+	CU_ASSERT_EQUAL_FATAL(file_size(dir, "out/sweep.state") > 0, 1);
+	snprintf(p, sizeof p, "%s/hand.swf", dir);
+	f = fopen(p, "a");
+	fputs("; changed\n", f);
+	fclose(f);
+	snprintf(args, sizeof args, "sweep --resume %s/out -q", dir);
+	CU_ASSERT_EQUAL(h_hetsim(args, &out, &err), 1);
+	snprintf(want, sizeof want, "hetsim sweep: %s/out/sweep.state: the scenario, its cost model "
+		 "or its options changed since the sweep began: run it again without --resume\n",
+		 dir);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	free(out), free(err);
+	f = fopen(p, "w");
+	fputs(swf, f);
+	fclose(f);
+	CU_ASSERT_EQUAL(h_hetsim(args, &out, &err), 0);
+	free(out), free(err);
+	CU_ASSERT_EQUAL(file_size(dir, "out/sweep.state"), -1); /* done */
+	free(swf);
+	h_rmtree(dir);
+}
+
 static long file_size(const char *dir, const char *name)
 {
 	char p[600];
@@ -750,6 +799,8 @@ int test_suite_sweep(void)
 	    !CU_add_test(s, "a dead worker: exit 1, no file left", test_worker_dies) ||
 	    !CU_add_test(s, "killed at a random run, resumed: nothing redone, the same bytes",
 			 test_resume) ||
+	    !CU_add_test(s, "resume: a trace the scenario reads changed, refused",
+			 test_resume_trace) ||
 	    !CU_add_test(s, "result sets whole: a manifest, stale files gone, cut short refused",
 			 test_whole_sets) ||
 	    !CU_add_test(s, "a commit that fails part way: undone, the old set as it was",
