@@ -1309,7 +1309,7 @@ static void state_free(struct state *st)
 {
 	for (int i = 0; i < st->nargs; i++)
 		free(st->args[i]);
-	for (long i = 0; i < st->nrec; i++)
+	for (long i = 0; st->rec && i < st->runs; i++) /* by run index: nrec of them set */
 		free(st->rec[i]);
 	free(st->rec);
 	memset(st, 0, sizeof *st);
