@@ -292,6 +292,12 @@ int cal_time_contention(const struct cal_backend *b, const struct cal_kernel *k,
  * cores. */
 void cal_machine(char *model, size_t len, int *cores);
 
+/* Tests only: when set, cal_machine gives what the hook gives instead of
+ * reading this machine (the machine check's lines are then fixed). */
+extern void (*cal_machine_hook)(char *model, size_t len, int *cores);
+
+struct scn_cost_meta;
+
 /* ---- provenance and the reference kernel (ref.c) ---------------------
  *
  * A model records where and when it was measured (meta, version 2:
@@ -326,9 +332,19 @@ double cal_ref_speed(int repeats);
  * (within 10 %)". */
 bool cal_ref_compare(double model, double here, char *line, size_t len);
 
+/* Whether the machine a model records (meta.machine: cpu and cores) is
+ * this one (cpu, cores: cal_machine's): true when they are the same or
+ * the model records none; false with `line` naming both: "the model was
+ * measured on AMD EPYC with 2 cores, this machine is Intel(R) Xeon(R)
+ * Processor with 2 cores".  The CPU names are compared whole, as
+ * /proc/cpuinfo gives them; the cores only where the model records them. */
+bool cal_machine_same(const struct scn_cost_meta *m, const char *cpu, int cores, char *line,
+		      size_t len);
+
 /* `hetsim calibrate --check MODEL`: load MODEL (cost part only), time
  * the reference kernel, print both speeds and MATCH or MISMATCH on
- * stdout.  Returns 0 (match), CAL_REF_MISMATCH, or 1 (the model cannot
+ * stdout, and a note when the model records another machine (the
+ * verdict stays the speeds').  Returns 0 (match), CAL_REF_MISMATCH, or 1 (the model cannot
  * be read, is malformed or records no comparable reference: one line
  * on stderr, nothing timed). */
 int cal_ref_check(const char *model);
@@ -337,8 +353,9 @@ int cal_ref_check(const char *model);
  * `path`: with a comparable reference, time the reference kernel; a
  * match is one line on stdout, a mismatch one warning line on stderr
  * (both speeds and the %), and 1 is returned; without one, a note on
- * stderr and 0.  Never an error: the validation goes on. */
-struct scn_cost_meta;
+ * stderr and 0.  A model measured on another CPU or core count adds a
+ * warning line naming both (cal_machine_same), whatever the speeds.
+ * Never an error: the validation goes on. */
 int cal_ref_warn(const struct scn_cost_meta *m, const char *path);
 
 /* What `hetsim calibrate` records of this machine (fit_meta). */

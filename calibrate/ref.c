@@ -65,6 +65,21 @@ bool cal_ref_compare(double model, double here, char *line, size_t len)
 	return match;
 }
 
+bool cal_machine_same(const struct scn_cost_meta *m, const char *cpu, int cores, char *line,
+		      size_t len)
+{
+	bool known = m->cpu && *m->cpu && strcmp(m->cpu, "unknown") != 0;
+	if (!known || (strcmp(m->cpu, cpu) == 0 && (m->cores <= 0 || m->cores == cores)))
+		return true;
+	char theirs[64] = "", ours[64];
+	if (m->cores > 0)
+		snprintf(theirs, sizeof theirs, " with %d core%s", m->cores, m->cores == 1 ? "" : "s");
+	snprintf(ours, sizeof ours, " with %d core%s", cores, cores == 1 ? "" : "s");
+	snprintf(line, len, "the model was measured on %s%s, this machine is %s%s", m->cpu, theirs,
+		 cpu, ours);
+	return false;
+}
+
 /* The model's reference, or -1 with a message: none recorded, or
  * another kernel's (its speed is not comparable). */
 static int model_ref(const char *path, const struct scn_cost_meta *m, double *speed, char *err,
@@ -117,21 +132,35 @@ int cal_ref_check(const char *path)
 	printf("hetsim calibrate --check %s: reference kernel %s (a word count of %d MiB of Zipf "
 	       "text, seed %u; median of %d runs)\n", path, CAL_REF_KERNEL, CAL_REF_MIB,
 	       CAL_REF_SEED, CAL_REF_RUNS);
-	printf("model:        %.1f MiB/s (%s, %s)\n", model, m->cpu ? m->cpu : "machine unknown",
-	       m->date ? m->date : "date unknown");
+	char cores_s[32] = "";
+	if (m->cores > 0)
+		snprintf(cores_s, sizeof cores_s, ", %d core%s", m->cores, m->cores == 1 ? "" : "s");
+	printf("model:        %.1f MiB/s (%s%s, %s)\n", model, m->cpu ? m->cpu : "machine unknown",
+	       cores_s, m->date ? m->date : "date unknown");
 	fflush(stdout);
+	char cpu[256], other[768];
+	int cores;
+	cal_machine(cpu, sizeof cpu, &cores);
 	double here = ref_here();
-	printf("this machine: %.1f MiB/s\n", here);
+	printf("this machine: %.1f MiB/s (%s, %d core%s)\n", here, cpu, cores,
+	       cores == 1 ? "" : "s");
 	bool match = cal_ref_compare(model, here, line, sizeof line);
 	printf("%s: %s\n", match ? "MATCH" : "MISMATCH", line);
+	if (!cal_machine_same(m, cpu, cores, other, sizeof other))
+		printf("note: %s; the verdict rests on the reference kernel's speed alone, and the "
+		       "model's other kernels may differ more\n", other);
 	scn_free(s);
 	return match ? 0 : CAL_REF_MISMATCH;
 }
 
 int cal_ref_warn(const struct scn_cost_meta *m, const char *path)
 {
-	char err[1024], line[512];
+	char err[1024], line[512], cpu[256], other[768];
 	double model;
+	int cores;
+	cal_machine(cpu, sizeof cpu, &cores);
+	if (!cal_machine_same(m, cpu, cores, other, sizeof other))
+		fprintf(stderr, "hetsim calibrate: warning: %s\n", other);
 	if (model_ref(path, m, &model, err, sizeof err)) {
 		fprintf(stderr, "hetsim calibrate: note: %s; this machine not compared\n", err);
 		return 0;

@@ -272,20 +272,68 @@ static void test_ref_compare(void)
 	cal_ref_hook = NULL;
 }
 
+/* The machine cal_machine reports (cal_machine_hook): fixed, so that
+ * the machine check's lines are too. */
+static const char *fake_cpu = "AMD EPYC 7B13";
+static int fake_cores = 2;
+static void fake_machine(char *model, size_t len, int *cores)
+{
+	snprintf(model, len, "%s", fake_cpu);
+	*cores = fake_cores;
+}
+
+static void test_machine_same(void)
+{
+	char line[512] = "";
+	struct scn_cost_meta m = {.cpu = "AMD EPYC 7B13", .cores = 2};
+	CU_ASSERT_TRUE(cal_machine_same(&m, "AMD EPYC 7B13", 2, line, sizeof line));
+	CU_ASSERT_STRING_EQUAL(line, "");
+	CU_ASSERT_FALSE(cal_machine_same(&m, "Intel(R) Xeon(R) Processor", 2, line, sizeof line));
+	CU_ASSERT_STRING_EQUAL(line, "the model was measured on AMD EPYC 7B13 with 2 cores, this "
+				     "machine is Intel(R) Xeon(R) Processor with 2 cores");
+	/* the same CPU with other cores: another machine too (the contention
+	 * entry was measured on the model's) */
+	CU_ASSERT_FALSE(cal_machine_same(&m, "AMD EPYC 7B13", 1, line, sizeof line));
+	CU_ASSERT_STRING_EQUAL(line, "the model was measured on AMD EPYC 7B13 with 2 cores, this "
+				     "machine is AMD EPYC 7B13 with 1 core");
+	/* names are compared whole: a prefix is another CPU */
+	CU_ASSERT_FALSE(cal_machine_same(&m, "AMD EPYC 7B1", 2, line, sizeof line));
+	/* cores not recorded: the name alone */
+	m.cores = 0;
+	CU_ASSERT_TRUE(cal_machine_same(&m, "AMD EPYC 7B13", 64, line, sizeof line));
+	CU_ASSERT_FALSE(cal_machine_same(&m, "AMD EPYC 9654", 64, line, sizeof line));
+	CU_ASSERT_STRING_EQUAL(line, "the model was measured on AMD EPYC 7B13, this machine is "
+				     "AMD EPYC 9654 with 64 cores");
+	/* no machine recorded (--fit without .meta), or an unknown one:
+	 * nothing to compare */
+	strcpy(line, "untouched");
+	m = (struct scn_cost_meta){0};
+	CU_ASSERT_TRUE(cal_machine_same(&m, "AMD EPYC 9654", 64, line, sizeof line));
+	m.cpu = "unknown";
+	m.cores = 2;
+	CU_ASSERT_TRUE(cal_machine_same(&m, "AMD EPYC 9654", 64, line, sizeof line));
+	m.cpu = "";
+	CU_ASSERT_TRUE(cal_machine_same(&m, "AMD EPYC 9654", 64, line, sizeof line));
+	CU_ASSERT_STRING_EQUAL(line, "untouched");
+}
+
 static void test_check(void)
 {
 	char *out, *err, args[512], want[2048];
 	fresh();
 	put("m.yaml", good_v2);
 	cal_ref_hook = fake_speed;
+	cal_machine_hook = fake_machine;
+	fake_cpu = "AMD EPYC 7B13";
+	fake_cores = 2;
 	injected = 190;
 	snprintf(args, sizeof args, "calibrate --check %s", at("m.yaml"));
 	CU_ASSERT_EQUAL(h_hetsim(args, &out, &err), 0);
 	snprintf(want, sizeof want,
 		 "hetsim calibrate --check %s: reference kernel wordcount-zipf-16MiB (a word count "
 		 "of 16 MiB of Zipf text, seed 4242; median of 11 runs)\n"
-		 "model:        200.0 MiB/s (AMD EPYC 7B13, 2025-06-01T12:00:00Z)\n"
-		 "this machine: 190.0 MiB/s\n"
+		 "model:        200.0 MiB/s (AMD EPYC 7B13, 2 cores, 2025-06-01T12:00:00Z)\n"
+		 "this machine: 190.0 MiB/s (AMD EPYC 7B13, 2 cores)\n"
 		 "MATCH: this machine's reference speed 190.0 MiB/s is 5.0 %% below the model's "
 		 "200.0 MiB/s (within 10 %%)\n", at("m.yaml"));
 	CU_ASSERT_STRING_EQUAL(out, want);
@@ -294,13 +342,31 @@ static void test_check(void)
 	free(err);
 	injected = 250; /* 25 % faster: a mismatch, exit 3, not an input error */
 	CU_ASSERT_EQUAL(h_hetsim(args, &out, &err), CAL_REF_MISMATCH);
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "this machine: 250.0 MiB/s\nMISMATCH: this machine's "
-					   "reference speed 250.0 MiB/s is 25.0 % above the "
-					   "model's 200.0 MiB/s (more than 10 %)\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "this machine: 250.0 MiB/s (AMD EPYC 7B13, 2 cores)\n"
+					   "MISMATCH: this machine's reference speed 250.0 MiB/s "
+					   "is 25.0 % above the model's 200.0 MiB/s (more than "
+					   "10 %)\n"));
+	CU_ASSERT_STRING_EQUAL(err, "");
+	free(out);
+	free(err);
+	/* another CPU: a note after the verdict, which stays the speeds' (a
+	 * match here, exit 0; as measured on 2026-12-02, calibrate/README.md) */
+	fake_cpu = "Intel(R) Xeon(R) Processor";
+	injected = 195;
+	CU_ASSERT_EQUAL(h_hetsim(args, &out, &err), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "this machine: 195.0 MiB/s (Intel(R) Xeon(R) "
+					   "Processor, 2 cores)\nMATCH: this machine's reference "
+					   "speed 195.0 MiB/s is 2.5 % below the model's 200.0 "
+					   "MiB/s (within 10 %)\nnote: the model was measured on "
+					   "AMD EPYC 7B13 with 2 cores, this machine is Intel(R) "
+					   "Xeon(R) Processor with 2 cores; the verdict rests on "
+					   "the reference kernel's speed alone, and the model's "
+					   "other kernels may differ more\n"));
 	CU_ASSERT_STRING_EQUAL(err, "");
 	free(out);
 	free(err);
 	cal_ref_hook = NULL;
+	cal_machine_hook = NULL;
 	CU_ASSERT_STRING_EQUAL(listing(), "m.yaml");
 	done();
 }
@@ -412,6 +478,28 @@ static void test_validate_warning(void)
 	CU_ASSERT_STRING_EQUAL(err, "");
 	free(out);
 	free(err);
+	/* another machine: its warning first, then the speeds' line, each
+	 * on its own (here the speeds match) */
+	char cpu[] = "AMD EPYC";
+	warn_meta.cpu = cpu;
+	warn_meta.cores = 2;
+	cal_machine_hook = fake_machine;
+	fake_cpu = "Intel(R) Xeon(R) Processor";
+	fake_cores = 2;
+	CU_ASSERT_EQUAL(h_call(call_warn, "x", &out, &err), 0);
+	CU_ASSERT_STRING_EQUAL(out, "machine: this machine's reference speed 210.0 MiB/s is 5.0 % "
+				    "above the model's 200.0 MiB/s (within 10 %)\n");
+	CU_ASSERT_STRING_EQUAL(err, "hetsim calibrate: warning: the model was measured on AMD "
+				    "EPYC with 2 cores, this machine is Intel(R) Xeon(R) Processor "
+				    "with 2 cores\n");
+	free(out);
+	free(err);
+	fake_cpu = "AMD EPYC"; /* the same machine: no line */
+	CU_ASSERT_EQUAL(h_call(call_warn, "x", &out, &err), 0);
+	CU_ASSERT_STRING_EQUAL(err, "");
+	free(out);
+	free(err);
+	cal_machine_hook = NULL;
 	warn_meta = (struct scn_cost_meta){0};
 	CU_ASSERT_EQUAL(h_call(call_warn, "x", &out, &err), 0);
 	CU_ASSERT_STRING_EQUAL(out, "");
@@ -708,6 +796,7 @@ int test_suite_provenance(void)
 		   {"version 1 meta left opaque", test_meta_v1},
 		   {"bad meta names file:line:col", test_meta_bad},
 		   {"reference speeds compared within 10 %", test_ref_compare},
+		   {"the model's machine against this one", test_machine_same},
 		   {"--check: match exits 0, mismatch 3", test_check},
 		   {"missing or malformed model: one line, exit 1, nothing written", test_model_errors},
 		   {"--validate warns on a machine mismatch and goes on", test_validate_warning},
