@@ -153,11 +153,12 @@ int cal_ref_check(const char *path)
 	return match ? 0 : CAL_REF_MISMATCH;
 }
 
-int cal_ref_warn(const struct scn_cost_meta *m, const char *path)
+int cal_ref_warn(const struct scn_cost_meta *m, const char *path, double *ratio)
 {
 	char err[1024], line[512], cpu[256], other[768];
 	double model;
 	int cores;
+	*ratio = 0;
 	cal_machine(cpu, sizeof cpu, &cores);
 	if (!cal_machine_same(m, cpu, cores, other, sizeof other))
 		fprintf(stderr, "hetsim calibrate: warning: %s\n", other);
@@ -165,7 +166,9 @@ int cal_ref_warn(const struct scn_cost_meta *m, const char *path)
 		fprintf(stderr, "hetsim calibrate: note: %s; this machine not compared\n", err);
 		return 0;
 	}
-	bool match = cal_ref_compare(model, ref_here(), line, sizeof line);
+	double here = ref_here();
+	bool match = cal_ref_compare(model, here, line, sizeof line);
+	*ratio = here / model;
 	if (match)
 		printf("machine: %s\n", line);
 	else

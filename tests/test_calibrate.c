@@ -768,8 +768,86 @@ static void test_validate_verdict(void)
 	CU_ASSERT_EQUAL(validate_captured(&o, out, sizeof out), 1);
 	CU_ASSERT_DOUBLE_EQUAL(fake_split[1], 24, 0);
 	CU_ASSERT_PTR_NULL(strstr(out, "FAIL"));
+	CU_ASSERT_PTR_NULL(strstr(out, "at this machine's reference speed")); /* none compared */
 	cal_val_hook = NULL;
 	remove(csv);
+	remove(model);
+	rmdir(dir);
+}
+
+/* A model whose reference this machine misses: the verdict is the
+ * error as measured, and a diagnostic line gives the error with the
+ * twin scaled by the speeds' ratio.  Model as above but version 2 with
+ * a reference of 200 MiB/s; this machine reads 150 (0.75 x); the runs
+ * take the twin's makespan / 0.75, so the error is -25 % and the scaled
+ * one 0. */
+static double speed_150(void)
+{
+	return 150;
+}
+
+static void test_validate_scaled(void)
+{
+	char dir[] = "/tmp/hetsim-val-scaled-XXXXXX", model[256], out[16384], err[1024],
+	     want[512];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	snprintf(model, sizeof model, "%s/m.yaml", dir);
+	write_file(model, "version: 2\ntask_overhead: 30ms\n"
+			  "meta: {reference: {kernel: wordcount-zipf-16MiB, speed: 200}}\n"
+			  "kernels:\n"
+			  "  wordcount_map: {unit: MiB, devices: {cpu: {intercept: 10ms, slope: 5ms}},\n"
+			  "    contention: {cpu: {k: [1, 2], slowdown: [1, 1.5], beyond: hold}}}\n"
+			  "  wordcount_reduce: {unit: MiB, devices: {cpu: {intercept: 20ms, "
+			  "slope: 10ms}}}\n");
+	const double mib[CAL_VAL_MAPS] = {40, 20, 40, 20, 40, 20, 40, 20, 40};
+	double ms[CAL_VAL_MAPS], rs[CAL_VAL_REDUCES], sim;
+	for (int i = 0; i < CAL_VAL_MAPS; i++)
+		ms[i] = 0.010 + 0.005 * mib[i];
+	for (int r = 0; r < CAL_VAL_REDUCES; r++)
+		rs[r] = 0.020 + 0.010 * 2;
+	CU_ASSERT_EQUAL_FATAL(cal_val_twin(NULL, model, 2, ms, CAL_VAL_MAPS, rs, CAL_VAL_REDUCES,
+					   &sim, err, sizeof err), 0);
+	/* the scaling the diagnostic relies on: every task 1/0.75 as long,
+	 * the twin's makespan 1/0.75 as long (to the µs of its durations) */
+	double ms2[CAL_VAL_MAPS], rs2[CAL_VAL_REDUCES], sim2;
+	for (int i = 0; i < CAL_VAL_MAPS; i++)
+		ms2[i] = ms[i] / 0.75;
+	for (int r = 0; r < CAL_VAL_REDUCES; r++)
+		rs2[r] = rs[r] / 0.75;
+	CU_ASSERT_EQUAL_FATAL(cal_val_twin(NULL, model, 2, ms2, CAL_VAL_MAPS, rs2,
+					   CAL_VAL_REDUCES, &sim2, err, sizeof err), 0);
+	CU_ASSERT_DOUBLE_EQUAL(sim2, sim / 0.75, 1e-5);
+	struct cal_val_opts o = {.model = model, .workers = 2, .repeats = 5, .zipf_s = 1.0,
+				 .fresh = true};
+	cal_val_hook = fake_workload;
+	cal_ref_hook = speed_150;
+	fake_run_s = sim / 0.75;
+	CU_ASSERT_EQUAL(validate_captured(&o, out, sizeof out), 1);
+	snprintf(want, sizeof want, "FAIL: fresh model %s: error -25.0 %% outside the 10 %% "
+		 "target\n", model);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+	snprintf(want, sizeof want, "at this machine's reference speed (0.750 x the model's): "
+		 "simulated %.3f s, error +0.0 %% (a diagnostic, not the verdict: it assumes every "
+		 "task slows as the reference kernel does)\n", sim / 0.75);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+	/* within 10 %: no diagnostic */
+	cal_ref_hook = NULL;
+	o.fresh = false;
+	fake_run_s = sim;
+	cal_ref_hook = speed_150;
+	write_file(model, "version: 2\ntask_overhead: 30ms\n"
+			  "meta: {reference: {kernel: wordcount-zipf-16MiB, speed: 160}}\n"
+			  "kernels:\n"
+			  "  wordcount_map: {unit: MiB, devices: {cpu: {intercept: 10ms, slope: 5ms}},\n"
+			  "    contention: {cpu: {k: [1, 2], slowdown: [1, 1.5], beyond: hold}}}\n"
+			  "  wordcount_reduce: {unit: MiB, devices: {cpu: {intercept: 20ms, "
+			  "slope: 10ms}}}\n");
+	CU_ASSERT_EQUAL(validate_captured(&o, out, sizeof out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "machine: this machine's reference speed 150.0 MiB/s is "
+					   "6.2 % below the model's 160.0 MiB/s (within 10 %)\n"));
+	CU_ASSERT_PTR_NULL(strstr(out, "at this machine's reference speed"));
+	cal_ref_hook = NULL;
+	cal_val_hook = NULL;
 	remove(model);
 	rmdir(dir);
 }
@@ -790,6 +868,8 @@ int test_suite_calibrate(void)
 		   {"--validate's simulated twin matches a hand schedule", test_validate_twin},
 		   {"bad command lines name the option", test_cli_bad},
 		   {"--fresh's verdict on injected runs, contention in the twin",
-		    test_validate_verdict});
+		    test_validate_verdict},
+		   {"a machine off the model's speed: the scaled error as a diagnostic",
+		    test_validate_scaled});
 	return 0;
 }
