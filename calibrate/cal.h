@@ -353,11 +353,11 @@ int cal_ref_check(const char *model);
  * `path`: with a comparable reference, time the reference kernel; a
  * match is one line on stdout, a mismatch one warning line on stderr
  * (both speeds and the %), and 1 is returned; without one, a note on
- * stderr and 0.  *ratio gets this machine's speed over the model's (0:
- * not compared).  A model measured on another CPU or core count adds a
- * warning line naming both (cal_machine_same), whatever the speeds.
- * Never an error: the validation goes on. */
-int cal_ref_warn(const struct scn_cost_meta *m, const char *path, double *ratio);
+ * stderr and 0.  speed gets the model's reference speed and this
+ * machine's, MiB/s (both 0: not compared).  A model measured on another
+ * CPU or core count adds a warning line naming both (cal_machine_same),
+ * whatever the speeds.  Never an error: the validation goes on. */
+int cal_ref_warn(const struct scn_cost_meta *m, const char *path, double speed[2]);
 
 /* What `hetsim calibrate` records of this machine (fit_meta). */
 struct cal_prov {

@@ -153,12 +153,12 @@ int cal_ref_check(const char *path)
 	return match ? 0 : CAL_REF_MISMATCH;
 }
 
-int cal_ref_warn(const struct scn_cost_meta *m, const char *path, double *ratio)
+int cal_ref_warn(const struct scn_cost_meta *m, const char *path, double speed[2])
 {
 	char err[1024], line[512], cpu[256], other[768];
 	double model;
 	int cores;
-	*ratio = 0;
+	speed[0] = speed[1] = 0;
 	cal_machine(cpu, sizeof cpu, &cores);
 	if (!cal_machine_same(m, cpu, cores, other, sizeof other))
 		fprintf(stderr, "hetsim calibrate: warning: %s\n", other);
@@ -168,7 +168,8 @@ int cal_ref_warn(const struct scn_cost_meta *m, const char *path, double *ratio)
 	}
 	double here = ref_here();
 	bool match = cal_ref_compare(model, here, line, sizeof line);
-	*ratio = here / model;
+	speed[0] = model;
+	speed[1] = here;
 	if (match)
 		printf("machine: %s\n", line);
 	else

@@ -763,14 +763,28 @@ int cal_validate(const struct cal_val_opts *o)
 	else
 		printf("contention: none in the model (tasks as alone)\n");
 	fflush(stdout);
-	double ratio; /* this machine's reference speed / the model's; 0: not compared */
-	int mismatch = cal_ref_warn(&model->cost.meta, o->model, &ratio); /* warns; goes on */
+	double ref[2]; /* the model's reference speed (0: not compared) and this machine's */
+	int mismatch = cal_ref_warn(&model->cost.meta, o->model, ref); /* warns; goes on */
 	scn_free(model);
 
 	double runs[MAX_REPEATS], red_mib[NREDUCES], task_med[NMAPS + NREDUCES][2];
 	if (cal_val_hook ? cal_val_hook(o, w, split, runs, red_mib)
 			 : run_real(o, w, reps, split, runs, red_mib, task_med))
 		return -1;
+	double ratio = 0; /* this machine's reference speed over the model's, runs' */
+	if (ref[0] > 0) {
+		/* The machine again after the runs: a drift during them shows,
+		 * and the diagnostic below takes the geometric mean of both. */
+		double after = cal_ref_speed(CAL_REF_RUNS);
+		double moved = after / ref[1] - 1;
+		printf("machine after the runs: reference %.1f MiB/s, %+.1f %% from %.1f before "
+		       "them\n", after, 100 * moved, ref[1]);
+		if (fabs(moved) > CAL_REF_TOLERANCE + 1e-9)
+			fprintf(stderr, "hetsim calibrate: warning: this machine's reference speed "
+				"moved %+.1f %% during the runs (more than %.0f %%): the measured "
+				"makespans mix its speeds\n", 100 * moved, 100 * CAL_REF_TOLERANCE);
+		ratio = sqrt(ref[1] * after) / ref[0];
+	}
 
 	/* the twin */
 	double map_s[NMAPS], red_s[NREDUCES], sim;
@@ -800,9 +814,10 @@ int cal_validate(const struct cal_val_opts *o)
 		 * makespan by it (a list schedule, no fixed overheads), so the
 		 * twin need not run again. */
 		double es = (sim / ratio - med) / med;
-		printf("at this machine's reference speed (%.3f x the model's): simulated %.3f s, "
-		       "error %+.1f %% (a diagnostic, not the verdict: it assumes every task slows as "
-		       "the reference kernel does)\n", ratio, sim / ratio, 100 * es);
+		printf("at this machine's reference speed (%.3f x the model's, before and after the "
+		       "runs): simulated %.3f s, error %+.1f %% (a diagnostic, not the verdict: it "
+		       "assumes every task slows as the reference kernel does)\n", ratio, sim / ratio,
+		       100 * es);
 	}
 	if (o->csv) {
 		if (write_csv(o->csv, runs, reps, sim, err, sizeof err)) {

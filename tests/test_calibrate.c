@@ -675,7 +675,9 @@ static int fake_workload(const struct cal_val_opts *o, int workers, const double
 	return 0;
 }
 
-/* cal_validate with stdout captured into out: its return. */
+/* cal_validate with stdout captured into out, stderr into val_err: its
+ * return. */
+static char val_err[4096];
 static int validate_captured(const struct cal_val_opts *o, char *out, size_t len)
 {
 	char path[] = "/tmp/hetsim-val-out-XXXXXX", epath[] = "/tmp/hetsim-val-err-XXXXXX";
@@ -695,6 +697,8 @@ static int validate_captured(const struct cal_val_opts *o, char *out, size_t len
 	close(esaved);
 	ssize_t n = pread(fd, out, len - 1, 0);
 	out[n > 0 ? n : 0] = '\0';
+	n = pread(efd, val_err, sizeof val_err - 1, 0);
+	val_err[n > 0 ? n : 0] = '\0';
 	close(fd);
 	close(efd);
 	unlink(path);
@@ -778,9 +782,16 @@ static void test_validate_verdict(void)
 /* A model whose reference this machine misses: the verdict is the
  * error as measured, and a diagnostic line gives the error with the
  * twin scaled by the speeds' ratio.  Model as above but version 2 with
- * a reference of 200 MiB/s; this machine reads 150 (0.75 x); the runs
- * take the twin's makespan / 0.75, so the error is -25 % and the scaled
- * one 0. */
+ * a reference of 200 MiB/s; this machine reads 150 before the runs (the
+ * check's discarded reading and its own) and 96 after them: the ratio
+ * is sqrt(150 x 96) / 200 = 0.6; the runs take the twin's makespan /
+ * 0.6, so the error is -40 % and the scaled one 0. */
+static int ref_calls;
+static double speed_drifting(void)
+{
+	return ++ref_calls <= 2 ? 150 : 96;
+}
+
 static double speed_150(void)
 {
 	return 150;
@@ -820,18 +831,25 @@ static void test_validate_scaled(void)
 	struct cal_val_opts o = {.model = model, .workers = 2, .repeats = 5, .zipf_s = 1.0,
 				 .fresh = true};
 	cal_val_hook = fake_workload;
-	cal_ref_hook = speed_150;
-	fake_run_s = sim / 0.75;
+	cal_ref_hook = speed_drifting;
+	ref_calls = 0;
+	fake_run_s = sim / 0.6;
 	CU_ASSERT_EQUAL(validate_captured(&o, out, sizeof out), 1);
-	snprintf(want, sizeof want, "FAIL: fresh model %s: error -25.0 %% outside the 10 %% "
+	CU_ASSERT_EQUAL(ref_calls, 3);
+	snprintf(want, sizeof want, "FAIL: fresh model %s: error -40.0 %% outside the 10 %% "
 		 "target\n", model);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
-	snprintf(want, sizeof want, "at this machine's reference speed (0.750 x the model's): "
-		 "simulated %.3f s, error +0.0 %% (a diagnostic, not the verdict: it assumes every "
-		 "task slows as the reference kernel does)\n", sim / 0.75);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "machine after the runs: reference 96.0 MiB/s, -36.0 % "
+					   "from 150.0 before them\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(val_err, "hetsim calibrate: warning: this machine's "
+					       "reference speed moved -36.0 % during the runs (more "
+					       "than 10 %): the measured makespans mix its speeds\n"));
+	snprintf(want, sizeof want, "at this machine's reference speed (0.600 x the model's, "
+		 "before and after the runs): simulated %.3f s, error +0.0 %% (a diagnostic, not "
+		 "the verdict: it assumes every task slows as the reference kernel does)\n",
+		 sim / 0.6);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
-	/* within 10 %: no diagnostic */
-	cal_ref_hook = NULL;
+	/* within 10 % before the runs: the after reading, no diagnostic */
 	o.fresh = false;
 	fake_run_s = sim;
 	cal_ref_hook = speed_150;
@@ -845,6 +863,9 @@ static void test_validate_scaled(void)
 	CU_ASSERT_EQUAL(validate_captured(&o, out, sizeof out), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "machine: this machine's reference speed 150.0 MiB/s is "
 					   "6.2 % below the model's 160.0 MiB/s (within 10 %)\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "machine after the runs: reference 150.0 MiB/s, +0.0 % "
+					   "from 150.0 before them\n"));
+	CU_ASSERT_PTR_NULL(strstr(val_err, "during the runs"));
 	CU_ASSERT_PTR_NULL(strstr(out, "at this machine's reference speed"));
 	cal_ref_hook = NULL;
 	cal_val_hook = NULL;

@@ -450,12 +450,12 @@ static void test_model_errors(void)
  * (both speeds and the %), and the validation goes on (0 returned: not
  * an error); a match one line on stdout; no reference a note. */
 static struct scn_cost_meta warn_meta;
-static double warn_ratio;
+static double warn_speed[2];
 static int call_warn(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
-	return cal_ref_warn(&warn_meta, "m.yaml", &warn_ratio);
+	return cal_ref_warn(&warn_meta, "m.yaml", warn_speed);
 }
 
 static void test_validate_warning(void)
@@ -466,7 +466,8 @@ static void test_validate_warning(void)
 	cal_ref_hook = fake_speed;
 	injected = 150;
 	CU_ASSERT_EQUAL(h_call(call_warn, "x", &out, &err), 1);
-	CU_ASSERT_DOUBLE_EQUAL(warn_ratio, 0.75, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(warn_speed[0], 200, 0);
+	CU_ASSERT_DOUBLE_EQUAL(warn_speed[1], 150, 0);
 	CU_ASSERT_STRING_EQUAL(out, "");
 	CU_ASSERT_STRING_EQUAL(err, "hetsim calibrate: warning: this machine's reference speed "
 				    "150.0 MiB/s is 25.0 % below the model's 200.0 MiB/s (more "
@@ -503,9 +504,10 @@ static void test_validate_warning(void)
 	free(err);
 	cal_machine_hook = NULL;
 	warn_meta = (struct scn_cost_meta){0};
-	warn_ratio = -1;
+	warn_speed[0] = warn_speed[1] = -1;
 	CU_ASSERT_EQUAL(h_call(call_warn, "x", &out, &err), 0);
-	CU_ASSERT_DOUBLE_EQUAL(warn_ratio, 0, 0); /* not compared */
+	CU_ASSERT_DOUBLE_EQUAL(warn_speed[0], 0, 0); /* not compared */
+	CU_ASSERT_DOUBLE_EQUAL(warn_speed[1], 0, 0);
 	CU_ASSERT_STRING_EQUAL(out, "");
 	CU_ASSERT_STRING_EQUAL(err, "hetsim calibrate: note: m.yaml: no meta.reference to compare "
 				    "with (a version 2 model written by hetsim calibrate records "
