@@ -17,6 +17,7 @@
  * itself (SIGKILL) instead of running it.
  */
 #define _DEFAULT_SOURCE /* realpath, truncate */
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -1230,7 +1231,7 @@ static const struct cmd_opt sweep_opts[] = {
  *     hash HEX              FNV-1a of the arguments below and the bytes
  *                           of the scenario file, its cost model and the
  *                           traces and logs it reads (scn.inputs; a
- *                           folder's tables are not read: its name only)
+ *                           folder: each entry's name and bytes)
  *     arg TEXT              the scenario (an absolute path), then each
  *     ...                   option that shapes the results, as --name=value
  *     runs N
@@ -1249,8 +1250,33 @@ struct state {
 	char **rec; long nrec;
 };
 
-static uint64_t fnv_file(uint64_t h, const char *path)
+static int not_dots(const struct dirent *e)
 {
+	return strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+}
+
+/* The bytes of a file, or of a folder (a trace format of tables: PAI)
+ * every entry's name and bytes in name order, its folders to a depth
+ * of 4; then a NUL. */
+static uint64_t fnv_path(uint64_t h, const char *path, int depth)
+{
+	struct stat st;
+	if (path && depth < 4 && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		struct dirent **e;
+		int n = scandir(path, &e, not_dots, alphasort);
+		for (int i = 0; i < n; i++) {
+			size_t len = strlen(path) + strlen(e[i]->d_name) + 2;
+			char *p = xmalloc(len);
+			snprintf(p, len, "%s/%s", path, e[i]->d_name);
+			h = fnv1a(h, e[i]->d_name, strlen(e[i]->d_name) + 1);
+			h = fnv_path(h, p, depth + 1);
+			free(p);
+			free(e[i]);
+		}
+		if (n >= 0)
+			free(e);
+		return fnv1a(h, "\0", 1);
+	}
 	FILE *f = path ? fopen(path, "rb") : NULL;
 	char buf[65536];
 	size_t n;
@@ -1259,6 +1285,11 @@ static uint64_t fnv_file(uint64_t h, const char *path)
 	if (f)
 		fclose(f);
 	return fnv1a(h, "\0", 1);
+}
+
+static uint64_t fnv_file(uint64_t h, const char *path)
+{
+	return fnv_path(h, path, 0);
 }
 
 /* The options of a that shape the results, as --name=value (not where

@@ -634,6 +634,64 @@ static void test_resume_trace(void)
 	h_rmtree(dir);
 }
 
+/* The same with a trace folder (PAI's tables): a table changed after the
+ * kill is a changed input too (the hash took the folder's name alone
+ * before: the resume mixed old and new rows). */
+static void test_resume_trace_folder(void)
+{
+	char dir[] = "/tmp/hetsim-rfolder-XXXXXX", p[400], args[600], want[800], *out, *err;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	snprintf(p, sizeof p, "%s/pai", dir);
+	CU_ASSERT_EQUAL_FATAL(mkdir(p, 0755), 0);
+	static const char *const tables[] = {"pai_job_table.csv", "pai_task_table.csv",
+					     "pai_machine_spec.csv"};
+	char *orig[3];
+	for (int i = 0; i < 3; i++) {
+		snprintf(p, sizeof p, "tests/data/traces/alibaba/pai-frac/%s", tables[i]);
+		orig[i] = h_slurp(p, NULL);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(orig[i]);
+		snprintf(p, sizeof p, "%s/pai/%s", dir, tables[i]);
+		FILE *f = fopen(p, "w");
+		fputs(orig[i], f);
+		fclose(f);
+	}
+	snprintf(p, sizeof p, "%s/t.yaml", dir);
+	FILE *f = fopen(p, "w");
+	fputs("overheads: {executor_startup: 0s, task_launch: 0s}\n"
+	      "cluster: [{name: m, trace: {path: pai}}]\n"
+	      "workload: [{name: pai, trace: {path: pai}}]\npolicies: [fifo]\n"
+	      "sweep: [{label: s, path: seed, values: [1, 2, 3]}]\n", f);
+	fclose(f);
+	setenv("HETSIM_SWEEP_KILL_RUN", "1", 1);
+	snprintf(args, sizeof args, "sweep %s/t.yaml -q -r 2 -j 2 -o %s/out", dir, dir);
+	CU_ASSERT_EQUAL(h_hetsim(args, &out, &err), 1);
+	unsetenv("HETSIM_SWEEP_KILL_RUN");
+	free(out), free(err);
+	CU_ASSERT_EQUAL_FATAL(file_size(dir, "out/sweep.state") > 0, 1);
+	snprintf(p, sizeof p, "%s/pai/pai_task_table.csv", dir);
+	f = fopen(p, "a");
+	fputs("\n", f); /* a byte more, the same records */
+	fclose(f);
+	snprintf(args, sizeof args, "sweep --resume %s/out -q", dir);
+	CU_ASSERT_EQUAL(h_hetsim(args, &out, &err), 1);
+	snprintf(want, sizeof want, "hetsim sweep: %s/out/sweep.state: the scenario, its cost model "
+		 "or its options changed since the sweep began: run it again without --resume\n",
+		 dir);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	free(out), free(err);
+	f = fopen(p, "w");
+	fputs(orig[1], f);
+	fclose(f);
+	CU_ASSERT_EQUAL(h_hetsim(args, &out, &err), 0);
+	if (strcmp(err, "") != 0)
+		fprintf(stderr, "\n%s\n", err);
+	free(out), free(err);
+	CU_ASSERT_EQUAL(file_size(dir, "out/sweep.state"), -1); /* done */
+	for (int i = 0; i < 3; i++)
+		free(orig[i]);
+	h_rmtree(dir);
+}
+
 static long file_size(const char *dir, const char *name)
 {
 	char p[600];
@@ -801,6 +859,8 @@ int test_suite_sweep(void)
 			 test_resume) ||
 	    !CU_add_test(s, "resume: a trace the scenario reads changed, refused",
 			 test_resume_trace) ||
+	    !CU_add_test(s, "--resume: a trace folder's table changed is refused",
+			 test_resume_trace_folder) ||
 	    !CU_add_test(s, "result sets whole: a manifest, stale files gone, cut short refused",
 			 test_whole_sets) ||
 	    !CU_add_test(s, "a commit that fails part way: undone, the old set as it was",
