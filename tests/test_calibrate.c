@@ -797,19 +797,27 @@ static double speed_150(void)
 	return 150;
 }
 
+/* test_validate_verdict's model, version 2, with a reference speed. */
+static void model_at_speed(const char *path, int speed)
+{
+	char text[1024];
+	snprintf(text, sizeof text, "version: 2\ntask_overhead: 30ms\n"
+		 "meta: {reference: {kernel: wordcount-zipf-16MiB, speed: %d}}\n"
+		 "kernels:\n"
+		 "  wordcount_map: {unit: MiB, devices: {cpu: {intercept: 10ms, slope: 5ms}},\n"
+		 "    contention: {cpu: {k: [1, 2], slowdown: [1, 1.5], beyond: hold}}}\n"
+		 "  wordcount_reduce: {unit: MiB, devices: {cpu: {intercept: 20ms, "
+		 "slope: 10ms}}}\n", speed);
+	write_file(path, text);
+}
+
 static void test_validate_scaled(void)
 {
 	char dir[] = "/tmp/hetsim-val-scaled-XXXXXX", model[256], out[16384], err[1024],
 	     want[512];
 	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
 	snprintf(model, sizeof model, "%s/m.yaml", dir);
-	write_file(model, "version: 2\ntask_overhead: 30ms\n"
-			  "meta: {reference: {kernel: wordcount-zipf-16MiB, speed: 200}}\n"
-			  "kernels:\n"
-			  "  wordcount_map: {unit: MiB, devices: {cpu: {intercept: 10ms, slope: 5ms}},\n"
-			  "    contention: {cpu: {k: [1, 2], slowdown: [1, 1.5], beyond: hold}}}\n"
-			  "  wordcount_reduce: {unit: MiB, devices: {cpu: {intercept: 20ms, "
-			  "slope: 10ms}}}\n");
+	model_at_speed(model, 200);
 	const double mib[CAL_VAL_MAPS] = {40, 20, 40, 20, 40, 20, 40, 20, 40};
 	double ms[CAL_VAL_MAPS], rs[CAL_VAL_REDUCES], sim;
 	for (int i = 0; i < CAL_VAL_MAPS; i++)
@@ -853,13 +861,7 @@ static void test_validate_scaled(void)
 	o.fresh = false;
 	fake_run_s = sim;
 	cal_ref_hook = speed_150;
-	write_file(model, "version: 2\ntask_overhead: 30ms\n"
-			  "meta: {reference: {kernel: wordcount-zipf-16MiB, speed: 160}}\n"
-			  "kernels:\n"
-			  "  wordcount_map: {unit: MiB, devices: {cpu: {intercept: 10ms, slope: 5ms}},\n"
-			  "    contention: {cpu: {k: [1, 2], slowdown: [1, 1.5], beyond: hold}}}\n"
-			  "  wordcount_reduce: {unit: MiB, devices: {cpu: {intercept: 20ms, "
-			  "slope: 10ms}}}\n");
+	model_at_speed(model, 160);
 	CU_ASSERT_EQUAL(validate_captured(&o, out, sizeof out), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "machine: this machine's reference speed 150.0 MiB/s is "
 					   "6.2 % below the model's 160.0 MiB/s (within 10 %)\n"));

@@ -587,36 +587,29 @@ static void test_resume(void)
 
 static long file_size(const char *dir, const char *name);
 
-/* A resumable state covers the traces a scenario reads, not only the
- * scenario file: a sweep over the hand SWF log, stopped with a worker
- * killed (its state kept), is refused --resume once the log changed, and
- * resumes once it is back as it was. */
-static void test_resume_trace(void)
+static void put_file(const char *path, const char *text, const char *mode)
 {
-	char dir[] = "/tmp/hetsim-rtrace-XXXXXX", p[400], args[600], want[800], *out, *err;
-	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
-	char *swf = h_slurp("tests/data/traces/swf/hand.swf", NULL);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(swf);
-	snprintf(p, sizeof p, "%s/hand.swf", dir);
-	FILE *f = fopen(p, "w");
-	fputs(swf, f);
+	FILE *f = fopen(path, mode);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs(text, f);
 	fclose(f);
-	snprintf(p, sizeof p, "%s/t.yaml", dir);
-	f = fopen(p, "w");
-	fputs("cluster: [{name: hand, trace: {format: swf, path: hand.swf}}]\n"
-	      "workload: [{name: swf, trace: {path: hand.swf}}]\npolicies: [fifo]\n"
-	      "sweep: [{label: s, path: seed, values: [1, 2, 3]}]\n", f);
-	fclose(f);
+}
+
+/* The sweep DIR/t.yaml, stopped with a worker killed (its state kept),
+ * is refused --resume once `input` (a file the scenario reads) has
+ * `extra` appended, and resumes to the end once `input` holds `orig`
+ * again. */
+static void resume_after_change(const char *dir, const char *input, const char *extra,
+				const char *orig)
+{
+	char args[600], want[800], *out, *err;
 	setenv("HETSIM_SWEEP_KILL_RUN", "1", 1);
 	snprintf(args, sizeof args, "sweep %s/t.yaml -q -r 2 -j 2 -o %s/out", dir, dir);
 	CU_ASSERT_EQUAL(h_hetsim(args, &out, &err), 1);
 	unsetenv("HETSIM_SWEEP_KILL_RUN");
 	free(out), free(err);
 	CU_ASSERT_EQUAL_FATAL(file_size(dir, "out/sweep.state") > 0, 1);
-	snprintf(p, sizeof p, "%s/hand.swf", dir);
-	f = fopen(p, "a");
-	fputs("; changed\n", f);
-	fclose(f);
+	put_file(input, extra, "a");
 	snprintf(args, sizeof args, "sweep --resume %s/out -q", dir);
 	CU_ASSERT_EQUAL(h_hetsim(args, &out, &err), 1);
 	snprintf(want, sizeof want, "hetsim sweep: %s/out/sweep.state: the scenario, its cost model "
@@ -624,12 +617,29 @@ static void test_resume_trace(void)
 		 dir);
 	CU_ASSERT_STRING_EQUAL(err, want);
 	free(out), free(err);
-	f = fopen(p, "w");
-	fputs(swf, f);
-	fclose(f);
+	put_file(input, orig, "w");
 	CU_ASSERT_EQUAL(h_hetsim(args, &out, &err), 0);
+	CU_ASSERT_STRING_EQUAL(err, "");
 	free(out), free(err);
 	CU_ASSERT_EQUAL(file_size(dir, "out/sweep.state"), -1); /* done */
+}
+
+/* A resumable state covers the traces a scenario reads, not only the
+ * scenario file: a sweep over the hand SWF log is refused --resume once
+ * the log changed, and resumes once it is back as it was. */
+static void test_resume_trace(void)
+{
+	char dir[] = "/tmp/hetsim-rtrace-XXXXXX", p[400];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	char *swf = h_slurp("tests/data/traces/swf/hand.swf", NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(swf);
+	snprintf(p, sizeof p, "%s/t.yaml", dir);
+	put_file(p, "cluster: [{name: hand, trace: {format: swf, path: hand.swf}}]\n"
+		    "workload: [{name: swf, trace: {path: hand.swf}}]\npolicies: [fifo]\n"
+		    "sweep: [{label: s, path: seed, values: [1, 2, 3]}]\n", "w");
+	snprintf(p, sizeof p, "%s/hand.swf", dir);
+	put_file(p, swf, "w");
+	resume_after_change(dir, p, "; changed\n", swf);
 	free(swf);
 	h_rmtree(dir);
 }
@@ -639,54 +649,27 @@ static void test_resume_trace(void)
  * before: the resume mixed old and new rows). */
 static void test_resume_trace_folder(void)
 {
-	char dir[] = "/tmp/hetsim-rfolder-XXXXXX", p[400], args[600], want[800], *out, *err;
+	char dir[] = "/tmp/hetsim-rfolder-XXXXXX", p[400];
 	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
 	snprintf(p, sizeof p, "%s/pai", dir);
 	CU_ASSERT_EQUAL_FATAL(mkdir(p, 0755), 0);
-	static const char *const tables[] = {"pai_job_table.csv", "pai_task_table.csv",
-					     "pai_machine_spec.csv"};
+	static const char *const tables[] = {"pai_job_table.csv", "pai_machine_spec.csv",
+					     "pai_task_table.csv"};
 	char *orig[3];
 	for (int i = 0; i < 3; i++) {
 		snprintf(p, sizeof p, "tests/data/traces/alibaba/pai-frac/%s", tables[i]);
 		orig[i] = h_slurp(p, NULL);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(orig[i]);
 		snprintf(p, sizeof p, "%s/pai/%s", dir, tables[i]);
-		FILE *f = fopen(p, "w");
-		fputs(orig[i], f);
-		fclose(f);
+		put_file(p, orig[i], "w");
 	}
 	snprintf(p, sizeof p, "%s/t.yaml", dir);
-	FILE *f = fopen(p, "w");
-	fputs("overheads: {executor_startup: 0s, task_launch: 0s}\n"
-	      "cluster: [{name: m, trace: {path: pai}}]\n"
-	      "workload: [{name: pai, trace: {path: pai}}]\npolicies: [fifo]\n"
-	      "sweep: [{label: s, path: seed, values: [1, 2, 3]}]\n", f);
-	fclose(f);
-	setenv("HETSIM_SWEEP_KILL_RUN", "1", 1);
-	snprintf(args, sizeof args, "sweep %s/t.yaml -q -r 2 -j 2 -o %s/out", dir, dir);
-	CU_ASSERT_EQUAL(h_hetsim(args, &out, &err), 1);
-	unsetenv("HETSIM_SWEEP_KILL_RUN");
-	free(out), free(err);
-	CU_ASSERT_EQUAL_FATAL(file_size(dir, "out/sweep.state") > 0, 1);
+	put_file(p, "overheads: {executor_startup: 0s, task_launch: 0s}\n"
+		    "cluster: [{name: m, trace: {path: pai}}]\n"
+		    "workload: [{name: pai, trace: {path: pai}}]\npolicies: [fifo]\n"
+		    "sweep: [{label: s, path: seed, values: [1, 2, 3]}]\n", "w");
 	snprintf(p, sizeof p, "%s/pai/pai_task_table.csv", dir);
-	f = fopen(p, "a");
-	fputs("\n", f); /* a byte more, the same records */
-	fclose(f);
-	snprintf(args, sizeof args, "sweep --resume %s/out -q", dir);
-	CU_ASSERT_EQUAL(h_hetsim(args, &out, &err), 1);
-	snprintf(want, sizeof want, "hetsim sweep: %s/out/sweep.state: the scenario, its cost model "
-		 "or its options changed since the sweep began: run it again without --resume\n",
-		 dir);
-	CU_ASSERT_STRING_EQUAL(err, want);
-	free(out), free(err);
-	f = fopen(p, "w");
-	fputs(orig[1], f);
-	fclose(f);
-	CU_ASSERT_EQUAL(h_hetsim(args, &out, &err), 0);
-	if (strcmp(err, "") != 0)
-		fprintf(stderr, "\n%s\n", err);
-	free(out), free(err);
-	CU_ASSERT_EQUAL(file_size(dir, "out/sweep.state"), -1); /* done */
+	resume_after_change(dir, p, "\n", orig[2]); /* a byte more, the same records */
 	for (int i = 0; i < 3; i++)
 		free(orig[i]);
 	h_rmtree(dir);
