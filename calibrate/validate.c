@@ -771,7 +771,8 @@ int cal_validate(const struct cal_val_opts *o)
 	if (cal_val_hook ? cal_val_hook(o, w, split, runs, red_mib)
 			 : run_real(o, w, reps, split, runs, red_mib, task_med))
 		return -1;
-	double ratio = 0; /* this machine's reference speed over the model's, runs' */
+	double ratio = 0; /* this machine's reference speed over the model's around the runs
+			     (the geometric mean of before and after); 0: not compared */
 	if (ref[0] > 0) {
 		/* The machine again after the runs: a drift during them shows,
 		 * and the diagnostic below takes the geometric mean of both. */
@@ -809,7 +810,7 @@ int cal_validate(const struct cal_val_opts *o)
 	printf("\nmeasured makespan: median %.3f s (min %.3f, max %.3f, %d runs)\n"
 	       "simulated makespan: %.3f s\nerror (simulated - measured) / measured: %+.1f %%\n",
 	       med, lo, hi, reps, sim, 100 * e);
-	if (mismatch && ratio > 0) {
+	if (ratio > 0 && (mismatch || fabs(ratio - 1) > CAL_REF_TOLERANCE + 1e-9)) {
 		/* Every task of the twin scaled by the speeds' ratio scales its
 		 * makespan by it (a list schedule, no fixed overheads), so the
 		 * twin need not run again. */

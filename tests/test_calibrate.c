@@ -869,6 +869,17 @@ static void test_validate_scaled(void)
 					   "from 150.0 before them\n"));
 	CU_ASSERT_PTR_NULL(strstr(val_err, "during the runs"));
 	CU_ASSERT_PTR_NULL(strstr(out, "at this machine's reference speed"));
+	/* within 10 % before the runs, 96 after them: sqrt(150 x 96) / 160 =
+	 * 0.75 around them, and the diagnostic */
+	cal_ref_hook = speed_drifting;
+	ref_calls = 0;
+	o.fresh = true; /* the splits sim was simulated with */
+	fake_run_s = sim / 0.75;
+	CU_ASSERT_EQUAL(validate_captured(&o, out, sizeof out), 1);
+	CU_ASSERT_PTR_NULL(strstr(val_err, "may not describe this machine"));
+	snprintf(want, sizeof want, "at this machine's reference speed (0.750 x the model's, "
+		 "before and after the runs): simulated %.3f s, error +0.0 %%", sim / 0.75);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
 	cal_ref_hook = NULL;
 	cal_val_hook = NULL;
 	remove(model);
