@@ -1109,6 +1109,39 @@ static void notes(const struct plan *pl)
 	free(names);
 }
 
+/* The runs a sweep has at once, each in its own worker process, must fit
+ * together in the memory a load may plan for: the loader checked each
+ * point's run alone (scn.run_bytes); here the largest of them times the
+ * runs at once (the workers, at most the runs left).  0, or -1 with the
+ * message said (rank 0). */
+static int check_runs_at_once(const struct plan *pl, const struct cmd_sweep_opts *o,
+			      int workers)
+{
+	long left = pl->nruns - o->nresumed;
+	long at_once = workers < left ? workers : left;
+	const char *whose;
+	int64_t limit = scn_memory_limit(&whose);
+	if (at_once <= 1 || limit < 0)
+		return 0;
+	int top = 0;
+	for (int p = 1; p < pl->sw->npoints; p++)
+		if (pl->sw->point[p]->run_bytes > pl->sw->point[top]->run_bytes)
+			top = p;
+	double one = (double)pl->sw->point[top]->run_bytes, all = one * (double)at_once;
+	if (all <= (double)limit)
+		return 0;
+	char a[32], b[32], l[32], at[512] = "";
+	for (int x = 0; x < pl->sw->naxes; x++) /* the largest run's point, as the loader names one */
+		snprintf(at + strlen(at), sizeof at - strlen(at), "%s %s=%s", x ? "," : ":",
+			 pl->sw->axes[x].label, scn_sweep_shown(pl->sw, top, x));
+	if (pl->say)
+		fprintf(stderr, "hetsim sweep: %ld runs at once (--workers %d) would hold about %s "
+			"(each up to %s, a run of sweep point %d%s), above the %s %s: fewer workers "
+			"(-j N), or --max-memory SIZE\n", at_once, workers, scn_mem_text(all, a),
+			scn_mem_text(one, b), top, at, scn_mem_text((double)limit, l), whose);
+	return -1;
+}
+
 int cmd_sweep_scenario(struct scn_sweep *sw, const struct cmd_sweep_opts *o, const char *dir)
 {
 	struct plan pl = {0};
@@ -1119,7 +1152,9 @@ int cmd_sweep_scenario(struct scn_sweep *sw, const struct cmd_sweep_opts *o, con
 	ranks(&x.rank, &x.nranks);
 	pl.say = x.rank == 0;
 	metrics_init();
-	int rc = agree(plan_build(&pl, sw, o));
+	int workers = o->workers > 0 ? o->workers : default_workers();
+	int rc = plan_build(&pl, sw, o);
+	rc = agree(rc ? rc : check_runs_at_once(&pl, o, workers) ? 1 : 0);
 	if (rc) {
 		plan_free(&pl);
 		return rc;
@@ -1169,7 +1204,7 @@ int cmd_sweep_scenario(struct scn_sweep *sw, const struct cmd_sweep_opts *o, con
 	struct cmd_stop stop;
 	cmd_stop_catch(&stop);
 	bool lonely = false; /* failed where the other ranks do not know */
-	if (rc == 0 && execute(&x, o->workers > 0 ? o->workers : default_workers()))
+	if (rc == 0 && execute(&x, workers))
 		rc = 1, lonely = true;
 	cmd_stop_release(&stop);
 	if (cmd_stopped && x.rank == 0) {

@@ -103,6 +103,10 @@ int64_t scn_bytes(const struct scn *s, char *what, size_t len);
  * MemAvailable unreadable).  *whose says which, for a message ("of
  * --max-memory", "this machine has available"). */
 int64_t scn_memory_limit(const char **whose);
+
+/* A size in words, "12.3 GiB", "40.2 MiB", "512.0 KiB", into buf (32
+ * bytes); buf returned. */
+const char *scn_mem_text(double bytes, char *buf);
 /* MemAvailable of /proc/meminfo, bytes; -1 where it cannot be read. */
 int64_t scn_mem_available(void);
 

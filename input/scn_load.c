@@ -962,8 +962,7 @@ int64_t scn_mem_available(void)
 
 #define BLOCK 16 /* malloc's own, a block */
 
-/* "12.3 GiB", "40.2 MiB", "512.0 KiB" into buf (32 bytes). */
-static const char *mem_text(double b, char *buf)
+const char *scn_mem_text(double b, char *buf)
 {
 	static const char *const u[] = {"B", "KiB", "MiB", "GiB", "TiB"};
 	int k = 0;
@@ -1064,23 +1063,21 @@ static int64_t run_bytes(const struct scn *s, const long long *tasks, char *what
 
 /* Refuse a scenario whose run would not fit in the memory a load may
  * plan for (scn_max_memory). */
-static int check_run_memory(const struct scn *s, const long long *tasks, char *err,
+static int check_run_memory(struct scn *s, const long long *tasks, char *err,
 			    size_t errlen)
 {
 	const char *whose;
-	int64_t limit = scn_memory_limit(&whose);
-	if (limit < 0)
-		return 0;
 	char what[256], a[32], l[32];
 	int g;
-	int64_t need = run_bytes(s, tasks, what, sizeof what, &g);
-	if (need <= limit)
+	int64_t need = s->run_bytes = run_bytes(s, tasks, what, sizeof what, &g);
+	int64_t limit = scn_memory_limit(&whose);
+	if (limit < 0 || need <= limit)
 		return 0;
 	const struct scn_pos *p = g >= 0 ? &s->jobs[g].pos : NULL;
 	snprintf(err, errlen, "%s:%d:%d: a run would hold about %s (most of it %s), above the %s "
 		 "%s: fewer or smaller jobs, or --max-memory SIZE", p ? p->file : s->path,
-		 p ? p->line : 1, p ? p->col : 1, mem_text((double)need, a), what,
-		 mem_text((double)limit, l), whose);
+		 p ? p->line : 1, p ? p->col : 1, scn_mem_text((double)need, a), what,
+		 scn_mem_text((double)limit, l), whose);
 	return -1;
 }
 
@@ -3784,8 +3781,9 @@ struct scn_sweep *scn_sweep_load(const char *path, char *err, size_t errlen)
 				char a[32], o[32], l[32];
 				fail(&w.ld, k, "the sweep's %d points would hold about %s (each a copy of "
 				     "the scenario, %s, most of it %s), above the %s %s: fewer points, "
-				     "or --max-memory SIZE", sw->npoints, mem_text(all, a), mem_text(one, o),
-				     what, mem_text((double)limit, l), whose);
+				     "or --max-memory SIZE", sw->npoints, scn_mem_text(all, a),
+				     scn_mem_text((double)one, o), what, scn_mem_text((double)limit, l),
+				     whose);
 				ok = false;
 			}
 		}

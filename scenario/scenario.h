@@ -302,6 +302,9 @@ struct scn {
 	struct scn_node_group *groups; int ngroups;
 	struct scn_job_group *jobs;    int njobgroups;
 	struct scn_trace **traces;     int ntraces; /* the workload's traces; owned */
+	int64_t run_bytes;  /* what a run of it holds, bytes: the loader's upper
+			       estimate (input/load.h, the run memory guard);
+			       0 = not made */
 	char **inputs;      int ninputs; /* every trace file or folder the loader
 					  read (workload, arrivals, cluster, event
 					  logs), resolved, in order; owned */

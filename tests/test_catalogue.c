@@ -120,6 +120,9 @@ static const struct kase {
 	{"run @/bigrun.yaml --max-memory 16MiB -q -o @/set", 1, "@/bigrun.yaml:3:5: a run would "
 	 "hold about 80.2 MiB (most of it job group 'w': up to 4 of its jobs at once, 524288 tasks "
 	 "each), above the 16.0 MiB of --max-memory: fewer or smaller jobs, or --max-memory SIZE\n"},
+	{"sweep @/runs2.yaml -j 2 --max-memory 1MiB -q -o @/set", 1, "hetsim sweep: 2 runs at once "
+	 "(--workers 2) would hold about 1.3 MiB (each up to 640.6 KiB, a run of sweep point 0: "
+	 "s=1), above the 1.0 MiB of --max-memory: fewer workers (-j N), or --max-memory SIZE\n"},
 	{"validate @/bigrun.yaml --max-memory 16MiB", 1, "@/bigrun.yaml:3:5: a run would "
 	 "hold about 80.2 MiB (most of it job group 'w': up to 4 of its jobs at once, 524288 tasks "
 	 "each), above the 16.0 MiB of --max-memory: fewer or smaller jobs, or --max-memory SIZE\n"},
@@ -196,6 +199,9 @@ static void catalogue(void)
 	PUT(s, "nosize.yaml", "cluster: [{name: n, trace: {format: swf, path: nosize.swf}}]\n"
 	    "workload: [{name: w, type: wordcount, input: 64MiB}]\n");
 	PUT(s, "stdin.yaml", "cluster: [{name: n, cores: 2, memory: 4GiB}]\nworkload: [\n");
+	PUT(s, "runs2.yaml", "cluster: [{name: n, cores: 8, memory: 64GiB}]\n"
+	    "workload: [{name: w, type: wordcount, input: 1TiB}]\npolicies: [fifo]\n"
+	    "replications: 1\nsweep: [{label: s, path: seed, values: [1, 2, 3]}]\n");
 	PUT(s, "bigrun.yaml", "cluster: [{name: n, count: 400, cores: 16, memory: 64GiB}]\n"
 	    "workload:\n  - {name: w, type: wordcount, count: 4, input: 32TiB}\npolicies: [fifo]\n");
 	snprintf(p, sizeof p, "%s/big.yaml", s);

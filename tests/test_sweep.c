@@ -819,6 +819,36 @@ static void test_memory_guard(void)
 	snprintf(args, sizeof args, "validate %s --max-memory 64MiB", path);
 	CU_ASSERT_EQUAL(h_hetsim(args, &out, &err), 0);
 	free(out), free(err);
+	remove(path);
+	/* runs at once: a run of this sweep's points holds about 640.6 KiB
+	 * (one job of 16384 tasks live: 16387 x 40 B + a job and a node,
+	 * the loader's estimate); one at a time fits in 1 MiB, two do not:
+	 * refused before any folder is made; in 2 MiB they fit */
+	f = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("cluster: [{name: n, cores: 8, memory: 64GiB}]\n"
+	      "workload: [{name: w, type: wordcount, input: 1TiB}]\npolicies: [fifo]\n"
+	      "replications: 1\nsweep: [{label: s, path: seed, values: [1, 2, 3]}]\n", f);
+	fclose(f);
+	char dir[] = "/tmp/hetsim-memj-XXXXXX";
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	snprintf(args, sizeof args, "sweep %s -j 2 --max-memory 1MiB -q -o %s/two", path, dir);
+	CU_ASSERT_EQUAL(h_hetsim(args, &out, &err), 1);
+	CU_ASSERT_STRING_EQUAL(err, "hetsim sweep: 2 runs at once (--workers 2) would hold about "
+				    "1.3 MiB (each up to 640.6 KiB, a run of sweep point 0: s=1), "
+				    "above the 1.0 MiB of --max-memory: fewer workers (-j N), or "
+				    "--max-memory SIZE\n");
+	free(out), free(err);
+	struct stat st;
+	snprintf(want, sizeof want, "%s/two", dir);
+	CU_ASSERT_EQUAL(stat(want, &st), -1); /* no folder made */
+	snprintf(args, sizeof args, "sweep %s -j 1 --max-memory 1MiB -q -o %s/one", path, dir);
+	CU_ASSERT_EQUAL(h_hetsim(args, &out, &err), 0);
+	free(out), free(err);
+	snprintf(args, sizeof args, "sweep %s -j 2 --max-memory 2MiB -q -o %s/two", path, dir);
+	CU_ASSERT_EQUAL(h_hetsim(args, &out, &err), 0);
+	free(out), free(err);
+	h_rmtree(dir);
 	snprintf(args, sizeof args, "sweep %s --max-memory lots", path);
 	CU_ASSERT_EQUAL(h_hetsim(args, &out, &err), 2);
 	CU_ASSERT_STRING_EQUAL(err, "hetsim sweep: option '--max-memory' wants a size such as 8GiB "
