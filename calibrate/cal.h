@@ -91,6 +91,15 @@ size_t cal_mlp_nparams(void);
  * it. */
 void cal_blas(char *desc, size_t len);
 
+/* Whether OpenBLAS runs a kernel older than this CPU: true, with its
+ * core name in `core`, when this x86 CPU has AVX2 and OpenBLAS chose a
+ * core without it (Prescott, OpenBLAS 0.3.21's fallback for a CPU it
+ * does not know: 2026-12-02, calibrate/README.md "The BLAS").  False
+ * under gslcblas or elsewhere.  cal_blas_generic is the rule on a core
+ * name and the CPU's AVX2. */
+bool cal_blas_fallback(char *core, size_t len);
+bool cal_blas_generic(const char *core, bool avx2);
+
 /* A labelled image set: x is n rows of 784 values in [0, 1] (synthetic:
  * unbounded), y is n labels 0..9.  Both owned; free with cal_data_free. */
 struct cal_data {

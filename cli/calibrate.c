@@ -450,6 +450,15 @@ static int measure(const struct cal_backend *b, const bool *on, const struct cal
 		printf("\n");
 	}
 	fflush(stdout);
+	char core[64];
+	for (int k = 0; k < b->nkernels; k++)
+		if (on[k] && !strcmp(b->kernels[k].name, "mnist_step") &&
+		    cal_blas_fallback(core, sizeof core))
+			fprintf(stderr, "hetsim calibrate: warning: OpenBLAS runs its %s kernels on "
+				"this CPU, which has AVX2 (OpenBLAS does not know it): mnist_step "
+				"will cost what that fallback costs; OPENBLAS_CORETYPE=Haswell, or "
+				"SkylakeX or Cooperlake with AVX-512, chooses a kernel (meta.blas "
+				"records the one used)\n", core);
 	double ref = cal_ref_speed(CAL_REF_RUNS);
 	printf("reference kernel %s: %.1f MiB/s (median of %d runs; the model records the "
 	       "drift points' median)\n", CAL_REF_KERNEL, ref, CAL_REF_RUNS);

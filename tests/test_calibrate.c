@@ -886,6 +886,22 @@ static void test_validate_scaled(void)
 	rmdir(dir);
 }
 
+/* OpenBLAS's fallback: a core without AVX2 on a CPU with it is the
+ * fallback (Prescott on the 2026-12-02 Xeon); a wide core, or a CPU
+ * without AVX2, is not; names compared without case. */
+static void test_blas_fallback(void)
+{
+	CU_ASSERT_TRUE(cal_blas_generic("Prescott", true));
+	CU_ASSERT_TRUE(cal_blas_generic("Core2", true));
+	CU_ASSERT_TRUE(cal_blas_generic("Sandybridge", true)); /* AVX, not AVX2 */
+	CU_ASSERT_FALSE(cal_blas_generic("Prescott", false));
+	CU_ASSERT_FALSE(cal_blas_generic("Haswell", true));
+	CU_ASSERT_FALSE(cal_blas_generic("Cooperlake", true));
+	CU_ASSERT_FALSE(cal_blas_generic("skylakex", true));
+	CU_ASSERT_FALSE(cal_blas_generic("Zen", true));
+	CU_ASSERT_FALSE(cal_blas_generic(NULL, true));
+}
+
 int test_suite_calibrate(void)
 {
 	TEST_SUITE("calibrate",
@@ -904,6 +920,7 @@ int test_suite_calibrate(void)
 		   {"--fresh's verdict on injected runs, contention in the twin",
 		    test_validate_verdict},
 		   {"a machine off the model's speed: the scaled error as a diagnostic",
-		    test_validate_scaled});
+		    test_validate_scaled},
+		   {"OpenBLAS's fallback kernel on a CPU it does not know", test_blas_fallback});
 	return 0;
 }

@@ -15,6 +15,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -26,6 +27,34 @@ extern char *openblas_get_config(void) __attribute__((weak));
 extern int openblas_get_parallel(void) __attribute__((weak));
 extern int openblas_get_num_threads(void) __attribute__((weak));
 extern void openblas_set_num_threads(int n) __attribute__((weak));
+extern char *openblas_get_corename(void) __attribute__((weak));
+
+bool cal_blas_generic(const char *core, bool avx2)
+{
+	/* OpenBLAS's x86-64 kernels with AVX2 or wider (its DYNAMIC_ARCH
+	 * core names) */
+	static const char *const wide[] = {"Haswell", "Zen", "SkylakeX", "Cooperlake",
+					   "SapphireRapids", "Excavator"};
+	if (!core || !avx2)
+		return false;
+	for (size_t i = 0; i < sizeof wide / sizeof wide[0]; i++)
+		if (strcasecmp(core, wide[i]) == 0)
+			return false;
+	return true;
+}
+
+bool cal_blas_fallback(char *core, size_t len)
+{
+	if (!openblas_get_corename)
+		return false; /* gslcblas: one reference kernel everywhere */
+	snprintf(core, len, "%s", openblas_get_corename());
+	bool avx2 = false;
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_cpu_init();
+	avx2 = __builtin_cpu_supports("avx2");
+#endif
+	return cal_blas_generic(core, avx2);
+}
 
 void cal_blas(char *desc, size_t len)
 {
