@@ -80,6 +80,19 @@ bool cal_machine_same(const struct scn_cost_meta *m, const char *cpu, int cores,
 	return false;
 }
 
+/* Where this machine's reading lies within the range the model's own
+ * drift points spanned (meta.drift: the reference between the
+ * calibration's blocks), a note saying so ("" otherwise): a machine
+ * that drifted as far during the calibration may be the same machine. */
+static void drift_note(const struct scn_cost_meta *m, double here, char *buf, size_t len)
+{
+	buf[0] = 0;
+	if (m->drift_points > 1 && here >= m->drift_min && here <= m->drift_max)
+		snprintf(buf, len, "within the %.1f-%.1f MiB/s the reference read during the "
+			 "calibration (%d points): it drifted as far by itself", m->drift_min,
+			 m->drift_max, m->drift_points);
+}
+
 /* The model's reference, or -1 with a message: none recorded, or
  * another kernel's (its speed is not comparable). */
 static int model_ref(const char *path, const struct scn_cost_meta *m, double *speed, char *err,
@@ -146,6 +159,10 @@ int cal_ref_check(const char *path)
 	       cores == 1 ? "" : "s");
 	bool match = cal_ref_compare(model, here, line, sizeof line);
 	printf("%s: %s\n", match ? "MATCH" : "MISMATCH", line);
+	char note[256];
+	drift_note(m, here, note, sizeof note);
+	if (!match && *note)
+		printf("note: %s\n", note);
 	if (!cal_machine_same(m, cpu, cores, other, sizeof other))
 		printf("note: %s; the verdict rests on the reference kernel's speed alone, and the "
 		       "model's other kernels may differ more\n", other);
@@ -170,11 +187,13 @@ int cal_ref_warn(const struct scn_cost_meta *m, const char *path, double speed[2
 	bool match = cal_ref_compare(model, here, line, sizeof line);
 	speed[0] = model;
 	speed[1] = here;
+	char note[256];
+	drift_note(m, here, note, sizeof note);
 	if (match)
 		printf("machine: %s\n", line);
 	else
 		fprintf(stderr, "hetsim calibrate: warning: %s: the model may not describe this "
-			"machine\n", line);
+			"machine%s%s%s\n", line, *note ? " (though " : "", note, *note ? ")" : "");
 	return match ? 0 : 1;
 }
 

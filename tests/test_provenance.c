@@ -349,6 +349,33 @@ static void test_check(void)
 	CU_ASSERT_STRING_EQUAL(err, "");
 	free(out);
 	free(err);
+	/* a model whose calibration saw its reference drift over 160-260
+	 * MiB/s: a mismatch inside that range says so after its verdict,
+	 * one outside it does not */
+	put("d.yaml", "version: 2\nmeta:\n  machine: {cpu: \"AMD EPYC 7B13\", cores: 2, memory: "
+		      "8GiB}\n  reference: {kernel: wordcount-zipf-16MiB, speed: 200.0}\n"
+		      "  drift: {kernel: wordcount-zipf-16MiB, points: 3, first: 160, last: 260, min: "
+		      "160, max: 260, change: 62.5, speeds: [160, 200, 260]}\n" KERNELS);
+	snprintf(args, sizeof args, "calibrate --check %s", at("d.yaml"));
+	injected = 250;
+	CU_ASSERT_EQUAL(h_hetsim(args, &out, &err), CAL_REF_MISMATCH);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "(more than 10 %)\nnote: within the 160.0-260.0 MiB/s "
+					   "the reference read during the calibration (3 points): "
+					   "it drifted as far by itself\n"));
+	free(out);
+	free(err);
+	injected = 150;
+	CU_ASSERT_EQUAL(h_hetsim(args, &out, &err), CAL_REF_MISMATCH);
+	CU_ASSERT_PTR_NULL(strstr(out, "note:"));
+	free(out);
+	free(err);
+	injected = 190; /* a match: no note either */
+	CU_ASSERT_EQUAL(h_hetsim(args, &out, &err), 0);
+	CU_ASSERT_PTR_NULL(strstr(out, "note:"));
+	free(out);
+	free(err);
+	remove(at("d.yaml"));
+	snprintf(args, sizeof args, "calibrate --check %s", at("m.yaml"));
 	/* another CPU: a note after the verdict, which stays the speeds' (a
 	 * match here, exit 0; as measured on 2026-12-02, calibrate/README.md) */
 	fake_cpu = "Intel(R) Xeon(R) Processor";
@@ -502,6 +529,20 @@ static void test_validate_warning(void)
 	CU_ASSERT_STRING_EQUAL(err, "");
 	free(out);
 	free(err);
+	/* a mismatch within the calibration's own drift: said in the line */
+	warn_meta.drift_points = 7;
+	warn_meta.drift_min = 118.5;
+	warn_meta.drift_max = 172.4;
+	injected = 150;
+	CU_ASSERT_EQUAL(h_call(call_warn, "x", &out, &err), 1);
+	CU_ASSERT_STRING_EQUAL(err, "hetsim calibrate: warning: this machine's reference speed "
+				    "150.0 MiB/s is 25.0 % below the model's 200.0 MiB/s (more "
+				    "than 10 %): the model may not describe this machine (though "
+				    "within the 118.5-172.4 MiB/s the reference read during the "
+				    "calibration (7 points): it drifted as far by itself)\n");
+	free(out);
+	free(err);
+	warn_meta.drift_points = 0;
 	cal_machine_hook = NULL;
 	warn_meta = (struct scn_cost_meta){0};
 	warn_speed[0] = warn_speed[1] = -1;
