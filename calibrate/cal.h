@@ -137,6 +137,9 @@ struct cal_kernel {
 	double sizes[8]; int nsizes; /* the full sweep */
 	double quick[8]; int nquick; /* --quick sweep */
 	int repeats, quick_repeats;  /* timed runs per size */
+	bool blas;              /* its work goes through CBLAS (cal_blas): its cost
+				   is the linked BLAS's, and a fallback kernel of
+				   it is warned of (cal_blas_fallback) */
 	/* Called once before a sweep with its largest size, to build shared
 	 * input once (not timed); NULL = nothing to do.  0, or -1 and err. */
 	int (*prepare)(struct cal_ctx *c, double max_size, char *err, size_t errlen);

@@ -452,13 +452,12 @@ static int measure(const struct cal_backend *b, const bool *on, const struct cal
 	fflush(stdout);
 	char core[64];
 	for (int k = 0; k < b->nkernels; k++)
-		if (on[k] && !strcmp(b->kernels[k].name, "mnist_step") &&
-		    cal_blas_fallback(core, sizeof core))
+		if (on[k] && b->kernels[k].blas && cal_blas_fallback(core, sizeof core))
 			fprintf(stderr, "hetsim calibrate: warning: OpenBLAS runs its %s kernels on "
-				"this CPU, which has AVX2 (OpenBLAS does not know it): mnist_step "
+				"this CPU, which has AVX2 (OpenBLAS does not know it): %s "
 				"will cost what that fallback costs; OPENBLAS_CORETYPE=Haswell, or "
 				"SkylakeX or Cooperlake with AVX-512, chooses a kernel (meta.blas "
-				"records the one used)\n", core);
+				"records the one used)\n", core, b->kernels[k].name);
 	double ref = cal_ref_speed(CAL_REF_RUNS);
 	printf("reference kernel %s: %.1f MiB/s (median of %d runs; the model records the "
 	       "drift points' median)\n", CAL_REF_KERNEL, ref, CAL_REF_RUNS);

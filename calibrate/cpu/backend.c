@@ -192,7 +192,7 @@ static const struct cal_kernel cpu_kernels[] = {
 		.name = "mnist_step", .unit = "samples",
 		.sizes = {16, 32, 64, 128, 256, 512, 1024}, .nsizes = 7,
 		.quick = {16, 32, 64, 128, 256, 512}, .nquick = 6,
-		.repeats = 9, .quick_repeats = 5,
+		.repeats = 9, .quick_repeats = 5, .blas = true,
 		.setup = mnist_setup, .run = mnist_run, .teardown = mnist_teardown,
 	},
 };
