@@ -65,18 +65,26 @@ bool cal_ref_compare(double model, double here, char *line, size_t len)
 	return match;
 }
 
+/* "<sep>N cores" ("1 core") into buf, or "" where n is not known (<= 0);
+ * buf returned. */
+static const char *cores_text(const char *sep, int n, char *buf, size_t len)
+{
+	buf[0] = 0;
+	if (n > 0)
+		snprintf(buf, len, "%s%d core%s", sep, n, n == 1 ? "" : "s");
+	return buf;
+}
+
 bool cal_machine_same(const struct scn_cost_meta *m, const char *cpu, int cores, char *line,
 		      size_t len)
 {
 	bool known = m->cpu && *m->cpu && strcmp(m->cpu, "unknown") != 0;
 	if (!known || (strcmp(m->cpu, cpu) == 0 && (m->cores <= 0 || m->cores == cores)))
 		return true;
-	char theirs[64] = "", ours[64];
-	if (m->cores > 0)
-		snprintf(theirs, sizeof theirs, " with %d core%s", m->cores, m->cores == 1 ? "" : "s");
-	snprintf(ours, sizeof ours, " with %d core%s", cores, cores == 1 ? "" : "s");
-	snprintf(line, len, "the model was measured on %s%s, this machine is %s%s", m->cpu, theirs,
-		 cpu, ours);
+	char theirs[64], ours[64];
+	snprintf(line, len, "the model was measured on %s%s, this machine is %s%s", m->cpu,
+		 cores_text(" with ", m->cores, theirs, sizeof theirs), cpu,
+		 cores_text(" with ", cores, ours, sizeof ours));
 	return false;
 }
 
@@ -145,18 +153,16 @@ int cal_ref_check(const char *path)
 	printf("hetsim calibrate --check %s: reference kernel %s (a word count of %d MiB of Zipf "
 	       "text, seed %u; median of %d runs)\n", path, CAL_REF_KERNEL, CAL_REF_MIB,
 	       CAL_REF_SEED, CAL_REF_RUNS);
-	char cores_s[32] = "";
-	if (m->cores > 0)
-		snprintf(cores_s, sizeof cores_s, ", %d core%s", m->cores, m->cores == 1 ? "" : "s");
+	char cn[64];
 	printf("model:        %.1f MiB/s (%s%s, %s)\n", model, m->cpu ? m->cpu : "machine unknown",
-	       cores_s, m->date ? m->date : "date unknown");
+	       cores_text(", ", m->cores, cn, sizeof cn), m->date ? m->date : "date unknown");
 	fflush(stdout);
 	char cpu[256], other[768];
 	int cores;
 	cal_machine(cpu, sizeof cpu, &cores);
 	double here = ref_here();
-	printf("this machine: %.1f MiB/s (%s, %d core%s)\n", here, cpu, cores,
-	       cores == 1 ? "" : "s");
+	printf("this machine: %.1f MiB/s (%s%s)\n", here, cpu,
+	       cores_text(", ", cores, cn, sizeof cn));
 	bool match = cal_ref_compare(model, here, line, sizeof line);
 	printf("%s: %s\n", match ? "MATCH" : "MISMATCH", line);
 	char note[256];
