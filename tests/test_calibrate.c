@@ -675,6 +675,26 @@ static int fake_workload(const struct cal_val_opts *o, int workers, const double
 	return 0;
 }
 
+/* The hand model of the validation tests: map 10 ms + 5 ms/MiB with a
+ * slowdown of 1.5 at k = 2, reduce 20 ms + 10 ms/MiB (kernels' lines). */
+#define HAND_WORDCOUNT \
+	"  wordcount_map: {unit: MiB, devices: {cpu: {intercept: 10ms, slope: 5ms}},\n" \
+	"    contention: {cpu: {k: [1, 2], slowdown: [1, 1.5], beyond: hold}}}\n" \
+	"  wordcount_reduce: {unit: MiB, devices: {cpu: {intercept: 20ms, slope: 10ms}}}\n"
+
+/* --fresh's map splits, MiB */
+static const double fresh_mib[CAL_VAL_MAPS] = {40, 20, 40, 20, 40, 20, 40, 20, 40};
+
+/* The hand model's tasks alone at --fresh's splits, seconds: maps ms,
+ * reduces rs (2 MiB each, as fake_workload reports them). */
+static void hand_tasks(double *ms, double *rs)
+{
+	for (int i = 0; i < CAL_VAL_MAPS; i++)
+		ms[i] = 0.010 + 0.005 * fresh_mib[i];
+	for (int r = 0; r < CAL_VAL_REDUCES; r++)
+		rs[r] = 0.020 + 0.010 * 2;
+}
+
 /* cal_validate with stdout captured into out, stderr into val_err: its
  * return. */
 static char val_err[4096];
@@ -718,19 +738,11 @@ static void test_validate_verdict(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
 	snprintf(model, sizeof model, "%s/m.yaml", dir);
 	snprintf(csv, sizeof csv, "%s/m.yaml.validation.csv", dir);
-	write_file(model, "version: 1\ntask_overhead: 30ms\nkernels:\n"
-			  "  wordcount_map: {unit: MiB, devices: {cpu: {intercept: 10ms, slope: 5ms}},\n"
-			  "    contention: {cpu: {k: [1, 2], slowdown: [1, 1.5], beyond: hold}}}\n"
-			  "  wordcount_reduce: {unit: MiB, devices: {cpu: {intercept: 20ms, "
-			  "slope: 10ms}}}\n"
+	write_file(model, "version: 1\ntask_overhead: 30ms\nkernels:\n" HAND_WORDCOUNT
 			  "  mnist_step: {unit: samples, devices: {cpu: {intercept: 1ms, slope: 1ms}},\n"
 			  "    contention: {cpu: {k: [1, 2], slowdown: [1, 2.0]}}}\n");
-	const double mib[CAL_VAL_MAPS] = {40, 20, 40, 20, 40, 20, 40, 20, 40};
 	double ms[CAL_VAL_MAPS], rs[CAL_VAL_REDUCES], with, without;
-	for (int i = 0; i < CAL_VAL_MAPS; i++)
-		ms[i] = 0.010 + 0.005 * mib[i];
-	for (int r = 0; r < CAL_VAL_REDUCES; r++)
-		rs[r] = 0.020 + 0.010 * 2;
+	hand_tasks(ms, rs);
 	CU_ASSERT_EQUAL_FATAL(cal_val_twin(NULL, model, 2, ms, CAL_VAL_MAPS, rs, CAL_VAL_REDUCES,
 					   &with, err, sizeof err), 0);
 	CU_ASSERT_EQUAL_FATAL(cal_val_twin(NULL, NULL, 2, ms, CAL_VAL_MAPS, rs, CAL_VAL_REDUCES,
@@ -743,7 +755,7 @@ static void test_validate_verdict(void)
 	fake_run_s = with;
 	CU_ASSERT_EQUAL(validate_captured(&o, out, sizeof out), 0);
 	CU_ASSERT_EQUAL(fake_workers, 2);
-	CU_ASSERT_EQUAL(memcmp(fake_split, mib, sizeof mib), 0);
+	CU_ASSERT_EQUAL(memcmp(fake_split, fresh_mib, sizeof fresh_mib), 0);
 	snprintf(want, sizeof want, "simulated makespan: %.3f s\n", with);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
 	snprintf(want, sizeof want, "PASS: fresh model %s: error +0.0 %% within the 10 %% target\n",
@@ -797,17 +809,13 @@ static double speed_150(void)
 	return 150;
 }
 
-/* test_validate_verdict's model, version 2, with a reference speed. */
+/* The hand model's word count (HAND_WORDCOUNT), version 2, with a reference speed. */
 static void model_at_speed(const char *path, int speed)
 {
 	char text[1024];
 	snprintf(text, sizeof text, "version: 2\ntask_overhead: 30ms\n"
 		 "meta: {reference: {kernel: wordcount-zipf-16MiB, speed: %d}}\n"
-		 "kernels:\n"
-		 "  wordcount_map: {unit: MiB, devices: {cpu: {intercept: 10ms, slope: 5ms}},\n"
-		 "    contention: {cpu: {k: [1, 2], slowdown: [1, 1.5], beyond: hold}}}\n"
-		 "  wordcount_reduce: {unit: MiB, devices: {cpu: {intercept: 20ms, "
-		 "slope: 10ms}}}\n", speed);
+		 "kernels:\n" HAND_WORDCOUNT, speed);
 	write_file(path, text);
 }
 
@@ -818,12 +826,8 @@ static void test_validate_scaled(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
 	snprintf(model, sizeof model, "%s/m.yaml", dir);
 	model_at_speed(model, 200);
-	const double mib[CAL_VAL_MAPS] = {40, 20, 40, 20, 40, 20, 40, 20, 40};
 	double ms[CAL_VAL_MAPS], rs[CAL_VAL_REDUCES], sim;
-	for (int i = 0; i < CAL_VAL_MAPS; i++)
-		ms[i] = 0.010 + 0.005 * mib[i];
-	for (int r = 0; r < CAL_VAL_REDUCES; r++)
-		rs[r] = 0.020 + 0.010 * 2;
+	hand_tasks(ms, rs);
 	CU_ASSERT_EQUAL_FATAL(cal_val_twin(NULL, model, 2, ms, CAL_VAL_MAPS, rs, CAL_VAL_REDUCES,
 					   &sim, err, sizeof err), 0);
 	/* the scaling the diagnostic relies on: every task 1/0.75 as long,
