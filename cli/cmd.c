@@ -429,16 +429,11 @@ static int placement_warnings(const struct scn_sweep *sw)
 			if (!bad)
 				continue;
 			const struct scn_job_group *jg = &sw->point[at]->jobs[g];
-			char why[160], where[512] = "";
-			if (sw->npoints > 1) {
-				snprintf(where, sizeof where, " (at %d of %d sweep points; first point %d:",
-					 bad, sw->npoints, at);
-				for (int a = 0; a < sw->naxes; a++)
-					snprintf(where + strlen(where), sizeof where - strlen(where),
-						 "%s %s=%s", a ? "," : "", sw->axes[a].label,
-						 scn_sweep_shown(sw, at, a));
-				snprintf(where + strlen(where), sizeof where - strlen(where), ")");
-			}
+			char why[160], where[640] = "", pt[512];
+			if (sw->npoints > 1)
+				snprintf(where, sizeof where, " (at %d of %d sweep points; first point "
+					 "%d:%s)", bad, sw->npoints, at,
+					 scn_sweep_point_text(sw, at, pt, sizeof pt));
 			printf("%s:%d:%d: warning: policy '%s' can never place job group '%s' (%s): "
 			       "%s%s\n", jg->pos.file, jg->pos.line, jg->pos.col, pol->name, jg->name,
 			       sim_why_name(sw->point[at], first.why, why, sizeof why), first.detail,

@@ -1130,15 +1130,13 @@ static int check_runs_at_once(const struct plan *pl, const struct cmd_sweep_opts
 	double one = (double)pl->sw->point[top]->run_bytes, all = one * (double)at_once;
 	if (all <= (double)limit)
 		return 0;
-	char a[32], b[32], l[32], at[512] = "";
-	for (int x = 0; x < pl->sw->naxes; x++) /* the largest run's point, as the loader names one */
-		snprintf(at + strlen(at), sizeof at - strlen(at), "%s %s=%s", x ? "," : ":",
-			 pl->sw->axes[x].label, scn_sweep_shown(pl->sw, top, x));
+	char a[32], b[32], l[32], at[512];
 	if (pl->say)
 		fprintf(stderr, "hetsim sweep: %ld runs at once (--workers %d) would hold about %s "
-			"(each up to %s, a run of sweep point %d%s), above the %s %s: fewer workers "
+			"(each up to %s, a run of sweep point %d:%s), above the %s %s: fewer workers "
 			"(-j N), or --max-memory SIZE\n", at_once, workers, scn_mem_text(all, a),
-			scn_mem_text(one, b), top, at, scn_mem_text((double)limit, l), whose);
+			scn_mem_text(one, b), top, scn_sweep_point_text(pl->sw, top, at, sizeof at),
+			scn_mem_text((double)limit, l), whose);
 	return -1;
 }
 

@@ -3737,14 +3737,9 @@ static void point_context(struct sw_ld *w, int p, const char *path, char *err, s
 	if (strncmp(err, path, n) == 0 && err[n] == ':' && sscanf(err + n + 1, "%d", &line) == 1 &&
 	    line >= w->first_line && line <= w->last_line)
 		return;
-	snprintf(err + len, errlen - len, " (sweep point %d:", p);
-	for (int a = 0; a < w->sw->naxes; a++) {
-		len += strlen(err + len);
-		snprintf(err + len, errlen - len, "%s %s=%s", a ? "," : "", w->sw->axes[a].label,
-			 scn_sweep_shown(w->sw, p, a));
-	}
-	len += strlen(err + len);
-	snprintf(err + len, errlen - len, ")");
+	char pt[512];
+	snprintf(err + len, errlen - len, " (sweep point %d:%s)", p,
+		 scn_sweep_point_text(w->sw, p, pt, sizeof pt));
 }
 
 struct scn_sweep *scn_sweep_load(const char *path, char *err, size_t errlen)

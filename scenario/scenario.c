@@ -4,6 +4,7 @@
 #include "scn_trace.h"
 #include "scn_app.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -148,5 +149,17 @@ int scn_sweep_at(const struct scn_sweep *sw, int p, int a)
 const char *scn_sweep_shown(const struct scn_sweep *sw, int p, int a)
 {
 	return sw->axes[a].shown[scn_sweep_at(sw, p, a)];
+}
+
+const char *scn_sweep_point_text(const struct scn_sweep *sw, int p, char *buf, size_t len)
+{
+	size_t n = 0;
+	buf[0] = 0;
+	for (int a = 0; a < sw->naxes && n < len; a++) {
+		int k = snprintf(buf + n, len - n, "%s %s=%s", a ? "," : "", sw->axes[a].label,
+				 scn_sweep_shown(sw, p, a));
+		n += k > 0 ? (size_t)k : 0;
+	}
+	return buf;
 }
 

@@ -354,6 +354,9 @@ void scn_sweep_free(struct scn_sweep *sw);
 int scn_sweep_at(const struct scn_sweep *sw, int p, int a);
 /* The text of axis a's value at point p, as written in CSV files. */
 const char *scn_sweep_shown(const struct scn_sweep *sw, int p, int a);
+/* Point p's values as messages name a point, " s=1, t=2" (each axis's
+ * label=value after a space, commas between), into buf; buf returned. */
+const char *scn_sweep_point_text(const struct scn_sweep *sw, int p, char *buf, size_t len);
 
 /* Index of a label name, or -1. */
 int scn_label_index(const struct scn *s, const char *name);
