@@ -1062,7 +1062,8 @@ static int64_t run_bytes(const struct scn *s, const long long *tasks, char *what
 }
 
 /* Refuse a scenario whose run would not fit in the memory a load may
- * plan for (scn_max_memory). */
+ * plan for (scn_max_memory).  The estimate is kept in s->run_bytes,
+ * refused or not: a sweep multiplies it by its runs at once. */
 static int check_run_memory(struct scn *s, const long long *tasks, char *err,
 			    size_t errlen)
 {
