@@ -5,11 +5,22 @@
  * an issue and still open: the folder's Markdown (report.md, then
  * leaderboard.md, then any other .md) as HTML, every CSV file as a table
  * (at most --rows rows each, the count of the rest said), every SVG
- * figure inlined as an <svg> element (its ids prefixed per figure, so
- * that two gnuplot figures' markers never resolve to each other's), a
- * PNG figure with no SVG beside it as a data: URI, and a list of every
- * file with what became of it.  No external file, script or URL: the
- * only references left are "#id" (within one figure) and "data:".  A
+ * figure as an <img> whose source is a data: URI of its bytes, a PNG
+ * figure with no SVG beside it the same way, and a list of every file
+ * with what became of it.
+ *
+ * Safe by construction, for a folder someone else wrote: an SVG shown as
+ * an image is a document browsers never script and never let fetch
+ * anything (no <script>, event attribute, javascript: link, external
+ * <use>, <image> or CSS url() in it has any effect), every text of the
+ * folder is escaped, and a Content-Security-Policy meta tag forbids
+ * scripts, frames, objects and every fetch but data: images besides.
+ * Files are read only when they are regular files inside DIR: each is
+ * opened component by component from DIR's descriptor with O_NOFOLLOW
+ * (openat), so no symbolic link, FIFO, socket or device is followed or
+ * read, even one swapped in after the walk; those are listed as not
+ * read.  No external file, script or URL: the only references are
+ * "data:".  A
  * figure the Markdown names in a code span (`figures/mixed/policies.png`,
  * globs too) stands after the paragraph naming it; the rest stand in
  * "Figures" at the end.  The page names no path outside the folder and
@@ -22,14 +33,16 @@
  * Exit 0, 1 on a folder or file it cannot read (one line naming it), 2
  * on a bad command line.
  */
-#define _DEFAULT_SOURCE /* DT_ macros, fnmatch */
+#define _DEFAULT_SOURCE /* DT_ macros, fnmatch, O_NOFOLLOW, fdopendir */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "rows.h"
@@ -39,6 +52,10 @@
 #define MAX_FILES 4096
 #define MAX_SVG (32L << 20)   /* bytes of one figure inlined, at most */
 #define MAX_PNG (8L << 20)
+/* The page's policy: no script, frame, object, font, fetch or form; its
+ * own <style> and data: images only. */
+#define REPORT_CSP "default-src 'none'; img-src data:; style-src 'unsafe-inline'; " \
+		   "base-uri 'none'; form-action 'none'"
 #define OPEN_ROWS 25          /* tables of at most this many rows start open */
 
 static const struct cmd_opt rep_opts[] = {
@@ -55,6 +72,7 @@ static const struct cmd_opt rep_opts[] = {
 /* One file of the folder, by its path relative to it. */
 struct rfile {
 	char *rel;
+	const char *skip;   /* not a regular file: never read (why), else NULL */
 	long size;
 	int placed;         /* a figure already on the page */
 	const char *shown;  /* what became of it, for the file list */
@@ -62,6 +80,8 @@ struct rfile {
 
 struct rep {
 	const char *dir, *out_rel;
+	int dfd;            /* DIR, opened once: every read starts from it */
+	int nskip;          /* files not read (links, FIFOs, ...) */
 	struct rfile *f;
 	int nf, capf;
 	int max_rows;
@@ -89,6 +109,23 @@ static void esc_n(FILE *o, const char *s, size_t n)
 static void esc(FILE *o, const char *s)
 {
 	esc_n(o, s, strlen(s));
+}
+
+/* A file's name: escaped, and a control character shown as \n, \t or
+ * \xNN, so that a name with a newline reads as one line. */
+static void esc_name(FILE *o, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '\n')
+			fputs("\\n", o);
+		else if (c == '\t')
+			fputs("\\t", o);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(o, "\\x%02x", c);
+		else
+			esc_n(o, s, 1);
+	}
 }
 
 static const char *ext(const char *p)
@@ -138,13 +175,26 @@ static int cmp_rfile(const void *a, const void *b)
 	return rx != ry ? rx - ry : strcmp(x, y);
 }
 
-static int walk(struct rep *r, const char *rel, int depth)
+/* What a directory entry that is not a regular file or a folder is. */
+static const char *kind_of(mode_t m)
 {
-	char path[4200];
-	snprintf(path, sizeof path, "%s%s%s", r->dir, *rel ? "/" : "", rel);
-	DIR *d = opendir(path);
+	return S_ISLNK(m) ? "not read: a symbolic link"
+	       : S_ISFIFO(m) ? "not read: a FIFO"
+	       : S_ISSOCK(m) ? "not read: a socket"
+	       : S_ISCHR(m) || S_ISBLK(m) ? "not read: a device"
+	       : "not read: not a regular file";
+}
+
+/* The folder rel (fd: it, opened), its files appended to r->f.  A link
+ * is never followed, a folder only opened with O_NOFOLLOW from its
+ * parent's descriptor.  Closes fd. */
+static int walk(struct rep *r, int fd, const char *rel, int depth)
+{
+	DIR *d = fdopendir(fd);
 	if (!d) {
-		fprintf(stderr, "hetsim report: %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "hetsim report: %s%s%s: %s\n", r->dir, *rel ? "/" : "", rel,
+			strerror(errno));
+		close(fd);
 		return 1;
 	}
 	struct dirent *e;
@@ -152,21 +202,26 @@ static int walk(struct rep *r, const char *rel, int depth)
 	while (!rc && (e = readdir(d))) {
 		if (e->d_name[0] == '.')
 			continue;
-		char sub[4200], full[8500];
+		char sub[4200];
 		snprintf(sub, sizeof sub, "%s%s%s", rel, *rel ? "/" : "", e->d_name);
-		snprintf(full, sizeof full, "%s/%s", r->dir, sub);
 		struct stat st;
-		if (stat(full, &st))
-			continue; /* a dangling link: nothing to show */
+		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW))
+			continue; /* gone since readdir */
 		if (S_ISDIR(st.st_mode)) {
-			if (depth < MAX_DEPTH)
-				rc = walk(r, sub, depth + 1);
+			int sfd = openat(dirfd(d), e->d_name,
+					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (depth < MAX_DEPTH && sfd >= 0)
+				rc = walk(r, sfd, sub, depth + 1);
+			else if (sfd >= 0)
+				close(sfd);
 			continue;
 		}
-		if (!S_ISREG(st.st_mode) || ends(sub, "tmp") || !strcmp(sub, r->out_rel))
+		const char *skip = S_ISREG(st.st_mode) ? NULL : kind_of(st.st_mode);
+		if (ends(sub, "tmp") || !strcmp(sub, r->out_rel))
 			continue;
-		if (!strcmp(e->d_name, ROWS_MANIFEST)) { /* a result set: whole? */
-			char serr[1200];
+		if (!skip && !strcmp(e->d_name, ROWS_MANIFEST)) { /* a result set: whole? */
+			char path[4300], serr[1200];
+			snprintf(path, sizeof path, "%s%s%s", r->dir, *rel ? "/" : "", rel);
 			if (rows_check_set(path, serr, sizeof serr)) {
 				fprintf(stderr, "hetsim report: %s\n", serr);
 				rc = 1;
@@ -179,17 +234,80 @@ static int walk(struct rep *r, const char *rel, int depth)
 				MAX_FILES);
 			break;
 		}
+		r->nskip += skip != NULL;
 		xgrow(&r->f, &r->capf, r->nf + 1, sizeof *r->f);
-		r->f[r->nf++] = (struct rfile){.rel = xstrdup(sub), .size = (long)st.st_size};
+		r->f[r->nf++] = (struct rfile){.rel = xstrdup(sub), .skip = skip,
+					       .size = skip ? 0 : (long)st.st_size};
 	}
 	closedir(d);
 	return rc;
 }
 
+/* A descriptor of its own for the folder fd (a dup would share its read
+ * position, and a second walk would start at the end). */
+static int reopen_dir(int fd)
+{
+	return openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+}
+
+/* rel, a regular file inside DIR, opened for reading: each folder of its
+ * path and the file itself opened from DIR's descriptor with O_NOFOLLOW,
+ * so that no link (one swapped in after the walk too) leads out of DIR,
+ * and refused unless it is a regular file (O_NONBLOCK: a FIFO put there
+ * since does not block the open).  NULL, with the message printed and
+ * r->err set, where it cannot. */
+static FILE *open_inside(struct rep *r, const char *rel)
+{
+	char buf[4200];
+	snprintf(buf, sizeof buf, "%s", rel);
+	int fd = dup(r->dfd), err = 0;
+	for (char *p = buf, *sl; fd >= 0 && !err; p = sl + 1) {
+		sl = strchr(p, '/');
+		if (sl)
+			*sl = 0;
+		int nfd = openat(fd, p, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK |
+				 (sl ? O_DIRECTORY : 0));
+		if (nfd < 0)
+			err = errno;
+		close(fd);
+		fd = nfd;
+		if (!sl)
+			break;
+	}
+	struct stat st;
+	if (fd >= 0 && !err) {
+		if (fstat(fd, &st))
+			err = errno;
+		else if (!S_ISREG(st.st_mode))
+			err = EINVAL;
+	}
+	if (fd < 0 || err) {
+		fprintf(stderr, "hetsim report: %s/%s: %s\n", r->dir, rel,
+			err == ELOOP ? "a symbolic link, not read"
+			: err == EINVAL ? "not a regular file, not read"
+			: strerror(err ? err : errno));
+		if (fd >= 0)
+			close(fd);
+		r->err = 1;
+		return NULL;
+	}
+	int fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	FILE *f = fdopen(fd, "rb");
+	if (!f) {
+		fprintf(stderr, "hetsim report: %s/%s: %s\n", r->dir, rel, strerror(errno));
+		close(fd);
+		r->err = 1;
+	}
+	return f;
+}
+
+/* The regular file rel of the folder, or NULL. */
 static struct rfile *find_rel(struct rep *r, const char *rel)
 {
 	for (int i = 0; i < r->nf; i++)
-		if (!strcmp(r->f[i].rel, rel))
+		if (!r->f[i].skip && !strcmp(r->f[i].rel, rel))
 			return &r->f[i];
 	return NULL;
 }
@@ -197,6 +315,8 @@ static struct rfile *find_rel(struct rep *r, const char *rel)
 /* A figure's file: its SVG where there is one, else the PNG. */
 static int is_figure(struct rep *r, const struct rfile *f)
 {
+	if (f->skip)
+		return 0;
 	if (ends(f->rel, "svg"))
 		return 1;
 	if (!ends(f->rel, "png"))
@@ -208,21 +328,16 @@ static int is_figure(struct rep *r, const struct rfile *f)
 
 static char *slurp(struct rep *r, const char *rel, long max, long *len)
 {
-	char path[4200];
-	snprintf(path, sizeof path, "%s/%s", r->dir, rel);
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		fprintf(stderr, "hetsim report: %s: %s\n", path, strerror(errno));
-		r->err = 1;
+	FILE *f = open_inside(r, rel);
+	if (!f)
 		return NULL;
-	}
 	char *buf = xmalloc((size_t)max + 1);
 	size_t n = fread(buf, 1, (size_t)max + 1, f);
 	int bad = ferror(f);
 	fclose(f);
 	if (bad || n > (size_t)max) {
 		if (bad) {
-			fprintf(stderr, "hetsim report: %s: read error\n", path);
+			fprintf(stderr, "hetsim report: %s/%s: read error\n", r->dir, rel);
 			r->err = 1;
 		}
 		free(buf);
@@ -244,72 +359,6 @@ static const char *find_sub(const char *s, const char *end, const char *pat)
 	return NULL;
 }
 
-/* The SVG of f inline: from its <svg to its last </svg>; the root's
- * xmlns attributes dropped (HTML puts <svg> in the SVG namespace
- * itself, and xlink:href needs no declaration there); every id="X",
- * id='X', href="#X", href='#X' and url(#X) prefixed with "fN-". */
-static int put_svg(struct rep *r, struct rfile *f, int n)
-{
-	long len;
-	char *b = slurp(r, f->rel, MAX_SVG, &len);
-	if (!b)
-		return -1;
-	const char *end = b + len, *s = find_sub(b, end, "<svg"), *last = NULL;
-	for (const char *p = s; p && (p = find_sub(p, end, "</svg>")); p++)
-		last = p;
-	if (!s || !last) {
-		free(b);
-		return -1;
-	}
-	last += strlen("</svg>");
-	const char *root_end = memchr(s, '>', (size_t)(last - s));
-	FILE *o = r->o;
-	fputs("<svg role=\"img\" aria-label=\"", o);
-	esc(o, f->rel);
-	fputc('"', o);
-	for (const char *p = s + 4; p < root_end;) { /* the root's attributes */
-		while (p < root_end && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r'))
-			p++;
-		const char *a = p;
-		while (p < root_end && *p != '=' && *p != ' ' && *p != '\n')
-			p++;
-		const char *aend = p;
-		if (p < root_end && *p == '=') {
-			char q = p[1];
-			p += 2;
-			while (p < root_end && *p != q)
-				p++;
-			p++;
-		}
-		if (aend > a && strncmp(a, "xmlns", 5) && *a != '/')
-			fprintf(o, " %.*s", (int)(p - a), a);
-	}
-	fputc('>', o);
-	char pre[32];
-	snprintf(pre, sizeof pre, "f%d-", n);
-	static const char *const pats[] = {"id=\"", "id='", "href=\"#", "href='#", "url(#"};
-	for (const char *p = root_end + 1; p < last;) {
-		int hit = -1;
-		for (int k = 0; k < 5 && hit < 0; k++) {
-			size_t m = strlen(pats[k]);
-			if (p + m <= last && !memcmp(p, pats[k], m) &&
-			    (k >= 2 || p == root_end + 1 || p[-1] == ' ' || p[-1] == '\n' ||
-			     p[-1] == '\t'))
-				hit = k;
-		}
-		if (hit < 0) {
-			fputc(*p++, o);
-			continue;
-		}
-		fputs(pats[hit], o);
-		fputs(pre, o);
-		p += strlen(pats[hit]);
-	}
-	fputc('\n', o);
-	free(b);
-	return 0;
-}
-
 static void put_base64(FILE *o, const unsigned char *s, long n)
 {
 	static const char t[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -326,6 +375,34 @@ static void put_base64(FILE *o, const unsigned char *s, long n)
 	}
 }
 
+/* The figure f as an <img> whose source is a data: URI of its bytes
+ * (type: "image/svg+xml" or "image/png"): a browser renders an SVG image
+ * as a static document, running none of its scripts and fetching
+ * nothing it names.  An SVG file with no <svg ... </svg> in it is not
+ * shown.  -1 where it is not (too large, unreadable, not SVG). */
+static int put_img(struct rep *r, struct rfile *f, const char *type, long max)
+{
+	long len;
+	char *b = f->size <= max ? slurp(r, f->rel, max, &len) : NULL;
+	if (!b)
+		return -1;
+	if (!strcmp(type, "image/svg+xml")) {
+		const char *s = find_sub(b, b + len, "<svg");
+		if (!s || !find_sub(s, b + len, "</svg>")) {
+			free(b);
+			return -1;
+		}
+	}
+	FILE *o = r->o;
+	fputs("<img alt=\"", o);
+	esc_name(o, f->rel);
+	fprintf(o, "\" src=\"data:%s;base64,", type);
+	put_base64(o, (const unsigned char *)b, len);
+	fputs("\">\n", o);
+	free(b);
+	return 0;
+}
+
 static void put_figure(struct rep *r, struct rfile *f)
 {
 	if (f->placed)
@@ -334,7 +411,7 @@ static void put_figure(struct rep *r, struct rfile *f)
 	FILE *o = r->o;
 	fputs("<figure>\n", o);
 	if (ends(f->rel, "svg")) {
-		if (f->size > MAX_SVG || put_svg(r, f, r->nsvg + 1)) {
+		if (put_img(r, f, "image/svg+xml", MAX_SVG)) {
 			fprintf(o, "<p class=\"note\">not inlined: %s</p>\n",
 				f->size > MAX_SVG ? "larger than 32 MiB" : "no <svg> element in it");
 			f->shown = "a figure not inlined (too large or not SVG)";
@@ -342,26 +419,15 @@ static void put_figure(struct rep *r, struct rfile *f)
 			r->nsvg++;
 			f->shown = "an inline SVG figure";
 		}
+	} else if (put_img(r, f, "image/png", MAX_PNG)) {
+		fputs("<p class=\"note\">not inlined: larger than 8 MiB or unreadable</p>\n", o);
+		f->shown = "a figure not inlined (too large)";
 	} else {
-		long len;
-		unsigned char *b = f->size <= MAX_PNG
-			? (unsigned char *)slurp(r, f->rel, MAX_PNG, &len) : NULL;
-		if (b) {
-			fputs("<img alt=\"", o);
-			esc(o, f->rel);
-			fputs("\" src=\"data:image/png;base64,", o);
-			put_base64(o, b, len);
-			fputs("\">\n", o);
-			free(b);
-			r->nimg++;
-			f->shown = "an inline PNG figure (no SVG beside it)";
-		} else {
-			fputs("<p class=\"note\">not inlined: larger than 8 MiB or unreadable</p>\n", o);
-			f->shown = "a figure not inlined (too large)";
-		}
+		r->nimg++;
+		f->shown = "an inline PNG figure (no SVG beside it)";
 	}
 	fputs("<figcaption>", o);
-	esc(o, f->rel);
+	esc_name(o, f->rel);
 	fputs("</figcaption>\n</figure>\n", o);
 }
 
@@ -687,14 +753,9 @@ static int numeric(const char *s)
 
 static void put_csv(struct rep *r, struct rfile *f)
 {
-	char path[4200];
-	snprintf(path, sizeof path, "%s/%s", r->dir, f->rel);
-	FILE *in = fopen(path, "r");
-	if (!in) {
-		fprintf(stderr, "hetsim report: %s: %s\n", path, strerror(errno));
-		r->err = 1;
+	FILE *in = open_inside(r, f->rel);
+	if (!in)
 		return;
-	}
 	char *l = NULL;
 	size_t cap = 0;
 	ssize_t got;
@@ -748,7 +809,7 @@ static void put_csv(struct rep *r, struct rfile *f)
 		fputs("</tbody>\n</table></div>\n", o);
 	fclose(o);
 	if (bad) {
-		fprintf(stderr, "hetsim report: %s: read error\n", path);
+		fprintf(stderr, "hetsim report: %s/%s: read error\n", r->dir, f->rel);
 		r->err = 1;
 		free(tbl);
 		return;
@@ -756,7 +817,7 @@ static void put_csv(struct rep *r, struct rfile *f)
 	long data = rows > 0 ? rows : 0;
 	long shown = r->max_rows > 0 && data > r->max_rows ? r->max_rows : data;
 	fprintf(r->o, "<details%s>\n<summary><code>", data <= OPEN_ROWS ? " open" : "");
-	esc(r->o, f->rel);
+	esc_name(r->o, f->rel);
 	fprintf(r->o, "</code>: %ld row%s, %d column%s", data, data == 1 ? "" : "s", ncols,
 		ncols == 1 ? "" : "s");
 	if (shown < data)
@@ -781,7 +842,7 @@ static const char css[] =
 	"th{background:#f1f1f1}td.n{text-align:right;font-variant-numeric:tabular-nums}\n"
 	".scroll{overflow-x:auto;max-height:40em;overflow-y:auto}\n"
 	"figure{margin:1.2em 0;border:1px solid #e4e4e4;padding:.5em}\n"
-	"figure svg,figure img{display:block;width:100%;height:auto}\n"
+	"figure img{display:block;width:100%;height:auto}\n"
 	"figcaption{font-size:.85em;color:#555;font-family:monospace}\n"
 	".note,.ref{color:#666;font-size:.9em}summary{cursor:pointer;margin:.4em 0}\n"
 	"code{background:#f4f4f4;padding:0 .2em}pre{background:#f4f4f4;padding:.6em;"
@@ -806,7 +867,7 @@ static const char *folder_kind(struct rep *r)
 static void md_title(struct rep *r, char *buf, size_t len)
 {
 	for (int i = 0; i < r->nf && !*buf; i++) {
-		if (!ends(r->f[i].rel, "md") || strchr(r->f[i].rel, '/'))
+		if (r->f[i].skip || !ends(r->f[i].rel, "md") || strchr(r->f[i].rel, '/'))
 			continue;
 		long n;
 		char *t = slurp(r, r->f[i].rel, 1L << 20, &n);
@@ -833,9 +894,11 @@ static void write_page(struct rep *r, const char *title, const char *kind)
 	int nfig = 0, ncsv = 0;
 	for (int i = 0; i < r->nf; i++) {
 		nfig += is_figure(r, &r->f[i]);
-		ncsv += ends(r->f[i].rel, "csv");
+		ncsv += !r->f[i].skip && ends(r->f[i].rel, "csv");
 	}
-	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", o);
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n", o);
+	fprintf(o, "<meta http-equiv=\"Content-Security-Policy\" content=\"%s\">\n<title>",
+		REPORT_CSP);
 	esc(o, title);
 	fputs("</title>\n", o);
 	fprintf(o, "<style>\n%s</style>\n</head>\n<body>\n<h1>", css);
@@ -846,10 +909,14 @@ static void write_page(struct rep *r, const char *title, const char *kind)
 		"references no other file.</p>\n",
 		HETSIM_VERSION, kind, ncsv, ncsv == 1 ? "" : "s", nfig, nfig == 1 ? "" : "s",
 		r->nf, r->nf == 1 ? "" : "s");
+	if (r->nskip)
+		fprintf(o, "<p class=\"note\">%d file%s of the folder %s not regular files "
+			"(links, FIFOs, ...): not read, and listed at the foot.</p>\n", r->nskip,
+			r->nskip == 1 ? "" : "s", r->nskip == 1 ? "is" : "are");
 	for (int rank = 0; rank < 3; rank++)
 		for (int i = 0; i < r->nf; i++) {
 			struct rfile *f = &r->f[i];
-			if (!ends(f->rel, "md") || md_rank(f->rel) != rank)
+			if (f->skip || !ends(f->rel, "md") || md_rank(f->rel) != rank)
 				continue;
 			long n;
 			char *t = slurp(r, f->rel, 16L << 20, &n);
@@ -858,7 +925,7 @@ static void write_page(struct rep *r, const char *title, const char *kind)
 			fputs("<section class=\"md\">\n", o);
 			if (rank == 2 || (rank == 1 && find_rel(r, "report.md"))) {
 				fputs("<p class=\"note\">From <code>", o);
-				esc(o, f->rel);
+				esc_name(o, f->rel);
 				fputs("</code>:</p>\n", o);
 			}
 			/* the page's title stands for the file's own first heading */
@@ -874,7 +941,7 @@ static void write_page(struct rep *r, const char *title, const char *kind)
 	if (ncsv) {
 		fputs("<h2>Tables</h2>\n", o);
 		for (int i = 0; i < r->nf; i++)
-			if (ends(r->f[i].rel, "csv"))
+			if (!r->f[i].skip && ends(r->f[i].rel, "csv"))
 				put_csv(r, &r->f[i]);
 	}
 	int left = 0;
@@ -890,13 +957,13 @@ static void write_page(struct rep *r, const char *title, const char *kind)
 	      "</th></tr></thead>\n<tbody>\n", o);
 	for (int i = 0; i < r->nf; i++) {
 		const struct rfile *f = &r->f[i];
-		const char *as = f->shown;
+		const char *as = f->skip ? f->skip : f->shown;
 		if (!as)
 			as = ends(f->rel, "png") ? "not shown (its SVG is)"
 						: ends(f->rel, "dat") ? "not shown (a figure's gnuplot data)"
 						: "not shown";
 		fputs("<tr><td><code>", o);
-		esc(o, f->rel);
+		esc_name(o, f->rel);
 		fprintf(o, "</code></td><td class=\"n\">%ld</td><td>%s</td></tr>\n", f->size, as);
 	}
 	fputs("</tbody>\n</table>\n", o);
@@ -910,9 +977,11 @@ static void rep_help(void)
 	cmd_help("report", "DIR [options]",
 		 "Write one self-contained HTML page, DIR/report.html, for the folder of a\n"
 		 "`hetsim run`, `sweep`, `compare` or `fgd` (or results/paper): its Markdown\n"
-		 "as text, its CSV files as tables, its figures inlined as SVG (a PNG with\n"
-		 "no SVG beside it as a data: URI), and the list of its files; no external\n"
-		 "file, script or URL.  Where the folder has runs.csv or summary.csv and no\n"
+		 "as text, its CSV files as tables, its figures inlined as images (data:\n"
+		 "URIs of their SVG, else PNG, bytes), and the list of its files; no external\n"
+		 "file, script or URL, and nothing of the folder that can run (SVG shown as\n"
+		 "an image, a Content-Security-Policy with no script) or lies outside it\n"
+		 "(links, FIFOs and devices are listed, never read).  Where the folder has runs.csv or summary.csv and no\n"
 		 "figures/, `hetsim plot all` draws them first.  The same folder gives the\n"
 		 "same bytes.  docs/output.md, \"report.html\".",
 		 rep_opts);
@@ -946,6 +1015,13 @@ int cmd_report(int argc, char **argv)
 			errno && !S_ISDIR(st.st_mode) ? strerror(errno) : "not a folder");
 		return 1;
 	}
+	/* DIR itself as named (a link the user gives is theirs to give);
+	 * everything under it from this descriptor */
+	r.dfd = open(r.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (r.dfd < 0) {
+		fprintf(stderr, "hetsim report: %s: %s\n", r.dir, strerror(errno));
+		return 1;
+	}
 	char outbuf[4300], tmp[4400];
 	const char *out = cmd_get(rep_opts, &a, "output");
 	if (!out) {
@@ -955,13 +1031,19 @@ int cmd_report(int argc, char **argv)
 	/* the page itself, when it is in the folder, is not one of its files */
 	size_t dl = strlen(r.dir);
 	r.out_rel = !strncmp(out, r.dir, dl) && out[dl] == '/' ? out + dl + 1 : "";
-	if (walk(&r, "", 0))
+	if (walk(&r, reopen_dir(r.dfd), "", 0))
 		goto fail;
 	const char *kind = folder_kind(&r);
 	char figs[4300];
 	snprintf(figs, sizeof figs, "%s/figures", r.dir);
-	if (!cmd_get(rep_opts, &a, "no-plot") && stat(figs, &st) &&
-	    (!strcmp(kind, "run") || !strcmp(kind, "sweep"))) {
+	int draw = !cmd_get(rep_opts, &a, "no-plot") && stat(figs, &st) &&
+		   (!strcmp(kind, "run") || !strcmp(kind, "sweep"));
+	if (draw && r.nskip) { /* hetsim plot reads by path: not where links are */
+		fprintf(stderr, "hetsim report: %s: its figures are not drawn first: %d of its "
+			"files are links or other non-regular files\n", r.dir, r.nskip);
+		draw = 0;
+	}
+	if (draw) {
 		char *pv[8] = {"all", "-d", (char *)r.dir};
 		int pn = 3;
 		const char *scn = cmd_get(rep_opts, &a, "scenario");
@@ -975,9 +1057,11 @@ int cmd_report(int argc, char **argv)
 		r.nf = 0;
 		if (prc) {
 			free(r.f);
+			close(r.dfd);
 			return prc;
 		}
-		if (walk(&r, "", 0)) /* again, with the figures */
+		r.nskip = 0;
+		if (walk(&r, reopen_dir(r.dfd), "", 0)) /* again, with the figures */
 			goto fail;
 	}
 	qsort(r.f, (size_t)r.nf, sizeof *r.f, cmp_rfile);
@@ -1024,10 +1108,12 @@ int cmd_report(int argc, char **argv)
 	for (int i = 0; i < r.nf; i++)
 		free(r.f[i].rel);
 	free(r.f);
+	close(r.dfd);
 	return rc;
 fail:
 	for (int i = 0; i < r.nf; i++)
 		free(r.f[i].rel);
 	free(r.f);
+	close(r.dfd);
 	return 1;
 }
