@@ -644,8 +644,8 @@ static int cmd_models(int argc, char **argv)
 	}
 	for (int t = 0; t < JM_MODELS; t++) {
 		const struct job_model *m = jm_registry[t];
-		printf("%-12s roles: %s%s%s\n", m->name, m->roles[0], m->roles[1] ? ", " : "",
-		       m->roles[1] ? m->roles[1] : "");
+		printf("%-12s roles: %s%s%s\n", m->name, m->ops->roles[0], m->ops->roles[1] ? ", " : "",
+		       m->ops->roles[1] ? m->ops->roles[1] : "");
 		for (int i = 0; i < m->nkeys; i++) {
 			const struct jm_key *k = &m->keys[i];
 			char d[128];
