@@ -124,8 +124,9 @@ $(CUDA_HOST_OBJ): calibrate/cuda/cuda_host.cpp | deps
 	@mkdir -p $(dir $@)
 	$(CXX) $(CUDA_HOST_FLAGS) -MMD -MP -c $< -o $@
 
-# The plugin test builds plugins with this build's compiler and sanitizers.
-$(BUILD)/tests/test_plugin.o: CFLAGS += -DPLUGIN_CC='"$(CC)"' -DPLUGIN_SAN=$(if $(filter 1,$(SAN)),1,0)
+# The plugin test builds plugins, and the layers test objects, with this
+# build's compiler and sanitizers.
+$(BUILD)/tests/test_plugin.o $(BUILD)/tests/test_layers.o: CFLAGS += -DPLUGIN_CC='"$(CC)"' -DPLUGIN_SAN=$(if $(filter 1,$(SAN)),1,0)
 
 $(TESTBIN): $(LIB_OBJ) $(TEST_OBJ) $(CUDA_HOST_OBJ) $(BUILD)/BLAS
 	$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(PKG_LIBS) $(LDLIBS)

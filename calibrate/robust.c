@@ -13,6 +13,20 @@
 
 #include "util.h"
 
+/* The order and median of samples: pure, and what the rest of this file
+ * and the harness (timing.c) both rest on. */
+int cal_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+double cal_median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof *v, cal_cmp_double);
+	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
 uint64_t cal_order_key(uint64_t seed, const char *name)
 {
 	uint64_t h = fnv1a(1469598103934665603ull, name, strlen(name)); /* (util.h) */

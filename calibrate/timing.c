@@ -35,18 +35,6 @@ void cal_samples_free(struct cal_samples *s)
 	memset(s, 0, sizeof *s);
 }
 
-int cal_cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-double cal_median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof *v, cal_cmp_double);
-	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /* One size's repeats, in time order. */
 struct size_runs {
 	void *st;              /* the kernel's state */

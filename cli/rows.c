@@ -99,7 +99,7 @@ static size_t type_row(char *buf, int rep, int t, const struct met_type *y)
 size_t rows_types_buf(char *buf, int rep, const struct met_run *m)
 {
 	size_t n = 0;
-	for (int t = 0; t < JM_MODELS; t++)
+	for (int t = 0; t < jm_count(); t++)
 		if (m->type[t].jobs) /* no row for a model the run has no job of */
 			n += type_row(buf + n, rep, t, &m->type[t]);
 	return n;
@@ -108,7 +108,7 @@ size_t rows_types_buf(char *buf, int rep, const struct met_run *m)
 void rows_types(FILE *f, const char *lead, int rep, const struct met_run *m)
 {
 	char buf[ROWS_TYPE_MAX];
-	for (int t = 0; t < JM_MODELS; t++)
+	for (int t = 0; t < jm_count(); t++)
 		if (m->type[t].jobs) {
 			fputs(lead, f);
 			fwrite(buf, 1, type_row(buf, rep, t, &m->type[t]), f);

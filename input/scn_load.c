@@ -1372,11 +1372,11 @@ static int model_key(const struct job_model *m, const char *key)
  * (all of them for NULL: the names of the models). */
 static const char *models_text(const char *key, char *buf, size_t len)
 {
-	const char *v[JM_MODELS];
+	const char *v[SCN_MAX_MODELS];
 	int n = 0;
-	for (int t = 0; t < JM_MODELS; t++)
-		if (!key || model_key(jm_registry[t], key) >= 0)
-			v[n++] = jm_registry[t]->name;
+	for (int t = 0; t < jm_count(); t++)
+		if (!key || model_key(jm_at(t), key) >= 0)
+			v[n++] = jm_at(t)->name;
 	buf[0] = '\0';
 	for (int i = 0; i < n; i++) /* "a", "a and b", "a, b and c" */
 		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
@@ -1388,13 +1388,13 @@ static const char *models_text(const char *key, char *buf, size_t len)
  * while the type is unknown: to any model). */
 static int check_job_keys(struct ld *ld, const struct yn *m, const struct job_model *mine)
 {
-	const char *known[ARRAY_LEN(generic_job_keys) + 64 * JM_MODELS];
+	const char *known[ARRAY_LEN(generic_job_keys) + 64 * SCN_MAX_MODELS];
 	int n = 0;
 	char a[128];
 	for (int i = 0; i < ARRAY_LEN(generic_job_keys); i++)
 		known[n++] = generic_job_keys[i];
-	for (int t = 0; t < JM_MODELS; t++) {
-		const struct job_model *jm = jm_registry[t];
+	for (int t = 0; t < jm_count(); t++) {
+		const struct job_model *jm = jm_at(t);
 		if (mine && jm != mine)
 			continue;
 		for (int k = 0; k < jm->nkeys && n < ARRAY_LEN(known); k++)
@@ -1406,8 +1406,8 @@ static int check_job_keys(struct ld *ld, const struct yn *m, const struct job_mo
 		if (in_list(k->str, known, n))
 			continue;
 		bool anywhere = false;
-		for (int t = 0; t < JM_MODELS; t++)
-			anywhere |= model_key(jm_registry[t], k->str) >= 0;
+		for (int t = 0; t < jm_count(); t++)
+			anywhere |= model_key(jm_at(t), k->str) >= 0;
 		if (!anywhere)
 			return unknown_key(ld, k, "job group", known, n);
 		return fail(ld, k, "key '%s' is for %s jobs, not %s", k->str,
@@ -1734,14 +1734,14 @@ static int job_type(struct ld *ld, const struct yn *m, const char *name, struct 
 	if (!v)
 		return check_job_keys(ld, m, NULL) < 0 ? -1
 			: (need(ld, m, "type", "job group", name), -1);
-	const char *names[JM_MODELS];
-	for (int t = 0; t < JM_MODELS; t++)
-		names[t] = jm_registry[t]->name;
+	const char *names[SCN_MAX_MODELS];
+	for (int t = 0; t < jm_count(); t++)
+		names[t] = jm_at(t)->name;
 	if (v->kind == YN_SCALAR && (j->model = jm_find(v->str, &j->type))) {
 		j->ops = j->model->ops;
 		return check_job_keys(ld, m, j->model);
 	}
-	const char *sug = v->kind == YN_SCALAR ? near(v->str, names, JM_MODELS) : NULL;
+	const char *sug = v->kind == YN_SCALAR ? near(v->str, names, jm_count()) : NULL;
 	if (sug)
 		return fail(ld, v, "unknown job type %s (did you mean '%s'?)", got(ld, v), sug);
 	return fail(ld, v, "unknown job type %s (known: %s)", got(ld, v),

@@ -64,7 +64,7 @@ void frag_of_scenario(const struct scn *sc, struct frag_target *t)
 		const struct scn_trace *tr = jg->trace;
 		int ns = sim_group_nshapes(sc, g);
 		long long *jobs = xcalloc((size_t)ns, sizeof *jobs);
-		if (tr && jg->model && sim_group_nshapes(sc, g) == tr->nshapes) {
+		if (tr && jg->ops && sim_group_nshapes(sc, g) == tr->nshapes) {
 			for (int k = 0; k < tr->nshapes; k++)
 				jobs[k] = tr->orig_count ? tr->orig_count[k] : 0;
 			for (int64_t i = 0; !tr->orig_count && i < tr->njobs; i++)

@@ -8,8 +8,9 @@
  * replay's executor start-up is 0) and preempts it at its removed time
  * (its running tasks, if the replay still runs any on it, are killed and
  * run again elsewhere, as when Spark loses an executor); it places
- * nothing else.  It runs only spark-app jobs; any other job can never be
- * placed (job-type).
+ * nothing else.  It runs only a job whose group carries a logged
+ * application (scn_job_group.app: the spark-app model's), the first
+ * such to arrive; any other job can never be placed (job-type).
  *
  * Under dynamic allocation the removal is Spark's decision, which the
  * replay remakes: as ExecutorAllocationManager does, an executor that
@@ -26,7 +27,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "models.h"
 #include "pol_common.h"
 #include "scn_app.h"
 #include "sim.h"
@@ -68,7 +68,7 @@ static void launch(struct replay *r, struct sim *s, int k);
 static void rp_arrived(void *st, struct sim *s, int job)
 {
 	struct replay *r = st;
-	if (sim_job(s, job)->type != JM_SPARK_APP || r->job >= 0) {
+	if (!sim_scenario(s)->jobs[sim_job(s, job)->group].app || r->job >= 0) {
 		sim_reject_job(s, job, SIM_WHY_JOB_TYPE);
 		return;
 	}
@@ -145,7 +145,7 @@ static void rp_can_ever_place(const struct scn_policy *cfg, const struct scn *sc
 	(void)cfg, (void)sh;
 	v->why = SIM_WHY_NONE;
 	v->detail[0] = '\0';
-	if (sc->jobs[group].type != JM_SPARK_APP) {
+	if (!sc->jobs[group].app) {
 		v->why = SIM_WHY_JOB_TYPE;
 		snprintf(v->detail, sizeof v->detail, "log-replay places only the application of "
 			 "a Spark event log (hetsim replay-log)");

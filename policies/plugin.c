@@ -688,6 +688,67 @@ int hetsim_shape_gang_role(const struct hetsim_shape *sh)
 	return ((const struct sim_shape *)sh)->gang_role;
 }
 
+bool hetsim_shape_rigid(const struct hetsim_shape *sh)
+{
+	return ((const struct sim_shape *)sh)->rigid;
+}
+
+bool hetsim_shape_one_profile(const struct hetsim_shape *sh)
+{
+	return ((const struct sim_shape *)sh)->one_profile;
+}
+
+int hetsim_shape_masters(const struct hetsim_shape *sh)
+{
+	return ((const struct sim_shape *)sh)->nmasters;
+}
+
+static const struct sim_master *master_of(const struct hetsim_shape *hs, int k)
+{
+	const struct sim_shape *sh = (const struct sim_shape *)hs;
+	if (k < 0 || k >= sh->nmasters) {
+		fprintf(stderr, "hetsim: a plugin policy asked for master %d of a shape of %d "
+			"masters\n", k, sh->nmasters);
+		abort();
+	}
+	return &sh->master[k];
+}
+
+int64_t hetsim_master_mem_mib(const struct hetsim_shape *sh, int k)
+{
+	return master_of(sh, k)->mem_mib;
+}
+
+bool hetsim_master_mem_as_is(const struct hetsim_shape *sh, int k)
+{
+	return master_of(sh, k)->mem_as_is;
+}
+
+int hetsim_role_asker(const struct hetsim_shape *sh, int r) { return role_of(sh, r)->asker; }
+bool hetsim_role_mem_as_is(const struct hetsim_shape *sh, int r)
+{
+	return role_of(sh, r)->mem_as_is;
+}
+
+const char *hetsim_role_name(const struct hetsim_shape *sh, int r)
+{
+	if (r != SIM_ROLE_AM)
+		role_of(sh, r); /* in range */
+	return sim_role_name((const struct sim_shape *)sh, r);
+}
+
+const char *hetsim_role_what(const struct hetsim_shape *sh, int r)
+{
+	if (r != SIM_ROLE_AM)
+		role_of(sh, r);
+	return sim_role_what((const struct sim_shape *)sh, r);
+}
+
+const char *hetsim_shape_app_name(const struct hetsim_shape *sh)
+{
+	return sim_app_name((const struct sim_shape *)sh);
+}
+
 int hetsim_role_count(const struct hetsim_shape *sh, int r) { return role_of(sh, r)->count; }
 int hetsim_role_milli_cores(const struct hetsim_shape *sh, int r) { return role_of(sh, r)->cores; }
 int64_t hetsim_role_mem_mib(const struct hetsim_shape *sh, int r) { return role_of(sh, r)->mem_mib; }

@@ -1,5 +1,4 @@
 /* pol_common.c - job queues, tentative placement, feasibility. */
-#include "models.h"
 #include "pol_common.h"
 #include "pol_index.h"
 
@@ -390,13 +389,13 @@ static void ask_text(const struct sim_role *ro, struct pol_fit_rules r, char *bu
 }
 
 /* Role `r` of shape sh fits by rules: SIM_WHY_NONE, or fills v. */
-static int role_feasible(const struct scn *sc, int group, const struct sim_shape *sh, int role,
+static int role_feasible(const struct scn *sc, const struct sim_shape *sh, int role,
 			 struct pol_fit_rules r, struct pol_verdict *v)
 {
 	const struct sim_role *ro = &sh->role[role];
 	/* "executor", "ps executor", "worker executor" */
 	char rname[32];
-	const char *rn = jm_role_name(sc->jobs[group].type, role);
+	const char *rn = sim_role_name(sh, role);
 	snprintf(rname, sizeof rname, "%s%s", strcmp(rn, "executor") ? rn : "",
 		 strcmp(rn, "executor") ? " executor" : "executor");
 	/* milli-cores; the scenario's node groups count whole cores */
@@ -501,10 +500,11 @@ static void whole_feasible(const struct scn *sc, const struct sim_shape *sh,
 void pol_feasible(const struct scn *sc, int group, const struct sim_shape *sh,
 		  struct pol_fit_rules r, struct pol_verdict *v)
 {
+	(void)group; /* the shape says all it needs */
 	v->why = SIM_WHY_NONE;
 	v->detail[0] = '\0';
 	for (int role = 0; role < sh->nroles; role++)
-		if (sh->role[role].count > 0 && role_feasible(sc, group, sh, role, r, v))
+		if (sh->role[role].count > 0 && role_feasible(sc, sh, role, r, v))
 			return;
 	if (r.whole && sh->nroles > 1)
 		whole_feasible(sc, sh, r, v);

@@ -1,6 +1,5 @@
 /* registry.c - every policy, in one plain table (git's builtin table),
  * and the plugins registered at run time (plugin.c) after them. */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,38 +104,4 @@ const char *pol_names(void)
 						i ? ", " : "", ops[i]->name);
 	}
 	return names;
-}
-
-const struct pol_param *pol_param_spec(const struct policy_ops *ops, const char *key)
-{
-	for (const struct pol_param *p = ops->params; p && p->key; p++)
-		if (strcmp(p->key, key) == 0)
-			return p;
-	return NULL;
-}
-
-const char *pol_param_value(const struct policy_ops *ops, const struct scn_policy *cfg,
-			    const char *key)
-{
-	for (int i = 0; cfg && i < cfg->nparams; i++)
-		if (strcmp(cfg->params[i].key, key) == 0)
-			return cfg->params[i].value;
-	const struct pol_param *p = pol_param_spec(ops, key);
-	return p ? p->def : NULL;
-}
-
-double pol_param_num(const struct policy_ops *ops, const struct scn_policy *cfg, const char *key)
-{
-	for (int i = 0; cfg && i < cfg->nparams; i++)
-		if (strcmp(cfg->params[i].key, key) == 0)
-			return cfg->params[i].num;
-	const struct pol_param *p = pol_param_spec(ops, key);
-	return p ? p->def_num : NAN;
-}
-
-bool pol_param_bool(const struct policy_ops *ops, const struct scn_policy *cfg,
-		    const char *key)
-{
-	const char *v = pol_param_value(ops, cfg, key);
-	return v && strcmp(v, "true") == 0;
 }

@@ -1,11 +1,11 @@
 /* registry.h - the registered policies (policies/registry.c), and the
- * look-up of a configured policy's switches.
+ * look-up of a configured policy's switches (policies/pol_param.c).
  *
  * Module: policies/, the cluster-level policies, each one const ops
  * table (sim/policy.h, the kernel's interface to them), their registry
  * and what they share (pol_common, pol_index, pol_bits).  It includes
- * scenario/, sim/ and workloads/ (models.h: model ids), never input/ or
- * cli/. */
+ * scenario/ and sim/ only: never workloads/ (a policy learns what a job
+ * needs from its shape), input/ or cli/ (scripts/check-layers). */
 #ifndef HETSIM_REGISTRY_H
 #define HETSIM_REGISTRY_H
 

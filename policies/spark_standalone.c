@@ -47,7 +47,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "models.h"
 #include "pol_common.h"
 #include "pol_index.h"
 #include "registry.h"
@@ -92,8 +91,16 @@ static int whole_cores(int milli)
  * spark.deploy.defaultCores when it sets none (default_cores, whole
  * cores; 0: unlimited, the Master's Int.MaxValue); cores in milli-cores,
  * whole ones. */
-static struct app_shape shape_of(const struct sim_shape *sh, int type, bool gpu_aware,
-				 int default_cores)
+/* Executors of every role. */
+static int all_execs(const struct sim_shape *sh)
+{
+	int n = 0;
+	for (int r = 0; r < sh->nroles; r++)
+		n += sh->role[r].count;
+	return n;
+}
+
+static struct app_shape shape_of(const struct sim_shape *sh, bool gpu_aware, int default_cores)
 {
 	int64_t dc = (int64_t)default_cores * CLU_MILLI;
 	struct app_shape a = {whole_cores(sh->role[0].cores), sh->role[0].mem_mib,
@@ -110,7 +117,7 @@ static struct app_shape shape_of(const struct sim_shape *sh, int type, bool gpu_
 	}
 	if (gpu_aware) /* Spark's executor GPU amount is whole: a share asks one */
 		a.gpus = pol_whole_gpus(&sh->role[0]);
-	if (type == JM_MNIST) {
+	if (sh->one_profile) { /* the largest role's size, and cores for them all */
 		int c = CLU_MILLI;
 		for (int r = 0; r < sh->nroles; r++) {
 			if (whole_cores(sh->role[r].cores) > c)
@@ -121,14 +128,14 @@ static struct app_shape shape_of(const struct sim_shape *sh, int type, bool gpu_
 				a.gpus = pol_whole_gpus(&sh->role[r]);
 		}
 		a.exec_cores = c;
-		a.cores_max = c * (sh->role[0].count + sh->role[1].count);
+		a.cores_max = c * all_execs(sh);
 	}
 	return a;
 }
 
 static struct app_shape shape(const struct standalone *p, const struct sim_job *j)
 {
-	return shape_of(j->shape, j->type, p->gpu_aware, p->default_cores);
+	return shape_of(j->shape, p->gpu_aware, p->default_cores);
 }
 
 static bool sa_gpu_aware(const struct scn_policy *cfg)
@@ -200,11 +207,20 @@ static void *sa_init(struct sim *s, const struct scn_policy *cfg)
 	return p;
 }
 
+/* A role that a master of the job's own asks for (Angel's parameter
+ * servers, which deploy on YARN or Kubernetes: spark-semantics.md §5):
+ * the standalone Master runs no such master.  -1 if none. */
+static int mastered_role(const struct sim_shape *sh)
+{
+	for (int r = 0; r < sh->nroles; r++)
+		if (sh->role[r].asker > 0)
+			return r;
+	return -1;
+}
+
 static void sa_arrived(void *st, struct sim *s, int job)
 {
-	if (sim_job(s, job)->type == JM_ANGEL) {
-		/* Angel deploys its parameter servers on YARN or Kubernetes;
-		 * there is no standalone mode (spark-semantics.md §5) */
+	if (mastered_role(sim_job(s, job)->shape) >= 0) {
 		sim_reject_job(s, job, SIM_WHY_JOB_TYPE);
 		return;
 	}
@@ -363,16 +379,17 @@ static void sa_schedule(void *st, struct sim *s)
 static void sa_can_ever_place(const struct scn_policy *cfg, const struct scn *sc, int group,
 			      const struct sim_shape *sh, struct pol_verdict *v)
 {
-	int type = sc->jobs[group].type;
+	(void)group;
 	v->why = SIM_WHY_NONE;
 	v->detail[0] = '\0';
-	if (type == JM_ANGEL) {
+	int mr = mastered_role(sh);
+	if (mr >= 0) {
 		v->why = SIM_WHY_JOB_TYPE;
-		snprintf(v->detail, sizeof v->detail, "Spark-on-Angel has no standalone mode "
-			 "(its parameter servers deploy on YARN or Kubernetes)");
+		snprintf(v->detail, sizeof v->detail, "%s has no standalone mode (its %s deploy on "
+			 "YARN or Kubernetes)", sim_app_name(sh), sim_role_what(sh, mr));
 		return;
 	}
-	struct app_shape a = shape_of(sh, type, sa_gpu_aware(cfg),
+	struct app_shape a = shape_of(sh, sa_gpu_aware(cfg),
 				      (int)pol_param_num(&pol_spark_standalone, cfg, "default_cores"));
 	int min_cores = a.exec_cores ? a.exec_cores : CLU_MILLI;
 	char m[32], most[32];
@@ -421,11 +438,11 @@ static void sa_can_ever_place(const struct scn_policy *cfg, const struct scn *sc
 		v->why = SIM_WHY_CORES;
 		snprintf(v->detail, sizeof v->detail, "executors of %d cores and %s; the workers with "
 			 "that memory have at most %d cores", min_cores / CLU_MILLI, m, most_cores);
-	} else if (type == JM_MNIST && holds < sh->role[0].count + sh->role[1].count) {
+	} else if (sh->one_profile && sh->rigid && holds < all_execs(sh)) {
 		v->why = SIM_WHY_CAPACITY;
-		snprintf(v->detail, sizeof v->detail, "TFoS needs its %d executors (%d cores, %s "
-			 "each) up at once; the empty cluster holds %" PRId64,
-			 sh->role[0].count + sh->role[1].count, a.exec_cores / CLU_MILLI, m, holds);
+		snprintf(v->detail, sizeof v->detail, "%s needs its %d executors (%d cores, %s "
+			 "each) up at once; the empty cluster holds %" PRId64, sim_app_name(sh),
+			 all_execs(sh), a.exec_cores / CLU_MILLI, m, holds);
 	}
 }
 

@@ -47,7 +47,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models.h"
 #include "rng.h"
 #include "pol_common.h"
 #include "pol_index.h"
@@ -58,8 +57,10 @@
 #define YARN_RNG_HEARTBEAT ((enum rng_stream)(RNG_USER + 3))
 
 enum {
-	SPARK_AM_MIB = 512,       /* spark.yarn.am.memory (client mode) */
-	ANGEL_AM_MIB = 2048,      /* spark.angel.master.memory */
+	SPARK_AM_MIB = 512,       /* spark.yarn.am.memory (client mode): the
+				     master of a job that names none of its own
+				     size (sim_shape.nmasters 0, or a master of
+				     mem_mib 0) */
 };
 
 /* The scheduler's configuration: the policy's switches (yarn_params). */
@@ -109,9 +110,10 @@ static bool yarn_gpu_aware(const struct scn_policy *cfg)
 
 struct yarn_app {
 	bool active;              /* its AMs count against the AM limit */
-	int ams;                  /* AM containers it needs (1, or 2 for angel) */
-	int relaunch;             /* which AM (0 Spark's, 1 Angel's master) to
-				     launch again after a loss; -1: the next */
+	int ams;                  /* AM containers it needs (its masters) */
+	int cls;                  /* its AM class (yarn.cls) */
+	int relaunch;             /* which AM (its master k) to launch again
+				     after a loss; -1: the next */
 	int64_t am_mib;           /* their memory, total */
 	/* with nm_heartbeat: what the ResourceManager and the AM know */
 	bool registered;          /* its AMs are up and asked (polling began) */
@@ -124,6 +126,13 @@ struct yarn_app {
 	int64_t poll_iv_us;       /* the sleep after it */
 	int64_t next_alloc_us;    /* Spark's nextAllocationInterval */
 	int64_t poll_armed_us;    /* its pending poll timer, -1 if none */
+};
+
+/* Applications whose AMs are alike: as many, as large. */
+struct am_class {
+	int ams;
+	int64_t am_mib;           /* their memory, total */
+	struct pol_jobset pend;   /* not yet active, arrival order */
 };
 
 struct yarn {
@@ -139,10 +148,13 @@ struct yarn {
 	int64_t am_limit_mib, am_used_mib; /* the AM limit and what active AMs hold */
 	int am_limit_vcores, am_used_vcores; /* the same in vcores (the DRC checks them) */
 	int nactive;
-	struct pol_jobset pend[2]; /* applications not yet active, by AM class
-				     (0: Spark's AM alone, 1: with Angel's
-				     master), arrival order: the first of a
-				     class is the one of its size to try */
+	struct am_class *cls;     /* applications not yet active, by AM class
+				     (their AMs' count and memory: one Spark AM,
+				     a Spark AM and an Angel master, ...), each
+				     in arrival order: the first of a class is
+				     the one of its size to try; O(classes) of
+				     the run's shapes, two with the stock models */
+	int ncls, cap_cls;
 	int next_node;            /* heartbeat pointer */
 	struct pol_tent t;
 	bool indexed;             /* false with clu_plain_scan: scan every
@@ -221,18 +233,19 @@ static int64_t container_mib(const struct yconf *k, int64_t mem, bool overhead)
 	return (c + k->min_mib - 1) / k->min_mib * k->min_mib;
 }
 
-/* Executor container of role r: mnist_spark's executors all have the
- * size of the larger role (one spark.executor.memory per application).
+/* Executor container of role r: an application of one resource profile
+ * (sim_shape.one_profile: TFoS's ps and workers) has every executor of
+ * the larger role's size (one spark.executor.memory per application).
  * Its vcores are whole (a Resource's virtualCores is an int, normalised
  * up to minimum-allocation-vcores, 1): a request in milli-cores (a
  * trace's) is rounded up, in the kernel's milli-cores. */
-static void exec_shape_of(const struct yconf *k, const struct sim_shape *sh, int type, int r,
-			  int *cores, int64_t *mib, int *gpus)
+static void exec_shape_of(const struct yconf *k, const struct sim_shape *sh, int r, int *cores,
+			  int64_t *mib, int *gpus)
 {
 	/* yarn.io/gpu is a countable resource: a share asks one GPU */
 	int c = sh->role[r].cores, g = pol_whole_gpus(&sh->role[r]);
 	int64_t m = sh->role[r].mem_mib;
-	if (type == JM_MNIST)
+	if (sh->one_profile)
 		for (int q = 0; q < sh->nroles; q++) {
 			if (sh->role[q].cores > c)
 				c = sh->role[q].cores;
@@ -243,21 +256,54 @@ static void exec_shape_of(const struct yconf *k, const struct sim_shape *sh, int
 		}
 	*cores = c ? (int)(((int64_t)c + CLU_MILLI - 1) / CLU_MILLI * CLU_MILLI) : CLU_MILLI;
 	*gpus = k->drc ? g : 0;
-	/* Angel's PS containers hold their configured memory as is */
-	*mib = container_mib(k, m, !(type == JM_ANGEL && r == 1));
+	/* a container that holds its memory as is (Angel's PS) gets no
+	 * Spark overhead */
+	*mib = container_mib(k, m, !sh->role[r].mem_as_is);
 }
 
 static void exec_shape(const struct yconf *k, const struct sim_job *j, int r, int *cores,
 		       int64_t *mib, int *gpus)
 {
-	exec_shape_of(k, j->shape, j->type, r, cores, mib, gpus);
+	exec_shape_of(k, j->shape, r, cores, mib, gpus);
 }
 
-/* AM containers of a job of this type: their memory, total. */
-static int64_t am_mib_of(const struct yconf *k, int type)
+/* The AM containers a job of shape sh needs: its masters, or one. */
+static int masters_of(const struct sim_shape *sh)
 {
-	return container_mib(k, SPARK_AM_MIB, true) +
-	       (type == JM_ANGEL ? container_mib(k, ANGEL_AM_MIB, false) : 0);
+	return sh->nmasters > 0 ? sh->nmasters : 1;
+}
+
+/* The container of its AM i: the master's memory (plus Spark's overhead
+ * unless it holds it as is), or Spark's AM for a master of no size of
+ * its own. */
+static int64_t master_mib(const struct yconf *k, const struct sim_shape *sh, int i)
+{
+	if (sh->nmasters <= 0 || sh->master[i].mem_mib <= 0)
+		return container_mib(k, SPARK_AM_MIB, true);
+	return container_mib(k, sh->master[i].mem_mib, !sh->master[i].mem_as_is);
+}
+
+/* Its AM containers' memory: total, and the largest. */
+static int64_t am_mib_of(const struct yconf *k, const struct sim_shape *sh, int64_t *largest)
+{
+	int64_t sum = 0, big = 0;
+	for (int i = 0; i < masters_of(sh); i++) {
+		int64_t m = master_mib(k, sh, i);
+		sum += m;
+		if (m > big)
+			big = m;
+	}
+	if (largest)
+		*largest = big;
+	return sum;
+}
+
+/* Whether role r's containers are asked by a master of the job's own
+ * (Angel's, for its parameter servers) rather than by the application's
+ * executor allocator. */
+static bool by_master(const struct sim_shape *sh, int r)
+{
+	return sh->role[r].asker > 0;
 }
 
 /* Whether a job of group `group` (shape sh) fits the empty cluster
@@ -272,7 +318,7 @@ static int64_t am_mib_of(const struct yconf *k, int type)
 static void verdict(const struct yconf *k, const struct scn *sc, int group,
 		    const struct sim_shape *sh, bool with_am, struct pol_verdict *v)
 {
-	int type = sc->jobs[group].type;
+	(void)group;
 	int64_t biggest = 0;
 	char a[32], b[32], st[32];
 	v->why = SIM_WHY_NONE;
@@ -283,8 +329,8 @@ static void verdict(const struct yconf *k, const struct scn *sc, int group,
 	for (int r = 0; r < sh->nroles; r++) {
 		int cores, gpus;
 		int64_t mib;
-		exec_shape_of(k, sh, type, r, &cores, &mib, &gpus);
-		const char *rn = jm_role_name(type, r);
+		exec_shape_of(k, sh, r, &cores, &mib, &gpus);
+		const char *rn = sim_role_name(sh, r);
 		pol_fmt_mib(mib, a, sizeof a);
 		if (mib > k->max_mib) {
 			v->why = SIM_WHY_MAX_ALLOC;
@@ -324,7 +370,9 @@ static void verdict(const struct yconf *k, const struct scn *sc, int group,
 				return;
 			}
 		}
-		if (!(type == JM_MNIST || (type == JM_ANGEL && r == 1)))
+		/* the roles that must be up at once: all of a rigid one's, its
+		 * gang's */
+		if (!(sh->rigid || r == sh->gang_role))
 			continue;
 		int64_t holds = 0;
 		for (int g = 0; g < sc->ngroups; g++) {
@@ -336,18 +384,20 @@ static void verdict(const struct yconf *k, const struct scn *sc, int group,
 				per = ng->gpus / gpus;
 			holds += per * ng->count;
 		}
-		int want = type == JM_MNIST ? sh->role[0].count + sh->role[1].count
-						 : sh->role[r].count;
+		int want = sh->role[r].count; /* one profile: every role's in this size */
+		if (sh->one_profile)
+			for (int q = 0; q < sh->nroles; q++)
+				want += q != r ? sh->role[q].count : 0;
 		if (holds < want) {
 			v->why = SIM_WHY_CAPACITY;
 			snprintf(v->detail, sizeof v->detail, "%d %s containers of %s needed at once; "
 				 "the empty cluster holds %" PRId64, want,
-				 type == JM_MNIST ? "executor" : rn, a, holds);
+				 sh->one_profile ? "executor" : rn, a, holds);
 			return;
 		}
 	}
-	int64_t am = type == JM_ANGEL ? container_mib(k, ANGEL_AM_MIB, false)
-				      : container_mib(k, SPARK_AM_MIB, true); /* the larger */
+	int64_t am;
+	am_mib_of(k, sh, &am); /* the largest */
 	if (with_am && am > biggest) { /* after the executors: what submission finds first */
 		v->why = SIM_WHY_MEMORY;
 		snprintf(v->detail, sizeof v->detail, "its application master's container of %s "
@@ -415,8 +465,6 @@ static void *yarn_init(struct sim *s, const struct scn_policy *cfg)
 		offered_vcores += nm_vcores(g);
 	}
 	am_limits(y, offered, offered_vcores);
-	pol_jobset_init(&y->pend[0], sim_njobs(s));
-	pol_jobset_init(&y->pend[1], sim_njobs(s));
 	y->indexed = !clu_plain_scan;
 	if (y->k.nm_hb_us > 0)
 		hb_init(y, s);
@@ -436,21 +484,37 @@ static void *yarn_init(struct sim *s, const struct scn_policy *cfg)
  * waits (TaskSchedulerImpl.waitBackendReady) until that share of
  * spark.executor.instances has registered (YarnSchedulerBackend.
  * sufficientResourcesRegistered) or maxRegisteredResourcesWaitingTime
- * has passed since the backend was made (at submission).  Angel's
- * parameter servers come up first, as a gang: they count on top. */
+ * has passed since the backend was made (at submission).  Roles a master
+ * of the job's own asks for (Angel's parameter servers) come up first,
+ * as a gang: they count on top. */
 static void gate(struct yarn *y, struct sim *s, const struct sim_job *j)
 {
 	const struct sim_shape *sh = j->shape;
 	if (y->k.min_ratio <= 0 || y->k.max_wait_us <= 0)
 		return;
-	int expected = sh->role[0].count + (j->type == JM_MNIST ? sh->role[1].count : 0);
+	int expected = 0, own = 0; /* the allocator's executors; the masters' roles */
+	for (int r = 0; r < sh->nroles; r++)
+		*(by_master(sh, r) ? &own : &expected) += sh->role[r].count;
 	int n = (int)ceil(y->k.min_ratio * expected - 1e-9);
 	if (n <= 0)
 		return;
-	if (j->type == JM_ANGEL)
-		n += sh->role[1].count;
+	n += own;
 	sim_hold_tasks(s, j->id, n);
 	sim_policy_timer(s, (double)y->k.max_wait_us, (uint32_t)j->id << 2 | TK_GATE);
+}
+
+/* The AM class of application a (its AMs' count and memory), made on
+ * first use: O(classes). */
+static int am_class(struct yarn *y, const struct yarn_app *a)
+{
+	for (int c = 0; c < y->ncls; c++)
+		if (y->cls[c].ams == a->ams && y->cls[c].am_mib == a->am_mib)
+			return c;
+	xgrow(&y->cls, &y->cap_cls, y->ncls + 1, sizeof *y->cls);
+	struct am_class *c = &y->cls[y->ncls];
+	*c = (struct am_class){.ams = a->ams, .am_mib = a->am_mib};
+	pol_jobset_init(&c->pend, y->njobs);
+	return y->ncls++;
 }
 
 static void yarn_arrived(void *st, struct sim *s, int job)
@@ -458,9 +522,10 @@ static void yarn_arrived(void *st, struct sim *s, int job)
 	struct yarn *y = st;
 	const struct sim_job *j = sim_job(s, job);
 	struct yarn_app *a = &y->app[job];
-	a->ams = j->type == JM_ANGEL ? 2 : 1;
+	a->ams = masters_of(j->shape);
 	a->relaunch = -1;
-	a->am_mib = am_mib_of(&y->k, j->type);
+	a->am_mib = am_mib_of(&y->k, j->shape, NULL);
+	a->cls = am_class(y, a);
 	int why = pol_fits_arrived(&y->fits, s, j);
 	if (why == SIM_WHY_MAX_ALLOC || why == SIM_WHY_MAX_VCORES) {
 		sim_fail_job(s, job, why); /* the application fails: now, its arrival */
@@ -471,7 +536,7 @@ static void yarn_arrived(void *st, struct sim *s, int job)
 		return;
 	}
 	pol_jobset_add(&y->q, job);
-	pol_jobset_add(&y->pend[a->ams - 1], job);
+	pol_jobset_add(&y->cls[a->cls].pend, job);
 	a->poll_armed_us = -1;
 	gate(y, s, j);
 }
@@ -487,8 +552,8 @@ static void yarn_finished(void *st, struct sim *s, int job)
 		y->am_used_vcores -= y->app[job].ams;
 		y->nactive--;
 	}
-	pol_jobset_remove(&y->pend[y->app[job].ams - 1], job); /* a TFoS job may
-						time out before it is let in */
+	if (y->app[job].ams) /* arrived, and maybe not let in: a job may time out first */
+		pol_jobset_remove(&y->cls[y->app[job].cls].pend, job);
 	pol_jobset_remove(&y->q, job);
 	if (y->indexed || y->hb) {
 		pol_tree_set(&y->asking, job, INFINITY);
@@ -568,8 +633,8 @@ static void activate(struct yarn *y)
 {
 	for (;;) {
 		int best = -1;
-		for (int c = 0; c < 2; c++) {
-			int job = pol_jobset_first(&y->pend[c]);
+		for (int c = 0; c < y->ncls; c++) {
+			int job = pol_jobset_first(&y->cls[c].pend);
 			if (job >= 0 && (best < 0 || job < best) &&
 			    (y->nactive == 0 || am_fits(y, &y->app[job])))
 				best = job;
@@ -577,7 +642,7 @@ static void activate(struct yarn *y)
 		if (best < 0)
 			return;
 		struct yarn_app *a = &y->app[best];
-		pol_jobset_remove(&y->pend[a->ams - 1], best);
+		pol_jobset_remove(&y->cls[a->cls].pend, best);
 		a->active = true;
 		y->am_used_mib += a->am_mib;
 		y->am_used_vcores += a->ams;
@@ -596,40 +661,45 @@ static void serve(struct yarn *y, struct sim *s, int job)
 	struct yarn_app *a = &y->app[job];
 	pol_tent_reset(&y->t);
 	if (j->live->ams_live < a->ams) {
-		int64_t mib[2] = {container_mib(&y->k, SPARK_AM_MIB, true),
-				  container_mib(&y->k, ANGEL_AM_MIB, false)};
 		int which = a->relaunch >= 0 ? a->relaunch : j->live->ams_live;
-		int got = place(y, c, 1, SIM_ROLE_AM, CLU_MILLI, mib[which], 0);
+		int got = place(y, c, 1, SIM_ROLE_AM, CLU_MILLI, master_mib(&y->k, j->shape, which), 0);
 		if (got)
 			a->relaunch = -1;
 		pol_tent_launch(&y->t, s, job);
 		if (got && j->live->ams_live < a->ams)
-			serve(y, s, job); /* the second AM of an angel job */
+			serve(y, s, job); /* its next master (Angel's) */
 		return;
 	}
 	if (j->live->ams_ready < a->ams)
 		return; /* the AM asks for containers once it is up */
 	int cores, gpus;
 	int64_t mib;
-	if (j->type == JM_ANGEL && j->live->granted[1] < j->shape->role[1].count) {
-		exec_shape(&y->k, j, 1, &cores, &mib, &gpus);
-		int want = j->shape->role[1].count - j->live->granted[1];
-		if (place(y, c, want, 1, cores, mib, gpus) == want)
+	const struct sim_shape *sh = j->shape;
+	for (int r = 0; r < sh->nroles; r++) { /* a master's roles: each a gang, first */
+		if (!by_master(sh, r) || j->live->granted[r] >= sh->role[r].count)
+			continue;
+		exec_shape(&y->k, j, r, &cores, &mib, &gpus);
+		int want = sh->role[r].count - j->live->granted[r];
+		if (place(y, c, want, r, cores, mib, gpus) == want)
 			pol_tent_launch(&y->t, s, job);
 		pol_tent_reset(&y->t);
-		if (j->live->granted[1] < j->shape->role[1].count)
+		if (j->live->granted[r] < sh->role[r].count)
 			return;
 	}
-	if (j->type == JM_MNIST) { /* one executor size, roles in launch order */
+	if (sh->one_profile) { /* one executor size, roles in launch order */
 		exec_shape(&y->k, j, 0, &cores, &mib, &gpus);
 		while (sim_execs_wanted(j) > 0 && place(y, c, 1, sim_next_role(j), cores, mib, gpus))
 			pol_tent_launch(&y->t, s, job);
 		return;
 	}
-	exec_shape(&y->k, j, 0, &cores, &mib, &gpus);
-	int want = j->shape->role[0].count - j->live->granted[0];
-	place(y, c, want, 0, cores, mib, gpus);
-	pol_tent_launch(&y->t, s, job);
+	for (int r = 0; r < sh->nroles; r++) { /* the allocator's, role by role */
+		if (by_master(sh, r))
+			continue;
+		exec_shape(&y->k, j, r, &cores, &mib, &gpus);
+		int want = sh->role[r].count - j->live->granted[r];
+		place(y, c, want, r, cores, mib, gpus);
+		pol_tent_launch(&y->t, s, job);
+	}
 }
 
 /* ---- allocation latency (nm_heartbeat > 0) ---------------------------
@@ -655,15 +725,37 @@ static int64_t next_beat(const struct yarn *y, int p, int64_t t)
 	return t <= ph ? ph : ph + (t - ph + per - 1) / per * per;
 }
 
-/* Executor containers job j still wants of its AM's allocator (Angel's
- * parameter servers aside: its master asks for those). */
+/* Executor containers job j still wants of its AM's allocator (a
+ * master's roles aside: Angel's asks for its parameter servers). */
 static int exec_wanted(const struct sim_job *j)
 {
-	if (j->type == JM_ANGEL)
-		return j->shape->role[0].count - j->live->granted[0];
-	return sim_execs_wanted(j);
+	int n = 0;
+	for (int r = 0; r < j->shape->nroles; r++)
+		if (!by_master(j->shape, r) && j->live->granted[r] < j->shape->role[r].count)
+			n += j->shape->role[r].count - j->live->granted[r];
+	return n;
 }
 
+/* The allocator's next role: the first of its roles still short. */
+static int exec_role(const struct sim_job *j)
+{
+	for (int r = 0; r < j->shape->nroles; r++)
+		if (!by_master(j->shape, r) && j->live->granted[r] < j->shape->role[r].count)
+			return r;
+	return 0;
+}
+
+/* A master's role still short, or -1. */
+static int master_role(const struct sim_job *j)
+{
+	for (int r = 0; r < j->shape->nroles; r++)
+		if (by_master(j->shape, r) && j->live->granted[r] < j->shape->role[r].count)
+			return r;
+	return -1;
+}
+
+/* A request: an AM, a container of a role a master asks for (Angel's
+ * parameter servers), an executor of the allocator's. */
 enum req { RQ_NONE, RQ_AM, RQ_PS, RQ_EXEC };
 
 /* What application `job` asks of the RM now, and its container. */
@@ -675,20 +767,21 @@ static enum req request(const struct yarn *y, const struct sim *s, int job, stru
 		return RQ_NONE;
 	if (j->live->ams_live < a->ams) {
 		int which = a->relaunch >= 0 ? a->relaunch : j->live->ams_live;
-		*sh = (struct pol_shape){CLU_MILLI, which ? container_mib(&y->k, ANGEL_AM_MIB, false)
-						  : container_mib(&y->k, SPARK_AM_MIB, true), 0, 0};
+		*sh = (struct pol_shape){CLU_MILLI, master_mib(&y->k, j->shape, which), 0, 0};
 		return RQ_AM;
 	}
 	if (!a->registered)
 		return RQ_NONE;
-	if (j->type == JM_ANGEL && j->live->granted[1] < j->shape->role[1].count) {
-		exec_shape(&y->k, j, 1, &sh->cores, &sh->mem_mib, &sh->gpus);
+	int mr = master_role(j);
+	if (mr >= 0) {
+		exec_shape(&y->k, j, mr, &sh->cores, &sh->mem_mib, &sh->gpus);
 		return RQ_PS;
 	}
 	int want = y->k.am_init_us ? a->asked : exec_wanted(j);
 	if (want <= 0)
 		return RQ_NONE;
-	exec_shape(&y->k, j, 0, &sh->cores, &sh->mem_mib, &sh->gpus);
+	exec_shape(&y->k, j, j->shape->one_profile ? 0 : exec_role(j), &sh->cores, &sh->mem_mib,
+		   &sh->gpus);
 	return RQ_EXEC;
 }
 
@@ -843,7 +936,7 @@ static void polled(const struct yarn *y, struct yarn_app *a, int64_t now)
 static void launch_exec(struct sim *s, int job, int node, const struct pol_shape *sh)
 {
 	const struct sim_job *j = sim_job(s, job);
-	int role = j->type == JM_MNIST ? sim_next_role(j) : 0;
+	int role = j->shape->one_profile ? sim_next_role(j) : exec_role(j);
 	sim_launch_executor(s, job, role, node, sh->cores, sh->mem_mib, sh->gpus);
 }
 
@@ -883,7 +976,7 @@ static void assign(struct yarn *y, struct sim *s, int job, int node, enum req rq
 		if (j->live->ams_live == a->ams)
 			pol_queue_push(&y->parked, job);
 	} else if (rq == RQ_PS) {
-		sim_launch_executor(s, job, 1, node, sh->cores, sh->mem_mib, sh->gpus);
+		sim_launch_executor(s, job, master_role(j), node, sh->cores, sh->mem_mib, sh->gpus);
 	} else if (!y->k.am_init_us) {
 		launch_exec(s, job, node, sh);
 	} else {
@@ -1061,8 +1154,13 @@ static void yarn_exec_lost(void *st, struct sim *s, int job, const struct sim_ex
 {
 	(void)why;
 	struct yarn *y = st;
-	if (x->role == SIM_ROLE_AM) /* by its size: Spark's AM, or Angel's master */
-		y->app[job].relaunch = x->mem_mib == container_mib(&y->k, SPARK_AM_MIB, true) ? 0 : 1;
+	if (x->role == SIM_ROLE_AM) { /* which master, by its size (the first of it) */
+		const struct sim_shape *sh = sim_job(s, job)->shape;
+		int k = 0;
+		while (k + 1 < masters_of(sh) && master_mib(&y->k, sh, k) != x->mem_mib)
+			k++;
+		y->app[job].relaunch = k;
+	}
 	if (y->hb) {
 		struct yarn_app *a = &y->app[job];
 		if (x->role == SIM_ROLE_AM) {
@@ -1123,8 +1221,9 @@ static void yarn_fini(void *st)
 	free(y->held_mib);
 	free(y->held_cores);
 	pol_jobset_free(&y->q);
-	pol_jobset_free(&y->pend[0]);
-	pol_jobset_free(&y->pend[1]);
+	for (int c = 0; c < y->ncls; c++)
+		pol_jobset_free(&y->cls[c].pend);
+	free(y->cls);
 	pol_tent_fini(&y->t);
 	if (y->indexed)
 		pol_ix_free(&y->ix);

@@ -112,7 +112,31 @@ struct sim_role {
 			      one GPU */
 	int slots;         /* task slots of each executor: -1 = Spark's cores /
 			      task_cpus; else this many (0: runs no task) */
+	/* What a resource manager (yarn) learns of the role (sim_master):
+	 * who asks it for the role's containers, and what they hold. */
+	int asker;         /* 0: the job's first master, the application's
+			      executor allocator (Spark's: the executors
+			      spark.executor.instances counts), as it
+			      needs them; k > 0: its master k, which asks
+			      for every one of them at once once all the
+			      job's masters are up, before the application's
+			      executors (Angel's master, its parameter
+			      servers); a standalone cluster, which runs no
+			      master, cannot run such a role */
+	bool mem_as_is;    /* mem_mib is its container's memory as is (an
+			      Angel parameter server's); false: a JVM heap,
+			      to which the resource manager adds Spark's
+			      memory overhead */
 };
+
+/* An application master a resource manager starts for a job before its
+ * executors (YARN: the container holds its resources for the job's
+ * lifetime and runs no task; SIM_ROLE_AM). */
+struct sim_master {
+	int64_t mem_mib;   /* its memory, MiB */
+	bool mem_as_is;    /* as sim_role.mem_as_is */
+};
+#define SIM_MAX_MASTERS 2
 
 /* What every job of a scenario job group asks for (its model's shape
  * hook), and the model's hooks. */
@@ -129,6 +153,21 @@ struct sim_shape {
 				    holds its tasks till then; a TFoS cluster,
 				    whose training waits for every TF node), so
 				    a policy should give all or none */
+	/* what a policy learns of the application as a whole (sim_role's
+	 * asker and mem_as_is say it of each role) */
+	bool one_profile;        /* one resource profile for all its roles: each
+				    executor is as large as the largest role asks
+				    (cores, memory, GPUs), and every role's
+				    executors count against the application's
+				    cores (spark.executor.* and spark.cores.max
+				    are one per application: TFoS's ps and
+				    workers); false: each role its own size */
+	int nmasters;            /* masters a resource manager starts for it, in
+				    launch order: master 0 asks for the roles of
+				    asker 0, master k for those of asker k; 0:
+				    one, of the resource manager's default size
+				    (Spark's AM, spark.yarn.am.memory) */
+	struct sim_master master[SIM_MAX_MASTERS];
 	const struct sim_job_ops *ops; /* its job model's hooks (the kernel sets) */
 	int id;                  /* its index among the run's shapes, 0 ..
 				    sim_nshapes - 1 (the kernel sets): what
@@ -583,12 +622,40 @@ struct sim_job_ops {
 	/* The names of its states (sim_job_set_state), by number, for
 	 * timelines: NULL-terminated; NULL: the model has none to show. */
 	const char *const *state_names;
+	/* Its roles' names, by role ("executor", "ps"), for executors.csv
+	 * and messages; and what a message calls a role's executors, in
+	 * full and plural ("parameter servers"; NULL: the name). */
+	const char *roles[2];
+	const char *roles_what[2];
+	/* What a policy's message calls the application ("TFoS",
+	 * "Spark-on-Angel"); NULL: "the application". */
+	const char *app_name;
 	/* Job group g's work rate on one GPU of model `gpu_model` (a
 	 * throughput matrix's entry, gavel: sim_job_throughput), in units of
 	 * its own, the same for every model; 0: it cannot run there.  NULL:
 	 * 1 on every model (the job's speed does not depend on it). */
 	double (*throughput)(const struct scn *sc, int g, const char *gpu_model);
 };
+
+/* Role `role` of shape sh by name ("am" for SIM_ROLE_AM, "?" for one
+ * its model names not), what messages call its executors, and what
+ * they call the application (sim_job_ops.roles, roles_what, app_name):
+ * a policy names a job's parts by these, never by its model. */
+static inline const char *sim_role_name(const struct sim_shape *sh, int role)
+{
+	if (role < 0)
+		return "am";
+	return role < 2 && sh->ops->roles[role] ? sh->ops->roles[role] : "?";
+}
+static inline const char *sim_role_what(const struct sim_shape *sh, int role)
+{
+	return role >= 0 && role < 2 && sh->ops->roles_what[role] ? sh->ops->roles_what[role]
+								  : sim_role_name(sh, role);
+}
+static inline const char *sim_app_name(const struct sim_shape *sh)
+{
+	return sh->ops->app_name ? sh->ops->app_name : "the application";
+}
 
 /* The DAG the kernel builds for job (g, idx) of sc with seed `seed`
  * (the task_launch overhead preset, then the model's build hook; no

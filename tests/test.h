@@ -38,6 +38,8 @@ int test_suite_importers(void);
 int test_suite_cli(void);
 int test_suite_catalogue(void);
 int test_suite_report(void);
+int test_suite_gang(void);
+int test_suite_layers(void);
 int test_suite_plugin(void);
 
 /* Add a suite with the given tests (NULL-terminated pairs). */

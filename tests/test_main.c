@@ -40,6 +40,8 @@ static const struct {
 	{"cli", test_suite_cli},
 	{"catalogue", test_suite_catalogue},
 	{"report", test_suite_report},
+	{"gang", test_suite_gang},
+	{"layers", test_suite_layers},
 	{"plugin", test_suite_plugin}, /* last: it unloads its plugins */
 };
 

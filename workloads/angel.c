@@ -52,6 +52,8 @@ static void angel_build(const struct scn *s, int g, int idx, uint64_t seed, stru
 	}
 }
 
+#define ANGEL_MASTER_MIB 2048 /* spark.angel.master.memory */
+
 /* Role 0: the Spark executors; role 1: the parameter servers, which run
  * no task and start as a gang before the first task (waitForAllPS). */
 static void angel_shape(const struct scn *s, int g, struct sim_shape *out)
@@ -63,6 +65,15 @@ static void angel_shape(const struct scn *s, int g, struct sim_shape *out)
 	wl_set_role(&out->role[1], &p->ps, p->ps.count > 0 ? p->ps.count : 1, grp);
 	out->role[1].slots = 0;
 	out->gang_role = 1;
+	/* Two applications on a resource manager: the Spark one, whose AM
+	 * (of the manager's default size) asks for the executors, and
+	 * Angel's, whose master (spark.angel.master.memory) asks for the
+	 * parameter servers; their containers hold the memory configured,
+	 * no Spark overhead on top */
+	out->nmasters = 2;
+	out->master[1] = (struct sim_master){.mem_mib = ANGEL_MASTER_MIB, .mem_as_is = true};
+	out->role[1].asker = 1;
+	out->role[1].mem_as_is = true;
 }
 
 static int angel_check(const struct scn *s, int g, char *err, size_t errlen)
@@ -122,13 +133,15 @@ static const struct sim_job_ops angel_ops = {
 	.shape = angel_shape,
 	.build = angel_build,
 	.exec_lost = angel_exec_lost,
+	.roles = {"executor", "ps"},
+	.roles_what = {NULL, "parameter servers"},
+	.app_name = "Spark-on-Angel",
 };
 
 static const char *const angel_clock_kernels[] = {"angel_compute", "angel_pushpull", NULL};
 
 const struct job_model jm_angel = {
 	.name = "angel",
-	.roles = {"executor", "ps"},
 	.keys = angel_keys,
 	.nkeys = ARRAY_LEN(angel_keys),
 	.params_size = sizeof(struct jm_angel),

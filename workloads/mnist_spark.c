@@ -553,6 +553,9 @@ static void mn_shape(const struct scn *s, int g, struct sim_shape *out)
 	wl_set_role(&out->role[1], &p->worker, p->cluster_size - 1, grp);
 	out->role[0].slots = out->role[1].slots = 1;
 	out->rigid = true; /* every TF node is up before training starts */
+	/* one spark.executor.* for both roles: TFoS's executors are all
+	 * alike, and all count against spark.cores.max */
+	out->one_profile = true;
 }
 
 /* ---- the scenario's keys -------------------------------------------- */
@@ -666,11 +669,12 @@ static const struct sim_job_ops mn_ops = {
 	.exec_lost = mn_exec_lost,
 	.preempt_cost_us = mn_preempt_cost,
 	.throughput = mn_throughput,
+	.roles = {"ps", "worker"},
+	.app_name = "TFoS",
 };
 
 const struct job_model jm_mnist_spark = {
 	.name = "mnist_spark",
-	.roles = {"ps", "worker"},
 	.keys = mn_keys,
 	.nkeys = ARRAY_LEN(mn_keys),
 	.params_size = sizeof(struct jm_mnist),

@@ -74,7 +74,6 @@ struct jm_given {
 
 struct job_model {
 	const char *name;          /* `type:` in scenario files */
-	const char *roles[2];      /* role names in executors.csv, by role */
 	const struct jm_key *keys; /* its keys beyond the generic ones
 				      (name, type, count, arrival, require,
 				      prefer, cores_max, task_cpus) */

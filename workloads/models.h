@@ -4,7 +4,8 @@
  * it here (jm_find) and stores its index (scn_job_group.type), its
  * table (model) and its hooks (ops).  Adding a model: its file in
  * workloads/, its entry below and in models.c, its page in docs
- * (docs/writing-a-job-model.md).
+ * (docs/writing-a-job-model.md); or, without a build of hetsim's own
+ * (a test's model), jm_add.
  */
 #ifndef HETSIM_MODELS_H
 #define HETSIM_MODELS_H
@@ -31,6 +32,15 @@ extern const struct job_model jm_wordcount, jm_mnist_spark, jm_synthetic, jm_ang
 	jm_spark_app;
 extern const struct job_model *const jm_registry[JM_MODELS];
 
+/* Models past the built-in ones, added while the program runs (a
+ * test's example model, tests/model_gang.c): jm_add registers m after
+ * the others and returns its index, or -1 when the table is full
+ * (SCN_MAX_MODELS) or the name taken.  jm_count is how many models
+ * there are, jm_at(t) model t (NULL past them): what every list of the
+ * models reads, so that an added one is known wherever a built-in is. */
+int jm_add(const struct job_model *m);
+int jm_count(void);
+const struct job_model *jm_at(int t);
 /* The model named `name`, or NULL; its index into *id. */
 const struct job_model *jm_find(const char *name, int *id);
 /* Model t's name ("wordcount", ...), "?" past the registry. */

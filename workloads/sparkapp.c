@@ -85,11 +85,11 @@ static const struct sim_job_ops app_ops = {
 	.shape = app_shape,
 	.build = app_build,
 	.dag_shared = app_dag_shared,
+	.roles = {"executor"},
 };
 
 const struct job_model jm_spark_app = {
 	.name = "spark-app",
-	.roles = {"executor"},
 	.loaded = app_loaded,
 	.tasks = app_tasks,
 	.ops = &app_ops,

@@ -67,11 +67,11 @@ static const struct sim_job_ops syn_ops = {
 	.shape = syn_shape,
 	.build = syn_build,
 	.dag_shared = syn_dag_shared,
+	.roles = {"executor"},
 };
 
 const struct job_model jm_synthetic = {
 	.name = "synthetic",
-	.roles = {"executor"},
 	.keys = syn_keys,
 	.nkeys = ARRAY_LEN(syn_keys),
 	.params_size = sizeof(struct jm_synthetic),

@@ -137,11 +137,11 @@ static const struct sim_job_ops tr_ops = {
 	.job_shape = tr_job_shape,
 	.arrived = tr_arrived,
 	.build = tr_build,
+	.roles = {"executor", "executor2"},
 };
 
 const struct job_model jm_trace = {
 	.name = "trace",
-	.roles = {"executor", "executor2"},
 	.loaded = tr_loaded,
 	.tasks = tr_tasks,
 	.ops = &tr_ops,

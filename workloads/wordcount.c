@@ -205,13 +205,13 @@ static const struct jm_wordcount wc_defaults = {
 static const struct sim_job_ops wc_ops = {
 	.shape = wc_shape,
 	.build = wc_build,
+	.roles = {"executor"},
 };
 
 static const char *const wc_clock_kernels[] = {"wordcount_map", "wordcount_reduce", NULL};
 
 const struct job_model jm_wordcount = {
 	.name = "wordcount",
-	.roles = {"executor"},
 	.keys = wc_keys,
 	.nkeys = ARRAY_LEN(wc_keys),
 	.params_size = sizeof(struct jm_wordcount),

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models.h"
 #include "rng.h"
 #include "scenario.h"
 #include "sim.h"
@@ -99,4 +100,16 @@ int wl_need_kernel(const struct scn *s, int g, const char *kernel, const char *d
 		 "in the cost model%s", jg->pos.file, jg->pos.line, jg->pos.col, jg->name,
 		 kernel, dev, s->cost.nkernels ? "" : " (the scenario has no cost_model)");
 	return -1;
+}
+
+/* models.h's jm_pos: here, below the registry (models.c names every
+ * model, and the models call this), so that no two files lean on each
+ * other. */
+const struct scn_pos *jm_pos(const struct job_model *m, const struct jm_given *given,
+			     const char *key)
+{
+	for (int k = 0; k < m->nkeys; k++)
+		if (strcmp(m->keys[k].key, key) == 0 && given->at[k].line)
+			return &given->at[k];
+	return &given->group;
 }

@@ -263,6 +263,37 @@ uint64_t hetsim_role_labels(const struct hetsim_shape *sh, int r); /* labels req
 /* The role whose executors must all be up before the job starts (a
  * gang), or -1. */
 int hetsim_shape_gang_role(const struct hetsim_shape *sh);
+/* Whether the job runs only once every executor of every role is up
+ * (a TFoS cluster, a trace job): give it all or none. */
+bool hetsim_shape_rigid(const struct hetsim_shape *sh);
+
+/* What a resource manager learns of the job, from its model (the same
+ * data yarn and spark-standalone read; docs/writing-a-job-model.md,
+ * "What policies see").  A policy names a job's parts by these, never
+ * by its model. */
+/* One resource profile for all its roles: every executor as large as
+ * the largest role asks, and all of them the application's (TFoS). */
+bool hetsim_shape_one_profile(const struct hetsim_shape *sh);
+/* Application masters a resource manager starts for it before its
+ * executors, in launch order; 0: one, of the manager's default size. */
+int hetsim_shape_masters(const struct hetsim_shape *sh);
+/* Master k's memory, MiB (0: the manager's default, Spark's AM), and
+ * whether that is its container's as is (no Spark overhead added). */
+int64_t hetsim_master_mem_mib(const struct hetsim_shape *sh, int k);
+bool hetsim_master_mem_as_is(const struct hetsim_shape *sh, int k);
+/* Who asks for role r's containers: 0 the application's executor
+ * allocator (its master 0), as it needs them; k > 0 its master k, all
+ * at once, once every master is up (Angel's parameter servers). */
+int hetsim_role_asker(const struct hetsim_shape *sh, int r);
+/* Whether role r's memory is its container's as is (no Spark overhead). */
+bool hetsim_role_mem_as_is(const struct hetsim_shape *sh, int r);
+/* Role r's name ("executor", "ps"; "am" for -1, an application master), what a
+ * message calls its executors ("parameter servers"), and what it calls
+ * the application ("TFoS"; "the application" where its model names it
+ * not).  Static strings. */
+const char *hetsim_role_name(const struct hetsim_shape *sh, int r);
+const char *hetsim_role_what(const struct hetsim_shape *sh, int r);
+const char *hetsim_shape_app_name(const struct hetsim_shape *sh);
 
 /* ---- the cluster -------------------------------------------------- */
 
