@@ -1,8 +1,9 @@
 /* scn_int.h - what the scenario loader's files share (input/scn_*.c;
  * nothing outside the loader includes it): the limits of docs/scenario.md,
  * the walk's state (struct ld), and the functions one section file calls
- * in another, grouped by the file that defines them.  The public entry
- * points are in input/load.h, which it includes.
+ * in another, grouped by the file that defines them (each one's contract
+ * is at its definition).  The public entry points are in input/load.h,
+ * which it includes.
  *
  * Each walker returns 0, or -1 after scn_fail() wrote the one error
  * message.  Everything allocated is hung on the scn at once (arrays are

@@ -3,8 +3,9 @@
  * the estimates of what one loaded scenario and one of its runs hold.
  *
  * The lowest file of the loader: it walks no YAML and calls nothing of
- * input/ (sim/util.h only), so that the trace reader (input/trace.c) and
- * the loader's checks (scn_check.c) and sweeps (scn_load.c) can all ask it.
+ * input/ (sim/util.h only), so that the trace builder (input/trace_build.c)
+ * and the loader's checks (scn_check.c) and sweeps (scn_load.c) can all ask
+ * it: the trace reader no longer calls back into the loader's files.
  */
 #include "scn_int.h"
 

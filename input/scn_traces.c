@@ -229,9 +229,6 @@ int scn_load_trace_nodes(struct ld *ld, const struct yn *m, int *cap)
 	return rc;
 }
 
-static int load_trace_opts(struct ld *ld, const struct yn *m, struct trace_opts *o, char **path);
-static int trace_err(struct ld *ld, const struct yn *at, const char *err);
-
 /* What load_trace_opts allocated (the name lists; the names are the
  * tree's). */
 static void trace_opts_free(struct trace_opts *o)

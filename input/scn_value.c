@@ -21,6 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The one error message: "file:line:col: message" at node `at` into
+ * ld->err (nothing when ld->errlen is 0).  Returns -1, for
+ * `return scn_fail(...)`. */
 int scn_fail(struct ld *ld, const struct yn *at, const char *fmt, ...)
 {
 	char msg[1024];
@@ -69,12 +72,13 @@ static const char *where(const char *what)
 	return strcmp(what, "top level") == 0 ? "at" : "in";
 }
 
+/* Where node v is written, kept in the scenario for later messages. */
 struct scn_pos scn_pos_at(const struct ld *ld, const struct yn *v)
 {
 	return (struct scn_pos){ld->file, v->line, v->col};
 }
 
-
+/* v is a node of kind k (what: the key or block it is, for the message). */
 int scn_want(struct ld *ld, const struct yn *v, enum yn_kind k, const char *what)
 {
 	static const char *const kinds[] = {[YN_SCALAR] = "a scalar", [YN_SEQ] = "a list",
@@ -94,6 +98,8 @@ int scn_want_list(struct ld *ld, const struct yn *v, const char *what, const cha
 	return 0;
 }
 
+/* Key k of `what` is none of `keys`: the message, with the nearest key as
+ * a suggestion or else the known ones. */
 int scn_unknown_key(struct ld *ld, const struct yn *k, const char *what,
 		       const char *const *keys, int n)
 {
@@ -106,6 +112,7 @@ int scn_unknown_key(struct ld *ld, const struct yn *k, const char *what,
 		    scn_join(keys, n, list, sizeof list));
 }
 
+/* s is one of the n strings of v. */
 bool scn_in_list(const char *s, const char *const *v, int n)
 {
 	for (int i = 0; i < n; i++)
@@ -156,6 +163,7 @@ int scn_check_items(struct ld *ld, const struct yn *v, const char *what)
 	return 0;
 }
 
+/* Items of a name list checked by scn_check_items, and item i. */
 int scn_nitems(const struct yn *v)
 {
 	return v->kind == YN_SEQ ? v->nkids : 1;
@@ -203,6 +211,7 @@ static const char *int_text(const struct yn *v)
 	return ok ? p : NULL;
 }
 
+/* A decimal integer in [lo, hi]. */
 int scn_get_ll(struct ld *ld, const struct yn *v, long long lo, long long hi, long long *out)
 {
 	const char *p = int_text(v);
@@ -220,6 +229,7 @@ int scn_get_ll(struct ld *ld, const struct yn *v, long long lo, long long hi, lo
 	return 0;
 }
 
+/* An int >= lo. */
 int scn_get_int(struct ld *ld, const struct yn *v, int lo, int *out)
 {
 	long long x;
@@ -247,6 +257,7 @@ int scn_opt_int(struct ld *ld, const struct yn *map, const char *key, int lo, in
 	return v ? scn_get_int(ld, v, lo, out) : 0;
 }
 
+/* An optional scn_get_lim key: left as is when absent. */
 int scn_opt_lim(struct ld *ld, const struct yn *map, const char *key, int lo, int hi,
 		   const char *what, int *out)
 {
@@ -254,6 +265,7 @@ int scn_opt_lim(struct ld *ld, const struct yn *map, const char *key, int lo, in
 	return v ? scn_get_lim(ld, v, lo, hi, what, out) : 0;
 }
 
+/* A seed: any integer from 0 to 2^64 - 1. */
 int scn_get_seed(struct ld *ld, const struct yn *v, uint64_t *out)
 {
 	const char *p = int_text(v);
@@ -445,6 +457,7 @@ int scn_get_time(struct ld *ld, const struct yn *v, enum sign sign, int64_t *us)
 	return 0;
 }
 
+/* An optional scn_get_time key: left as is when absent. */
 int scn_opt_time(struct ld *ld, const struct yn *map, const char *key, enum sign sign,
 		    int64_t *us)
 {
@@ -577,7 +590,8 @@ int scn_get_dist(struct ld *ld, const struct yn *v, enum qty q, struct scn_dist 
 		    scn_join(names, ARRAY_LEN(names), list, sizeof list));
 }
 
-
+/* Label `name` into *bits, added to the scenario's label names when new
+ * (at most SCN_MAX_LABELS of them). */
 int scn_add_label(struct ld *ld, const struct yn *at, const char *name, uint64_t *bits)
 {
 	struct scn *s = ld->s;
@@ -670,10 +684,7 @@ const struct yn *scn_entry_name(const struct yn *list, int i)
 	return yn_get(list->kids[i], "name");
 }
 
-/* Entry i's name equals an earlier entry's: report it.  The names loaded
- * so far are at `names` (the name field of entry 0 of an array of
- * `stride`-byte structs).  O(i): lists are at most MAX_GROUPS or
- * MAX_STAGES long. */
+/* The hash of a name in the sets of scn_check_unique (FNV-1a). */
 uint64_t scn_name_hash(const char *p)
 {
 	return fnv1a(FNV1A_BASIS, p, strlen(p));
@@ -715,6 +726,7 @@ int scn_check_len(struct ld *ld, const struct yn *list, int max, const char *wha
 	return 0;
 }
 
+/* A boolean: exactly true or false. */
 int scn_get_bool(struct ld *ld, const struct yn *v, bool *out)
 {
 	if (v->kind != YN_SCALAR || !scn_is_bool(v->str))

@@ -9,7 +9,8 @@
  * The importers (trace_swf.c, trace_openb.c, trace_pai.c,
  * trace_philly.c) and the format registry (trace.c) call it; it calls
  * no importer nor trace.c, only the memory limit (scn_mem.c) of the
- * loader, sim/rng.h and sim/util.h.
+ * loader, input/zread.h (to close the importer's file), sim/rng.h and
+ * sim/util.h.
  */
 #include "trace.h"
 
