@@ -668,7 +668,7 @@ out:
 }
 
 /* The slowdown the twin's node applies with `busy` cores busy: as the
- * loader's busy curve for a WordCount (input/scn_load.c), the largest
+ * loader's busy curve for a WordCount (input/scn_cost.c), the largest
  * of the word count kernels' cpu contention entries at min(busy, its
  * largest k), 1 without any; *kmax gets the largest measured k (0:
  * none). */

@@ -5,14 +5,14 @@
  * validated but not built), a handler per event kind takes the fields
  * it needs into struct slog.  Lookups by id go through small open-
  * addressing hash tables; strings and arrays kept live in one pool,
- * dropped at once by slog_free.
+ * dropped at once by slog_free (both in sparklog_store.c).  What a read
+ * log says (rule and reason names, stage spans, `trace info`) is in
+ * sparklog_info.c.
  */
-#include "sparklog.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,182 +21,9 @@
 
 #include "json.h"
 #include "scenario.h"
+#include "sparklog_store.h"
 #include "util.h"
 #include "zread.h"
-
-/* ---- the pool: strings and arrays that live as long as the log ------ */
-
-struct chunk {
-	struct chunk *next;
-	size_t cap, used;
-	_Alignas(8) char mem[];
-};
-
-struct slog_mem {
-	struct chunk *head;
-};
-
-#define CHUNK ((size_t)64 << 10)
-
-static void *pool_alloc(struct slog_mem *m, size_t n)
-{
-	n = (n + 7) & ~(size_t)7;
-	struct chunk *c = m->head;
-	if (!c || c->cap - c->used < n) {
-		size_t cap = n > CHUNK / 4 ? n : CHUNK; /* a big request gets its own */
-		c = xmalloc(sizeof *c + cap);
-		c->cap = cap;
-		c->used = 0;
-		if (m->head && cap != CHUNK) { /* keep filling the current chunk */
-			c->next = m->head->next;
-			m->head->next = c;
-		} else {
-			c->next = m->head;
-			m->head = c;
-		}
-	}
-	void *p = c->mem + c->used;
-	c->used += n;
-	return p;
-}
-
-static const char *pool_str(struct slog_mem *m, const char *s, size_t n)
-{
-	char *p = pool_alloc(m, n + 1);
-	memcpy(p, s, n);
-	p[n] = '\0';
-	return p;
-}
-
-static void pool_free(struct slog_mem *m)
-{
-	if (!m)
-		return;
-	while (m->head) {
-		struct chunk *c = m->head;
-		m->head = c->next;
-		free(c);
-	}
-	free(m);
-}
-
-/* ---- hash tables --------------------------------------------------- */
-
-static uint64_t mix(uint64_t x) /* splitmix64's finaliser */
-{
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9u;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebu;
-	return x ^ (x >> 31);
-}
-
-/* int64 -> index (>= 0) */
-struct imap {
-	int64_t *key;
-	int *val;                  /* -1: empty slot */
-	size_t cap, n;             /* cap: a power of two, or 0 */
-};
-
-static int imap_get(const struct imap *m, int64_t k)
-{
-	if (!m->cap)
-		return -1;
-	for (size_t i = mix((uint64_t)k) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
-		if (m->val[i] < 0)
-			return -1;
-		if (m->key[i] == k)
-			return m->val[i];
-	}
-}
-
-static void imap_put(struct imap *m, int64_t k, int v); /* k absent */
-
-static void imap_grow(struct imap *m)
-{
-	struct imap old = *m;
-	m->cap = old.cap ? old.cap * 2 : 64;
-	m->n = 0;
-	m->key = xmalloc(m->cap * sizeof *m->key);
-	m->val = xmalloc(m->cap * sizeof *m->val);
-	memset(m->val, 0xff, m->cap * sizeof *m->val);
-	for (size_t i = 0; i < old.cap; i++)
-		if (old.val[i] >= 0)
-			imap_put(m, old.key[i], old.val[i]);
-	free(old.key);
-	free(old.val);
-}
-
-static void imap_put(struct imap *m, int64_t k, int v)
-{
-	if (2 * (m->n + 1) > m->cap)
-		imap_grow(m);
-	size_t i = mix((uint64_t)k) & (m->cap - 1);
-	while (m->val[i] >= 0)
-		i = (i + 1) & (m->cap - 1);
-	m->key[i] = k;
-	m->val[i] = v;
-	m->n++;
-}
-
-static void imap_free(struct imap *m)
-{
-	free(m->key);
-	free(m->val);
-}
-
-/* string -> index; keys borrowed (pool strings) */
-struct smap {
-	struct sslot {
-		const char *key;
-		uint64_t h;
-		int val;           /* -1: empty */
-	} *slot;
-	size_t cap, n;
-};
-
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325u; /* FNV-1a */
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3u;
-	return h;
-}
-
-static int smap_get(const struct smap *m, const char *k)
-{
-	if (!m->cap)
-		return -1;
-	uint64_t h = hash_str(k);
-	for (size_t i = h & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
-		if (m->slot[i].val < 0)
-			return -1;
-		if (m->slot[i].h == h && !strcmp(m->slot[i].key, k))
-			return m->slot[i].val;
-	}
-}
-
-static void smap_put(struct smap *m, const char *k, int v) /* k absent */
-{
-	if (2 * (m->n + 1) > m->cap) {
-		struct smap old = *m;
-		m->cap = old.cap ? old.cap * 2 : 16;
-		m->n = 0;
-		m->slot = xmalloc(m->cap * sizeof *m->slot);
-		for (size_t i = 0; i < m->cap; i++)
-			m->slot[i].val = -1;
-		for (size_t i = 0; i < old.cap; i++)
-			if (old.slot[i].val >= 0)
-				smap_put(m, old.slot[i].key, old.slot[i].val);
-		free(old.slot);
-	}
-	uint64_t h = hash_str(k);
-	size_t i = h & (m->cap - 1);
-	while (m->slot[i].val >= 0)
-		i = (i + 1) & (m->cap - 1);
-	m->slot[i] = (struct sslot){k, h, v};
-	m->n++;
-}
 
 /* ---- the reader ---------------------------------------------------- */
 
@@ -384,18 +211,18 @@ static int get_tree(struct rd *r, const struct json *obj, const char *key, const
 
 static const char *keep(struct rd *r, const char *s)
 {
-	return s ? pool_str(r->l->mem, s, strlen(s)) : NULL;
+	return s ? slog_pool_str(r->l->mem, s, strlen(s)) : NULL;
 }
 
 static int host_index(struct rd *r, const char *host)
 {
-	int h = smap_get(&r->host_of, host);
+	int h = slog_smap_get(&r->host_of, host);
 	if (h >= 0)
 		return h;
 	struct slog *l = r->l;
 	xgrow(&l->hosts, &r->cap_hosts, l->nhosts + 1, sizeof *l->hosts);
 	l->hosts[l->nhosts] = keep(r, host);
-	smap_put(&r->host_of, l->hosts[l->nhosts], l->nhosts);
+	slog_smap_put(&r->host_of, l->hosts[l->nhosts], l->nhosts);
 	return l->nhosts++;
 }
 
@@ -407,7 +234,7 @@ static int get_ids(struct rd *r, const struct json *obj, const char *key, const 
 	int k = get_tree(r, obj, key, in, false, JSON_ARRAY, &a);
 	if (k <= 0)
 		return k;
-	int *out = pool_alloc(r->l->mem, (json_len(a) ? json_len(a) : 1) * sizeof *out);
+	int *out = slog_pool_alloc(r->l->mem, (json_len(a) ? json_len(a) : 1) * sizeof *out);
 	int i = 0;
 	for (const struct json *e = json_first(a); e; e = json_next(e), i++) {
 		int64_t x;
@@ -610,11 +437,11 @@ static int on_profile(struct rd *r, const struct json *ev)
 	    request(r, task, "cpus", TK, false, NULL, &p.task_cpus) < 0 ||
 	    request(r, task, "gpu", TK, false, NULL, &p.task_gpus) < 0)
 		return -1;
-	if (imap_get(&r->profile_of, p.id) >= 0)
+	if (slog_imap_get(&r->profile_of, p.id) >= 0)
 		return incon(r, SLOG_PROFILE_DUP, json_col(r->jp, json_get(ev, "Resource Profile Id")),
 			     "resource profile %d was added already", p.id);
 	xgrow(&l->profiles, &r->cap_profiles, l->nprofiles + 1, sizeof *l->profiles);
-	imap_put(&r->profile_of, p.id, l->nprofiles);
+	slog_imap_put(&r->profile_of, p.id, l->nprofiles);
 	l->profiles[l->nprofiles++] = p;
 	return 0;
 }
@@ -625,7 +452,7 @@ static int add_exec(struct rd *r, const char *id, int host, int64_t at)
 	xgrow(&l->execs, &r->cap_execs, l->nexecs + 1, sizeof *l->execs);
 	struct slog_exec *x = &l->execs[l->nexecs];
 	*x = (struct slog_exec){.id = keep(r, id), .host = host, .added_ms = at, .removed_ms = -1};
-	smap_put(&r->exec_of, x->id, l->nexecs);
+	slog_smap_put(&r->exec_of, x->id, l->nexecs);
 	return l->nexecs++;
 }
 
@@ -646,7 +473,7 @@ static int on_exec_added(struct rd *r, const struct json *ev)
 	    get_tree(r, res, "gpu", "Resources", false, JSON_OBJECT, &gpu) < 0 ||
 	    get_tree(r, gpu, "addresses", "gpu", false, JSON_ARRAY, &addr) < 0)
 		return -1;
-	if (smap_get(&r->exec_of, id) >= 0)
+	if (slog_smap_get(&r->exec_of, id) >= 0)
 		return incon(r, SLOG_EXEC_DUP, json_col(r->jp, json_get(ev, "Executor ID")),
 			     "executor '%s' was added already", id);
 	if (addr && json_len(addr) > SCN_MAX_GPUS) /* a GPU a bit of a node's mask */
@@ -669,7 +496,7 @@ static int on_exec_removed(struct rd *r, const struct json *ev)
 	    get_str(r, ev, "Removed Reason", "", false, &why) < 0)
 		return -1;
 	int64_t col = json_col(r->jp, json_get(ev, "Executor ID"));
-	int x = smap_get(&r->exec_of, id);
+	int x = slog_smap_get(&r->exec_of, id);
 	if (x < 0)
 		return incon(r, SLOG_EXEC_UNKNOWN, col, "executor '%s' was never added", id);
 	struct slog_exec *e = &r->l->execs[x];
@@ -724,14 +551,14 @@ static int64_t stage_key(int id, int attempt)
 static struct slog_stage *stage_for(struct rd *r, const struct sinfo *s)
 {
 	struct slog *l = r->l;
-	int i = imap_get(&r->stage_of, stage_key(s->id, s->attempt));
+	int i = slog_imap_get(&r->stage_of, stage_key(s->id, s->attempt));
 	if (i >= 0)
 		return &l->stages[i];
 	xgrow(&l->stages, &r->cap_stages, l->nstages + 1, sizeof *l->stages);
 	struct slog_stage *st = &l->stages[l->nstages];
 	*st = (struct slog_stage){.id = s->id, .attempt = s->attempt, .job = -1,
 				  .submit_ms = -1, .end_ms = -1};
-	imap_put(&r->stage_of, stage_key(s->id, s->attempt), l->nstages++);
+	slog_imap_put(&r->stage_of, stage_key(s->id, s->attempt), l->nstages++);
 	return st;
 }
 
@@ -760,17 +587,17 @@ static int on_job_start(struct rd *r, const struct json *ev)
 			return wrong(r, infos, "Stage Infos", "an array of objects");
 		if (stage_info(r, si, "Stage Infos", false, &s) < 0)
 			return -1;
-		if (imap_get(&r->job_of, j.id) < 0) { /* (a duplicate job changes nothing) */
+		if (slog_imap_get(&r->job_of, j.id) < 0) { /* (a duplicate job changes nothing) */
 			struct slog_stage *st = stage_for(r, &s);
 			if (!st->submitted && !st->name)
 				stage_set(r, st, &s);
 		}
 	}
-	if (imap_get(&r->job_of, j.id) >= 0)
+	if (slog_imap_get(&r->job_of, j.id) >= 0)
 		return incon(r, SLOG_JOB_DUP, json_col(r->jp, json_get(ev, "Job ID")),
 			     "job %d was started already", j.id);
 	xgrow(&l->jobs, &r->cap_jobs, l->njobs + 1, sizeof *l->jobs);
-	imap_put(&r->job_of, j.id, l->njobs);
+	slog_imap_put(&r->job_of, j.id, l->njobs);
 	l->jobs[l->njobs++] = j;
 	return 0;
 }
@@ -787,7 +614,7 @@ static int on_job_end(struct rd *r, const struct json *ev)
 	    get_str(r, res, "Result", "Job Result", false, &result) < 0)
 		return -1;
 	int64_t col = json_col(r->jp, json_get(ev, "Job ID"));
-	int i = imap_get(&r->job_of, id);
+	int i = slog_imap_get(&r->job_of, id);
 	if (i < 0)
 		return incon(r, SLOG_JOB_UNKNOWN, col, "job %d was never started", id);
 	struct slog_job *j = &r->l->jobs[i];
@@ -812,7 +639,7 @@ static int on_stage_submitted(struct rd *r, const struct json *ev)
 	if (get_tree(r, ev, "Stage Info", "", true, JSON_OBJECT, &si) < 0 ||
 	    stage_info(r, si, "Stage Info", false, &s) < 0)
 		return -1;
-	int i = imap_get(&r->stage_of, stage_key(s.id, s.attempt));
+	int i = slog_imap_get(&r->stage_of, stage_key(s.id, s.attempt));
 	if (i >= 0 && r->l->stages[i].submitted)
 		return incon(r, SLOG_STAGE_DUP, json_col(r->jp, json_get(si, "Stage ID")),
 			     "stage %d attempt %d was submitted already", s.id, s.attempt);
@@ -831,7 +658,7 @@ static int on_stage_completed(struct rd *r, const struct json *ev)
 	    stage_info(r, si, "Stage Info", true, &s) < 0)
 		return -1;
 	int64_t col = json_col(r->jp, json_get(si, "Stage ID"));
-	int i = imap_get(&r->stage_of, stage_key(s.id, s.attempt));
+	int i = slog_imap_get(&r->stage_of, stage_key(s.id, s.attempt));
 	if (i < 0 || !r->l->stages[i].submitted)
 		return incon(r, SLOG_STAGE_UNSUBMITTED, col, "stage %d attempt %d was never submitted",
 			     s.id, s.attempt);
@@ -944,17 +771,17 @@ static int on_task_end(struct rd *r, const struct json *ev)
 	struct tfields f;
 	if (task_fields(r, ev, &f) < 0)
 		return -1;
-	int s = imap_get(&r->stage_of, stage_key(f.stage_id, f.attempt));
+	int s = slog_imap_get(&r->stage_of, stage_key(f.stage_id, f.attempt));
 	if (s < 0 || !l->stages[s].submitted)
 		return incon(r, SLOG_TASK_NO_STAGE, json_col(r->jp, json_get(ev, "Stage ID")),
 			     "task %" PRId64 " is of stage %d attempt %d, never submitted", f.id,
 			     f.stage_id, f.attempt);
-	if (imap_get(&r->task_seen, f.id) >= 0)
+	if (slog_imap_get(&r->task_seen, f.id) >= 0)
 		return incon(r, SLOG_TASK_DUP, json_col(r->jp, json_get(f.info, "Task ID")),
 			     "task %" PRId64 " ended already", f.id);
 	if (l->ntasks == INT_MAX)
 		return bad(r, 1, "more than %d task ends", INT_MAX);
-	int x = smap_get(&r->exec_of, f.exec_id);
+	int x = slog_smap_get(&r->exec_of, f.exec_id);
 	if (x < 0) {
 		if (incon(r, SLOG_TASK_NO_EXEC, json_col(r->jp, json_get(f.info, "Executor ID")),
 			  "task %" PRId64 " ran on executor '%s', never added", f.id, f.exec_id) < 0)
@@ -987,7 +814,7 @@ static int on_task_end(struct rd *r, const struct json *ev)
 		   fetch, f.has_grt == 1, &t.result_ms) < 0)
 		return -1;
 	xgrow(&l->tasks, &r->cap_tasks, l->ntasks + 1, sizeof *l->tasks);
-	imap_put(&r->task_seen, f.id, l->ntasks);
+	slog_imap_put(&r->task_seen, f.id, l->ntasks);
 	l->tasks[l->ntasks++] = t;
 	return 0;
 }
@@ -1114,19 +941,19 @@ static void finish(struct rd *r)
 	struct imap job_of_stage = {0};
 	for (int j = 0; j < l->njobs; j++)
 		for (int k = 0; k < l->jobs[j].nstages; k++)
-			if (imap_get(&job_of_stage, l->jobs[j].stage_ids[k]) < 0)
-				imap_put(&job_of_stage, l->jobs[j].stage_ids[k], j);
+			if (slog_imap_get(&job_of_stage, l->jobs[j].stage_ids[k]) < 0)
+				slog_imap_put(&job_of_stage, l->jobs[j].stage_ids[k], j);
 	for (int i = 0; i < n; i++)
-		l->stages[i].job = imap_get(&job_of_stage, l->stages[i].id);
-	imap_free(&job_of_stage);
+		l->stages[i].job = slog_imap_get(&job_of_stage, l->stages[i].id);
+	slog_imap_free(&job_of_stage);
 }
 
 static void rd_free(struct rd *r)
 {
-	imap_free(&r->stage_of);
-	imap_free(&r->job_of);
-	imap_free(&r->task_seen);
-	imap_free(&r->profile_of);
+	slog_imap_free(&r->stage_of);
+	slog_imap_free(&r->job_of);
+	slog_imap_free(&r->task_seen);
+	slog_imap_free(&r->profile_of);
 	free(r->exec_of.slot);
 	free(r->host_of.slot);
 	json_free(r->jp);
@@ -1168,7 +995,7 @@ struct slog *slog_read(const char *path, const struct slog_opts *opts, char *err
 	}
 	struct slog *l = xcalloc(1, sizeof *l);
 	l->mem = xcalloc(1, sizeof *l->mem);
-	l->path = pool_str(l->mem, path, strlen(path));
+	l->path = slog_pool_str(l->mem, path, strlen(path));
 	l->compressed = zr_compressed(r.z);
 	l->app = (struct slog_app){.start_ms = -1, .end_ms = -1};
 	l->env = (struct slog_env){.executor_cores = -1, .task_cpus = -1, .executor_gpus = -1,
@@ -1213,281 +1040,7 @@ void slog_free(struct slog *l)
 	free(l->jobs);
 	free(l->stages);
 	free(l->tasks);
-	pool_free(l->mem);
+	slog_pool_free(l->mem);
 	free(l);
 }
 
-/* ---- reading the log ----------------------------------------------- */
-
-const char *slog_rule_what(enum slog_rule k)
-{
-	static const char *const what[SLOG_NRULES] = {
-		[SLOG_APP_DUP] = "application starts after the first",
-		[SLOG_APP_END_EARLY] = "application ends before its start",
-		[SLOG_PROFILE_DUP] = "resource profiles added again",
-		[SLOG_EXEC_DUP] = "executors added again",
-		[SLOG_EXEC_UNKNOWN] = "removals of executors never added",
-		[SLOG_EXEC_REMOVED_TWICE] = "removals of executors already removed",
-		[SLOG_EXEC_REMOVED_EARLY] = "executor removals before the add",
-		[SLOG_JOB_DUP] = "job starts of jobs already started",
-		[SLOG_JOB_UNKNOWN] = "job ends of jobs never started",
-		[SLOG_JOB_ENDED_TWICE] = "job ends of jobs already ended",
-		[SLOG_JOB_END_EARLY] = "job ends before their submission",
-		[SLOG_STAGE_DUP] = "stage submissions of stages already submitted",
-		[SLOG_STAGE_UNSUBMITTED] = "stage completions of stages never submitted",
-		[SLOG_STAGE_COMPLETED_TWICE] = "stage completions of stages already completed",
-		[SLOG_STAGE_END_EARLY] = "stage completions before their submission",
-		[SLOG_TASK_NO_STAGE] = "task ends of stages never submitted",
-		[SLOG_TASK_DUP] = "task ends of tasks already ended",
-		[SLOG_TASK_NO_EXEC] = "task ends on executors never added",
-		[SLOG_TASK_FINISH_EARLY] = "task ends finishing before their launch",
-		[SLOG_TASK_METRIC] = "task time metrics outside [0, 2^31 - 1] ms",
-	};
-	return (unsigned)k < SLOG_NRULES ? what[k] : "?";
-}
-
-const char *slog_rule_action(enum slog_rule k)
-{
-	switch (k) {
-	case SLOG_APP_END_EARLY:
-	case SLOG_EXEC_REMOVED_EARLY:
-	case SLOG_JOB_END_EARLY:
-	case SLOG_STAGE_END_EARLY:
-	case SLOG_TASK_FINISH_EARLY:
-		return "clamped";
-	case SLOG_TASK_NO_EXEC:
-		return "executor added implicitly";
-	case SLOG_TASK_METRIC:
-		return "dropped";
-	default:
-		return "skipped";
-	}
-}
-
-const char *slog_reason_name(enum slog_reason k)
-{
-	static const char *const names[SLOG_NREASONS] = {
-		[SLOG_R_SUCCESS] = "Success", [SLOG_R_RESUBMITTED] = "Resubmitted",
-		[SLOG_R_FETCH_FAILED] = "FetchFailed", [SLOG_R_EXCEPTION] = "ExceptionFailure",
-		[SLOG_R_RESULT_LOST] = "TaskResultLost", [SLOG_R_KILLED] = "TaskKilled",
-		[SLOG_R_COMMIT_DENIED] = "TaskCommitDenied",
-		[SLOG_R_EXECUTOR_LOST] = "ExecutorLostFailure", [SLOG_R_UNKNOWN] = "UnknownReason",
-	};
-	return (unsigned)k < SLOG_NREASONS ? names[k] : "?";
-}
-
-struct slog_span slog_stage_span(const struct slog *l, int stage)
-{
-	const struct slog_stage *st = &l->stages[stage];
-	struct slog_span s = {.logged_ms = -1, .first_launch_ms = -1, .last_finish_ms = -1,
-			      .tasks = st->task_n};
-	if (st->submit_ms >= 0 && st->end_ms >= 0)
-		s.logged_ms = st->end_ms - st->submit_ms;
-	for (int t = st->task_lo; t < st->task_lo + st->task_n; t++) {
-		const struct slog_task *k = &l->tasks[t];
-		if (s.first_launch_ms < 0 || k->launch_ms < s.first_launch_ms)
-			s.first_launch_ms = k->launch_ms;
-		if (s.last_finish_ms < 0 || k->finish_ms > s.last_finish_ms)
-			s.last_finish_ms = k->finish_ms;
-	}
-	return s;
-}
-
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x > y) - (x < y);
-}
-
-double slog_stage_task_quantile(const struct slog *l, int stage, double p)
-{
-	const struct slog_stage *st = &l->stages[stage];
-	int n = st->task_n;
-	if (n == 0)
-		return -1;
-	int64_t *d = xmalloc((size_t)n * sizeof *d);
-	for (int i = 0; i < n; i++)
-		d[i] = l->tasks[st->task_lo + i].finish_ms - l->tasks[st->task_lo + i].launch_ms;
-	qsort(d, (size_t)n, sizeof *d, cmp_i64);
-	double pos = (n - 1) * p;
-	int lo = (int)floor(pos);
-	double q = lo + 1 < n ? d[lo] + (pos - lo) * (double)(d[lo + 1] - d[lo]) : (double)d[lo];
-	free(d);
-	return q;
-}
-
-/* ---- slog_info ----------------------------------------------------- */
-
-static const char *or_dash(const char *s)
-{
-	return s && *s ? s : "-";
-}
-
-/* A -1-for-unset figure as text. */
-static const char *num_or_dash(double x, char *buf, size_t n)
-{
-	if (x < 0)
-		return "-";
-	snprintf(buf, n, "%g", x);
-	return buf;
-}
-
-static const char *ms_or_dash(int64_t ms, char *buf, size_t n)
-{
-	if (ms < 0)
-		return "-";
-	snprintf(buf, n, "%" PRId64, ms);
-	return buf;
-}
-
-struct xev {
-	int64_t t;
-	int d;       /* +1 added, -1 removed */
-	int cores;
-};
-
-static int cmp_xev(const void *a, const void *b)
-{
-	const struct xev *x = a, *y = b;
-	if (x->t != y->t)
-		return x->t < y->t ? -1 : 1;
-	return (x->d > y->d) - (x->d < y->d); /* removals first at a tie */
-}
-
-static void info_execs(FILE *out, const struct slog *l)
-{
-	int removed = 0, implicit = 0, gpus = 0, at_once = 0, now = 0;
-	int64_t cores = 0, cores_now = 0, cores_at_once = 0;
-	struct xev *ev = xmalloc((size_t)(2 * l->nexecs + 1) * sizeof *ev);
-	int n = 0;
-	bool *host_used = xcalloc((size_t)l->nhosts + 1, sizeof *host_used);
-	int hosts = 0;
-	for (int i = 0; i < l->nexecs; i++) {
-		const struct slog_exec *e = &l->execs[i];
-		removed += e->removed_ms >= 0;
-		implicit += e->implicit;
-		gpus += e->gpus;
-		cores += e->cores;
-		if (e->host >= 0 && !host_used[e->host]) {
-			host_used[e->host] = true;
-			hosts++;
-		}
-		ev[n++] = (struct xev){e->added_ms, 1, e->cores};
-		if (e->removed_ms >= 0)
-			ev[n++] = (struct xev){e->removed_ms, -1, e->cores};
-	}
-	qsort(ev, (size_t)n, sizeof *ev, cmp_xev);
-	for (int i = 0; i < n; i++) {
-		now += ev[i].d;
-		cores_now += ev[i].d * ev[i].cores;
-		if (now > at_once)
-			at_once = now;
-		if (cores_now > cores_at_once)
-			cores_at_once = cores_now;
-	}
-	fprintf(out, "executors: %d added (%d implicitly), %d removed, at most %d at once "
-		"(%" PRId64 " cores); %d hosts, %" PRId64 " cores, %d GPUs in all\n",
-		l->nexecs, implicit, removed, at_once, cores_at_once, hosts, cores, gpus);
-	free(ev);
-	free(host_used);
-}
-
-static void info_counts(FILE *out, const struct slog *l)
-{
-	int jobs_ok = 0, jobs_ended = 0;
-	for (int j = 0; j < l->njobs; j++) {
-		jobs_ended += l->jobs[j].end_ms >= 0;
-		jobs_ok += l->jobs[j].result && !strcmp(l->jobs[j].result, "JobSucceeded");
-	}
-	fprintf(out, "jobs: %d (%d succeeded, %d failed, %d without an end)\n", l->njobs, jobs_ok,
-		jobs_ended - jobs_ok, l->njobs - jobs_ended);
-	int sub = 0, done = 0, failed = 0;
-	for (int i = 0; i < l->nstages; i++) {
-		const struct slog_stage *st = &l->stages[i];
-		sub += st->submitted;
-		done += st->completed;
-		failed += st->completed && st->failure;
-	}
-	fprintf(out, "stages: %d submitted (%d completed, %d of them failed), %d never submitted "
-		"(listed by a job, skipped)\n", sub, done, failed, l->nstages - sub);
-	int ok = 0, tf = 0, tk = 0, spec = 0;
-	for (int t = 0; t < l->ntasks; t++) {
-		unsigned f = l->tasks[t].flags;
-		tk += (f & SLOG_KILLED) != 0;
-		tf += (f & SLOG_FAILED) && !(f & SLOG_KILLED);
-		ok += !(f & (SLOG_FAILED | SLOG_KILLED));
-		spec += (f & SLOG_SPECULATIVE) != 0;
-	}
-	fprintf(out, "tasks: %d ended (%d succeeded, %d failed, %d killed, %d speculative), "
-		"%" PRId64 " started\n", l->ntasks, ok, tf, tk, spec, l->task_starts);
-}
-
-static void info_stages(FILE *out, const struct slog *l)
-{
-	fprintf(out, "%6s %7s %6s %11s %9s %9s %9s %9s  %s\n", "stage", "attempt", "tasks",
-		"logged_ms", "span_ms", "p50_ms", "p95_ms", "max_ms", "name");
-	for (int i = 0; i < l->nstages; i++) {
-		const struct slog_stage *st = &l->stages[i];
-		if (!st->submitted)
-			continue;
-		struct slog_span s = slog_stage_span(l, i);
-		char logged[24] = "-", span[24] = "-", p50[24] = "-", p95[24] = "-", max[24] = "-";
-		if (s.logged_ms >= 0)
-			snprintf(logged, sizeof logged, "%" PRId64, s.logged_ms);
-		if (s.tasks) {
-			snprintf(span, sizeof span, "%" PRId64, s.last_finish_ms - s.first_launch_ms);
-			snprintf(p50, sizeof p50, "%.1f", slog_stage_task_quantile(l, i, 0.5));
-			snprintf(p95, sizeof p95, "%.1f", slog_stage_task_quantile(l, i, 0.95));
-			snprintf(max, sizeof max, "%.0f", slog_stage_task_quantile(l, i, 1));
-		}
-		fprintf(out, "%6d %7d %6d %11s %9s %9s %9s %9s  %s\n", st->id, st->attempt, s.tasks,
-			logged, span, p50, p95, max, or_dash(st->name));
-	}
-}
-
-int slog_info(FILE *out, const struct slog *l)
-{
-	char b1[32], b2[32], b3[32], b4[32];
-	const struct slog_app *a = &l->app;
-	const struct slog_env *e = &l->env;
-	fprintf(out, "file: %s (Spark event log, JSON lines%s; %" PRId64 " lines, %" PRId64
-		" events, %" PRId64 " of kinds not read)\n", l->path,
-		l->compressed ? ", zstd-compressed" : "", l->lines, l->events, l->other_events);
-	fprintf(out, "spark: %s\n", or_dash(a->spark_version));
-	fprintf(out, "app: %s, id %s, user %s\n", or_dash(a->name), or_dash(a->id), or_dash(a->user));
-	if (a->start_ms >= 0 && a->end_ms >= 0)
-		fprintf(out, "time: %" PRId64 " to %" PRId64 " ms (%.3f s)\n", a->start_ms, a->end_ms,
-			(double)(a->end_ms - a->start_ms) / 1000);
-	else
-		fprintf(out, "time: %s to %s ms\n", ms_or_dash(a->start_ms, b1, sizeof b1),
-			ms_or_dash(a->end_ms, b2, sizeof b2));
-	fprintf(out, "config: master %s, executor cores %s, task cpus %s, executor gpus %s, "
-		"task gpus %s, dynamic allocation %s\n", or_dash(e->master),
-		num_or_dash(e->executor_cores, b1, sizeof b1), num_or_dash(e->task_cpus, b2, sizeof b2),
-		num_or_dash(e->executor_gpus, b3, sizeof b3), num_or_dash(e->task_gpus, b4, sizeof b4),
-		e->dyn_alloc < 0 ? "-" : e->dyn_alloc ? "true" : "false");
-	for (int i = 0; i < l->nprofiles; i++) {
-		const struct slog_profile *p = &l->profiles[i];
-		char b5[32], b6[32];
-		fprintf(out, "profile %d: executor %s cores, %s MiB + %s MiB overhead, %s GPUs; "
-			"task %s cpus, %s GPUs\n", p->id,
-			num_or_dash((double)p->exec_cores, b1, sizeof b1),
-			num_or_dash((double)p->exec_mem_mib, b2, sizeof b2),
-			num_or_dash((double)p->exec_overhead_mib, b3, sizeof b3),
-			num_or_dash((double)p->exec_gpus, b4, sizeof b4),
-			num_or_dash(p->task_cpus, b5, sizeof b5), num_or_dash(p->task_gpus, b6, sizeof b6));
-	}
-	info_execs(out, l);
-	info_counts(out, l);
-	info_stages(out, l);
-	int64_t any = 0;
-	for (int k = 0; k < SLOG_NRULES; k++)
-		any += l->count[k];
-	fprintf(out, "records skipped or clamped:%s\n", any ? "" : " none");
-	for (int k = 0; k < SLOG_NRULES; k++)
-		if (l->count[k])
-			fprintf(out, "  %" PRId64 " %s: %s (first at line %" PRId64 ")\n", l->count[k],
-				slog_rule_what((enum slog_rule)k), slog_rule_action((enum slog_rule)k),
-				l->first_line[k]);
-	return ferror(out) ? -1 : 0;
-}

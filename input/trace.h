@@ -181,6 +181,13 @@ extern const struct trace_format *const trace_formats[];
 extern const int trace_nformats;
 const struct trace_format *trace_format(const char *name);
 
+/* The builder's run (trace_build.c, for trace_read): format f's jobs
+ * hook on z (NULL for a directory format; closed here) into t, under o,
+ * then the window, the order and the time scale.  0, or -1 with one line
+ * in err (t is the caller's to free either way). */
+int tr_read_jobs(const struct trace_format *f, const struct trace_opts *o, struct scn_trace *t,
+		 struct zr *z, char *err, size_t errlen);
+
 /* Read the jobs of trace file `path` under o.  Returns the trace (free
  * with scn_trace_free) or NULL with one line in err. */
 struct scn_trace *trace_read(const char *path, const struct trace_opts *o, char *err,

@@ -79,7 +79,7 @@ double wl_cost_at(const struct wl_cost *c, double work, double cpu_speed, uint64
 /* The longest time priced (wl_cost_at, wl_cost_us) while a watch is on,
  * and the coefficients and work that gave it: the loader's check that
  * no task passes the simulated clock names the coefficient to blame
- * (input/scn_load.c, check_time_scale).  wl_cost_watch(w) zeroes *w and
+ * (input/scn_check.c, scn_check_time_scale).  wl_cost_watch(w) zeroes *w and
  * starts recording into it (this thread only); wl_cost_watch(NULL)
  * stops. */
 struct wl_cost_max {
