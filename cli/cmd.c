@@ -5,7 +5,6 @@
 #include "registry.h"
 #include "load.h"
 #include "cmd.h"
-#include "hetsim/policy.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -15,12 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models.h"
 #include "policy.h"
 #include "scenario.h"
 #include "sim.h"
 #include "util.h"
-#include "workload.h"
 
 /* One option's value into out; -1 (a message printed) if bad. */
 static int take(const char *cmd, const struct cmd_opt *o, int k, const char *v,
