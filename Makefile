@@ -136,11 +136,15 @@ $(TESTBIN): $(LIB_OBJ) $(TEST_OBJ) $(CUDA_HOST_OBJ) $(BUILD)/BLAS
 run: deps $(BIN)
 	./$(BIN) run scenarios/paper-mixed.yaml --policy spark-standalone --policy label-dual
 
-# The modules' layers first (scripts/check-layers: no include cycle),
-# then the CUnit suites, then tests/mpi-sweep.sh (it builds MPI=1
-# itself) where OpenMPI is installed; not under the sanitizers.
+# The modules' layers first (scripts/check-layers: no include cycle,
+# policies and workloads side by side, no policy reading a job's model;
+# scripts/check-file-cycles: no circle of files within a module, from
+# the objects), then the CUnit suites, then tests/mpi-sweep.sh (it
+# builds MPI=1 itself) where OpenMPI is installed; not under the
+# sanitizers.
 check: deps $(BIN) $(TESTBIN)
 	scripts/check-layers
+	scripts/check-file-cycles $(BUILD)
 	./$(TESTBIN)
 ifeq ($(SAN),1)
 	@echo "mpi-sweep: skipped (SAN=1)"
