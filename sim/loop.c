@@ -688,9 +688,9 @@ static bool keep_event(void *ctx, const struct eq_event *ev)
 /* A node's end event moves when the task that ends first there changes
  * or its rate does, leaving the old one behind as stale: one per change
  * on the node (share.h), where moving every task's end left one per task
- * running there.  On oversubscribed nodes (yarn's memory-only
- * calculator, label-dual's memory calculator) they can still outnumber
- * the live events, and every push and pop pays for the bigger heap.
+ * running there.  On oversubscribed nodes (a policy whose calculator
+ * counts memory only) they can still outnumber the live events, and
+ * every push and pop pays for the bigger heap.
  * When the superseded ends exceed the live events, drop the stale events
  * at once: O(n), and the order of the others is unchanged (eq_compact),
  * so nothing that happens changes. */

@@ -125,10 +125,10 @@ struct sim_shape {
 				    all be up before the job's first task
 				    starts (a gang of parameter servers) */
 	bool rigid;              /* the job runs only once every executor of
-				    every role is up (a trace job, whose model
-				    holds its tasks till then; a TFoS cluster,
-				    whose training waits for every TF node), so
-				    a policy should give all or none */
+				    every role is up (its model holds its tasks
+				    till then, or its work waits for every one
+				    of them), so a policy should give all or
+				    none */
 	const struct sim_job_ops *ops; /* its job model's hooks (the kernel sets) */
 	int id;                  /* its index among the run's shapes, 0 ..
 				    sim_nshapes - 1 (the kernel sets): what
@@ -330,7 +330,7 @@ int sim_run(struct sim *s);
 extern bool sim_recount;
 
 /* The engine drops stale events from its queue once superseded task ends
- * are at least this many and half the queue (sim.c, maybe_compact); it
+ * are at least this many and half the queue (loop.c, maybe_compact); it
  * never changes what happens.  Tests lower it to compact at once. */
 extern uint64_t sim_compact_min;
 extern uint64_t sim_compactions; /* compactions made so far, all runs (tests) */
@@ -339,7 +339,7 @@ extern uint64_t sim_compactions; /* compactions made so far, all runs (tests) */
 int64_t sim_now(const struct sim *s);
 const struct scn *sim_scenario(const struct sim *s);
 const struct clu *sim_cluster(const struct sim *s);
-/* The first member of struct sim (sim.c), public so that these two are
+/* The first member of struct sim (kernel.h), public so that these two are
  * inline: policies and outputs ask for jobs millions of times a run. */
 struct sim_pub {
 	struct sim_job *jobs;
@@ -361,7 +361,7 @@ uint64_t sim_queue_pushes(const struct sim *s);
 void sim_set_exec_sink(struct sim *s, sim_exec_sink fn, void *ctx);
 /* Called when a job model changes a job's state (sim_job_set_state), and
  * once with state -1 when the job ends: the state it leaves, since when,
- * and now (timelines: a TFoS cluster's phases). */
+ * and now (timelines: a job's phases). */
 typedef void (*sim_state_sink)(void *ctx, const struct sim *s, const struct sim_job *j,
 			       int state, int64_t from_us, int64_t to_us);
 void sim_set_state_sink(struct sim *s, sim_state_sink fn, void *ctx);
