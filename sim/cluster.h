@@ -68,10 +68,10 @@ struct clu_node {
 	int64_t load;        /* milli-cores demanded by running tasks (task_cpus
 				each) */
 	int run_head;        /* first task running on the node with an end
-				event of its own (sim.c; the others: share.h),
-				-1 if none */
+				event of its own (kernel.h, struct run; the
+				others: share.h), -1 if none */
 	double rate;         /* progress per µs of each task working on it,
-				µs of work at speed 1 (sim.c, node_rate) */
+				µs of work at speed 1 (kernel.h, node_rate) */
 	int exec_head;       /* first live executor on the node, -1 if none */
 };
 

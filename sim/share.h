@@ -1,6 +1,6 @@
 /* share.h - processor sharing of a node by its running tasks (ps_ prefix).
  *
- * Every task working on a node progresses at the node's one rate (sim.c,
+ * Every task working on a node progresses at the node's one rate (kernel.h,
  * node_rate: its speed times each task's share of the cores, a function
  * of what runs there).  So the node keeps a virtual clock, the work each
  * task working throughout has done, and each task its virtual finish:
@@ -11,7 +11,7 @@
  * for the tasks on its clock, for the earliest (ps_next), where it used
  * to move the end event of every task at every change of rate.  (A task
  * that starts without changing its node's rate keeps an end event of
- * its own until the node's next change, when it joins the clock: sim.c,
+ * its own until the node's next change, when it joins the clock: kernel.h,
  * struct run.  A node whose rate never changes never uses its clock.)
  *
  * A task's work starts after its launch delay (from_us): until then it

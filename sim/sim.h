@@ -112,7 +112,7 @@ struct sim_role {
 			      one GPU */
 	int slots;         /* task slots of each executor: -1 = Spark's cores /
 			      task_cpus; else this many (0: runs no task) */
-	/* What a resource manager (yarn) learns of the role (sim_master):
+	/* What a resource manager learns of the role (sim_master):
 	 * who asks it for the role's containers, and what they hold. */
 	int asker;         /* 0: the job's first master, the application's
 			      executor allocator (Spark's: the executors
@@ -120,11 +120,13 @@ struct sim_role {
 			      needs them; k > 0: its master k, which asks
 			      for every one of them at once once all the
 			      job's masters are up, before the application's
-			      executors (Angel's master, its parameter
-			      servers); a standalone cluster, which runs no
-			      master, cannot run such a role */
-	bool mem_as_is;    /* mem_mib is its container's memory as is (an
-			      Angel parameter server's); false: a JVM heap,
+			      executors (a second application's master,
+			      for its parameter servers); a standalone
+			      cluster, which runs no master, cannot run
+			      such a role */
+	bool mem_as_is;    /* mem_mib is its container's memory as is (a
+			      framework that sizes its own containers);
+			      false: a JVM heap,
 			      to which the resource manager adds Spark's
 			      memory overhead */
 };
@@ -149,10 +151,10 @@ struct sim_shape {
 				    all be up before the job's first task
 				    starts (a gang of parameter servers) */
 	bool rigid;              /* the job runs only once every executor of
-				    every role is up (a trace job, whose model
-				    holds its tasks till then; a TFoS cluster,
-				    whose training waits for every TF node), so
-				    a policy should give all or none */
+				    every role is up (its model holds its tasks
+				    till then, or its work waits for every one
+				    of them), so a policy should give all or
+				    none */
 	/* what a policy learns of the application as a whole (sim_role's
 	 * asker and mem_as_is say it of each role) */
 	bool one_profile;        /* one resource profile for all its roles: each
@@ -160,13 +162,14 @@ struct sim_shape {
 				    (cores, memory, GPUs), and every role's
 				    executors count against the application's
 				    cores (spark.executor.* and spark.cores.max
-				    are one per application: TFoS's ps and
-				    workers); false: each role its own size */
+				    are one per application: a parameter server
+				    and its workers alike); false: each role its
+				    own size */
 	int nmasters;            /* masters a resource manager starts for it, in
 				    launch order: master 0 asks for the roles of
 				    asker 0, master k for those of asker k; 0:
 				    one, of the resource manager's default size
-				    (Spark's AM, spark.yarn.am.memory) */
+				    (Spark's application master's) */
 	struct sim_master master[SIM_MAX_MASTERS];
 	const struct sim_job_ops *ops; /* its job model's hooks (the kernel sets) */
 	int id;                  /* its index among the run's shapes, 0 ..
@@ -369,7 +372,7 @@ int sim_run(struct sim *s);
 extern bool sim_recount;
 
 /* The engine drops stale events from its queue once superseded task ends
- * are at least this many and half the queue (sim.c, maybe_compact); it
+ * are at least this many and half the queue (loop.c, maybe_compact); it
  * never changes what happens.  Tests lower it to compact at once. */
 extern uint64_t sim_compact_min;
 extern uint64_t sim_compactions; /* compactions made so far, all runs (tests) */
@@ -378,7 +381,7 @@ extern uint64_t sim_compactions; /* compactions made so far, all runs (tests) */
 int64_t sim_now(const struct sim *s);
 const struct scn *sim_scenario(const struct sim *s);
 const struct clu *sim_cluster(const struct sim *s);
-/* The first member of struct sim (sim.c), public so that these two are
+/* The first member of struct sim (kernel.h), public so that these two are
  * inline: policies and outputs ask for jobs millions of times a run. */
 struct sim_pub {
 	struct sim_job *jobs;
@@ -400,7 +403,7 @@ uint64_t sim_queue_pushes(const struct sim *s);
 void sim_set_exec_sink(struct sim *s, sim_exec_sink fn, void *ctx);
 /* Called when a job model changes a job's state (sim_job_set_state), and
  * once with state -1 when the job ends: the state it leaves, since when,
- * and now (timelines: a TFoS cluster's phases). */
+ * and now (timelines: a job's phases). */
 typedef void (*sim_state_sink)(void *ctx, const struct sim *s, const struct sim_job *j,
 			       int state, int64_t from_us, int64_t to_us);
 void sim_set_state_sink(struct sim *s, sim_state_sink fn, void *ctx);
@@ -627,8 +630,8 @@ struct sim_job_ops {
 	 * full and plural ("parameter servers"; NULL: the name). */
 	const char *roles[2];
 	const char *roles_what[2];
-	/* What a policy's message calls the application ("TFoS",
-	 * "Spark-on-Angel"); NULL: "the application". */
+	/* What a policy's message calls the application (its framework's
+	 * name); NULL: "the application". */
 	const char *app_name;
 	/* Job group g's work rate on one GPU of model `gpu_model` (a
 	 * throughput matrix's entry, gavel: sim_job_throughput), in units of

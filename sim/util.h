@@ -84,7 +84,7 @@ void sort_i64(int64_t *a, int64_t *tmp, size_t n);
  * be stale), where the compiler can.  GCC counts a prefetch as no side
  * effect: a function that only reads and prefetches looks pure to it and
  * its calls are dropped, so such a function must be inlined by force
- * (sim.c, prefetch_next). */
+ * (loop.c, prefetch_next). */
 #if defined(__GNUC__) || defined(__clang__)
 #define PREFETCH(p) __builtin_prefetch(p)
 #else
