@@ -15,6 +15,7 @@
 #include "cal.h"
 #include "fit.h"
 #include "load.h"
+#include "plot.h"
 #include "util.h"
 
 static const struct cmd_opt cal_opts[] = {
@@ -50,155 +51,12 @@ static const struct cmd_opt cal_opts[] = {
 
 /* ---- the figure ---------------------------------------------------- */
 
-static bool on_path(const char *prog)
-{
-	const char *p = getenv("PATH");
-	for (p = p ? p : "/usr/bin:/bin";; p++) {
-		size_t n = strcspn(p, ":");
-		char f[4200];
-		snprintf(f, sizeof f, "%.*s/%s", (int)n, n ? p : ".", prog);
-		if (access(f, X_OK) == 0)
-			return true;
-		if (!p[n])
-			return false;
-		p += n;
-	}
-}
-
-/* plot/NAME: $HETSIM_PLOT_DIR, else bin/../plot, else ./plot. */
-static bool find_script(const char *name, char *buf, size_t len)
-{
-	char exe[4096], at_exe[4200];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	exe[n > 0 ? n : 0] = '\0';
-	char *slash = strrchr(exe, '/');
-	if (slash)
-		*slash = '\0';
-	snprintf(at_exe, sizeof at_exe, "%s/../plot", exe);
-	const char *cand[3] = {getenv("HETSIM_PLOT_DIR"), slash ? at_exe : NULL, "plot"};
-	for (int i = 0; i < 3; i++) {
-		if (!cand[i])
-			continue;
-		snprintf(buf, len, "%s/%s", cand[i], name);
-		if (access(buf, R_OK) == 0)
-			return true;
-	}
-	return false;
-}
-
-static void var_str(char *v, size_t len, const char *name, const char *val);
-
-void cmd_gp_str(char *v, size_t len, const char *name, const char *val)
-{
-	var_str(v, len, name, val);
-}
-
-/* gnuplot's '...' string: a ' is written ''. */
-static void var_str(char *v, size_t len, const char *name, const char *val)
-{
-	size_t at = strlen(v);
-	at += (size_t)snprintf(v + at, at < len ? len - at : 0, "%s='", name);
-	for (; *val && at + 3 < len; val++) {
-		if (*val == '\'')
-			v[at++] = '\'';
-		v[at++] = *val;
-	}
-	if (at + 3 < len)
-		snprintf(v + at, len - at, "'; ");
-}
-
 /* Render plot/`name` with gnuplot into png (through png.tmp, renamed when
  * gnuplot succeeds); `vars` are gnuplot assignments, outfile excluded.
  * No gnuplot or no script: a note, and 0 (the figure is a convenience). */
 static int gnuplot_run(const char *name, const char *vars, const char *png)
 {
-	return cmd_gnuplot("calibrate", name, vars, png);
-}
-
-int cmd_gnuplot(const char *who, const char *name, const char *vars, const char *png)
-{
-	char script[4200], tmp[4300];
-	if (!on_path("gnuplot")) {
-		fprintf(stderr, "hetsim %s: gnuplot not found; figure %s skipped "
-				"(install gnuplot-nox)\n", who, png);
-		return 0;
-	}
-	if (!find_script(name, script, sizeof script)) {
-		fprintf(stderr, "hetsim %s: plot/%s not found; figure %s skipped "
-				"(set HETSIM_PLOT_DIR)\n", who, name, png);
-		return 0;
-	}
-	snprintf(tmp, sizeof tmp, "%s.tmp", png);
-	size_t cap = strlen(vars) + strlen(tmp) * 2 + 64;
-	char *v = xcalloc(1, cap);
-	snprintf(v, cap, "%s", vars);
-	var_str(v, cap, "outfile", tmp);
-	fflush(stdout);
-	fflush(stderr);
-	int rc = -1, st;
-	pid_t pid = fork();
-	if (pid == 0) {
-		execlp("gnuplot", "gnuplot", "-e", v, script, (char *)NULL);
-		_exit(127);
-	}
-	if (pid > 0) {
-		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-			;
-		rc = WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
-	}
-	free(v);
-	const char *bad = rc ? NULL : cmd_figure_incomplete(tmp);
-	if (rc || bad || rename(tmp, png)) {
-		remove(tmp);
-		fprintf(stderr, "hetsim %s: figure %s not written: %s\n", who, png,
-			rc ? "gnuplot failed" : bad ? bad : "cannot rename it");
-		return 1;
-	}
-	printf("wrote %s\n", png);
-	return 0;
-}
-
-const char *cmd_figure_incomplete(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return "gnuplot wrote no file";
-	char tail[64] = "";
-	long n = 0;
-	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0) {
-		long k = n < (long)sizeof tail - 1 ? n : (long)sizeof tail - 1;
-		if (fseek(f, n - k, SEEK_SET) || fread(tail, 1, (size_t)k, f) != (size_t)k)
-			n = 0;
-		tail[k] = 0;
-	}
-	fclose(f);
-	if (n <= 0)
-		return "gnuplot wrote an empty file (a full disk?)";
-	size_t len = strlen(path);
-	if (len > 8 && !strcmp(path + len - 8, ".svg.tmp") && !strstr(tail, "</svg>"))
-		return "the SVG gnuplot wrote has no closing </svg> (a full disk?)";
-	static const unsigned char iend[8] = {'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82};
-	long k = n < 63 ? n : 63;
-	if (len > 8 && !strcmp(path + len - 8, ".png.tmp") &&
-	    (k < 8 || memcmp(tail + k - 8, iend, 8)))
-		return "the PNG gnuplot wrote has no IEND chunk (a full disk?)";
-	return NULL;
-}
-
-int cmd_gnuplot_both(const char *who, const char *name, const char *vars, const char *stem)
-{
-	static const char *const fmts[] = {"png", "svg"};
-	int rc = 0;
-	for (int i = 0; i < 2; i++) {
-		size_t cap = strlen(vars) + 32;
-		char *v = xcalloc(1, cap), out[4300];
-		snprintf(v, cap, "%sfmt='%s'; ", vars, fmts[i]);
-		snprintf(out, sizeof out, "%s.%s", stem, fmts[i]);
-		if (cmd_gnuplot(who, name, v, out))
-			rc = -1;
-		free(v);
-	}
-	return rc;
+	return plot_gnuplot("calibrate", name, vars, png);
 }
 
 /* Columns of the samples CSV's header (its first line not a # comment):
@@ -238,12 +96,12 @@ static int figure(const char *png, const char *csv, const struct fit_line *l, in
 		strcat(bw, num);
 	}
 	snprintf(v, cap, "n=%d; ncol=%d; ", n, csv_columns(csv));
-	var_str(v, cap, "csv", csv);
-	var_str(v, cap, "kernels", ks);
-	var_str(v, cap, "devices", ds);
-	var_str(v, cap, "units", us);
-	var_str(v, cap, "intercepts", aw);
-	var_str(v, cap, "slopes", bw);
+	plot_gp_str(v, cap, "csv", csv);
+	plot_gp_str(v, cap, "kernels", ks);
+	plot_gp_str(v, cap, "devices", ds);
+	plot_gp_str(v, cap, "units", us);
+	plot_gp_str(v, cap, "intercepts", aw);
+	plot_gp_str(v, cap, "slopes", bw);
 	int rc = gnuplot_run("calibration.gp", v, png);
 	free(v);
 	free(ks);
@@ -561,7 +419,7 @@ static void val_figure(const char *csv)
 {
 	char png[4200], v[4400] = "";
 	snprintf(png, sizeof png, "%s.png", csv);
-	var_str(v, sizeof v, "csv", csv);
+	plot_gp_str(v, sizeof v, "csv", csv);
 	gnuplot_run("validation.gp", v, png);
 }
 

@@ -26,6 +26,7 @@
 #include "cmd.h"
 #include "frag.h"
 #include "load.h"
+#include "plot.h"
 #include "rows.h"
 #include "scenario.h"
 #include "sim.h"
@@ -363,15 +364,15 @@ int cmd_fgd(int argc, char **argv)
 			char vars[8192] = "", csvp[4200], stem[4200], list[4096] = "";
 			snprintf(csvp, sizeof csvp, "%s/curves.csv", out);
 			snprintf(stem, sizeof stem, "%s/%s", out, figs[i]);
-			cmd_gp_str(vars, sizeof vars, "csv", csvp);
-			cmd_gp_str(vars, sizeof vars, "metric", figs[i]);
+			plot_gp_str(vars, sizeof vars, "csv", csvp);
+			plot_gp_str(vars, sizeof vars, "metric", figs[i]);
 			for (int p = 0; p < npol; p++)
 				snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
 					 p ? " " : "", names[p]);
-			cmd_gp_str(vars, sizeof vars, "policies", list);
+			plot_gp_str(vars, sizeof vars, "policies", list);
 			snprintf(vars + strlen(vars), sizeof vars - strlen(vars), "nseeds=%d; ",
 				 nseeds);
-			if (cmd_gnuplot_both("fgd", "fgd.gp", vars, stem))
+			if (plot_gnuplot_both("fgd", "fgd.gp", vars, stem))
 				rc = 1; /* said; the CSV files stand */
 		}
 	}
