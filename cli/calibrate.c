@@ -51,64 +51,15 @@ static const struct cmd_opt cal_opts[] = {
 
 /* ---- the figure ---------------------------------------------------- */
 
-/* Render plot/`name` with gnuplot into png (through png.tmp, renamed when
- * gnuplot succeeds); `vars` are gnuplot assignments, outfile excluded.
- * No gnuplot or no script: a note, and 0 (the figure is a convenience). */
-static int gnuplot_run(const char *name, const char *vars, const char *png)
-{
-	return plot_gnuplot("calibrate", name, vars, png);
-}
-
-/* Columns of the samples CSV's header (its first line not a # comment):
- * 5 to 9 as the file's version has them; 5 if it cannot be read. */
-static int csv_columns(const char *csv)
-{
-	FILE *f = fopen(csv, "r");
-	char line[1024];
-	int cols = 5;
-	while (f && fgets(line, sizeof line, f)) {
-		if (line[0] == '#')
-			continue;
-		cols = 1;
-		for (const char *p = line; *p; p++)
-			cols += *p == ',';
-		break;
-	}
-	if (f)
-		fclose(f);
-	return cols;
-}
-
+/* The calibration figure (plot/calibration.c) of the fitted lines l. */
 static int figure(const char *png, const char *csv, const struct fit_line *l, int n)
 {
-	size_t cap = 8192 + strlen(csv) + (size_t)n * 256;
-	char *v = xcalloc(1, cap), num[64];
-	char *ks = xcalloc(1, (size_t)n * 65 + 1), *ds = xcalloc(1, (size_t)n * 65 + 1);
-	char *us = xcalloc(1, (size_t)n * 12 + 1);
-	char *aw = xcalloc(1, (size_t)n * 32 + 1), *bw = xcalloc(1, (size_t)n * 32 + 1);
-	for (int i = 0; i < n; i++) {
-		snprintf(ks + strlen(ks), 65, "%s%s", i ? " " : "", l[i].kernel);
-		snprintf(ds + strlen(ds), 65, "%s%s", i ? " " : "", l[i].device);
-		snprintf(us + strlen(us), 12, "%s%.10s", i ? " " : "", l[i].unit);
-		snprintf(num, sizeof num, "%s%.6g", i ? " " : "", l[i].intercept);
-		strcat(aw, num);
-		snprintf(num, sizeof num, "%s%.6g", i ? " " : "", l[i].slope);
-		strcat(bw, num);
-	}
-	snprintf(v, cap, "n=%d; ncol=%d; ", n, csv_columns(csv));
-	plot_gp_str(v, cap, "csv", csv);
-	plot_gp_str(v, cap, "kernels", ks);
-	plot_gp_str(v, cap, "devices", ds);
-	plot_gp_str(v, cap, "units", us);
-	plot_gp_str(v, cap, "intercepts", aw);
-	plot_gp_str(v, cap, "slopes", bw);
-	int rc = gnuplot_run("calibration.gp", v, png);
-	free(v);
-	free(ks);
-	free(ds);
-	free(us);
-	free(aw);
-	free(bw);
+	struct plot_cal_line *pl = xcalloc((size_t)n + 1, sizeof *pl);
+	for (int i = 0; i < n; i++)
+		pl[i] = (struct plot_cal_line){l[i].kernel, l[i].device, l[i].unit, l[i].intercept,
+					       l[i].slope};
+	int rc = plot_calibration(png, csv, pl, n);
+	free(pl);
 	return rc;
 }
 
@@ -414,15 +365,6 @@ static int val_counts(const char *workers, const char *repeats, int64_t *nw, int
 	return 0;
 }
 
-/* The validation's figure beside its CSV (a note when gnuplot is missing). */
-static void val_figure(const char *csv)
-{
-	char png[4200], v[4400] = "";
-	snprintf(png, sizeof png, "%s.png", csv);
-	plot_gp_str(v, sizeof v, "csv", csv);
-	gnuplot_run("validation.gp", v, png);
-}
-
 /* `hetsim calibrate --fresh [-o FILE] [--workers N] [--repeats N]
  * [--force]`: the --quick sweep with contention (k = 1 .. the online
  * cores) on all kernels, the model written to FILE (version 2, with
@@ -481,7 +423,7 @@ static int fresh(const struct cmd_args *a)
 	int rc = cal_validate(&vo);
 	if (rc < 0)
 		return 1;
-	val_figure(csv);
+	plot_validation(csv);
 	return rc ? CAL_VAL_MISS : 0;
 }
 
@@ -618,7 +560,7 @@ int cmd_calibrate(int argc, char **argv)
 		if (rc < 0) /* nothing measured, or out not written: no figure */
 			return 1;
 		if (out) /* measured: the figure of the runs */
-			val_figure(out);
+			plot_validation(out);
 		return rc;
 	}
 	if (fit) {

@@ -540,30 +540,14 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (!rc) { /* figures, each as .png and .svg */
 		for (int w = 0; w < a.npos; w++) {
-			char vars[8192] = "", stem[4300], list[4096] = "";
+			char list[4096] = "";
 			for (int p = 0; p < nrows[w]; p++)
 				snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
 					 p ? " " : "", rows[w][p].policy);
-			snprintf(stem, sizeof stem, "%s/jct-cdf-%d", out, w + 1);
-			plot_gp_str(vars, sizeof vars, "csv", path);
-			plot_gp_str(vars, sizeof vars, "workload", wname[w]);
-			plot_gp_str(vars, sizeof vars, "policies", list);
-			if (plot_gnuplot_both("compare", "compare-cdf.gp", vars, stem))
+			if (plot_compare_workload(out, path, w, wname[w], list))
 				rc = 1; /* said; the tables stand */
-			char v2[8192] = "", sz[4300];
-			snprintf(sz, sizeof sz, "%s/sizes.csv", out);
-			snprintf(stem, sizeof stem, "%s/slowdown-size-%d", out, w + 1);
-			plot_gp_str(v2, sizeof v2, "csv", sz);
-			plot_gp_str(v2, sizeof v2, "workload", wname[w]);
-			plot_gp_str(v2, sizeof v2, "policies", list);
-			if (plot_gnuplot_both("compare", "compare-size.gp", v2, stem))
-				rc = 1;
 		}
-		char vars[8192] = "", stem[4300], lb[4300];
-		snprintf(stem, sizeof stem, "%s/makespan", out);
-		snprintf(lb, sizeof lb, "%s/leaderboard.csv", out);
-		plot_gp_str(vars, sizeof vars, "csv", lb);
-		if (plot_gnuplot_both("compare", "compare-makespan.gp", vars, stem))
+		if (plot_compare_makespan(out))
 			rc = 1;
 	}
 	for (int w = 0; w < a.npos; w++) {

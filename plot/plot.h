@@ -232,6 +232,39 @@ int plot_gnuplot_both(const char *who, const char *name, const char *vars, const
 /* gnuplot's '...' string assignment name='val'; appended to v. */
 void plot_gp_str(char *v, size_t len, const char *name, const char *val);
 
+/* ---- the other commands' figures ---------------------------------- */
+
+/* Each draws from CSV files its command has written and committed, as
+ * .png and .svg beside them (replay: .png), through plot_gnuplot: 0, or 1
+ * when a figure failed (said on stderr; the CSV files stand). */
+
+/* compare (plot/compare.c): workload w's (0-based) JCT CDF from the JCT
+ * CSV at `path` and its slowdown by job size from OUT/sizes.csv, into
+ * OUT/jct-cdf-W+1 and OUT/slowdown-size-W+1; `policies`, its policies
+ * separated by spaces. */
+int plot_compare_workload(const char *out, const char *path, int w, const char *workload,
+			  const char *policies);
+/* compare: the makespans of OUT/leaderboard.csv into OUT/makespan. */
+int plot_compare_makespan(const char *out);
+/* fgd (plot/fgd.c): OUT/alloc and OUT/frag from OUT/curves.csv, over
+ * nseeds seeds; `policies` separated by spaces. */
+int plot_fgd(const char *out, const char *policies, int nseeds);
+/* replay-log (plot/replay.c): DIR/stages.png from DIR/stages.csv, the
+ * logged and simulated spans of app's nstages stages under `policy`. */
+int plot_replay(const char *dir, const char *app, const char *policy, int nstages);
+
+/* calibrate (plot/calibration.c): a fitted line, as plain data
+ * (calibrate/ is above plot/). */
+struct plot_cal_line {
+	const char *kernel, *device; /* not owned */
+	const char *unit;            /* the kernel's work unit; not owned */
+	double intercept, slope;     /* s, s per unit */
+};
+/* The samples of csv and the n fitted lines l, into png. */
+int plot_calibration(const char *png, const char *csv, const struct plot_cal_line *l, int n);
+/* A validation's runs (csv) into csv.png; a note when gnuplot is missing. */
+void plot_validation(const char *csv);
+
 /* ---- statistics (plot/stats.c) ------------------------------------ */
 
 /* Mean, sample standard deviation and half-width of the Student-t 95 %
