@@ -22,7 +22,7 @@ VERSION := 0.1.0
 
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L \
-           -pthread -DHETSIM_VERSION='"$(VERSION)"' -I. -Iinclude -Iscenario -Isim -Ipolicies -Iworkloads -Iinput -Icli -Icalibrate
+           -pthread -DHETSIM_VERSION='"$(VERSION)"' -I. -Iinclude -Iscenario -Isim -Ipolicies -Iworkloads -Iinput -Iplot -Icli -Icalibrate
 # GLPK (Debian's libglpk-dev, no pkg-config file): gavel's linear program.
 LDLIBS  += -lglpk -lm -pthread -ldl
 # Policy plugins (include/hetsim/policy.h, policies/plugin.c) resolve the
@@ -65,7 +65,7 @@ PKG_LIBS_GSL = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 BLAS      ?= auto
 BLAS_USED  = $(if $(filter gslcblas,$(BLAS)),gslcblas,$(if $(filter openblas,$(BLAS)),openblas,$(shell pkg-config --exists openblas 2>/dev/null && echo openblas || echo gslcblas)))
 
-LIB_SRC  := $(wildcard scenario/*.c sim/*.c policies/*.c workloads/*.c input/*.c calibrate/*.c calibrate/cpu/*.c) $(filter-out cli/main.c,$(wildcard cli/*.c))
+LIB_SRC  := $(wildcard scenario/*.c sim/*.c policies/*.c workloads/*.c input/*.c plot/*.c calibrate/*.c calibrate/cpu/*.c) $(filter-out cli/main.c,$(wildcard cli/*.c))
 # The built-in default cost model: calibrate/models/default.yaml as a C
 # string (input/load.h, scn_default_model_yaml), made from the
 # file at build time so that the two never differ.

@@ -15,6 +15,7 @@
 #include "cal.h"
 #include "fit.h"
 #include "load.h"
+#include "plot.h"
 #include "util.h"
 
 static const struct cmd_opt cal_opts[] = {
@@ -50,207 +51,15 @@ static const struct cmd_opt cal_opts[] = {
 
 /* ---- the figure ---------------------------------------------------- */
 
-static bool on_path(const char *prog)
-{
-	const char *p = getenv("PATH");
-	for (p = p ? p : "/usr/bin:/bin";; p++) {
-		size_t n = strcspn(p, ":");
-		char f[4200];
-		snprintf(f, sizeof f, "%.*s/%s", (int)n, n ? p : ".", prog);
-		if (access(f, X_OK) == 0)
-			return true;
-		if (!p[n])
-			return false;
-		p += n;
-	}
-}
-
-/* plot/NAME: $HETSIM_PLOT_DIR, else bin/../plot, else ./plot. */
-static bool find_script(const char *name, char *buf, size_t len)
-{
-	char exe[4096], at_exe[4200];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	exe[n > 0 ? n : 0] = '\0';
-	char *slash = strrchr(exe, '/');
-	if (slash)
-		*slash = '\0';
-	snprintf(at_exe, sizeof at_exe, "%s/../plot", exe);
-	const char *cand[3] = {getenv("HETSIM_PLOT_DIR"), slash ? at_exe : NULL, "plot"};
-	for (int i = 0; i < 3; i++) {
-		if (!cand[i])
-			continue;
-		snprintf(buf, len, "%s/%s", cand[i], name);
-		if (access(buf, R_OK) == 0)
-			return true;
-	}
-	return false;
-}
-
-static void var_str(char *v, size_t len, const char *name, const char *val);
-
-void cmd_gp_str(char *v, size_t len, const char *name, const char *val)
-{
-	var_str(v, len, name, val);
-}
-
-/* gnuplot's '...' string: a ' is written ''. */
-static void var_str(char *v, size_t len, const char *name, const char *val)
-{
-	size_t at = strlen(v);
-	at += (size_t)snprintf(v + at, at < len ? len - at : 0, "%s='", name);
-	for (; *val && at + 3 < len; val++) {
-		if (*val == '\'')
-			v[at++] = '\'';
-		v[at++] = *val;
-	}
-	if (at + 3 < len)
-		snprintf(v + at, len - at, "'; ");
-}
-
-/* Render plot/`name` with gnuplot into png (through png.tmp, renamed when
- * gnuplot succeeds); `vars` are gnuplot assignments, outfile excluded.
- * No gnuplot or no script: a note, and 0 (the figure is a convenience). */
-static int gnuplot_run(const char *name, const char *vars, const char *png)
-{
-	return cmd_gnuplot("calibrate", name, vars, png);
-}
-
-int cmd_gnuplot(const char *who, const char *name, const char *vars, const char *png)
-{
-	char script[4200], tmp[4300];
-	if (!on_path("gnuplot")) {
-		fprintf(stderr, "hetsim %s: gnuplot not found; figure %s skipped "
-				"(install gnuplot-nox)\n", who, png);
-		return 0;
-	}
-	if (!find_script(name, script, sizeof script)) {
-		fprintf(stderr, "hetsim %s: plot/%s not found; figure %s skipped "
-				"(set HETSIM_PLOT_DIR)\n", who, name, png);
-		return 0;
-	}
-	snprintf(tmp, sizeof tmp, "%s.tmp", png);
-	size_t cap = strlen(vars) + strlen(tmp) * 2 + 64;
-	char *v = xcalloc(1, cap);
-	snprintf(v, cap, "%s", vars);
-	var_str(v, cap, "outfile", tmp);
-	fflush(stdout);
-	fflush(stderr);
-	int rc = -1, st;
-	pid_t pid = fork();
-	if (pid == 0) {
-		execlp("gnuplot", "gnuplot", "-e", v, script, (char *)NULL);
-		_exit(127);
-	}
-	if (pid > 0) {
-		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-			;
-		rc = WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
-	}
-	free(v);
-	const char *bad = rc ? NULL : cmd_figure_incomplete(tmp);
-	if (rc || bad || rename(tmp, png)) {
-		remove(tmp);
-		fprintf(stderr, "hetsim %s: figure %s not written: %s\n", who, png,
-			rc ? "gnuplot failed" : bad ? bad : "cannot rename it");
-		return 1;
-	}
-	printf("wrote %s\n", png);
-	return 0;
-}
-
-const char *cmd_figure_incomplete(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return "gnuplot wrote no file";
-	char tail[64] = "";
-	long n = 0;
-	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0) {
-		long k = n < (long)sizeof tail - 1 ? n : (long)sizeof tail - 1;
-		if (fseek(f, n - k, SEEK_SET) || fread(tail, 1, (size_t)k, f) != (size_t)k)
-			n = 0;
-		tail[k] = 0;
-	}
-	fclose(f);
-	if (n <= 0)
-		return "gnuplot wrote an empty file (a full disk?)";
-	size_t len = strlen(path);
-	if (len > 8 && !strcmp(path + len - 8, ".svg.tmp") && !strstr(tail, "</svg>"))
-		return "the SVG gnuplot wrote has no closing </svg> (a full disk?)";
-	static const unsigned char iend[8] = {'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82};
-	long k = n < 63 ? n : 63;
-	if (len > 8 && !strcmp(path + len - 8, ".png.tmp") &&
-	    (k < 8 || memcmp(tail + k - 8, iend, 8)))
-		return "the PNG gnuplot wrote has no IEND chunk (a full disk?)";
-	return NULL;
-}
-
-int cmd_gnuplot_both(const char *who, const char *name, const char *vars, const char *stem)
-{
-	static const char *const fmts[] = {"png", "svg"};
-	int rc = 0;
-	for (int i = 0; i < 2; i++) {
-		size_t cap = strlen(vars) + 32;
-		char *v = xcalloc(1, cap), out[4300];
-		snprintf(v, cap, "%sfmt='%s'; ", vars, fmts[i]);
-		snprintf(out, sizeof out, "%s.%s", stem, fmts[i]);
-		if (cmd_gnuplot(who, name, v, out))
-			rc = -1;
-		free(v);
-	}
-	return rc;
-}
-
-/* Columns of the samples CSV's header (its first line not a # comment):
- * 5 to 9 as the file's version has them; 5 if it cannot be read. */
-static int csv_columns(const char *csv)
-{
-	FILE *f = fopen(csv, "r");
-	char line[1024];
-	int cols = 5;
-	while (f && fgets(line, sizeof line, f)) {
-		if (line[0] == '#')
-			continue;
-		cols = 1;
-		for (const char *p = line; *p; p++)
-			cols += *p == ',';
-		break;
-	}
-	if (f)
-		fclose(f);
-	return cols;
-}
-
+/* The calibration figure (plot/calibration.c) of the fitted lines l. */
 static int figure(const char *png, const char *csv, const struct fit_line *l, int n)
 {
-	size_t cap = 8192 + strlen(csv) + (size_t)n * 256;
-	char *v = xcalloc(1, cap), num[64];
-	char *ks = xcalloc(1, (size_t)n * 65 + 1), *ds = xcalloc(1, (size_t)n * 65 + 1);
-	char *us = xcalloc(1, (size_t)n * 12 + 1);
-	char *aw = xcalloc(1, (size_t)n * 32 + 1), *bw = xcalloc(1, (size_t)n * 32 + 1);
-	for (int i = 0; i < n; i++) {
-		snprintf(ks + strlen(ks), 65, "%s%s", i ? " " : "", l[i].kernel);
-		snprintf(ds + strlen(ds), 65, "%s%s", i ? " " : "", l[i].device);
-		snprintf(us + strlen(us), 12, "%s%.10s", i ? " " : "", l[i].unit);
-		snprintf(num, sizeof num, "%s%.6g", i ? " " : "", l[i].intercept);
-		strcat(aw, num);
-		snprintf(num, sizeof num, "%s%.6g", i ? " " : "", l[i].slope);
-		strcat(bw, num);
-	}
-	snprintf(v, cap, "n=%d; ncol=%d; ", n, csv_columns(csv));
-	var_str(v, cap, "csv", csv);
-	var_str(v, cap, "kernels", ks);
-	var_str(v, cap, "devices", ds);
-	var_str(v, cap, "units", us);
-	var_str(v, cap, "intercepts", aw);
-	var_str(v, cap, "slopes", bw);
-	int rc = gnuplot_run("calibration.gp", v, png);
-	free(v);
-	free(ks);
-	free(ds);
-	free(us);
-	free(aw);
-	free(bw);
+	struct plot_cal_line *pl = xcalloc((size_t)n + 1, sizeof *pl);
+	for (int i = 0; i < n; i++)
+		pl[i] = (struct plot_cal_line){l[i].kernel, l[i].device, l[i].unit, l[i].intercept,
+					       l[i].slope};
+	int rc = plot_calibration(png, csv, pl, n);
+	free(pl);
 	return rc;
 }
 
@@ -556,15 +365,6 @@ static int val_counts(const char *workers, const char *repeats, int64_t *nw, int
 	return 0;
 }
 
-/* The validation's figure beside its CSV (a note when gnuplot is missing). */
-static void val_figure(const char *csv)
-{
-	char png[4200], v[4400] = "";
-	snprintf(png, sizeof png, "%s.png", csv);
-	var_str(v, sizeof v, "csv", csv);
-	gnuplot_run("validation.gp", v, png);
-}
-
 /* `hetsim calibrate --fresh [-o FILE] [--workers N] [--repeats N]
  * [--force]`: the --quick sweep with contention (k = 1 .. the online
  * cores) on all kernels, the model written to FILE (version 2, with
@@ -623,7 +423,7 @@ static int fresh(const struct cmd_args *a)
 	int rc = cal_validate(&vo);
 	if (rc < 0)
 		return 1;
-	val_figure(csv);
+	plot_validation(csv);
 	return rc ? CAL_VAL_MISS : 0;
 }
 
@@ -760,7 +560,7 @@ int cmd_calibrate(int argc, char **argv)
 		if (rc < 0) /* nothing measured, or out not written: no figure */
 			return 1;
 		if (out) /* measured: the figure of the runs */
-			val_figure(out);
+			plot_validation(out);
 		return rc;
 	}
 	if (fit) {

@@ -1,8 +1,9 @@
 /* cmd.h - the hetsim command: subcommands and their options as data
  * (cmd_ prefix, git's builtin table).
  *
- * Module: cli/, the top layer: the command line, the CSV writers and
- * the figures.  It may include every other module; none includes it. */
+ * Module: cli/, the top layer: the command line and the CSV writers
+ * (the figures are plot/'s).  It may include every other module; none
+ * includes it. */
 #ifndef HETSIM_CMD_H
 #define HETSIM_CMD_H
 
@@ -137,26 +138,6 @@ struct scn_sweep;
  * a failure (message printed), 2 on a bad option value. */
 int cmd_sweep_scenario(struct scn_sweep *sw, const struct cmd_sweep_opts *o, const char *dir);
 
-/* Mean, sample standard deviation and half-width of the Student-t 95 %
- * confidence interval of n values:  t(0.975, n-1) * sd / sqrt(n).
- * n = 1: sd 0, half NaN (no interval); n = 0: all NaN. */
-struct cmd_ci {
-	int n;
-	double mean, sd, half;
-};
-void cmd_ci95(const double *x, int n, struct cmd_ci *out);
-
-/* The paired changes of x against base, replication by replication
- * (every policy sees the same jobs in a replication): 100 (x[r] -
- * base[r]) / base[r] into out, in order, for each r < n where both are
- * numbers and base[r] > 0; returns how many.  The one rule of the change
- * in `run`'s table, `sweep`'s makespan_change_pct and the figures. */
-int cmd_paired_changes(const double *x, const double *base, int n, double *out);
-
-/* A mean count per replication as people write it, into buf: "3",
- * "2.5", "0.33". */
-void cmd_count_text(char *buf, size_t len, double x);
-
 int cmd_main(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
@@ -166,22 +147,6 @@ int cmd_replay_log(int argc, char **argv);
 int cmd_fgd(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_report(int argc, char **argv);
-/* Render plot/`name` with gnuplot into `out` (through out.tmp, renamed
- * when gnuplot succeeds); `vars` are gnuplot assignments ("a='x'; n=3; "),
- * outfile set here.  No gnuplot or no script: a note on stderr naming
- * `who` (the subcommand), and 0.  1 if gnuplot failed (after a line on
- * stderr naming the figure). */
-int cmd_gnuplot(const char *who, const char *name, const char *vars, const char *out);
-/* Why the figure gnuplot wrote at `path` (NAME.svg.tmp, NAME.png.tmp) is
- * not whole: empty, an SVG without its closing tag, a PNG without its
- * IEND chunk (gnuplot exits 0 when a write fails); NULL if it is. */
-const char *cmd_figure_incomplete(const char *path);
-/* cmd_gnuplot twice, with fmt='png' and fmt='svg' added to vars, into
- * stem.png and stem.svg (`hetsim report` inlines the svg).  -1 if either
- * failed (each failure said on stderr). */
-int cmd_gnuplot_both(const char *who, const char *name, const char *vars, const char *stem);
-/* gnuplot's '...' string assignment name='val'; appended to v. */
-void cmd_gp_str(char *v, size_t len, const char *name, const char *val);
 /* One "warning:" line on f for each trace of s with records skipped or
  * clamped (input/trace.h, trace_warning). */
 void cmd_trace_warnings(const struct scn *s, FILE *f);

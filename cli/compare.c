@@ -33,6 +33,7 @@
 #include "load.h"
 #include "metrics.h"
 #include "models.h"
+#include "plot.h"
 #include "registry.h"
 #include "rows.h"
 #include "scenario.h"
@@ -69,7 +70,7 @@ static const char *const fheads[NF] = {
 struct row {
 	char policy[64];
 	double *v[NF];        /* per replication */
-	struct cmd_ci ci[NF];
+	struct plot_ci95 ci[NF];
 	int rank;
 	double bin_sum[NBINS]; /* slowdowns of done jobs by size, every replication */
 	int bin_n[NBINS];
@@ -238,7 +239,7 @@ static void ranks(struct row *rows, int n)
 	qsort(o, (size_t)n, sizeof *o, cmp_rank);
 	int lead = 0;
 	for (int i = 0; i < n; i++) {
-		const struct cmd_ci *a = &o[lead]->ci[F_JCT], *b = &o[i]->ci[F_JCT];
+		const struct plot_ci95 *a = &o[lead]->ci[F_JCT], *b = &o[i]->ci[F_JCT];
 		double ha = isnan(a->half) ? 0 : a->half, hb = isnan(b->half) ? 0 : b->half;
 		bool overlap = !isnan(a->mean) && !isnan(b->mean) &&
 			       b->mean - hb <= a->mean + ha;
@@ -252,7 +253,7 @@ static void ranks(struct row *rows, int n)
 	free(o);
 }
 
-static void md_num(FILE *f, const struct cmd_ci *c, int prec)
+static void md_num(FILE *f, const struct plot_ci95 *c, int prec)
 {
 	if (isnan(c->mean))
 		fprintf(f, " - |");
@@ -401,7 +402,7 @@ int cmd_compare(int argc, char **argv)
 				for (int k = 0; k < nr; k++)
 					if (!isnan(r->v[f][k]))
 						x[m++] = r->v[f][k];
-				cmd_ci95(x, m, &r->ci[f]);
+				plot_ci95(x, m, &r->ci[f]);
 				free(x);
 			}
 		}
@@ -539,30 +540,14 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (!rc) { /* figures, each as .png and .svg */
 		for (int w = 0; w < a.npos; w++) {
-			char vars[8192] = "", stem[4300], list[4096] = "";
+			char list[4096] = "";
 			for (int p = 0; p < nrows[w]; p++)
 				snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
 					 p ? " " : "", rows[w][p].policy);
-			snprintf(stem, sizeof stem, "%s/jct-cdf-%d", out, w + 1);
-			cmd_gp_str(vars, sizeof vars, "csv", path);
-			cmd_gp_str(vars, sizeof vars, "workload", wname[w]);
-			cmd_gp_str(vars, sizeof vars, "policies", list);
-			if (cmd_gnuplot_both("compare", "compare-cdf.gp", vars, stem))
+			if (plot_compare_workload(out, path, w, wname[w], list))
 				rc = 1; /* said; the tables stand */
-			char v2[8192] = "", sz[4300];
-			snprintf(sz, sizeof sz, "%s/sizes.csv", out);
-			snprintf(stem, sizeof stem, "%s/slowdown-size-%d", out, w + 1);
-			cmd_gp_str(v2, sizeof v2, "csv", sz);
-			cmd_gp_str(v2, sizeof v2, "workload", wname[w]);
-			cmd_gp_str(v2, sizeof v2, "policies", list);
-			if (cmd_gnuplot_both("compare", "compare-size.gp", v2, stem))
-				rc = 1;
 		}
-		char vars[8192] = "", stem[4300], lb[4300];
-		snprintf(stem, sizeof stem, "%s/makespan", out);
-		snprintf(lb, sizeof lb, "%s/leaderboard.csv", out);
-		cmd_gp_str(vars, sizeof vars, "csv", lb);
-		if (cmd_gnuplot_both("compare", "compare-makespan.gp", vars, stem))
+		if (plot_compare_makespan(out))
 			rc = 1;
 	}
 	for (int w = 0; w < a.npos; w++) {

@@ -26,6 +26,7 @@
 #include "cmd.h"
 #include "frag.h"
 #include "load.h"
+#include "plot.h"
 #include "rows.h"
 #include "scenario.h"
 #include "sim.h"
@@ -358,22 +359,12 @@ int cmd_fgd(int argc, char **argv)
 		printf("files in %s/\n", out);
 	}
 	if (!rc) { /* the figures, each as .png and .svg */
-		static const char *const figs[] = {"alloc", "frag"};
-		for (int i = 0; i < 2; i++) {
-			char vars[8192] = "", csvp[4200], stem[4200], list[4096] = "";
-			snprintf(csvp, sizeof csvp, "%s/curves.csv", out);
-			snprintf(stem, sizeof stem, "%s/%s", out, figs[i]);
-			cmd_gp_str(vars, sizeof vars, "csv", csvp);
-			cmd_gp_str(vars, sizeof vars, "metric", figs[i]);
-			for (int p = 0; p < npol; p++)
-				snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
-					 p ? " " : "", names[p]);
-			cmd_gp_str(vars, sizeof vars, "policies", list);
-			snprintf(vars + strlen(vars), sizeof vars - strlen(vars), "nseeds=%d; ",
-				 nseeds);
-			if (cmd_gnuplot_both("fgd", "fgd.gp", vars, stem))
-				rc = 1; /* said; the CSV files stand */
-		}
+		char list[4096] = "";
+		for (int p = 0; p < npol; p++)
+			snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+				 p ? " " : "", names[p]);
+		if (plot_fgd(out, list, nseeds))
+			rc = 1; /* said; the CSV files stand */
 	}
 	free(acc);
 	free(names);

@@ -20,6 +20,7 @@
 #include "cmd.h"
 #include "load.h"
 #include "models.h"
+#include "plot.h"
 #include "registry.h"
 #include "rows.h"
 #include "scenario.h"
@@ -327,20 +328,8 @@ int cmd_replay_log(int argc, char **argv)
 		}
 		if (rows_files_close(&files, true))
 			rc = 1;
-		if (!rc) { /* the figure: logged against simulated spans */
-			char vars[4096] = "", csvp[1100], png[1100];
-			snprintf(csvp, sizeof csvp, "%s/stages.csv", dir);
-			snprintf(png, sizeof png, "%s/stages.png", dir);
-			cmd_gp_str(vars, sizeof vars, "csv", csvp);
-			char title[512];
-			snprintf(title, sizeof title, "%s: logged and simulated stage spans (%s)",
-				 app->name, run_pol.name);
-			cmd_gp_str(vars, sizeof vars, "figtitle", title);
-			snprintf(vars + strlen(vars), sizeof vars - strlen(vars), "nstages=%d; ",
-				 app->nstages);
-			if (cmd_gnuplot("replay-log", "replay.gp", vars, png))
-				rc = 1; /* said; stages.csv stands */
-		}
+		if (!rc && plot_replay(dir, app->name, run_pol.name, app->nstages))
+			rc = 1; /* said; stages.csv stands */
 	}
 	free(sp.first);
 	free(sp.end);

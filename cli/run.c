@@ -18,6 +18,7 @@
 #include "timeline.h"
 #include "cmd.h"
 #include "metrics.h"
+#include "plot.h"
 #include "policy.h"
 #include "rng.h"
 #include "rows.h"
@@ -533,15 +534,15 @@ static const char *cell(const struct agg *a, int k, int reps, double scale, int 
 }
 
 /* The paired change of makespan of a against the baseline b: the mean
- * of cmd_paired_changes, as sweep's makespan_change_pct. */
+ * of plot_paired_changes, as sweep's makespan_change_pct. */
 static const char *change_cell(const struct agg *a, const struct agg *b, int reps, char *buf,
 			       size_t len)
 {
 	if (a == b)
 		return "baseline";
 	double *x = xmalloc((size_t)reps * sizeof *x);
-	struct cmd_ci ci;
-	cmd_ci95(x, cmd_paired_changes(a->mk, b->mk, reps, x), &ci);
+	struct plot_ci95 ci;
+	plot_ci95(x, plot_paired_changes(a->mk, b->mk, reps, x), &ci);
 	free(x);
 	if (!ci.n)
 		return "-";

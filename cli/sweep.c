@@ -44,6 +44,7 @@
 #include "load.h"
 #include "cmd.h"
 #include "metrics.h"
+#include "plot.h"
 #include "policy.h"
 #include "rows.h"
 #include "scenario.h"
@@ -53,37 +54,6 @@
 #define MAX_RUNS 10000000L  /* runs of one sweep: the run table and the row index */
 #define MAX_WORKERS 1024
 #define MAX_METRICS 64      /* metric columns of runs.csv */
-
-/* ---- statistics ---------------------------------------------------- */
-
-void cmd_ci95(const double *x, int n, struct cmd_ci *out)
-{
-	out->n = n;
-	out->mean = n > 0 ? gsl_stats_mean(x, 1, (size_t)n) : NAN;
-	out->sd = n > 1 ? gsl_stats_sd(x, 1, (size_t)n) : n == 1 ? 0 : NAN;
-	out->half = n > 1 ? gsl_cdf_tdist_Pinv(0.975, n - 1) * out->sd / sqrt(n) : NAN;
-}
-
-int cmd_paired_changes(const double *x, const double *base, int n, double *out)
-{
-	int k = 0;
-	for (int r = 0; r < n; r++)
-		if (!isnan(x[r]) && !isnan(base[r]) && base[r] > 0)
-			out[k++] = 100 * (x[r] - base[r]) / base[r];
-	return k;
-}
-
-void cmd_count_text(char *buf, size_t len, double x)
-{
-	if (fabs(x - round(x)) < 0.005) {
-		snprintf(buf, len, "%.0f", x);
-		return;
-	}
-	snprintf(buf, len, "%.2f", x);
-	size_t n = strlen(buf);
-	if (buf[n - 1] == '0')
-		buf[n - 1] = '\0';
-}
 
 /* The metric columns: ROWS_RUN_HEADER from ROWS_FIRST_METRIC on, set by
  * metrics_init(); first_metric is the first one's field in a row written
@@ -291,7 +261,7 @@ struct gather {
 			       * vals[m * pl->maxreps ...], nvals[m] of them */
 	int nvals[MAX_METRICS];
 	char **sum;           /* per group: its summary.csv rows; owned */
-	struct cmd_ci *mk;    /* per group: makespan, for the table */
+	struct plot_ci95 *mk; /* per group: makespan, for the table */
 	double *mkrun;        /* per run: its makespan as written, NaN if empty */
 	double (*counts)[NF_READ - 1]; /* per group: sums over its replications of
 			       counted, failed, timed_out, unplaceable */
@@ -343,7 +313,7 @@ static void lead(FILE *f, const struct plan *pl, const struct run *r)
 
 /* The rest of a summary.csv row after its leading columns:
  * ",replications,metric,mean,sd,ci95_half,ci95_lo,ci95_hi,baseline\n". */
-static void ci_row(FILE *f, const char *metric, const struct cmd_ci *ci, const char *baseline)
+static void ci_row(FILE *f, const char *metric, const struct plot_ci95 *ci, const char *baseline)
 {
 	fprintf(f, ",%d,%s,%.6f,%.6f,", ci->n, metric, ci->mean, ci->sd);
 	if (ci->n > 1)
@@ -365,8 +335,8 @@ static void group_done(struct gather *g, const struct run *r)
 		abort();
 	}
 	for (int m = 0; m < nmetrics; m++) {
-		struct cmd_ci ci;
-		cmd_ci95(g->vals + (size_t)m * pl->maxreps, g->nvals[m], &ci);
+		struct plot_ci95 ci;
+		plot_ci95(g->vals + (size_t)m * pl->maxreps, g->nvals[m], &ci);
 		if (!strcmp(metric_name[m], "makespan_s"))
 			g->mk[gid] = ci;
 		if (!ci.n)
@@ -379,14 +349,14 @@ static void group_done(struct gather *g, const struct run *r)
 }
 
 /* The paired change of makespan of group gid against the baseline's
- * group bg at the same point (cmd_paired_changes; a group's runs are
+ * group bg at the same point (plot_paired_changes; a group's runs are
  * consecutive, replication by replication). */
-static void change_ci(const struct gather *g, int gid, int bg, struct cmd_ci *out)
+static void change_ci(const struct gather *g, int gid, int bg, struct plot_ci95 *out)
 {
 	const struct plan *pl = g->pl;
 	int reps = pl->reps[pl->runs[pl->grun[gid]].point];
 	double *x = xmalloc((size_t)(reps ? reps : 1) * sizeof *x);
-	cmd_ci95(x, cmd_paired_changes(g->mkrun + pl->grun[gid], g->mkrun + pl->grun[bg], reps, x),
+	plot_ci95(x, plot_paired_changes(g->mkrun + pl->grun[gid], g->mkrun + pl->grun[bg], reps, x),
 		 out);
 	free(x);
 }
@@ -513,7 +483,7 @@ static void write_summary(const struct gather *g, FILE *f)
 			if (g->sum[gid])
 				fputs(g->sum[gid], f);
 			int bg = group_of(pl, p, pl->baseline);
-			struct cmd_ci ci;
+			struct plot_ci95 ci;
 			if (bg < 0 || bg == gid)
 				continue;
 			change_ci(g, gid, bg, &ci);
@@ -563,7 +533,7 @@ static void print_table(const struct gather *g, const char *dir)
 			int gid = group_of(pl, p, names[i]), bg = group_of(pl, p, pl->baseline);
 			if (gid < 0)
 				continue;
-			const struct cmd_ci *c = &g->mk[gid];
+			const struct plot_ci95 *c = &g->mk[gid];
 			char mk[32] = "-", half[32] = "-", ch[32] = "-", nd[64];
 			if (c->n > 0)
 				snprintf(mk, sizeof mk, "%.3f", c->mean);
@@ -572,7 +542,7 @@ static void print_table(const struct gather *g, const char *dir)
 			if (bg == gid)
 				snprintf(ch, sizeof ch, "baseline");
 			if (bg >= 0 && bg != gid) {
-				struct cmd_ci cc;
+				struct plot_ci95 cc;
 				change_ci(g, gid, bg, &cc);
 				if (cc.n > 0)
 					snprintf(ch, sizeof ch, "%+.1f", cc.mean);
@@ -580,8 +550,8 @@ static void print_table(const struct gather *g, const char *dir)
 			double notd, counted;
 			not_done(g, gid, &notd, &counted);
 			char a[24], b[24];
-			cmd_count_text(a, sizeof a, notd);
-			cmd_count_text(b, sizeof b, counted);
+			plot_count_text(a, sizeof a, notd);
+			plot_count_text(b, sizeof b, counted);
 			snprintf(nd, sizeof nd, "%s of %s", a, b);
 			printf("%-18s %5d", names[i], p);
 			for (int a = 0; a < sw->naxes && a < 64; a++)
@@ -605,7 +575,7 @@ static void print_table(const struct gather *g, const char *dir)
 					     c[F_UNPLACEABLE] / reps};
 			char t[5][24];
 			for (int k = 0; k < 5; k++)
-				cmd_count_text(t[k], sizeof t[k], x[k]);
+				plot_count_text(t[k], sizeof t[k], x[k]);
 			printf("warning: %s at point %d: %s of %s jobs per replication not done "
 			       "(%s failed, %s timed out, %s unplaceable)%s\n", names[i], p, t[0], t[1],
 			       t[2], t[3], t[4],

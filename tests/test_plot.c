@@ -1224,7 +1224,7 @@ static void figure_whole(void)
 		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 		fwrite(cases[i].text, 1, cases[i].len, f);
 		fclose(f);
-		const char *why = cmd_figure_incomplete(path);
+		const char *why = plot_figure_incomplete(path);
 		if (cases[i].why) {
 			CU_ASSERT_STRING_EQUAL(why ? why : "(none)", cases[i].why);
 		} else {
@@ -1233,7 +1233,7 @@ static void figure_whole(void)
 		remove(path);
 	}
 	snprintf(path, sizeof path, "%s/none.svg.tmp", dir);
-	CU_ASSERT_STRING_EQUAL(cmd_figure_incomplete(path), "gnuplot wrote no file");
+	CU_ASSERT_STRING_EQUAL(plot_figure_incomplete(path), "gnuplot wrote no file");
 	rmdir(dir);
 }
 

@@ -10,6 +10,7 @@
 #define _DEFAULT_SOURCE /* strndup, usleep, mkdtemp */
 #include "models.h"
 #include "load.h"
+#include "plot.h"
 #include "test.h"
 
 #include <dirent.h>
@@ -50,25 +51,25 @@ static void test_ci(void)
 	/* {1..5}: mean 3, sd sqrt(10/4) = 1.5811388300841898, t(0.975, 4) =
 	 * 2.7764451051977987 (tables: 2.776445), half = t sd / sqrt(5). */
 	const double x[] = {1, 2, 3, 4, 5};
-	struct cmd_ci c;
-	cmd_ci95(x, 5, &c);
+	struct plot_ci95 c;
+	plot_ci95(x, 5, &c);
 	CU_ASSERT_EQUAL(c.n, 5);
 	CU_ASSERT_DOUBLE_EQUAL(c.mean, 3.0, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(c.sd, 1.5811388300841898, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(c.half, 1.9632431614775607, 1e-9);
 
 	/* {2, 4}: mean 3, sd sqrt(2), t(0.975, 1) = 12.706204736174707 */
-	cmd_ci95((const double[]){2, 4}, 2, &c);
+	plot_ci95((const double[]){2, 4}, 2, &c);
 	CU_ASSERT_DOUBLE_EQUAL(c.sd, 1.4142135623730951, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(c.half, 12.706204736174707 * 1.4142135623730951 / sqrt(2), 1e-8);
 
 	/* one value: sd 0 and no interval; none: nothing */
-	cmd_ci95((const double[]){7.5}, 1, &c);
+	plot_ci95((const double[]){7.5}, 1, &c);
 	CU_ASSERT_EQUAL(c.n, 1);
 	CU_ASSERT_DOUBLE_EQUAL(c.mean, 7.5, 0);
 	CU_ASSERT_DOUBLE_EQUAL(c.sd, 0, 0);
 	CU_ASSERT(isnan(c.half));
-	cmd_ci95(NULL, 0, &c);
+	plot_ci95(NULL, 0, &c);
 	CU_ASSERT(isnan(c.mean) && isnan(c.sd) && isnan(c.half));
 }
 

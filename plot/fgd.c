@@ -1,0 +1,28 @@
+/* fgd.c - the figures of `hetsim fgd` (plot/fgd.gp): the allocation and
+ * fragmentation curves of curves.csv, which the command wrote, against
+ * the arrived GPU demand, one line per policy.
+ *
+ * May call: plot/gnuplot.c.
+ */
+#include "plot.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int plot_fgd(const char *out, const char *list, int nseeds)
+{
+	int rc = 0;
+	static const char *const figs[] = {"alloc", "frag"};
+	for (int i = 0; i < 2; i++) {
+		char vars[8192] = "", csvp[4200], stem[4200];
+		snprintf(csvp, sizeof csvp, "%s/curves.csv", out);
+		snprintf(stem, sizeof stem, "%s/%s", out, figs[i]);
+		plot_gp_str(vars, sizeof vars, "csv", csvp);
+		plot_gp_str(vars, sizeof vars, "metric", figs[i]);
+		plot_gp_str(vars, sizeof vars, "policies", list);
+		snprintf(vars + strlen(vars), sizeof vars - strlen(vars), "nseeds=%d; ", nseeds);
+		if (plot_gnuplot_both("fgd", "fgd.gp", vars, stem))
+			rc = 1;
+	}
+	return rc;
+}
