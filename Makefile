@@ -20,9 +20,11 @@ CC      ?= cc
 PKGS    := gsl yaml-0.1 cunit libzstd
 VERSION := 0.1.0
 
+# The include path, one list for every build (the fuzz build's too).
+INCDIRS := -I. -Iinclude -Iscenario -Isim -Ipolicies -Iworkloads -Iinput -Iplot -Icli -Icalibrate
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L \
-           -pthread -DHETSIM_VERSION='"$(VERSION)"' -I. -Iinclude -Iscenario -Isim -Ipolicies -Iworkloads -Iinput -Iplot -Icli -Icalibrate
+           -pthread -DHETSIM_VERSION='"$(VERSION)"' $(INCDIRS)
 # GLPK (Debian's libglpk-dev, no pkg-config file): gavel's linear program.
 LDLIBS  += -lglpk -lm -pthread -ldl
 # Policy plugins (include/hetsim/policy.h, policies/plugin.c) resolve the
@@ -318,8 +320,7 @@ FUZZ_TARGETS := scenario cost trace sparklog csv
 FUZZ_BUILD   := build/fuzz
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS  := -O1 -g -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -pthread \
-                -DHETSIM_VERSION='"$(VERSION)"' -I. -Iinclude -Iscenario -Isim -Ipolicies \
-                -Iworkloads -Iinput -Icli -Icalibrate -Itests/fuzz $(FUZZ_SAN) -fsanitize=fuzzer-no-link
+                -DHETSIM_VERSION='"$(VERSION)"' $(INCDIRS) -Itests/fuzz $(FUZZ_SAN) -fsanitize=fuzzer-no-link
 FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_BUILD)/%.o) $(FUZZ_BUILD)/gen/default_model.o
 
 $(FUZZ_BUILD)/%.o: %.c | deps
