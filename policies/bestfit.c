@@ -19,5 +19,5 @@ static int64_t bestfit_score(struct pods *p, const struct pod_node *v, const str
 
 static const struct pod_rules bestfit_rules = {.score = bestfit_score, .normalize = true};
 
-POD_POLICY(pol_bestfit, bestfit_rules, "bestfit",
+POD_POLICY(pol_bestfit, bestfit_rules, pods_tie_params, "bestfit",
 	   "FGD study baseline: the smallest weighted CPU and GPU leftover");

@@ -24,5 +24,5 @@ static int64_t clustering_score(struct pods *p, const struct pod_node *v,
 
 static const struct pod_rules clustering_rules = {.score = clustering_score};
 
-POD_POLICY(pol_clustering, clustering_rules, "clustering",
+POD_POLICY(pol_clustering, clustering_rules, pods_tie_params, "clustering",
 	   "FGD study baseline: GPU clustering, like pods with like");

@@ -20,5 +20,5 @@ static int64_t dotprod_score(struct pods *p, const struct pod_node *v, const str
 
 static const struct pod_rules dotprod_rules = {.score = dotprod_score};
 
-POD_POLICY(pol_dotprod, dotprod_rules, "dotprod",
+POD_POLICY(pol_dotprod, dotprod_rules, pods_tie_params, "dotprod",
 	   "FGD study baseline: Tetris-style dot product of free and asked, the smallest wins");

@@ -47,6 +47,6 @@ static int64_t fgd_score(struct pods *p, const struct pod_node *v, const struct 
 
 static const struct pod_rules fgd_rules = {.score = fgd_score, .frag = true};
 
-POD_POLICY(pol_fgd, fgd_rules, "fgd",
+POD_POLICY(pol_fgd, fgd_rules, pods_tie_params, "fgd",
 	   "FGD: each pod where it adds least fragmentation against the workload "
 	   "(Weng et al., ATC'23)");

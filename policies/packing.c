@@ -47,5 +47,5 @@ static int64_t packing_score(struct pods *p, const struct pod_node *v, const str
 
 static const struct pod_rules packing_rules = {.score = packing_score};
 
-POD_POLICY(pol_packing, packing_rules, "packing",
+POD_POLICY(pol_packing, packing_rules, pods_tie_params, "packing",
 	   "FGD study baseline: GPU packing, shared GPUs first, then busy nodes, then empty ones");

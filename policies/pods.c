@@ -17,6 +17,8 @@
 #include "util.h"
 
 #define POD_RNG 0x706f6473u   /* "pods": the keyed RNG's x coordinate */
+#define POD_ORDER 0xffffffffu /* its y coordinate for the node order (a
+				 job's decisions take y = the job) */
 
 /* A tentative executor of the job being decided. */
 struct tent {
@@ -40,7 +42,21 @@ struct pods {
 	struct rng_key key;   /* the decision's */
 	uint64_t draws;
 	int64_t *score; int *cand_gpu; int *cand; /* by candidate */
+	int *rank;            /* by node: its place in the seed's node order
+				 (ties node-order), NULL: ties uniform */
 };
+
+static const char *const tie_rules[] = {"node-order", "uniform", NULL};
+
+const struct pol_param pods_tie_params[] = {
+	{.key = "ties", .type = POL_CHOICE, .choices = tie_rules, .def = "node-order",
+	 .help = "among nodes of the top score: node-order, the first in a node order drawn once "
+		 "per seed (the FGD artifact's kube-scheduler fork), or uniform, a fresh draw at "
+		 "each pod (upstream kube-scheduler)"},
+	{.key = NULL},
+};
+
+const struct pol_param pods_no_params[] = {{.key = NULL}};
 
 int64_t pods_max_cpu(const struct pods *p)
 {
@@ -135,7 +151,8 @@ static int best_fit_gpu(const struct pod_node *v, int m)
 /* ---- the decision ------------------------------------------------------ */
 
 /* Place one executor of role r of job `job` tentatively: the best node
- * (ties at random); false if none is feasible. */
+ * (ties by the `ties` rule; random's a uniform draw, every node scoring
+ * alike); false if none is feasible. */
 static bool place_one(struct pods *p, int job, int role, const struct pod_req *r)
 {
 	const struct clu *c = sim_cluster(p->s);
@@ -176,9 +193,15 @@ static bool place_one(struct pods *p, int job, int role, const struct pod_req *r
 	for (int i = 1; i < nc; i++)
 		top = p->score[i] > top ? p->score[i] : top;
 	int ntop = 0, pick = -1;
-	for (int i = 0; i < nc; i++) /* uniform among the top: reservoir */
-		if (p->score[i] == top && pods_draw(p, (uint64_t)++ntop) == 0)
-			pick = i;
+	if (p->rank) { /* the first of the top in the seed's node order */
+		for (int i = 0; i < nc; i++)
+			if (p->score[i] == top && (pick < 0 || p->rank[p->cand[i]] < p->rank[p->cand[pick]]))
+				pick = i;
+	} else {
+		for (int i = 0; i < nc; i++) /* uniform among the top: reservoir */
+			if (p->score[i] == top && pods_draw(p, (uint64_t)++ntop) == 0)
+				pick = i;
+	}
 	int node = p->cand[pick];
 	view(p, node, &v);
 	struct tent t = {.node = node, .role = role, .cpu = r->cpu, .mem = r->mem, .k = r->k,
@@ -245,9 +268,34 @@ void pods_can_ever_place(const struct scn_policy *cfg, const struct scn *sc, int
 	pol_feasible(sc, group, sh, rules, v);
 }
 
-void *pods_init(struct sim *s, const struct scn_policy *cfg, const struct pod_rules *rules)
+/* The seed's node order (ties node-order): a uniform permutation by
+ * Fisher-Yates from the keyed RNG, rank[node] its place.  The artifact
+ * prefixes each node's name with its entry of one rand.Perm per seed and
+ * its fork's selectHost keeps, among the top scores, the smallest name
+ * (docs/policies/fgd-artifact.md §1-2): the same rule, a node order drawn
+ * once, though not Go's stream draw for draw. */
+static int *node_order(const struct sim *s, int n)
 {
-	(void)cfg;
+	int *order = xmalloc((size_t)(n ? n : 1) * sizeof *order);
+	int *rank = xmalloc((size_t)(n ? n : 1) * sizeof *rank);
+	struct rng_key key = rng_key(sim_seed(s), 0, RNG_USER, POD_RNG, POD_ORDER, 0);
+	for (int i = 0; i < n; i++)
+		order[i] = i;
+	for (int i = n - 1; i > 0; i--) {
+		int j = (int)(rng_u64(key, (uint64_t)i) % (uint64_t)(i + 1));
+		int t = order[i];
+		order[i] = order[j];
+		order[j] = t;
+	}
+	for (int i = 0; i < n; i++)
+		rank[order[i]] = i;
+	free(order);
+	return rank;
+}
+
+void *pods_init(struct sim *s, const struct scn_policy *cfg, const struct pod_rules *rules,
+		const struct policy_ops *ops)
+{
 	struct pods *p = xcalloc(1, sizeof *p);
 	const struct clu *c = sim_cluster(s);
 	int nj = sim_njobs(s) ? sim_njobs(s) : 1, nn = c->n ? c->n : 1;
@@ -268,6 +316,9 @@ void *pods_init(struct sim *s, const struct scn_policy *cfg, const struct pod_ru
 	p->score = xmalloc((size_t)nn * sizeof *p->score);
 	p->cand_gpu = xmalloc((size_t)nn * sizeof *p->cand_gpu);
 	p->cand = xmalloc((size_t)nn * sizeof *p->cand);
+	const char *ties = pol_param_spec(ops, "ties") ? pol_param_value(ops, cfg, "ties") : NULL;
+	if (!rules->draws_node && ties && strcmp(ties, "node-order") == 0)
+		p->rank = node_order(s, c->n);
 	if (rules->frag) /* fgd.md: the original pod list's */
 		frag_of_scenario(sim_scenario(s), &p->tw);
 	return p;
@@ -333,5 +384,6 @@ void pods_fini(void *st)
 	free(p->pl_head), free(p->pl);
 	free(p->t);
 	free(p->score), free(p->cand_gpu), free(p->cand);
+	free(p->rank);
 	free(p);
 }

@@ -4,9 +4,13 @@
  * ../shared/reference/fgd.md, docs/policies/fgd.md).
  *
  * A job's executors are placed one after the other (a pod of the openb
- * traces is one), each on the feasible node of the highest score, ties
- * broken uniformly at random by the keyed RNG (stock kube-scheduler
- * behaviour); all or none of a job's: a job that does not fit waits, in
+ * traces is one), each on the feasible node of the highest score; ties
+ * (the `ties` switch, pods_tie_params) go to the first of the top nodes
+ * in a node order drawn once per seed (node-order, the default: the FGD
+ * artifact's kube-scheduler fork, docs/policies/fgd-artifact.md §1-2), or
+ * uniformly at random by the keyed RNG at every pod (uniform: upstream
+ * kube-scheduler v1.20's selectHost); random's node is a uniform draw
+ * among the feasible under either (the artifact's RandomScore); all or none of a job's: a job that does not fit waits, in
  * arrival order, without blocking the jobs behind it (in offer-only mode
  * the kernel drops it).  Feasible (fgd.md §1): its CPU and memory fit,
  * and for a GPU executor the node carries its labels (a GPU-model
@@ -53,9 +57,17 @@ struct pod_rules {
 	bool normalize;       /* rescale the candidates' scores to 0..100 (bestfit) */
 	bool random_gpu;      /* a share on a random fitting GPU (random), else best fit */
 	bool frag;            /* build the target workload (fgd) */
+	bool draws_node;      /* the node a uniform draw among the feasible,
+				 whatever the scores (random) */
 };
 
-void *pods_init(struct sim *s, const struct scn_policy *cfg, const struct pod_rules *rules);
+/* The switches of the five policies that score: `ties`. */
+extern const struct pol_param pods_tie_params[];
+/* No switch (random). */
+extern const struct pol_param pods_no_params[];
+
+void *pods_init(struct sim *s, const struct scn_policy *cfg, const struct pod_rules *rules,
+		 const struct policy_ops *ops);
 void pods_arrived(void *st, struct sim *s, int job);
 void pods_finished(void *st, struct sim *s, int job);
 void pods_schedule(void *st, struct sim *s);
@@ -64,19 +76,19 @@ void pods_exec_lost(void *st, struct sim *s, int job, const struct sim_exec *x, 
 void pods_can_ever_place(const struct scn_policy *cfg, const struct scn *sc, int group,
 			 const struct sim_shape *sh, struct pol_verdict *v);
 
-/* A policy of this engine: its init (the rules), no switches, and its
- * ops table `sym` named `name` (the six of the FGD study differ only in
- * their rules). */
-#define POD_POLICY(sym, rules, name_, summary_)                                    \
+/* A policy of this engine: its init (the rules), its switches
+ * (pods_tie_params or pods_no_params), and its ops table `sym` named
+ * `name` (the six of the FGD study differ only in their rules). */
+#define POD_POLICY(sym, rules, params_, name_, summary_)                          \
+	extern const struct policy_ops sym;                                        \
 	static void *sym##_init(struct sim *s, const struct scn_policy *cfg)       \
 	{                                                                          \
-		return pods_init(s, cfg, &(rules));                                \
+		return pods_init(s, cfg, &(rules), &sym);                          \
 	}                                                                          \
-	static const struct pol_param sym##_params[] = {{.key = NULL}};            \
 	const struct policy_ops sym = {                                            \
 		.name = name_,                                                     \
 		.summary = summary_,                                               \
-		.params = sym##_params,                                            \
+		.params = params_,                                                 \
 		.uses_labels = true,                                               \
 		.gpu_aware = pol_gpu_aware_always,                                 \
 		.places_roles = true,                                              \

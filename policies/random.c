@@ -1,7 +1,8 @@
 /* random.c - the FGD study's Random baseline (../shared/reference/fgd.md
- * §4): every feasible node scores alike, the engine draws one uniformly
- * (the keyed RNG), and a share a uniformly random GPU that fits
- * (docs/policies/fgd.md).  The engine: pods.c. */
+ * §4): the engine draws a feasible node uniformly (the keyed RNG), as the
+ * artifact's RandomScore.PreScore does, so no tie rule applies, and a
+ * share a uniformly random GPU that fits (allocateGpuIdBasedOnRandomFit;
+ * docs/policies/fgd-artifact.md §4).  The engine: pods.c. */
 #include "pol_common.h"
 #include "pods.h"
 
@@ -12,7 +13,8 @@ static int64_t random_score(struct pods *p, const struct pod_node *v, const stru
 	return 0;
 }
 
-static const struct pod_rules random_rules = {.score = random_score, .random_gpu = true};
+static const struct pod_rules random_rules = {.score = random_score, .random_gpu = true,
+						.draws_node = true};
 
-POD_POLICY(pol_random, random_rules, "random",
+POD_POLICY(pol_random, random_rules, pods_no_params, "random",
 	   "FGD study baseline: a uniformly random feasible node (and GPU for a share)");

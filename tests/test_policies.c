@@ -775,6 +775,75 @@ static void fgd_choice(void)
 	CU_ASSERT(gpu1 >= 79 && gpu1 <= 121);
 }
 
+/* The seed's node order of the FGD study's policies, worked out here as
+ * policies/pods.c's contract states it: a Fisher-Yates shuffle of the
+ * node indices, draw i the keyed RNG's (seed, replication 0, RNG_USER,
+ * "pods", ~0, 0) at i, for i from the last down; order[0] first. */
+static void seed_order(uint64_t seed, int n, int *order)
+{
+	struct rng_key key = rng_key(seed, 0, RNG_USER, 0x706f6473u, 0xffffffffu, 0);
+	for (int i = 0; i < n; i++)
+		order[i] = i;
+	for (int i = n - 1; i > 0; i--) {
+		int j = (int)(rng_u64(key, (uint64_t)i) % (uint64_t)(i + 1)), t = order[i];
+		order[i] = order[j];
+		order[j] = t;
+	}
+}
+
+/* The tie rule by hand (fgd-ties.yaml explains the scores): under ties
+ * node-order (bestfit's and packing's default) q1 and q2 on the seed's
+ * first node, q3 and q4 on its second, for every replication; under ties
+ * uniform the same pairs, q1's node uniform over the four and q3's over
+ * the other three. */
+static void fgd_ties(void)
+{
+	static const char *const pols[] = {"node-order", "packing"};
+	int first_is_0 = 0, uni_first_is_0 = 0, uni_third_is_1 = 0, uni_third_n = 0;
+	for (int rep = 0; rep < 200; rep++) {
+		for (int p = 0; p < 2; p++) {
+			struct scn *sc;
+			struct sim *s = h_run("tests/scenarios/hand/fgd-ties.yaml", pols[p], rep, &sc);
+			int order[4];
+			seed_order(sim_seed(s), 4, order);
+			for (int q = 0; q < 4; q++) {
+				const struct sim_exec *x = exec_of(q);
+				CU_ASSERT_PTR_NOT_NULL_FATAL(x);
+				CU_ASSERT_EQUAL(x->node, order[q / 2]);
+				CU_ASSERT_EQUAL(x->gpu_milli, 500);
+			}
+			first_is_0 += p == 0 && order[0] == 0;
+			CU_ASSERT_EQUAL(h_makespan(s), S(100));
+			h_done(s, sc);
+		}
+		struct scn *sc;
+		struct sim *s = h_run("tests/scenarios/hand/fgd-ties.yaml", "uniform", rep, &sc);
+		const struct sim_exec *x[4];
+		for (int q = 0; q < 4; q++) {
+			x[q] = exec_of(q);
+			CU_ASSERT_PTR_NOT_NULL_FATAL(x[q]);
+		}
+		CU_ASSERT_EQUAL(x[1]->node, x[0]->node);
+		CU_ASSERT_EQUAL(x[3]->node, x[2]->node);
+		CU_ASSERT_NOT_EQUAL(x[2]->node, x[0]->node);
+		uni_first_is_0 += x[0]->node == 0;
+		if (x[0]->node != 1) { /* node 1 among q3's three */
+			uni_third_n++;
+			uni_third_is_1 += x[2]->node == 1;
+		}
+		CU_ASSERT_EQUAL(h_makespan(s), S(100));
+		h_done(s, sc);
+	}
+	/* binomial(200, 1/4): 50 +- 18 (3 sigma): the order is drawn, not
+	 * the nodes' own; and uniform ties as uniform */
+	CU_ASSERT(first_is_0 >= 32 && first_is_0 <= 68);
+	CU_ASSERT(uni_first_is_0 >= 32 && uni_first_is_0 <= 68);
+	/* binomial(about 150, 1/3): 50 +- 17 (3 sigma), as a share */
+	CU_ASSERT(uni_third_n > 100);
+	CU_ASSERT(3.0 * uni_third_is_1 >= uni_third_n - 3.0 * sqrt(uni_third_n * 2.0) &&
+		  3.0 * uni_third_is_1 <= uni_third_n + 3.0 * sqrt(uni_third_n * 2.0));
+}
+
 /* `hetsim fgd` by hand (fgd-experiment.yaml explains the figures): seed 1
  * offers p1 then p2, seed 2 p2 then p1 (pinned here); the grid point of
  * each offered pod, the seeds' mean, min and max; runs.csv; bad input. */
@@ -1199,6 +1268,7 @@ int test_suite_policies(void)
 		   {"review regressions: gangs, zero-length reservations, lost executors",
 		    review_regressions},
 		   {"fgd and its baselines: node and GPU chosen, by hand", fgd_choice},
+		   {"fgd's baselines: ties by the seed's node order or uniform, by hand", fgd_ties},
 		   {"hetsim compare: the leaderboard's figures and ranks, by hand", compare_hand},
 		   {"run --trace-json: valid trace events, tracks in order", trace_json},
 		   {"hetsim fgd: allocation and fragmentation by offered load, by hand",
