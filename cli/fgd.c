@@ -9,12 +9,15 @@
  * fragmentation (frag.h, against the target workload of the pod list as
  * read), each as % of the cluster's GPU capacity, and the fragmentation
  * as % of the idle GPU.  Per run, the points are averaged on an integer
- * grid of the arrived demand (each point to its nearest integer, 0 ..
- * 130 %); over the seeds, each grid point's mean, min and max.
+ * grid of the arrived demand (each point to its nearest integer, halves
+ * to the even one, 0 .. 130 %: the artifact's merge scripts,
+ * experiments/analysis/merge_*.py, Python's round); over the seeds, each
+ * grid point's mean, min, max and sample standard deviation.
  *
- * Writes DIR/curves.csv and DIR/runs.csv as one set (rows.h: with its
- * manifest.csv) and, with gnuplot, DIR/alloc and
- * DIR/frag, each as .png and .svg.
+ * Writes DIR/curves.csv (over the seeds), DIR/curves-by-seed.csv (each
+ * run's grid) and DIR/runs.csv as one set (rows.h: with its
+ * manifest.csv) and, with gnuplot, DIR/alloc and DIR/frag, each as .png
+ * and .svg.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -37,8 +40,8 @@
 
 static const struct cmd_opt fgd_opts[] = {
 	{"seeds", 's', "A-B", "the seeds, one run each (default 42-51, the artifact's)"},
-	{"output", 'o', "DIR", "write curves.csv, runs.csv and the figures there (default "
-			       "results/fgd)"},
+	{"output", 'o', "DIR", "write curves.csv, curves-by-seed.csv, runs.csv and the figures "
+			       "there (default results/fgd)"},
 	{"quiet", 'q', NULL, "no table"},
 	{"help", 'h', NULL, "show this help"},
 	{NULL, 0, NULL, NULL},
@@ -169,7 +172,7 @@ static int run_one(const struct scn *sc, int p, const struct frag_target *tw, st
 			ftot += f[x->node];
 		}
 		double d = 100.0 * (double)demand / (double)cap;
-		long b = lround(d);
+		long b = (long)nearbyint(d); /* halves to even, as Python's round */
 		if (b >= 0 && b < GRID) {
 			g->alloc[b] += 100.0 * (double)alloc / (double)cap;
 			g->frag[b] += 100.0 * ftot / (double)cap;
@@ -189,7 +192,7 @@ static int run_one(const struct scn *sc, int p, const struct frag_target *tw, st
 /* Per policy and grid point: over the seeds that reach it, mean, min
  * and max of each metric. */
 struct acc {
-	double sum[3], lo[3], hi[3];
+	double sum[3], sq[3], lo[3], hi[3];
 	int n;
 };
 
@@ -197,10 +200,20 @@ static void acc_add(struct acc *a, const double *v)
 {
 	for (int k = 0; k < 3; k++) {
 		a->sum[k] += v[k];
+		a->sq[k] += v[k] * v[k];
 		a->lo[k] = a->n ? fmin(a->lo[k], v[k]) : v[k];
 		a->hi[k] = a->n ? fmax(a->hi[k], v[k]) : v[k];
 	}
 	a->n++;
+}
+
+/* The seeds' sample standard deviation of metric k (0 for one seed). */
+static double acc_sd(const struct acc *a, int k)
+{
+	if (a->n < 2)
+		return 0;
+	double m = a->sum[k] / a->n, v = (a->sq[k] - a->n * m * m) / (a->n - 1);
+	return v > 0 ? sqrt(v) : 0;
 }
 
 static int parse_seeds(const char *v, int64_t *lo, int64_t *hi)
@@ -259,6 +272,7 @@ int cmd_fgd(int argc, char **argv)
 	struct acc *acc = NULL;
 	char (*names)[64] = NULL;
 	struct run_sum *sums = NULL;
+	struct grid *grids = NULL; /* by (policy, seed) */
 	int rc = 0;
 	for (int k = 0; k < nseeds && !rc; k++) {
 		scn_seed_at_load = (uint64_t)(s0 + k);
@@ -281,19 +295,21 @@ int cmd_fgd(int argc, char **argv)
 			acc = xcalloc((size_t)npol * GRID, sizeof *acc);
 			names = xcalloc((size_t)npol, sizeof *names);
 			sums = xcalloc((size_t)npol * (size_t)nseeds, sizeof *sums);
+			grids = xcalloc((size_t)npol * (size_t)nseeds, sizeof *grids);
 			for (int p = 0; p < npol; p++)
 				snprintf(names[p], sizeof names[p], "%s", sc->policies[p].name);
 		}
 		struct frag_target tw = {0};
 		frag_of_scenario(sc, &tw);
 		for (int p = 0; p < npol && !rc; p++) {
-			struct grid g;
-			if (run_one(sc, p, &tw, &g, &sums[(size_t)p * nseeds + k], err, sizeof err)) {
+			struct grid *gp = &grids[(size_t)p * nseeds + k], g;
+			if (run_one(sc, p, &tw, gp, &sums[(size_t)p * nseeds + k], err, sizeof err)) {
 				fprintf(stderr, "hetsim fgd: %s, seed %" PRId64 ": %s\n", a.pos[0],
 					s0 + k, err);
 				rc = 1;
 				break;
 			}
+			g = *gp;
 			for (int b = 0; b < GRID; b++)
 				if (g.n[b]) {
 					double m[3] = {g.alloc[b] / g.n[b], g.frag[b] / g.n[b],
@@ -306,14 +322,15 @@ int cmd_fgd(int argc, char **argv)
 	}
 	scn_seed_at_load_set = false;
 	/* curves.csv and runs.csv, committed as one set (rows.h) */
-	static const char *const files[] = {"curves.csv", "runs.csv"};
-	struct rows_files set = {.cmd = "fgd", .dir = out, .names = files, .n = 2};
+	static const char *const files[] = {"curves.csv", "runs.csv", "curves-by-seed.csv"};
+	struct rows_files set = {.cmd = "fgd", .dir = out, .names = files, .n = 3};
 	if (!rc && rows_files_open(&set))
 		rc = 1;
 	if (!rc) {
 		FILE *f = set.f[0];
 		fprintf(f, "policy,demand_pct,seeds,alloc_pct,alloc_min,alloc_max,frag_pct,"
-			"frag_min,frag_max,frag_idle_pct,frag_idle_min,frag_idle_max\n");
+			"frag_min,frag_max,frag_idle_pct,frag_idle_min,frag_idle_max,alloc_sd,"
+			"frag_sd,frag_idle_sd\n");
 		for (int p = 0; p < npol; p++)
 			for (int b = 0; b < GRID; b++) {
 				const struct acc *x = &acc[(size_t)p * GRID + b];
@@ -323,7 +340,21 @@ int cmd_fgd(int argc, char **argv)
 				for (int k = 0; k < 3; k++)
 					fprintf(f, ",%.4f,%.4f,%.4f", x->sum[k] / x->n, x->lo[k],
 						x->hi[k]);
+				for (int k = 0; k < 3; k++)
+					fprintf(f, ",%.4f", acc_sd(x, k));
 				fprintf(f, "\n");
+			}
+		f = set.f[2];
+		fprintf(f, "policy,seed,demand_pct,points,alloc_pct,frag_pct,frag_idle_pct\n");
+		for (int p = 0; p < npol; p++)
+			for (int k = 0; k < nseeds; k++) {
+				const struct grid *g = &grids[(size_t)p * nseeds + k];
+				for (int b = 0; b < GRID; b++)
+					if (g->n[b])
+						fprintf(f, "%s,%" PRId64 ",%d,%d,%.4f,%.4f,%.4f\n",
+							names[p], s0 + k, b, g->n[b],
+							g->alloc[b] / g->n[b], g->frag[b] / g->n[b],
+							g->idle[b] / g->n[b]);
 			}
 		f = set.f[1];
 		fprintf(f, "policy,seed,offered,placed,dropped,demand_pct,alloc_pct,frag_pct\n");
@@ -369,5 +400,6 @@ int cmd_fgd(int argc, char **argv)
 	free(acc);
 	free(names);
 	free(sums);
+	free(grids);
 	return rc;
 }

@@ -861,10 +861,27 @@ static void fgd_experiment(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(csv);
 	const char *want =
 		"policy,demand_pct,seeds,alloc_pct,alloc_min,alloc_max,frag_pct,frag_min,frag_max,"
-		"frag_idle_pct,frag_idle_min,frag_idle_max\n"
-		"fifo,25,1,25.0000,25.0000,25.0000,12.5000,12.5000,12.5000,16.6667,16.6667,16.6667\n"
-		"fifo,50,1,50.0000,50.0000,50.0000,0.0000,0.0000,0.0000,0.0000,0.0000,0.0000\n"
-		"fifo,75,2,75.0000,75.0000,75.0000,12.5000,12.5000,12.5000,50.0000,50.0000,50.0000\n";
+		"frag_idle_pct,frag_idle_min,frag_idle_max,alloc_sd,frag_sd,frag_idle_sd\n"
+		"fifo,25,1,25.0000,25.0000,25.0000,12.5000,12.5000,12.5000,16.6667,16.6667,16.6667,"
+		"0.0000,0.0000,0.0000\n"
+		"fifo,50,1,50.0000,50.0000,50.0000,0.0000,0.0000,0.0000,0.0000,0.0000,0.0000,"
+		"0.0000,0.0000,0.0000\n"
+		"fifo,75,2,75.0000,75.0000,75.0000,12.5000,12.5000,12.5000,50.0000,50.0000,50.0000,"
+		"0.0000,0.0000,0.0000\n";
+	CU_ASSERT_EQUAL(strncmp(csv, want, strlen(want)), 0);
+	if (strncmp(csv, want, strlen(want)))
+		fprintf(stderr, "\n%s", csv);
+	free(csv);
+	/* each run's grid: seed 1 (p1, p2) at 50 and 75 %, seed 2 (p2, p1) at
+	 * 25 and 75 % */
+	snprintf(path, sizeof path, "%s/curves-by-seed.csv", dir);
+	csv = h_slurp(path, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(csv);
+	want = "policy,seed,demand_pct,points,alloc_pct,frag_pct,frag_idle_pct\n"
+	       "fifo,1,50,1,50.0000,0.0000,0.0000\n"
+	       "fifo,1,75,1,75.0000,12.5000,50.0000\n"
+	       "fifo,2,25,1,25.0000,12.5000,16.6667\n"
+	       "fifo,2,75,1,75.0000,12.5000,50.0000\n";
 	CU_ASSERT_EQUAL(strncmp(csv, want, strlen(want)), 0);
 	if (strncmp(csv, want, strlen(want)))
 		fprintf(stderr, "\n%s", csv);
