@@ -244,6 +244,15 @@ FGD_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 fgd: deps $(BIN)
 	scripts/fgd -j $(FGD_JOBS) ./$(BIN)
 
+# `make reproduce`: every published experiment hetsim can express against
+# its published figures (docs/reproduce.md): FGD on its 17 pod lists (as
+# `make fgd`, which it reruns) and the Spark event logs' replay; writes
+# results/reproduce/ (committed: report.md, report.html, the CSV of every
+# cell).  Not part of `make check` or CI (under 10 minutes on 2 cores).
+.PHONY: reproduce
+reproduce: deps $(BIN)
+	scripts/reproduce -j $(FGD_JOBS) ./$(BIN)
+
 # `make cuda`: calibrate/cuda/hetsim-cuda-cal, the standalone CUDA
 # measuring program (calibrate/cuda/README.md).  Needs only the CUDA
 # toolkit; where nvcc is missing it says so and succeeds.  sm_80 (A100),

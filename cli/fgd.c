@@ -16,7 +16,7 @@
  *
  * Writes DIR/curves.csv (over the seeds), DIR/curves-by-seed.csv (each
  * run's grid) and DIR/runs.csv as one set (rows.h: with its
- * manifest.csv) and, with gnuplot, DIR/alloc and DIR/frag, each as .png
+ * manifest.csv) and, with gnuplot, DIR/alloc, DIR/frag and DIR/frag_ratio, each as .png
  * and .svg.
  */
 #include <errno.h>

@@ -1,6 +1,7 @@
-/* fgd.c - the figures of `hetsim fgd` (plot/fgd.gp): the allocation and
- * fragmentation curves of curves.csv, which the command wrote, against
- * the arrived GPU demand, one line per policy.
+/* fgd.c - the figures of `hetsim fgd` (plot/fgd.gp): the allocation,
+ * fragmentation and fragmentation-ratio curves of curves.csv, which the
+ * command wrote, against the arrived GPU demand, one line per policy
+ * (the paper's Figs. 9a and 7).
  *
  * May call: plot/gnuplot.c.
  */
@@ -12,8 +13,8 @@
 int plot_fgd(const char *out, const char *list, int nseeds)
 {
 	int rc = 0;
-	static const char *const figs[] = {"alloc", "frag"};
-	for (int i = 0; i < 2; i++) {
+	static const char *const figs[] = {"alloc", "frag", "frag_ratio"};
+	for (int i = 0; i < 3; i++) {
 		char vars[8192] = "", csvp[4200], stem[4200];
 		snprintf(csvp, sizeof csvp, "%s/curves.csv", out);
 		snprintf(stem, sizeof stem, "%s/%s", out, figs[i]);

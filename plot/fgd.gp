@@ -3,7 +3,7 @@
 # mean) in a band (their min to max).
 # hetsim fgd sets: csv (its curves.csv: policy,demand_pct,seeds,
 # alloc_pct,alloc_min,alloc_max,frag_pct,frag_min,frag_max,
-# frag_idle_pct,...), metric (alloc or frag), policies (space-separated),
+# frag_idle_pct,...), metric (alloc, frag or frag_ratio), policies (space-separated),
 # nseeds, outfile, fmt.
 # fmt: png (the default) or svg (hetsim writes both; hetsim report inlines the svg)
 if (!exists("fmt")) fmt = "png"
@@ -30,10 +30,17 @@ if (metric eq "alloc") {
 	set yrange [0:105]
 	set title sprintf("GPU allocation ratio against the offered load (mean of %d seeds, band: min to max)", nseeds)
 } else {
-	col = 7
-	set ylabel "fragmented GPU (% of capacity)"
-	set yrange [0:*]
-	set title sprintf("GPU fragmentation against the offered load (mean of %d seeds, band: min to max)", nseeds)
+	if (metric eq "frag") {
+		col = 7
+		set ylabel "fragmented GPU (% of capacity)"
+		set yrange [0:*]
+		set title sprintf("GPU fragmentation against the offered load (mean of %d seeds, band: min to max)", nseeds)
+	} else {
+		col = 10
+		set ylabel "fragmented GPU (% of the idle GPU)"
+		set yrange [0:105]
+		set title sprintf("GPU fragmentation ratio against the offered load (mean of %d seeds, band: min to max)", nseeds)
+	}
 }
 colours = "#4a78b5 #d9752b #3f9b4f #b8423a #8661b0 #8a6d3b #c25b9f #707070"
 n = words(policies)

@@ -246,7 +246,7 @@ int plot_compare_workload(const char *out, const char *path, int w, const char *
 			  const char *policies);
 /* compare: the makespans of OUT/leaderboard.csv into OUT/makespan. */
 int plot_compare_makespan(const char *out);
-/* fgd (plot/fgd.c): OUT/alloc and OUT/frag from OUT/curves.csv, over
+/* fgd (plot/fgd.c): OUT/alloc, OUT/frag and OUT/frag_ratio from OUT/curves.csv, over
  * nseeds seeds; `policies` separated by spaces. */
 int plot_fgd(const char *out, const char *policies, int nseeds);
 /* replay-log (plot/replay.c): DIR/stages.png from DIR/stages.csv, the

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "models.h"
@@ -844,6 +845,64 @@ static void fgd_ties(void)
 		  3.0 * uni_third_is_1 <= uni_third_n + 3.0 * sqrt(uni_third_n * 2.0));
 }
 
+/* scripts/fgd-vs-published against the artifact's expected results
+ * (tests/data/published/fgd): curves at the artifact's seed means on the
+ * default list (its means and deviations, to two decimals, worked out
+ * from analysis_allo_discrete.csv once and written here) are every cell
+ * "sd"; fgd at 100 % moved 0.5 up (beyond its deviation 0.11, within a
+ * point) is "1pt"; 1.27 up, "off", and the exit status 1. */
+static int fgd_vs(const char *dir, double fgd100, char **csv)
+{
+	static const struct { const char *p; double v[4]; } pub[] = {
+		{"fgd", {50.01, 89.98, 95.23, 95.39}},
+		{"bestfit", {50.01, 89.99, 92.86, 93.08}},
+		{"packing", {50.01, 89.98, 91.78, 92.00}},
+		{"clustering", {50.01, 89.98, 91.65, 91.88}},
+		{"dotprod", {50.01, 89.98, 90.62, 90.85}},
+		{"random", {49.97, 85.02, 86.30, 87.47}},
+	};
+	static const int at[4] = {50, 90, 100, 130};
+	char path[600], out[700], cmd[2000];
+	snprintf(path, sizeof path, "%s/curves.csv", dir);
+	FILE *f = fopen(path, "w");
+	CU_ASSERT_FATAL(f != NULL);
+	fprintf(f, "policy,demand_pct,seeds,alloc_pct\n");
+	for (int p = 0; p < 6; p++)
+		for (int k = 0; k < 4; k++)
+			fprintf(f, "%s,%d,10,%.4f\n", pub[p].p, at[k],
+				p == 0 && k == 2 ? fgd100 : pub[p].v[k]);
+	fclose(f);
+	snprintf(out, sizeof out, "%s/cells.csv", dir);
+	snprintf(cmd, sizeof cmd, "sh scripts/fgd-vs-published --csv %s openb_pod_list_default "
+		 "> %s 2>&1", path, out);
+	int rc = system(cmd);
+	*csv = h_slurp(out, NULL);
+	return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+static void fgd_published(void)
+{
+	char dir[] = "/tmp/hetsim-fgdpub-XXXXXX", *csv = NULL;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	CU_ASSERT_EQUAL(fgd_vs(dir, 95.23, &csv), 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(csv);
+	int n = 0;
+	for (const char *c = csv; (c = strstr(c, ",sd\n")); c++)
+		n++;
+	CU_ASSERT_EQUAL(n, 24);
+	CU_ASSERT_PTR_NOT_NULL(strstr(csv, "openb_pod_list_default,alloc,fgd,100,95.2"));
+	free(csv);
+	CU_ASSERT_EQUAL(fgd_vs(dir, 95.73, &csv), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",fgd,100,") && strstr(strstr(csv, ",fgd,100,"), ",1pt\n"));
+	free(csv);
+	CU_ASSERT_EQUAL(fgd_vs(dir, 96.50, &csv), 1);
+	const char *cell = csv ? strstr(csv, ",fgd,100,") : NULL;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(cell);
+	CU_ASSERT_EQUAL(strncmp(strchr(cell, '\n') - 4, ",off", 4), 0);
+	free(csv);
+	h_rmtree(dir);
+}
+
 /* `hetsim fgd` by hand (fgd-experiment.yaml explains the figures): seed 1
  * offers p1 then p2, seed 2 p2 then p1 (pinned here); the grid point of
  * each offered pod, the seeds' mean, min and max; runs.csv; bad input. */
@@ -1286,6 +1345,7 @@ int test_suite_policies(void)
 		    review_regressions},
 		   {"fgd and its baselines: node and GPU chosen, by hand", fgd_choice},
 		   {"fgd's baselines: ties by the seed's node order or uniform, by hand", fgd_ties},
+		   {"scripts/fgd-vs-published: cells against the artifact's, by hand", fgd_published},
 		   {"hetsim compare: the leaderboard's figures and ranks, by hand", compare_hand},
 		   {"run --trace-json: valid trace events, tracks in order", trace_json},
 		   {"hetsim fgd: allocation and fragmentation by offered load, by hand",
