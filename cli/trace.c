@@ -13,6 +13,10 @@
 static const struct cmd_opt trace_opts[] = {
 	{"format", 'f', "FORMAT", "the file's format (hetsim trace formats); default: detected"},
 	{"strict", 0, NULL, "a record that would be skipped or clamped is an error"},
+	{"drop-nonpositive", 0, NULL, "leave out jobs whose run time or requested time is 0 or "
+				      "unknown (the trace key drop_nonpositive)"},
+	{"cap-at-request", 0, NULL, "cut run times above the requested time to it (the trace key "
+				    "cap_at_request)"},
 	{"help", 'h', NULL, "show this help"},
 	{NULL, 0, NULL, NULL},
 };
@@ -107,8 +111,11 @@ static int trace_info_cmd(const struct cmd_args *a)
 	/* a file of the format's jobs, else of its nodes (a format may have
 	 * both kinds of file: openb's pod and node lists) */
 	if (f->jobs) {
-		struct trace_opts o = {.format = format, .time_scale = 1, .exec_cores = 1,
-				       .strict = cmd_get(trace_opts, a, "strict") != NULL};
+		struct trace_opts o = {
+			.format = format, .time_scale = 1, .exec_cores = 1,
+			.strict = cmd_get(trace_opts, a, "strict") != NULL,
+			.drop_nonpositive = cmd_get(trace_opts, a, "drop-nonpositive") != NULL,
+			.cap_at_request = cmd_get(trace_opts, a, "cap-at-request") != NULL};
 		struct scn_trace *t = trace_read(path, &o, err, sizeof err);
 		if (t) {
 			trace_info(stdout, t);
@@ -139,7 +146,8 @@ int cmd_trace(int argc, char **argv)
 	if (cmd_parse("trace", trace_opts, argc, argv, &a))
 		return 2;
 	if (cmd_get(trace_opts, &a, "help") || a.npos == 0) {
-		cmd_help("trace", "info FILE [--format F] [--strict] | formats",
+		cmd_help("trace", "info FILE [--format F] [--strict] [--drop-nonpositive] "
+			 "[--cap-at-request] | formats",
 			 "What a trace file holds: counts of jobs, tasks, nodes and GPU models, the\n"
 			 "time span, demand and run-time percentiles, and the records left out and\n"
 			 "why (docs/traces.md).  The format is detected from the content where it\n"

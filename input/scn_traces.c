@@ -35,7 +35,8 @@ static const char *const trace_src_keys[] = {"format", "path"};
 static const char *const trace_node_entry_keys[] = {"name", "trace", "cpu_speed", "network"};
 static const char *const trace_keys[] = {"format", "path", "window", "first", "users",
 					 "queues", "kinds", "time_scale", "executor",
-					 "completed_only", "strict", "offer", "offer_pad"};
+					 "completed_only", "strict", "offer", "offer_pad",
+					 "drop_nonpositive", "cap_at_request"};
 static const char *const not_keys[] = {"not"};
 static const char *const window_keys[] = {"from", "to"};
 static const char *const trace_exec_keys[] = {"cores", "memory"};
@@ -143,8 +144,14 @@ static int load_trace_opts(struct ld *ld, const struct yn *m, struct trace_opts 
 	}
 	if (((v = yn_get(m, "completed_only")) && scn_get_bool(ld, v, &o->completed_only) < 0) ||
 	    ((v = yn_get(m, "strict")) && scn_get_bool(ld, v, &o->strict) < 0) ||
-	    ((v = yn_get(m, "offer")) && scn_get_bool(ld, v, &o->offer) < 0))
+	    ((v = yn_get(m, "offer")) && scn_get_bool(ld, v, &o->offer) < 0) ||
+	    ((v = yn_get(m, "drop_nonpositive")) && scn_get_bool(ld, v, &o->drop_nonpositive) < 0) ||
+	    ((v = yn_get(m, "cap_at_request")) && scn_get_bool(ld, v, &o->cap_at_request) < 0))
 		return -1;
+	if (o->offer && (v = yn_get(m, o->drop_nonpositive ? "drop_nonpositive" : "cap_at_request")) &&
+	    (o->drop_nonpositive || o->cap_at_request))
+		return scn_fail(ld, v, "%s does not go with offer: offer-only reads no times",
+			    o->drop_nonpositive ? "drop_nonpositive" : "cap_at_request");
 	if ((v = yn_get(m, "offer_pad"))) {
 		if (scn_get_num(ld, v, &o->offer_pad) < 0)
 			return -1;

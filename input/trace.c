@@ -143,6 +143,7 @@ struct scn_trace *trace_read(const char *path, const struct trace_opts *o, char 
 	struct scn_trace *t = xcalloc(1, sizeof *t);
 	t->path = xstrdup(path);
 	t->format = xstrdup(f->name);
+	t->capped = o->cap_at_request ? 0 : -1;
 	if (tr_read_jobs(f, o, t, z, err, errlen) < 0) {
 		scn_trace_free(t);
 		return NULL;
@@ -243,7 +244,7 @@ int trace_warning(const struct scn_trace *t, char *buf, size_t len)
 {
 	int64_t n = 0;
 	for (int w = 0; w < TRS_NSKIP; w++)
-		if (w != TRS_FILTER && w != TRS_STATUS)
+		if (w != TRS_FILTER && w != TRS_STATUS && w != TRS_NONPOSITIVE)
 			n += t->skipped[w];
 	if (!n && !t->clamped)
 		return 0;
@@ -251,7 +252,7 @@ int trace_warning(const struct scn_trace *t, char *buf, size_t len)
 			 (long long)t->records);
 	const char *sep = " (";
 	for (int w = 0; w < TRS_NSKIP && k >= 0 && (size_t)k < len; w++)
-		if (w != TRS_FILTER && w != TRS_STATUS && t->skipped[w]) {
+		if (w != TRS_FILTER && w != TRS_STATUS && w != TRS_NONPOSITIVE && t->skipped[w]) {
 			k += snprintf(buf + k, len - (size_t)k, "%s%s %lld", sep,
 				      scn_trace_skip_name((enum scn_trace_skip)w),
 				      (long long)t->skipped[w]);
@@ -389,5 +390,7 @@ int trace_info(FILE *out, const struct scn_trace *t)
 		}
 	fprintf(out, "%s\n  clamped                %lld\n", any ? "" : "none",
 		(long long)t->clamped);
+	if (t->capped >= 0)
+		fprintf(out, "  capped at request      %lld\n", (long long)t->capped);
 	return 0;
 }

@@ -52,6 +52,11 @@ struct trace_opts {
 	bool completed_only;    /* keep only jobs whose status says they
 				   completed (the others: TRS_STATUS) */
 	bool strict;            /* inconsistent records are errors */
+	bool drop_nonpositive;  /* leave out a job whose run time or requested
+				   time is 0 or unknown (TRS_NONPOSITIVE) */
+	bool cap_at_request;    /* a run time above the job's requested time
+				   becomes the requested time (the batch
+				   system's kill), counted in capped */
 	bool offer;             /* offer-only (docs/traces.md): records need no
 				   times; an importer gives arrival 0 and run
 				   time -1 to a record without them.  The jobs

@@ -292,6 +292,16 @@ int tr_add(struct tr_build *b, int32_t id, int64_t submit_us, int64_t run_us, in
 		t->skipped[TRS_FILTER]++;
 		return 0;
 	}
+	/* the batch logs' input filter (pyss's strong_filter_all_swf; docs/
+	 * traces.md), before the window and the first N count a job */
+	if (o->drop_nonpositive && (run_us <= 0 || req_us <= 0)) {
+		t->skipped[TRS_NONPOSITIVE]++;
+		return 0;
+	}
+	if (o->cap_at_request && req_us > 0 && run_us > req_us) {
+		run_us = req_us;
+		t->capped++;
+	}
 	if (b->f->sorted) { /* the window and the first N, as records come */
 		int64_t rel = submit_us - t->t0_us;
 		if (o->to_us && rel >= o->to_us) {

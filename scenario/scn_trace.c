@@ -36,7 +36,7 @@ const char *scn_trace_skip_name(enum scn_trace_skip why)
 		[TRS_FILTER] = "filtered",       [TRS_NO_RUNTIME] = "no-runtime",
 		[TRS_NEG_TIME] = "negative-time", [TRS_NO_DEMAND] = "no-demand",
 		[TRS_TOO_BIG] = "too-big",        [TRS_GPU_MODEL] = "gpu-model",
-		[TRS_STATUS] = "status",
+		[TRS_STATUS] = "status",         [TRS_NONPOSITIVE] = "nonpositive",
 	};
 	return (unsigned)why < TRS_NSKIP ? names[why] : "?";
 }

@@ -81,6 +81,8 @@ enum scn_trace_skip {
 	TRS_TOO_BIG,     /* larger than the cluster can ever hold */
 	TRS_GPU_MODEL,   /* asks for a GPU model the cluster has none of */
 	TRS_STATUS,      /* a status the mapping leaves out (failed, ...) */
+	TRS_NONPOSITIVE, /* a run time or a requested time of 0 or none, left
+			    out at the trace's drop_nonpositive: not a warning */
 	TRS_NSKIP
 };
 
@@ -99,6 +101,9 @@ struct scn_trace {
 					  written ("T4", "P100|T4"), by index */
 	int64_t records;               /* data records read, kept or not */
 	int64_t skipped[TRS_NSKIP];    /* records left out, by reason */
+	int64_t capped;                /* jobs whose run time was cut to their
+					  requested time (cap_at_request); -1:
+					  the option is off */
 	int64_t clamped;               /* records kept with a value clamped (the
 					  importer's rule says which) */
 	int64_t t0_us;                 /* the trace time that became 0 */

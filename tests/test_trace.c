@@ -742,8 +742,17 @@ static void trace_scenario(void)
 	h_expect_load_error(y, msg);
 	snprintf(y, sizeof y, "%s    trace: {path: %s, colour: red}\n", head, hand);
 	snprintf(msg, sizeof msg, ":5:%d: unknown key 'colour' in trace (known: format, path, "
-		 "window, first, users, queues, kinds, time_scale, executor, completed_only, strict, offer, offer_pad)",
+		 "window, first, users, queues, kinds, time_scale, executor, completed_only, strict, offer, offer_pad, "
+		 "drop_nonpositive, cap_at_request)",
 		 COL("colour"));
+	h_expect_load_error(y, msg);
+	snprintf(y, sizeof y, "%s    trace: {path: %s, cap_at_request: maybe}\n", head, hand);
+	snprintf(msg, sizeof msg, ":5:%d: expected true or false, got 'maybe'", COL("maybe"));
+	h_expect_load_error(y, msg);
+	snprintf(y, sizeof y, "%s    trace: {path: %s, offer: true, drop_nonpositive: true}\n", head,
+		 hand);
+	snprintf(msg, sizeof msg, ":5:%d: drop_nonpositive does not go with offer: offer-only reads "
+		 "no times", COL("true}"));
 	h_expect_load_error(y, msg);
 	snprintf(y, sizeof y, "%s    trace: {path: %s, offer: true, window: {to: 1h}}\n", head, hand);
 	snprintf(msg, sizeof msg, ":5:%d: window does not go with offer: offer-only reads no times "
@@ -880,6 +889,56 @@ static void trace_offer_run(void)
 	h_rmtree(dir);
 }
 
+/* The batch logs' input filter by hand (swf-filter.yaml works out both):
+ * drop_nonpositive leaves out jobs 2, 4 and 5 (run time 0, no request,
+ * request 0: counted as nonpositive, not as a warning), cap_at_request
+ * cuts job 3's 30 s to its 20 s; the trace read through trace_read and
+ * run under fifo, against the same file unfiltered; a bad value and the
+ * offer-only combination refused with file, line and column. */
+static void trace_batch_filter(void)
+{
+	const char *path = "tests/data/traces/swf/filter.swf";
+	struct trace_opts o = {.time_scale = 1, .exec_cores = 1, .drop_nonpositive = true,
+			       .cap_at_request = true};
+	char err[512], w[512];
+	struct scn_trace *t = trace_read(path, &o, err, sizeof err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	CU_ASSERT_EQUAL(t->njobs, 2);
+	CU_ASSERT_EQUAL(t->skipped[TRS_NONPOSITIVE], 3);
+	CU_ASSERT_EQUAL(t->capped, 1);
+	CU_ASSERT_EQUAL(t->jobs[0].id, 1);
+	CU_ASSERT_EQUAL(t->jobs[0].run_us, S(10));
+	CU_ASSERT_EQUAL(t->jobs[1].id, 3);
+	CU_ASSERT_EQUAL(t->jobs[1].run_us, S(20));
+	CU_ASSERT_EQUAL(trace_warning(t, w, sizeof w), 0); /* chosen, not a warning */
+	scn_trace_free(t);
+	o.drop_nonpositive = o.cap_at_request = false;
+	t = trace_read(path, &o, err, sizeof err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	CU_ASSERT_EQUAL(t->njobs, 5);
+	CU_ASSERT_EQUAL(t->skipped[TRS_NONPOSITIVE], 0);
+	CU_ASSERT_EQUAL(t->capped, -1);
+	CU_ASSERT_EQUAL(t->jobs[2].run_us, S(30));
+	scn_trace_free(t);
+
+	struct scn *sc;
+	struct sim *s = h_run("tests/scenarios/hand/swf-filter.yaml", "fifo", 0, &sc);
+	CU_ASSERT_EQUAL(sim_njobs(s), 2);
+	CU_ASSERT_EQUAL(h_makespan(s), S(22));
+	h_done(s, sc);
+	s = h_run("tests/scenarios/hand/swf-filter-off.yaml", "fifo", 0, &sc);
+	CU_ASSERT_EQUAL(sim_njobs(s), 5);
+	CU_ASSERT_EQUAL(h_makespan(s), S(32));
+	h_done(s, sc);
+
+	char *out = NULL, *e = NULL;
+	CU_ASSERT_EQUAL(h_hetsim("trace info tests/data/traces/swf/filter.swf --drop-nonpositive "
+				 "--cap-at-request", &out, &e), 0);
+	CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "left out               nonpositive 3\n"));
+	CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "capped at request      1\n"));
+	free(out), free(e);
+}
+
 int test_suite_trace(void)
 {
 	TEST_SUITE("trace",
@@ -896,6 +955,7 @@ int test_suite_trace(void)
 		   {"trace: offer-only, shuffled, placed at once or dropped", trace_offer},
 		   {"trace: offer-only replications, each its own order", trace_offer_reps},
 		   {"trace: run -r 3 on an offer-only scenario, by hand", trace_offer_run},
+		   {"trace: drop_nonpositive and cap_at_request, by hand", trace_batch_filter},
 		   {"trace: openb pods, GPU shares by best fit, a milli-core fit", openb_shares},
 		   {"kernel: milli-cores oversubscribed past INT_MAX", milli_oversubscribed},
 		   {"trace: fractional executors under spark-standalone's whole cores",
