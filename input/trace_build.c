@@ -292,8 +292,9 @@ int tr_add(struct tr_build *b, int32_t id, int64_t submit_us, int64_t run_us, in
 		t->skipped[TRS_FILTER]++;
 		return 0;
 	}
-	/* the batch logs' input filter (pyss's strong_filter_all_swf; docs/
-	 * traces.md), before the window and the first N count a job */
+	/* the batch logs' input filter (pyss's strong_filter_all_swf as issue
+	 * 31 reads it; docs/traces.md), before the window and the first N
+	 * count a job */
 	if (o->drop_nonpositive && (run_us <= 0 || req_us <= 0)) {
 		t->skipped[TRS_NONPOSITIVE]++;
 		return 0;
