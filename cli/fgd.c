@@ -16,8 +16,8 @@
  *
  * Writes DIR/curves.csv (over the seeds), DIR/curves-by-seed.csv (each
  * run's grid) and DIR/runs.csv as one set (rows.h: with its
- * manifest.csv) and, with gnuplot, DIR/alloc, DIR/frag and DIR/frag_ratio, each as .png
- * and .svg.
+ * manifest.csv) and, with gnuplot, DIR/alloc, DIR/frag and
+ * DIR/frag_ratio, each as .png and .svg.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -302,18 +302,18 @@ int cmd_fgd(int argc, char **argv)
 		struct frag_target tw = {0};
 		frag_of_scenario(sc, &tw);
 		for (int p = 0; p < npol && !rc; p++) {
-			struct grid *gp = &grids[(size_t)p * nseeds + k], g;
-			if (run_one(sc, p, &tw, gp, &sums[(size_t)p * nseeds + k], err, sizeof err)) {
+			const struct grid *g = &grids[(size_t)p * nseeds + k];
+			if (run_one(sc, p, &tw, &grids[(size_t)p * nseeds + k],
+				    &sums[(size_t)p * nseeds + k], err, sizeof err)) {
 				fprintf(stderr, "hetsim fgd: %s, seed %" PRId64 ": %s\n", a.pos[0],
 					s0 + k, err);
 				rc = 1;
 				break;
 			}
-			g = *gp;
 			for (int b = 0; b < GRID; b++)
-				if (g.n[b]) {
-					double m[3] = {g.alloc[b] / g.n[b], g.frag[b] / g.n[b],
-						       g.idle[b] / g.n[b]};
+				if (g->n[b]) {
+					double m[3] = {g->alloc[b] / g->n[b], g->frag[b] / g->n[b],
+						       g->idle[b] / g->n[b]};
 					acc_add(&acc[(size_t)p * GRID + b], m);
 				}
 		}

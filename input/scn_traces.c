@@ -148,10 +148,11 @@ static int load_trace_opts(struct ld *ld, const struct yn *m, struct trace_opts 
 	    ((v = yn_get(m, "drop_nonpositive")) && scn_get_bool(ld, v, &o->drop_nonpositive) < 0) ||
 	    ((v = yn_get(m, "cap_at_request")) && scn_get_bool(ld, v, &o->cap_at_request) < 0))
 		return -1;
-	if (o->offer && (v = yn_get(m, o->drop_nonpositive ? "drop_nonpositive" : "cap_at_request")) &&
-	    (o->drop_nonpositive || o->cap_at_request))
-		return scn_fail(ld, v, "%s does not go with offer: offer-only reads no times",
-			    o->drop_nonpositive ? "drop_nonpositive" : "cap_at_request");
+	if (o->offer && (o->drop_nonpositive || o->cap_at_request)) {
+		const char *key = o->drop_nonpositive ? "drop_nonpositive" : "cap_at_request";
+		return scn_fail(ld, yn_get(m, key), "%s does not go with offer: offer-only reads "
+			    "no times", key);
+	}
 	if ((v = yn_get(m, "offer_pad"))) {
 		if (scn_get_num(ld, v, &o->offer_pad) < 0)
 			return -1;

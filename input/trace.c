@@ -240,11 +240,19 @@ const char *trace_detect(const char *path, char *err, size_t errlen)
 
 /* ---- warnings and info ---------------------------------------------- */
 
+/* Whether records left out for `w` are a warning: not those of a filter
+ * the scenario chose (its window and lists, completed_only,
+ * drop_nonpositive). */
+static bool skip_warns(int w)
+{
+	return w != TRS_FILTER && w != TRS_STATUS && w != TRS_NONPOSITIVE;
+}
+
 int trace_warning(const struct scn_trace *t, char *buf, size_t len)
 {
 	int64_t n = 0;
 	for (int w = 0; w < TRS_NSKIP; w++)
-		if (w != TRS_FILTER && w != TRS_STATUS && w != TRS_NONPOSITIVE)
+		if (skip_warns(w))
 			n += t->skipped[w];
 	if (!n && !t->clamped)
 		return 0;
@@ -252,7 +260,7 @@ int trace_warning(const struct scn_trace *t, char *buf, size_t len)
 			 (long long)t->records);
 	const char *sep = " (";
 	for (int w = 0; w < TRS_NSKIP && k >= 0 && (size_t)k < len; w++)
-		if (w != TRS_FILTER && w != TRS_STATUS && w != TRS_NONPOSITIVE && t->skipped[w]) {
+		if (skip_warns(w) && t->skipped[w]) {
 			k += snprintf(buf + k, len - (size_t)k, "%s%s %lld", sep,
 				      scn_trace_skip_name((enum scn_trace_skip)w),
 				      (long long)t->skipped[w]);

@@ -316,8 +316,9 @@ void *pods_init(struct sim *s, const struct scn_policy *cfg, const struct pod_ru
 	p->score = xmalloc((size_t)nn * sizeof *p->score);
 	p->cand_gpu = xmalloc((size_t)nn * sizeof *p->cand_gpu);
 	p->cand = xmalloc((size_t)nn * sizeof *p->cand);
+	/* random has no `ties` (pods_no_params): its ties stay uniform */
 	const char *ties = pol_param_spec(ops, "ties") ? pol_param_value(ops, cfg, "ties") : NULL;
-	if (!rules->draws_node && ties && strcmp(ties, "node-order") == 0)
+	if (ties && strcmp(ties, "node-order") == 0)
 		p->rank = node_order(s, c->n);
 	if (rules->frag) /* fgd.md: the original pod list's */
 		frag_of_scenario(sim_scenario(s), &p->tw);

@@ -9,8 +9,10 @@
  * in a node order drawn once per seed (node-order, the default: the FGD
  * artifact's kube-scheduler fork, docs/policies/fgd-artifact.md §1-2), or
  * uniformly at random by the keyed RNG at every pod (uniform: upstream
- * kube-scheduler v1.20's selectHost); random's node is a uniform draw
- * among the feasible under either (the artifact's RandomScore); all or none of a job's: a job that does not fit waits, in
+ * kube-scheduler v1.20's selectHost); random, which has no switch and
+ * scores every node alike, draws its node uniformly among the feasible
+ * (the artifact's RandomScore); all or none of a job's: a job that does
+ * not fit waits, in
  * arrival order, without blocking the jobs behind it (in offer-only mode
  * the kernel drops it).  Feasible (fgd.md §1): its CPU and memory fit,
  * and for a GPU executor the node carries its labels (a GPU-model
@@ -57,8 +59,6 @@ struct pod_rules {
 	bool normalize;       /* rescale the candidates' scores to 0..100 (bestfit) */
 	bool random_gpu;      /* a share on a random fitting GPU (random), else best fit */
 	bool frag;            /* build the target workload (fgd) */
-	bool draws_node;      /* the node a uniform draw among the feasible,
-				 whatever the scores (random) */
 };
 
 /* The switches of the five policies that score: `ties`. */

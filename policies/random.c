@@ -13,8 +13,7 @@ static int64_t random_score(struct pods *p, const struct pod_node *v, const stru
 	return 0;
 }
 
-static const struct pod_rules random_rules = {.score = random_score, .random_gpu = true,
-						.draws_node = true};
+static const struct pod_rules random_rules = {.score = random_score, .random_gpu = true};
 
 POD_POLICY(pol_random, random_rules, pods_no_params, "random",
 	   "FGD study baseline: a uniformly random feasible node (and GPU for a share)");
