@@ -118,6 +118,14 @@ static int run_one(const struct scn *sc, int p, const struct frag_target *tw, st
 	int64_t cap = 0;
 	for (int i = 0; i < c->n; i++)
 		cap += (int64_t)c->nodes[i].gpus * CLU_GPU_MILLI;
+	for (int i = 0; i < c->n; i++)
+		if (c->nodes[i].pool) {
+			snprintf(err, errlen, "node %s: its GPUs are a pool (gpu_pool), and the FGD "
+				 "measure counts each GPU", c->nodes[i].name);
+			sim_free(s);
+			free(xl.x);
+			return -1;
+		}
 	if (!cap) {
 		snprintf(err, errlen, "the cluster has no GPU");
 		sim_free(s);

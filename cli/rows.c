@@ -36,8 +36,10 @@ size_t rows_run_buf(char *buf, const struct scn *sc, int rep, const struct met_r
 	 * short replication's time that printf took */
 	char *p = buf;
 	const double fixed[] = {m->makespan_s, m->jct_mean_s, m->jct_p50_s, m->jct_p95_s,
-				m->jct_p99_s, m->wait_mean_s, m->cpu_util, m->gpu_util,
-				m->cpu_alloc, m->gpu_alloc};
+				m->jct_p99_s, m->wait_mean_s, m->slowdown_mean,
+				m->slowdown_p50, m->slowdown_p95, m->slowdown_p99,
+				m->bsld_mean, m->bsld_p50, m->bsld_p95, m->bsld_p99,
+				m->cpu_util, m->gpu_util, m->cpu_alloc, m->gpu_alloc};
 	p = wr_i64(p, rep);
 	*p++ = ',';
 	p = wr_u64(p, sc->seed);

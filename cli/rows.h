@@ -23,7 +23,9 @@ struct met_run;
 /* The header of the columns rows_run() writes, newline included. */
 #define ROWS_RUN_HEADER                                                             \
 	"replication,seed,jobs,counted,done,failed,timed_out,unplaceable,makespan_s,"   \
-	"jct_mean_s,jct_p50_s,jct_p95_s,jct_p99_s,wait_mean_s,cpu_util,gpu_util,"      \
+	"jct_mean_s,jct_p50_s,jct_p95_s,jct_p99_s,wait_mean_s,slowdown_mean,"         \
+	"slowdown_p50,slowdown_p95,slowdown_p99,bsld_mean,bsld_p50,bsld_p95,bsld_p99," \
+	"cpu_util,gpu_util,"                                                           \
 	"cpu_alloc,gpu_alloc,events,decisions,lost_core_s,lost_gpu_s,tasks_retried,"    \
 	"execs_lost,preemptions,node_availability,spec_launched,spec_won\n"
 
@@ -71,7 +73,7 @@ size_t rows_timing_buf(char *buf, int rep, double wall_s, const struct sim_total
  * each model; 3 reals and 2 integers).  A model's name has at most
  * ROWS_MODEL_NAME_MAX characters. */
 #define ROWS_MODEL_NAME_MAX 64
-#define ROWS_RUN_MAX (32 * 16 + (WR_FIXED_MAX + 1) * 13)
+#define ROWS_RUN_MAX (32 * 16 + (WR_FIXED_MAX + 1) * 21)
 #define ROWS_TYPE_MAX (ROWS_MODEL_NAME_MAX + 32 * 7 + (WR_FIXED_MAX + 1) * 5)
 #define ROWS_TYPES_MAX (ROWS_TYPE_MAX * JM_MODELS)
 #define ROWS_TIMING_MAX (32 * 2 + (WR_FIXED_MAX + 1) * 3)

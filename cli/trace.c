@@ -17,6 +17,10 @@ static const struct cmd_opt trace_opts[] = {
 				      "unknown (the trace key drop_nonpositive)"},
 	{"cap-at-request", 0, NULL, "cut run times above the requested time to it (the trace key "
 				    "cap_at_request)"},
+	{"kill-at-request", 0, NULL, "count the jobs a batch system would kill at their requested "
+				     "time (the trace key kill_at_request)"},
+	{"machine", 0, "nodes|pool", "a node list as its nodes or as one node of them all (the "
+				     "cluster key machine); default: the format's (SWF: pool)"},
 	{"help", 'h', NULL, "show this help"},
 	{NULL, 0, NULL, NULL},
 };
@@ -30,11 +34,12 @@ void cmd_trace_warnings(const struct scn *s, FILE *f)
 }
 
 /* The node list at path: printed, 0; or -1 with the reason in err. */
-static int node_info(const char *path, const char *format, char *err, size_t errlen)
+static int node_info(const char *path, const char *format, enum trace_machine machine,
+		     char *err, size_t errlen)
 {
 	struct scn_node_group *g = NULL;
 	int n = 0;
-	if (trace_read_nodes(path, format, "n", &g, &n, err, errlen) < 0) {
+	if (trace_read_nodes(path, format, "n", machine, &g, &n, err, errlen) < 0) {
 		free(g);
 		return -1;
 	}
@@ -95,6 +100,14 @@ static int trace_info_cmd(const struct cmd_args *a)
 		return 1;
 	}
 	const struct trace_format *f = trace_format(format);
+	const char *mach = cmd_get(trace_opts, a, "machine");
+	enum trace_machine machine = !mach ? TRM_DEFAULT : !strcmp(mach, "nodes") ? TRM_NODES
+				   : !strcmp(mach, "pool") ? TRM_POOL : (enum trace_machine)-1;
+	if ((int)machine < 0) {
+		fprintf(stderr, "hetsim trace: option '--machine': expected nodes or pool, got '%s'\n",
+			mach);
+		return 2;
+	}
 	int rc = 0;
 	char nerr[1024];
 	if (!strcmp(f->name, "spark-eventlog")) {
@@ -115,7 +128,13 @@ static int trace_info_cmd(const struct cmd_args *a)
 			.format = format, .time_scale = 1, .exec_cores = 1,
 			.strict = cmd_get(trace_opts, a, "strict") != NULL,
 			.drop_nonpositive = cmd_get(trace_opts, a, "drop-nonpositive") != NULL,
-			.cap_at_request = cmd_get(trace_opts, a, "cap-at-request") != NULL};
+			.cap_at_request = cmd_get(trace_opts, a, "cap-at-request") != NULL,
+			.kill_at_request = cmd_get(trace_opts, a, "kill-at-request") != NULL};
+		if (o.cap_at_request && o.kill_at_request) {
+			fprintf(stderr, "hetsim trace: option '--kill-at-request' does not go with "
+				"'--cap-at-request'\n");
+			return 2;
+		}
 		struct scn_trace *t = trace_read(path, &o, err, sizeof err);
 		if (t) {
 			trace_info(stdout, t);
@@ -125,7 +144,7 @@ static int trace_info_cmd(const struct cmd_args *a)
 			scn_trace_free(t);
 			return 0;
 		}
-		if (!f->nodes || node_info(path, format, nerr, sizeof nerr) < 0) {
+		if (!f->nodes || node_info(path, format, machine, nerr, sizeof nerr) < 0) {
 			fprintf(stderr, "%s\n", err); /* the jobs' reason */
 			return 1;
 		}
@@ -133,7 +152,7 @@ static int trace_info_cmd(const struct cmd_args *a)
 			fprintf(stderr, "note: no jobs read: %s\n", err);
 		return 0;
 	}
-	if (f->nodes && node_info(path, format, nerr, sizeof nerr) < 0) {
+	if (f->nodes && node_info(path, format, machine, nerr, sizeof nerr) < 0) {
 		fprintf(stderr, "%s\n", nerr);
 		rc = 1;
 	}
@@ -147,7 +166,7 @@ int cmd_trace(int argc, char **argv)
 		return 2;
 	if (cmd_get(trace_opts, &a, "help") || a.npos == 0) {
 		cmd_help("trace", "info FILE [--format F] [--strict] [--drop-nonpositive] "
-			 "[--cap-at-request] | formats",
+			 "[--cap-at-request | --kill-at-request] [--machine nodes|pool] | formats",
 			 "What a trace file holds: counts of jobs, tasks, nodes and GPU models, the\n"
 			 "time span, demand and run-time percentiles, and the records left out and\n"
 			 "why (docs/traces.md).  The format is detected from the content where it\n"

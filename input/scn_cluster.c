@@ -14,8 +14,9 @@
 #include <string.h>
 
 static const char *const group_keys[] = {"name", "count", "cores", "memory", "gpus",
-					  "gpu_model", "cpu_speed", "labels", "failures",
-					  "outages", "stragglers", "nodemanager", "network"};
+					  "gpu_model", "gpu_pool", "cpu_speed", "labels",
+					  "failures", "outages", "stragglers", "nodemanager",
+					  "network"};
 static const char *const nodemanager_keys[] = {"memory", "vcores"};
 static const char *const straggler_keys[] = {"fraction", "slowdown"};
 static const char *const failure_keys[] = {"mtbf", "mttr"};
@@ -100,9 +101,16 @@ static int group_failures(struct ld *ld, const struct yn *m, struct scn_node_gro
 
 static int group_gpus(struct ld *ld, const struct yn *m, struct scn_node_group *g)
 {
-	const struct yn *v = yn_get(m, "gpu_model");
-	if (scn_opt_lim(ld, m, "gpus", 0, MAX_GPUS, "GPUs per node", &g->gpus) < 0)
+	const struct yn *v = yn_get(m, "gpu_model"), *p = yn_get(m, "gpu_pool");
+	if (p && scn_get_bool(ld, p, &g->gpu_pool) < 0)
 		return -1;
+	if (scn_opt_lim(ld, m, "gpus", 0, g->gpu_pool ? SCN_MAX_POOL_GPUS : MAX_GPUS,
+			g->gpu_pool ? "GPUs of a pool node" : "GPUs per node (gpu_pool: true for "
+			"more)", &g->gpus) < 0)
+		return -1;
+	if (g->gpu_pool && !g->gpus)
+		return scn_fail(ld, p, "gpu_pool given but node group '%s' has no GPUs (gpus: 0)",
+			    g->name);
 	if (g->gpus > 0 && !v)
 		return scn_fail(ld, m, "missing key 'gpu_model' in node group '%s' (required when gpus > 0)",
 			    g->name);
@@ -123,7 +131,7 @@ static int load_group(struct ld *ld, const struct yn *m, struct scn_node_group *
 	    scn_get_ident(ld, v, ID_NAME, "node group name", &g->name) < 0 ||
 	    scn_opt_lim(ld, m, "count", 1, MAX_NODES, "nodes in the cluster", &g->count) < 0 ||
 	    !(v = scn_need(ld, m, "cores", "node group", g->name)) ||
-	    scn_get_lim(ld, v, 1, MAX_CORES, "cores per node", &g->cores) < 0 ||
+	    scn_get_lim(ld, v, 1, SCN_MAX_NODE_CORES, "cores per node", &g->cores) < 0 ||
 	    !(v = scn_need(ld, m, "memory", "node group", g->name)) || scn_get_size(ld, v, 1, &g->mem_mib) < 0 ||
 	    group_gpus(ld, m, g) < 0 || group_failures(ld, m, g) < 0)
 		return -1;

@@ -145,6 +145,39 @@ static int load_switch(struct ld *ld, const struct yn *k, const struct yn *v,
 	return 0;
 }
 
+/* The value given to switch key, else its default (NULL: no such key). */
+static const char *switch_value(const struct policy_ops *ops, const struct scn_policy *p,
+				const char *key)
+{
+	for (int i = 0; i < p->nparams; i++)
+		if (!strcmp(p->params[i].key, key))
+			return p->params[i].value;
+	const struct pol_param *spec = pol_param_spec(ops, key);
+	return spec ? spec->def : NULL;
+}
+
+/* A switch whose value needs another's (pol_param.with): refused, at
+ * the value, when that other is not as it needs. */
+static int check_with(struct ld *ld, const struct yn *v, const struct policy_ops *ops,
+		      const struct scn_policy *p)
+{
+	for (int i = 0; i < v->nkids; i += 2) {
+		const struct pol_param *spec = pol_param_spec(ops, v->kids[i]->str);
+		const struct yn *val = v->kids[i + 1];
+		if (!spec || !spec->with || val->kind != YN_SCALAR ||
+		    (spec->def && !strcmp(val->str, spec->def)))
+			continue;
+		const char *eq = strchr(spec->with, '=');
+		char key[64];
+		snprintf(key, sizeof key, "%.*s", (int)(eq - spec->with), spec->with);
+		const char *have = switch_value(ops, p, key);
+		if (!have || strcmp(have, eq + 1))
+			return scn_fail(ld, val, "%s: %s of policy %s goes with %s: %s (it is %s)",
+				    spec->key, val->str, ops->name, key, eq + 1, have ? have : "unset");
+	}
+	return 0;
+}
+
 /* `plugin: FILE` of a policy entry (FILE relative to the scenario's
  * folder): the plugin's policy, loaded and registered (policies/plugin.c);
  * a `policy:` beside it must name that policy. */
@@ -215,7 +248,7 @@ static int load_policy(struct ld *ld, const struct yn *v, struct scn_policy *p)
 		    load_switch(ld, k, v->kids[i + 1], ops, p) < 0)
 			return -1;
 	}
-	return 0;
+	return check_with(ld, v, ops, p);
 }
 
 int scn_load_policies(struct ld *ld, const struct yn *v)

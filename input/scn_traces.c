@@ -32,11 +32,15 @@ void scn_offer_order(struct scn *s, uint32_t replication)
 bool scn_trace_strict;
 
 static const char *const trace_src_keys[] = {"format", "path"};
-static const char *const trace_node_entry_keys[] = {"name", "trace", "cpu_speed", "network"};
+static const char *const trace_node_entry_keys[] = {"name", "trace", "cpu_speed", "network",
+						     "machine"};
 static const char *const trace_keys[] = {"format", "path", "window", "first", "users",
 					 "queues", "kinds", "time_scale", "executor",
 					 "completed_only", "strict", "offer", "offer_pad",
-					 "drop_nonpositive", "cap_at_request"};
+					 "drop_nonpositive", "cap_at_request", "kill_at_request",
+					 "sample", "arrivals", "estimate"};
+static const char *const sample_keys[] = {"jobs", "seed"};
+static const char *const arrivals_keys[] = {"batch", "every"};
 static const char *const not_keys[] = {"not"};
 static const char *const window_keys[] = {"from", "to"};
 static const char *const trace_exec_keys[] = {"cores", "memory"};
@@ -128,6 +132,38 @@ static int load_trace_opts(struct ld *ld, const struct yn *m, struct trace_opts 
 	if ((v = yn_get(m, "first")) && scn_get_ll(ld, v, 1, MAX_JOBS, &first) < 0)
 		return -1;
 	o->first = first;
+	o->sample_seed = ld->s->seed;
+	if ((v = yn_get(m, "sample"))) { /* {jobs: K, seed: S}: Python's shuffle (pyrandom.h) */
+		const struct yn *w;
+		long long k = 0;
+		if (CHECK_MAP(ld, v, "sample", sample_keys) < 0 ||
+		    !(w = scn_need(ld, v, "jobs", "sample", NULL)) ||
+		    scn_get_ll(ld, w, 1, MAX_JOBS, &k) < 0 ||
+		    ((w = yn_get(v, "seed")) && scn_get_seed(ld, w, &o->sample_seed) < 0))
+			return -1;
+		o->sample_jobs = k;
+		if (first)
+			return scn_fail(ld, yn_get(m, "first"), "first does not go with sample: the "
+				    "sample draws from the records in file order, first takes them "
+				    "in submission order (use a window)");
+	}
+	if ((v = yn_get(m, "arrivals"))) { /* {batch: N, every: T} */
+		const struct yn *w;
+		long long n = 0;
+		if (CHECK_MAP(ld, v, "arrivals", arrivals_keys) < 0 ||
+		    !(w = scn_need(ld, v, "batch", "arrivals", NULL)) ||
+		    scn_get_ll(ld, w, 1, MAX_JOBS, &n) < 0 ||
+		    !(w = scn_need(ld, v, "every", "arrivals", NULL)) ||
+		    scn_get_time(ld, w, NONNEG, &o->batch_every_us) < 0)
+			return -1;
+		o->batch = n;
+	}
+	if ((v = yn_get(m, "estimate"))) {
+		if (v->kind != YN_SCALAR || !*v->str)
+			return scn_fail(ld, v, "expected a column's name for estimate, got %s",
+				    scn_got(ld, v));
+		o->estimate = v->str; /* the tree outlives the import */
+	}
 	if ((v = yn_get(m, "time_scale"))) {
 		if (scn_get_num(ld, v, &o->time_scale) < 0)
 			return -1;
@@ -146,13 +182,22 @@ static int load_trace_opts(struct ld *ld, const struct yn *m, struct trace_opts 
 	    ((v = yn_get(m, "strict")) && scn_get_bool(ld, v, &o->strict) < 0) ||
 	    ((v = yn_get(m, "offer")) && scn_get_bool(ld, v, &o->offer) < 0) ||
 	    ((v = yn_get(m, "drop_nonpositive")) && scn_get_bool(ld, v, &o->drop_nonpositive) < 0) ||
-	    ((v = yn_get(m, "cap_at_request")) && scn_get_bool(ld, v, &o->cap_at_request) < 0))
+	    ((v = yn_get(m, "cap_at_request")) && scn_get_bool(ld, v, &o->cap_at_request) < 0) ||
+	    ((v = yn_get(m, "kill_at_request")) && scn_get_bool(ld, v, &o->kill_at_request) < 0))
 		return -1;
-	if (o->offer && (o->drop_nonpositive || o->cap_at_request)) {
-		const char *key = o->drop_nonpositive ? "drop_nonpositive" : "cap_at_request";
+	if (o->offer && (o->drop_nonpositive || o->cap_at_request || o->kill_at_request ||
+			 o->batch || o->sample_jobs)) {
+		const char *key = o->drop_nonpositive ? "drop_nonpositive"
+				  : o->cap_at_request ? "cap_at_request"
+				  : o->kill_at_request ? "kill_at_request"
+				  : o->batch ? "arrivals" : "sample";
 		return scn_fail(ld, yn_get(m, key), "%s does not go with offer: offer-only reads "
 			    "no times", key);
 	}
+	if (o->cap_at_request && o->kill_at_request)
+		return scn_fail(ld, yn_get(m, "kill_at_request"), "kill_at_request does not go with "
+			    "cap_at_request: a job over its request is either cut to it (and "
+			    "completes) or killed at it");
 	if ((v = yn_get(m, "offer_pad"))) {
 		if (scn_get_num(ld, v, &o->offer_pad) < 0)
 			return -1;
@@ -209,10 +254,20 @@ int scn_load_trace_nodes(struct ld *ld, const struct yn *m, int *cap)
 	}
 	if (!rc && (v = yn_get(m, "network")))
 		rc = scn_get_bandwidth(ld, v, &net);
+	enum trace_machine machine = TRM_DEFAULT;
+	if (!rc && (v = yn_get(m, "machine"))) {
+		if (v->kind == YN_SCALAR && !strcmp(v->str, "nodes"))
+			machine = TRM_NODES;
+		else if (v->kind == YN_SCALAR && !strcmp(v->str, "pool"))
+			machine = TRM_POOL;
+		else
+			rc = scn_fail(ld, v, "expected one of nodes, pool for machine, got %s",
+				      scn_got(ld, v));
+	}
 	if (!rc)
 		rc = trace_path(ld, t, "trace", &path);
 	int first = s->ngroups;
-	if (!rc && trace_read_nodes(path, format, prefix, &s->groups, &s->ngroups, err,
+	if (!rc && trace_read_nodes(path, format, prefix, machine, &s->groups, &s->ngroups, err,
 				    sizeof err) < 0)
 		rc = trace_err(ld, t, err); /* its own file:line:col, where it has one */
 	*cap = s->ngroups > *cap ? s->ngroups : *cap; /* trace_read_nodes grew it */
@@ -221,11 +276,12 @@ int scn_load_trace_nodes(struct ld *ld, const struct yn *m, int *cap)
 		ng->pos = scn_pos_at(ld, m);
 		ng->cpu_speed = speed;
 		ng->net_mib_s = net;
-		if (ng->cores < 1 || ng->cores > MAX_CORES || ng->mem_mib < 1 ||
+		if (ng->cores < 1 || ng->cores > SCN_MAX_NODE_CORES || ng->mem_mib < 1 ||
 		    ng->gpus > MAX_GPUS)
 			rc = scn_fail(ld, t, "%s: a node of %d cores, %lld MiB and %d GPUs is outside "
 				  "the limits (cores 1..%d, memory >= 1 MiB, GPUs <= %d)", path,
-				  ng->cores, (long long)ng->mem_mib, ng->gpus, MAX_CORES, MAX_GPUS);
+				  ng->cores, (long long)ng->mem_mib, ng->gpus, SCN_MAX_NODE_CORES,
+				  MAX_GPUS);
 		else if (ng->gpus == 0)
 			rc = scn_add_label(ld, t, "cpu", &ng->labels);
 		else /* a node list's GPUs without a model: the gpu label alone */

@@ -18,6 +18,7 @@ extern const struct trace_format tf_swf;
 extern const struct trace_format tf_openb;
 extern const struct trace_format tf_pai;
 extern const struct trace_format tf_philly;
+extern const struct trace_format tf_paisim;
 
 /* A Spark event log: JSON lines, each an object with "Event" first.  It
  * holds one application, not a job table: `hetsim trace info` reads it
@@ -43,6 +44,7 @@ const struct trace_format *const trace_formats[] = {
 	&tf_openb,
 	&tf_pai,
 	&tf_philly,
+	&tf_paisim,
 };
 const int trace_nformats = ARRAY_LEN(trace_formats);
 
@@ -144,6 +146,8 @@ struct scn_trace *trace_read(const char *path, const struct trace_opts *o, char 
 	t->path = xstrdup(path);
 	t->format = xstrdup(f->name);
 	t->capped = o->cap_at_request ? 0 : -1;
+	t->killed = o->kill_at_request ? 0 : -1;
+	t->kill = o->kill_at_request;
 	if (tr_read_jobs(f, o, t, z, err, errlen) < 0) {
 		scn_trace_free(t);
 		return NULL;
@@ -183,8 +187,34 @@ static int add_node(void *vctx, const struct trace_node *n)
 	return 0;
 }
 
+/* The nodes read into groups first.. as one node: a pool of their
+ * processors, memory and GPUs.  0, or -1 with the reason in err. */
+static int pool_nodes(const char *path, struct scn_node_group *groups, int first, int n,
+		      char *err, size_t errlen)
+{
+	if (n - first != 1) {
+		snprintf(err, errlen, "%s: machine: pool needs nodes of one shape; this list has %d "
+			 "(machine: nodes keeps them as listed)", path, n - first);
+		return -1;
+	}
+	struct scn_node_group *g = &groups[first];
+	long long cores = (long long)g->count * g->cores, gpus = (long long)g->count * g->gpus;
+	if (cores > SCN_MAX_NODE_CORES || gpus > SCN_MAX_GPUS) {
+		snprintf(err, errlen, "%s: a pool of %lld cores and %lld GPUs is above a node's limits "
+			 "(%d cores, %d GPUs): machine: nodes keeps the %d nodes as listed", path, cores,
+			 gpus, SCN_MAX_NODE_CORES, SCN_MAX_GPUS, g->count);
+		return -1;
+	}
+	g->cores = (int)cores;
+	g->gpus = (int)gpus;
+	g->mem_mib *= g->count;
+	g->count = 1;
+	return 0;
+}
+
 int trace_read_nodes(const char *path, const char *format, const char *prefix,
-		     struct scn_node_group **groups, int *ngroups, char *err, size_t errlen)
+		     enum trace_machine machine, struct scn_node_group **groups, int *ngroups,
+		     char *err, size_t errlen)
 {
 	struct trace_opts o = {.format = format};
 	char file[4096];
@@ -212,6 +242,8 @@ int trace_read_nodes(const char *path, const char *format, const char *prefix,
 			     .cap = *ngroups, .prefix = prefix};
 	int rc = f ? f->nodes(z, path, add_node, &c, err, errlen) : -1;
 	zr_close(z);
+	if (!rc && (machine == TRM_POOL || (machine == TRM_DEFAULT && f->pool)))
+		rc = pool_nodes(path, *groups, c.first, *ngroups, err, errlen);
 	if (rc < 0) {
 		for (int g = c.first; g < *ngroups; g++) {
 			free((*groups)[g].name);
@@ -400,5 +432,7 @@ int trace_info(FILE *out, const struct scn_trace *t)
 		(long long)t->clamped);
 	if (t->capped >= 0)
 		fprintf(out, "  capped at request      %lld\n", (long long)t->capped);
+	if (t->killed >= 0)
+		fprintf(out, "  killed at request      %lld\n", (long long)t->killed);
 	return 0;
 }

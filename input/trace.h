@@ -55,8 +55,26 @@ struct trace_opts {
 	bool drop_nonpositive;  /* leave out a job whose run time or requested
 				   time is 0 or unknown (TRS_NONPOSITIVE) */
 	bool cap_at_request;    /* a run time above the job's requested time
-				   becomes the requested time (the batch
-				   system's kill), counted in capped */
+				   becomes the requested time (the job then
+				   completes at it), counted in capped */
+	bool kill_at_request;   /* a job whose run time is above its
+				   requested time is killed at it, as a batch
+				   system kills it (timed out, time-limit),
+				   counted in killed */
+	int64_t sample_jobs;    /* > 0: keep this many jobs drawn as Python's
+				   random.shuffle with random.seed(sample_seed)
+				   draws them from the kept jobs in file order
+				   (the PAI simulator's sample: pyrandom.h), if
+				   there are at least as many; 0: all */
+	uint64_t sample_seed;
+	int64_t batch;          /* > 0: re-time the jobs, in (submission, job
+				   number) order, batch at a time every
+				   batch_every_us from 0 (the PAI simulator's
+				   arrival rate); 0: the trace's times */
+	int64_t batch_every_us;
+	const char *estimate;   /* NULL, or the column of a headed CSV format
+				   whose seconds are each job's estimate (its
+				   requested time: sjf, srtf, easy read it) */
 	bool offer;             /* offer-only (docs/traces.md): records need no
 				   times; an importer gives arrival 0 and run
 				   time -1 to a record without them.  The jobs
@@ -179,6 +197,12 @@ struct trace_format {
 				    or the directory's, as `in` */
 	const char *node_file;   /* dir formats: the node list's name in the
 				    directory ("pai_machine_spec.csv") */
+	bool estimates;          /* its rows may carry an estimate column (the
+				    trace's `estimate` names it) */
+	bool pool;               /* its node list is, by default, one machine
+				    of identical processors, read as one node
+				    (SWF: the archive's machine, MaxProcs
+				    processors) */
 };
 
 /* The formats (trace.c), and one by name (NULL if unknown). */
@@ -198,11 +222,18 @@ int tr_read_jobs(const struct trace_format *f, const struct trace_opts *o, struc
 struct scn_trace *trace_read(const char *path, const struct trace_opts *o, char *err,
 			     size_t errlen);
 
+/* How a node list becomes nodes: the format's default (its `pool`), the
+ * nodes as listed, or one node holding them all (a pool: the list must be
+ * of one shape). */
+enum trace_machine { TRM_DEFAULT, TRM_NODES, TRM_POOL };
+
 /* Read a node list into node groups (appended to *groups, *ngroups),
  * named `prefix` and a number, one group per distinct node shape in
- * order of first appearance.  Returns 0 or -1 with one line in err. */
+ * order of first appearance, or one node as `machine` says.  Returns 0
+ * or -1 with one line in err. */
 int trace_read_nodes(const char *path, const char *format, const char *prefix,
-		     struct scn_node_group **groups, int *ngroups, char *err, size_t errlen);
+		     enum trace_machine machine, struct scn_node_group **groups, int *ngroups,
+		     char *err, size_t errlen);
 
 /* The format of a file, detected from its first bytes: a name, or NULL
  * with the reason in err. */

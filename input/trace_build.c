@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "load.h"
+#include "pyrandom.h"
 #include "rng.h"
 #include "util.h"
 #include "zread.h"
@@ -299,10 +300,9 @@ int tr_add(struct tr_build *b, int32_t id, int64_t submit_us, int64_t run_us, in
 		t->skipped[TRS_NONPOSITIVE]++;
 		return 0;
 	}
-	if (o->cap_at_request && req_us > 0 && run_us > req_us) {
+	bool over = req_us > 0 && run_us > req_us; /* cut or killed, once kept */
+	if (o->cap_at_request && over)
 		run_us = req_us;
-		t->capped++;
-	}
 	if (b->f->sorted) { /* the window and the first N, as records come */
 		int64_t rel = submit_us - t->t0_us;
 		if (o->to_us && rel >= o->to_us) {
@@ -319,6 +319,8 @@ int tr_add(struct tr_build *b, int32_t id, int64_t submit_us, int64_t run_us, in
 		}
 		b->kept_sorted++;
 	}
+	if (over && o->cap_at_request) /* only SWF gives requests: a sorted format */
+		t->capped++;
 	if (t->njobs >= TR_MAX_JOBS)
 		return tr_fail(b, 1, "more than %d jobs in one trace (the workload's limit): "
 			       "use a window or `first`", TR_MAX_JOBS);
@@ -394,6 +396,72 @@ void trace_offer_times(struct scn_trace *t)
 	}
 }
 
+/* A row's place in the order of (submission, job number), ties in the
+ * order they are in (qsort is not stable: the place breaks them). */
+struct by_id {
+	int64_t arrival_us;
+	int32_t id;
+	int64_t at;
+};
+
+static int cmp_by_id(const void *a, const void *b)
+{
+	const struct by_id *x = a, *y = b;
+	if (x->arrival_us != y->arrival_us)
+		return x->arrival_us < y->arrival_us ? -1 : 1;
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return (x->at > y->at) - (x->at < y->at);
+}
+
+/* sample: Python's shuffle of the kept jobs in file order (before any
+ * sort: the PAI simulator, simulator.py init_go, shuffles the list as
+ * it read it), the first sample_jobs of them, if there are that many. */
+static void sample_rows(const struct trace_opts *o, struct scn_trace *t)
+{
+	if (o->sample_jobs <= 0 || o->sample_jobs > t->njobs)
+		return;
+	struct pyr r;
+	pyr_seed(&r, o->sample_seed);
+	pyr_shuffle(&r, t->jobs, (size_t)t->njobs, sizeof *t->jobs);
+	t->skipped[TRS_FILTER] += t->njobs - o->sample_jobs;
+	t->njobs = o->sample_jobs;
+}
+
+/* The rows in order of (submission, job number), ties in their order. */
+static void sort_by_id(struct scn_trace *t)
+{
+	size_t n = (size_t)t->njobs;
+	struct by_id *k = xmalloc((n ? n : 1) * sizeof *k);
+	for (size_t i = 0; i < n; i++)
+		k[i] = (struct by_id){t->jobs[i].arrival_us, t->jobs[i].id, (int64_t)i};
+	qsort(k, n, sizeof *k, cmp_by_id);
+	struct scn_trace_job *rows = xmalloc((n ? n : 1) * sizeof *rows);
+	for (size_t i = 0; i < n; i++)
+		rows[i] = t->jobs[k[i].at];
+	free(k);
+	free(t->jobs);
+	t->jobs = rows;
+}
+
+/* After a sample or for arrivals: the rows in order of (submission, job
+ * number), as set_job_list_arrival_time sorts them; with arrivals, job
+ * k then submitted at (k / batch) x every from the trace's start, and
+ * the rows in order of (that submission, job number), the order of the
+ * simulator's FIFO (scheduler.py alloc_job_sort): within a batch by job
+ * number, whatever their submissions were. */
+static void order_by_id(const struct trace_opts *o, struct scn_trace *t)
+{
+	if (!o->batch && o->sample_jobs <= 0)
+		return;
+	sort_by_id(t);
+	if (!o->batch)
+		return;
+	for (int64_t i = 0; i < t->njobs; i++)
+		t->jobs[i].arrival_us = t->t0_us + o->from_us + (i / o->batch) * o->batch_every_us;
+	sort_by_id(t);
+}
+
 /* After the last record: the window and the first N for formats whose
  * records are not sorted, the order, the time scale.  0, or -1 with the
  * message in err (a time the scale takes past 64 bits). */
@@ -413,11 +481,23 @@ static int finish(struct tr_build *b)
 		}
 		t->njobs = k;
 	}
+	sample_rows(o, t);
 	sort_rows(t);
+	if (o->batch && t->njobs &&
+	    (double)((t->njobs - 1) / o->batch) * (double)o->batch_every_us > TR_MAX_SCALED_US) {
+		snprintf(b->err, b->errlen, "%s: arrivals of %lld jobs, %lld every %g s, pass 2^62 us",
+			 t->path, (long long)t->njobs, (long long)o->batch,
+			 (double)o->batch_every_us / 1e6);
+		return -1;
+	}
+	order_by_id(o, t);
 	if (o->first && t->njobs > o->first) {
 		t->skipped[TRS_FILTER] += t->njobs - o->first;
 		t->njobs = o->first;
 	}
+	if (o->kill_at_request) /* the kept jobs that will be killed */
+		for (int64_t i = 0; i < t->njobs; i++)
+			t->killed += t->jobs[i].req_us > 0 && t->jobs[i].run_us > t->jobs[i].req_us;
 	if (o->offer) { /* a keyed shuffle (Fisher-Yates), then one every 2 µs */
 		shuffle(t->jobs, t->njobs, rng_key(o->offer_seed, 0, RNG_USER, 0x6f666672u, 0, 0));
 		for (int64_t i = 0; i < t->njobs; i++)
@@ -456,6 +536,12 @@ int tr_read_jobs(const struct trace_format *f, const struct trace_opts *o, struc
 		 struct zr *z, char *err, size_t errlen)
 {
 	struct tr_build b = {.o = o, .f = f, .t = t, .err = err, .errlen = errlen};
+	if (o->estimate && !f->estimates) {
+		snprintf(err, errlen, "%s: estimate: %s names a column, and a %s trace has none to "
+			 "name (alibaba-pai-sim has)", t->path, o->estimate, f->name);
+		zr_close(z);
+		return -1;
+	}
 	b.users.names = &t->users;
 	b.users.n = &t->nusers;
 	b.queues.names = &t->queues;

@@ -194,7 +194,10 @@ static int swf_jobs(struct tr_build *b, struct zr *in)
 
 /* An SWF file's header's machine: MaxNodes nodes (else MaxProcs) of
  * MaxProcs / MaxNodes cores, each with MaxMemory KB when given, else 1
- * GiB a core (the mapping's default executor memory a processor). */
+ * GiB a core (the mapping's default executor memory a processor); by
+ * default read as one node of them all (the format's pool: the
+ * archive's machine as the published simulators see it, a pool of
+ * MaxProcs processors). */
 static int swf_nodes(struct zr *in, const char *path,
 		     int (*add)(void *ctx, const struct trace_node *n), void *ctx, char *err,
 		     size_t errlen)
@@ -222,7 +225,7 @@ static int swf_nodes(struct zr *in, const char *path,
 		procs = nodes;
 	if (mem_kb < 0 || mem_kb > SWF_MAX_MEM_MIB * 1024)
 		mem_kb = 0; /* unusable: 1 GiB a core, as when absent */
-	if (nodes <= 0 || nodes > 100000 || procs / nodes > SCN_MAX_CORES) {
+	if (nodes <= 0 || nodes > 100000 || procs / nodes > SCN_MAX_NODE_CORES) {
 		snprintf(err, errlen, "%s:1:1: no usable MaxNodes or MaxProcs in the header (%lld, %lld): "
 			 "give the cluster in the scenario", path, nodes, procs);
 		return -1;
@@ -268,4 +271,5 @@ const struct trace_format tf_swf = {
 	.nodes = swf_nodes,
 	.sorted = true,
 	.kinds = true,
+	.pool = true,
 };

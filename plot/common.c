@@ -160,6 +160,8 @@ void plot_metric_label(const char *m, char *buf, size_t len)
 		{"jct_p95_s", "95th percentile of job completion time, s"},
 		{"jct_p99_s", "99th percentile of job completion time, s"},
 		{"wait_mean_s", "mean wait before start, s"},
+		{"slowdown_mean", "mean slowdown (JCT / run time)"},
+		{"bsld_mean", "mean bounded slowdown (tau 10 s)"},
 		{"cpu_util", "CPU utilisation (busy cores / cores)"},
 		{"gpu_util", "GPU utilisation (training GPUs / GPUs)"},
 		{"cpu_alloc", "cores held by executors / cores"},
@@ -319,7 +321,8 @@ void plot_mark_text(const struct plot_counts *n, bool brief, char *buf, size_t l
 bool plot_needs_done(const char *metric)
 {
 	return !strcmp(metric, "makespan_s") || !strcmp(metric, "makespan_change_pct") ||
-	       !strncmp(metric, "jct_", 4);
+	       !strncmp(metric, "jct_", 4) || !strncmp(metric, "slowdown_", 9) ||
+	       !strncmp(metric, "bsld_", 5);
 }
 
 /* Did the policy finish no job, so that `metric` has nothing to measure

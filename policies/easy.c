@@ -15,13 +15,20 @@
  * (perfect estimates) times `factor`, or `none`, unknown; a job with no
  * estimate runs for ever in the projection.  A running job is expected
  * to end at its launch + the executor start-up + its estimate, and one
- * past that (an estimate too short: hetsim does not kill jobs at their
- * requested time) at once, as though it were about to.
+ * past that (an estimate too short, where the trace neither caps nor
+ * kills at the request: docs/traces.md) at once, as though it were about
+ * to.  count: pool and passes: event are EASY as published (below).
  *
  * The projection (shadow and extra) counts, per node, milli-cores,
  * memory and milli-GPUs, a whole GPU 1000: exact for whole GPUs; a share
  * is checked against the node's sum, not GPU by GPU (the placement now
  * is exact: pol_tent).  Labels are ignored, as by fifo.
+ *
+ * count: pool counts the reservation in amounts of the whole cluster,
+ * the processors of one pool of the published EASY (pyss,
+ * schedulers/easy_backfill_scheduler.py in dinesh121991/predictsim);
+ * passes: event replays an instant's arrivals and ends one by one in
+ * pyss's order, a pass after each (schedule_events).
  *
  * Cost per schedule call: O(queue x executors x nodes) with the head
  * blocked (every queued job is tried), plus O(running x log running)
@@ -43,10 +50,20 @@
 
 enum { FB_ACTUAL, FB_NONE };
 static const char *const fallbacks[] = {"actual", "none", NULL};
+static const char *const counts[] = {"nodes", "pool", NULL};
+static const char *const passes[] = {"instant", "event", NULL};
+
+/* An amount of each resource: milli-cores, MiB, milli-GPUs (a whole GPU
+ * CLU_GPU_MILLI). */
+struct amt {
+	int64_t c, m, g;
+};
 
 struct run {
 	int job;
 	int64_t end_us;   /* expected end (NO_END: unknown) */
+	uint64_t seq;     /* launch order (passes: event orders same-instant ends) */
+	struct amt held;  /* count: pool: what its executors hold */
 };
 
 struct easy {
@@ -55,7 +72,15 @@ struct easy {
 	struct pol_tent t;
 	int fallback;
 	double factor;
+	bool pool;                            /* count: pool */
+	bool events;                          /* passes: event */
 	int64_t startup_us;
+	uint64_t nlaunch;                     /* launches so far (run.seq) */
+	int *arr; int narr, caparr;           /* passes: event: arrivals of the
+						 instant, in order */
+	struct run *ends; int nends, capends; /* ... its ends, as they ran */
+	struct amt freev;                     /* count: pool: the free amounts
+						 as the pass in progress sees them */
 	struct run *run; int nrun, caprun;   /* launched jobs, not ended */
 	int *run_at;                          /* by job: index in run, -1 */
 	int64_t *pc, *pm, *pg;                /* projection by node: milli-cores,
@@ -96,6 +121,8 @@ static void *easy_init(struct sim *s, const struct scn_policy *cfg)
 	e->fallback = strcmp(pol_param_value(&pol_easy, cfg, "fallback"), "none") == 0 ? FB_NONE
 										      : FB_ACTUAL;
 	e->factor = pol_param_num(&pol_easy, cfg, "factor");
+	e->pool = strcmp(pol_param_value(&pol_easy, cfg, "count"), "pool") == 0;
+	e->events = strcmp(pol_param_value(&pol_easy, cfg, "passes"), "event") == 0;
 	e->startup_us = sim_scenario(s)->over.executor_startup_us;
 	e->run_at = xmalloc((size_t)(sim_njobs(s) ? sim_njobs(s) : 1) * sizeof *e->run_at);
 	for (int i = 0; i < sim_njobs(s); i++)
@@ -113,6 +140,11 @@ static void easy_arrived(void *st, struct sim *s, int job)
 	int why = pol_fits_arrived(&e->fits, s, sim_job(s, job));
 	if (why) {
 		sim_reject_job(s, job, why);
+		return;
+	}
+	if (e->events) { /* queued in its turn (easy_schedule) */
+		xgrow(&e->arr, &e->caparr, e->narr + 1, sizeof *e->arr);
+		e->arr[e->narr++] = job;
 		return;
 	}
 	pol_jobset_add(&e->q, job);
@@ -134,6 +166,10 @@ static void easy_finished(void *st, struct sim *s, int job)
 	struct easy *e = st;
 	(void)s;
 	pol_jobset_remove(&e->q, job);
+	if (e->events && e->run_at[job] >= 0) { /* its end comes in its turn */
+		xgrow(&e->ends, &e->capends, e->nends + 1, sizeof *e->ends);
+		e->ends[e->nends++] = e->run[e->run_at[job]];
+	}
 	run_remove(e, job);
 }
 
@@ -194,17 +230,63 @@ static bool place_now(struct easy *e, const struct sim *s, const struct sim_job 
 	return true;
 }
 
+/* count: pool: what job j's executors hold, or what those it still
+ * wants would (want). */
+static struct amt job_held(struct sim *s, const struct sim_job *j)
+{
+	struct amt a = {0, 0, 0};
+	for (int x = 0; x < sim_job_nexecs(j); x++) {
+		const struct sim_exec *ex = sim_job_exec(s, j, x);
+		if (!ex || !ex->live)
+			continue;
+		a.c += ex->cores;
+		a.m += ex->mem_mib;
+		a.g += ex->gpu_milli ? ex->gpu_milli : (int64_t)ex->gpus * CLU_GPU_MILLI;
+	}
+	return a;
+}
+
+static struct amt job_want(const struct sim_job *j)
+{
+	struct amt a = {0, 0, 0};
+	for (int r = 0; r < j->shape->nroles; r++) {
+		const struct sim_role *ro = &j->shape->role[r];
+		int64_t k = ro->count - j->live->granted[r];
+		a.c += k * (ro->cores ? ro->cores : CLU_MILLI);
+		a.m += k * ro->mem_mib;
+		a.g += k * (ro->gpus ? (int64_t)ro->gpus * CLU_GPU_MILLI : ro->gpu_milli);
+	}
+	return a;
+}
+
+static bool amt_le(struct amt a, struct amt b)
+{
+	return a.c <= b.c && a.m <= b.m && a.g <= b.g;
+}
+
+static void amt_add(struct amt *a, struct amt b, int64_t sign)
+{
+	a->c += sign * b.c;
+	a->m += sign * b.m;
+	a->g += sign * b.g;
+}
+
 static void launch(struct easy *e, struct sim *s, int job, bool backfill)
 {
 	const struct sim_job *j = sim_job(s, job);
+	if (e->pool)
+		amt_add(&e->freev, job_want(j), -1);
 	pol_tent_launch(&e->t, s, job);
 	pol_jobset_remove(&e->q, job);
 	if (e->run_at[job] < 0) {
 		xgrow(&e->run, &e->caprun, e->nrun + 1, sizeof *e->run);
 		e->run_at[job] = e->nrun++;
 	}
+	struct amt held = {0, 0, 0};
+	if (e->pool)
+		held = job_held(s, j);
 	e->run[e->run_at[job]] = (struct run){
-		job, add_sat(sim_now(s) + e->startup_us, estimate(e, s, j))};
+		job, add_sat(sim_now(s) + e->startup_us, estimate(e, s, j)), ++e->nlaunch, held};
 	e->backfilled += backfill;
 }
 
@@ -284,9 +366,140 @@ static int64_t shadow(struct easy *e, struct sim *s, const struct sim_job *head)
 	return when;
 }
 
+/* count: pool: the cluster's free amounts, summed over its nodes. */
+static struct amt cluster_free(const struct sim *s)
+{
+	const struct clu *c = sim_cluster(s);
+	struct amt a = {0, 0, 0};
+	for (int i = 0; i < c->n; i++) {
+		const struct clu_node *n = &c->nodes[i];
+		a.c += n->cores_free > 0 ? n->cores_free : 0;
+		a.m += n->mem_free;
+		a.g += pol_gpu_milli_free(NULL, n);
+	}
+	return a;
+}
+
+static int cmp_seq(const void *a, const void *b)
+{
+	const struct run *x = a, *y = b;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* count: pool: the head's shadow time, when the running jobs and the
+ * ends of this instant not yet taken (e->ends[from..], passes: event)
+ * give back what they hold as their estimates say, and the extra
+ * amounts at it into *extra. */
+static int64_t shadow_pool(struct easy *e, struct sim *s, struct amt want, int from,
+			   struct amt *extra)
+{
+	int64_t now = sim_now(s);
+	struct run *order = xmalloc((size_t)(e->nrun + e->nends + 1) * sizeof *order);
+	int n = e->nrun;
+	if (n)
+		memcpy(order, e->run, (size_t)n * sizeof *order);
+	for (int k = from; k < e->nends; k++)
+		if (e->ends[k].end_us > now)
+			order[n++] = e->ends[k];
+	for (int i = 0; i < n; i++)
+		if (order[i].end_us < now)
+			order[i].end_us = now; /* past its estimate: about to end */
+	qsort(order, (size_t)n, sizeof *order, cmp_run);
+	struct amt p = e->freev;
+	int64_t when = NO_END;
+	for (int k = 0; k < n && when == NO_END && order[k].end_us != NO_END; k++) {
+		amt_add(&p, order[k].held, +1);
+		if (k + 1 < n && order[k + 1].end_us == order[k].end_us)
+			continue; /* ends at the same time release together */
+		if (amt_le(want, p)) {
+			when = order[k].end_us;
+			*extra = p;
+			amt_add(extra, want, -1);
+		}
+	}
+	free(order);
+	return when;
+}
+
+/* count: pool: one pass, on the free amounts e->freev: the queue's head
+ * and those after it while they fit, then the head's reservation and
+ * the backfill, every amount counted over the whole cluster (a job that
+ * fits by amount but on no node now stays queued: first fit places it). */
+static void pass_pool(struct easy *e, struct sim *s, int from)
+{
+	int head = pol_jobset_first(&e->q);
+	while (head >= 0 && amt_le(job_want(sim_job(s, head)), e->freev) &&
+	       place_now(e, s, sim_job(s, head), false)) {
+		launch(e, s, head, false);
+		head = pol_jobset_first(&e->q);
+	}
+	if (head < 0)
+		return;
+	struct amt extra = {0, 0, 0};
+	int64_t now = sim_now(s), when = shadow_pool(e, s, job_want(sim_job(s, head)), from, &extra);
+	for (int job = pol_jobset_next(&e->q, head); job >= 0;) {
+		int next = pol_jobset_next(&e->q, job);
+		const struct sim_job *j = sim_job(s, job);
+		struct amt w = job_want(j);
+		int64_t end = add_sat(now + e->startup_us, estimate(e, s, j));
+		bool early = when == NO_END || end <= when;
+		if (amt_le(w, e->freev) && (early || amt_le(w, extra)) && place_now(e, s, j, false)) {
+			launch(e, s, job, true);
+			if (!early)
+				amt_add(&extra, w, -1);
+		}
+		job = next;
+	}
+}
+
+/* passes: event: the instant's events one by one, as the published
+ * simulator takes them (pyss, schedulers/simulator.py and
+ * base/prototype.py, JobEvent.EVENTS_ORDER: submissions, then
+ * terminations, each in the order it was made): each arrival joins the
+ * queue and, if it fits now, a pass follows; then each end, in launch
+ * order, gives back what it held (one that ended before its estimate
+ * held it until its turn; one that reached its estimate is free from
+ * the instant's start, as pyss's CpuSnapshot counts it) and a pass
+ * follows. */
+static void schedule_events(struct easy *e, struct sim *s)
+{
+	int64_t now = sim_now(s);
+	e->freev = cluster_free(s);
+	for (int k = 0; k < e->nends; k++)
+		if (e->ends[k].end_us > now)
+			amt_add(&e->freev, e->ends[k].held, -1);
+	if (e->nends)
+		qsort(e->ends, (size_t)e->nends, sizeof *e->ends, cmp_seq);
+	bool any = e->narr || e->nends;
+	for (int i = 0; i < e->narr; i++) {
+		int job = e->arr[i];
+		pol_jobset_add(&e->q, job);
+		e->nqueued++;
+		if (amt_le(job_want(sim_job(s, job)), e->freev))
+			pass_pool(e, s, 0);
+	}
+	for (int k = 0; k < e->nends; k++) {
+		if (e->ends[k].end_us > now)
+			amt_add(&e->freev, e->ends[k].held, +1);
+		pass_pool(e, s, k + 1);
+	}
+	if (!any) /* a call for another reason: one pass */
+		pass_pool(e, s, 0);
+	e->narr = e->nends = 0;
+}
+
 static void easy_schedule(void *st, struct sim *s)
 {
 	struct easy *e = st;
+	if (e->events) {
+		schedule_events(e, s);
+		return;
+	}
+	if (e->pool) {
+		e->freev = cluster_free(s);
+		pass_pool(e, s, 0);
+		return;
+	}
 	const struct clu *c = sim_cluster(s);
 	int head = pol_jobset_first(&e->q);
 	while (head >= 0 && place_now(e, s, sim_job(s, head), false)) {
@@ -343,6 +556,8 @@ static void easy_fini(void *st)
 	pol_tent_fini(&e->t);
 	free(e->run);
 	free(e->run_at);
+	free(e->arr);
+	free(e->ends);
 	free(e->pc), free(e->pm), free(e->pg), free(e->lc), free(e->lm), free(e->lg);
 	free(e);
 }
@@ -353,6 +568,13 @@ static const struct pol_param easy_params[] = {
 		 "(unknown: it never ends in the projection)"},
 	{.key = "factor", .type = POL_NUM, .def = "1", .lo = 1, .hi = 1000, .def_num = 1,
 	 .help = "the fallback's multiple of the actual run time (1: perfect estimates)"},
+	{.key = "count", .type = POL_CHOICE, .choices = counts, .def = "nodes",
+	 .help = "the reservation counted node by node after a first-fit packing of the head, "
+		 "or in amounts of the whole cluster as one pool (EASY as published)"},
+	{.key = "passes", .type = POL_CHOICE, .choices = passes, .def = "instant",
+	 .with = "count=pool",
+	 .help = "one pass after the events of an instant, or one after each arrival that fits "
+		 "and each end, in the published simulator's order (pyss)"},
 	{.key = NULL},
 };
 

@@ -4,6 +4,10 @@
  * executors it asks for at once, each on the first node in node order
  * that fits it on every dimension (cores, memory, GPUs), or nothing; while
  * it does not fit, no job behind it is considered (head-of-line blocking).
+ * With `blocking: false`, a job that does not fit is passed over and the
+ * next one tried, in arrival order (the FIFO of the Alibaba PAI
+ * simulator, cluster-trace-gpu-v2020/simulator/scheduler.py alloc_job:
+ * every queued job is tried; one that does not fit is skipped).
  * Labels are ignored.  An executor with cores unset gets one core.
  * A job that could not fit even the empty cluster is rejected at arrival
  * as unplaceable, so it cannot block the queue forever.
@@ -40,6 +44,7 @@ struct fifo {
 	 * reference the tests compare against. */
 	int blocked;
 	uint64_t blocked_at;
+	bool scan;            /* blocking: false: pass over a job that does not fit */
 };
 
 /* 0 where an executor of shape `sh` fits on every dimension, else
@@ -73,6 +78,7 @@ static void *fifo_init(struct sim *s, const struct scn_policy *cfg)
 	pol_tent_init(&f->t, sim_cluster(s)->n);
 	f->indexed = !clu_plain_scan;
 	f->blocked = -1;
+	f->scan = !pol_param_bool(&pol_fifo, cfg, "blocking");
 	if (f->indexed)
 		pol_ix_init(&f->ix, sim_cluster(s), &f->t, fifo_key, f);
 	return f;
@@ -140,10 +146,31 @@ static bool place_all(struct fifo *f, const struct sim *s, const struct sim_job 
 	return true;
 }
 
+/* blocking: false: every queued job in arrival order, each launched if
+ * it fits now, passed over if not.  O(queue x executors x log nodes) a
+ * decision; the scan stops once no core is free (every job asks at
+ * least one milli-core). */
+static void fifo_scan(struct fifo *f, struct sim *s)
+{
+	const struct clu *c = sim_cluster(s);
+	for (int job = pol_jobset_first(&f->q); job >= 0 && c->free_cores > 0;) {
+		int next = pol_jobset_next(&f->q, job);
+		if (place_all(f, s, sim_job(s, job))) {
+			pol_tent_launch(&f->t, s, job);
+			pol_jobset_remove(&f->q, job);
+		}
+		job = next;
+	}
+}
+
 static void fifo_schedule(void *st, struct sim *s)
 {
 	struct fifo *f = st;
 	const struct clu *c = sim_cluster(s);
+	if (f->scan) {
+		fifo_scan(f, s);
+		return;
+	}
 	for (int job = pol_jobset_first(&f->q); job >= 0;) {
 		if (job == f->blocked && c->changes == f->blocked_at)
 			return; /* still blocked, as at the last call */
@@ -186,7 +213,12 @@ static void fifo_fini(void *st)
 	free(f);
 }
 
-static const struct pol_param fifo_params[] = {{.key = NULL}};
+static const struct pol_param fifo_params[] = {
+	{.key = "blocking", .type = POL_BOOL, .def = "true",
+	 .help = "true: the head blocks the queue while it does not fit; false: a job that "
+		 "does not fit is passed over (the PAI simulator's FIFO)"},
+	{.key = NULL},
+};
 
 const struct policy_ops pol_fifo = {
 	.name = "fifo",

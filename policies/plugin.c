@@ -141,7 +141,7 @@ static void plugin_verdict(const struct scn_policy *cfg, const struct scn *sc, i
 	int why = p->hp->can_ever_place(&h, (const struct hetsim_shape *)sh, v->detail,
 					sizeof v->detail);
 	clu_free(&c);
-	if (why < 0 || why >= SIM_WHY_CODES || (why >= SIM_WHY_LABEL0 &&
+	if (why < 0 || why >= SIM_WHY_TIME_LIMIT || (why >= SIM_WHY_LABEL0 &&
 						why - SIM_WHY_LABEL0 >= sc->nlabels))
 		bad(&h, "can_ever_place returned %d, not a reason (enum hetsim_why)", why);
 	v->detail[sizeof v->detail - 1] = '\0';
@@ -812,6 +812,9 @@ int hetsim_node_free_gpus(const struct hetsim *h, int node)
 static const struct clu_node *gpu_of(const struct hetsim *h, int node, int g, const char *what)
 {
 	const struct clu_node *n = node_of(h, node, what);
+	if (n->pool)
+		bad(h, "%s of GPU %d of node %s: its GPUs are a pool, not known by index", what, g,
+		    n->name);
 	if (g < 0 || g >= n->gpus)
 		bad(h, "%s of GPU %d of node %s: no such GPU (it has %d)", what, g, n->name, n->gpus);
 	return n;
@@ -901,7 +904,7 @@ void hetsim_reject(struct hetsim *h, int job, int why)
 {
 	struct sim *s = acting(h, "hetsim_reject");
 	job_of(h, job, "hetsim_reject");
-	if (why <= SIM_WHY_NONE || why >= SIM_WHY_CODES)
+	if (why <= SIM_WHY_NONE || why >= SIM_WHY_TIME_LIMIT)
 		bad(h, "hetsim_reject of job %d with reason %d, not a reason", job, why);
 	sim_reject_job(s, job, why);
 }

@@ -103,8 +103,8 @@ static void view(const struct pods *p, int node, struct pod_node *v)
 	v->n = n;
 	v->cpu = n->cores_free;
 	v->mem = n->mem_free;
-	v->g = n->gpus;
-	for (int g = 0; g < n->gpus; g++)
+	v->g = n->pool ? 0 : n->gpus; /* a pool's GPUs have no index to score */
+	for (int g = 0; g < v->g; g++)
 		v->free[g] = n->gpu_free_m[g];
 	for (int i = 0; i < p->nt; i++) {
 		const struct tent *t = &p->t[i];
@@ -112,9 +112,9 @@ static void view(const struct pods *p, int node, struct pod_node *v)
 			continue;
 		v->cpu -= t->cpu;
 		v->mem -= t->mem;
-		if (t->m < CLU_GPU_MILLI && t->k)
+		if (t->m < CLU_GPU_MILLI && t->k && t->gpu < v->g)
 			v->free[t->gpu] = (uint16_t)(v->free[t->gpu] - t->m);
-		for (int g = 0; g < n->gpus; g++)
+		for (int g = 0; g < v->g; g++)
 			if (t->mask >> g & 1)
 				v->free[g] = 0;
 	}

@@ -155,10 +155,19 @@ static uint64_t virt_gpus(const struct pol_tent *t, const struct clu_node *n, ui
 	return idle;
 }
 
+/* A pool node's milli-GPUs free once its tentative executors are
+ * launched. */
+static int64_t pool_left(const struct pol_tent *t, const struct clu_node *n)
+{
+	return n->pool_m - (t ? (int64_t)t->gpus[n->id] * CLU_GPU_MILLI + t->gmilli[n->id] : 0);
+}
+
 int pol_share_pick(const struct pol_tent *t, const struct clu_node *n, int milli)
 {
 	if (!n->gpus)
 		return -1;
+	if (n->pool)
+		return pool_left(t, n) >= milli ? 0 : -1;
 	uint16_t v[CLU_MAX_GPUS];
 	virt_gpus(t, n, v);
 	int best = -1;
@@ -270,6 +279,8 @@ bool pol_first_fit_on(struct pol_tent *t, const struct sim *s, const struct sim_
 
 int64_t pol_gpu_milli_free(const struct pol_tent *t, const struct clu_node *n)
 {
+	if (n->pool)
+		return pool_left(t, n);
 	uint16_t v[CLU_MAX_GPUS];
 	virt_gpus(t, n, v);
 	int64_t sum = 0;
@@ -282,7 +293,7 @@ int pol_tent_add_share(struct pol_tent *t, const struct clu_node *n, int role, i
 		       int64_t mem, int milli)
 {
 	uint16_t v[CLU_MAX_GPUS];
-	uint64_t idle = n->gpus ? virt_gpus(t, n, v) : 0;
+	uint64_t idle = n->gpus && !n->pool ? virt_gpus(t, n, v) : 0;
 	int g = pol_share_pick(t, n, milli);
 	if (g < 0) {
 		fprintf(stderr, "hetsim: a share of %d milli-GPUs placed on node %s, which holds "
@@ -303,7 +314,7 @@ void pol_tent_free(const struct pol_tent *t, const struct clu_node *n, int *core
 {
 	*cores = pol_clamp_cores(n->cores_free - t->cores[n->id]);
 	*mem = n->mem_free - t->mem_mib[n->id];
-	*gpus = n->gpus_free - t->gpus[n->id];
+	*gpus = n->pool ? (int)(pool_left(t, n) / CLU_GPU_MILLI) : n->gpus_free - t->gpus[n->id];
 }
 
 void pol_tent_launch(struct pol_tent *t, struct sim *s, int job)

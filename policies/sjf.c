@@ -2,8 +2,11 @@
  *
  * The waiting jobs in increasing order of their run-time estimate
  * (sim_job_estimate: `estimate: actual`, the run time at speed 1, an
- * oracle; `requested`, the user's requested time, SWF field 9), ties and
- * jobs without an estimate (last) in arrival order.  At each decision
+ * oracle; `requested`, the user's requested time, SWF field 9, or a trace
+ * column named by the trace's `estimate`), ties and jobs without an
+ * estimate (last) in arrival order, or with `ties: number` by the job's
+ * number in its source (sim_job_number: the PAI simulator sorts by
+ * (estimate, job_id), scheduler.py alloc_job_sort), then arrival.  At each decision
  * every waiting job in that order gets all its executors at once, first
  * fit in node order as fifo places them, if they fit now; one that does
  * not fit is passed over (no reservation: a long job can starve behind a
@@ -23,6 +26,7 @@
 
 struct wait {
 	int64_t est;   /* INT64_MAX: none */
+	int64_t num;   /* ties: number: the job's number in its source; else 0 */
 	int job;
 };
 
@@ -30,6 +34,7 @@ struct sjf {
 	struct pol_fits fits;
 	struct pol_tent t;
 	bool requested;
+	bool by_number;               /* ties: number */
 	struct wait *w; int n, cap;   /* waiting, sorted by (est, job) */
 	uint64_t idle_at;             /* cluster changes at the last call that
 					 started nothing, with n then */
@@ -42,13 +47,15 @@ static void *sjf_init(struct sim *s, const struct scn_policy *cfg)
 	pol_fits_init(&p->fits, s, pol_whole_verdict, cfg);
 	pol_tent_init(&p->t, sim_cluster(s)->n);
 	p->requested = strcmp(pol_param_value(&pol_sjf, cfg, "estimate"), "requested") == 0;
+	p->by_number = strcmp(pol_param_value(&pol_sjf, cfg, "ties"), "number") == 0;
 	p->idle_n = -1;
 	return p;
 }
 
 static bool before(const struct wait *a, const struct wait *b)
 {
-	return a->est < b->est || (a->est == b->est && a->job < b->job);
+	return a->est < b->est ||
+	       (a->est == b->est && (a->num < b->num || (a->num == b->num && a->job < b->job)));
 }
 
 static void enqueue(struct sjf *p, const struct sim *s, int job)
@@ -56,7 +63,8 @@ static void enqueue(struct sjf *p, const struct sim *s, int job)
 	int64_t req, act;
 	sim_job_estimate(s, sim_job(s, job), &req, &act);
 	int64_t e = p->requested ? req : act;
-	struct wait w = {e >= 0 ? e : INT64_MAX, job};
+	struct wait w = {e >= 0 ? e : INT64_MAX, p->by_number ? sim_job_number(s, sim_job(s, job)) : 0,
+			 job};
 	xgrow(&p->w, &p->cap, p->n + 1, sizeof *p->w);
 	int i = p->n;
 	while (i > 0 && before(&w, &p->w[i - 1])) {
@@ -139,11 +147,15 @@ static void sjf_fini(void *st)
 }
 
 static const char *const estimates[] = {"actual", "requested", NULL};
+static const char *const ties[] = {"arrival", "number", NULL};
 
 static const struct pol_param sjf_params[] = {
 	{.key = "estimate", .type = POL_CHOICE, .choices = estimates, .def = "actual",
 	 .help = "the order's key: the actual run time (an oracle) or the requested time "
-		 "(SWF field 9); a job without one comes last"},
+		 "(SWF field 9, or the trace's estimate column); a job without one comes last"},
+	{.key = "ties", .type = POL_CHOICE, .choices = ties, .def = "arrival",
+	 .help = "equal estimates in arrival order, or by the job's number in its source "
+		 "(a trace's job id: the PAI simulator's (estimate, job_id) order)"},
 	{.key = NULL},
 };
 

@@ -48,6 +48,9 @@ struct scn_node_group {
 	int cores;         /* physical cores per node, >= 1 */
 	int64_t mem_mib;   /* memory per node, MiB, >= 1 */
 	int gpus;          /* GPUs per node, >= 0 */
+	bool gpu_pool;     /* its GPUs are one pool of milli-GPUs, none known
+			      by index (at most SCN_MAX_POOL_GPUS; else
+			      SCN_MAX_GPUS, each its own) */
 	char *gpu_model;   /* e.g. "v100"; NULL when gpus == 0 */
 	double cpu_speed;  /* CPU speed factor, > 0; 1.0 = reference core */
 	uint64_t labels;   /* bit i = scn.label_names[i]; after `auto` too */
@@ -99,7 +102,10 @@ struct scn_arrival {
 
 /* The limits the loader enforces (docs/scenario.md, "Limits"), here so
  * that job models' key tables (workloads/model.h) can name them. */
-#define SCN_MAX_CORES 10000              /* cores of a node, an executor or a task */
+#define SCN_MAX_CORES 10000              /* cores of an executor or a task */
+#define SCN_MAX_NODE_CORES 200000        /* cores of a node (a pool of a
+					    published simulator's machine) */
+#define SCN_MAX_POOL_GPUS 10000          /* GPUs of a node whose GPUs are a pool */
 #define SCN_MAX_GPUS 64                  /* GPUs of a node or an executor (a bit
 						    each: sim/cluster.h) */
 #define SCN_MAX_EXECUTORS 10000          /* executors of one job */

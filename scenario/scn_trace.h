@@ -104,6 +104,11 @@ struct scn_trace {
 	int64_t capped;                /* jobs whose run time was cut to their
 					  requested time (cap_at_request); -1:
 					  the option is off */
+	int64_t killed;                /* jobs to be killed at their requested
+					  time (kill_at_request: run time above
+					  it); -1: the option is off */
+	bool kill;                     /* kill_at_request: the trace model ends
+					  such a job at its request */
 	int64_t clamped;               /* records kept with a value clamped (the
 					  importer's rule says which) */
 	int64_t t0_us;                 /* the trace time that became 0 */

@@ -18,7 +18,8 @@ void clu_init(struct clu *c, const struct scn *s)
 	c->n = n;
 	size_t ngpus = 0;
 	for (int g = 0; g < s->ngroups; g++)
-		ngpus += (size_t)s->groups[g].count * (size_t)s->groups[g].gpus;
+		if (!s->groups[g].gpu_pool)
+			ngpus += (size_t)s->groups[g].count * (size_t)s->groups[g].gpus;
 	c->gpu_m = xmalloc((ngpus ? ngpus : 1) * sizeof *c->gpu_m);
 	size_t at = 0;
 	int id = 0;
@@ -36,15 +37,22 @@ void clu_init(struct clu *c, const struct scn *s)
 			nd->cores = nd->cores_free = ng->cores * CLU_MILLI;
 			nd->mem_mib = nd->mem_free = ng->mem_mib;
 			nd->gpus = nd->gpus_free = ng->gpus;
-			if (ng->gpus > CLU_MAX_GPUS) {
+			if (ng->gpus > (ng->gpu_pool ? SCN_MAX_POOL_GPUS : CLU_MAX_GPUS)) {
 				fprintf(stderr, "hetsim: node group %s: %d GPUs a node, above %d\n",
-					ng->name, ng->gpus, CLU_MAX_GPUS);
+					ng->name, ng->gpus,
+					ng->gpu_pool ? SCN_MAX_POOL_GPUS : CLU_MAX_GPUS);
 				abort(); /* the loader's limit */
 			}
-			nd->gpu_idle = ng->gpus == 64 ? UINT64_MAX : (UINT64_C(1) << ng->gpus) - 1;
-			nd->gpu_free_m = ng->gpus ? c->gpu_m + at : NULL;
-			for (int k = 0; k < ng->gpus; k++)
-				c->gpu_m[at++] = CLU_GPU_MILLI;
+			if (ng->gpu_pool) {
+				nd->pool = true;
+				nd->pool_m = (int64_t)ng->gpus * CLU_GPU_MILLI;
+			} else {
+				nd->gpu_idle = ng->gpus == 64 ? UINT64_MAX
+							      : (UINT64_C(1) << ng->gpus) - 1;
+				nd->gpu_free_m = ng->gpus ? c->gpu_m + at : NULL;
+				for (int k = 0; k < ng->gpus; k++)
+					c->gpu_m[at++] = CLU_GPU_MILLI;
+			}
 			nd->cpu_speed = ng->cpu_speed;
 			nd->busy_slowdown = ng->busy_slowdown;
 			nd->nbusy = ng->nbusy;
@@ -113,10 +121,38 @@ static void gpu_broken(const struct clu_node *n, const char *what, uint64_t mask
 	abort();
 }
 
+/* A pool's milli-GPUs change by d (taken: negative): gpus_free follows
+ * as the whole GPUs left; the cores and memory with them. */
+static void pool_change(struct clu *c, int node, int cores, int64_t mem_mib, int64_t d)
+{
+	struct clu_node *n = &c->nodes[node];
+	int64_t before = n->pool_m / CLU_GPU_MILLI;
+	n->pool_m += d;
+	if (n->pool_m < 0 || n->pool_m > (int64_t)n->gpus * CLU_GPU_MILLI) {
+		fprintf(stderr, "hetsim: broken invariant on node %s: its GPU pool holds %lld "
+			"milli-GPUs free of %lld\n", n->name, (long long)n->pool_m,
+			(long long)n->gpus * CLU_GPU_MILLI);
+		abort();
+	}
+	adjust(c, node, cores, mem_mib, (int)(n->pool_m / CLU_GPU_MILLI - before));
+}
+
+/* A pool's placeholder mask of k GPUs (cluster.h). */
+static uint64_t low_bits(int k)
+{
+	return k >= 64 ? UINT64_MAX : (UINT64_C(1) << k) - 1;
+}
+
 uint64_t clu_take_at(struct clu *c, int node, int cores, int64_t mem_mib, int gpus,
 		     uint64_t want)
 {
 	struct clu_node *n = &c->nodes[node];
+	if (n->pool) {
+		if (want)
+			gpu_broken(n, "GPUs of a pool taken by index", want);
+		pool_change(c, node, -cores, -mem_mib, -(int64_t)gpus * CLU_GPU_MILLI);
+		return low_bits(gpus);
+	}
 	uint64_t m = want;
 	if (!m) /* the lowest-indexed idle ones */
 		for (uint64_t idle = n->gpu_idle; gpus > 0 && __builtin_popcountll(m) < gpus && idle;
@@ -139,6 +175,11 @@ uint64_t clu_take(struct clu *c, int node, int cores, int64_t mem_mib, int gpus)
 void clu_give(struct clu *c, int node, int cores, int64_t mem_mib, uint64_t gpu_mask)
 {
 	struct clu_node *n = &c->nodes[node];
+	if (n->pool) {
+		pool_change(c, node, cores, mem_mib,
+			    (int64_t)__builtin_popcountll(gpu_mask) * CLU_GPU_MILLI);
+		return;
+	}
 	if (gpu_mask & n->gpu_idle)
 		gpu_broken(n, "whole GPUs given back that are idle", gpu_mask);
 	for (uint64_t b = gpu_mask; b; b &= b - 1) {
@@ -151,9 +192,24 @@ void clu_give(struct clu *c, int node, int cores, int64_t mem_mib, uint64_t gpu_
 	adjust(c, node, cores, mem_mib, __builtin_popcountll(gpu_mask));
 }
 
+void clu_give_node(struct clu *c, int node)
+{
+	struct clu_node *n = &c->nodes[node];
+	if (n->pool)
+		pool_change(c, node, n->cores, n->mem_mib, (int64_t)n->gpus * CLU_GPU_MILLI);
+	else
+		clu_give(c, node, n->cores, n->mem_mib, low_bits(n->gpus));
+}
+
 void clu_take_share(struct clu *c, int node, int cores, int64_t mem_mib, int gpu, int milli)
 {
 	struct clu_node *n = &c->nodes[node];
+	if (n->pool) {
+		if (gpu != 0 || milli < 1 || milli >= CLU_GPU_MILLI || n->pool_m < milli)
+			gpu_broken(n, "a share taken that the pool does not have", 0);
+		pool_change(c, node, -cores, -mem_mib, -milli);
+		return;
+	}
 	if (gpu < 0 || gpu >= n->gpus || milli < 1 || milli >= CLU_GPU_MILLI ||
 	    n->gpu_free_m[gpu] < milli)
 		gpu_broken(n, "a share taken that its GPU does not have", gpu >= 0 ? UINT64_C(1) << gpu : 0);
@@ -167,6 +223,12 @@ void clu_take_share(struct clu *c, int node, int cores, int64_t mem_mib, int gpu
 void clu_give_share(struct clu *c, int node, int cores, int64_t mem_mib, int gpu, int milli)
 {
 	struct clu_node *n = &c->nodes[node];
+	if (n->pool) {
+		if (gpu != 0 || milli < 1)
+			gpu_broken(n, "a share given back that the pool never held", 0);
+		pool_change(c, node, cores, mem_mib, milli);
+		return;
+	}
 	if (gpu < 0 || gpu >= n->gpus || milli < 1 || n->gpu_free_m[gpu] + milli > CLU_GPU_MILLI)
 		gpu_broken(n, "a share given back that its GPU never held", gpu >= 0 ? UINT64_C(1) << gpu : 0);
 	n->gpu_free_m[gpu] = (uint16_t)(n->gpu_free_m[gpu] + milli);
@@ -178,6 +240,8 @@ void clu_give_share(struct clu *c, int node, int cores, int64_t mem_mib, int gpu
 
 int clu_share_pick(const struct clu_node *n, int milli)
 {
+	if (n->pool)
+		return n->pool_m >= milli ? 0 : -1;
 	int best = -1;
 	for (int g = 0; g < n->gpus; g++)
 		if (n->gpu_free_m[g] >= milli && (best < 0 || n->gpu_free_m[g] < n->gpu_free_m[best]))

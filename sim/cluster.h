@@ -21,6 +21,15 @@
  * of one GPU (Weng et al., ATC'23: a pod's gpu_milli, docs/traces.md).  A
  * GPU with a share on it is not idle: gpus_free counts the GPUs nothing
  * is on, so a whole-GPU request sees only those, as before shares.
+ *
+ * A node of a `gpu_pool` group has its GPUs as one pool of milli-GPUs
+ * (pool_m), none known by index, as the published single-pool simulators
+ * count them (the Alibaba PAI simulator: one node of 6 500 GPUs in
+ * hundredths): a whole GPU takes CLU_GPU_MILLI of the pool, a share its
+ * milli-GPUs, and gpus_free is the whole GPUs the pool still holds
+ * (pool_m / CLU_GPU_MILLI).  Its masks are placeholders, the low bits of
+ * as many GPUs as an executor holds (an executor's GPUs carry no index
+ * there), so that their bit counts are the counts; the share's GPU is 0.
  */
 #ifndef HETSIM_CLUSTER_H
 #define HETSIM_CLUSTER_H
@@ -62,7 +71,10 @@ struct clu_node {
 	int gpus_free;       /* GPUs physically idle (nothing on them), >= 0 */
 	uint64_t gpu_idle;   /* bit g: GPU g idle (gpus_free of them) */
 	uint16_t *gpu_free_m;/* per GPU: milli-GPUs free, 0 .. CLU_GPU_MILLI
-				(NULL without GPUs); points into the cluster */
+				(NULL without GPUs or in a pool); points
+				into the cluster */
+	bool pool;           /* its GPUs are a pool (above) */
+	int64_t pool_m;      /* a pool: milli-GPUs free */
 
 	int nexec;           /* live executors on the node */
 	int64_t load;        /* milli-cores demanded by running tasks (task_cpus
@@ -132,6 +144,9 @@ uint64_t clu_take_at(struct clu *c, int node, int cores, int64_t mem_mib, int gp
 		     uint64_t want);
 /* Give back cores, memory and the whole GPUs of gpu_mask. */
 void clu_give(struct clu *c, int node, int cores, int64_t mem_mib, uint64_t gpu_mask);
+/* Give back the whole of node `node`, all of which was taken (a node
+ * coming back up: sim/faults.c). */
+void clu_give_node(struct clu *c, int node);
 
 /* A share of `milli` (1 .. CLU_GPU_MILLI - 1) of GPU `gpu` of the node,
  * taken or given back with cores and memory; the GPU must have the
@@ -143,9 +158,12 @@ void clu_give_share(struct clu *c, int node, int cores, int64_t mem_mib, int gpu
  * (the FGD artifact's rule for sharing pods under its baselines, fgd.md
  * §4); -1 if none holds it. */
 int clu_share_pick(const struct clu_node *n, int milli);
-/* Milli-GPUs free on GPU g of node n. */
+/* Milli-GPUs free on GPU g of node n (a pool: the pool's, at most
+ * INT_MAX, for g 0). */
 static inline int clu_gpu_free(const struct clu_node *n, int g)
 {
+	if (n->pool)
+		return g ? 0 : n->pool_m > 2147483647 ? 2147483647 : (int)n->pool_m;
 	return n->gpu_free_m[g];
 }
 

@@ -38,7 +38,8 @@ int sim_launch_executor_on(struct sim *s, int job, int role, int node, int cores
 			sim_die(s, "policy launched an executor of %" PRId64 " MiB and %d milli-GPUs of GPU "
 			    "%d for job %d on node %s, which has %" PRId64 " MiB and no such share free",
 			    mem_mib, milli, share, job, n->name, n->mem_free);
-	} else if (!clu_fits(n, cores, mem_mib, gpus, false) || (ga->mask & ~n->gpu_idle))
+	} else if (!clu_fits(n, cores, mem_mib, gpus, false) ||
+		   (ga->mask && (n->pool || (ga->mask & ~n->gpu_idle))))
 		sim_die(s, "policy launched an executor of %" PRId64 " MiB and %d GPUs for job %d on "
 		    "node %s, which has %" PRId64 " MiB and %d GPUs free",
 		    mem_mib, gpus, job, n->name, n->mem_free, n->gpus_free);
@@ -200,6 +201,8 @@ void sim_take_gpu(struct sim *s, struct sim_exec *x)
 		    s->clu.nodes[x->node].name);
 	integrate(s);
 	x->grab_mask = clu_take(&s->clu, x->node, 0, 0, 1);
+	if (s->clu.nodes[x->node].pool) /* placeholder bits apart from its own GPUs' */
+		x->grab_mask <<= __builtin_popcountll(x->gpu_mask);
 	x->gpus_grabbed = x->gpus_took = 1;
 	x->gpu_from_us = s->now;
 	s->pub.jobs[x->job].gpus_used++;

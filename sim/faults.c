@@ -135,24 +135,23 @@ static void node_down(struct sim *s, int id)
 	s->tot.fail_cycles++;
 	s->tot.up_sum_us += up;
 	s->tot.up_sumsq_us2 += up * up;
-	clu_take(&s->clu, id, n->cores_free, n->mem_free, n->gpus_free); /* nothing fits */
+	clu_take(&s->clu, id, n->cores_free, n->mem_free, n->gpus_free); /* nothing fits (a
+									    pool: all free) */
 	s->down[id] = 1;
 	check_node(s, id);
 }
 
 void k_node_up(struct sim *s, int id)
 {
-	struct clu_node *n = &s->clu.nodes[id];
 	if (--s->down[id])
 		return; /* another outage holds it down */
 	integrate(s);
 	k_integrate_down(s);
 	s->nodes_down--;
 	s->up_since[id] = s->now;
-	/* every GPU: the node went down with none in use (its executors were
-	 * lost first) */
-	clu_give(&s->clu, id, n->cores, n->mem_mib,
-		 n->gpus == 64 ? UINT64_MAX : (UINT64_C(1) << n->gpus) - 1);
+	/* all of it: the node went down with nothing in use (its executors
+	 * were lost first) */
+	clu_give_node(&s->clu, id);
 	check_node(s, id);
 	s->sched_dirty = true;
 }

@@ -48,7 +48,8 @@ void k_recount_node(const struct sim *s, int id)
 	int64_t cores = 0, load = 0;
 	int64_t mem = 0;
 	int gfree[CLU_MAX_GPUS]; /* each GPU's milli-GPUs free, as the executors say */
-	for (int g = 0; g < n->gpus; g++)
+	int64_t pool_used = 0;   /* a pool: milli-GPUs its executors hold */
+	for (int g = 0; g < n->gpus && !n->pool; g++)
 		gfree[g] = CLU_GPU_MILLI;
 	for (int e = n->exec_head; e >= 0; e = s->execs[e].node_next) {
 		const struct sim_exec *x = &s->execs[e];
@@ -63,13 +64,22 @@ void k_recount_node(const struct sim *s, int id)
 			sim_die(s, "executor %d on node %s: %d GPUs and %d grabbed, masks %#llx and %#llx",
 			    x->id, n->name, x->gpus, x->gpus_grabbed,
 			    (unsigned long long)x->gpu_mask, (unsigned long long)x->grab_mask);
-		for (uint64_t b = whole; b; b &= b - 1)
+		if (n->pool)
+			pool_used += (int64_t)__builtin_popcountll(whole) * CLU_GPU_MILLI + x->gpu_milli;
+		for (uint64_t b = whole; b && !n->pool; b &= b - 1)
 			gfree[__builtin_ctzll(b)] -= CLU_GPU_MILLI;
-		if (x->gpu_milli)
+		if (x->gpu_milli && !n->pool)
 			gfree[x->gpu_share] -= x->gpu_milli;
 		ne++;
 	}
-	if (!(s->down && s->down[id]))
+	if (n->pool && !(s->down && s->down[id])) {
+		if (n->pool_m != (int64_t)n->gpus * CLU_GPU_MILLI - pool_used)
+			sim_die(s, "node %s: its GPU pool has %" PRId64 " milli-GPUs free, its executors "
+			    "leave %" PRId64, n->name, n->pool_m,
+			    (int64_t)n->gpus * CLU_GPU_MILLI - pool_used);
+		gpus = n->gpus - (int)(n->pool_m / CLU_GPU_MILLI);
+	}
+	if (!(s->down && s->down[id]) && !n->pool)
 		for (int g = 0; g < n->gpus; g++) {
 			if (gfree[g] != n->gpu_free_m[g] || gfree[g] < 0)
 				sim_die(s, "node %s: GPU %d has %d milli-GPUs free, its executors leave %d",

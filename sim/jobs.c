@@ -57,6 +57,11 @@ int sim_next_role(const struct sim_job *j)
 	return j->shape->nroles - 1;
 }
 
+int64_t sim_job_number(const struct sim *s, const struct sim_job *j)
+{
+	return j->shape->ops->number ? j->shape->ops->number(s->scn, j->group, j->index) : j->id;
+}
+
 void sim_job_estimate(const struct sim *s, const struct sim_job *j, int64_t *requested_us,
 		      int64_t *actual_us)
 {

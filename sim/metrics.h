@@ -39,6 +39,12 @@ struct met_run {
 				     NaN without one */
 	double wait_mean_s;       /* start - arrival, counted jobs that started;
 				     NaN without one */
+	/* Batch metrics of the done, counted jobs (NaN without one), with
+	 * run = end - start and flow = end - arrival (the JCT): the slowdown
+	 * (stretch) flow / run, 1 for a run of 0; the bounded slowdown
+	 * max(1, flow / max(run, MET_BSLD_TAU_S)) */
+	double slowdown_mean, slowdown_p50, slowdown_p95, slowdown_p99;
+	double bsld_mean, bsld_p50, bsld_p95, bsld_p99;
 	double cpu_util;          /* busy core-time / (cores × span), 0..1; NaN
 				     when the span is 0 */
 	double gpu_util;          /* training GPU-time / (GPUs × span); NaN
@@ -59,6 +65,9 @@ struct met_run {
 				     when the span is 0 */
 	int64_t spec_launched, spec_won; /* speculative copies started, won */
 };
+
+#define MET_BSLD_TAU_S 10.0 /* the bounded slowdown's threshold, s (Feitelson
+				  et al.'s usual 10 s; compare's) */
 
 void met_compute(const struct sim *s, struct met_run *m);
 

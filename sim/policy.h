@@ -89,6 +89,9 @@ struct pol_param {
 	double lo, hi;              /* numeric types: the range, in the base unit */
 	double def_num;             /* numeric types: the default, in the base unit */
 	const char *unit;           /* POL_INT, POL_NUM: the unit's name ("MiB"), or NULL */
+	const char *with;           /* "KEY=VALUE" or NULL: a value other than def
+				       goes only with switch KEY at VALUE (the
+				       loader refuses it otherwise) */
 };
 
 /* What a policy needs of a workload (policy_ops.needs), so that tools

@@ -267,7 +267,10 @@ const char *sim_why_name(const struct scn *sc, int why, char *buf, size_t len)
 		"reservation-timeout", "gpu-retries", "never-placed", "task-failures",
 		"executor-lost", "max-allocation-vcores", "no-fit"};
 	_Static_assert(ARRAY_LEN(names) == SIM_WHY_LABEL0, "a name for every reason");
-	if (why >= SIM_WHY_LABEL0 && why < SIM_WHY_CODES && why - SIM_WHY_LABEL0 < sc->nlabels)
+	if (why == SIM_WHY_TIME_LIMIT)
+		snprintf(buf, len, "time-limit");
+	else if (why >= SIM_WHY_LABEL0 && why < SIM_WHY_TIME_LIMIT &&
+		 why - SIM_WHY_LABEL0 < sc->nlabels)
 		snprintf(buf, len, "label:%s", sc->label_names[why - SIM_WHY_LABEL0]);
 	else
 		snprintf(buf, len, "%s", why >= 0 && why < SIM_WHY_LABEL0 ? names[why] : "?");

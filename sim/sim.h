@@ -87,7 +87,11 @@ enum sim_why {
 #define SIM_WHY_NODE_FAILED (-2) /* its node failed */
 #define SIM_WHY_PREEMPTED (-3)   /* a policy preempted it */
 #define SIM_WHY_LABEL(k) (SIM_WHY_LABEL0 + (k))
-#define SIM_WHY_CODES (SIM_WHY_LABEL0 + SCN_MAX_LABELS) /* codes, all labels */
+/* Killed at its requested time, as a batch system kills a job that runs
+ * past it (a trace's kill_at_request).  After the labels, which the
+ * plugin ABI numbers (HETSIM_WHY_LABEL0); a plugin gives none from here. */
+#define SIM_WHY_TIME_LIMIT (SIM_WHY_LABEL0 + SCN_MAX_LABELS)
+#define SIM_WHY_CODES (SIM_WHY_TIME_LIMIT + 1) /* codes, all labels */
 /* The code's name as jobs.csv writes it ("memory", "label:v100", ...),
  * into buf (at least 128 bytes); returns buf.  Label names come from sc. */
 const char *sim_why_name(const struct scn *sc, int why, char *buf, size_t len);
@@ -502,6 +506,9 @@ int sim_next_role(const struct sim_job *j);
 int sim_execs_wanted(const struct sim_job *j);
 /* Job j's run-time estimates (its model's estimate hook): the requested
  * time and the actual run time at speed 1, µs, each -1 where unknown. */
+/* Job j's number in its source (sim_job_ops.number): a trace's job
+ * number, else j's id. */
+int64_t sim_job_number(const struct sim *s, const struct sim_job *j);
 void sim_job_estimate(const struct sim *s, const struct sim_job *j, int64_t *requested_us,
 		      int64_t *actual_us);
 /* Job j's work rate on one GPU of model `gpu_model` ("gpu" for a node
@@ -622,6 +629,10 @@ struct sim_job_ops {
 	 * say.  NULL: -1 and -1. */
 	void (*estimate)(const struct scn *sc, int g, int idx, int64_t *requested_us,
 			 int64_t *actual_us);
+	/* Job (g, idx)'s number in its source (a trace's job number), for
+	 * the ties a published simulator breaks by it (sim_job_number).
+	 * NULL: the job's id. */
+	int64_t (*number)(const struct scn *sc, int g, int idx);
 	/* The names of its states (sim_job_set_state), by number, for
 	 * timelines: NULL-terminated; NULL: the model has none to show. */
 	const char *const *state_names;

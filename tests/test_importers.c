@@ -87,7 +87,7 @@ static void read_nodes(const char *path, const char *format, struct nodes *n)
 {
 	char err[1024] = "";
 	memset(n, 0, sizeof *n);
-	int rc = trace_read_nodes(path, format, "n", &n->g, &n->ngroups, err, sizeof err);
+	int rc = trace_read_nodes(path, format, "n", TRM_DEFAULT, &n->g, &n->ngroups, err, sizeof err);
 	if (rc < 0)
 		fprintf(stderr, "\n  %s\n", err);
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
@@ -127,7 +127,7 @@ static void expect_nodes_fail(const char *path, const char *format, const char *
 	char err[1024] = "", want[1024];
 	struct scn_node_group *g = NULL;
 	int n = 0;
-	int rc = trace_read_nodes(path, format, "n", &g, &n, err, sizeof err);
+	int rc = trace_read_nodes(path, format, "n", TRM_DEFAULT, &g, &n, err, sizeof err);
 	snprintf(want, sizeof want, "%s%s", path, msg);
 	CU_ASSERT_EQUAL(rc, -1);
 	CU_ASSERT_EQUAL(n, 0);
@@ -1482,7 +1482,7 @@ static void fuzz_found(void)
 	struct scn_node_group *g = NULL;
 	int ng = 0;
 	char err[1024] = "", want[1200];
-	CU_ASSERT_EQUAL(trace_read_nodes(p, "swf", "n", &g, &ng, err, sizeof err), -1);
+	CU_ASSERT_EQUAL(trace_read_nodes(p, "swf", "n", TRM_DEFAULT, &g, &ng, err, sizeof err), -1);
 	snprintf(want, sizeof want, "%s:1:1: no usable MaxNodes or MaxProcs in the header (0, 0): "
 		 "give the cluster in the scenario", p);
 	CU_ASSERT_STRING_EQUAL(err, want);

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "metrics.h"
 #include "models.h"
 #include "cluster.h"
 #include "cmd.h"
@@ -709,6 +710,106 @@ static void easy_hand(void)
 	}
 }
 
+/* EASY counted in one pool and node by node (easy-pool.yaml explains
+ * it): a job that fits by processor count but not on the nodes the
+ * node-aware rule leaves it backfills only in the pool. */
+static void easy_pool_hand(void)
+{
+	static const char *const pols[] = {"easy-nodes", "easy-pool"};
+	static const int64_t start[2][5] = {{0, 0, 0, 10, 10}, {0, 0, 0, 10, 4}};
+	static const int64_t end[2][5] = {{2, 10, 10, 15, 30}, {2, 10, 10, 15, 24}};
+	static const char *const nodes[2][2] = {{"p1-0,p1-1,p1-2,p1-3", "p1-4"},
+						{"p1-1,p1-2,p1-3,p1-4", "p1-0"}};
+	for (int p = 0; p < 2; p++) {
+		struct scn *sc;
+		struct sim *s = h_run("tests/scenarios/hand/easy-pool.yaml", pols[p], 0, &sc);
+		CU_ASSERT_EQUAL(h_makespan(s), S(p ? 24 : 30));
+		for (int i = 0; i < 5; i++) {
+			const struct sim_job *j = h_job(s, "swf", i);
+			CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+			CU_ASSERT_EQUAL(j->start_us, S(start[p][i]));
+			h_expect_end(s, j, JOB_DONE, S(end[p][i]), "");
+		}
+		char b[128];
+		CU_ASSERT_STRING_EQUAL(h_exec_nodes(s, h_job(s, "swf", 3), b, sizeof b), nodes[p][0]);
+		CU_ASSERT_STRING_EQUAL(h_exec_nodes(s, h_job(s, "swf", 4), b, sizeof b), nodes[p][1]);
+		h_done(s, sc);
+	}
+	h_expect_load_error("cluster: [{name: n, cores: 4, memory: 4GiB}]\n"
+			    "workload: [{name: w, type: wordcount, input: 64MiB}]\n"
+			    "policies: [{name: e, policy: easy, passes: event}]\n",
+			    ":3:44: passes: event of policy easy goes with count: pool (it is nodes)");
+}
+
+/* EASY's passes at an instant of two ends (easy-events.yaml explains
+ * it): one pass after both, or one after each in the published
+ * simulator's order, the job that ended before its estimate held until
+ * its turn. */
+static void easy_events_hand(void)
+{
+	static const char *const pols[] = {"easy-instant", "easy-event"};
+	static const int64_t start[2][4] = {{0, 0, 10, 15}, {0, 0, 60, 10}};
+	static const int64_t end[2][4] = {{10, 10, 15, 65}, {10, 10, 65, 60}};
+	for (int p = 0; p < 2; p++) {
+		struct scn *sc;
+		struct sim *s = h_run("tests/scenarios/hand/easy-events.yaml", pols[p], 0, &sc);
+		CU_ASSERT_EQUAL(h_makespan(s), S(65));
+		CU_ASSERT_EQUAL(sim_cluster(s)->n, 1); /* the header's machine: one pool */
+		CU_ASSERT_EQUAL(sim_cluster(s)->nodes[0].cores, 4 * CLU_MILLI);
+		for (int i = 0; i < 4; i++) {
+			const struct sim_job *j = h_job(s, "swf", i);
+			CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+			CU_ASSERT_EQUAL(j->start_us, S(start[p][i]));
+			h_expect_end(s, j, JOB_DONE, S(end[p][i]), "");
+		}
+		if (p == 0) { /* runs.csv's batch metrics, by hand: flow / run of
+			       * 10/10, 10/10, 14/5, 63/50; bounded by 10 s: 1, 1,
+			       * 14/10, 63/50; percentiles between sorted values */
+			struct met_run m;
+			met_compute(s, &m);
+			CU_ASSERT_DOUBLE_EQUAL(m.slowdown_mean, (1 + 1 + 2.8 + 1.26) / 4, 1e-12);
+			CU_ASSERT_DOUBLE_EQUAL(m.slowdown_p50, 1.13, 1e-12);
+			CU_ASSERT_DOUBLE_EQUAL(m.slowdown_p95, 1.26 + 0.85 * 1.54, 1e-12);
+			CU_ASSERT_DOUBLE_EQUAL(m.bsld_mean, (1 + 1 + 1.4 + 1.26) / 4, 1e-12);
+			CU_ASSERT_DOUBLE_EQUAL(m.bsld_p50, 1.13, 1e-12);
+			CU_ASSERT_DOUBLE_EQUAL(m.bsld_p99, 1.26 + 0.97 * 0.14, 1e-12);
+		}
+		h_done(s, sc);
+	}
+}
+
+/* EASY on the KTH-SP2 log as published (scenarios/traces/kth-sp2-easy.yaml,
+ * docs/traces.md): the means of the published run over its 28 481 jobs,
+ * as its results list them (dinesh121991/predictsim 2e5e2d1b,
+ * experiments/data/KTH-SP2/sim_analysis/metrics_complete, the row of
+ * res_easy_backfill_scheduler_None_None: avgft 15696.798181243601,
+ * avgstretch 198.001775521565, avgbsld 92.57653973362949, from
+ * swf2vis_metrics.R).  scripts/easy-vs-published compares job by job. */
+static void easy_kth_published(void)
+{
+	struct scn *sc;
+	struct sim *s = h_run("scenarios/traces/kth-sp2-easy.yaml", "easy", 0, &sc);
+	CU_ASSERT_EQUAL_FATAL(sim_njobs(s), 28481);
+	double ft = 0, st = 0, bsld = 0;
+	int done = 0;
+	for (int i = 0; i < sim_njobs(s); i++) {
+		const struct sim_job *j = sim_job(s, i);
+		if (j->status != JOB_DONE)
+			continue;
+		done++;
+		double f = (double)(j->end_us - j->arrival_us) / 1e6;
+		double r = (double)(j->end_us - j->start_us) / 1e6;
+		ft += f;
+		st += f / r;
+		bsld += fmax(1, f / fmax(10, r));
+	}
+	CU_ASSERT_EQUAL(done, 28481);
+	CU_ASSERT_DOUBLE_EQUAL(ft / done, 15696.798181243601, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(st / done, 198.001775521565, 1e-8);
+	CU_ASSERT_DOUBLE_EQUAL(bsld / done, 92.57653973362949, 1e-8);
+	h_done(s, sc);
+}
+
 /* Shortest job first by hand (sjf.yaml explains it): by the actual run
  * time, by the requested time, and fifo. */
 static void sjf_hand(void)
@@ -1333,6 +1434,9 @@ int test_suite_policies(void)
 	TEST_SUITE("policies",
 		   {"fifo: head-of-line blocking (label-dual backfills)", fifo_hol},
 		   {"easy: backfilling by hand, the shadow time and the extra node", easy_hand},
+		   {"easy: count pool against nodes, a job that fits by count only", easy_pool_hand},
+		   {"easy: passes by event, the published simulator's order", easy_events_hand},
+		   {"easy: the KTH-SP2 log as published, its means", easy_kth_published},
 		   {"conservative: every job reserved, against easy, by hand", conservative_hand},
 		   {"conservative: a share starts on a GPU that holds it", conservative_shares},
 		   {"drf: the paper's example and per user, by hand", drf_hand},

@@ -457,8 +457,8 @@ static const struct {
 	{F_INT, "3x", 0, "expected an integer, got '3x'"},
 	{F_INT, "0", 0, "expected an integer >= 1, got '0'"},
 	{F_INT, "99999999999", 0, "expected an integer <= 2147483647, got '99999999999'"},
-	{F_INT, "10000", 10000, NULL},              /* the limit of cores per node */
-	{F_INT, "10001", 0, "'10001' is above the limit of 10000 cores per node"},
+	{F_INT, "200000", 200000, NULL},            /* the limit of cores per node */
+	{F_INT, "200001", 0, "'200001' is above the limit of 200000 cores per node"},
 	{F_INT, "99999999999999999999", 0, "integer '99999999999999999999' is out of range"},
 	{F_INT, "", 0, "expected an integer, got nothing"},
 };
@@ -555,7 +555,7 @@ static const struct {
 	/* limits (docs/scenario.md, "Limits") */
 	{"limit_nodes", "limit_nodes.yaml:3:20: '2000000000' is above the limit of 100000 nodes in the cluster"},
 	{"limit_nodes_total", "limit_nodes_total.yaml:4:3: node group 'b' brings the cluster to 120000 nodes, above the limit of 100000"},
-	{"limit_cores", "limit_cores.yaml:3:20: '2147483647' is above the limit of 10000 cores per node"},
+	{"limit_cores", "limit_cores.yaml:3:20: '2147483647' is above the limit of 200000 cores per node"},
 	{"limit_cpu_speed", "limit_cpu_speed.yaml:3:49: cpu_speed '1e-300' is outside the limits [0.001, 1000]"},
 	{"limit_jobs", "limit_jobs.yaml:5:39: '2000000000' is above the limit of 10000000 jobs in the workload"},
 	{"limit_jobs_total", "limit_jobs_total.yaml:6:3: job group 'b' brings the workload to 12000000 jobs, above the limit of 10000000"},

@@ -6,9 +6,11 @@
  *
  * Files: tests/data/traces/swf/ (the NASA iPSC log, zstd-compressed,
  * and hand.swf), tests/scenarios/hand/trace-rigid.yaml. */
+#include "cluster.h"
 #include "harness.h"
 #include "load.h"
 #include "models.h"
+#include "pyrandom.h"
 #include "scn_trace.h"
 #include "sim.h"
 #include "test.h"
@@ -112,19 +114,27 @@ static void swf_nasa_counts(void)
 	CU_ASSERT_EQUAL(trace_warning(t, buf, sizeof buf), 0);
 	scn_trace_free(t);
 
-	/* its header as a cluster: MaxNodes 128, MaxProcs 128 */
-	struct scn_node_group *g = NULL;
-	int n = 0;
-	char err[512];
-	CU_ASSERT_EQUAL_FATAL(trace_read_nodes(NASA, NULL, "ipsc", &g, &n, err, sizeof err), 0);
-	CU_ASSERT_EQUAL(n, 1);
-	CU_ASSERT_STRING_EQUAL(g[0].name, "ipsc1");
-	CU_ASSERT_EQUAL(g[0].count, 128);
-	CU_ASSERT_EQUAL(g[0].cores, 1);
-	CU_ASSERT_EQUAL(g[0].mem_mib, 1024);
-	CU_ASSERT_EQUAL(g[0].gpus, 0);
-	free(g[0].name);
-	free(g);
+	/* its header as a cluster: MaxNodes 128, MaxProcs 128; by default
+	 * the archive's machine as one pool of 128 processors (1 GiB each),
+	 * with machine: nodes 128 nodes of one */
+	static const struct { enum trace_machine m; int count, cores; long long mem; } want[] = {
+		{TRM_DEFAULT, 1, 128, 128 * 1024}, {TRM_POOL, 1, 128, 128 * 1024},
+		{TRM_NODES, 128, 1, 1024}};
+	for (size_t k = 0; k < sizeof want / sizeof *want; k++) {
+		struct scn_node_group *g = NULL;
+		int n = 0;
+		char err[512];
+		CU_ASSERT_EQUAL_FATAL(trace_read_nodes(NASA, NULL, "ipsc", want[k].m, &g, &n, err,
+						       sizeof err), 0);
+		CU_ASSERT_EQUAL(n, 1);
+		CU_ASSERT_STRING_EQUAL(g[0].name, "ipsc1");
+		CU_ASSERT_EQUAL(g[0].count, want[k].count);
+		CU_ASSERT_EQUAL(g[0].cores, want[k].cores);
+		CU_ASSERT_EQUAL(g[0].mem_mib, want[k].mem);
+		CU_ASSERT_EQUAL(g[0].gpus, 0);
+		free(g[0].name);
+		free(g);
+	}
 }
 
 /* Executors of several processors, memory from the record, the
@@ -712,8 +722,9 @@ static void milli_oversubscribed(void)
 static void trace_scenario(void)
 {
 	struct scn *sc = h_load("scenarios/traces/nasa-ipsc.yaml");
-	CU_ASSERT_EQUAL(sc->ngroups, 1);
-	CU_ASSERT_EQUAL(sc->groups[0].count, 128);
+	CU_ASSERT_EQUAL(sc->ngroups, 1); /* the archive's machine: one pool of 128 */
+	CU_ASSERT_EQUAL(sc->groups[0].count, 1);
+	CU_ASSERT_EQUAL(sc->groups[0].cores, 128);
 	CU_ASSERT_STRING_EQUAL(sc->groups[0].name, "ipsc1");
 	CU_ASSERT_EQUAL(sc->njobgroups, 1);
 	CU_ASSERT_EQUAL(sc->jobs[0].count, 18239);
@@ -743,8 +754,19 @@ static void trace_scenario(void)
 	snprintf(y, sizeof y, "%s    trace: {path: %s, colour: red}\n", head, hand);
 	snprintf(msg, sizeof msg, ":5:%d: unknown key 'colour' in trace (known: format, path, "
 		 "window, first, users, queues, kinds, time_scale, executor, completed_only, strict, offer, offer_pad, "
-		 "drop_nonpositive, cap_at_request)",
+		 "drop_nonpositive, cap_at_request, kill_at_request, sample, arrivals, estimate)",
 		 COL("colour"));
+	h_expect_load_error(y, msg);
+	snprintf(y, sizeof y, "%s    trace: {path: %s, cap_at_request: true, kill_at_request: true}\n",
+		 head, hand);
+	snprintf(msg, sizeof msg, ":5:%d: kill_at_request does not go with cap_at_request: a job "
+		 "over its request is either cut to it (and completes) or killed at it",
+		 COL("true}"));
+	h_expect_load_error(y, msg);
+	snprintf(y, sizeof y, "%s    trace: {path: %s, offer: true, kill_at_request: true}\n",
+		 head, hand);
+	snprintf(msg, sizeof msg, ":5:%d: kill_at_request does not go with offer: offer-only "
+		 "reads no times", COL("true}"));
 	h_expect_load_error(y, msg);
 	snprintf(y, sizeof y, "%s    trace: {path: %s, cap_at_request: maybe}\n", head, hand);
 	snprintf(msg, sizeof msg, ":5:%d: expected true or false, got 'maybe'", COL("maybe"));
@@ -939,6 +961,251 @@ static void trace_batch_filter(void)
 	free(out), free(e);
 }
 
+/* kill_at_request by hand (swf-kill.yaml works it out): job 1, over its
+ * request, is killed at it (timed out, time-limit) and job 3 starts then;
+ * counted by trace info; refused beside cap_at_request or offer. */
+static void trace_kill_at_request(void)
+{
+	struct scn *sc;
+	struct sim *s = h_run("tests/scenarios/hand/swf-kill.yaml", "fifo", 0, &sc);
+	CU_ASSERT_EQUAL(sc->traces[0]->killed, 1);
+	h_expect_end(s, h_job(s, "swf", 0), JOB_TIMED_OUT, S(5), "time-limit");
+	h_expect_end(s, h_job(s, "swf", 1), JOB_DONE, S(4), "");
+	CU_ASSERT_EQUAL(h_job(s, "swf", 2)->start_us, S(5));
+	h_expect_end(s, h_job(s, "swf", 2), JOB_DONE, S(11), "");
+	CU_ASSERT_EQUAL(h_makespan(s), S(11));
+	h_done(s, sc);
+	char *out = NULL, *e = NULL;
+	CU_ASSERT_EQUAL(h_hetsim("trace info tests/data/traces/swf/kill.swf --kill-at-request",
+				 &out, &e), 0);
+	CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "killed at request      1\n"));
+	free(out), free(e);
+	CU_ASSERT_EQUAL(h_hetsim("trace info tests/data/traces/swf/kill.swf --kill-at-request "
+				 "--cap-at-request", &out, &e), 2);
+	CU_ASSERT_PTR_NOT_NULL(e && strstr(e, "option '--kill-at-request' does not go with "
+					  "'--cap-at-request'"));
+	free(out), free(e);
+}
+
+/* Python's random as the PAI simulator draws with it (input/pyrandom.h):
+ * outputs of CPython 3.11's random.Random(n).getrandbits(32) and
+ * .shuffle(list(range(k))). */
+static void pyrandom_cpython(void)
+{
+	struct pyr r;
+	pyr_seed(&r, 42);
+	CU_ASSERT_EQUAL(pyr_u32(&r), 2746317213u);
+	CU_ASSERT_EQUAL(pyr_u32(&r), 478163327u);
+	CU_ASSERT_EQUAL(pyr_u32(&r), 107420369u);
+	int x[10], want[10] = {7, 3, 2, 8, 5, 6, 9, 4, 0, 1};
+	for (int i = 0; i < 10; i++)
+		x[i] = i;
+	pyr_seed(&r, 42);
+	pyr_shuffle(&r, x, 10, sizeof *x);
+	CU_ASSERT_EQUAL(memcmp(x, want, sizeof x), 0);
+	static int y[2000];
+	int want_y[10] = {161, 562, 1877, 1034, 1575, 48, 655, 1873, 992, 9};
+	for (int i = 0; i < 2000; i++)
+		y[i] = i;
+	pyr_seed(&r, 7);
+	pyr_shuffle(&r, y, 2000, sizeof *y);
+	CU_ASSERT_EQUAL(memcmp(y, want_y, sizeof want_y), 0);
+	int z[5], want_z[5] = {1, 0, 3, 2, 4}; /* a seed of two 32-bit words */
+	for (int i = 0; i < 5; i++)
+		z[i] = i;
+	pyr_seed(&r, (1ULL << 40) + 5);
+	pyr_shuffle(&r, z, 5, sizeof *z);
+	CU_ASSERT_EQUAL(memcmp(z, want_z, sizeof z), 0);
+}
+
+/* The PAI set-up's trace keys by hand (tests/scenarios/hand/pai-sim.yaml
+ * works them out): sample, arrivals and estimate as read, then sjf, the
+ * scanning fifo and fifo on them. */
+static void pai_sim_hand(void)
+{
+	const char *path = "tests/data/traces/alibaba/pai-sim/hand-10.csv";
+	char err[512];
+	/* sample {jobs: 3, seed: 42}: CPython's shuffle of rows 0..9 begins 7
+	 * 3 2: ids 4 (15 s), 1 (7 s), 9 (4 s), then by submission */
+	struct trace_opts o = {.time_scale = 1, .exec_cores = 1, .sample_jobs = 3,
+			       .sample_seed = 42};
+	struct scn_trace *t = trace_read(path, &o, err, sizeof err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	CU_ASSERT_EQUAL_FATAL(t->njobs, 3);
+	static const int sid[3] = {9, 1, 4}, sat[3] = {4, 7, 15};
+	for (int i = 0; i < 3; i++) {
+		CU_ASSERT_EQUAL(t->jobs[i].id, sid[i]);
+		CU_ASSERT_EQUAL(t->jobs[i].arrival_us, S(sat[i]));
+	}
+	CU_ASSERT_EQUAL(t->skipped[TRS_FILTER], 7);
+	scn_trace_free(t);
+	/* arrivals {batch: 2, every: 10 s}, estimate user_dur */
+	o = (struct trace_opts){.time_scale = 1, .exec_cores = 1, .batch = 2,
+				.batch_every_us = S(10), .estimate = "user_dur"};
+	t = trace_read(path, &o, err, sizeof err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	CU_ASSERT_EQUAL_FATAL(t->njobs, 10);
+	static const int bid[10] = {3, 5, 1, 9, 2, 7, 4, 8, 6, 10};
+	static const double req[10] = {10, 30, 40, 5, -1, 2.5, -1, -1, -1, -1};
+	for (int i = 0; i < 10; i++) {
+		CU_ASSERT_EQUAL(t->jobs[i].id, bid[i]);
+		CU_ASSERT_EQUAL(t->jobs[i].arrival_us, S(10 * (i / 2)));
+		CU_ASSERT_EQUAL(t->jobs[i].req_us, req[i] < 0 ? -1 : S(req[i]));
+	}
+	scn_trace_free(t);
+
+	static const char *const pols[] = {"sjf", "fifo-scan", "fifo"};
+	static const int start[3][11] = { /* by job id 1..10 */
+		{0, 26, 20, 0, 34, 0, 40, 20, 34, 10, 40},
+		{0, 20, 28, 0, 31, 0, 40, 28, 33, 10, 40},
+		{0, 20, 28, 0, 34, 0, 40, 33, 36, 28, 40}};
+	for (int p = 0; p < 3; p++) {
+		struct scn *sc;
+		struct sim *s = h_run("tests/scenarios/hand/pai-sim.yaml", pols[p], 0, &sc);
+		CU_ASSERT_EQUAL(h_makespan(s), S(49));
+		for (int i = 0; i < sim_njobs(s); i++) {
+			const struct sim_job *j = sim_job(s, i);
+			int id = sc->traces[0]->jobs[j->index].id;
+			CU_ASSERT_EQUAL(j->start_us, S(start[p][id]));
+			CU_ASSERT_EQUAL(j->status, JOB_DONE);
+		}
+		h_done(s, sc);
+	}
+}
+
+/* A node's GPUs as a pool, by hand (gpu-pool.yaml works it out): three
+ * shares of 0.6 GPU on 2 GPUs fit the pool, not GPU by GPU; a whole GPU
+ * then waits either way; the node's outage takes and gives back all of
+ * the pool; a pool of 10 000 GPUs loads, 65 GPUs without it do not. */
+static void gpu_pool_hand(void)
+{
+	static const int start[2][6] = {{0, 0, 0, 0, 10, 26}, {0, 0, 0, 10, 10, 26}};
+	static const char *const file[2] = {"tests/scenarios/hand/gpu-pool.yaml",
+					    "tests/scenarios/hand/gpu-pool-off.yaml"};
+	for (int p = 0; p < 2; p++) {
+		struct scn *sc;
+		struct sim *s = h_run(file[p], "fifo-scan", 0, &sc);
+		CU_ASSERT_EQUAL(sim_cluster(s)->nodes[0].pool, p == 0);
+		CU_ASSERT_EQUAL(h_makespan(s), S(29));
+		for (int i = 0; i < sim_njobs(s); i++) {
+			const struct sim_job *j = sim_job(s, i);
+			int id = sc->traces[0]->jobs[j->index].id;
+			CU_ASSERT_EQUAL(j->start_us, S(start[p][id]));
+			h_expect_end(s, j, JOB_DONE, S(start[p][id] + (id == 5 ? 3 : 10)), "");
+		}
+		const struct clu_node *n = &sim_cluster(s)->nodes[0]; /* all given back */
+		CU_ASSERT_EQUAL(n->gpus_free, 2);
+		if (p == 0)
+			CU_ASSERT_EQUAL(n->pool_m, 2 * CLU_GPU_MILLI);
+		h_done(s, sc);
+	}
+	char path[] = "/tmp/hetsim-pool-XXXXXX", err[512];
+	int fd = mkstemp(path);
+	CU_ASSERT_FATAL(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("cluster: [{name: n, cores: 200000, memory: 1GiB, gpus: 10000, gpu_model: g, "
+	      "gpu_pool: true}]\nworkload: [{name: w, type: wordcount, input: 64MiB}]\n"
+	      "policies: [fifo]\n", f);
+	fclose(f);
+	struct scn *sc = scn_load(path, err, sizeof err);
+	CU_ASSERT_PTR_NOT_NULL(sc);
+	if (sc) {
+		CU_ASSERT(sc->groups[0].gpu_pool);
+		CU_ASSERT_EQUAL(sc->groups[0].gpus, 10000);
+		CU_ASSERT_EQUAL(sc->groups[0].cores, 200000);
+	} else {
+		fprintf(stderr, "\n  %s\n", err);
+	}
+	scn_free(sc);
+	remove(path);
+	h_expect_load_error("cluster: [{name: n, cores: 8, memory: 1GiB, gpus: 65, gpu_model: g}]\n"
+			    "workload: [{name: w, type: wordcount, input: 64MiB}]\n",
+			    ":1:51: '65' is above the limit of 64 GPUs per node (gpu_pool: true for "
+			    "more)");
+}
+
+/* The PAI simulator's set-up on the made-up table (scenarios/pai/,
+ * tests/data/traces/README.md): every job's JCT as the simulator gave it
+ * (alibaba/clusterdata 7a6c496e, its pai-sim-jobs.csv), and its summary:
+ * avg_jct and wait_time, means over instances (the simulator counts
+ * each instance of a job), and its makespan, one second after the last
+ * end (its loop steps past it). */
+static void pai_sim_published(void)
+{
+	/* whole GPUs on 64 GPUs, then shares too on a pool of 64 */
+	static const struct { const char *scn, *pol, *out; } runs[] = {
+		{"scenarios/pai/gen-2000.yaml", "SJF", ""},
+		{"scenarios/pai/gen-2000.yaml", "FIFO", ""},
+		{"scenarios/pai/gen-2000-user.yaml", "SJU", ""},
+		{"scenarios/pai/gen-2000-group.yaml", "SJG", ""},
+		{"scenarios/pai/gen-2000-group-gpu.yaml", "SJGG", ""},
+		{"scenarios/pai/gen-2000-shares.yaml", "SJF", "shares-"},
+		{"scenarios/pai/gen-2000-shares.yaml", "FIFO", "shares-"},
+		{"scenarios/pai/gen-2000-shares-user.yaml", "SJU", "shares-"},
+		{"scenarios/pai/gen-2000-shares-group.yaml", "SJG", "shares-"},
+		{"scenarios/pai/gen-2000-shares-group-gpu.yaml", "SJGG", "shares-"}};
+	const char *dir = "tests/data/traces/alibaba/pai-sim/";
+	char path[256], line[256];
+	for (size_t r = 0; r < sizeof runs / sizeof *runs; r++) {
+		/* the simulator's: jct by job id (instances alike), its summary */
+		static int64_t jct[10008];
+		for (int i = 0; i < 10008; i++)
+			jct[i] = -1;
+		snprintf(path, sizeof path, "%s%spai-sim-jobs.csv", dir, runs[r].out);
+		FILE *f = fopen(path, "r");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+		char pol[16];
+		int id, sub, dur, j;
+		while (fgets(line, sizeof line, f))
+			if (sscanf(line, "%15[^,],%d,%d,%d,%d", pol, &id, &sub, &dur, &j) == 5 &&
+			    !strcmp(pol, runs[r].pol) && id >= 0 && id < 10008)
+				jct[id] = j;
+		fclose(f);
+		snprintf(path, sizeof path, "%s%spai-sim-summary.csv", dir, runs[r].out);
+		f = fopen(path, "r");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+		double avg = -1, wait = -1, span = -1;
+		int done = -1;
+		while (fgets(line, sizeof line, f)) {
+			double a, w, m;
+			int d;
+			if (sscanf(line, "%15[^,],%lf,%lf,%lf,%d", pol, &a, &w, &m, &d) == 5 &&
+			    !strcmp(pol, runs[r].pol))
+				avg = a, wait = w, span = m, done = d;
+		}
+		fclose(f);
+		CU_ASSERT_FATAL(done > 0);
+
+		struct scn *sc;
+		struct sim *s = h_run(runs[r].scn, runs[r].pol, 0, &sc);
+		CU_ASSERT_EQUAL(sim_njobs(s), 1000);
+		const struct scn_trace *t = sc->traces[0];
+		int same = 0, inst = 0;
+		double sum_jct = 0, sum_wait = 0;
+		for (int i = 0; i < sim_njobs(s); i++) {
+			const struct sim_job *jb = sim_job(s, i);
+			const struct scn_trace_job *tj = &t->jobs[jb->index];
+			int64_t mine = (jb->end_us - jb->arrival_us) / 1000000;
+			same += jb->status == JOB_DONE && tj->id >= 0 && tj->id < 10008 &&
+				jct[tj->id] == mine;
+			int n = t->shapes[tj->shape].role[0].count;
+			inst += n;
+			sum_jct += (double)n * (double)mine;
+			sum_wait += (double)n * (double)(mine - tj->run_us / 1000000);
+		}
+		CU_ASSERT_EQUAL(same, 1000);
+		CU_ASSERT_EQUAL(inst, done);
+		CU_ASSERT_DOUBLE_EQUAL(sum_jct / inst, avg, 0.005);
+		CU_ASSERT_DOUBLE_EQUAL(sum_wait / inst, wait, 0.005);
+		CU_ASSERT_EQUAL(h_makespan(s) + S(1), S(span));
+		if (same != 1000)
+			fprintf(stderr, "\n  %s %s: %d of 1000 JCTs as the simulator's\n", runs[r].scn,
+				runs[r].pol, same);
+		h_done(s, sc);
+	}
+}
+
 int test_suite_trace(void)
 {
 	TEST_SUITE("trace",
@@ -956,6 +1223,11 @@ int test_suite_trace(void)
 		   {"trace: offer-only replications, each its own order", trace_offer_reps},
 		   {"trace: run -r 3 on an offer-only scenario, by hand", trace_offer_run},
 		   {"trace: drop_nonpositive and cap_at_request, by hand", trace_batch_filter},
+		   {"trace: kill_at_request, by hand", trace_kill_at_request},
+		   {"pai-sim: the PAI simulator's set-up, its five policies' results", pai_sim_published},
+		   {"pai-sim: sample, arrivals, estimate, scanning fifo, by hand", pai_sim_hand},
+		   {"pyrandom: CPython's MT19937 seeding and shuffle", pyrandom_cpython},
+		   {"cluster: a node's GPUs as a pool, by hand", gpu_pool_hand},
 		   {"trace: openb pods, GPU shares by best fit, a milli-core fit", openb_shares},
 		   {"kernel: milli-cores oversubscribed past INT_MAX", milli_oversubscribed},
 		   {"trace: fractional executors under spark-standalone's whole cores",

@@ -70,6 +70,29 @@ static int tr_job_shape(const struct scn *s, int g, int idx)
 	return row(s, g, idx)->shape;
 }
 
+enum { T_KILL = 1 };
+
+/* kill_at_request: the job's executors are up and its tasks start (the
+ * first of them opened: sim_release_tasks opens them all at once); a job
+ * whose run time passes its requested time gets a timer at it, which
+ * ends it timed out, as a batch system kills it at its limit. */
+static void tr_exec_ready(struct sim *s, struct sim_job *j, struct sim_exec *x)
+{
+	const struct scn_trace *t = sim_scenario(s)->jobs[j->group].trace;
+	const struct scn_trace_job *tj = &t->jobs[j->index];
+	sim_exec_open(s, j, x);
+	if (t->kill && !j->mstate && tj->req_us > 0 && tj->run_us > tj->req_us) {
+		sim_job_set_state(s, j, 1); /* once: a replacement executor changes nothing */
+		sim_job_timer(s, j, (double)tj->req_us, T_KILL);
+	}
+}
+
+static void tr_timer(struct sim *s, struct sim_job *j, struct sim_exec *x, int tag)
+{
+	if (!x && tag == T_KILL)
+		sim_end_job(s, j, JOB_TIMED_OUT, SIM_WHY_TIME_LIMIT);
+}
+
 static void tr_arrived(struct sim *s, struct sim_job *j)
 {
 	int n = 0;
@@ -129,13 +152,23 @@ static void tr_estimate(const struct scn *s, int g, int idx, int64_t *requested_
 	*actual_us = tj->run_us;
 }
 
+/* The job's number in its trace (SWF field 1, a CSV's job id, else the
+ * record's ordinal). */
+static int64_t tr_number(const struct scn *s, int g, int idx)
+{
+	return row(s, g, idx)->id;
+}
+
 static const struct sim_job_ops tr_ops = {
 	.estimate = tr_estimate,
+	.number = tr_number,
 	.shape = tr_shape,
 	.nshapes = tr_nshapes,
 	.shape_at = tr_shape_at,
 	.job_shape = tr_job_shape,
 	.arrived = tr_arrived,
+	.exec_ready = tr_exec_ready,
+	.timer = tr_timer,
 	.build = tr_build,
 	.roles = {"executor", "executor2"},
 };

@@ -57,7 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else if (f->nodes) {
 		struct scn_node_group *g = NULL;
 		int ng = 0;
-		if (trace_read_nodes(path, f->name, "n", &g, &ng, err, sizeof err) < 0)
+		if (trace_read_nodes(path, f->name, "n", TRM_DEFAULT, &g, &ng, err, sizeof err) < 0)
 			fuzz_check_error(f->name, path, err);
 		free_groups(g, ng);
 	}
