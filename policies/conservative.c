@@ -52,6 +52,8 @@ struct cons {
 	struct pol_tent t;
 	bool fb_none;
 	double factor;
+	bool pool;                          /* count: pool: the profile in amounts
+					       of the whole cluster (n 1) */
 	int64_t startup_us;
 	int n;                              /* nodes */
 	struct run *run; int nrun, caprun;  /* launched, not ended */
@@ -81,10 +83,11 @@ static void *cons_init(struct sim *s, const struct scn_policy *cfg)
 {
 	struct cons *p = xcalloc(1, sizeof *p);
 	int nj = sim_njobs(s) ? sim_njobs(s) : 1;
-	p->n = sim_cluster(s)->n;
+	p->pool = strcmp(pol_param_value(&pol_conservative, cfg, "count"), "pool") == 0;
+	p->n = p->pool ? 1 : sim_cluster(s)->n;
 	pol_jobset_init(&p->q, sim_njobs(s));
 	pol_fits_init(&p->fits, s, pol_whole_verdict, cfg);
-	pol_tent_init(&p->t, p->n);
+	pol_tent_init(&p->t, sim_cluster(s)->n); /* by real node, pool or not */
 	p->fb_none = strcmp(pol_param_value(&pol_conservative, cfg, "fallback"), "none") == 0;
 	p->factor = pol_param_num(&pol_conservative, cfg, "factor");
 	p->startup_us = sim_scenario(s)->over.executor_startup_us;
@@ -184,11 +187,14 @@ static void build(struct cons *p, struct sim *s)
 	}
 	p->ns = 1;
 	p->s[0].t = now;
-	for (int i = 0; i < p->n; i++) {
+	for (int i = 0; i < p->n; i++)
+		p->s[0].c[i] = p->s[0].m[i] = p->s[0].g[i] = 0;
+	for (int i = 0; i < c->n; i++) { /* count: pool: all into 0 */
 		const struct clu_node *n = &c->nodes[i];
-		p->s[0].c[i] = n->cores_free > 0 ? n->cores_free : 0;
-		p->s[0].m[i] = n->mem_free;
-		p->s[0].g[i] = pol_gpu_milli_free(NULL, n);
+		int k = p->pool ? 0 : i;
+		p->s[0].c[k] += n->cores_free > 0 ? n->cores_free : 0;
+		p->s[0].m[k] += n->mem_free;
+		p->s[0].g[k] += pol_gpu_milli_free(NULL, n);
 	}
 	struct run *order = xmalloc((size_t)(p->nrun ? p->nrun : 1) * sizeof *order);
 	if (p->nrun)
@@ -203,10 +209,11 @@ static void build(struct cons *p, struct sim *s)
 			if (!e || !e->live)
 				continue;
 			int64_t gm = e->gpu_milli ? e->gpu_milli : (int64_t)e->gpus * CLU_GPU_MILLI;
+			int k = p->pool ? 0 : e->node;
 			for (int i = from; i < p->ns; i++) {
-				p->s[i].c[e->node] += e->cores;
-				p->s[i].m[e->node] += e->mem_mib;
-				p->s[i].g[e->node] += gm;
+				p->s[i].c[k] += e->cores;
+				p->s[i].m[k] += e->mem_mib;
+				p->s[i].g[k] += gm;
 			}
 		}
 	}
@@ -242,7 +249,7 @@ static bool pack(struct cons *p, const struct sim *s, const struct sim_job *j, i
 			for (int i = 0; i < p->n && node < 0; i++) {
 				if (!(p->mc[i] >= cores && p->mm[i] >= ro->mem_mib && p->mg[i] >= gm))
 					continue;
-				if (now) {
+				if (now && !p->pool) {
 					int fc, fg;
 					int64_t fm;
 					pol_tent_free(&p->t, &c->nodes[i], &fc, &fm, &fg);
@@ -256,6 +263,8 @@ static bool pack(struct cons *p, const struct sim *s, const struct sim_job *j, i
 				return false;
 			p->mc[node] -= cores, p->mm[node] -= ro->mem_mib, p->mg[node] -= gm;
 			p->place[x++] = node;
+			if (p->pool)
+				continue;
 			if (now && milli)
 				pol_tent_add_share(&p->t, &c->nodes[node], r, (int)cores, ro->mem_mib,
 						   milli);
@@ -263,7 +272,9 @@ static bool pack(struct cons *p, const struct sim *s, const struct sim_job *j, i
 				pol_tent_add(&p->t, node, r, (int)cores, ro->mem_mib, ro->gpus);
 		}
 	}
-	return true;
+	/* count: pool: it fits by amount; now, first fit places it on the
+	 * nodes (or it waits for a later breakpoint) */
+	return !p->pool || !now || pol_first_fit(&p->t, s, j, -1);
 }
 
 /* Take j's packed executors out of segments [a, b]. */
@@ -347,6 +358,7 @@ static void cons_fini(void *st)
 }
 
 static const char *const fallbacks[] = {"actual", "none", NULL};
+static const char *const counts[] = {"nodes", "pool", NULL};
 
 static const struct pol_param cons_params[] = {
 	{.key = "fallback", .type = POL_CHOICE, .choices = fallbacks, .def = "actual",
@@ -354,6 +366,9 @@ static const struct pol_param cons_params[] = {
 		 "(reserved for ever)"},
 	{.key = "factor", .type = POL_NUM, .def = "1", .lo = 1, .hi = 1000, .def_num = 1,
 	 .help = "the fallback's multiple of the actual run time (1: perfect estimates)"},
+	{.key = "count", .type = POL_CHOICE, .choices = counts, .def = "nodes",
+	 .help = "the profile node by node, or in amounts of the whole cluster as one pool "
+		 "(the processors of the published simulators)"},
 	{.key = NULL},
 };
 

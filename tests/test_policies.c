@@ -1064,6 +1064,28 @@ static void fgd_experiment(void)
 	h_rmtree(dir); /* all it wrote, manifest.csv and figures too */
 }
 
+/* Conservative counted node by node and in one pool (conservative-pool.yaml
+ * works it out): the job that fits the pool's least free over its run
+ * starts at once; node by node it waits for the node job 4 leaves. */
+static void conservative_pool_hand(void)
+{
+	static const char *const pols[] = {"cons-nodes", "cons-pool"};
+	static const int64_t start[2][5] = {{0, 0, 0, 10, 10}, {0, 0, 0, 10, 4}};
+	for (int p = 0; p < 2; p++) {
+		struct scn *sc;
+		struct sim *s = h_run("tests/scenarios/hand/conservative-pool.yaml", pols[p], 0, &sc);
+		CU_ASSERT_EQUAL(h_makespan(s), S(p ? 24 : 30));
+		for (int i = 0; i < 5; i++)
+			CU_ASSERT_EQUAL(h_job(s, "swf", i)->start_us, S(start[p][i]));
+		char b[128];
+		CU_ASSERT_STRING_EQUAL(h_exec_nodes(s, h_job(s, "swf", 3), b, sizeof b),
+				       p ? "p1-1,p1-2,p1-3,p1-4" : "p1-0,p1-1,p1-2,p1-3");
+		CU_ASSERT_STRING_EQUAL(h_exec_nodes(s, h_job(s, "swf", 4), b, sizeof b),
+				       p ? "p1-0" : "p1-4");
+		h_done(s, sc);
+	}
+}
+
 /* Conservative against EASY backfilling by hand (conservative.yaml
  * explains it): every waiting job reserved, so job 3 is not delayed by
  * job 4, and job 5 backfills before job 2's reservation. */
@@ -1438,6 +1460,7 @@ int test_suite_policies(void)
 		   {"easy: passes by event, the published simulator's order", easy_events_hand},
 		   {"easy: the KTH-SP2 log as published, its means", easy_kth_published},
 		   {"conservative: every job reserved, against easy, by hand", conservative_hand},
+		   {"conservative: count pool against nodes, by hand", conservative_pool_hand},
 		   {"conservative: a share starts on a GPU that holds it", conservative_shares},
 		   {"drf: the paper's example and per user, by hand", drf_hand},
 		   {"tetris: alignment and the SRPT knob, by hand", tetris_hand},
