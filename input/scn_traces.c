@@ -38,7 +38,7 @@ static const char *const trace_keys[] = {"format", "path", "window", "first", "u
 					 "queues", "kinds", "time_scale", "executor",
 					 "completed_only", "strict", "offer", "offer_pad",
 					 "drop_nonpositive", "cap_at_request", "kill_at_request",
-					 "sample", "arrivals", "estimate"};
+					 "sample", "arrivals", "estimate", "preempted", "resume_cost"};
 static const char *const sample_keys[] = {"jobs", "seed"};
 static const char *const arrivals_keys[] = {"batch", "every"};
 static const char *const not_keys[] = {"not"};
@@ -157,6 +157,20 @@ static int load_trace_opts(struct ld *ld, const struct yn *m, struct trace_opts 
 		    scn_get_time(ld, w, NONNEG, &o->batch_every_us) < 0)
 			return -1;
 		o->batch = n;
+	}
+	if ((v = yn_get(m, "preempted"))) { /* resume | restart */
+		if (v->kind == YN_SCALAR && !strcmp(v->str, "restart"))
+			o->restart = true;
+		else if (v->kind != YN_SCALAR || strcmp(v->str, "resume"))
+			return scn_fail(ld, v, "expected one of resume, restart for preempted, got %s",
+				    scn_got(ld, v));
+	}
+	if ((v = yn_get(m, "resume_cost"))) {
+		if (scn_get_time(ld, v, NONNEG, &o->resume_cost_us) < 0)
+			return -1;
+		if (o->restart)
+			return scn_fail(ld, v, "resume_cost does not go with preempted: restart (a "
+				    "job that restarts resumes nothing)");
 	}
 	if ((v = yn_get(m, "estimate"))) {
 		if (v->kind != YN_SCALAR || !*v->str)

@@ -19,6 +19,7 @@ extern const struct trace_format tf_openb;
 extern const struct trace_format tf_pai;
 extern const struct trace_format tf_philly;
 extern const struct trace_format tf_paisim;
+extern const struct trace_format tf_tiresias;
 
 /* A Spark event log: JSON lines, each an object with "Event" first.  It
  * holds one application, not a job table: `hetsim trace info` reads it
@@ -45,6 +46,7 @@ const struct trace_format *const trace_formats[] = {
 	&tf_pai,
 	&tf_philly,
 	&tf_paisim,
+	&tf_tiresias,
 };
 const int trace_nformats = ARRAY_LEN(trace_formats);
 
@@ -148,6 +150,8 @@ struct scn_trace *trace_read(const char *path, const struct trace_opts *o, char 
 	t->capped = o->cap_at_request ? 0 : -1;
 	t->killed = o->kill_at_request ? 0 : -1;
 	t->kill = o->kill_at_request;
+	t->restart = o->restart;
+	t->resume_cost_us = o->resume_cost_us;
 	if (tr_read_jobs(f, o, t, z, err, errlen) < 0) {
 		scn_trace_free(t);
 		return NULL;

@@ -61,6 +61,11 @@ struct trace_opts {
 				   requested time is killed at it, as a batch
 				   system kills it (timed out, time-limit),
 				   counted in killed */
+	bool restart;           /* preempted: restart: a job a policy preempts
+				   runs again from the start; else it resumes
+				   (its tasks' work left, plus resume_cost_us) */
+	int64_t resume_cost_us; /* what resuming costs, µs of work (0: none,
+				   as Tiresias's simulator charges) */
 	int64_t sample_jobs;    /* > 0: keep this many jobs drawn as Python's
 				   random.shuffle with random.seed(sample_seed)
 				   draws them from the kept jobs in file order

@@ -9,9 +9,10 @@
  * that does not fit may take the place of running jobs whose remaining
  * time is longer than its own: the longest first, as few as let it fit
  * (on a projection of the freed resources), each preempted whole (every
- * executor; the kernel kills its tasks, whose work is lost: they run
- * again from the start, so a preempted job's remaining time is its whole
- * estimate again).  It starts once they are gone (at once where the
+ * executor; the kernel stops its tasks: a job that resumes
+ * (sim_job_resumes: a trace job, by default) keeps its work so far, and
+ * its remaining time counts every run, while one that restarts loses
+ * it, its remaining time its whole estimate again).  It starts once they are gone (at once where the
  * preemption costs nothing); the jobs behind it wait.  A job without an estimate has an infinite remaining time:
  * served last and preempted first (docs/policies/srtf.md).
  *
@@ -36,6 +37,8 @@ struct srtf {
 	bool requested;
 	int64_t *since;                 /* by job: when its current executors were
 					   launched; -1 while it has none */
+	int64_t *done;                  /* by job: its earlier runs' time, a job
+					   that resumes (0 for one that restarts) */
 	bool *going;                    /* by job: being preempted */
 	int *run; int nrun, caprun;     /* jobs holding executors */
 	struct kj { int64_t key; int job; } *order; /* scratch: jobs by remaining time */
@@ -53,9 +56,9 @@ static int64_t est(const struct srtf *p, const struct sim *s, const struct sim_j
 static int64_t remaining(const struct srtf *p, const struct sim *s, int job)
 {
 	int64_t e = est(p, s, sim_job(s, job));
-	if (e == NO_END || p->since[job] < 0)
+	if (e == NO_END)
 		return e;
-	int64_t r = e - (sim_now(s) - p->since[job]);
+	int64_t r = e - p->done[job] - (p->since[job] >= 0 ? sim_now(s) - p->since[job] : 0);
 	return r > 0 ? r : 0;
 }
 
@@ -70,6 +73,7 @@ static void *srtf_init(struct sim *s, const struct scn_policy *cfg)
 	p->since = xmalloc((size_t)nj * sizeof *p->since);
 	for (int i = 0; i < nj; i++)
 		p->since[i] = -1;
+	p->done = xcalloc((size_t)nj, sizeof *p->done);
 	p->going = xcalloc((size_t)nj, sizeof *p->going);
 	p->order = xmalloc((size_t)nj * sizeof *p->order);
 	p->pc = xmalloc((size_t)n * sizeof *p->pc);
@@ -201,13 +205,16 @@ static void srtf_schedule(void *st, struct sim *s)
 	}
 }
 
-/* A preempted (or lost) executor: its job waits again, its work lost. */
+/* A preempted (or lost) executor: its job waits again, its work kept if
+ * it resumes, else lost. */
 static void srtf_exec_lost(void *st, struct sim *s, int job, const struct sim_exec *x, int why)
 {
 	struct srtf *p = st;
-	(void)x, (void)why;
+	(void)x;
 	const struct sim_job *j = sim_job(s, job);
 	if (j->live->execs_live == 0) {
+		if (p->since[job] >= 0 && why == SIM_WHY_PREEMPTED && sim_job_resumes(s, j))
+			p->done[job] += sim_now(s) - p->since[job];
 		run_remove(p, job);
 		p->since[job] = -1;
 		p->going[job] = false;
@@ -221,7 +228,7 @@ static void srtf_fini(void *st)
 	pol_jobset_free(&p->q);
 	pol_fits_free(&p->fits);
 	pol_tent_fini(&p->t);
-	free(p->since), free(p->going), free(p->run), free(p->order);
+	free(p->since), free(p->done), free(p->going), free(p->run), free(p->order);
 	free(p->pc), free(p->pm), free(p->pg);
 	free(p);
 }

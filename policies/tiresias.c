@@ -1,27 +1,55 @@
 /* tiresias.c - two-dimensional least attained service, discretised
  * (Gu et al., "Tiresias: A GPU Cluster Manager for Distributed Deep
- * Learning", NSDI'19; its 2D-LAS with K queues).
+ * Learning", NSDI'19; its 2D-LAS with K queues), as its authors'
+ * simulator runs it by default (SymbioticLab/Tiresias 959f9b08,
+ * simulator/run_sim.py, dlas_sim_jobs under `--schedule=dlas-gpu`;
+ * docs/policies/tiresias-reference.md).
  *
- * A job's attained service: the GPUs it holds times the time it has held
- * them (a job without GPUs: its cores, in cores x s), summed over its
- * runs.  Queue k of K holds the jobs whose service is below threshold_k
- * = threshold x 10^k (the last queue the rest).  Jobs are ordered by
- * queue, then running before waiting (a job is preempted only for one of
- * a higher queue), then by arrival (FIFO); a job waiting longer than
- * `starve` times its last run (or than `starve` x the first threshold's
- * time on one GPU, if it never ran) goes to the first queue.  At every
- * decision, and every `round`, the cluster is given out in that order on
- * a projection where every running job's resources are free: a running
- * job keeps its executors where they are if they are still free there,
- * a waiting job is packed first fit; the running jobs left out are
- * preempted (every executor: the kernel kills their tasks and their work
- * is lost; their service so far is kept, as Tiresias's), and the waiting
- * ones packed start.  Since a preempted job restarts, one preempted
- * `max_preempt` times keeps its executors once it runs (a queue above
- * the first).  Labels are ignored, as by fifo
- * (docs/policies/tiresias.md).
+ * A job's attained service: the GPUs it holds times the time it has run
+ * (a job without GPUs: its cores), since it arrived or since the
+ * starvation guard last promoted it (the reference's executed_time,
+ * reset by a promotion).  Queue k holds the jobs whose service is below
+ * its limit: 3 250 and 7 200 GPU-s of the reference's three queues
+ * (jobs.py, _TFJobs.__init__: queue_limit [3250, 7200, 18000], of which
+ * the last is never reached), or `limits: x10`, threshold x 10^k.  A
+ * running job is demoted, one queue at a time, once its service reaches
+ * its queue's limit: at that instant (`demotion: exact`), or, as the
+ * reference, at the first event at which it has, its own wake-up
+ * predicted at t + floor((limit - seconds run) / GPUs) (run_sim.py's
+ * jump under Python 2's integer division; `demotion: reference`).  A
+ * queue is a list in the order jobs entered it (arrival, demotion,
+ * promotion: at its tail); after each pass its running jobs move ahead
+ * of its waiting ones, in their order (`order: reference`; `arrival`:
+ * hetsim's before issue 32, running then waiting by arrival).  The
+ * guard (off by default, as under dlas-gpu: solve_starvation 0;
+ * `starve: k`): a waiting job of a lower queue that has run, once its
+ * waiting since it first ran or was last promoted reaches k times its
+ * executed time (truncated to whole seconds), goes to the tail of the
+ * first queue with its service reset (`promote: keep`: kept, so it is
+ * demoted again once it runs; `guard: last-run`: waited k times its
+ * last run, hetsim's before).
  *
- * Cost per decision: O(jobs log jobs + jobs x executors x nodes).
+ * At every decision (an arrival, an end, a wake-up of its own: no
+ * rounds unless `round`), after the events of the instant (ends, then
+ * arrivals, then service and demotions, as run_sim.py): the queues are
+ * scanned in order, the first queue first, every job that fits taken
+ * (one that does not is passed over: smaller ones behind it may run),
+ * on a projection where every running job's resources are free.
+ * `placement: pool` (the reference's: its GPUs are one counter) counts
+ * the cluster's free cores, memory and GPUs as one amount each;
+ * `nodes`: a running job keeps its executors where they are if they are
+ * still free there, a waiting job is packed first fit.  The running
+ * jobs left out are preempted (every executor), the waiting ones taken
+ * start, each executor first fit in node order (under `pool` a job the
+ * nodes cannot hold after all waits for the next decision).  A trace
+ * job resumes with the work it had left (the reference charges nothing;
+ * its trace's resume_cost, or `preempted: restart`).  `max_preempt`
+ * bounds the preemptions of one job (none by default).  Labels are
+ * ignored, as by fifo (docs/policies/tiresias.md).
+ *
+ * Cost per decision: O(jobs log jobs + jobs x executors x nodes) under
+ * nodes, O(jobs log jobs + nodes + executors launched x nodes) under
+ * pool.
  */
 #include <math.h>
 #include <stdint.h>
@@ -34,31 +62,50 @@
 #include "util.h"
 
 #define TAG_ROUND 1u
+#define TAG_WAKE 2u
+#define MAX_QUEUES 8
+
+/* The reference's limits (jobs.py, _TFJobs.__init__, queue_limit), GPU-s. */
+static const double ref_limits[] = {3250, 7200, 18000};
 
 struct tj {
-	double service;        /* GPU-s (or core-s) attained */
+	int64_t exec_us;       /* time run since arrival or the last promotion
+				  that reset it (run_sim.py executed_time) */
+	int64_t lpend_us;      /* time waited since it first ran or was last
+				  promoted (last_pending_time) */
 	int64_t since;         /* the current run's start, or -1 */
-	int64_t last_run;      /* the last run's length, µs */
-	int64_t waiting;       /* since when it waits, µs */
+	int64_t last_run;      /* the last run's length, µs (guard: last-run) */
+	int64_t waiting;       /* since when it waits, µs (guard: last-run) */
+	int64_t key;           /* its place in its queue: the larger, the later */
+	double w;              /* its GPUs (without: its cores) */
+	int q;                 /* its queue */
+	int preempted;         /* times */
 	bool active;           /* arrived, not ended */
 	bool running;          /* holds executors */
 	bool going;            /* being preempted */
-	int preempted;         /* times */
 };
 
 struct tir {
 	struct pol_fits fits;
 	struct pol_tent t;
 	int nq;
-	double thr;            /* the first threshold, service units */
-	double starve;
-	int max_preempt;
-	int64_t round_us;
+	double lim[MAX_QUEUES];/* queue k's limit, GPU-s (or core-s); k < nq - 1 */
+	bool demote_ref;       /* demotion: reference */
+	bool guard_ref;        /* guard: reference (else last-run) */
+	bool reset;            /* promote: reset */
+	bool order_ref;        /* order: reference (else arrival) */
+	bool pool;             /* placement: pool */
+	double starve;         /* 0: no guard */
+	int max_preempt;       /* -1: no bound */
+	int64_t round_us;      /* 0: no rounds */
 	int64_t last_us;       /* service counted up to here */
+	int64_t key;           /* the last place given */
+	int64_t want_us;       /* the wake-up wanted next, -1: none */
+	int64_t pushed_us;     /* the last wake-up timer set */
 	bool ticking;          /* a round timer is pending */
 	struct tj *j;
-	int *act; int nact, capact; /* active jobs */
-	struct ord { int q; int waits; int64_t arrival; int job; } *ord;
+	int *act; int nact, capact; /* active jobs, in arrival order */
+	struct ord { int q; int waits; int64_t k; int job; } *ord;
 	int64_t *pc, *pm, *pg; /* the projection by node */
 	bool *keep, *start;    /* by position in ord */
 };
@@ -74,17 +121,42 @@ static double weight(const struct sim_job *j)
 	return g > 0 ? g : c;
 }
 
+/* What job j asks in all, every executor: milli-cores, MiB, milli-GPUs. */
+static void demand(const struct sim_job *j, int64_t *c, int64_t *m, int64_t *g)
+{
+	*c = *m = *g = 0;
+	for (int r = 0; r < j->shape->nroles; r++) {
+		const struct sim_role *ro = &j->shape->role[r];
+		*c += (int64_t)ro->count * (ro->cores ? ro->cores : CLU_MILLI);
+		*m += (int64_t)ro->count * ro->mem_mib;
+		*g += (int64_t)ro->count * (ro->gpus ? (int64_t)ro->gpus * CLU_GPU_MILLI
+						     : ro->gpu_milli);
+	}
+}
+
 static void *tir_init(struct sim *s, const struct scn_policy *cfg)
 {
+	const struct policy_ops *ops = &pol_tiresias;
 	struct tir *p = xcalloc(1, sizeof *p);
 	int nj = sim_njobs(s) ? sim_njobs(s) : 1, n = sim_cluster(s)->n ? sim_cluster(s)->n : 1;
 	pol_fits_init(&p->fits, s, pol_whole_verdict, cfg);
 	pol_tent_init(&p->t, sim_cluster(s)->n);
-	p->nq = (int)pol_param_num(&pol_tiresias, cfg, "queues");
-	p->thr = pol_param_num(&pol_tiresias, cfg, "threshold");
-	p->starve = pol_param_num(&pol_tiresias, cfg, "starve");
-	p->round_us = (int64_t)pol_param_num(&pol_tiresias, cfg, "round");
-	p->max_preempt = (int)pol_param_num(&pol_tiresias, cfg, "max_preempt");
+	p->nq = (int)pol_param_num(ops, cfg, "queues");
+	bool x10 = !strcmp(pol_param_value(ops, cfg, "limits"), "x10");
+	double thr = pol_param_num(ops, cfg, "threshold");
+	for (int k = 0; k < p->nq - 1; k++) {
+		/* past the reference's three limits a queue is never reached */
+		p->lim[k] = x10 ? thr * pow(10, k) : k < 3 ? ref_limits[k] : INFINITY;
+	}
+	p->demote_ref = !strcmp(pol_param_value(ops, cfg, "demotion"), "reference");
+	p->guard_ref = !strcmp(pol_param_value(ops, cfg, "guard"), "reference");
+	p->reset = !strcmp(pol_param_value(ops, cfg, "promote"), "reset");
+	p->order_ref = !strcmp(pol_param_value(ops, cfg, "order"), "reference");
+	p->pool = !strcmp(pol_param_value(ops, cfg, "placement"), "pool");
+	p->starve = pol_param_num(ops, cfg, "starve");
+	p->round_us = (int64_t)pol_param_num(ops, cfg, "round");
+	p->max_preempt = (int)pol_param_num(ops, cfg, "max_preempt");
+	p->want_us = p->pushed_us = -1;
 	p->j = xcalloc((size_t)nj, sizeof *p->j);
 	p->ord = xmalloc((size_t)nj * sizeof *p->ord);
 	p->keep = xmalloc((size_t)nj * sizeof *p->keep);
@@ -96,17 +168,19 @@ static void *tir_init(struct sim *s, const struct scn_policy *cfg)
 	return p;
 }
 
-/* Service attained up to now. */
+/* Service and waiting up to now (run_sim.py: each job's time since its
+ * last check, as it was at the last pass). */
 static void account(struct tir *p, struct sim *s)
 {
-	int64_t now = sim_now(s);
-	double dt = (double)(now - p->last_us) / 1e6;
+	int64_t dt = sim_now(s) - p->last_us;
 	for (int i = 0; dt > 0 && i < p->nact; i++) {
 		struct tj *t = &p->j[p->act[i]];
-		if (t->running)
-			t->service += weight(sim_job(s, p->act[i])) * dt;
+		if (t->running && !t->going)
+			t->exec_us += dt;
+		else if (!t->running && t->exec_us > 0)
+			t->lpend_us += dt;
 	}
-	p->last_us = now;
+	p->last_us = sim_now(s);
 }
 
 static void tir_arrived(void *st, struct sim *s, int job)
@@ -118,11 +192,12 @@ static void tir_arrived(void *st, struct sim *s, int job)
 		return;
 	}
 	account(p, s);
-	p->j[job] = (struct tj){.since = -1, .waiting = sim_now(s), .active = true};
-	/* (preempted counts from 0: a new job) */
+	/* at the first queue's tail (preempted counts from 0: a new job) */
+	p->j[job] = (struct tj){.since = -1, .waiting = sim_now(s), .active = true,
+				.w = weight(sim_job(s, job)), .key = ++p->key};
 	xgrow(&p->act, &p->capact, p->nact + 1, sizeof *p->act);
 	p->act[p->nact++] = job;
-	if (!p->ticking) { /* rounds while jobs are active */
+	if (p->round_us > 0 && !p->ticking) { /* rounds while jobs are active */
 		sim_policy_timer(s, (double)p->round_us, TAG_ROUND);
 		p->ticking = true;
 	}
@@ -134,8 +209,9 @@ static void tir_finished(void *st, struct sim *s, int job)
 	account(p, s);
 	p->j[job].active = p->j[job].running = false;
 	for (int i = 0; i < p->nact; i++)
-		if (p->act[i] == job) {
-			p->act[i] = p->act[--p->nact];
+		if (p->act[i] == job) { /* the rest keep their arrival order */
+			memmove(&p->act[i], &p->act[i + 1], (size_t)(p->nact - i - 1) * sizeof *p->act);
+			p->nact--;
 			break;
 		}
 }
@@ -145,44 +221,53 @@ static int cmp_ord(const void *a, const void *b)
 	const struct ord *x = a, *y = b;
 	if (x->q != y->q)
 		return x->q < y->q ? -1 : 1;
-	if (x->waits != y->waits) /* a queue's running jobs before its waiting ones */
+	if (x->waits != y->waits) /* (order: arrival) a queue's running jobs first */
 		return x->waits - y->waits;
-	if (x->arrival != y->arrival)
-		return x->arrival < y->arrival ? -1 : 1;
+	if (x->k != y->k)
+		return x->k < y->k ? -1 : 1;
 	return (x->job > y->job) - (x->job < y->job);
 }
 
-static int queue_of(const struct tir *p, const struct tj *t, int64_t now)
+/* The guard's verdict on waiting job t of a lower queue. */
+static bool starved(const struct tir *p, const struct tj *t, int64_t now)
 {
-	/* the starvation guard: waited `starve` times its last run */
-	int64_t base = t->last_run > 0 ? t->last_run : (int64_t)(p->thr * 1e6);
-	if (!t->running && (double)(now - t->waiting) > p->starve * (double)base)
-		return 0;
-	double lim = p->thr;
-	for (int q = 0; q < p->nq - 1; q++, lim *= 10)
-		if (t->service < lim)
-			return q;
-	return p->nq - 1;
+	if (p->guard_ref) /* run_sim.py: last_pending_time >= int(executed_time x k) */
+		return t->exec_us > 0 &&
+		       (double)t->lpend_us >= floor((double)t->exec_us * p->starve / 1e6) * 1e6;
+	int64_t base = t->last_run > 0 ? t->last_run : (int64_t)(p->lim[0] * 1e6);
+	return (double)(now - t->waiting) > p->starve * (double)base;
 }
 
-static void decide(struct tir *p, struct sim *s)
+/* Demotions and promotions, in arrival order (the order of the tails
+ * they join). */
+static void requeue(struct tir *p, int64_t now)
+{
+	for (int i = 0; i < p->nact; i++) {
+		struct tj *t = &p->j[p->act[i]];
+		if (t->running && !t->going) {
+			while (t->q < p->nq - 1 && t->w * (double)t->exec_us >= p->lim[t->q] * 1e6) {
+				t->q++;
+				t->key = ++p->key;
+				if (p->demote_ref) /* run_sim.py: one queue an event (an if) */
+					break;
+			}
+		} else if (!t->running && p->starve > 0 && t->q > 0 && starved(p, t, now)) {
+			t->q = 0;
+			t->key = ++p->key;
+			t->lpend_us = 0;
+			t->waiting = now;
+			if (p->reset)
+				t->exec_us = 0;
+		}
+	}
+}
+
+/* The scan on one pool of each resource: keep[i] / start[i] for the
+ * jobs taken. */
+static void scan_pool(struct tir *p, struct sim *s, int n)
 {
 	const struct clu *c = sim_cluster(s);
-	int64_t now = sim_now(s);
-	account(p, s);
-	int n = 0;
-	for (int i = 0; i < p->nact; i++) {
-		int job = p->act[i];
-		const struct tj *t = &p->j[job];
-		if (t->going)
-			continue;
-		/* a job preempted max_preempt times keeps what it runs on (the
-		 * kernel's preemption loses a job's work: without a bound a
-		 * long job could be preempted for ever) */
-		int q = t->running && t->preempted >= p->max_preempt ? -1 : queue_of(p, t, now);
-		p->ord[n++] = (struct ord){q, !t->running, sim_job(s, job)->arrival_us, job};
-	}
-	qsort(p->ord, (size_t)n, sizeof *p->ord, cmp_ord);
+	int64_t fc = 0, fm = 0, fg = 0;
 	for (int i = 0; i < c->n; i++) {
 		p->pc[i] = c->nodes[i].cores_free > 0 ? c->nodes[i].cores_free : 0;
 		p->pm[i] = c->nodes[i].mem_free;
@@ -191,8 +276,35 @@ static void decide(struct tir *p, struct sim *s)
 	for (int i = 0; i < n; i++)
 		if (p->j[p->ord[i].job].running)
 			pol_proj_job(s, p->ord[i].job, +1, p->pc, p->pm, p->pg);
-	/* in order: a running job keeps its place if it is still free, a
-	 * waiting one is packed */
+	for (int i = 0; i < c->n; i++)
+		fc += p->pc[i], fm += p->pm[i], fg += p->pg[i];
+	for (int i = 0; i < n; i++) {
+		int job = p->ord[i].job;
+		const struct sim_job *j = sim_job(s, job);
+		int64_t dc, dm, dg;
+		demand(j, &dc, &dm, &dg);
+		bool fits = dc <= fc && dm <= fm && dg <= fg;
+		if (fits)
+			fc -= dc, fm -= dm, fg -= dg;
+		bool run = p->j[job].running;
+		p->keep[i] = fits && run;
+		p->start[i] = fits && (!run || sim_execs_wanted(j) > 0);
+	}
+}
+
+/* The scan node by node: a running job keeps its executors where they
+ * are if they are still free, a waiting one is packed first fit. */
+static void scan_nodes(struct tir *p, struct sim *s, int n)
+{
+	const struct clu *c = sim_cluster(s);
+	for (int i = 0; i < c->n; i++) {
+		p->pc[i] = c->nodes[i].cores_free > 0 ? c->nodes[i].cores_free : 0;
+		p->pm[i] = c->nodes[i].mem_free;
+		p->pg[i] = pol_gpu_milli_free(NULL, &c->nodes[i]);
+	}
+	for (int i = 0; i < n; i++)
+		if (p->j[p->ord[i].job].running)
+			pol_proj_job(s, p->ord[i].job, +1, p->pc, p->pm, p->pg);
 	for (int i = 0; i < n; i++) {
 		int job = p->ord[i].job;
 		p->keep[i] = p->start[i] = false;
@@ -215,6 +327,67 @@ static void decide(struct tir *p, struct sim *s)
 						    NULL, false);
 		}
 	}
+}
+
+/* The next instant a job's queue can change without an event: a running
+ * job's demotion, a waiting one's promotion; a timer for it. */
+static void wake(struct tir *p, struct sim *s)
+{
+	int64_t now = sim_now(s), want = -1;
+	for (int i = 0; i < p->nact; i++) {
+		const struct tj *t = &p->j[p->act[i]];
+		int64_t at = -1;
+		if (t->running && !t->going && t->q < p->nq - 1 && isfinite(p->lim[t->q])) {
+			double lim = p->lim[t->q];
+			if (p->demote_ref) /* run_sim.py: t + (limit - executed_time) / num_gpu,
+					      an integer division under Python 2 */
+				at = now + (int64_t)floor((lim - (double)t->exec_us / 1e6) / t->w) *
+						   1000000;
+			else /* the instant its service reaches the limit */
+				at = now + (int64_t)ceil((lim * 1e6 - t->w * (double)t->exec_us) / t->w);
+		} else if (!t->running && p->starve > 0 && t->q > 0) {
+			if (!p->guard_ref) {
+				int64_t base = t->last_run > 0 ? t->last_run : (int64_t)(p->lim[0] * 1e6);
+				at = t->waiting + (int64_t)floor(p->starve * (double)base) + 1;
+			} else if (t->exec_us > 0) {
+				double need = floor((double)t->exec_us * p->starve / 1e6) * 1e6 -
+					      (double)t->lpend_us;
+				at = need > 0 ? now + (int64_t)need : -1;
+			}
+		}
+		if (at >= 0 && at <= now)
+			at = now + 1;
+		if (at >= 0 && (want < 0 || at < want))
+			want = at;
+	}
+	p->want_us = want;
+	if (want >= 0 && want != p->pushed_us) {
+		sim_policy_timer(s, (double)(want - now), TAG_WAKE);
+		p->pushed_us = want;
+	}
+}
+
+static void decide(struct tir *p, struct sim *s)
+{
+	int64_t now = sim_now(s);
+	account(p, s);
+	requeue(p, now);
+	int n = 0;
+	for (int i = 0; i < p->nact; i++) {
+		int job = p->act[i];
+		const struct tj *t = &p->j[job];
+		if (t->going)
+			continue;
+		/* a job preempted max_preempt times keeps what it runs on */
+		bool pin = p->max_preempt >= 0 && t->running && t->preempted >= p->max_preempt;
+		p->ord[n++] = (struct ord){pin ? -1 : t->q, p->order_ref ? 0 : !t->running,
+					   p->order_ref ? t->key : sim_job(s, job)->arrival_us, job};
+	}
+	qsort(p->ord, (size_t)n, sizeof *p->ord, cmp_ord);
+	if (p->pool)
+		scan_pool(p, s, n);
+	else
+		scan_nodes(p, s, n);
 	for (int i = 0; i < n; i++) { /* the running ones left out give way */
 		int job = p->ord[i].job;
 		if (!p->j[job].running || p->keep[i])
@@ -223,18 +396,27 @@ static void decide(struct tir *p, struct sim *s)
 		p->j[job].preempted++;
 		pol_preempt_job(s, job);
 	}
-	for (int i = 0; i < n; i++) { /* and the ones packed start (or get back what
+	for (int i = 0; i < n; i++) { /* and the ones taken start (or get back what
 				       they lost) */
 		int job = p->ord[i].job;
 		if (!p->start[i] || p->j[job].going || sim_execs_wanted(sim_job(s, job)) == 0)
 			continue;
 		if (!pol_first_fit(&p->t, s, sim_job(s, job), -1))
-			continue; /* the GPUs' granularity: next decision */
+			continue; /* the GPUs' granularity, or the pool's: next decision */
 		pol_tent_launch(&p->t, s, job);
 		if (!p->j[job].running)
 			p->j[job].since = now;
 		p->j[job].running = true;
 	}
+	if (p->order_ref) /* run_sim.py: each queue's running jobs, then its
+			     waiting ones, each in their order */
+		for (int pass = 0; pass < 2; pass++)
+			for (int i = 0; i < n; i++) {
+				struct tj *t = &p->j[p->ord[i].job];
+				if (t->running == !pass && !t->going)
+					t->key = ++p->key;
+			}
+	wake(p, s);
 }
 
 static void tir_schedule(void *st, struct sim *s)
@@ -242,12 +424,18 @@ static void tir_schedule(void *st, struct sim *s)
 	decide(st, s);
 }
 
+/* A round or a wake-up: a decision once the instant's events are in. */
 static void tir_timer(void *st, struct sim *s, uint32_t tag)
 {
 	struct tir *p = st;
+	if (tag == TAG_WAKE) {
+		if (sim_now(s) == p->want_us)
+			sim_policy_reschedule(s);
+		return;
+	}
 	if (tag != TAG_ROUND)
 		return;
-	decide(p, s);
+	sim_policy_reschedule(s);
 	p->ticking = p->nact > 0;
 	if (p->ticking)
 		sim_policy_timer(s, (double)p->round_us, TAG_ROUND);
@@ -279,26 +467,49 @@ static void tir_fini(void *st)
 	free(p);
 }
 
+static const char *const limit_choices[] = {"reference", "x10", NULL};
+static const char *const demotion_choices[] = {"exact", "reference", NULL};
+static const char *const guard_choices[] = {"reference", "last-run", NULL};
+static const char *const promote_choices[] = {"reset", "keep", NULL};
+static const char *const order_choices[] = {"reference", "arrival", NULL};
+static const char *const placement_choices[] = {"nodes", "pool", NULL};
+
 static const struct pol_param tir_params[] = {
-	{.key = "queues", .type = POL_INT, .def = "2", .lo = 1, .hi = 8, .def_num = 2,
-	 .help = "K, the priority queues"},
+	{.key = "queues", .type = POL_INT, .def = "3", .lo = 1, .hi = MAX_QUEUES, .def_num = 3,
+	 .help = "K, the priority queues (the reference's 3)"},
+	{.key = "limits", .type = POL_CHOICE, .choices = limit_choices, .def = "reference",
+	 .help = "the queues' limits of attained service: the reference's 3250, 7200 GPU-s "
+		 "(jobs.py queue_limit), or threshold x10 each next"},
 	{.key = "threshold", .type = POL_NUM, .def = "3600", .lo = 0.001, .hi = 1e12,
-	 .def_num = 3600, .unit = "GPU-s", .help = "the first queue's limit of attained service "
-						   "(GPU-s, or core-s without GPUs); x10 each next"},
-	{.key = "starve", .type = POL_NUM, .def = "10", .lo = 1, .hi = 1e6, .def_num = 10,
-	 .help = "a job waiting this many times its last run goes to the first queue"},
-	{.key = "max_preempt", .type = POL_INT, .def = "3", .lo = 0, .hi = 1000, .def_num = 3,
-	 .help = "a job preempted this many times is not preempted again (its work is lost at "
-		 "each)"},
-	{.key = "round", .type = POL_TIME, .def = "60s", .lo = 1000, .hi = 86400e6,
-	 .def_num = 60e6, .help = "how often the queues are recomputed besides events"},
+	 .def_num = 3600, .unit = "GPU-s", .with = "limits=x10",
+	 .help = "with limits: x10, the first queue's limit (GPU-s, or core-s without GPUs)"},
+	{.key = "demotion", .type = POL_CHOICE, .choices = demotion_choices, .def = "exact",
+	 .help = "a job demoted when its service reaches its limit, or at the first event "
+		 "after, at the reference's predicted instants (Python 2's floor division)"},
+	{.key = "starve", .type = POL_NUM, .def = "0", .lo = 0, .hi = 1e6, .def_num = 0,
+	 .help = "the starvation guard's multiple; 0: no guard (dlas-gpu's solve_starvation)"},
+	{.key = "guard", .type = POL_CHOICE, .choices = guard_choices, .def = "reference",
+	 .help = "what the guard measures: waiting since it first ran or was promoted against "
+		 "its executed time (the reference), or waiting against its last run"},
+	{.key = "promote", .type = POL_CHOICE, .choices = promote_choices, .def = "reset",
+	 .help = "a promoted job's attained service reset (the reference) or kept"},
+	{.key = "order", .type = POL_CHOICE, .choices = order_choices, .def = "reference",
+	 .help = "within a queue: the order jobs entered it, running first (the reference), "
+		 "or running first then arrival"},
+	{.key = "placement", .type = POL_CHOICE, .choices = placement_choices, .def = "nodes",
+	 .help = "the scan's fit node by node, or on the cluster's resources as one pool (the "
+		 "reference's GPU count)"},
+	{.key = "max_preempt", .type = POL_INT, .def = "-1", .lo = -1, .hi = 1000, .def_num = -1,
+	 .help = "a job preempted this many times is not preempted again; -1: no bound"},
+	{.key = "round", .type = POL_TIME, .def = "0s", .lo = 0, .hi = 86400e6, .def_num = 0,
+	 .help = "how often the queues are recomputed besides events and wake-ups; 0: never"},
 	{.key = NULL},
 };
 
 const struct policy_ops pol_tiresias = {
 	.name = "tiresias",
-	.summary = "Tiresias: discretised 2D least attained service, starvation guard, "
-		   "preemption",
+	.summary = "Tiresias: discretised 2D least attained service as its authors' simulator "
+		   "runs dlas-gpu, preemption",
 	.params = tir_params,
 	.uses_labels = false,
 	.gpu_aware = pol_gpu_aware_always,

@@ -109,6 +109,8 @@ struct scn_trace {
 					  it); -1: the option is off */
 	bool kill;                     /* kill_at_request: the trace model ends
 					  such a job at its request */
+	bool restart;                  /* preempted: restart (trace_opts) */
+	int64_t resume_cost_us;        /* else: what a resume costs, µs */
 	int64_t clamped;               /* records kept with a value clamped (the
 					  importer's rule says which) */
 	int64_t t0_us;                 /* the trace time that became 0 */

@@ -70,6 +70,11 @@ void sim_job_estimate(const struct sim *s, const struct sim_job *j, int64_t *req
 		j->shape->ops->estimate(s->scn, j->group, j->index, requested_us, actual_us);
 }
 
+bool sim_job_resumes(const struct sim *s, const struct sim_job *j)
+{
+	return j->shape->ops->resume_cost_us && j->shape->ops->resume_cost_us(s->scn, j->group) >= 0;
+}
+
 double sim_job_throughput(const struct sim *s, const struct sim_job *j, const char *gpu_model)
 {
 	const struct scn_job_group *g = &s->scn->jobs[j->group];

@@ -152,6 +152,12 @@ struct sim_stage {
 				  arena, ntasks long, made at the first kill */
 	uint8_t *fails;        /* failed attempts per task (counted losses), from
 				  the arena at the first one */
+	double *left_us;       /* a job whose tasks resume after a preemption
+				  (sim_job_ops.resume_cost_us): per task, the
+				  work its next attempt runs (what was left,
+				  plus the cost), < 0 if it was never
+				  stopped; from the arena at the first
+				  preemption */
 	double *took_us;       /* with speculation: durations of the tasks done,
 				  in the order they ended (the median's) */
 	double median_us;      /* their median when `median_done` were done */

@@ -100,9 +100,13 @@ static inline void start_task(struct sim *s, struct sim_job *j, int e, int stage
 	ru->st = st;
 	ru->je_addr = (uintptr_t)x;
 	ru->cpus = j->shape->task_cpus;
-	ru->work_us = st->work_us[task];
-	if (s->stragglers)
-		ru->work_us *= k_straggle(s, j, stage, task, x->node);
+	if (st->left_us && st->left_us[task] >= 0) { /* it resumes */
+		ru->work_us = st->left_us[task];
+	} else {
+		ru->work_us = st->work_us[task];
+		if (s->stragglers)
+			ru->work_us *= k_straggle(s, j, stage, task, x->node);
+	}
 	ru->from_us = s->now + j->live->task_delay_us; /* its work starts then */
 	if (st->loc) /* after it has read its input from another node */
 		ru->from_us += loc_read_us(s, st->loc, task, x->node);

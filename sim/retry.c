@@ -34,13 +34,21 @@ bool k_kill_run(struct sim *s, int r, bool counts, bool requeue)
 			    ru->stage, j->id);
 		st->state[task] = T_PENDING;
 	}
+	/* a preemption (requeued, not counted) of a task that resumes: what
+	 * it had left, from its node's clock or its own rate since its work
+	 * began (a task with its own end event ran at one rate throughout) */
+	int64_t resume = requeue && !counts && j->shape->ops->resume_cost_us
+			 ? j->shape->ops->resume_cost_us(s->scn, j->group) : -1;
+	double left = ru->work_us;
+	if (resume >= 0 && own && s->now > ru->from_us)
+		left -= (double)(s->now - ru->from_us) * n->rate;
 	jr->tasks_running--;
 	st->running--;
 	jr->execs[ru->jpos].free++; /* its executor, if it stays, may take another */
 	s->runs_live--;
 	ru->listed = false;
 	ru->running = false;
-	if (requeue)
+	if (requeue && resume < 0) /* a resumed task's work is kept */
 		s->tot.lost_core_us += (double)(s->now - ru->start_us) * ((double)cpus / CLU_MILLI);
 	if (own) { /* off the node's list */
 		if (ru->prev >= 0)
@@ -50,7 +58,7 @@ bool k_kill_run(struct sim *s, int r, bool counts, bool requeue)
 		if (ru->next >= 0)
 			s->runs[ru->next].prev = ru->prev;
 	} else { /* off the node's clock */
-		if (!ps_remove(&s->ps, node, r, s->now))
+		if (!ps_remove(&s->ps, node, r, s->now, resume >= 0 ? &left : NULL))
 			sim_die(s, "killed run %d is not on node %s's clock", r, n->name);
 		if (s->ps.nodes[node].ev_run == r)
 			s->ps.nodes[node].ev_run = -1; /* the node's event was for it */
@@ -66,6 +74,14 @@ bool k_kill_run(struct sim *s, int r, bool counts, bool requeue)
 	check_node(s, node);
 	if (!requeue)
 		return false;
+	if (resume >= 0) {
+		if (!st->left_us) {
+			st->left_us = arena_alloc(&jr->ar, (size_t)st->ntasks * sizeof *st->left_us);
+			for (int k = 0; k < st->ntasks; k++)
+				st->left_us[k] = -1;
+		}
+		st->left_us[task] = (left > 0 ? left : 0) + (double)resume;
+	}
 	if (!st->redo)
 		st->redo = arena_alloc(&jr->ar, (size_t)st->ntasks * sizeof *st->redo);
 	st->redo[st->nredo++] = task;

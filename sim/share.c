@@ -224,12 +224,14 @@ int ps_pop(struct ps *p, int id, int64_t now)
 	return run;
 }
 
-bool ps_remove(struct ps *p, int id, int run, int64_t now)
+bool ps_remove(struct ps *p, int id, int run, int64_t now, double *left_us)
 {
 	struct ps_node *pn = &p->nodes[id];
 	catch_up(p, pn, now);
 	for (int k = 0; k < pn->nwait; k++)
 		if (pn->wait[k].run == run) {
+			if (left_us) /* not started: all of it */
+				*left_us = pn->wait[k].work_us;
 			pn->wait[k] = pn->wait[--pn->nwait];
 			restart(pn, now);
 			return true;
@@ -239,6 +241,10 @@ bool ps_remove(struct ps *p, int id, int run, int64_t now)
 		k++;
 	if (k == pn->nheap)
 		return false;
+	if (left_us) { /* its finish less the clock's reading now */
+		double v = pn->v + (double)(now - pn->v_at) * pn->rate;
+		*left_us = pn->heap[k].vfin > v ? pn->heap[k].vfin - v : 0;
+	}
 	/* the last entry takes its place, then moves up or down to its own */
 	struct ps_ent e = pn->heap[--pn->nheap];
 	if (k < pn->nheap)

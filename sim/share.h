@@ -107,9 +107,11 @@ bool ps_next(const struct ps *p, int id, int64_t now, int64_t *end_us, int *run)
 int ps_pop(struct ps *p, int id, int64_t now);
 
 /* Remove task `run` from node `id` (working or waiting) at `now`, before
- * its end: it was killed.  Returns whether it was there.  O(k): a search,
- * for what is rare (a lost executor, a speculative copy's twin). */
-bool ps_remove(struct ps *p, int id, int run, int64_t now);
+ * its end: it was killed.  Returns whether it was there; *left_us (if
+ * not NULL) receives the work it had left, µs at rate 1 (a difference of
+ * two readings of the clock).  O(k): a search, for what is rare (a lost
+ * executor, a speculative copy's twin). */
+bool ps_remove(struct ps *p, int id, int run, int64_t now, double *left_us);
 
 /* Node `id`'s rate (ps_set_rate's last). */
 static inline double ps_rate(const struct ps *p, int id)

@@ -483,6 +483,12 @@ int64_t sim_preempt_executor(struct sim *s, struct sim_exec *x);
  * (heartbeats, scheduling rounds); any number may be pending. */
 void sim_policy_timer(struct sim *s, double delay_us, uint32_t tag);
 
+/* From a policy's timer hook: its schedule hook runs once this
+ * timestamp's events are all applied (with the arrivals' and ends'
+ * notes of that instant), rather than the decision being made inside the
+ * timer, before events of the same instant still queued. */
+void sim_policy_reschedule(struct sim *s);
+
 /* Hold job `job`'s tasks until `n_ready` of its executors (AMs
  * excluded, every role) are up, or sim_release_tasks, whichever comes
  * first: while held, an executor that comes up is counted but not
@@ -511,6 +517,9 @@ int sim_execs_wanted(const struct sim_job *j);
 int64_t sim_job_number(const struct sim *s, const struct sim_job *j);
 void sim_job_estimate(const struct sim *s, const struct sim_job *j, int64_t *requested_us,
 		      int64_t *actual_us);
+/* Whether job j's tasks resume after a preemption with the work they
+ * had left (sim_job_ops.resume_cost_us), rather than from the start. */
+bool sim_job_resumes(const struct sim *s, const struct sim_job *j);
 /* Job j's work rate on one GPU of model `gpu_model` ("gpu" for a node
  * that names none): its group's `throughput` entry if the scenario gives
  * one (0 for a model it does not list), else its model's throughput
@@ -621,6 +630,14 @@ struct sim_job_ops {
 	 * µs (a checkpoint to save, ...); its tasks stop at once.  NULL: 0
 	 * (a Spark executor holds no state worth saving). */
 	int64_t (*preempt_cost_us)(struct sim *s, struct sim_job *j, struct sim_exec *x);
+	/* Whether a task of job j that a preemption stops resumes from a
+	 * checkpoint: -1 no, it runs again from the start (a Spark task
+	 * keeps nothing); else what resuming costs, µs of work at speed 1
+	 * added to the work it had left when stopped (a checkpoint to
+	 * restore), paid at each resume.  Only preemptions: a task killed by
+	 * a node's failure runs from its last checkpoint, if it has one, or
+	 * from the start.  NULL: -1.  The same for every job of group g. */
+	int64_t (*resume_cost_us)(const struct scn *sc, int g);
 	/* Job (g, idx)'s run time as policies that need one read it
 	 * (backfilling, shortest job first; sim_job_estimate): *requested_us
 	 * the time its user asked for (SWF field 9: a backfilling

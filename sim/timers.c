@@ -73,3 +73,8 @@ void sim_policy_timer(struct sim *s, double delay_us, uint32_t tag)
 {
 	k_push_at(s, (double)s->now + delay_us, EV_POLICY_TIMER, tag);
 }
+
+void sim_policy_reschedule(struct sim *s)
+{
+	s->sched_dirty = true;
+}

@@ -1192,6 +1192,19 @@ static void srtf_hand(void)
 	}
 }
 
+/* SRTF with the preempted job resuming (srtf-resume.yaml): job 1's 90 s
+ * left count against job 3's 200, and it runs them 15-105. */
+static void srtf_resume_hand(void)
+{
+	static const int64_t end[3] = {105, 15, 305};
+	struct scn *sc;
+	struct sim *s = h_run("tests/scenarios/hand/srtf-resume.yaml", "srtf", 0, &sc);
+	for (int i = 0; i < 3; i++)
+		h_expect_end(s, h_job(s, "swf", i), JOB_DONE, S(end[i]), "");
+	CU_ASSERT_EQUAL(sim_totals(s)->preemptions, 1);
+	h_done(s, sc);
+}
+
 /* hetsim compare by hand: the SWF log of sjf.yaml under sjf and fifo
  * (sjf.yaml's schedules): JCTs 10, 17, 11, 8 and 10, 14, 15, 15;
  * slowdowns (response / run) 1, 3.4, 5.5, 8 and 1, 2.8, 7.5, 15;
@@ -1334,6 +1347,38 @@ static void tiresias_hand(void)
 	}
 }
 
+/* A preempted job resumes with its remaining work plus the trace's
+ * resume_cost (tiresias-resume.yaml): 80 + 5 s from 50. */
+static void tiresias_resume_hand(void)
+{
+	struct scn *sc;
+	struct sim *s = h_run("tests/scenarios/hand/tiresias-resume.yaml", "tiresias", 0, &sc);
+	h_expect_end(s, h_job(s, "swf", 0), JOB_DONE, S(135), "");
+	h_expect_end(s, h_job(s, "swf", 1), JOB_DONE, S(50), "");
+	CU_ASSERT_EQUAL(sim_totals(s)->preemptions, 1);
+	h_done(s, sc);
+}
+
+/* The guard's promotion by hand (tiresias-promote.yaml explains it): a
+ * promoted job's service reset, it keeps the first queue (and the core)
+ * when a new job comes to it; with promote: keep it is demoted again at
+ * once and the new job runs on its arrival. */
+static void tiresias_promote_hand(void)
+{
+	static const char *const pols[] = {"tiresias", "keep"};
+	static const int64_t reset[3] = {110, 130, 70};
+	for (int p = 0; p < 2; p++) {
+		struct scn *sc;
+		struct sim *s = h_run("tests/scenarios/hand/tiresias-promote.yaml", pols[p], 0, &sc);
+		if (p == 0)
+			for (int i = 0; i < 3; i++)
+				h_expect_end(s, h_job(s, "swf", i), JOB_DONE, S(reset[i]), "");
+		else /* C, alone in the first queue, from its arrival */
+			h_expect_end(s, h_job(s, "swf", 2), JOB_DONE, S(55), "");
+		h_done(s, sc);
+	}
+}
+
 /* Gavel by hand (tests/scenarios/hand/gavel.yaml explains it): two TFoS
  * jobs share a v100 and a k80 half and half, swapping at the rounds of
  * 10 and 20 s, the one left alone moved to the v100 at 30 s; fifo leaves
@@ -1466,7 +1511,13 @@ int test_suite_policies(void)
 		   {"tetris: alignment and the SRPT knob, by hand", tetris_hand},
 		   {"sjf: shortest first by actual and by requested time, by hand", sjf_hand},
 		   {"srtf: preemption by the shorter remaining time, by hand", srtf_hand},
+		   {"srtf: a preempted trace job resumes its remaining work, by hand",
+		    srtf_resume_hand},
 		   {"tiresias: least attained service across queues, by hand", tiresias_hand},
+		   {"tiresias: a preempted job resumes at its trace's cost, by hand",
+		    tiresias_resume_hand},
+		   {"tiresias: a promoted job's service reset, first queue kept, by hand",
+		    tiresias_promote_hand},
 		   {"gavel: max-min shares of two GPU models, rounds, moves, by hand", gavel_hand},
 		   {"review regressions: gangs, zero-length reservations, lost executors",
 		    review_regressions},

@@ -754,8 +754,18 @@ static void trace_scenario(void)
 	snprintf(y, sizeof y, "%s    trace: {path: %s, colour: red}\n", head, hand);
 	snprintf(msg, sizeof msg, ":5:%d: unknown key 'colour' in trace (known: format, path, "
 		 "window, first, users, queues, kinds, time_scale, executor, completed_only, strict, offer, offer_pad, "
-		 "drop_nonpositive, cap_at_request, kill_at_request, sample, arrivals, estimate)",
+		 "drop_nonpositive, cap_at_request, kill_at_request, sample, arrivals, estimate, "
+		 "preempted, resume_cost)",
 		 COL("colour"));
+	h_expect_load_error(y, msg);
+	snprintf(y, sizeof y, "%s    trace: {path: %s, preempted: pause}\n", head, hand);
+	snprintf(msg, sizeof msg, ":5:%d: expected one of resume, restart for preempted, got "
+		 "'pause'", COL("pause"));
+	h_expect_load_error(y, msg);
+	snprintf(y, sizeof y, "%s    trace: {path: %s, preempted: restart, resume_cost: 5s}\n", head,
+		 hand);
+	snprintf(msg, sizeof msg, ":5:%d: resume_cost does not go with preempted: restart (a job "
+		 "that restarts resumes nothing)", COL("5s}"));
 	h_expect_load_error(y, msg);
 	snprintf(y, sizeof y, "%s    trace: {path: %s, cap_at_request: true, kill_at_request: true}\n",
 		 head, hand);
@@ -1206,6 +1216,124 @@ static void pai_sim_published(void)
 	}
 }
 
+/* The tiresias-sim table read by hand: num_gpu executors of 1 GPU, a
+ * task each; duration truncated; num_gpu 0 and a negative duration
+ * skipped and counted; a fraction in submit_time, a missing column, a
+ * value that is not a number: errors with line and column.  And the
+ * trace keys preempted and resume_cost, with their errors. */
+static void tiresias_sim_read(void)
+{
+	char path[] = "/tmp/hetsim-tir-XXXXXX", err[512];
+	int fd = mkstemp(path);
+	CU_ASSERT_FATAL(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("job_id,num_gpu,submit_time,iterations,model_name,duration,interval\n"
+	      "4,2,0,10,vgg19,10.9,3\n7,0,5,1,x,10,3\n2,1,3,1,x,-1,3\n9,8,3,1,x,7,3\n", f);
+	fclose(f);
+	struct trace_opts o = {.time_scale = 1, .exec_cores = 1};
+	struct scn_trace *t = trace_read(path, &o, err, sizeof err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	CU_ASSERT_EQUAL_FATAL(t->njobs, 2);
+	static const int id[2] = {4, 9}, at[2] = {0, 3}, gpus[2] = {2, 8}, run[2] = {10, 7};
+	for (int i = 0; i < 2; i++) {
+		const struct scn_trace_job *j = &t->jobs[i];
+		const struct scn_trace_role *r = &t->shapes[j->shape].role[0];
+		CU_ASSERT_EQUAL(j->id, id[i]);
+		CU_ASSERT_EQUAL(j->arrival_us, S(at[i]));
+		CU_ASSERT_EQUAL(j->run_us, S(run[i]));
+		CU_ASSERT_EQUAL(r->count, gpus[i]);
+		CU_ASSERT_EQUAL(r->gpus, 1);
+		CU_ASSERT_EQUAL(r->cpu_milli, CLU_MILLI);
+		CU_ASSERT_EQUAL(r->mem_mib, 1024);
+	}
+	CU_ASSERT_EQUAL(t->skipped[TRS_NO_DEMAND], 1);
+	CU_ASSERT_EQUAL(t->skipped[TRS_NEG_TIME], 1);
+	scn_trace_free(t);
+	static const struct { const char *text, *want; } bad[] = {
+		{"job_id,num_gpu,submit_time,duration\n1,2,2.5,10\n",
+		 ":2:5: submit_time '2.5' is not a whole number of at most 10 digits"},
+		{"job_id,num_gpu,duration\n1,2,10\n", ":1:1: no column 'submit_time' in the header"},
+		{"job_id,num_gpu,submit_time,duration\n1,x,0,10\n",
+		 ":2:3: num_gpu 'x' is not a whole number of at most 10 digits"}};
+	for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+		f = fopen(path, "w");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+		fputs(bad[k].text, f);
+		fclose(f);
+		o = (struct trace_opts){.time_scale = 1, .exec_cores = 1, .format = "tiresias-sim"};
+		t = trace_read(path, &o, err, sizeof err);
+		CU_ASSERT_PTR_NULL(t);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err, bad[k].want));
+		if (!strstr(err, bad[k].want))
+			fprintf(stderr, "\n  got: %s\n", err);
+		scn_trace_free(t);
+	}
+	remove(path);
+}
+
+/* Tiresias's simulator on its own trace (SymbioticLab/Tiresias 959f9b08,
+ * simulator/run_sim.py under Python 2.7.18, dlas-gpu, count placement;
+ * tests/data/published/tiresias/): every job's JCT, whole seconds, as the
+ * reference's job.csv has it, on the 60-job trace at three cluster sizes
+ * and on its x10 version (demotions, preemptions, resumes; once with the
+ * guard at 2, promotions), and its preemptions (of jobs; hetsim counts
+ * the executors, one a GPU). */
+static void tiresias_published(void)
+{
+	static const struct { const char *scn, *pol, *ref; int preempt; } runs[] = {
+		{"scenarios/tiresias/60-job-n32g4.yaml", "dlas-gpu", "60_job-n32g4", 0},
+		{"scenarios/tiresias/60-job-n4g4.yaml", "dlas-gpu", "60_job-n4g4", 0},
+		{"scenarios/tiresias/60-job-n2g4.yaml", "dlas-gpu", "60_job-n2g4", 0},
+		{"scenarios/tiresias/x10-n4g4.yaml", "dlas-gpu", "60_job_x10-n4g4", 33},
+		{"scenarios/tiresias/x10-n2g4.yaml", "dlas-gpu", "60_job_x10-n2g4", 24},
+		{"scenarios/tiresias/x10-n2g4-starve2.yaml", "dlas-gpu-2", "60_job_x10-n2g4-starve2",
+		 32}};
+	char path[256], line[512];
+	for (size_t r = 0; r < sizeof runs / sizeof *runs; r++) {
+		/* job.csv: time,job_id,num_gpu,submit_time,start_time,end_time,
+		 * executed_time,JCT,duration,pending_time,preempt,resume,promote */
+		int64_t jct[60];
+		int n = 0, preempt = 0, pexecs = 0; /* each GPU of a job is an executor */
+		for (int i = 0; i < 60; i++)
+			jct[i] = -1;
+		snprintf(path, sizeof path, "tests/data/published/tiresias/%s.job.csv", runs[r].ref);
+		FILE *f = fopen(path, "r");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+		while (fgets(line, sizeof line, f)) {
+			long t, id, g, sub, st, end, ex, j, dur, pend, pre;
+			if (sscanf(line, "%ld,%ld,%ld,%ld,%ld,%ld,%ld,%ld,%ld,%ld,%ld", &t, &id, &g, &sub,
+				   &st, &end, &ex, &j, &dur, &pend, &pre) == 11 && id >= 0 && id < 60) {
+				jct[id] = j;
+				preempt += (int)pre;
+				pexecs += (int)(pre * g);
+				n++;
+			}
+		}
+		fclose(f);
+		CU_ASSERT_EQUAL_FATAL(n, 60);
+		CU_ASSERT_EQUAL(preempt, runs[r].preempt);
+		struct scn *sc;
+		struct sim *s = h_run(runs[r].scn, runs[r].pol, 0, &sc);
+		CU_ASSERT_EQUAL(sim_njobs(s), 60);
+		const struct scn_trace *t = sc->traces[0];
+		int same = 0;
+		for (int i = 0; i < sim_njobs(s); i++) {
+			const struct sim_job *jb = sim_job(s, i);
+			int id = t->jobs[jb->index].id;
+			int64_t mine = jb->end_us - jb->arrival_us;
+			bool ok = jb->status == JOB_DONE && id >= 0 && id < 60 && S(jct[id]) == mine;
+			same += ok;
+			if (!ok)
+				fprintf(stderr, "\n  %s: job %d: JCT %.6f s, the reference's %ld s\n",
+					runs[r].scn, id, (double)mine / 1e6, (long)jct[id >= 0 && id < 60 ? id : 0]);
+		}
+		CU_ASSERT_EQUAL(same, 60);
+		CU_ASSERT_EQUAL(sim_totals(s)->preemptions, pexecs);
+		h_done(s, sc);
+	}
+}
+
 int test_suite_trace(void)
 {
 	TEST_SUITE("trace",
@@ -1226,6 +1354,9 @@ int test_suite_trace(void)
 		   {"trace: kill_at_request, by hand", trace_kill_at_request},
 		   {"pai-sim: the PAI simulator's set-up, its five policies' results", pai_sim_published},
 		   {"pai-sim: sample, arrivals, estimate, scanning fifo, by hand", pai_sim_hand},
+		   {"tiresias-sim: the table read by hand, its errors", tiresias_sim_read},
+		   {"tiresias-sim: the reference simulator's per-job JCTs, six runs",
+		    tiresias_published},
 		   {"pyrandom: CPython's MT19937 seeding and shuffle", pyrandom_cpython},
 		   {"cluster: a node's GPUs as a pool, by hand", gpu_pool_hand},
 		   {"trace: openb pods, GPU shares by best fit, a milli-core fit", openb_shares},

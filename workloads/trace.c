@@ -93,6 +93,16 @@ static void tr_timer(struct sim *s, struct sim_job *j, struct sim_exec *x, int t
 		sim_end_job(s, j, JOB_TIMED_OUT, SIM_WHY_TIME_LIMIT);
 }
 
+/* A preempted job resumes from a checkpoint of what its tasks had done
+ * (Tiresias's simulator charges nothing: remaining = duration − total
+ * executed time), at the trace's resume_cost; or, with `preempted:
+ * restart`, runs again from the start. */
+static int64_t tr_resume_cost_us(const struct scn *s, int g)
+{
+	const struct scn_trace *t = s->jobs[g].trace;
+	return t->restart ? -1 : t->resume_cost_us;
+}
+
 static void tr_arrived(struct sim *s, struct sim_job *j)
 {
 	int n = 0;
@@ -169,6 +179,7 @@ static const struct sim_job_ops tr_ops = {
 	.arrived = tr_arrived,
 	.exec_ready = tr_exec_ready,
 	.timer = tr_timer,
+	.resume_cost_us = tr_resume_cost_us,
 	.build = tr_build,
 	.roles = {"executor", "executor2"},
 };
