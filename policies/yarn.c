@@ -32,7 +32,7 @@
  *
  * Cost: a container goes to the winner of the nodes from the pointer on
  * (else before it) in a tournament tree per container size whose key is
- * 0 where it fits (pol_index.h): O(log nodes), plus O(sizes × log nodes)
+ * 0 where it yarn_fits (pol_index.h): O(log nodes), plus O(sizes × log nodes)
  * per node whose free or tentative memory changed.  Only applications
  * whose turn can do something get one, found in O(log jobs) each:
  * neither those waiting for their AMs to come up nor those holding all
@@ -47,42 +47,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rng.h"
-#include "pol_common.h"
-#include "pol_index.h"
-#include "sim.h"
 #include "util.h"
-
-/* The random stream of the NodeManagers' heartbeat phases (rng.h). */
-#define YARN_RNG_HEARTBEAT ((enum rng_stream)(RNG_USER + 3))
-
-enum {
-	SPARK_AM_MIB = 512,       /* spark.yarn.am.memory (client mode): the
-				     master of a job that names none of its own
-				     size (sim_shape.nmasters 0, or a master of
-				     mem_mib 0) */
-};
-
-/* The scheduler's configuration: the policy's switches (yarn_params). */
-struct yconf {
-	int64_t min_mib;          /* yarn.scheduler.minimum-allocation-mb */
-	int64_t max_mib;          /* yarn.scheduler.maximum-allocation-mb */
-	int max_vcores;           /* yarn.scheduler.maximum-allocation-vcores */
-	double am_percent;        /* yarn.scheduler.capacity.maximum-am-resource-percent */
-	int64_t nm_hb_us;         /* NodeManager heartbeat interval (nm_heartbeat);
-				     0: containers assigned at once */
-	bool phase_zero;          /* nm_heartbeat_phase zero: every node at 0 */
-	int offswitch;            /* ...per-node-heartbeat.maximum-offswitch-assignments */
-	int64_t am_hb_us;         /* spark.yarn.scheduler.heartbeat.interval-ms */
-	int64_t am_init_us;       /* spark.yarn.scheduler.initial-allocation.interval;
-				     0: the AM takes a container when assigned */
-	double min_ratio;         /* spark.scheduler.minRegisteredResourcesRatio */
-	int64_t max_wait_us;      /* spark.scheduler.maxRegisteredResourcesWaitingTime */
-	bool drc;                 /* gpu_aware: GPUs the yarn.io/gpu resource and the
-				     DominantResourceCalculator (vcores, memory,
-				     GPUs all fit) */
-};
-
+#include "yarn_int.h"
 extern const struct policy_ops pol_yarn;
 
 static struct yconf conf_of(const struct scn_policy *cfg)
@@ -108,102 +74,10 @@ static bool yarn_gpu_aware(const struct scn_policy *cfg)
 	return pol_param_bool(&pol_yarn, cfg, "gpu_aware");
 }
 
-struct yarn_app {
-	bool active;              /* its AMs count against the AM limit */
-	int ams;                  /* AM containers it needs (its masters) */
-	int cls;                  /* its AM class (yarn.cls) */
-	int relaunch;             /* which AM (its master k) to launch again
-				     after a loss; -1: the next */
-	int64_t am_mib;           /* their memory, total */
-	/* with nm_heartbeat: what the ResourceManager and the AM know */
-	bool registered;          /* its AMs are up and asked (polling began) */
-	int asked;                /* executor containers asked of the RM, not
-				     yet assigned (initial_allocation_interval > 0) */
-	int *promised;            /* nodes of executor containers assigned and
-				     not yet taken by its AM; owned */
-	int npromised, cap_promised;
-	int64_t poll_t_us;        /* its allocator's last poll */
-	int64_t poll_iv_us;       /* the sleep after it */
-	int64_t next_alloc_us;    /* Spark's nextAllocationInterval */
-	int64_t poll_armed_us;    /* its pending poll timer, -1 if none */
-};
-
-/* Applications whose AMs are alike: as many, as large. */
-struct am_class {
-	int ams;
-	int64_t am_mib;           /* their memory, total */
-	struct pol_jobset pend;   /* not yet active, arrival order */
-};
-
-struct yarn {
-	struct yconf k;            /* its switches */
-	int64_t *held_mib;        /* per node: memory its NodeManager does not
-				     offer (node - yarn.nodemanager.resource.memory-mb) */
-	int *held_cores;          /* per node: cores - .cpu-vcores, milli-cores
-				     (< 0: more vcores than cores) */
-	struct pol_jobset q;       /* applications not finished, arrival order */
-	struct yarn_app *app;     /* by job id */
-	struct pol_fits fits;     /* by job group: what submission finds
-				     (submission_verdict) */
-	int64_t am_limit_mib, am_used_mib; /* the AM limit and what active AMs hold */
-	int am_limit_vcores, am_used_vcores; /* the same in vcores (the DRC checks them) */
-	int nactive;
-	struct am_class *cls;     /* applications not yet active, by AM class
-				     (their AMs' count and memory: one Spark AM,
-				     a Spark AM and an Angel master, ...), each
-				     in arrival order: the first of a class is
-				     the one of its size to try; O(classes) of
-				     the run's shapes, two with the stock models */
-	int ncls, cap_cls;
-	int next_node;            /* heartbeat pointer */
-	struct pol_tent t;
-	bool indexed;             /* false with clu_plain_scan: scan every
-				     node and every active application */
-	struct pol_ix ix;         /* per container size: the nodes with that
-				     much memory free (key 0, yarn_key) */
-	struct pol_tree asking;   /* by job id: active applications that may
-				     get a container now (key 0) */
-	struct pol_queue parked;  /* active applications whose AMs are all
-				     launched but not all up, in the order
-				     their last AM was launched */
-	/* NodeManager heartbeats (nm_heartbeat > 0) */
-	bool hb;                  /* on */
-	int njobs;
-	int *held_gpus;           /* per node: GPUs assigned, not yet taken */
-	int64_t *phase_us;        /* by position: heartbeat phase, ascending */
-	int *order;               /* by position: its node */
-	int *pos;                 /* by node: its position */
-	int cur;                  /* the heartbeats at cur_us of positions below
-				     it are done */
-	int64_t cur_us;
-	int64_t armed_us;         /* the pending heartbeat timer's time, -1 */
-	uint32_t hb_gen;          /* its generation: older ones are stale */
-};
-
-/* Policy timer tags: the kind in the low 2 bits, then a job or a
- * generation. */
-enum { TK_HEARTBEAT, TK_POLL, TK_GATE };
-
-/* 0 where a container of sh->mem_mib fits (memory only), else INFINITY:
- * the winner of a range of nodes is the first one in it with room. */
-/* Whether a container fits node n's free amounts, as its NodeManager
- * offers them: memory only (the DefaultResourceCalculator), or every
- * dimension (gpu_aware's DRC). */
-static bool fits(const struct yarn *y, const struct clu_node *n, int fc, int64_t fm, int fg,
-		 const struct pol_shape *sh)
-{
-	fm -= y->held_mib[n->id];
-	if (y->held_gpus)
-		fg -= y->held_gpus[n->id];
-	if (y->k.drc)
-		return fc - y->held_cores[n->id] >= sh->cores && fm >= sh->mem_mib && fg >= sh->gpus;
-	return fm >= sh->mem_mib;
-}
-
 static double yarn_key(const void *ctx, const struct clu_node *n, int fc, int64_t fm, int fg,
 		       const struct pol_shape *sh)
 {
-	return fits(ctx, n, fc, fm, fg, sh) ? 0 : INFINITY;
+	return yarn_fits(ctx, n, fc, fm, fg, sh) ? 0 : INFINITY;
 }
 
 /* What the NodeManagers of node group g offer: memory and vcores. */
@@ -221,89 +95,6 @@ static int nm_vcores(const struct scn_node_group *g)
 static int64_t nm_vcores_m(const struct scn_node_group *g)
 {
 	return (int64_t)nm_vcores(g) * CLU_MILLI;
-}
-
-/* Memory of the container for `mem` MiB of JVM heap (with Spark's
- * overhead when `overhead`), normalised up to the minimum allocation. */
-static int64_t container_mib(const struct yconf *k, int64_t mem, bool overhead)
-{
-	int64_t c = mem;
-	if (overhead)
-		c += mem / 10 > 384 ? (mem + 9) / 10 : 384;
-	return (c + k->min_mib - 1) / k->min_mib * k->min_mib;
-}
-
-/* Executor container of role r: an application of one resource profile
- * (sim_shape.one_profile: TFoS's ps and workers) has every executor of
- * the larger role's size (one spark.executor.memory per application).
- * Its vcores are whole (a Resource's virtualCores is an int, normalised
- * up to minimum-allocation-vcores, 1): a request in milli-cores (a
- * trace's) is rounded up, in the kernel's milli-cores. */
-static void exec_shape_of(const struct yconf *k, const struct sim_shape *sh, int r, int *cores,
-			  int64_t *mib, int *gpus)
-{
-	/* yarn.io/gpu is a countable resource: a share asks one GPU */
-	int c = sh->role[r].cores, g = pol_whole_gpus(&sh->role[r]);
-	int64_t m = sh->role[r].mem_mib;
-	if (sh->one_profile)
-		for (int q = 0; q < sh->nroles; q++) {
-			if (sh->role[q].cores > c)
-				c = sh->role[q].cores;
-			if (sh->role[q].mem_mib > m)
-				m = sh->role[q].mem_mib;
-			if (pol_whole_gpus(&sh->role[q]) > g)
-				g = pol_whole_gpus(&sh->role[q]); /* one resource profile: the PS's too */
-		}
-	*cores = c ? (int)(((int64_t)c + CLU_MILLI - 1) / CLU_MILLI * CLU_MILLI) : CLU_MILLI;
-	*gpus = k->drc ? g : 0;
-	/* a container that holds its memory as is (Angel's PS) gets no
-	 * Spark overhead */
-	*mib = container_mib(k, m, !sh->role[r].mem_as_is);
-}
-
-static void exec_shape(const struct yconf *k, const struct sim_job *j, int r, int *cores,
-		       int64_t *mib, int *gpus)
-{
-	exec_shape_of(k, j->shape, r, cores, mib, gpus);
-}
-
-/* The AM containers a job of shape sh needs: its masters, or one. */
-static int masters_of(const struct sim_shape *sh)
-{
-	return sh->nmasters > 0 ? sh->nmasters : 1;
-}
-
-/* The container of its AM i: the master's memory (plus Spark's overhead
- * unless it holds it as is), or Spark's AM for a master of no size of
- * its own. */
-static int64_t master_mib(const struct yconf *k, const struct sim_shape *sh, int i)
-{
-	if (sh->nmasters <= 0 || sh->master[i].mem_mib <= 0)
-		return container_mib(k, SPARK_AM_MIB, true);
-	return container_mib(k, sh->master[i].mem_mib, !sh->master[i].mem_as_is);
-}
-
-/* Its AM containers' memory: total, and the largest. */
-static int64_t am_mib_of(const struct yconf *k, const struct sim_shape *sh, int64_t *largest)
-{
-	int64_t sum = 0, big = 0;
-	for (int i = 0; i < masters_of(sh); i++) {
-		int64_t m = master_mib(k, sh, i);
-		sum += m;
-		if (m > big)
-			big = m;
-	}
-	if (largest)
-		*largest = big;
-	return sum;
-}
-
-/* Whether role r's containers are asked by a master of the job's own
- * (Angel's, for its parameter servers) rather than by the application's
- * executor allocator. */
-static bool by_master(const struct sim_shape *sh, int r)
-{
-	return sh->role[r].asker > 0;
 }
 
 /* Whether a job of group `group` (shape sh) fits the empty cluster
@@ -329,7 +120,7 @@ static void verdict(const struct yconf *k, const struct scn *sc, int group,
 	for (int r = 0; r < sh->nroles; r++) {
 		int cores, gpus;
 		int64_t mib;
-		exec_shape_of(k, sh, r, &cores, &mib, &gpus);
+		yarn_exec_shape_of(k, sh, r, &cores, &mib, &gpus);
 		const char *rn = sim_role_name(sh, r);
 		pol_fmt_mib(mib, a, sizeof a);
 		if (mib > k->max_mib) {
@@ -397,7 +188,7 @@ static void verdict(const struct yconf *k, const struct scn *sc, int group,
 		}
 	}
 	int64_t am;
-	am_mib_of(k, sh, &am); /* the largest */
+	yarn_am_mib_of(k, sh, &am); /* the largest */
 	if (with_am && am > biggest) { /* after the executors: what submission finds first */
 		v->why = SIM_WHY_MEMORY;
 		snprintf(v->detail, sizeof v->detail, "its application master's container of %s "
@@ -441,8 +232,6 @@ static void am_limits(struct yarn *y, int64_t offered_mib, int64_t offered_vcore
 	y->am_limit_vcores = (int)ceil(y->k.am_percent * (double)offered_vcores);
 }
 
-static void hb_init(struct yarn *y, struct sim *s);
-
 static void *yarn_init(struct sim *s, const struct scn_policy *cfg)
 {
 	struct yarn *y = xcalloc(1, sizeof *y);
@@ -467,7 +256,7 @@ static void *yarn_init(struct sim *s, const struct scn_policy *cfg)
 	am_limits(y, offered, offered_vcores);
 	y->indexed = !clu_plain_scan;
 	if (y->k.nm_hb_us > 0)
-		hb_init(y, s);
+		yarn_hb_init(y, s);
 	if (y->indexed) {
 		pol_ix_init(&y->ix, sim_cluster(s), &y->t, yarn_key, y);
 		if (y->hb)
@@ -494,7 +283,7 @@ static void gate(struct yarn *y, struct sim *s, const struct sim_job *j)
 		return;
 	int expected = 0, own = 0; /* the allocator's executors; the masters' roles */
 	for (int r = 0; r < sh->nroles; r++)
-		*(by_master(sh, r) ? &own : &expected) += sh->role[r].count;
+		*(yarn_by_master(sh, r) ? &own : &expected) += sh->role[r].count;
 	int n = (int)ceil(y->k.min_ratio * expected - 1e-9);
 	if (n <= 0)
 		return;
@@ -522,9 +311,9 @@ static void yarn_arrived(void *st, struct sim *s, int job)
 	struct yarn *y = st;
 	const struct sim_job *j = sim_job(s, job);
 	struct yarn_app *a = &y->app[job];
-	a->ams = masters_of(j->shape);
+	a->ams = yarn_masters_of(j->shape);
 	a->relaunch = -1;
-	a->am_mib = am_mib_of(&y->k, j->shape, NULL);
+	a->am_mib = yarn_am_mib_of(&y->k, j->shape, NULL);
 	a->cls = am_class(y, a);
 	int why = pol_fits_arrived(&y->fits, s, j);
 	if (why == SIM_WHY_MAX_ALLOC || why == SIM_WHY_MAX_VCORES) {
@@ -540,8 +329,6 @@ static void yarn_arrived(void *st, struct sim *s, int job)
 	a->poll_armed_us = -1;
 	gate(y, s, j);
 }
-
-static void hold(struct yarn *y, int node, const struct pol_shape *sh, int sign);
 
 static void yarn_finished(void *st, struct sim *s, int job)
 {
@@ -559,16 +346,8 @@ static void yarn_finished(void *st, struct sim *s, int job)
 		pol_tree_set(&y->asking, job, INFINITY);
 		pol_queue_remove(&y->parked, job);
 	}
-	struct yarn_app *a = &y->app[job];
-	if (a->npromised) { /* assigned, never taken: back to the RM */
-		struct pol_shape sh;
-		exec_shape(&y->k, sim_job(s, job), 0, &sh.cores, &sh.mem_mib, &sh.gpus);
-		for (int i = 0; i < a->npromised; i++)
-			hold(y, a->promised[i], &sh, -1);
-	}
-	free(a->promised);
-	a->promised = NULL;
-	a->npromised = a->cap_promised = 0;
+	if (y->hb)
+		yarn_hb_finished(y, s, job);
 }
 
 /* Next node in heartbeat order with `mib` free (memory-only fit),
@@ -589,7 +368,7 @@ static int heartbeat_fit(struct yarn *y, const struct clu *c, const struct pol_s
 			int n = (y->next_node + k) % c->n, fc, fg;
 			int64_t fm;
 			pol_tent_free(&y->t, &c->nodes[n], &fc, &fm, &fg);
-			if (fits(y, &c->nodes[n], fc, fm, fg, &sh))
+			if (yarn_fits(y, &c->nodes[n], fc, fm, fg, &sh))
 				i = n;
 		}
 	}
@@ -662,7 +441,7 @@ static void serve(struct yarn *y, struct sim *s, int job)
 	pol_tent_reset(&y->t);
 	if (j->live->ams_live < a->ams) {
 		int which = a->relaunch >= 0 ? a->relaunch : j->live->ams_live;
-		int got = place(y, c, 1, SIM_ROLE_AM, CLU_MILLI, master_mib(&y->k, j->shape, which), 0);
+		int got = place(y, c, 1, SIM_ROLE_AM, CLU_MILLI, yarn_master_mib(&y->k, j->shape, which), 0);
 		if (got)
 			a->relaunch = -1;
 		pol_tent_launch(&y->t, s, job);
@@ -676,9 +455,9 @@ static void serve(struct yarn *y, struct sim *s, int job)
 	int64_t mib;
 	const struct sim_shape *sh = j->shape;
 	for (int r = 0; r < sh->nroles; r++) { /* a master's roles: each a gang, first */
-		if (!by_master(sh, r) || j->live->granted[r] >= sh->role[r].count)
+		if (!yarn_by_master(sh, r) || j->live->granted[r] >= sh->role[r].count)
 			continue;
-		exec_shape(&y->k, j, r, &cores, &mib, &gpus);
+		yarn_exec_shape(&y->k, j, r, &cores, &mib, &gpus);
 		int want = sh->role[r].count - j->live->granted[r];
 		if (place(y, c, want, r, cores, mib, gpus) == want)
 			pol_tent_launch(&y->t, s, job);
@@ -687,399 +466,19 @@ static void serve(struct yarn *y, struct sim *s, int job)
 			return;
 	}
 	if (sh->one_profile) { /* one executor size, roles in launch order */
-		exec_shape(&y->k, j, 0, &cores, &mib, &gpus);
+		yarn_exec_shape(&y->k, j, 0, &cores, &mib, &gpus);
 		while (sim_execs_wanted(j) > 0 && place(y, c, 1, sim_next_role(j), cores, mib, gpus))
 			pol_tent_launch(&y->t, s, job);
 		return;
 	}
 	for (int r = 0; r < sh->nroles; r++) { /* the allocator's, role by role */
-		if (by_master(sh, r))
+		if (yarn_by_master(sh, r))
 			continue;
-		exec_shape(&y->k, j, r, &cores, &mib, &gpus);
+		yarn_exec_shape(&y->k, j, r, &cores, &mib, &gpus);
 		int want = sh->role[r].count - j->live->granted[r];
 		place(y, c, want, r, cores, mib, gpus);
 		pol_tent_launch(&y->t, s, job);
 	}
-}
-
-/* ---- allocation latency (nm_heartbeat > 0) ---------------------------
- *
- * The ResourceManager assigns containers only when a node heartbeats:
- * node n at phase(n) + k nm_heartbeat, its phase keyed by (seed, node);
- * at most max_offswitch_assignments per heartbeat (Spark's requests name
- * no node: every assignment is off-switch), to the first active
- * applications in arrival order whose request fits.  An AM container
- * (and an Angel parameter server, asked by Angel's master) is launched
- * when assigned; an executor container waits in the RM until the Spark
- * AM's next allocate() poll takes it (initial_allocation_interval > 0).
- *
- * No event per node per heartbeat: nodes are kept in heartbeat order,
- * and one timer stands for the next heartbeat at which some request
- * fits (the first position from the cursor round where it fits: an
- * index per container size, as the pointer of the immediate mode).
- * Heartbeats that could assign nothing cost nothing. */
-
-static int64_t next_beat(const struct yarn *y, int p, int64_t t)
-{
-	int64_t ph = y->phase_us[p], per = y->k.nm_hb_us;
-	return t <= ph ? ph : ph + (t - ph + per - 1) / per * per;
-}
-
-/* Executor containers job j still wants of its AM's allocator (a
- * master's roles aside: Angel's asks for its parameter servers). */
-static int exec_wanted(const struct sim_job *j)
-{
-	int n = 0;
-	for (int r = 0; r < j->shape->nroles; r++)
-		if (!by_master(j->shape, r) && j->live->granted[r] < j->shape->role[r].count)
-			n += j->shape->role[r].count - j->live->granted[r];
-	return n;
-}
-
-/* The allocator's next role: the first of its roles still short. */
-static int exec_role(const struct sim_job *j)
-{
-	for (int r = 0; r < j->shape->nroles; r++)
-		if (!by_master(j->shape, r) && j->live->granted[r] < j->shape->role[r].count)
-			return r;
-	return 0;
-}
-
-/* A master's role still short, or -1. */
-static int master_role(const struct sim_job *j)
-{
-	for (int r = 0; r < j->shape->nroles; r++)
-		if (by_master(j->shape, r) && j->live->granted[r] < j->shape->role[r].count)
-			return r;
-	return -1;
-}
-
-/* A request: an AM, a container of a role a master asks for (Angel's
- * parameter servers), an executor of the allocator's. */
-enum req { RQ_NONE, RQ_AM, RQ_PS, RQ_EXEC };
-
-/* What application `job` asks of the RM now, and its container. */
-static enum req request(const struct yarn *y, const struct sim *s, int job, struct pol_shape *sh)
-{
-	const struct sim_job *j = sim_job(s, job);
-	const struct yarn_app *a = &y->app[job];
-	if (!a->active || j->status >= JOB_DONE)
-		return RQ_NONE;
-	if (j->live->ams_live < a->ams) {
-		int which = a->relaunch >= 0 ? a->relaunch : j->live->ams_live;
-		*sh = (struct pol_shape){CLU_MILLI, master_mib(&y->k, j->shape, which), 0, 0};
-		return RQ_AM;
-	}
-	if (!a->registered)
-		return RQ_NONE;
-	int mr = master_role(j);
-	if (mr >= 0) {
-		exec_shape(&y->k, j, mr, &sh->cores, &sh->mem_mib, &sh->gpus);
-		return RQ_PS;
-	}
-	int want = y->k.am_init_us ? a->asked : exec_wanted(j);
-	if (want <= 0)
-		return RQ_NONE;
-	exec_shape(&y->k, j, j->shape->one_profile ? 0 : exec_role(j), &sh->cores, &sh->mem_mib,
-		   &sh->gpus);
-	return RQ_EXEC;
-}
-
-/* Keep `asking` to the applications with a request at the RM. */
-static void note(struct yarn *y, const struct sim *s, int job)
-{
-	struct pol_shape sh;
-	pol_tree_set(&y->asking, job, request(y, s, job, &sh) != RQ_NONE ? 0 : INFINITY);
-}
-
-static bool fits_node(const struct yarn *y, const struct clu *c, int node,
-		      const struct pol_shape *want)
-{
-	struct pol_shape sh = y->k.drc ? *want : (struct pol_shape){0, want->mem_mib, 0, 0};
-	const struct clu_node *n = &c->nodes[node];
-	return fits(y, n, pol_clamp_cores(n->cores_free), n->mem_free, n->gpus_free, &sh);
-}
-
-/* The first position from `start` round whose node fits `want`, -1. */
-static int first_fit(struct yarn *y, const struct clu *c, int start, const struct pol_shape *want)
-{
-	struct pol_shape sh = y->k.drc ? *want : (struct pol_shape){0, want->mem_mib, 0, 0};
-	const struct pol_tree *t = y->indexed ? pol_ix_tree(&y->ix, &sh) : NULL;
-	if (t) {
-		int p = pol_tree_min(t, start, c->n);
-		return p >= 0 ? p : pol_tree_min(t, 0, start);
-	}
-	for (int k = 0; k < c->n; k++) { /* O(nodes): the reference */
-		int p = (start + k) % c->n;
-		if (fits_node(y, c, y->order[p], want))
-			return p;
-	}
-	return -1;
-}
-
-/* Where heartbeats not yet done begin now: positions from it beat at or
- * after now, those before it after now. */
-static int beat_start(const struct yarn *y, const struct sim *s)
-{
-	int64_t now = sim_now(s);
-	if (y->cur_us == now)
-		return y->cur;
-	int64_t m = now % y->k.nm_hb_us;
-	int lo = 0, hi = sim_cluster(s)->n; /* the first phase >= m */
-	while (lo < hi) {
-		int mid = (lo + hi) / 2;
-		if (y->phase_us[mid] < m)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* The next heartbeat at which some request fits: its position and time;
- * false if none.  Only the first application of each container size can
- * come first (ties go to the earlier). O(asking applications + sizes ×
- * log nodes). */
-static bool next_useful(struct yarn *y, struct sim *s, int *pos, int64_t *at)
-{
-	const struct clu *c = sim_cluster(s);
-	int n = c->n, start = beat_start(y, s), best = -1, njobs = sim_njobs(s), nseen = 0;
-	struct pol_shape seen[8];
-	for (int job = pol_tree_min(&y->asking, 0, njobs); job >= 0 && best != 0;
-	     job = pol_tree_min(&y->asking, job + 1, njobs)) {
-		struct pol_shape sh;
-		if (request(y, s, job, &sh) == RQ_NONE)
-			continue;
-		bool dup = false;
-		for (int k = 0; k < nseen && !dup; k++)
-			dup = !memcmp(&seen[k], &sh, sizeof sh);
-		if (dup)
-			continue;
-		if (nseen < 8)
-			seen[nseen++] = sh;
-		int p = first_fit(y, c, start, &sh);
-		if (p >= 0 && (best < 0 || (p - start + n) % n < best))
-			best = (p - start + n) % n;
-	}
-	if (best < 0)
-		return false;
-	*pos = (start + best) % n;
-	*at = next_beat(y, *pos, *pos >= start ? sim_now(s) : sim_now(s) + 1);
-	return true;
-}
-
-static void arm(struct yarn *y, struct sim *s)
-{
-	int p;
-	int64_t at;
-	if (!next_useful(y, s, &p, &at) || (y->armed_us >= 0 && y->armed_us <= at))
-		return;
-	y->armed_us = at;
-	y->hb_gen++;
-	sim_policy_timer(s, (double)(at - sim_now(s)), (y->hb_gen & 0x3fffffffu) << 2 | TK_HEARTBEAT);
-}
-
-static void hold(struct yarn *y, int node, const struct pol_shape *sh, int sign)
-{
-	y->held_mib[node] += sign * sh->mem_mib;
-	y->held_cores[node] += sign * sh->cores;
-	y->held_gpus[node] += sign * sh->gpus;
-	if (y->indexed)
-		pol_ix_rekey(&y->ix, node);
-}
-
-/* Application a's first allocator poll at or after h (after its last
- * one), the polls before it finding nothing: while `pending` each sleep
- * doubles from the initial interval up to the heartbeat interval
- * (ApplicationMaster.allocationThreadImpl), else it is the heartbeat
- * interval.  Moves its schedule to the last of those polls. */
-static int64_t next_poll(const struct yarn *y, struct yarn_app *a, int64_t h, bool pending)
-{
-	int64_t t = a->poll_t_us + a->poll_iv_us;
-	while (t < h) {
-		int64_t iv = y->k.am_hb_us;
-		if (pending && a->next_alloc_us < iv)
-			iv = a->next_alloc_us;
-		a->next_alloc_us = pending ? 2 * iv : y->k.am_init_us;
-		if (iv == y->k.am_hb_us && t + iv < h) /* steady: skip to the last before h */
-			t += (h - t - 1) / iv * iv;
-		a->poll_t_us = t;
-		a->poll_iv_us = iv;
-		t += iv;
-	}
-	return t;
-}
-
-static void arm_poll(struct yarn *y, struct sim *s, int job, bool pending)
-{
-	struct yarn_app *a = &y->app[job];
-	if (a->poll_armed_us >= 0)
-		return;
-	a->poll_armed_us = next_poll(y, a, sim_now(s), pending);
-	sim_policy_timer(s, (double)(a->poll_armed_us - sim_now(s)), (uint32_t)job << 2 | TK_POLL);
-}
-
-/* After a poll at now: the allocator sleeps (pending: its requests not
- * all assigned) min(heartbeat, nextAllocationInterval), doubling it; else
- * the heartbeat interval, the next one reset to the initial. */
-static void polled(const struct yarn *y, struct yarn_app *a, int64_t now)
-{
-	bool pending = a->asked > 0;
-	int64_t iv = y->k.am_hb_us;
-	if (pending && a->next_alloc_us < iv)
-		iv = a->next_alloc_us;
-	a->next_alloc_us = pending ? 2 * iv : y->k.am_init_us;
-	a->poll_t_us = now;
-	a->poll_iv_us = iv;
-}
-
-static void launch_exec(struct sim *s, int job, int node, const struct pol_shape *sh)
-{
-	const struct sim_job *j = sim_job(s, job);
-	int role = j->shape->one_profile ? sim_next_role(j) : exec_role(j);
-	sim_launch_executor(s, job, role, node, sh->cores, sh->mem_mib, sh->gpus);
-}
-
-/* The AM's poll: it takes the containers assigned since, and asks for
- * what it still lacks (executors lost included). */
-static void on_poll(struct yarn *y, struct sim *s, int job)
-{
-	struct yarn_app *a = &y->app[job];
-	const struct sim_job *j = sim_job(s, job);
-	if (a->poll_armed_us != sim_now(s) || j->status >= JOB_DONE || !a->registered)
-		return; /* stale: it ended, or its AM was lost */
-	a->poll_armed_us = -1;
-	struct pol_shape sh;
-	exec_shape(&y->k, j, 0, &sh.cores, &sh.mem_mib, &sh.gpus);
-	for (int i = 0; i < a->npromised; i++) {
-		int node = a->promised[i];
-		hold(y, node, &sh, -1);
-		if (exec_wanted(j) > 0 && clu_fits(&sim_cluster(s)->nodes[node], sh.cores,
-						   sh.mem_mib, sh.gpus, false))
-			launch_exec(s, job, node, &sh);
-	}
-	a->npromised = 0;
-	a->asked = exec_wanted(j);
-	polled(y, a, sim_now(s));
-	note(y, s, job);
-}
-
-/* Assign one container of `job`'s request on `node`. */
-static void assign(struct yarn *y, struct sim *s, int job, int node, enum req rq,
-		   const struct pol_shape *sh)
-{
-	struct yarn_app *a = &y->app[job];
-	const struct sim_job *j = sim_job(s, job);
-	if (rq == RQ_AM) {
-		sim_launch_executor(s, job, SIM_ROLE_AM, node, CLU_MILLI, sh->mem_mib, 0);
-		a->relaunch = -1;
-		if (j->live->ams_live == a->ams)
-			pol_queue_push(&y->parked, job);
-	} else if (rq == RQ_PS) {
-		sim_launch_executor(s, job, master_role(j), node, sh->cores, sh->mem_mib, sh->gpus);
-	} else if (!y->k.am_init_us) {
-		launch_exec(s, job, node, sh);
-	} else {
-		xgrow(&a->promised, &a->cap_promised, a->npromised + 1, sizeof *a->promised);
-		a->promised[a->npromised++] = node;
-		hold(y, node, sh, +1);
-		a->asked--;
-		arm_poll(y, s, job, true);
-	}
-	note(y, s, job);
-}
-
-/* Node `node` heartbeats: up to max_offswitch_assignments containers,
- * each to the first application in arrival order whose request fits. */
-static void beat(struct yarn *y, struct sim *s, int node)
-{
-	const struct clu *c = sim_cluster(s);
-	int njobs = sim_njobs(s);
-	for (int k = 0; k < y->k.offswitch; k++) {
-		int job;
-		struct pol_shape sh;
-		enum req rq = RQ_NONE;
-		for (job = pol_tree_min(&y->asking, 0, njobs); job >= 0;
-		     job = pol_tree_min(&y->asking, job + 1, njobs)) {
-			rq = request(y, s, job, &sh);
-			if (rq != RQ_NONE && fits_node(y, c, node, &sh))
-				break;
-		}
-		if (job < 0)
-			return;
-		assign(y, s, job, node, rq, &sh);
-	}
-}
-
-static void on_heartbeat(struct yarn *y, struct sim *s, uint32_t gen)
-{
-	if (gen != (y->hb_gen & 0x3fffffffu))
-		return; /* superseded by an earlier one */
-	y->armed_us = -1;
-	int p;
-	int64_t at;
-	while (next_useful(y, s, &p, &at) && at == sim_now(s)) {
-		beat(y, s, y->order[p]);
-		y->cur = p + 1;
-		y->cur_us = at;
-	}
-	arm(y, s);
-}
-
-/* Applications whose AMs came up register: the first allocate() asks
- * for every executor, and the allocator starts polling. */
-static void registered(struct yarn *y, struct sim *s)
-{
-	int job;
-	while ((job = y->parked.head) >= 0 && sim_job(s, job)->live->ams_ready == y->app[job].ams) {
-		struct yarn_app *a = &y->app[job];
-		pol_queue_remove(&y->parked, job);
-		a->registered = true;
-		a->asked = exec_wanted(sim_job(s, job));
-		a->next_alloc_us = y->k.am_init_us;
-		polled(y, a, sim_now(s));
-		note(y, s, job);
-	}
-}
-
-struct beat_at {
-	int64_t ph;
-	int node;
-};
-
-static int cmp_beat(const void *pa, const void *pb) /* by phase, then node */
-{
-	const struct beat_at *a = pa, *b = pb;
-	if (a->ph != b->ph)
-		return a->ph < b->ph ? -1 : 1;
-	return (a->node > b->node) - (a->node < b->node);
-}
-
-/* Nodes in heartbeat order: phases keyed by (seed, node), or all 0. */
-static void hb_init(struct yarn *y, struct sim *s)
-{
-	const struct clu *c = sim_cluster(s);
-	size_t n = (size_t)(c->n ? c->n : 1);
-	struct beat_at *v = xcalloc(n, sizeof *v);
-	for (int i = 0; i < c->n; i++) {
-		struct rng_key k = rng_key(sim_seed(s), 0, YARN_RNG_HEARTBEAT, (uint32_t)i, 0, 0);
-		v[i].node = i;
-		v[i].ph = y->k.phase_zero ? 0 : (int64_t)(rng_u01(k, 0) * (double)y->k.nm_hb_us);
-	}
-	qsort(v, (size_t)c->n, sizeof *v, cmp_beat);
-	y->phase_us = xcalloc(n, sizeof *y->phase_us);
-	y->order = xcalloc(n, sizeof *y->order);
-	y->pos = xcalloc(n, sizeof *y->pos);
-	for (int i = 0; i < c->n; i++) {
-		y->phase_us[i] = v[i].ph;
-		y->order[i] = v[i].node;
-		y->pos[v[i].node] = i;
-	}
-	free(v);
-	y->held_gpus = xcalloc(n, sizeof *y->held_gpus);
-	y->cur_us = -1;
-	y->armed_us = -1;
-	y->hb = true;
 }
 
 /* The reference: every active application in arrival order. */
@@ -1137,8 +536,7 @@ static void yarn_schedule(void *st, struct sim *s)
 	struct yarn *y = st;
 	activate(y);
 	if (y->hb) {
-		registered(y, s);
-		arm(y, s);
+		yarn_hb_schedule(y, s);
 		return;
 	}
 	if (y->indexed)
@@ -1157,31 +555,12 @@ static void yarn_exec_lost(void *st, struct sim *s, int job, const struct sim_ex
 	if (x->role == SIM_ROLE_AM) { /* which master, by its size (the first of it) */
 		const struct sim_shape *sh = sim_job(s, job)->shape;
 		int k = 0;
-		while (k + 1 < masters_of(sh) && master_mib(&y->k, sh, k) != x->mem_mib)
+		while (k + 1 < yarn_masters_of(sh) && yarn_master_mib(&y->k, sh, k) != x->mem_mib)
 			k++;
 		y->app[job].relaunch = k;
 	}
 	if (y->hb) {
-		struct yarn_app *a = &y->app[job];
-		if (x->role == SIM_ROLE_AM) {
-			/* The allocator dies with its AM: containers assigned
-			 * but not yet taken go back (the RM releases an
-			 * attempt's unclaimed containers), and nothing polls
-			 * until the next AM registers and asks anew. */
-			struct pol_shape sh;
-			exec_shape(&y->k, sim_job(s, job), 0, &sh.cores, &sh.mem_mib, &sh.gpus);
-			for (int i = 0; i < a->npromised; i++)
-				hold(y, a->promised[i], &sh, -1);
-			a->npromised = 0;
-			a->asked = 0;
-			a->poll_armed_us = -1; /* its pending poll is stale */
-			a->registered = false; /* the next AM registers anew */
-			pol_queue_remove(&y->parked, job);
-		} else if (y->k.am_init_us && a->registered) {
-			arm_poll(y, s, job, a->asked + a->npromised > 0); /* it asks at its next poll */
-		}
-		if (a->active)
-			note(y, s, job);
+		yarn_hb_lost(y, s, job, x);
 		return;
 	}
 	if (!y->app[job].active || !y->indexed)
@@ -1198,11 +577,10 @@ static void yarn_timer(void *st, struct sim *s, uint32_t tag)
 	struct yarn *y = st;
 	switch (tag & 3) {
 	case TK_HEARTBEAT:
-		on_heartbeat(y, s, tag >> 2);
+		yarn_hb_heartbeat(y, s, tag >> 2);
 		break;
 	case TK_POLL:
-		on_poll(y, s, (int)(tag >> 2));
-		arm(y, s);
+		yarn_hb_poll(y, s, (int)(tag >> 2));
 		break;
 	default:
 		sim_release_tasks(s, (int)(tag >> 2));
@@ -1212,12 +590,8 @@ static void yarn_timer(void *st, struct sim *s, uint32_t tag)
 static void yarn_fini(void *st)
 {
 	struct yarn *y = st;
-	for (int i = 0; y->hb && i < y->njobs; i++)
-		free(y->app[i].promised);
-	free(y->phase_us);
-	free(y->order);
-	free(y->pos);
-	free(y->held_gpus);
+	if (y->hb)
+		yarn_hb_free(y);
 	free(y->held_mib);
 	free(y->held_cores);
 	pol_jobset_free(&y->q);
