@@ -24,16 +24,22 @@
  *   Order and placement.  Active applications are served in arrival
  *   order; one that cannot get a container now does not block the next.
  *   With nm_heartbeat (the default) containers are assigned at node
- *   heartbeats, executors taken at the AM's polls, and the first tasks
- *   wait for minRegisteredResourcesRatio (the section "allocation
- *   latency" below); with nm_heartbeat 0 at once, in round-robin order
- *   over the nodes from a pointer, the first with enough free memory.  No reservations, no
- *   labels (a policy that ignores labels says so).
+ *   heartbeats (a node beating out of band, at once, when a container
+ *   on it ends: oob_heartbeat), executors taken at the AM's polls, and
+ *   the first tasks wait for minRegisteredResourcesRatio (yarn_hb.c);
+ *   with nm_heartbeat 0 at once, in round-robin order over the nodes
+ *   from a pointer, the first with enough free memory.  No
+ *   reservations, no labels (a policy that ignores labels says so).
  *
- * Cost: a container goes to the winner of the nodes from the pointer on
- * (else before it) in a tournament tree per container size whose key is
- * 0 where it yarn_fits (pol_index.h): O(log nodes), plus O(sizes × log nodes)
- * per node whose free or tentative memory changed.  Only applications
+ *   NodeManagers offer what nm_memory_mb and nm_vcores say (8192 MB
+ *   and 8 vcores in yarn-default.xml), else what their node group's
+ *   nodemanager key says, else the whole node.
+ *
+ * Cost (nm_heartbeat 0; yarn_hb.c says the heartbeats'): a container
+ * goes to the winner of the nodes from the pointer on (else before it)
+ * in a tournament tree per container size whose key is 0 where it fits
+ * (pol_index.h): O(log nodes), plus O(sizes × log nodes) per node whose
+ * free or tentative memory changed.  Only applications
  * whose turn can do something get one, found in O(log jobs) each:
  * neither those waiting for their AMs to come up nor those holding all
  * their containers are looked at; nor are those not yet let in, beyond
@@ -60,6 +66,9 @@ static struct yconf conf_of(const struct scn_policy *cfg)
 		.am_percent = pol_param_num(&pol_yarn, cfg, "max_am_resource_percent"),
 		.nm_hb_us = (int64_t)pol_param_num(&pol_yarn, cfg, "nm_heartbeat"),
 		.phase_zero = strcmp(pol_param_value(&pol_yarn, cfg, "nm_heartbeat_phase"), "zero") == 0,
+		.oob = pol_param_bool(&pol_yarn, cfg, "oob_heartbeat"),
+		.nm_mib = (int64_t)pol_param_num(&pol_yarn, cfg, "nm_memory_mb"),
+		.nm_vcores = (int)pol_param_num(&pol_yarn, cfg, "nm_vcores"),
 		.offswitch = (int)pol_param_num(&pol_yarn, cfg, "max_offswitch_assignments"),
 		.am_hb_us = (int64_t)pol_param_num(&pol_yarn, cfg, "heartbeat_interval"),
 		.am_init_us = (int64_t)pol_param_num(&pol_yarn, cfg, "initial_allocation_interval"),
@@ -80,21 +89,28 @@ static double yarn_key(const void *ctx, const struct clu_node *n, int fc, int64_
 	return yarn_fits(ctx, n, fc, fm, fg, sh) ? 0 : INFINITY;
 }
 
-/* What the NodeManagers of node group g offer: memory and vcores. */
-static int64_t nm_mib(const struct scn_node_group *g)
+/* What the NodeManagers of node group g offer: memory and vcores: the
+ * switches' (yarn.nodemanager.resource.memory-mb, .cpu-vcores, for every
+ * node; memory at most the node's, which the kernel holds to), else
+ * the group's `nodemanager` key, else the whole node. */
+static int64_t nm_mib(const struct yconf *k, const struct scn_node_group *g)
 {
+	if (k->nm_mib)
+		return k->nm_mib < g->mem_mib ? k->nm_mib : g->mem_mib;
 	return g->nm_mem_mib ? g->nm_mem_mib : g->mem_mib;
 }
 
-static int nm_vcores(const struct scn_node_group *g)
+static int nm_vcores(const struct yconf *k, const struct scn_node_group *g)
 {
+	if (k->nm_vcores)
+		return k->nm_vcores;
 	return g->nm_vcores ? g->nm_vcores : g->cores;
 }
 
 /* The same in the kernel's milli-cores. */
-static int64_t nm_vcores_m(const struct scn_node_group *g)
+static int64_t nm_vcores_m(const struct yconf *k, const struct scn_node_group *g)
 {
-	return (int64_t)nm_vcores(g) * CLU_MILLI;
+	return (int64_t)nm_vcores(k, g) * CLU_MILLI;
 }
 
 /* Whether a job of group `group` (shape sh) fits the empty cluster
@@ -115,8 +131,8 @@ static void verdict(const struct yconf *k, const struct scn *sc, int group,
 	v->why = SIM_WHY_NONE;
 	v->detail[0] = '\0';
 	for (int g = 0; g < sc->ngroups; g++) /* O(node groups) */
-		if (nm_mib(&sc->groups[g]) > biggest)
-			biggest = nm_mib(&sc->groups[g]);
+		if (nm_mib(k, &sc->groups[g]) > biggest)
+			biggest = nm_mib(k, &sc->groups[g]);
 	for (int r = 0; r < sh->nroles; r++) {
 		int cores, gpus;
 		int64_t mib;
@@ -149,7 +165,7 @@ static void verdict(const struct yconf *k, const struct scn *sc, int group,
 			int most_gpus = 0;
 			for (int g = 0; g < sc->ngroups; g++) {
 				const struct scn_node_group *ng = &sc->groups[g];
-				one |= nm_mib(ng) >= mib && nm_vcores_m(ng) >= cores && ng->gpus >= gpus;
+				one |= nm_mib(k, ng) >= mib && nm_vcores_m(k, ng) >= cores && ng->gpus >= gpus;
 				if (ng->gpus > most_gpus)
 					most_gpus = ng->gpus;
 			}
@@ -168,9 +184,9 @@ static void verdict(const struct yconf *k, const struct scn *sc, int group,
 		int64_t holds = 0;
 		for (int g = 0; g < sc->ngroups; g++) {
 			const struct scn_node_group *ng = &sc->groups[g];
-			int64_t per = mib ? nm_mib(ng) / mib : (int64_t)1 << 32;
-			if (k->drc && nm_vcores_m(ng) / cores < per)
-				per = nm_vcores_m(ng) / cores;
+			int64_t per = mib ? nm_mib(k, ng) / mib : (int64_t)1 << 32;
+			if (k->drc && nm_vcores_m(k, ng) / cores < per)
+				per = nm_vcores_m(k, ng) / cores;
 			if (k->drc && gpus && ng->gpus / gpus < per)
 				per = ng->gpus / gpus;
 			holds += per * ng->count;
@@ -248,10 +264,10 @@ static void *yarn_init(struct sim *s, const struct scn_policy *cfg)
 	int64_t offered = 0, offered_vcores = 0; /* the cluster, as the ResourceManager has it */
 	for (int i = 0; i < c->n; i++) {
 		const struct scn_node_group *g = &sc->groups[c->nodes[i].group];
-		y->held_mib[i] = g->mem_mib - nm_mib(g);
-		y->held_cores[i] = (int)((int64_t)g->cores * CLU_MILLI - nm_vcores_m(g));
-		offered += nm_mib(g);
-		offered_vcores += nm_vcores(g);
+		y->held_mib[i] = g->mem_mib - nm_mib(&y->k, g);
+		y->held_cores[i] = (int)((int64_t)g->cores * CLU_MILLI - nm_vcores_m(&y->k, g));
+		offered += nm_mib(&y->k, g);
+		offered_vcores += nm_vcores(&y->k, g);
 	}
 	am_limits(y, offered, offered_vcores);
 	y->indexed = !clu_plain_scan;
@@ -259,8 +275,6 @@ static void *yarn_init(struct sim *s, const struct scn_policy *cfg)
 		yarn_hb_init(y, s);
 	if (y->indexed) {
 		pol_ix_init(&y->ix, sim_cluster(s), &y->t, yarn_key, y);
-		if (y->hb)
-			pol_ix_order(&y->ix, y->pos);
 	}
 	if (y->indexed || y->hb) {
 		pol_tree_init(&y->asking, sim_njobs(s));
@@ -550,7 +564,6 @@ static void yarn_schedule(void *st, struct sim *s)
  * shortcut of a new attempt that keeps the work done, docs/policies/yarn.md). */
 static void yarn_exec_lost(void *st, struct sim *s, int job, const struct sim_exec *x, int why)
 {
-	(void)why;
 	struct yarn *y = st;
 	if (x->role == SIM_ROLE_AM) { /* which master, by its size (the first of it) */
 		const struct sim_shape *sh = sim_job(s, job)->shape;
@@ -560,7 +573,7 @@ static void yarn_exec_lost(void *st, struct sim *s, int job, const struct sim_ex
 		y->app[job].relaunch = k;
 	}
 	if (y->hb) {
-		yarn_hb_lost(y, s, job, x);
+		yarn_hb_lost(y, s, job, x, why);
 		return;
 	}
 	if (!y->app[job].active || !y->indexed)
@@ -626,6 +639,14 @@ static const struct pol_param yarn_params[] = {
 	 "application at submission (every calculator)"},
 	{.key = "gpu_aware", .type = POL_BOOL, .def = "false",
 	 .help = "YARN >= 3.1: GPUs the yarn.io/gpu resource, DominantResourceCalculator, isolated"},
+	{.key = "nm_memory_mb", .type = POL_INT, .def = "0", .def_num = 0, .lo = 0,
+	 .hi = 1073741824, .unit = "MiB",
+	 .help = "yarn.nodemanager.resource.memory-mb of every NodeManager (yarn-default.xml: "
+	 "8192; at most the node's memory); 0: the node group's nodemanager key, else the "
+	 "whole node"},
+	{.key = "nm_vcores", .type = POL_INT, .def = "0", .def_num = 0, .lo = 0, .hi = 1048576,
+	 .unit = "vcores", .help = "yarn.nodemanager.resource.cpu-vcores of every NodeManager "
+	 "(yarn-default.xml: 8); 0: the node group's nodemanager key, else the node's cores"},
 	{.key = "max_am_resource_percent", .type = POL_NUM, .def = "0.1", .def_num = 0.1, .lo = 0,
 	 .hi = 1, .help = "yarn.scheduler.capacity.maximum-am-resource-percent: the share of "
 	 "the cluster's memory AMs may hold"},
@@ -634,6 +655,9 @@ static const struct pol_param yarn_params[] = {
 	 "on a node only when it heartbeats; 0: at once"},
 	{.key = "nm_heartbeat_phase", .type = POL_CHOICE, .choices = phase_choices, .def = "random",
 	 .help = "each node's heartbeat phase: random (keyed by seed and node) or zero (all at 0)"},
+	{.key = "oob_heartbeat", .type = POL_BOOL, .def = "true",
+	 .help = "a NodeManager heartbeats at once when a container on it ends, and every "
+	 "nm_heartbeat from then (Hadoop's out-of-band heartbeat); false: fixed phases"},
 	{.key = "max_offswitch_assignments", .type = POL_INT, .def = "1", .def_num = 1, .lo = 1,
 	 .hi = 1048576, .unit = "containers",
 	 .help = "yarn.scheduler.capacity.per-node-heartbeat.maximum-offswitch-assignments"},

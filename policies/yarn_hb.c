@@ -3,7 +3,9 @@
  * yarn.c's header comment says what is modelled).  Calls yarn_size.c.
  *
  * The ResourceManager assigns containers only when a node heartbeats:
- * node n at phase(n) + k nm_heartbeat, its phase keyed by (seed, node);
+ * node n at phase(n) + k nm_heartbeat, its phase keyed by (seed, node),
+ * until a container on it ends: then it beats at once, out of band, and
+ * that instant is its phase (oob_heartbeat; oob_beat below);
  * at most max_offswitch_assignments per heartbeat (Spark's requests name
  * no node: every assignment is off-switch), to the first active
  * applications in arrival order whose request fits.  An AM container
@@ -11,11 +13,14 @@
  * when assigned; an executor container waits in the RM until the Spark
  * AM's next allocate() poll takes it (initial_allocation_interval > 0).
  *
- * No event per node per heartbeat: nodes are kept in heartbeat order,
- * and one timer stands for the next heartbeat at which some request
- * fits (the first position from the cursor round where it fits: an
- * index per container size, as the pointer of the immediate mode).
- * Heartbeats that could assign nothing cost nothing. */
+ * No event per node per heartbeat: nodes are kept in heartbeat order on
+ * a ring (pol_ring.h: keys (phase, node id), or (phase, a sequence past
+ * every id) for a node that beat out of band), and one timer stands for
+ * the next heartbeat at which some request fits (the first node from
+ * the cursor round the ring where it fits, through the ring's fit bits
+ * per container size: O(log nodes)).  Heartbeats that could assign
+ * nothing cost nothing; an out-of-band beat moves its node on the ring,
+ * O(log nodes). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,9 +28,10 @@
 #include "util.h"
 #include "yarn_int.h"
 
-static int64_t next_beat(const struct yarn *y, int p, int64_t t)
+/* Node `node`'s first heartbeat at or after t. */
+static int64_t next_beat(const struct yarn *y, int node, int64_t t)
 {
-	int64_t ph = y->phase_us[p], per = y->k.nm_hb_us;
+	int64_t ph = y->phase_us[node], per = y->k.nm_hb_us;
 	return t <= ph ? ph : ph + (t - ph + per - 1) / per * per;
 }
 
@@ -104,52 +110,62 @@ static bool fits_node(const struct yarn *y, const struct clu *c, int node,
 	return yarn_fits(y, n, pol_clamp_cores(n->cores_free), n->mem_free, n->gpus_free, &sh);
 }
 
-/* The first position from `start` round whose node fits `want`, -1. */
-static int first_fit(struct yarn *y, const struct clu *c, int start, const struct pol_shape *want)
+/* A key of the ring (pol_ring.h): (phase, sequence). */
+struct hkey {
+	int64_t a, b;
+};
+
+static bool key_before(const struct yarn *y, int node, struct hkey k)
+{
+	return y->ring.ka[node] < k.a || (y->ring.ka[node] == k.a && y->ring.kb[node] < k.b);
+}
+
+/* The first node from key `start` round the ring whose node fits
+ * `want`, -1 if none: through the ring's fit bits, or (clu_plain_scan,
+ * or past the shapes it keeps) a walk round the ring, O(nodes log nodes). */
+static int first_fit(struct yarn *y, const struct clu *c, struct hkey start,
+		     const struct pol_shape *want)
 {
 	struct pol_shape sh = y->k.drc ? *want : (struct pol_shape){0, want->mem_mib, 0, 0};
-	const struct pol_tree *t = y->indexed ? pol_ix_tree(&y->ix, &sh) : NULL;
-	if (t) {
-		int p = pol_tree_min(t, start, c->n);
-		return p >= 0 ? p : pol_tree_min(t, 0, start);
-	}
-	for (int k = 0; k < c->n; k++) { /* O(nodes): the reference */
-		int p = (start + k) % c->n;
-		if (fits_node(y, c, y->order[p], want))
-			return p;
-	}
+	int bit = y->indexed ? pol_ring_shape(&y->ring, &sh) : -1;
+	if (bit >= 0)
+		return pol_ring_first(&y->ring, bit, start.a, start.b);
+	for (int x = pol_ring_at(&y->ring, start.a, start.b); x >= 0; x = pol_ring_next(&y->ring, x))
+		if (fits_node(y, c, x, want))
+			return x;
+	for (int x = pol_ring_at(&y->ring, INT64_MIN, INT64_MIN); x >= 0 && key_before(y, x, start);
+	     x = pol_ring_next(&y->ring, x))
+		if (fits_node(y, c, x, want))
+			return x;
 	return -1;
 }
 
-/* Where heartbeats not yet done begin now: positions from it beat at or
- * after now, those before it after now. */
-static int beat_start(const struct yarn *y, const struct sim *s)
+/* Where heartbeats not yet done begin now: nodes from this key on beat
+ * at or after now, those before it after now. */
+static struct hkey beat_start(const struct yarn *y, const struct sim *s)
 {
 	int64_t now = sim_now(s);
 	if (y->cur_us == now)
-		return y->cur;
-	int64_t m = now % y->k.nm_hb_us;
-	int lo = 0, hi = sim_cluster(s)->n; /* the first phase >= m */
-	while (lo < hi) {
-		int mid = (lo + hi) / 2;
-		if (y->phase_us[mid] < m)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+		return (struct hkey){y->cur_a, y->cur_b};
+	return (struct hkey){now % y->k.nm_hb_us, INT64_MIN};
 }
 
-/* The next heartbeat at which some request fits: its position and time;
+/* The next heartbeat at which some request fits: its node and time;
  * false if none.  Only the first application of each container size can
  * come first (ties go to the earlier). O(asking applications + sizes ×
  * log nodes). */
-static bool next_useful(struct yarn *y, struct sim *s, int *pos, int64_t *at)
+static bool next_useful(struct yarn *y, struct sim *s, int *node, int64_t *at)
 {
 	const struct clu *c = sim_cluster(s);
-	int n = c->n, start = beat_start(y, s), best = -1, njobs = sim_njobs(s), nseen = 0;
+	struct hkey start = beat_start(y, s);
+	int best = -1, njobs = sim_njobs(s), nseen = 0;
+	bool best_wraps = false;
+	/* the node that beats next: no other can come before it */
+	int head = pol_ring_at(&y->ring, start.a, start.b);
+	if (head < 0)
+		head = pol_ring_at(&y->ring, INT64_MIN, INT64_MIN);
 	struct pol_shape seen[8];
-	for (int job = pol_tree_min(&y->asking, 0, njobs); job >= 0 && best != 0;
+	for (int job = pol_tree_min(&y->asking, 0, njobs); job >= 0 && (best < 0 || best != head);
 	     job = pol_tree_min(&y->asking, job + 1, njobs)) {
 		struct pol_shape sh;
 		if (request(y, s, job, &sh) == RQ_NONE)
@@ -161,14 +177,22 @@ static bool next_useful(struct yarn *y, struct sim *s, int *pos, int64_t *at)
 			continue;
 		if (nseen < 8)
 			seen[nseen++] = sh;
-		int p = first_fit(y, c, start, &sh);
-		if (p >= 0 && (best < 0 || (p - start + n) % n < best))
-			best = (p - start + n) % n;
+		int x = first_fit(y, c, start, &sh);
+		if (x < 0)
+			continue;
+		/* round the ring from start: those at or after it first */
+		bool wraps = key_before(y, x, start);
+		if (best < 0 || wraps < best_wraps ||
+		    (wraps == best_wraps && key_before(y, x, (struct hkey){y->ring.ka[best],
+									  y->ring.kb[best]}))) {
+			best = x;
+			best_wraps = wraps;
+		}
 	}
 	if (best < 0)
 		return false;
-	*pos = (start + best) % n;
-	*at = next_beat(y, *pos, *pos >= start ? sim_now(s) : sim_now(s) + 1);
+	*node = best;
+	*at = next_beat(y, best, best_wraps ? sim_now(s) + 1 : sim_now(s));
 	return true;
 }
 
@@ -189,7 +213,7 @@ static void hold(struct yarn *y, int node, const struct pol_shape *sh, int sign)
 	y->held_cores[node] += sign * sh->cores;
 	y->held_gpus[node] += sign * sh->gpus;
 	if (y->indexed)
-		pol_ix_rekey(&y->ix, node);
+		pol_ring_touch(&y->ring, node);
 }
 
 /* Application a's first allocator poll at or after h (after its last
@@ -237,11 +261,24 @@ static void polled(const struct yarn *y, struct yarn_app *a, int64_t now)
 	a->poll_iv_us = iv;
 }
 
-static void launch_exec(struct sim *s, int job, int node, const struct pol_shape *sh)
+/* A container of application `job` launched on `node`: where it
+ * ends, that NodeManager heartbeats out of band (yarn_hb_finished). */
+static void launched(struct yarn *y, int job, int node)
+{
+	struct yarn_app *a = &y->app[job];
+	if (!y->k.oob)
+		return;
+	xgrow(&a->cnodes, &a->cap_cnodes, a->ncnodes + 1, sizeof *a->cnodes);
+	a->cnodes[a->ncnodes++] = node;
+}
+
+static void launch_exec(struct yarn *y, struct sim *s, int job, int node,
+			const struct pol_shape *sh)
 {
 	const struct sim_job *j = sim_job(s, job);
 	int role = j->shape->one_profile ? sim_next_role(j) : exec_role(j);
 	sim_launch_executor(s, job, role, node, sh->cores, sh->mem_mib, sh->gpus);
+	launched(y, job, node);
 }
 
 /* The AM's poll: it takes the containers assigned since, and asks for
@@ -260,7 +297,7 @@ static void on_poll(struct yarn *y, struct sim *s, int job)
 		hold(y, node, &sh, -1);
 		if (exec_wanted(j) > 0 && clu_fits(&sim_cluster(s)->nodes[node], sh.cores,
 						   sh.mem_mib, sh.gpus, false))
-			launch_exec(s, job, node, &sh);
+			launch_exec(y, s, job, node, &sh);
 	}
 	a->npromised = 0;
 	a->asked = exec_wanted(j);
@@ -276,13 +313,15 @@ static void assign(struct yarn *y, struct sim *s, int job, int node, enum req rq
 	const struct sim_job *j = sim_job(s, job);
 	if (rq == RQ_AM) {
 		sim_launch_executor(s, job, SIM_ROLE_AM, node, CLU_MILLI, sh->mem_mib, 0);
+		launched(y, job, node);
 		a->relaunch = -1;
 		if (j->live->ams_live == a->ams)
 			pol_queue_push(&y->parked, job);
 	} else if (rq == RQ_PS) {
 		sim_launch_executor(s, job, master_role(j), node, sh->cores, sh->mem_mib, sh->gpus);
+		launched(y, job, node);
 	} else if (!y->k.am_init_us) {
-		launch_exec(s, job, node, sh);
+		launch_exec(y, s, job, node, sh);
 	} else {
 		xgrow(&a->promised, &a->cap_promised, a->npromised + 1, sizeof *a->promised);
 		a->promised[a->npromised++] = node;
@@ -320,11 +359,12 @@ static void on_heartbeat(struct yarn *y, struct sim *s, uint32_t gen)
 	if (gen != (y->hb_gen & 0x3fffffffu))
 		return; /* superseded by an earlier one */
 	y->armed_us = -1;
-	int p;
+	int x;
 	int64_t at;
-	while (next_useful(y, s, &p, &at) && at == sim_now(s)) {
-		beat(y, s, y->order[p]);
-		y->cur = p + 1;
+	while (next_useful(y, s, &x, &at) && at == sim_now(s)) {
+		beat(y, s, x);
+		y->cur_a = y->ring.ka[x];
+		y->cur_b = y->ring.kb[x] + 1;
 		y->cur_us = at;
 	}
 	arm(y, s);
@@ -346,39 +386,49 @@ static void registered(struct yarn *y, struct sim *s)
 	}
 }
 
-struct beat_at {
-	int64_t ph;
-	int node;
-};
-
-static int cmp_beat(const void *pa, const void *pb) /* by phase, then node */
+/* A container on `node` ended (oob): its NodeManager heartbeats now, out
+ * of band, and then every nm_heartbeat from this beat (Hadoop 3.3.6:
+ * ContainerImpl.ContainerDoneTransition calls NodeStatusUpdater.
+ * sendOutofBandHeartBeat, whose notify wakes StatusUpdaterRunnable's
+ * heartbeatMonitor.wait(nextHeartBeatInterval) at once; the wait after
+ * that beat is the whole interval).  Its new place on the ring is its
+ * new phase, after every node of that phase (a sequence past every node
+ * id), so that it beats now even where this instant's beats of its
+ * phase are done: the next useful heartbeat is armed by the schedule
+ * hook that follows. */
+static void oob_beat(struct yarn *y, struct sim *s, int node)
 {
-	const struct beat_at *a = pa, *b = pb;
-	if (a->ph != b->ph)
-		return a->ph < b->ph ? -1 : 1;
-	return (a->node > b->node) - (a->node < b->node);
+	int64_t ph = sim_now(s) % y->k.nm_hb_us;
+	y->phase_us[node] = ph;
+	pol_ring_move(&y->ring, node, ph, (int64_t)y->ring.n + y->oob_seq++);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+/* A node's fit for the ring: yarn_fits, as pol_ix keys it. */
+static double ring_key(const void *ctx, const struct clu_node *n, int fc, int64_t fm, int fg,
+		       const struct pol_shape *sh)
+{
+	return yarn_fits(ctx, n, fc, fm, fg, sh) ? 0 : INFINITY;
 }
 
 void yarn_hb_init(struct yarn *y, struct sim *s)
 {
 	const struct clu *c = sim_cluster(s);
 	size_t n = (size_t)(c->n ? c->n : 1);
-	struct beat_at *v = xcalloc(n, sizeof *v);
+	y->phase_us = xcalloc(n, sizeof *y->phase_us);
+	int64_t *seq = xcalloc(n, sizeof *seq);
 	for (int i = 0; i < c->n; i++) {
 		struct rng_key k = rng_key(sim_seed(s), 0, YARN_RNG_HEARTBEAT, (uint32_t)i, 0, 0);
-		v[i].node = i;
-		v[i].ph = y->k.phase_zero ? 0 : (int64_t)(rng_u01(k, 0) * (double)y->k.nm_hb_us);
+		y->phase_us[i] = y->k.phase_zero ? 0 : (int64_t)(rng_u01(k, 0) * (double)y->k.nm_hb_us);
+		seq[i] = i; /* ties of phase in node order */
 	}
-	qsort(v, (size_t)c->n, sizeof *v, cmp_beat);
-	y->phase_us = xcalloc(n, sizeof *y->phase_us);
-	y->order = xcalloc(n, sizeof *y->order);
-	y->pos = xcalloc(n, sizeof *y->pos);
-	for (int i = 0; i < c->n; i++) {
-		y->phase_us[i] = v[i].ph;
-		y->order[i] = v[i].node;
-		y->pos[v[i].node] = i;
-	}
-	free(v);
+	pol_ring_init(&y->ring, c, ring_key, y, y->phase_us, seq);
+	free(seq);
 	y->held_gpus = xcalloc(n, sizeof *y->held_gpus);
 	y->cur_us = -1;
 	y->armed_us = -1;
@@ -387,11 +437,12 @@ void yarn_hb_init(struct yarn *y, struct sim *s)
 
 void yarn_hb_free(struct yarn *y)
 {
-	for (int i = 0; i < y->njobs; i++)
+	for (int i = 0; i < y->njobs; i++) {
 		free(y->app[i].promised);
+		free(y->app[i].cnodes);
+	}
 	free(y->phase_us);
-	free(y->order);
-	free(y->pos);
+	pol_ring_free(&y->ring);
 	free(y->held_gpus);
 }
 
@@ -424,11 +475,29 @@ void yarn_hb_finished(struct yarn *y, struct sim *s, int job)
 	free(a->promised);
 	a->promised = NULL;
 	a->npromised = a->cap_promised = 0;
+	/* its containers ended: each of their nodes heartbeats once, in
+	 * node order */
+	qsort(a->cnodes, (size_t)a->ncnodes, sizeof *a->cnodes, cmp_int);
+	for (int i = 0; i < a->ncnodes; i++)
+		if (i == 0 || a->cnodes[i] != a->cnodes[i - 1])
+			oob_beat(y, s, a->cnodes[i]);
+	free(a->cnodes);
+	a->cnodes = NULL;
+	a->ncnodes = a->cap_cnodes = 0;
 }
 
-void yarn_hb_lost(struct yarn *y, struct sim *s, int job, const struct sim_exec *x)
+void yarn_hb_lost(struct yarn *y, struct sim *s, int job, const struct sim_exec *x, int why)
 {
 	struct yarn_app *a = &y->app[job];
+	for (int i = 0; i < a->ncnodes; i++)
+		if (a->cnodes[i] == x->node) { /* the container is no more */
+			a->cnodes[i] = a->cnodes[--a->ncnodes];
+			/* a node that failed does not heartbeat; one that
+			 * lost a container (preempted) does */
+			if (why != SIM_WHY_NODE_FAILED)
+				oob_beat(y, s, x->node);
+			break;
+		}
 	if (x->role == SIM_ROLE_AM) {
 		/* The allocator dies with its AM: containers assigned
 		 * but not yet taken go back (the RM releases an

@@ -18,6 +18,7 @@
 #include "cluster.h"
 #include "pol_common.h"
 #include "pol_index.h"
+#include "pol_ring.h"
 #include "rng.h"
 #include "sim.h"
 
@@ -41,6 +42,12 @@ struct yconf {
 	int64_t nm_hb_us;         /* NodeManager heartbeat interval (nm_heartbeat);
 				     0: containers assigned at once */
 	bool phase_zero;          /* nm_heartbeat_phase zero: every node at 0 */
+	bool oob;                 /* oob_heartbeat: a NodeManager heartbeats when
+				     a container on it ends, its phase then */
+	int64_t nm_mib;           /* nm_memory_mb: every NodeManager's offer,
+				     MiB; 0: the node group's (yarn.c nm_mib) */
+	int nm_vcores;            /* nm_vcores: the same in vcores; 0: the
+				     group's */
 	int offswitch;            /* ...per-node-heartbeat.maximum-offswitch-assignments */
 	int64_t am_hb_us;         /* spark.yarn.scheduler.heartbeat.interval-ms */
 	int64_t am_init_us;       /* spark.yarn.scheduler.initial-allocation.interval;
@@ -70,6 +77,9 @@ struct yarn_app {
 	int64_t poll_iv_us;       /* the sleep after it */
 	int64_t next_alloc_us;    /* Spark's nextAllocationInterval */
 	int64_t poll_armed_us;    /* its pending poll timer, -1 if none */
+	int *cnodes;              /* oob: the node of each container it holds
+				     (a node once per container); owned */
+	int ncnodes, cap_cnodes;
 };
 
 /* Applications whose AMs are alike: as many, as large. */
@@ -103,8 +113,9 @@ struct yarn {
 	struct pol_tent t;
 	bool indexed;             /* false with clu_plain_scan: scan every
 				     node and every active application */
-	struct pol_ix ix;         /* per container size: the nodes with that
-				     much memory free (key 0, yarn_key) */
+	struct pol_ix ix;         /* nm_heartbeat 0: per container size, the
+				     nodes with that much memory free (key 0,
+				     yarn_key) */
 	struct pol_tree asking;   /* by job id: active applications that may
 				     get a container now (key 0) */
 	struct pol_queue parked;  /* active applications whose AMs are all
@@ -114,14 +125,16 @@ struct yarn {
 	bool hb;                  /* on */
 	int njobs;
 	int *held_gpus;           /* per node: GPUs assigned, not yet taken */
-	int64_t *phase_us;        /* by position: heartbeat phase, ascending */
-	int *order;               /* by position: its node */
-	int *pos;                 /* by node: its position */
-	int cur;                  /* the heartbeats at cur_us of positions below
-				     it are done */
+	int64_t *phase_us;        /* by node: its heartbeats' phase, [0, nm_heartbeat) */
+	struct pol_ring ring;     /* the nodes in heartbeat order: keys (phase,
+				     node id) */
+	int64_t cur_a, cur_b;     /* the heartbeats at cur_us of nodes whose
+				     keys are before (cur_a, cur_b) are done */
 	int64_t cur_us;
 	int64_t armed_us;         /* the pending heartbeat timer's time, -1 */
 	uint32_t hb_gen;          /* its generation: older ones are stale */
+	int64_t oob_seq;          /* out-of-band heartbeats so far: a moved
+				     node's second key is ring.n + this */
 };
 
 /* Policy timer tags: the kind in the low 2 bits, then a job or a
@@ -170,6 +183,6 @@ void yarn_hb_poll(struct yarn *y, struct sim *s, int job);
 /* Job `job` ended: what was assigned to it and never taken goes back. */
 void yarn_hb_finished(struct yarn *y, struct sim *s, int job);
 /* Executor x of job `job` was lost (exec_lost's heartbeat half). */
-void yarn_hb_lost(struct yarn *y, struct sim *s, int job, const struct sim_exec *x);
+void yarn_hb_lost(struct yarn *y, struct sim *s, int job, const struct sim_exec *x, int why);
 
 #endif

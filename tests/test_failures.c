@@ -415,6 +415,16 @@ static void numeric_switches(void)
 	CU_ASSERT_EQUAL(h_nexecs(), 4); /* the AM and 3 */
 	CU_ASSERT_EQUAL(sim_job(s, 0)->status, JOB_DONE);
 	h_done(s, c);
+	/* the same through yarn's switches: 8 GiB; 32 GiB of a 16 GiB node
+	 * (the node's); 2 vcores under the DRC (the AM and 1 executor) */
+	static const struct { const char *pol; int execs; } nms[] = {
+		{"sw8", 4}, {"sw32", 5}, {"drc2", 2}};
+	for (int k = 0; k < 3; k++) {
+		s = h_run("tests/scenarios/switches/yarn-nodemanager.yaml", nms[k].pol, 0, &c);
+		CU_ASSERT_EQUAL(h_nexecs(), nms[k].execs);
+		CU_ASSERT_EQUAL(sim_job(s, 0)->status, JOB_DONE);
+		h_done(s, c);
+	}
 
 	/* spark.deploy.defaultCores (standalone-default-cores.yaml) */
 	s = h_run("tests/scenarios/switches/standalone-default-cores.yaml", "unlimited", 0, &c);

@@ -17,6 +17,7 @@
 #include "json.h"
 #include "pol_common.h"
 #include "pol_index.h"
+#include "pol_ring.h"
 #include "registry.h"
 #include "rng.h"
 #include "scenario.h"
@@ -545,6 +546,93 @@ static void tree_as_scan(void)
 				CU_ASSERT_EQUAL(pol_tree_min(&t, lo, hi), scan_min(key, lo, hi));
 		pol_tree_free(&t);
 		free(key);
+	}
+}
+
+/* A ring's fit: memory only, as yarn's DefaultResourceCalculator. */
+static double ring_fit(const void *ctx, const struct clu_node *n, int fc, int64_t fm, int fg,
+		       const struct pol_shape *sh)
+{
+	(void)ctx, (void)n, (void)fc, (void)fg;
+	return fm >= sh->mem_mib ? 0 : INFINITY;
+}
+
+/* Whether node x's key (ka, kb) is before node y's. */
+static bool ring_before(const int64_t *ka, const int64_t *kb, int x, int64_t a, int64_t b)
+{
+	return ka[x] < a || (ka[x] == a && kb[x] < b);
+}
+
+/* pol_ring against a scan of the nodes in key order: random moves (few
+ * phases, so many ties broken by the second key), random changes of free
+ * memory, and after each the first node fitting each of 5 shapes from a
+ * random key round the ring; the ring's own walk is the key order. */
+static void ring_as_scan(void)
+{
+	static const int sizes[] = {1, 2, 3, 17, 64, 65, 1000};
+	uint32_t r = 4242;
+	for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+		int n = sizes[z];
+		struct clu c = {0};
+		c.n = n;
+		c.nodes = calloc((size_t)n, sizeof *c.nodes);
+		int64_t *ka = malloc((size_t)n * sizeof *ka), *kb = malloc((size_t)n * sizeof *kb);
+		for (int i = 0; i < n; i++) {
+			r = r * 1664525u + 1013904223u;
+			ka[i] = (r >> 8) % 7;
+			kb[i] = i;
+			c.nodes[i].mem_free = (r >> 16) % 5;
+		}
+		struct pol_ring g;
+		pol_ring_init(&g, &c, ring_fit, NULL, ka, kb);
+		int bits[5];
+		for (int k = 0; k < 5; k++) {
+			struct pol_shape sh = {0, k, 0, 0};
+			bits[k] = pol_ring_shape(&g, &sh);
+			CU_ASSERT_EQUAL(bits[k], k);
+		}
+		int64_t seq = n;
+		int bad = 0;
+		for (int step = 0; step < 400 && !bad; step++) {
+			r = r * 1664525u + 1013904223u;
+			int node = (int)((r >> 8) % (uint32_t)n);
+			if (r & 1) {
+				ka[node] = (r >> 4) % 7;
+				kb[node] = seq++;
+				pol_ring_move(&g, node, ka[node], kb[node]);
+			} else {
+				c.nodes[node].mem_free = (r >> 12) % 5;
+				pol_ring_touch(&g, node);
+			}
+			int64_t a = (r >> 16) % 8, b = (r >> 20) % (uint32_t)(seq + 1);
+			for (int k = 0; k < 5; k++) {
+				int want = -1, first = -1; /* the scan: from (a, b), else from the start */
+				for (int i = 0; i < n; i++) {
+					if (c.nodes[i].mem_free < k)
+						continue;
+					if (first < 0 || ring_before(ka, kb, i, ka[first], kb[first]))
+						first = i;
+					if (!ring_before(ka, kb, i, a, b) &&
+					    (want < 0 || ring_before(ka, kb, i, ka[want], kb[want])))
+						want = i;
+				}
+				bad += pol_ring_first(&g, bits[k], a, b) != (want >= 0 ? want : first);
+			}
+			/* the walk from (a, b) visits the nodes at or after it, in order */
+			int prev = -1, seen = 0;
+			for (int x = pol_ring_at(&g, a, b); x >= 0; x = pol_ring_next(&g, x), seen++) {
+				bad += ring_before(ka, kb, x, a, b);
+				bad += prev >= 0 && !ring_before(ka, kb, prev, ka[x], kb[x]);
+				prev = x;
+			}
+			int after = 0;
+			for (int i = 0; i < n; i++)
+				after += !ring_before(ka, kb, i, a, b);
+			bad += seen != after;
+		}
+		CU_ASSERT_EQUAL(bad, 0);
+		pol_ring_free(&g);
+		free(ka), free(kb), free(c.nodes);
 	}
 }
 
@@ -1551,6 +1639,7 @@ int test_suite_policies(void)
 		   {"angel: PS gang before tasks, under yarn, standalone, label-dual", angel_gang},
 		   {"wordcount, mnist_spark and angel together under every policy", three_types},
 		   {"pol_tree: the winner of any range is the first least key", tree_as_scan},
+		   {"pol_ring: the first fitting node from a key round a changing order", ring_as_scan},
 		   {"pol_jobset: the order, members and successors of a linked queue", jobset_as_queue},
 		   {"the node index never changes a decision (index vs plain scan), nor do the recounts or compactions", index_same_as_scan});
 	return 0;

@@ -107,6 +107,36 @@ static void heartbeats(void)
 	h_done(s, c);
 }
 
+/* Out-of-band heartbeats (oob.yaml, hand-computed there): a container
+ * ending at 0.3 s makes its node beat at 0.3, then 1.3, 2.3 s; with the
+ * switch off the node keeps its beats at 1.0, 2.0, 3.0 s; the AM takes
+ * what the beats assign at its own polls. */
+static void oob_heartbeats(void)
+{
+	static const struct {
+		const char *pol;
+		double am, x1, x2, end;
+	} want[] = {
+		{"oob", 0.3, 1.3, 2.3, 3.3},
+		{"fixed", 1.0, 2.0, 3.0, 4.0},
+		{"polls", 0.3, 1.7, 3.3, 3.7},
+	};
+	for (int k = 0; k < 3; k++) {
+		struct scn *c;
+		struct sim *s = h_run(YARN_DIR "oob.yaml", want[k].pol, 0, &c);
+		CU_ASSERT_EQUAL(h_nexecs(), 4);
+		expect_exec(0, 0.0, "n-0", c, s); /* a's AM */
+		h_expect_end(s, h_job(s, "a", 0), JOB_TIMED_OUT, S(0.3), "reservation-timeout");
+		CU_ASSERT_EQUAL(h_exec(0)->end_us, S(0.3));
+		CU_ASSERT_EQUAL(h_exec(1)->role, SIM_ROLE_AM);
+		expect_exec(1, want[k].am, "n-0", c, s);
+		expect_exec(2, want[k].x1, "n-0", c, s);
+		expect_exec(3, want[k].x2, "n-0", c, s);
+		h_expect_end(s, h_job(s, "b", 0), JOB_DONE, S(want[k].end), "");
+		h_done(s, c);
+	}
+}
+
 /* minRegisteredResourcesRatio 0.6 lets the first tasks start with 2 of
  * 3 executors up; maxRegisteredResourcesWaitingTime 3 s ends the wait
  * at 0.5 + 3 s (heartbeat.yaml). */
@@ -241,6 +271,7 @@ int test_suite_yarn(void)
 		   {"a 5-vcore executor fails at submission, either calculator", max_vcores},
 		   {"AM activation skips an AM over the limit, lets the next in", am_skip},
 		   {"heartbeats: one container per node per beat, AM polls", heartbeats},
+		   {"out-of-band heartbeats: a container's end, its node's new phase", oob_heartbeats},
 		   {"minRegisteredResourcesRatio and its waiting time", min_registered},
 		   {"an executor held by the gate and lost: the job waits for its replacement", held_loss},
 		   {"an AM lost with containers not yet taken: none launched without it", am_lost},
