@@ -477,7 +477,8 @@ void yarn_hb_finished(struct yarn *y, struct sim *s, int job)
 	a->npromised = a->cap_promised = 0;
 	/* its containers ended: each of their nodes heartbeats once, in
 	 * node order */
-	qsort(a->cnodes, (size_t)a->ncnodes, sizeof *a->cnodes, cmp_int);
+	if (a->ncnodes > 1)
+		qsort(a->cnodes, (size_t)a->ncnodes, sizeof *a->cnodes, cmp_int);
 	for (int i = 0; i < a->ncnodes; i++)
 		if (i == 0 || a->cnodes[i] != a->cnodes[i - 1])
 			oob_beat(y, s, a->cnodes[i]);
