@@ -7,6 +7,9 @@
 #include "cmd.h"
 
 #include <errno.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <stdbool.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -276,6 +279,78 @@ int cmd_max_memory(const char *cmd, const struct cmd_opt *opts, const struct cmd
 	fprintf(stderr, "hetsim %s: option '--max-memory' wants a size such as 8GiB or 512MiB "
 		"(B, KiB, MiB, GiB, TiB), or none, got '%s'\n", cmd, v);
 	return -1;
+}
+
+int cmd_max_stall(const char *cmd, const struct cmd_opt *opts, const struct cmd_args *a)
+{
+	const char *v = cmd_get(opts, a, "max-stall");
+	sim_max_stall = 0;
+	if (!v)
+		return 0;
+	char *end;
+	errno = 0;
+	unsigned long long x = strtoull(v, &end, 10);
+	if (errno || end == v || *end || *v == '-' || *v == '+' || x < 1) {
+		fprintf(stderr, "hetsim %s: option '--max-stall' wants a count of events, at least 1, "
+			"got '%s'\n", cmd, v);
+		return -1;
+	}
+	sim_max_stall = x;
+	return 0;
+}
+
+/* Warn of a periodic check or timer that gives more than POL_PERIOD_RATE
+ * events a simulated second: Spark's speculation check (while tasks
+ * run), a policy's rounds (a switch marked period).  Its clock moves, so
+ * the no-progress watchdog never stops such a run: it is only slow.
+ * Returns the warnings, written to f. */
+int cmd_rate_warnings(const struct scn *s, FILE *f)
+{
+	int warnings = 0;
+	if (s->spec.enabled && 1e6 / (double)s->spec.interval_us > POL_PERIOD_RATE) {
+		fprintf(f, "%s:%d:%d: warning: speculation interval of %g s: a check every interval "
+		       "while tasks run, %.0f events a simulated second (more than %d): each "
+		       "simulated hour takes %.3g events\n", s->spec.pos.file, s->spec.pos.line,
+		       s->spec.pos.col, (double)s->spec.interval_us / 1e6,
+		       1e6 / (double)s->spec.interval_us, POL_PERIOD_RATE,
+		       3.6e9 / (double)s->spec.interval_us);
+		warnings++;
+	}
+	for (int p = 0; p < s->npolicies; p++) {
+		const struct scn_policy *pol = &s->policies[p];
+		for (int k = 0; k < pol->nparams; k++) {
+			const struct scn_param *q = &pol->params[k];
+			const struct pol_param *d = pol->ops ? pol->ops->params : NULL;
+			while (d && d->key && strcmp(d->key, q->key))
+				d++;
+			if (!d || !d->key || !d->period || q->num <= 0 ||
+			    1e6 / q->num <= POL_PERIOD_RATE)
+				continue;
+			fprintf(f, "%s:%d:%d: warning: policy '%s' switch '%s' of %g s: a timer every %g s "
+			       "while jobs are active, %.0f events a simulated second (more than %d): "
+			       "each simulated hour takes %.3g events\n", q->pos.file, q->pos.line,
+			       q->pos.col, pol->name, q->key, q->num / 1e6, q->num / 1e6, 1e6 / q->num,
+			       POL_PERIOD_RATE, 3.6e9 / q->num);
+			warnings++;
+		}
+	}
+	return warnings;
+}
+
+int cmd_io_errno(FILE *f, int e)
+{
+	if (e && e != EIO)
+		return e;
+	struct stat st;
+	struct rlimit rl;
+	struct statvfs vs;
+	int fd = fileno(f);
+	if (fd >= 0 && !fstat(fd, &st) && !getrlimit(RLIMIT_FSIZE, &rl) &&
+	    rl.rlim_cur != RLIM_INFINITY && (unsigned long long)st.st_size >= rl.rlim_cur)
+		return EFBIG;
+	if (fd >= 0 && !fstatvfs(fd, &vs) && vs.f_bavail == 0)
+		return ENOSPC;
+	return EIO;
 }
 
 int cmd_policy_named(const struct scn *s, const char *name, struct scn_policy *out)

@@ -62,6 +62,23 @@ void cmd_help(const char *cmd, const char *usage, const char *about,
  * what a load may plan for; absent: the machine's available memory);
  * -1 and a message if bad. */
 int cmd_max_memory(const char *cmd, const struct cmd_opt *opts, const struct cmd_args *a);
+/* --max-stall N: the no-progress watchdog's bound for the runs the
+ * command makes (sim_max_stall); 0 or absent: the default.  Prints the
+ * message and returns -1 on a bad value. */
+int cmd_max_stall(const char *cmd, const struct cmd_opt *opts, const struct cmd_args *a);
+/* Why writes to f failed, its error flag set and errno no longer the
+ * failing write's: e if it says (nonzero, not EIO), else EFBIG when f's
+ * file has reached the file size limit (ulimit -f), ENOSPC when its file
+ * system has no block left, else EIO.  Call it before fclose. */
+int cmd_io_errno(FILE *f, int e);
+
+/* Warn, into f, of Spark's speculation check or a policy's rounds (a
+ * switch marked period) giving more than POL_PERIOD_RATE events a
+ * simulated second, at the value's position; the warnings' count.
+ * `validate` (stdout) and `run` (stderr) call it. */
+int cmd_rate_warnings(const struct scn *s, FILE *f);
+#define CMD_MAXSTALL_OPT {"max-stall", 0, "N", "stop a run whose clock stands still for more " \
+	"than N events (default 10 x (jobs + tasks + nodes) + 1000)"}
 #define CMD_MAXMEM_OPT {"max-memory", 0, "SIZE", "the memory a load may plan for: a run, a " \
 			"sweep's points, a trace (8GiB; none: no guard; default: what this " \
 			"machine has available)"}

@@ -6,6 +6,7 @@
 #include "registry.h"
 #include "load.h"
 #include "cmd.h"
+#include "guard.h"
 #include "hetsim/policy.h"
 
 #include <errno.h>
@@ -42,6 +43,7 @@ static const struct cmd_opt run_opts[] = {
 				  "Chrome trace-event JSON (Perfetto, chrome://tracing)"},
 	PLUGIN_OPT,
 	CMD_MAXMEM_OPT,
+	CMD_MAXSTALL_OPT,
 	{"quiet", 'q', NULL, "print no table"},
 	{"help", 'h', NULL, "show this help"},
 	{NULL, 0, NULL, NULL},
@@ -112,7 +114,7 @@ static int cmd_run(int argc, char **argv)
 			o.policies[o.npolicies++] = a.val[i];
 		}
 
-	if (cmd_max_memory("run", run_opts, &a))
+	if (cmd_max_memory("run", run_opts, &a) || cmd_max_stall("run", run_opts, &a))
 		return 2;
 	if (cmd_load_plugins(run_opts, &a))
 		return 1;
@@ -226,7 +228,7 @@ static int cmd_validate(int argc, char **argv)
 			nodes += s->groups[g].count;
 		for (int g = 0; g < s->njobgroups; g++)
 			jobs += s->jobs[g].count;
-		int w = placement_warnings(sw);
+		int w = placement_warnings(sw) + cmd_rate_warnings(s, stdout);
 		cmd_trace_warnings(s, stdout);
 		char pts[32] = "", wt[32] = "";
 		if (sw->npoints > 1)
@@ -423,6 +425,8 @@ int cmd_main(int argc, char **argv)
 	 * be reported by the writer, instead of killing hetsim between the
 	 * files of a set */
 	signal(SIGXFSZ, SIG_IGN);
+	/* a fault or a stop removes what this process was writing */
+	cmd_guard_install();
 	if (argc < 2) {
 		usage(stderr);
 		return 2;
@@ -437,8 +441,19 @@ int cmd_main(int argc, char **argv)
 		return 0;
 	}
 	for (int i = 0; i < ARRAY_LEN(commands); i++)
-		if (strcmp(c, commands[i].name) == 0)
-			return commands[i].fn(argc - 2, argv + 2);
+		if (strcmp(c, commands[i].name) == 0) {
+			int rc = commands[i].fn(argc - 2, argv + 2);
+			/* what went to standard output must have arrived (a full
+			 * disk, ulimit -f): else it failed, whatever it said */
+			errno = 0;
+			if (fflush(stdout) || ferror(stdout)) {
+				fprintf(stderr, "hetsim %s: cannot write the standard output: %s\n", c,
+					strerror(cmd_io_errno(stdout, errno)));
+				clearerr(stdout);
+				return rc ? rc : 1;
+			}
+			return rc;
+		}
 	const char *names[ARRAY_LEN(commands)];
 	for (int i = 0; i < ARRAY_LEN(commands); i++)
 		names[i] = commands[i].name;

@@ -53,6 +53,7 @@ static const struct cmd_opt cmp_opts[] = {
 	{"replications", 'r', "N", "replications of each workload (default: each scenario's)"},
 	{"output", 'o', "DIR", "write the leaderboard and figures there (default "
 			       "results/compare)"},
+	CMD_MAXSTALL_OPT,
 	{"quiet", 'q', NULL, "no table"},
 	{"help", 'h', NULL, "show this help"},
 	{NULL, 0, NULL, NULL},
@@ -266,7 +267,8 @@ static void md_num(FILE *f, const struct plot_ci95 *c, int prec)
 int cmd_compare(int argc, char **argv)
 {
 	struct cmd_args a;
-	if (cmd_parse("compare", cmp_opts, argc, argv, &a))
+	if (cmd_parse("compare", cmp_opts, argc, argv, &a) ||
+	    cmd_max_stall("compare", cmp_opts, &a))
 		return 2;
 	if (cmd_get(cmp_opts, &a, "help")) {
 		cmd_help("compare", "SCENARIO|SWF... [options]",
@@ -384,9 +386,12 @@ int cmd_compare(int argc, char **argv)
 				double fig[NF];
 				scn_offer_order(sc, (uint32_t)k);
 				struct sim *s = sim_new(sc, &pols[p], (uint32_t)k, err, sizeof err);
-				if (!s || sim_run(s)) {
+				int src = s ? sim_run(s) : 0;
+				if (!s || src) {
+					char why[2048];
 					fprintf(stderr, "hetsim compare: %s under %s, replication %d: %s\n",
-						sc->name, pols[p].name, k, s ? "the run failed" : err);
+						sc->name, pols[p].name, k,
+						s ? sim_stop_why(s, src, why, sizeof why) : err);
 					sim_free(s);
 					rc = 1;
 					break;
@@ -411,9 +416,10 @@ int cmd_compare(int argc, char **argv)
 		scn_free(sc);
 	}
 	bool jbad = ferror(jf) != 0;
+	int je = jbad ? cmd_io_errno(jf, errno) : 0;
 	if ((fclose(jf) || jbad) && !rc) {
 		fprintf(stderr, "hetsim compare: cannot write %s: %s\n", tmpp,
-			strerror(jbad ? EIO : errno));
+			strerror(jbad ? je : errno));
 		rc = 1;
 	}
 	if (rc)
@@ -474,7 +480,7 @@ int cmd_compare(int argc, char **argv)
 		}
 		errno = 0;
 		bool bad = ferror(fc) || ferror(fm);
-		int e = errno ? errno : EIO;
+		int e = bad ? cmd_io_errno(ferror(fc) ? fc : fm, errno) : EIO;
 		if (fclose(fc) && !bad)
 			bad = true, e = errno;
 		if (fclose(fm) && !bad)
@@ -504,7 +510,7 @@ int cmd_compare(int argc, char **argv)
 								rows[w][p].bin_sum[b] / rows[w][p].bin_n[b]);
 			errno = 0;
 			bad = ferror(fz) != 0;
-			int e = errno ? errno : EIO;
+			int e = bad ? cmd_io_errno(fz, errno) : EIO;
 			if (fclose(fz) && !bad)
 				bad = true, e = errno;
 			errno = e;

@@ -106,8 +106,11 @@ static int run_one(const struct scn *sc, int p, const struct frag_target *tw, st
 		return -1;
 	struct xlist xl = {0};
 	sim_set_exec_sink(s, sink, &xl);
-	if (sim_run(s)) {
-		snprintf(err, errlen, "the run of policy %s failed", sc->policies[p].name);
+	int rc = sim_run(s);
+	if (rc) {
+		char why[1024];
+		snprintf(err, errlen, "the run of policy %s failed: %s", sc->policies[p].name,
+			 sim_stop_why(s, rc, why, sizeof why));
 		sim_free(s);
 		free(xl.x);
 		return -1;

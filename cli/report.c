@@ -1086,7 +1086,7 @@ int cmd_report(int argc, char **argv)
 		errno = 0; /* a write that fails sets it (EFBIG, ENOSPC); none resets it */
 		write_page(&r, title, kind);
 		bool bad = fflush(r.o) != 0 || ferror(r.o) != 0;
-		int e = errno ? errno : EIO;
+		int e = bad ? cmd_io_errno(r.o, errno) : EIO;
 		if (fclose(r.o) && !bad)
 			bad = true, e = errno;
 		if (bad) {

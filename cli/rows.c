@@ -13,6 +13,8 @@
 
 #include "metrics.h"
 #include "scenario.h"
+#include "cmd.h"
+#include "guard.h"
 #include "sim.h"
 #include "util.h"
 
@@ -156,19 +158,49 @@ static void file_path(char *buf, size_t len, const struct rows_files *o, int i, 
 	snprintf(buf, len, "%s/%s%s", o->dir, o->names[i], tmp ? ".tmp" : "");
 }
 
+/* rows_mkdirs, each folder it makes told to the guard (o->dir_slot), so
+ * that a fault or a failed set removes them, the deepest first. */
+static int mkdirs_guarded(struct rows_files *o)
+{
+	char p[4096];
+	snprintf(p, sizeof p, "%s", o->dir);
+	for (char *c = p + 1;; c++) {
+		bool end = !*c;
+		if (*c != '/' && !end)
+			continue;
+		*c = '\0';
+		if (mkdir(p, 0777) == 0) {
+			if (o->ndirs < (int)(sizeof o->dir_slot / sizeof o->dir_slot[0])) {
+				o->dir_len[o->ndirs] = (int)(c - p);
+				o->dir_slot[o->ndirs++] = cmd_guard_dir(p);
+			}
+		} else if (errno != EEXIST) {
+			return -1;
+		}
+		if (end)
+			return 0;
+		*c = '/';
+	}
+}
+
 int rows_files_open(struct rows_files *o)
 {
 	char p[4200];
 	for (int i = 0; i < o->n; i++)
 		o->f[i] = NULL;
+	for (int i = 0; i <= ROWS_FILES_MAX; i++)
+		o->tmp_slot[i] = -1;
+	o->ndirs = 0;
 	struct stat st;
 	o->made = stat(o->dir, &st) != 0;
-	if (rows_mkdirs(o->dir)) {
+	if (mkdirs_guarded(o)) {
 		fprintf(stderr, "hetsim %s: cannot create %s: %s\n", o->cmd, o->dir, strerror(errno));
+		rows_files_close(o, false);
 		return -1;
 	}
 	for (int i = 0; i < o->n; i++) {
 		file_path(p, sizeof p, o, i, true);
+		o->tmp_slot[i] = cmd_guard_file(p);
 		if (!(o->f[i] = fopen(p, "w"))) {
 			fprintf(stderr, "hetsim %s: cannot write %s: %s\n", o->cmd, p, strerror(errno));
 			rows_files_close(o, false);
@@ -209,10 +241,11 @@ static bool in_set(const struct rows_files *o, const char *name)
  * .tmp has; committed last (commit), so that a set cut short during its
  * renames (a crash) is told by its sizes: the old manifest is still in
  * place and some files are new (rows_check_set). */
-static int write_manifest(const struct rows_files *o)
+static int write_manifest(struct rows_files *o)
 {
 	char tmp[4200], p[4200];
 	snprintf(tmp, sizeof tmp, "%s/%s.tmp", o->dir, ROWS_MANIFEST);
+	o->tmp_slot[o->n] = cmd_guard_file(tmp);
 	FILE *f = fopen(tmp, "w");
 	if (!f)
 		return -1;
@@ -231,7 +264,7 @@ static int write_manifest(const struct rows_files *o)
 		fprintf(f, "%s,%lld\n", o->names[i], (long long)st.st_size);
 	}
 	bool bad = ferror(f) != 0;
-	int e = bad ? EIO : 0;
+	int e = bad ? cmd_io_errno(f, 0) : 0;
 	if (fclose(f) && !e)
 		e = errno;
 	if (bad || e) {
@@ -355,7 +388,7 @@ int rows_files_close(struct rows_files *o, bool ok)
 		if (!o->f[i])
 			continue;
 		bool bad = ferror(o->f[i]) != 0;
-		errno = bad ? EIO : 0;
+		errno = bad ? cmd_io_errno(o->f[i], 0) : 0;
 		if (fclose(o->f[i]) || bad) {
 			if (ok)
 				fprintf(stderr, "hetsim %s: cannot write %s/%s: %s\n", o->cmd, o->dir,
@@ -378,8 +411,20 @@ int rows_files_close(struct rows_files *o, bool ok)
 			file_path(tmp, sizeof tmp, o, i, true);
 			remove(tmp);
 		}
-	if (!ok && o->made)
-		rmdir(o->dir); /* the folder it made, empty again: nothing left of it */
+	for (int i = 0; i <= ROWS_FILES_MAX; i++) { /* renamed or removed */
+		cmd_guard_done(o->tmp_slot[i]);
+		o->tmp_slot[i] = -1;
+	}
+	/* the folders it made, empty again: nothing left of them (the
+	 * deepest first: each inside the one made before it) */
+	for (int k = o->ndirs - 1; k >= 0 && !ok; k--) {
+		char made[4096];
+		snprintf(made, sizeof made, "%.*s", o->dir_len[k], o->dir);
+		rmdir(made);
+	}
+	for (int k = 0; k < o->ndirs; k++)
+		cmd_guard_done(o->dir_slot[k]);
+	o->ndirs = 0;
 	/* the files of the set before (its manifest's) that this one does not
 	 * write go, so that no stale file sits beside new ones; files hetsim
 	 * did not list (a folder made by hand, an older hetsim's) stay */

@@ -92,6 +92,14 @@ struct rows_files {
 	FILE *f[ROWS_FILES_MAX];   /* open files, by name index */
 	bool made;                 /* rows_files_open made the folder: a set
 				      that fails takes it away again */
+	/* what a fault would remove (guard.h): each .tmp, and each folder
+	 * of the path rows_files_open made (a set that fails removes them
+	 * too); -1: none */
+	int tmp_slot[ROWS_FILES_MAX + 1];
+	int dir_slot[32];
+	int dir_len[32];           /* each made folder: the length of dir's
+				      prefix that names it */
+	int ndirs;
 };
 int rows_files_open(struct rows_files *o);
 /* Close the set; when ok, commit it: each .tmp renamed into place, the

@@ -686,8 +686,10 @@ int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *di
 	if (s->cost.builtin && !o->quiet)
 		fprintf(stderr, "note: %s names no cost_model: using the built-in default, the "
 			"assumed figures of " SCN_DEFAULT_MODEL "\n", s->path);
-	if (!o->quiet)
+	if (!o->quiet) {
 		cmd_trace_warnings(s, stderr);
+		cmd_rate_warnings(s, stderr);
+	}
 	if (s->sweep_points > 1 && !o->quiet)
 		fprintf(stderr, "note: %s has a sweep block of %d points; run takes point 0 "
 			"(hetsim sweep runs them all)\n", s->path, s->sweep_points);
@@ -752,6 +754,8 @@ int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *di
 			int failed = sim_run(sim);
 			if (w.drawn)
 				fprintf(stderr, "\r\033[K");
+			if (cmd_stopped) /* (after the watch's last look: a short run) */
+				failed = SIM_STOPPED;
 			if (failed == SIM_STOPPED) {
 				bgq_call(oc.q, out_drop, &oc);
 				bgq_stop(oc.q);
@@ -768,10 +772,11 @@ int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *di
 				hand_jobs(&oc, sim_njobs(sim));
 			bgq_call(oc.q, failed ? out_drop : out_finish, &oc);
 			if (failed) {
+				char why[2048];
 				bgq_stop(oc.q);
-				fprintf(stderr, "hetsim run: %s: policy %s, replication %d: simulated time "
-					"passes %lld years; no results written\n", s->path, pols[p].name,
-					r, (long long)(SIM_TIME_MAX / US_PER_S / 31557600));
+				fprintf(stderr, "hetsim run: %s: policy %s, replication %d: %s; no results "
+					"written\n", s->path, pols[p].name, r,
+					sim_stop_why(sim, failed, why, sizeof why));
 				sim_free(sim);
 				rc = 1;
 				break;

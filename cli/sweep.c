@@ -203,10 +203,11 @@ int sw_run_one(const struct plan *pl, long i, char **text, size_t *len)
 	if (!sim) {
 		n = strlen(buf);
 		rc = -1;
-	} else if (sim_run(sim)) {
-		snprintf(buf, sizeof buf, "%s: point %d, policy %s, replication %d: simulated "
-			 "time passes %lld years; no results written", s->path, r->point,
-			 pol->name, r->rep, (long long)(SIM_TIME_MAX / US_PER_S / 31557600));
+	} else if ((rc = sim_run(sim)) != 0) {
+		char why[2048];
+		snprintf(buf, sizeof buf, "%s: point %d, policy %s, replication %d: %s; no results "
+			 "written", s->path, r->point, pol->name, r->rep,
+			 sim_stop_why(sim, rc, why, sizeof why));
 		n = strlen(buf);
 		rc = -1;
 	} else {

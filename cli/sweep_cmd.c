@@ -215,6 +215,7 @@ static const struct cmd_opt sweep_opts[] = {
 	{"plugin", 0, "FILE", "load a policy plugin (a shared object: docs/writing-a-policy.md) "
 			      "and register its policy; repeatable"},
 	CMD_MAXMEM_OPT,
+	CMD_MAXSTALL_OPT,
 	{"resume", 0, "DIR", "finish the interrupted sweep of DIR (its scenario and options "
 			     "from DIR/sweep.state; the runs it holds are not run again)"},
 	{"quiet", 'q', NULL, "print no table, no notes and no progress"},
@@ -507,7 +508,8 @@ static int sweep_main(int argc, char **argv, struct state *resumed)
 		fprintf(stderr, "hetsim sweep: expected one SCENARIO file, got %d arguments\n", a.npos);
 		return 2;
 	}
-	if (sweep_options(&a, &o) || cmd_max_memory("sweep", sweep_opts, &a))
+	if (sweep_options(&a, &o) || cmd_max_memory("sweep", sweep_opts, &a) ||
+	    cmd_max_stall("sweep", sweep_opts, &a))
 		return 2;
 	char err[1024];
 	struct scn_sweep *sw = NULL;

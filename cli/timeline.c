@@ -12,6 +12,7 @@
  * written per track in time order, so a track's times never go back.
  */
 #include "timeline.h"
+#include "cmd.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -278,7 +279,7 @@ int tl_finish(struct tl *t, char *err, size_t errlen)
 	fputs("\n]}\n", t->f);
 	errno = 0;
 	bool bad = fflush(t->f) != 0 || ferror(t->f) != 0;
-	int e = errno ? errno : EIO;
+	int e = bad ? cmd_io_errno(t->f, errno) : EIO;
 	if (fclose(t->f) != 0 && !bad) {
 		bad = true;
 		e = errno;

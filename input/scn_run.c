@@ -25,6 +25,7 @@ static int load_speculation(struct ld *ld, const struct yn *v, struct scn_specul
 	if (CHECK_MAP(ld, v, "speculation", speculation_keys) < 0)
 		return -1;
 	sp->enabled = true;
+	sp->pos = scn_pos_at(ld, (e = yn_get(v, "interval")) ? e : v);
 	if ((e = yn_get(v, "enabled"))) {
 		if (e->kind != YN_SCALAR || !scn_is_bool(e->str))
 			return scn_fail(ld, e, "expected true or false for enabled, got %s", scn_got(ld, e));

@@ -507,7 +507,7 @@ static void gav_fini(void *st)
 }
 
 static const struct pol_param gav_params[] = {
-	{.key = "round", .type = POL_TIME, .def = "6min", .lo = 1000, .hi = 86400e6,
+	{.key = "round", .type = POL_TIME, .def = "6min", .lo = 1000, .hi = 86400e6, .period = true,
 	 .def_num = 360e6, .help = "a scheduling round: the allocation re-solved and given out, "
 				  "preempting"},
 	{.key = "resolve", .type = POL_TIME, .def = "0s", .lo = 0, .hi = 86400e6, .def_num = 0,

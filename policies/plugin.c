@@ -111,8 +111,8 @@ static void bad(const struct hetsim *h, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	if (h && h->s)
-		sim_die(h->s, "plugin policy %s (%s): %s", h->p->hp->name, h->p->file, msg);
+	if (h && h->s) /* sim_die names the policy, its file and its hook */
+		sim_die(h->s, "%s", msg);
 	fprintf(stderr, "hetsim: plugin policy %s (%s): %s\n", h ? h->p->hp->name : "?",
 		h ? h->p->file : "?", msg);
 	abort();
@@ -420,6 +420,7 @@ static int load_table(struct plugin *p, const char *path, char *err, size_t errl
 	p->salt = h;
 	p->ops = (struct policy_ops){
 		.name = hp->name,
+		.file = p->file,
 		.summary = hp->summary ? hp->summary : "",
 		.params = p->params,
 		.uses_labels = hp->flags & HETSIM_USES_LABELS,

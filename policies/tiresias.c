@@ -502,6 +502,7 @@ static const struct pol_param tir_params[] = {
 	{.key = "max_preempt", .type = POL_INT, .def = "-1", .lo = -1, .hi = 1000, .def_num = -1,
 	 .help = "a job preempted this many times is not preempted again; -1: no bound"},
 	{.key = "round", .type = POL_TIME, .def = "0s", .lo = 0, .hi = 86400e6, .def_num = 0,
+	 .period = true,
 	 .help = "how often the queues are recomputed besides events and wake-ups; 0: never"},
 	{.key = NULL},
 };

@@ -272,6 +272,7 @@ struct scn_policy {
 /* Spark's speculative execution (spark.speculation.*), for every job
  * whose tasks the kernel dispatches. */
 struct scn_speculation {
+	struct scn_pos pos;    /* its interval's, else the block's (validate) */
 	bool enabled;          /* spark.speculation, default false */
 	int64_t interval_us;   /* .interval, default 100 ms */
 	double multiplier;     /* .multiplier, default 1.5 */

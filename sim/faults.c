@@ -42,7 +42,7 @@ static void policy_exec_lost(struct sim *s, int job, const struct sim_exec *x, i
 {
 	if (!s->ops->exec_lost)
 		return;
-	pol_enter(s);
+	pol_enter(s, "exec_lost");
 	s->ops->exec_lost(s->pst, s, job, x, why);
 	pol_leave(s);
 }

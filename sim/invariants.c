@@ -1,14 +1,17 @@
 /* invariants.c - the kernel's broken invariants: the message and abort
- * (sim_die), and the recount of a node from its executors and tasks
+ * (sim_die), where a fault struck (sim_fault_where, for a signal
+ * handler), and the recount of a node from its executors and tasks
  * (with sim_recount, after every change; and of every node at the end
  * of a run).  Calls nothing of the kernel's; reads the records only.
  */
 #include "kernel.h"
+#include "policy.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const char *const ev_names[] = {"arrival", "executor-ready", "task-end",
 				       "job-timer", "executor-timer", "policy-timer",
@@ -26,17 +29,101 @@ void sim_die(const struct sim *s, const char *fmt, ...)
 	vdie(s, fmt, ap);
 }
 
+volatile sig_atomic_t sim_died;
+
 static void vdie(const struct sim *s, const char *fmt, va_list ap)
 {
-	char t[32], msg[1024];
+	char t[32], msg[1536];
 	int n = snprintf(msg, sizeof msg, "hetsim: broken invariant at t=%s s", fmt_us(s->now, t));
 	if (s->in_event)
 		n += snprintf(msg + n, sizeof msg - (size_t)n, " (event %" PRIu64 ", %s of %u)",
 			      s->tot.events, ev_names[s->cur_kind], s->cur_obj);
+	if (s->pol_depth > 0 || s->setup_hook) /* the policy asked for it: name it */
+		n += snprintf(msg + n, sizeof msg - (size_t)n, " in policy '%s'%s%s%s, hook %s",
+			      s->pcfg->name, s->ops->file ? " (a plugin: " : "",
+			      s->ops->file ? s->ops->file : "", s->ops->file ? ")" : "",
+			      s->pol_hook ? s->pol_hook : "?");
 	n += snprintf(msg + n, sizeof msg - (size_t)n, ": ");
 	vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
 	fprintf(stderr, "%s\n", msg); /* one write: the line arrives whole */
+	sim_died = 1; /* said: a signal handler need not say it again */
 	abort();
+}
+
+/* ---- where a fault struck -------------------------------------------- */
+
+/* The simulation this thread runs (sim_new's init hook, sim_run, sim_free's
+ * fini), for sim_fault_where; NULL between runs. */
+static _Thread_local const struct sim *running;
+
+void k_set_running(const struct sim *s)
+{
+	running = s;
+}
+
+/* Bounded appends for a signal handler: no stdio, no allocation. */
+struct fw {
+	char *b;
+	size_t n, cap;
+};
+
+static void fw_str(struct fw *w, const char *s)
+{
+	for (; s && *s && w->n + 1 < w->cap; s++)
+		w->b[w->n++] = *s;
+}
+
+static void fw_u64(struct fw *w, uint64_t v)
+{
+	char d[24];
+	*wr_u64(d, v) = '\0';
+	fw_str(w, d);
+}
+
+size_t sim_fault_where(char *buf, size_t len)
+{
+	const struct sim *s = running;
+	struct fw w = {buf, 0, len};
+	if (!len)
+		return 0;
+	if (s) {
+		char t[32];
+		if (s->pol_depth > 0 || s->setup_hook) {
+			fw_str(&w, "policy '");
+			fw_str(&w, s->pcfg->name);
+			fw_str(&w, "'");
+			if (s->ops->file) {
+				fw_str(&w, " (a plugin: ");
+				fw_str(&w, s->ops->file);
+				fw_str(&w, ")");
+			}
+			fw_str(&w, ", its hook ");
+			fw_str(&w, s->pol_hook ? s->pol_hook : "?");
+		} else if (s->in_event) {
+			fw_str(&w, "the kernel or a job model (policy '");
+			fw_str(&w, s->pcfg->name);
+			fw_str(&w, "'), handling a ");
+			fw_str(&w, ev_names[s->cur_kind]);
+			fw_str(&w, " event of ");
+			fw_u64(&w, s->cur_obj);
+		} else {
+			fw_str(&w, "the kernel (policy '");
+			fw_str(&w, s->pcfg->name);
+			fw_str(&w, "')");
+		}
+		fw_str(&w, ", at simulated time ");
+		*wr_us(t, s->now) = '\0';
+		fw_str(&w, t);
+		fw_str(&w, " s");
+	}
+	buf[w.n] = '\0';
+	return w.n;
+}
+
+/* An event kind's name, for messages. */
+const char *k_ev_name(int kind)
+{
+	return ev_names[kind];
 }
 
 bool sim_recount = SIM_CHECK_EVERY_EVENT;
@@ -148,4 +235,62 @@ void k_check_all(const struct sim *s)
 		sim_die(s, "cluster free totals (%" PRId64 ", %" PRId64 ", %" PRId64
 		    ") differ from the nodes' (%" PRId64 ", %" PRId64 ", %" PRId64 ")",
 		    s->clu.free_cores, s->clu.free_mem_mib, s->clu.free_gpus, fc, fm, fg);
+}
+
+/* ---- why a run stopped ------------------------------------------------- */
+
+/* What keeps firing, by the kind of event most counted at the stalled
+ * instant. */
+static const char *firing(const struct sim *s, int kind, char *buf, size_t len)
+{
+	switch (kind) {
+	case EV_POLICY_TIMER:
+		snprintf(buf, len, "timers of policy '%s'%s%s%s", s->pcfg->name,
+			 s->ops->file ? " (a plugin: " : "", s->ops->file ? s->ops->file : "",
+			 s->ops->file ? ")" : "");
+		return buf;
+	case EV_SPECULATE:
+		return "Spark's speculation checks (the scenario's speculation interval)";
+	case EV_JOB_TIMER:
+		return "job models' timers";
+	case EV_EXEC_TIMER:
+		return "executors' timers (a job model's, or a preempted executor's release)";
+	case EV_EXEC_READY:
+		snprintf(buf, len, "executors coming up (policy '%s' launching executors that are "
+			 "lost or preempted at the same instant)", s->pcfg->name);
+		return buf;
+	case EV_TASK_END:
+		return "task ends (tasks that take no time)";
+	case EV_ARRIVE:
+		return "job arrivals";
+	default:
+		return "node failures and repairs";
+	}
+}
+
+const char *sim_stop_why(const struct sim *s, int rc, char *buf, size_t len)
+{
+	if (rc == SIM_STALLED) {
+		int top = 0;
+		for (int k = 1; k <= EV_SPECULATE; k++)
+			if (s->stall_kind[k] > s->stall_kind[top])
+				top = k;
+		char t[32], bound[160], who[1024];
+		if (s->max_stall)
+			snprintf(bound, sizeof bound, "%" PRIu64 ", set by --max-stall", s->max_stall);
+		else
+			snprintf(bound, sizeof bound, "%" PRIu64 " = 10 x (%d jobs + %" PRIu64
+				 " tasks + %d nodes) + 1000; --max-stall sets it", k_stall_limit(s),
+				 s->pub.njobs, s->tasks_made, s->clu.n);
+		snprintf(buf, len, "no progress: %" PRIu64 " events at simulated time %s s without "
+			 "the clock moving, more than the bound of %s; %" PRIu64 " of them %s "
+			 "events, from %s", s->stall_n, fmt_us(s->now, t), bound,
+			 s->stall_kind[top], ev_names[top], firing(s, top, who, sizeof who));
+	} else if (rc == SIM_STOPPED) {
+		snprintf(buf, len, "stopped at simulated time %s s", fmt_us(s->now, (char[32]){0}));
+	} else {
+		snprintf(buf, len, "simulated time passes %lld years",
+			 (long long)(SIM_TIME_MAX / 1000000 / 31557600));
+	}
+	return buf;
 }

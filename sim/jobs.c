@@ -26,10 +26,13 @@ void k_notify(struct sim *s, int job, bool finished)
 	if (!(finished ? s->ops->job_finished : s->ops->job_arrived))
 		return;
 	if (s->pol_depth) {
+		const char *was = s->pol_hook;
+		s->pol_hook = finished ? "job_finished" : "job_arrived";
 		if (finished)
 			s->ops->job_finished(s->pst, s, job);
 		else
 			s->ops->job_arrived(s->pst, s, job);
+		s->pol_hook = was;
 		return;
 	}
 	xgrow(&s->notes, &s->cap_notes, s->nnotes + 1, sizeof *s->notes);
@@ -41,6 +44,7 @@ void k_deliver_notes(struct sim *s)
 {
 	for (int i = 0; i < s->nnotes; i++) {
 		int k = s->notes[i];
+		s->pol_hook = k >= 0 ? "job_arrived" : "job_finished";
 		if (k >= 0)
 			s->ops->job_arrived(s->pst, s, k);
 		else

@@ -302,6 +302,19 @@ struct sim {
 	enum ev_kind cur_kind;      /* event being handled, for messages */
 	uint32_t cur_obj;
 	bool in_event;
+	const char *pol_hook;       /* the policy hook running (pol_depth > 0,
+				       or setup_hook), for messages
+				       (sim_fault_where, sim_die) */
+	bool setup_hook;            /* in the policy's init or fini hook */
+
+	/* the no-progress watchdog (sim_set_max_stall, loop.c) */
+	int64_t stall_t;            /* the instant events are counted at */
+	uint64_t stall_n;           /* events handled at stall_t so far */
+	uint64_t stall_kind[EV_SPECULATE + 1]; /* the same, by kind */
+	uint64_t max_stall;         /* the bound (sim_max_stall); 0: 10 (jobs +
+				       tasks + nodes) + 1000 */
+	uint64_t tasks_made;        /* tasks of the stages built so far */
+	bool stalled;               /* the watchdog stopped the run */
 
 	/* node failures (docs/model.md, "Failures") */
 	uint8_t *down;              /* per node: outages in force (0: up); NULL
@@ -326,6 +339,8 @@ struct sim {
 /* invariants.c */
 void k_recount_node(const struct sim *s, int id);
 void k_check_all(const struct sim *s);
+void k_set_running(const struct sim *s);
+const char *k_ev_name(int kind);
 
 /* live.c */
 struct sim_live *k_live_get(struct sim *s, struct sim_job *j);
@@ -398,16 +413,30 @@ static inline uint64_t ticks(void)
  * so that a hook called from inside another (job_finished from a
  * sim_reject_job in job_arrived) is not counted twice.  Wall time only:
  * it never feeds back into the simulation. */
-static inline void pol_enter(struct sim *s)
+/* Around a policy's hook `hook` (its name, for a fault's message). */
+static inline void pol_enter(struct sim *s, const char *hook)
 {
-	if (s->pol_depth++ == 0)
+	if (s->pol_depth++ == 0) {
 		s->pol_t0 = ticks();
+		s->pol_hook = hook;
+	}
 }
 
 static inline void pol_leave(struct sim *s)
 {
 	if (--s->pol_depth == 0)
 		s->pol_ticks += ticks() - s->pol_t0;
+}
+
+/* ---- the no-progress watchdog (loop.c) ----------------------------- */
+
+/* Events one instant may take before the run is stopped as stalled
+ * (sim_set_max_stall). */
+static inline uint64_t k_stall_limit(const struct sim *s)
+{
+	if (s->max_stall)
+		return s->max_stall;
+	return 10 * ((uint64_t)s->pub.njobs + s->tasks_made + (uint64_t)s->clu.n) + 1000;
 }
 
 /* ---- invariants (invariants.c) ------------------------------------- */

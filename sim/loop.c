@@ -12,6 +12,7 @@
 #include "kernel.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "policy.h"
 #include "locality.h"
@@ -403,7 +404,7 @@ static void on_task_end(struct sim *s, int r)
 
 	if (idle_exec >= 0 && s->execs[idle_exec].live) { /* the run is retired: the
 							   policy may preempt */
-		pol_enter(s);
+		pol_enter(s, "exec_idle");
 		s->ops->exec_idle(s->pst, s, &s->execs[idle_exec]);
 		pol_leave(s);
 	}
@@ -457,7 +458,7 @@ static void handle(struct sim *s, const struct eq_event *ev)
 		break;
 	case EV_POLICY_TIMER:
 		if (s->ops->timer) {
-			pol_enter(s);
+			pol_enter(s, "timer");
 			s->ops->timer(s->pst, s, ev->obj);
 			pol_leave(s);
 		}
@@ -470,6 +471,8 @@ static void handle(struct sim *s, const struct eq_event *ev)
 		break;
 	}
 	s->tot.events++;
+	s->stall_n++;
+	s->stall_kind[ev->kind]++;
 	s->in_event = false;
 	if (SIM_CHECK_EVERY_EVENT)
 		k_check_all(s);
@@ -515,11 +518,12 @@ static void drop_event(struct sim *s, const struct eq_event *ev)
 static void settle(struct sim *s)
 {
 	if (s->nnotes || s->sched_dirty) {
-		pol_enter(s);
+		pol_enter(s, "schedule");
 		k_deliver_notes(s);
 		if (s->sched_dirty) {
 			s->sched_dirty = false;
 			s->tot.decisions++;
+			s->pol_hook = "schedule";
 			if (s->ops->schedule)
 				s->ops->schedule(s->pst, s);
 		}
@@ -536,7 +540,7 @@ static void settle(struct sim *s)
 		}
 		s->noffered = 0;
 		if (s->nnotes) {
-			pol_enter(s);
+			pol_enter(s, "job_finished");
 			k_deliver_notes(s);
 			pol_leave(s);
 		}
@@ -576,7 +580,7 @@ static void finish(struct sim *s)
 	}
 	free(why_shape);
 	if (s->nnotes) { /* the notices of the jobs ended here */
-		pol_enter(s);
+		pol_enter(s, "job_finished");
 		k_deliver_notes(s);
 		pol_leave(s);
 	}
@@ -713,6 +717,7 @@ int sim_run(struct sim *s)
 	struct eq_event ev;
 	int64_t ns0 = mono_ns();
 	uint64_t t0 = ticks();
+	k_set_running(s); /* for a fault's message (sim_fault_where) */
 	if (s->pub.njobs > 0) {
 		k_push_arrival(s, &s->pub.jobs[0]);
 		s->next_arrival = 1;
@@ -729,15 +734,25 @@ int sim_run(struct sim *s)
 			continue;
 		}
 		s->now = ev.time;
+		if (s->now != s->stall_t) { /* the clock moved: count anew */
+			s->stall_t = s->now;
+			s->stall_n = 0;
+			memset(s->stall_kind, 0, sizeof s->stall_kind);
+		}
 		prefetch_next(s);
 		handle(s, &ev);
-		while (eq_size(&s->q) && eq_top_time(&s->q) == s->now) {
+		while (eq_size(&s->q) && eq_top_time(&s->q) == s->now &&
+		       s->stall_n <= k_stall_limit(s)) {
 			eq_pop(&s->q, &ev);
 			prefetch_next(s);
 			if (!stale(s, &ev))
 				handle(s, &ev);
 			else
 				drop_event(s, &ev);
+		}
+		if (s->stall_n > k_stall_limit(s)) {
+			s->stalled = true; /* something fires without end at one instant */
+			break;
 		}
 		settle(s);
 		maybe_compact(s);
@@ -755,13 +770,14 @@ int sim_run(struct sim *s)
 	uint64_t dt = ticks() - t0;
 	double ns = (double)(mono_ns() - ns0);
 	s->tot.policy_ns = dt ? (uint64_t)((double)s->pol_ticks * ns / (double)dt) : 0;
-	if (s->overflow)
-		return -1;
-	if (s->stopped)
-		return SIM_STOPPED;
+	if (s->overflow || s->stopped || s->stalled) {
+		k_set_running(NULL);
+		return s->overflow ? -1 : s->stopped ? SIM_STOPPED : SIM_STALLED;
+	}
 	integrate(s);
 	if (s->down)
 		k_integrate_down(s);
 	finish(s);
+	k_set_running(NULL);
 	return 0;
 }

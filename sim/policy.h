@@ -92,7 +92,16 @@ struct pol_param {
 	const char *with;           /* "KEY=VALUE" or NULL: a value other than def
 				       goes only with switch KEY at VALUE (the
 				       loader refuses it otherwise) */
+	bool period;                /* POL_TIME: the policy sets a timer every
+				       this often while jobs are active, so
+				       `validate` warns of a value that gives
+				       more than POL_PERIOD_RATE events a
+				       simulated second */
 };
+
+/* Events a simulated second a periodic timer or check may make before
+ * `validate` warns (the speculation check, a policy's rounds). */
+#define POL_PERIOD_RATE 1000
 
 /* What a policy needs of a workload (policy_ops.needs), so that tools
  * can tell where it applies. */
@@ -107,6 +116,9 @@ enum pol_need {
 
 struct policy_ops {
 	const char *name;              /* registry name, e.g. "label-dual" */
+	const char *file;              /* a plugin's shared object as given (its
+					  loader sets it), NULL built in: for
+					  messages that name the policy */
 	const char *summary;           /* one line */
 	const struct pol_param *params;/* terminated by a {NULL} entry */
 	bool uses_labels;              /* false: says so once if labels exist */

@@ -151,8 +151,16 @@ struct sim *sim_new(const struct scn *scn, const struct scn_policy *pol,
 	for (int g = 0; g < scn->ngroups; g++)
 		s->stragglers |= scn->groups[g].straggler_fraction > 0;
 	s->spec_on = scn->spec.enabled;
+	s->max_stall = sim_max_stall;
 	s->gpu_aware = ops->gpu_aware && ops->gpu_aware(pol);
-	s->pst = ops->init ? ops->init(s, pol) : NULL;
+	if (ops->init) {
+		k_set_running(s);
+		s->pol_hook = "init";
+		s->setup_hook = true;
+		s->pst = ops->init(s, pol);
+		s->setup_hook = false;
+		k_set_running(NULL);
+	}
 	return s;
 }
 
@@ -161,8 +169,14 @@ void sim_free(struct sim *s)
 	if (!s)
 		return;
 	free(s->state_since);
-	if (s->ops->fini)
+	if (s->ops->fini) {
+		k_set_running(s);
+		s->pol_hook = "fini";
+		s->setup_hook = true;
 		s->ops->fini(s->pst);
+		s->setup_hook = false;
+		k_set_running(NULL);
+	}
 	for (int slot = 0; slot < s->nlive_made; slot++) {
 		struct sim_live *r = &s->chunks[slot / LIVE_CHUNK][slot % LIVE_CHUNK];
 		free(r->execs);
@@ -221,6 +235,8 @@ int sim_exec_tasks(const struct sim *s, const struct sim_exec *x)
 	const struct sim_job_exec *je = &j->live->execs[x->jpos];
 	return x->ready_us >= 0 && je->free >= 0 ? x->slots - je->free : 0;
 }
+
+uint64_t sim_max_stall;
 
 void sim_set_watch(struct sim *s, sim_watch_fn fn, void *ctx, uint32_t every)
 {

@@ -22,6 +22,7 @@
 #ifndef HETSIM_SIM_H
 #define HETSIM_SIM_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -364,10 +365,40 @@ const struct sim_shape *sim_shape_at(const struct sim *s, int k);
 #define SIM_TIME_MAX (EQ_TIME_LIMIT - 1)
 
 /* Play the run to its end.  Returns 0, or -1 if an event would fall past
- * SIM_TIME_MAX (absurd durations or speeds), or SIM_STOPPED when its
- * watch (sim_set_watch) stopped it; the run's results are then
- * meaningless and must not be written. */
+ * SIM_TIME_MAX (absurd durations or speeds), SIM_STOPPED when its
+ * watch (sim_set_watch) stopped it, or SIM_STALLED when its clock stood
+ * still for more events than any model needs at one instant
+ * (sim_set_max_stall); the run's results are then meaningless and must
+ * not be written.  sim_stop_why says why in words. */
 int sim_run(struct sim *s);
+#define SIM_STALLED (-3)
+
+/* The no-progress watchdog: sim_run stops (SIM_STALLED) when more than
+ * this many events are handled at one simulated instant; runs made after
+ * it is set take it (--max-stall).  0 (the default): 10 x (jobs + tasks
+ * built so far + nodes) + 1000, more than any model needs (each job,
+ * task and node a few events at an instant: a batch of 10^6 jobs
+ * arriving at once makes about 5 x 10^6). */
+extern uint64_t sim_max_stall;
+
+/* Why sim_run returned `rc` (nonzero), in words, into buf: "simulated
+ * time passes 292471 years" (-1), or the watchdog's "no progress: N
+ * events at simulated time T s without the clock moving (more than the
+ * bound B: ...); most of them K events, ..." naming the policy or
+ * mechanism that kept firing.  Returns buf. */
+const char *sim_stop_why(const struct sim *s, int rc, char *buf, size_t len);
+
+/* Where this thread's simulation is, for a line written from a signal
+ * handler (SIGSEGV in a plugin, ...): "policy 'NAME' (a plugin: FILE),
+ * its hook HOOK, at simulated time T s", or the event the kernel was
+ * handling.  Async-signal-safe (no allocation, no stdio).  Writes at most
+ * len - 1 bytes and a NUL; returns the length, 0 when no simulation runs
+ * in this thread (none is between sim_new and sim_free's end). */
+size_t sim_fault_where(char *buf, size_t len);
+
+/* Set when sim_die has written its line, just before it aborts: a
+ * SIGABRT handler then need not write another. */
+extern volatile sig_atomic_t sim_died;
 
 /* Checking switch: when true, every change to a node recounts its
  * executors and running tasks against its free amounts (and a broken

@@ -81,6 +81,7 @@ void k_build_stages(struct sim *s, struct sim_job *j)
 		const struct sim_dag_stage *w = &d.st[i];
 		st->work_us = w->work_us;
 		st->ntasks = w->ntasks;
+		s->tasks_made += (uint64_t)w->ntasks;
 		st->state = sim_recount ? arena_zalloc(&jr->ar, (size_t)w->ntasks) : NULL;
 		if (s->scn->spec.enabled)
 			st->took_us = arena_alloc(&jr->ar, (size_t)w->ntasks * sizeof *st->took_us);

@@ -608,6 +608,50 @@ static void contention_hold(void)
 	h_done(s, c);
 }
 
+/* The no-progress watchdog: a batch of 10^5 jobs arriving at one
+ * instant, each a task of no time (5 events a job at t = 0: arrival,
+ * executor up, task end, ...), is far inside its bound of 10 x (jobs +
+ * tasks + nodes) + 1000 and runs to its end; with the bound set at 1000
+ * (--max-stall) the same run stops at its 1001st event of the instant,
+ * naming what kept firing.  (By hand: 10^6 such jobs, 3 x 10^6 events at
+ * t = 0, run to their end too.) */
+static void stall_watchdog(void)
+{
+	char path[] = "/tmp/hetsim-batch-XXXXXX";
+	int fd = mkstemp(path);
+	CU_ASSERT_FATAL(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	fputs("cluster: [{name: n, count: 100, cores: 16, memory: 64GiB}]\n"
+	      "overheads: {executor_startup: 0s, task_launch: 0s}\n"
+	      "workload:\n"
+	      "  - {name: j, type: synthetic, count: 100000, arrival: {at: 0s}, executors: 1,\n"
+	      "     executor_cores: 1, executor_memory: 1GiB,\n"
+	      "     stages: [{name: s, tasks: 1, duration: 0s}]}\n"
+	      "policies: [fifo]\n", f);
+	fclose(f);
+	struct scn *c = h_load(path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	struct sim *s = h_run_loaded(c, 0, 0);
+	CU_ASSERT_EQUAL(sim_totals(s)->jobs_done, 100000);
+	CU_ASSERT_EQUAL(sim_totals(s)->events, 300000);
+	CU_ASSERT_EQUAL(h_makespan(s), 0);
+	sim_free(s);
+	char err[256], why[1024];
+	sim_max_stall = 1000;
+	s = sim_new(c, &c->policies[0], 0, err, sizeof err);
+	int rc = sim_run(s);
+	sim_max_stall = 0;
+	CU_ASSERT_EQUAL(rc, SIM_STALLED);
+	CU_ASSERT_EQUAL(sim_totals(s)->events, 1001);
+	CU_ASSERT_STRING_EQUAL(sim_stop_why(s, rc, why, sizeof why),
+			       "no progress: 1001 events at simulated time 0.000000 s without the "
+			       "clock moving, more than the bound of 1000, set by --max-stall; 1001 "
+			       "of them arrival events, from job arrivals");
+	sim_free(s);
+	scn_free(c);
+	remove(path);
+}
+
 int test_suite_engine(void)
 {
 	TEST_SUITE("engine",
@@ -619,6 +663,7 @@ int test_suite_engine(void)
 		   {"wordcount: a whole job, exact", wordcount_run},
 		   {"durations keyed by (seed, job, stage, task)", keyed_durations},
 		   {"a broken invariant aborts with the simulated time", invariant_aborts},
+		   {"the no-progress watchdog: a batch at one instant, the bound", stall_watchdog},
 		   {"CSV number writers match printf", csv_writers},
 		   {"CSV number writers: exact output at the edges", csv_writers_exact},
 		   {"CSV number writers match printf at random", csv_writers_random},

@@ -12,9 +12,12 @@
  */
 #include "test.h"
 
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cmd.h"
@@ -38,17 +41,23 @@ static char tmp[64]; /* the temporary folder */
 static char root[1024];/* the repository (the tests' working folder) */
 static char lib[1100];/* the template built out of tree: tmp/libmine.so */
 
-/* Build C file src (in tmp) into tmp/out as a plugin; 0 on success. */
-static int build(const char *src, const char *out)
+/* Build C file src (in tmp) into tmp/out as a plugin, with the
+ * sanitizers where hetsim has them (san); 0 on success. */
+static int build_as(const char *src, const char *out, bool san)
 {
 	char cmd[16384];
 	snprintf(cmd, sizeof cmd, "%s -std=c11 -Wall -Wextra -Werror -O1 -g -fPIC -shared%s "
-		 "-I'%s/include' -o '%s/%s' '%s/%s'", PLUGIN_CC, PLUGIN_SAN ? SAN_FLAGS : "",
+		 "-I'%s/include' -o '%s/%s' '%s/%s'", PLUGIN_CC, san && PLUGIN_SAN ? SAN_FLAGS : "",
 		 root, tmp, out, tmp, src);
 	int rc = system(cmd);
 	if (rc != 0)
 		fprintf(stderr, "\n  failed: %s\n", cmd);
 	return rc;
+}
+
+static int build(const char *src, const char *out)
+{
+	return build_as(src, out, true);
 }
 
 static void write_file(const char *name, const char *text)
@@ -410,6 +419,167 @@ static void expect_bad(const char *file, const char *what)
 	free(err);
 }
 
+/* A plugin that goes wrong as its switch `fault` says, in its schedule
+ * hook (or, timer0, by a timer re-armed with no delay in each call):
+ * segv (a NULL store), abort (abort()), launch (a node out of range),
+ * overcommit (a second executor for a job of one), reject2 (a job
+ * rejected twice), term and int (the process signals itself). */
+static const char faulty_c[] =
+	"#include <hetsim/policy.h>\n"
+	"#include <signal.h>\n"
+	"#include <stdlib.h>\n"
+	"#include <string.h>\n"
+	"static int state;\n"
+	"static int *volatile nowhere;\n"
+	"static void *init(struct hetsim *h) { (void)h; state = 0; return &state; }\n"
+	"static void arrived(void *st, struct hetsim *h, int job) {\n"
+	"	(void)st, (void)job;\n"
+	"	if (!strcmp(hetsim_switch(h, \"fault\"), \"timer0\")) hetsim_timer(h, 0, 1);\n"
+	"}\n"
+	"static void timer(void *st, struct hetsim *h, uint32_t tag) { (void)st; hetsim_timer(h, 0, tag); }\n"
+	"static void finished(void *st, struct hetsim *h, int job) { (void)st, (void)h, (void)job; }\n"
+	"static void schedule(void *st, struct hetsim *h) {\n"
+	"	const char *f = hetsim_switch(h, \"fault\");\n"
+	"	(void)st;\n"
+	"	if (hetsim_njobs(h) < 1) return;\n"
+	"	if (!strcmp(f, \"segv\")) *nowhere = 1;\n"
+	"	if (!strcmp(f, \"abort\")) abort();\n"
+	"	if (!strcmp(f, \"launch\")) hetsim_launch(h, 0, 0, 999, 1000, 1024, 0);\n"
+	"	if (!strcmp(f, \"overcommit\")) {\n"
+	"		hetsim_launch(h, 0, 0, 0, 1000, 1024, 0);\n"
+	"		hetsim_launch(h, 0, 0, 0, 1000, 1024, 0);\n"
+	"	}\n"
+	"	if (!strcmp(f, \"reject2\")) {\n"
+	"		hetsim_reject(h, 0, HETSIM_WHY_NEVER_PLACED);\n"
+	"		hetsim_reject(h, 0, HETSIM_WHY_NEVER_PLACED);\n"
+	"	}\n"
+	"	if (!strcmp(f, \"term\")) raise(SIGTERM);\n"
+	"	if (!strcmp(f, \"int\")) raise(SIGINT);\n"
+	"}\n"
+	"static const char *const faults[] = {\"none\", \"segv\", \"abort\", \"launch\", \"overcommit\",\n"
+	"	\"reject2\", \"timer0\", \"term\", \"int\", NULL};\n"
+	"static const struct hetsim_param params[] = {\n"
+	"	{.key = \"fault\", .type = HETSIM_CHOICE, .choices = faults, .def = \"none\", .help = \"how\"},\n"
+	"	{.key = NULL},\n"
+	"};\n"
+	"static const struct hetsim_policy faulty = {HETSIM_POLICY_HEADER, .name = \"faulty\",\n"
+	"	.summary = \"goes wrong\", .params = params, .init = init, .job_arrived = arrived,\n"
+	"	.job_finished = finished, .schedule = schedule, .timer = timer};\n"
+	"HETSIM_POLICY_EXPORT(faulty)\n";
+
+/* cmd_main with "hetsim ARGS" in a child process (a fault ends it), its
+ * stderr into *err; its exit status, or 128 + the signal that ended it.
+ * An alarm of 60 s ends one that hangs (a test failure, not a hang). */
+static int child_hetsim(const char *args, char **err)
+{
+	char pe[] = "/tmp/hetsim-child-XXXXXX";
+	int fe = mkstemp(pe);
+	CU_ASSERT_FATAL(fe >= 0);
+	fflush(NULL);
+	pid_t pid = fork();
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0) {
+		char buf[16384], *argv[64];
+		int argc = 0;
+		snprintf(buf, sizeof buf, "hetsim %s", args);
+		for (char *t = strtok(buf, " "); t && argc < 63; t = strtok(NULL, " "))
+			argv[argc++] = t;
+		argv[argc] = NULL;
+		dup2(fe, 2);
+		alarm(60);
+		_exit(cmd_main(argc, argv));
+	}
+	close(fe);
+	int st;
+	waitpid(pid, &st, 0);
+	*err = h_slurp(pe, NULL);
+	remove(pe);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* Each fault ends the run with one line naming the plugin, and leaves
+ * the output folder as it was: a folder with a run's results and a file
+ * of the user's, listed (names, sizes, hashes) before and after; and a
+ * folder the run made, with its parents, is gone again. */
+static void test_faults(void)
+{
+	static const struct {
+		const char *fault;
+		int status;         /* exit status, 128 + signal */
+		const char *says;   /* in its one line */
+	} cases[] = {
+		{"segv", 128 + SIGSEGV, "SIGSEGV (a segmentation fault: a bad memory access) in "
+					"policy 'f' (a plugin: "},
+		{"abort", 128 + SIGABRT, "SIGABRT (aborted) in policy 'f' (a plugin: "},
+		{"launch", 128 + SIGABRT, "broken invariant at t=0.000000 s in policy 'f' (a plugin: "},
+		/* (the second executor is let be; the launch for job 0 once it
+		 * is done, at 3.01 s, is the misuse) */
+		{"overcommit", 128 + SIGABRT, "broken invariant at t=3.010000 s in policy 'f' (a "
+					      "plugin: "},
+		{"reject2", 128 + SIGABRT, "broken invariant at t=0.000000 s in policy 'f' (a plugin: "},
+		{"timer0", 1, "no progress: 1041 events at simulated time 0.000000 s without the "
+			      "clock moving, more than the bound of 1040 = 10 x (2 jobs + 0 tasks + "
+			      "2 nodes) + 1000; --max-stall sets it; 1039 of them policy-timer "
+			      "events, from timers of policy 'f' (a plugin: "},
+		{"term", 128 + SIGTERM, "interrupted (SIGTERM) in policy f, replication 0; no file "
+					"written"},
+		{"int", 128 + SIGINT, "interrupted (SIGINT) in policy f, replication 0; no file "
+				      "written"},
+	};
+	write_file("faulty.c", faulty_c);
+	/* never with the sanitizers: UBSan would stop the NULL store
+	 * itself, before the fault these cases are about */
+	CU_ASSERT_EQUAL_FATAL(build_as("faulty.c", "libfaulty.so", false), 0);
+	char yaml[4096], path[1200], args[16384], out[1200], *err;
+	snprintf(yaml, sizeof yaml,
+		 "cluster: [{name: n, count: 2, cores: 4, memory: 8GiB}]\n"
+		 "workload:\n"
+		 "  - {name: j, type: synthetic, count: 2, executors: 1, executor_cores: 1,\n"
+		 "     executor_memory: 1GiB, stages: [{name: s, tasks: 1, duration: 1s}]}\n"
+		 "policies: [fifo, {name: f, plugin: %s/libfaulty.so, fault: none}]\n", tmp);
+	write_file("faulty.yaml", yaml);
+	snprintf(out, sizeof out, "%s/faulty-out", tmp);
+	snprintf(args, sizeof args, "run %s/faulty.yaml -q -o %s -p fifo", tmp, out);
+	CU_ASSERT_EQUAL_FATAL(child_hetsim(args, &err), 0);
+	free(err);
+	snprintf(path, sizeof path, "faulty-out/mine.txt");
+	write_file(path, "the user's own file\n");
+	char *before = h_tree(out);
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		snprintf(yaml, sizeof yaml,
+			 "cluster: [{name: n, count: 2, cores: 4, memory: 8GiB}]\n"
+			 "workload:\n"
+			 "  - {name: j, type: synthetic, count: 2, executors: 1, executor_cores: 1,\n"
+			 "     executor_memory: 1GiB, stages: [{name: s, tasks: 1, duration: 1s}]}\n"
+			 "policies: [fifo, {name: f, plugin: %s/libfaulty.so, fault: %s}]\n", tmp,
+			 cases[k].fault);
+		write_file("faulty.yaml", yaml);
+		snprintf(args, sizeof args, "run %s/faulty.yaml -q -o %s", tmp, out);
+		int st = child_hetsim(args, &err);
+		CU_ASSERT_EQUAL(st, cases[k].status);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(err);
+		size_t n = strlen(err);
+		bool one = n > 0 && err[n - 1] == '\n' && strchr(err, '\n') == err + n - 1;
+		CU_ASSERT(one); /* one line */
+		CU_ASSERT_PTR_NOT_NULL(strstr(err, cases[k].says));
+		if (!one || !strstr(err, cases[k].says) || st != cases[k].status)
+			fprintf(stderr, "\n  %s: status %d, said: %s", cases[k].fault, st, err);
+		char *after = h_tree(out);
+		CU_ASSERT_STRING_EQUAL(after, before);
+		free(after);
+		free(err);
+		/* into a folder it makes, two levels deep: none of it stays */
+		snprintf(args, sizeof args, "run %s/faulty.yaml -q -o %s/made/a/b", tmp, tmp);
+		CU_ASSERT_EQUAL(child_hetsim(args, &err), cases[k].status);
+		snprintf(path, sizeof path, "%s/made", tmp);
+		char *made = h_tree(path);
+		CU_ASSERT_STRING_EQUAL(made, "(none)");
+		free(made);
+		free(err);
+	}
+	free(before);
+}
+
 /* A plugin source: the template's table with one field changed. */
 static void bad_plugin(const char *name, const char *table)
 {
@@ -587,6 +757,8 @@ int test_suite_plugin(void)
 		   {"--plugin for run, sweep, policies, validate", test_command_line},
 		   {"switches, rejects, timers, can_ever_place", test_switches},
 		   {"a bad plugin: one line naming it, exit 1", test_bad_plugins},
+		   {"a plugin's fault or stop: one line naming it, the folder as it was",
+		    test_faults},
 		   {"docs/writing-a-policy.md, followed", test_doc},
 		   {"unload", test_cleanup});
 	return 0;
