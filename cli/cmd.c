@@ -5,6 +5,7 @@
 #include "registry.h"
 #include "load.h"
 #include "cmd.h"
+#include "metrics.h"
 
 #include <errno.h>
 #include <sys/resource.h>
@@ -335,6 +336,45 @@ int cmd_rate_warnings(const struct scn *s, FILE *f)
 		}
 	}
 	return warnings;
+}
+
+void cmd_not_done_add(struct cmd_not_done *n, const struct met_run *m)
+{
+	n->counted += m->counted;
+	n->done += m->done;
+	n->failed += m->failed;
+	n->timed_out += m->timed_out;
+	n->unplaceable += m->unplaceable;
+	for (int k = 0; k < SIM_WHY_CODES; k++)
+		n->why[k] += m->why[k];
+}
+
+void cmd_warn_not_done(FILE *f, const struct scn *s, const char *pol,
+		       const struct cmd_not_done *a, int reps)
+{
+	int64_t nd = a->failed + a->timed_out + a->unplaceable;
+	char why[512] = "";
+	int64_t shown[3] = {0};
+	int code[3] = {-1, -1, -1};
+	for (int k = 1; k < SIM_WHY_CODES; k++)
+		for (int i = 0; i < 3; i++)
+			if (a->why[k] > shown[i]) {
+				for (int t = 2; t > i; t--)
+					shown[t] = shown[t - 1], code[t] = code[t - 1];
+				shown[i] = a->why[k];
+				code[i] = k;
+				break;
+			}
+	for (int i = 0; i < 3 && code[i] >= 0; i++) {
+		char b[160];
+		snprintf(why + strlen(why), sizeof why - strlen(why), "%s%s (%" PRId64 ")",
+			 i ? ", " : code[1] >= 0 ? "; reasons: " : "; reason: ",
+			 sim_why_name(s, code[i], b, sizeof b), shown[i]);
+	}
+	fprintf(f, "warning: %s: %" PRId64 " of %" PRId64 " counted jobs not done%s (%" PRId64
+		" failed, %" PRId64 " timed out, %" PRId64 " unplaceable)%s%s\n", pol, nd,
+		a->counted, reps > 1 ? " over the replications" : "", a->failed, a->timed_out,
+		a->unplaceable, why, a->done ? "" : "; no job done: its job figures are empty");
 }
 
 int cmd_io_errno(FILE *f, int e)

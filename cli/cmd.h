@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "sim.h"
+
 struct scn;
 struct scn_policy;
 
@@ -66,6 +68,20 @@ int cmd_max_memory(const char *cmd, const struct cmd_opt *opts, const struct cmd
  * command makes (sim_max_stall); 0 or absent: the default.  Prints the
  * message and returns -1 on a bad value. */
 int cmd_max_stall(const char *cmd, const struct cmd_opt *opts, const struct cmd_args *a);
+/* Jobs counted over replications, by how they ended, and why not done
+ * (met_run's counts, summed). */
+struct cmd_not_done {
+	int64_t counted, done, failed, timed_out, unplaceable;
+	int64_t why[SIM_WHY_CODES];
+};
+struct met_run;
+void cmd_not_done_add(struct cmd_not_done *n, const struct met_run *m);
+/* "warning: POL: N of C counted jobs not done over the replications (F
+ * failed, T timed out, U unplaceable); reasons: ..." into f: run's and
+ * compare's line for a policy that left jobs not done. */
+void cmd_warn_not_done(FILE *f, const struct scn *s, const char *pol,
+		       const struct cmd_not_done *n, int reps);
+
 /* Why writes to f failed, its error flag set and errno no longer the
  * failing write's: e if it says (nonzero, not EIO), else EFBIG when f's
  * file has reached the file size limit (ulimit -f), ENOSPC when its file

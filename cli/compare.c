@@ -71,8 +71,12 @@ static const char *const fheads[NF] = {
 struct row {
 	char policy[64];
 	double *v[NF];        /* per replication */
+	uint64_t *set;        /* per replication: the jobs done (met_run.done_set) */
 	struct plot_ci95 ci[NF];
+	struct cmd_not_done nd; /* job counts over the replications */
 	int rank;
+	int ord;              /* its place in the leaderboard: by rank, then mean
+				 JCT, then the order it was listed */
 	double bin_sum[NBINS]; /* slowdowns of done jobs by size, every replication */
 	int bin_n[NBINS];
 };
@@ -93,10 +97,12 @@ static int size_bin(const struct sim_job *j)
 
 /* The figures of one run, and its done jobs' JCTs appended to f. */
 static void run_figures(const struct sim *s, double *v, FILE *jf, const char *wl,
-			const char *pol, struct row *row)
+			const char *pol, struct row *row, int rep)
 {
 	struct met_run m;
 	met_compute(s, &m);
+	cmd_not_done_add(&row->nd, &m);
+	row->set[rep] = m.done_set;
 	const struct scn *sc = sim_scenario(s);
 	v[F_MAKESPAN] = m.makespan_s;
 	v[F_JCT] = m.jct_mean_s, v[F_P50] = m.jct_p50_s, v[F_P95] = m.jct_p95_s;
@@ -221,13 +227,24 @@ static struct scn *workload(const char *path, char *tmp, size_t tmplen, char *er
 	return s;
 }
 
+/* Whether row r left counted jobs not done: its mean JCT is of fewer
+ * jobs, so it ranks after every row that finished them all. */
+static bool short_of(const struct row *r)
+{
+	return r->nd.done < r->nd.counted;
+}
+
 static int cmp_rank(const void *a, const void *b)
 {
 	const struct row *x = *(struct row *const *)a, *y = *(struct row *const *)b;
 	double mx = x->ci[F_JCT].mean, my = y->ci[F_JCT].mean;
+	if (short_of(x) != short_of(y))
+		return short_of(x) - short_of(y);
 	if (isnan(mx) || isnan(my))
-		return isnan(mx) - isnan(my);
-	return (mx > my) - (mx < my);
+		return isnan(mx) != isnan(my) ? isnan(mx) - isnan(my) : (x > y) - (x < y);
+	if (mx != my)
+		return (mx > my) - (mx < my);
+	return (x > y) - (x < y); /* a tie: the order they were listed (rows is an array) */
 }
 
 /* Ranks by mean JCT: sorted, each starting a rank unless its interval
@@ -240,10 +257,11 @@ static void ranks(struct row *rows, int n)
 	qsort(o, (size_t)n, sizeof *o, cmp_rank);
 	int lead = 0;
 	for (int i = 0; i < n; i++) {
+		o[i]->ord = i;
 		const struct plot_ci95 *a = &o[lead]->ci[F_JCT], *b = &o[i]->ci[F_JCT];
 		double ha = isnan(a->half) ? 0 : a->half, hb = isnan(b->half) ? 0 : b->half;
 		bool overlap = !isnan(a->mean) && !isnan(b->mean) &&
-			       b->mean - hb <= a->mean + ha;
+			       b->mean - hb <= a->mean + ha && short_of(o[lead]) == short_of(o[i]);
 		if (i == 0 || !overlap) {
 			lead = i;
 			o[i]->rank = i + 1;
@@ -252,6 +270,65 @@ static void ranks(struct row *rows, int n)
 		}
 	}
 	free(o);
+}
+
+static bool eqn(double a, double b)
+{
+	return a == b || (isnan(a) && isnan(b));
+}
+
+/* The lines under a workload's tables (malloc'ed, "" if none): run's
+ * warning for each policy that left jobs not done, with the reasons, in
+ * leaderboard order; a note when the replications of every policy are
+ * alike (nothing drawn at random: a trace's jobs as they are), their
+ * intervals 0 by construction; a note when every policy gave the same
+ * figures. */
+static char *workload_notes(const struct scn *sc, const struct row *rows, int np, int nr)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f) {
+		fprintf(stderr, "hetsim: out of memory (open_memstream)\n");
+		abort();
+	}
+	for (int o = 0; o < np; o++)
+		for (int p = 0; p < np; p++) {
+			const struct row *r = &rows[p];
+			if (r->ord == o && r->nd.failed + r->nd.timed_out + r->nd.unplaceable)
+				cmd_warn_not_done(f, sc, r->policy, &r->nd, nr);
+		}
+	bool alike = nr > 1, same = np > 1;
+	for (int p = 0; p < np; p++)
+		for (int k = 0; k < nr; k++) {
+			const struct row *r = &rows[p], *z = &rows[0];
+			alike &= eqn(r->v[F_MAKESPAN][k], r->v[F_MAKESPAN][0]) &&
+				 eqn(r->v[F_JCT][k], r->v[F_JCT][0]) && r->set[k] == r->set[0];
+			same &= eqn(r->v[F_MAKESPAN][k], z->v[F_MAKESPAN][k]) &&
+				eqn(r->v[F_JCT][k], z->v[F_JCT][k]) && r->set[k] == z->set[k];
+		}
+	if (alike)
+		fprintf(f, "note: the %d replications of each policy are alike (nothing in the "
+			"workload is drawn at random: a trace's jobs as they are): each figure is "
+			"one run's, its interval 0 by construction, no measure of certainty\n", nr);
+	if (same)
+		fprintf(f, "note: every policy gave the same makespan and mean JCT in every "
+			"replication: this workload does not tell them apart\n");
+	fclose(f);
+	return text;
+}
+
+/* A figure with its interval for the terminal: "-" (nothing to
+ * measure), "12.345" (one replication), "12.345 ± 0.123". */
+static const char *ci_text(const struct plot_ci95 *c, int prec, char *buf, size_t len)
+{
+	if (isnan(c->mean))
+		return "-";
+	if (isnan(c->half))
+		snprintf(buf, len, "%.*f", prec, c->mean);
+	else
+		snprintf(buf, len, "%.*f ± %.*f", prec, c->mean, prec, c->half);
+	return buf;
 }
 
 static void md_num(FILE *f, const struct plot_ci95 *c, int prec)
@@ -334,6 +411,7 @@ int cmd_compare(int argc, char **argv)
 	fprintf(jf, "workload,policy,jct_s\n");
 	struct row *rows[MAX_WL] = {0};
 	int nrows[MAX_WL] = {0};
+	char *notes[MAX_WL] = {0}; /* per workload: its warnings and notes */
 	char wname[MAX_WL][256];
 	int rc = 0, all;
 	const struct policy_ops *const *reg = pol_all(&all);
@@ -382,6 +460,7 @@ int cmd_compare(int argc, char **argv)
 			snprintf(r->policy, sizeof r->policy, "%s", pols[p].name);
 			for (int f = 0; f < NF; f++)
 				r->v[f] = xcalloc((size_t)nr, sizeof *r->v[f]);
+			r->set = xcalloc((size_t)nr, sizeof *r->set);
 			for (int k = 0; k < nr && !rc; k++) {
 				double fig[NF];
 				scn_offer_order(sc, (uint32_t)k);
@@ -396,7 +475,7 @@ int cmd_compare(int argc, char **argv)
 					rc = 1;
 					break;
 				}
-				run_figures(s, fig, jf, sc->name, pols[p].name, r);
+				run_figures(s, fig, jf, sc->name, pols[p].name, r, k);
 				sim_free(s);
 				for (int f = 0; f < NF; f++)
 					r->v[f][k] = fig[f];
@@ -411,8 +490,10 @@ int cmd_compare(int argc, char **argv)
 				free(x);
 			}
 		}
-		if (!rc)
+		if (!rc) {
 			ranks(rows[w], np);
+			notes[w] = workload_notes(sc, rows[w], np, nr);
+		}
 		scn_free(sc);
 	}
 	bool jbad = ferror(jf) != 0;
@@ -452,7 +533,10 @@ int cmd_compare(int argc, char **argv)
 			"Slowdown: (end − arrival) / (end − start); bounded: max(1, (end − arrival) "
 			"/ max(end − start, 10 s)); Jain over the users' (else the applications') "
 			"mean slowdowns; CPU busy and held, memory held, GPU held: fractions of capacity × span; "
-			"not done: counted jobs not done (docs/compare.md).\n");
+			"not done: counted jobs not done, summed over the replications, of those "
+			"counted; a policy that left jobs not done ranks after every one that "
+			"finished them all (its mean JCT is of fewer jobs); within a rank, rows in "
+			"order of mean JCT (docs/compare.md).\n");
 		for (int w = 0; w < a.npos; w++) {
 			fprintf(fm, "\n## %s\n\n| rank | policy |", wname[w]);
 			for (int f = 0; f < NF; f++)
@@ -461,22 +545,34 @@ int cmd_compare(int argc, char **argv)
 			for (int f = 0; f < NF; f++)
 				fprintf(fm, "---|");
 			fprintf(fm, "\n");
-			for (int rk = 1; rk <= nrows[w]; rk++) /* in rank order, then listed order */
+			for (int o = 0; o < nrows[w]; o++) /* in leaderboard order (ranks) */
 				for (int p = 0; p < nrows[w]; p++) {
 					const struct row *r = &rows[w][p];
-					if (r->rank != rk)
+					if (r->ord != o)
 						continue;
 					fprintf(fc, "%s,%s,%d,%d", wname[w], r->policy, r->rank,
 						r->ci[F_JCT].n);
 					fprintf(fm, "| %d | %s |", r->rank, r->policy);
 					for (int f = 0; f < NF; f++) {
-						fprintf(fc, ",%.6g,%.6g", r->ci[f].mean, r->ci[f].half);
-						md_num(fm, &r->ci[f], f >= F_CPU && f <= F_JAIN ? 3 :
-								    f == F_NOTDONE ? 1 : 2);
+						fprintf(fc, ",%.6g,%.6g", r->ci[f].mean,
+							r->ci[f].half);
+						if (f == F_NOTDONE)
+							fprintf(fm, " %" PRId64 " of %" PRId64 " |",
+								r->nd.counted - r->nd.done, r->nd.counted);
+						else
+							md_num(fm, &r->ci[f],
+							       f >= F_CPU && f <= F_JAIN ? 3 : 2);
 					}
 					fprintf(fc, "\n");
 					fprintf(fm, "\n");
 				}
+			if (notes[w] && *notes[w]) { /* run's warnings and the notes */
+				fprintf(fm, "\n");
+				for (const char *l = notes[w], *e; *l; l = e + 1) {
+					e = strchr(l, '\n');
+					fprintf(fm, "- %.*s\n", (int)(e - l), l);
+				}
+			}
 		}
 		errno = 0;
 		bool bad = ferror(fc) || ferror(fm);
@@ -529,18 +625,25 @@ int cmd_compare(int argc, char **argv)
 		rmdir(out); /* the folder it made, empty again */
 	if (!rc && !quiet) {
 		for (int w = 0; w < a.npos; w++) {
-			printf("%s (ranked by mean JCT; mean ± 95 %% CI over replications):\n",
-			       wname[w]);
-			printf("  %-4s %-16s %14s %14s %10s %8s\n", "rank", "policy", "makespan_s",
+			printf("%s (ranked by mean JCT; mean ± 95 %% CI over replications; not done: "
+			       "summed over them):\n", wname[w]);
+			printf("  %-4s %-16s %24s %24s %18s %14s\n", "rank", "policy", "makespan_s",
 			       "jct_mean_s", "slowdown", "not_done");
-			for (int rk = 1; rk <= nrows[w]; rk++)
+			for (int o = 0; o < nrows[w]; o++)
 				for (int p = 0; p < nrows[w]; p++) {
 					const struct row *r = &rows[w][p];
-					if (r->rank == rk)
-						printf("  %-4d %-16s %14.3f %14.3f %10.3f %8.1f\n", r->rank,
-						       r->policy, r->ci[F_MAKESPAN].mean, r->ci[F_JCT].mean,
-						       r->ci[F_SLOW].mean, r->ci[F_NOTDONE].mean);
+					char b[3][96], nd[48];
+					if (r->ord != o)
+						continue;
+					snprintf(nd, sizeof nd, "%" PRId64 " of %" PRId64,
+						 r->nd.counted - r->nd.done, r->nd.counted);
+					printf("  %-4d %-16s %24s %24s %18s %14s\n", r->rank, r->policy,
+					       ci_text(&r->ci[F_MAKESPAN], 3, b[0], sizeof b[0]),
+					       ci_text(&r->ci[F_JCT], 3, b[1], sizeof b[1]),
+					       ci_text(&r->ci[F_SLOW], 3, b[2], sizeof b[2]), nd);
 				}
+			if (notes[w])
+				fputs(notes[w], stdout);
 		}
 		printf("files in %s/\n", out);
 	}
@@ -557,10 +660,13 @@ int cmd_compare(int argc, char **argv)
 			rc = 1;
 	}
 	for (int w = 0; w < a.npos; w++) {
-		for (int p = 0; p < nrows[w]; p++)
+		for (int p = 0; p < nrows[w]; p++) {
 			for (int f = 0; f < NF; f++)
 				free(rows[w][p].v[f]);
+			free(rows[w][p].set);
+		}
 		free(rows[w]);
+		free(notes[w]);
 	}
 	return rc;
 }

@@ -63,6 +63,9 @@ size_t rows_run_buf(char *buf, const struct scn *sc, int rep, const struct met_r
 	p = put_fixed(p, m->node_availability, 6);
 	p = put_int(p, m->spec_launched);
 	p = put_int(p, m->spec_won);
+	*p++ = ','; /* done_set: 16 hex digits */
+	for (int sh = 60; sh >= 0; sh -= 4)
+		*p++ = "0123456789abcdef"[(m->done_set >> sh) & 15];
 	*p++ = '\n';
 	return (size_t)(p - buf);
 }

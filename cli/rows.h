@@ -27,12 +27,15 @@ struct met_run;
 	"slowdown_p50,slowdown_p95,slowdown_p99,bsld_mean,bsld_p50,bsld_p95,bsld_p99," \
 	"cpu_util,gpu_util,"                                                           \
 	"cpu_alloc,gpu_alloc,events,decisions,lost_core_s,lost_gpu_s,tasks_retried,"    \
-	"execs_lost,preemptions,node_availability,spec_launched,spec_won\n"
+	"execs_lost,preemptions,node_availability,spec_launched,spec_won,done_set\n"
 
 /* The first metric column of ROWS_RUN_HEADER: this one and every column
- * after it are numbers (or empty), the ones a sweep summarises (the job
- * counts by status first, then makespan_s ...). */
+ * after it up to ROWS_LAST_METRIC are numbers (or empty), the ones a
+ * sweep summarises (the job counts by status first, then makespan_s
+ * ...); done_set, last, is the jobs done as a set (met_run.done_set, 16
+ * hex digits), compared, never summed. */
 #define ROWS_FIRST_METRIC "done"
+#define ROWS_LAST_METRIC "spec_won"
 
 /* Write "replication,seed,...,decisions\n" for replication `rep`
  * of scenario `sc` that measured `m`; rows_run_buf writes it into buf

@@ -496,8 +496,9 @@ struct agg {
 	double sum[NA];           /* of the values that are not empty */
 	int n[NA];                /* how many */
 	double *mk;               /* per replication (from the first run): makespan, NaN if empty */
-	int64_t counted, done, failed, timed_out, unplaceable; /* over the replications */
-	int64_t why[SIM_WHY_CODES];
+	double *jct;              /* per replication: mean JCT, NaN if empty */
+	uint64_t *set;            /* per replication: the jobs done (met_run.done_set) */
+	struct cmd_not_done nd;   /* job counts over the replications */
 };
 
 static void agg_add(struct agg *a, int rep, const struct met_run *m)
@@ -511,13 +512,9 @@ static void agg_add(struct agg *a, int rep, const struct met_run *m)
 		}
 	/* the change is paired: from the values as runs.csv writes them */
 	a->mk[rep] = isnan(m->makespan_s) ? NAN : round(m->makespan_s * 1e6) / 1e6;
-	a->counted += m->counted;
-	a->done += m->done;
-	a->failed += m->failed;
-	a->timed_out += m->timed_out;
-	a->unplaceable += m->unplaceable;
-	for (int k = 0; k < SIM_WHY_CODES; k++)
-		a->why[k] += m->why[k];
+	a->jct[rep] = m->jct_mean_s;
+	a->set[rep] = m->done_set;
+	cmd_not_done_add(&a->nd, m);
 }
 
 /* A mean of the table: "-" if no replication had a value, a '*' when
@@ -534,50 +531,38 @@ static const char *cell(const struct agg *a, int k, int reps, double scale, int 
 }
 
 /* The paired change of makespan of a against the baseline b: the mean
- * of plot_paired_changes, as sweep's makespan_change_pct. */
+ * of plot_paired_changes over the replications where both finished the
+ * same jobs (a makespan of other jobs is no change), as sweep's
+ * makespan_change_pct.  "-" where there is none; "~" after it where some
+ * replication was left out (*left: how many had both a makespan but
+ * other jobs done). */
 static const char *change_cell(const struct agg *a, const struct agg *b, int reps, char *buf,
-			       size_t len)
+			       size_t len, int *left)
 {
+	*left = 0;
 	if (a == b)
 		return "baseline";
 	double *x = xmalloc((size_t)reps * sizeof *x);
 	struct plot_ci95 ci;
-	plot_ci95(x, plot_paired_changes(a->mk, b->mk, reps, x), &ci);
+	plot_ci95(x, plot_paired_changes_same(a->mk, b->mk, a->set, b->set, reps, x, left), &ci);
 	free(x);
 	if (!ci.n)
 		return "-";
-	snprintf(buf, len, "%+.1f%%", ci.mean);
+	snprintf(buf, len, "%+.1f%%%s", ci.mean, *left ? "~" : "");
 	return buf;
+}
+
+/* Whether two replications' figures are the same (a deterministic
+ * workload: every replication alike). */
+static bool same_rep(const struct agg *a, int r, int q)
+{
+	bool mk = a->mk[r] == a->mk[q] || (isnan(a->mk[r]) && isnan(a->mk[q]));
+	bool jc = a->jct[r] == a->jct[q] || (isnan(a->jct[r]) && isnan(a->jct[q]));
+	return mk && jc && a->set[r] == a->set[q];
 }
 
 /* "warning: POLICY: ..." for a policy with jobs not done: the counts and
  * the reasons, most frequent first (at most three). */
-static void warn_not_done(const struct scn *s, const char *pol, const struct agg *a, int reps)
-{
-	int64_t nd = a->failed + a->timed_out + a->unplaceable;
-	char why[512] = "";
-	int64_t shown[3] = {0};
-	int code[3] = {-1, -1, -1};
-	for (int k = 1; k < SIM_WHY_CODES; k++)
-		for (int i = 0; i < 3; i++)
-			if (a->why[k] > shown[i]) {
-				for (int t = 2; t > i; t--)
-					shown[t] = shown[t - 1], code[t] = code[t - 1];
-				shown[i] = a->why[k];
-				code[i] = k;
-				break;
-			}
-	for (int i = 0; i < 3 && code[i] >= 0; i++) {
-		char b[160];
-		snprintf(why + strlen(why), sizeof why - strlen(why), "%s%s (%" PRId64 ")",
-			 i ? ", " : code[1] >= 0 ? "; reasons: " : "; reason: ",
-			 sim_why_name(s, code[i], b, sizeof b), shown[i]);
-	}
-	printf("warning: %s: %" PRId64 " of %" PRId64 " counted jobs not done%s (%" PRId64
-	       " failed, %" PRId64 " timed out, %" PRId64 " unplaceable)%s%s\n", pol, nd,
-	       a->counted, reps > 1 ? " over the replications" : "", a->failed, a->timed_out,
-	       a->unplaceable, why, a->done ? "" : "; no job done: its job figures are empty");
-}
 
 static void print_table(const struct scn_policy *pols, int npol, const struct agg *a, int reps,
 			const struct scn *s, int base, bool base_named, const char *dir)
@@ -593,6 +578,7 @@ static void print_table(const struct scn_policy *pols, int npol, const struct ag
 	       "jct_mean_s", "jct_p95_s", "wait_mean_s", "gpu_%", "cpu_%", "change", "done",
 	       "failed", "timed_out", "unplaceable");
 	bool partial = false;
+	int left[16] = {0};
 	for (int p = 0; p < npol; p++) {
 		char b[NA][32], ch[32];
 		printf("%-18s %11s %11s %10s %11s %6s %6s %9s %6" PRId64 " %6" PRId64 " %9" PRId64
@@ -603,18 +589,48 @@ static void print_table(const struct scn_policy *pols, int npol, const struct ag
 		       cell(&a[p], A_WAIT, reps, 1, 3, b[3], sizeof b[3], &partial),
 		       cell(&a[p], A_GPU, reps, 100, 1, b[4], sizeof b[4], &partial),
 		       cell(&a[p], A_CPU, reps, 100, 1, b[5], sizeof b[5], &partial),
-		       change_cell(&a[p], &a[base], reps, ch, sizeof ch), a[p].done, a[p].failed,
-		       a[p].timed_out, a[p].unplaceable);
+		       change_cell(&a[p], &a[base], reps, ch, sizeof ch, &left[p]), a[p].nd.done,
+		       a[p].nd.failed, a[p].nd.timed_out, a[p].nd.unplaceable);
 	}
 	if (partial)
 		printf("*: mean over the replications that have a value (the others had nothing "
 		       "to measure)\n");
+	for (int p = 0; p < npol; p++) {
+		char ch[32];
+		int l;
+		if (p == base)
+			continue;
+		const char *c = change_cell(&a[p], &a[base], reps, ch, sizeof ch, &l);
+		if (!strcmp(c, "-") && l)
+			printf("change -: %s finished other jobs than %s in every replication with a "
+			       "makespan: its makespan is of other work, no change\n", pols[p].name,
+			       pols[base].name);
+		else if (l)
+			printf("change ~: %s: over %d of %d replications, those where it finished the "
+			       "jobs %s finished\n", pols[p].name, reps - l, reps, pols[base].name);
+	}
+	bool alike = reps > 1, all_same = npol > 1;
+	for (int p = 0; p < npol && alike; p++)
+		for (int r = 1; r < reps && alike; r++)
+			alike = same_rep(&a[p], 0, r);
+	for (int p = 1; p < npol && all_same; p++)
+		for (int r = 0; r < reps && all_same; r++)
+			all_same = a[p].mk[r] == a[0].mk[r] && a[p].set[r] == a[0].set[r] &&
+				   (a[p].jct[r] == a[0].jct[r] || (isnan(a[p].jct[r]) &&
+								    isnan(a[0].jct[r])));
+	if (alike)
+		printf("note: the %d replications of each policy are alike (nothing in the workload "
+		       "is drawn at random: a trace's jobs as they are): a mean over them is one "
+		       "run's figure, and no measure of its spread\n", reps);
+	if (all_same)
+		printf("note: every policy gave the same makespan and mean JCT in every "
+		       "replication: this workload does not tell them apart\n");
 	if (s->warmup_jobs >= njobs && njobs > 0)
 		printf("note: the warm-up (%d jobs) covers all %" PRId64 " jobs: none is counted, and "
 		       "the job figures are empty\n", s->warmup_jobs, njobs);
 	for (int p = 0; p < npol; p++)
-		if (a[p].failed + a[p].timed_out + a[p].unplaceable)
-			warn_not_done(s, pols[p].name, &a[p], reps);
+		if (a[p].nd.failed + a[p].nd.timed_out + a[p].nd.unplaceable)
+			cmd_warn_not_done(stdout, s, pols[p].name, &a[p].nd, reps);
 }
 
 /* The baseline: --baseline's policy, one of those run, else the first.
@@ -683,6 +699,10 @@ int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *di
 		first = o->only_replication;
 		last = first + 1;
 	}
+	if (s->over_batch && !o->quiet)
+		fprintf(stderr, "note: %s sets no overheads and its jobs come from traces (batch "
+			"jobs, not Spark's): no executor start-up or task launch (overheads: sets "
+			"them)\n", s->path);
 	if (s->cost.builtin && !o->quiet)
 		fprintf(stderr, "note: %s names no cost_model: using the built-in default, the "
 			"assumed figures of " SCN_DEFAULT_MODEL "\n", s->path);
@@ -701,8 +721,11 @@ int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *di
 	for (int i = 0; i < NOUT; i++)
 		fputs(out_headers[i], f[i]);
 	struct agg *agg = xcalloc((size_t)npol, sizeof *agg);
-	for (int p = 0; p < npol; p++)
+	for (int p = 0; p < npol; p++) {
 		agg[p].mk = xmalloc((size_t)(last - first) * sizeof *agg[p].mk);
+		agg[p].jct = xmalloc((size_t)(last - first) * sizeof *agg[p].jct);
+		agg[p].set = xmalloc((size_t)(last - first) * sizeof *agg[p].set);
+	}
 	int rc = 0;
 	struct tl *tl = NULL;
 	if (o->trace_json) {
@@ -711,7 +734,7 @@ int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *di
 			fprintf(stderr, "hetsim run: option '--trace-json': %s\n", e);
 			rows_files_close(&out, false);
 			for (int p = 0; p < npol; p++)
-				free(agg[p].mk);
+				free(agg[p].mk), free(agg[p].jct), free(agg[p].set);
 			free(agg);
 			return 1;
 		}
@@ -811,7 +834,7 @@ int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *di
 	if (!rc && !o->quiet)
 		print_table(pols, npol, agg, last - first, s, base, o->baseline != NULL, dir);
 	for (int p = 0; p < npol; p++)
-		free(agg[p].mk);
+		free(agg[p].mk), free(agg[p].jct), free(agg[p].set);
 	free(agg);
 	return rc;
 }

@@ -62,20 +62,25 @@ static int first_metric, nfields;
 static const char *const read_name[NF_READ] = {"counted", "failed", "timed_out",
 					       "unplaceable", "makespan_s"};
 static int read_field[NF_READ];
+static int set_field; /* done_set's: the jobs done, as a set (met_run.done_set) */
 
 void sw_metrics_init(void)
 {
 	const char *h = ROWS_RUN_HEADER;
 	sw_nmetrics = first_metric = nfields = 0;
+	bool past = false; /* past ROWS_LAST_METRIC */
 	while (*h && *h != '\n') {
 		size_t n = strcspn(h, ",\n");
 		if (strncmp(h, ROWS_FIRST_METRIC, n) == 0 && n == strlen(ROWS_FIRST_METRIC))
 			first_metric = nfields;
-		if (first_metric && nfields >= first_metric && sw_nmetrics < MAX_METRICS)
+		if (first_metric && nfields >= first_metric && !past && sw_nmetrics < MAX_METRICS)
 			snprintf(metric_name[sw_nmetrics++], sizeof metric_name[0], "%.*s", (int)n, h);
+		past |= strncmp(h, ROWS_LAST_METRIC, n) == 0 && n == strlen(ROWS_LAST_METRIC);
 		for (int k = 0; k < NF_READ; k++)
 			if (strncmp(h, read_name[k], n) == 0 && n == strlen(read_name[k]))
 				read_field[k] = nfields;
+		if (strncmp(h, "done_set", n) == 0 && n == strlen("done_set"))
+			set_field = nfields;
 		nfields++;
 		h += n + (h[n] == ',');
 	}
@@ -316,8 +321,11 @@ static void change_ci(const struct gather *g, int gid, int bg, struct plot_ci95 
 	const struct plan *pl = g->pl;
 	int reps = pl->reps[pl->runs[pl->grun[gid]].point];
 	double *x = xmalloc((size_t)(reps ? reps : 1) * sizeof *x);
-	plot_ci95(x, plot_paired_changes(g->mkrun + pl->grun[gid], g->mkrun + pl->grun[bg], reps, x),
-		 out);
+	/* only the replications where both finished the same jobs: a
+	 * makespan of other jobs is no change */
+	plot_ci95(x, plot_paired_changes_same(g->mkrun + pl->grun[gid], g->mkrun + pl->grun[bg],
+					      g->setrun + pl->grun[gid], g->setrun + pl->grun[bg],
+					      reps, x, NULL), out);
 	free(x);
 }
 
@@ -347,6 +355,8 @@ static void write_row(struct gather *g, long i, const char *row)
 			g->vals[(size_t)m * pl->maxreps + g->nvals[m]++] = strtod(p, NULL);
 		if (k == read_field[F_MAKESPAN] && n > 0)
 			g->mkrun[i] = strtod(p, NULL);
+		if (k == set_field)
+			g->setrun[i] = strtoull(p, NULL, 16);
 		for (int c = 0; c < F_MAKESPAN; c++)
 			if (k == read_field[c])
 				g->counts[gid][c] += strtod(p, NULL);
@@ -379,6 +389,7 @@ void sw_gather_free(struct gather *g)
 	free(g->sum);
 	free(g->mk);
 	free(g->mkrun);
+	free(g->setrun);
 	free(g->counts);
 	free(g->vals);
 }

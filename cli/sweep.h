@@ -53,6 +53,7 @@ struct gather {
 	char **sum;           /* per group: its summary.csv rows; owned */
 	struct plot_ci95 *mk; /* per group: makespan, for the table */
 	double *mkrun;        /* per run: its makespan as written, NaN if empty */
+	uint64_t *setrun;     /* per run: the jobs it finished (done_set) */
 	double (*counts)[NF_READ - 1]; /* per group: sums over its replications of
 			       counted, failed, timed_out, unplaceable */
 	bool bar;             /* draw a progress bar on stderr */

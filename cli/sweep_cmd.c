@@ -130,6 +130,7 @@ int cmd_sweep_scenario(struct scn_sweep *sw, const struct cmd_sweep_opts *o, con
 		g.sum = xcalloc((size_t)pl.ngroups, sizeof *g.sum);
 		g.mk = xcalloc((size_t)pl.ngroups, sizeof *g.mk);
 		g.mkrun = xcalloc((size_t)pl.nruns, sizeof *g.mkrun);
+		g.setrun = xcalloc((size_t)pl.nruns, sizeof *g.setrun);
 		g.counts = xcalloc((size_t)pl.ngroups, sizeof *g.counts);
 		g.vals = xcalloc((size_t)sw_nmetrics * pl.maxreps, sizeof *g.vals);
 		g.bar = !o->quiet && isatty(STDERR_FILENO);
@@ -225,7 +226,8 @@ static const struct cmd_opt sweep_opts[] = {
 
 /* ---- the resumable state (DIR/sweep.state) ---------------------------
  *
- *     hetsim-sweep-state 1
+ *     hetsim-sweep-state 2     (2: runs.csv rows with done_set; a state of 1
+ *                           is refused, its rows laid out otherwise)
  *     hash HEX              FNV-1a of the arguments below and the bytes
  *                           of the scenario file, its cost model and the
  *                           traces and logs it reads (scn.inputs; a
@@ -328,7 +330,7 @@ static char *state_head(const struct state *st, uint64_t hash)
 	for (int i = 0; i < st->nargs; i++)
 		n += strlen(st->args[i]) + 8;
 	char *h = xmalloc(n);
-	int k = snprintf(h, n, "hetsim-sweep-state 1\nhash %016" PRIx64 "\n", hash);
+	int k = snprintf(h, n, "hetsim-sweep-state 2\nhash %016" PRIx64 "\n", hash);
 	for (int i = 0; i < st->nargs; i++)
 		k += snprintf(h + k, n - (size_t)k, "arg %s\n", st->args[i]);
 	return h;
@@ -366,7 +368,7 @@ static int state_read(const char *dir, struct state *st)
 		lineno++;
 		if (line[n - 1] == '\n')
 			line[--n] = 0;
-		if (lineno == 1 && strcmp(line, "hetsim-sweep-state 1"))
+		if (lineno == 1 && strcmp(line, "hetsim-sweep-state 2"))
 			rc = 1;
 		else if (!strncmp(line, "hash ", 5))
 			st->hash = strtoull(line + 5, NULL, 16);

@@ -48,6 +48,16 @@ static struct scn *load_tree(const char *path, const struct yn *root, char *err,
 	int rc = load_top(&ld, root);
 	for (int k = 0; k < SEEN_LISTS; k++)
 		free(ld.seen[k].slot);
+	/* a trace's jobs are a batch log's (SWF, PAI, Philly, ...), not
+	 * Spark's: no Spark executor start-up or task launch unless the file
+	 * says so (a run of them all waiting 2 s: issue 33) */
+	bool traces = rc == 0 && s->njobgroups > 0;
+	for (int g = 0; traces && g < s->njobgroups; g++)
+		traces = s->jobs[g].trace != NULL;
+	if (traces && !yn_get(root, "overheads")) {
+		s->over = (struct scn_overheads){0, 0};
+		s->over_batch = true;
+	}
 	if (rc == 0 && !yn_get(root, "cost_model") && scn_model_checks(s, err, errlen) < 0)
 		rc = scn_load_builtin_cost(&ld); /* the job models need one: the default */
 	long long *tasks = xcalloc((size_t)(s->njobgroups ? s->njobgroups : 1), sizeof *tasks);

@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct scn;
@@ -282,6 +283,13 @@ void plot_ci95(const double *x, int n, struct plot_ci95 *out);
  * numbers and base[r] > 0; returns how many.  The one rule of the change
  * in `run`'s table, `sweep`'s makespan_change_pct and the figures. */
 int plot_paired_changes(const double *x, const double *base, int n, double *out);
+
+/* The same over the replications r where the two finished the same jobs
+ * (xset[r] == bset[r]: runs.csv's done_set; a makespan of other jobs is
+ * no change; NULL sets: every r); *left (if not NULL): the replications
+ * where both had a makespan but other jobs done, left out. */
+int plot_paired_changes_same(const double *x, const double *base, const uint64_t *xset,
+			     const uint64_t *bset, int n, double *out, int *left);
 
 /* A mean count per replication as people write it, into buf: "3",
  * "2.5", "0.33". */

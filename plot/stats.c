@@ -31,6 +31,24 @@ int plot_paired_changes(const double *x, const double *base, int n, double *out)
 	return k;
 }
 
+int plot_paired_changes_same(const double *x, const double *base, const uint64_t *xset,
+			     const uint64_t *bset, int n, double *out, int *left)
+{
+	int k = 0, l = 0;
+	for (int r = 0; r < n; r++) {
+		if (isnan(x[r]) || isnan(base[r]) || !(base[r] > 0))
+			continue;
+		if (xset && bset && xset[r] != bset[r]) {
+			l++;
+			continue;
+		}
+		out[k++] = 100 * (x[r] - base[r]) / base[r];
+	}
+	if (left)
+		*left = l;
+	return k;
+}
+
 void plot_count_text(char *buf, size_t len, double x)
 {
 	if (fabs(x - round(x)) < 0.005) {

@@ -53,16 +53,20 @@ static int row_makespan(const struct plot_csv *runs, int r, int kmk, int kdone, 
 }
 
 /* The makespans of policy pol at point pt by replication number into
- * out[0 .. nr) (NaN where it has none), marking its rows in seen (if
- * not NULL).  -1 and err on a malformed number. */
+ * out[0 .. nr) (NaN where it has none), and the jobs each finished
+ * (done_set; 0 in a file without the column) into set, marking its rows
+ * in seen (if not NULL).  -1 and err on a malformed number. */
 static int makespans_by_rep(const struct plot_csv *runs, const char *pol, const char *pt,
-			    double *out, size_t nr, bool *seen, char *err, size_t errlen)
+			    double *out, uint64_t *set, size_t nr, bool *seen, char *err,
+			    size_t errlen)
 {
 	int kp = plot_csv_col(runs, "policy"), kpt = plot_csv_col(runs, "point"),
 	    krep = plot_csv_col(runs, "replication"), kmk = plot_csv_col(runs, "makespan_s"),
-	    kdone = plot_csv_col(runs, "done");
-	for (size_t i = 0; i < nr; i++)
+	    kdone = plot_csv_col(runs, "done"), kset = plot_csv_col(runs, "done_set");
+	for (size_t i = 0; i < nr; i++) {
 		out[i] = NAN;
+		set[i] = 0;
+	}
 	for (int r = 0; r < runs->nrows; r++) {
 		double rep, y;
 		if (strcmp(plot_csv_cell(runs, r, kp), pol) || strcmp(plot_csv_cell(runs, r, kpt), pt))
@@ -72,8 +76,11 @@ static int makespans_by_rep(const struct plot_csv *runs, const char *pol, const 
 		if (plot_cell_num(runs, r, krep, &rep, err, errlen) < 0 ||
 		    row_makespan(runs, r, kmk, kdone, &y, err, errlen) < 0)
 			return -1;
-		if (rep >= 0 && rep < (double)nr)
+		if (rep >= 0 && rep < (double)nr) {
 			out[(size_t)rep] = y;
+			set[(size_t)rep] = kset >= 0 ? strtoull(plot_csv_cell(runs, r, kset), NULL, 16)
+						     : 0;
+		}
 	}
 	return 0;
 }
@@ -81,7 +88,8 @@ static int makespans_by_rep(const struct plot_csv *runs, const char *pol, const 
 /* makespan_change_pct rows, as hetsim sweep writes them: for each
  * policy but the baseline, at each point, the paired changes
  * (plot_paired_changes) against the baseline's replication of the same
- * number at the same point. */
+ * number at the same point, where both finished the same jobs (the same
+ * done_set: a makespan of other jobs is no change). */
 static int summarise_changes(FILE *m, const struct plot_csv *runs, const char *base, char *err,
 			     size_t errlen)
 {
@@ -100,15 +108,16 @@ static int summarise_changes(FILE *m, const struct plot_csv *runs, const char *b
 	size_t nr = (size_t)maxrep + 1;
 	double *x = xmalloc(nr * sizeof *x), *av = xmalloc(nr * sizeof *av),
 	       *bv = xmalloc(nr * sizeof *bv);
+	uint64_t *as = xmalloc(nr * sizeof *as), *bs = xmalloc(nr * sizeof *bs);
 	bool *seen = xcalloc((size_t)runs->nrows + 1, sizeof *seen);
 	int rc = 0;
 	for (int g = 0; g < runs->nrows && !rc; g++) {
 		const char *pol = plot_csv_cell(runs, g, kp), *pt = plot_csv_cell(runs, g, kpt);
 		if (seen[g] || !strcmp(pol, base))
 			continue;
-		rc = makespans_by_rep(runs, base, pt, bv, nr, NULL, err, errlen) ||
-		     makespans_by_rep(runs, pol, pt, av, nr, seen, err, errlen);
-		int n = rc ? 0 : plot_paired_changes(av, bv, (int)nr, x);
+		rc = makespans_by_rep(runs, base, pt, bv, bs, nr, NULL, err, errlen) ||
+		     makespans_by_rep(runs, pol, pt, av, as, nr, seen, err, errlen);
+		int n = rc ? 0 : plot_paired_changes_same(av, bv, as, bs, (int)nr, x, NULL);
 		if (!n)
 			continue;
 		fprintf(m, "%s,%s,%s,%d,makespan_change_pct,", plot_csv_cell(runs, g, ksc), pol,
@@ -119,6 +128,8 @@ static int summarise_changes(FILE *m, const struct plot_csv *runs, const char *b
 	free(x);
 	free(av);
 	free(bv);
+	free(as);
+	free(bs);
 	free(seen);
 	return rc ? -1 : 0;
 }
@@ -130,7 +141,7 @@ struct plot_csv *plot_summarise_runs(const struct plot_csv *runs, const char *ba
 {
 	static const char *const need[] = {"policy", NULL};
 	static const char *const not_metrics[] = {"scenario", "policy", "replication", "seed",
-						  "point"};
+						  "point", "done_set"};
 	int kp, kpt = plot_csv_col(runs, "point"), ksc = plot_csv_col(runs, "scenario"),
 	    kdone = plot_csv_col(runs, "done");
 	if (plot_need_cols(runs, need, &kp, err, errlen))

@@ -325,6 +325,9 @@ struct scn {
 	struct scn_cost_model cost;    /* nkernels == 0 when none given */
 	struct scn_policy *policies;   int npolicies;
 	struct scn_overheads over;
+	bool over_batch;    /* overheads not given, and every job comes from a
+			       trace (a batch log's, not Spark's): both 0
+			       (run says so) */
 	struct scn_speculation spec;
 	struct scn_locality loc;
 };

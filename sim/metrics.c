@@ -101,8 +101,14 @@ void met_acc_jobs(struct met_acc *a, const struct sim *s, int to)
 		y->failed += j->status == JOB_FAILED;
 		y->timed_out += j->status == JOB_TIMED_OUT;
 		y->unplaceable += j->status == JOB_UNPLACEABLE;
-		if (j->status == JOB_DONE)
+		if (j->status == JOB_DONE) {
 			a->jct[a->njct++].key = ((j->end_us - j->arrival_us) << MET_TYPE_BITS) | j->type;
+			/* splitmix64's finaliser of the index: a set's sum */
+			uint64_t z = (uint64_t)i + 0x9e3779b97f4a7c15u;
+			z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+			z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+			m->done_set += z ^ (z >> 31);
+		}
 		else
 			m->why[sim_job_why(s, i)]++;
 		if (j->start_us >= 0) {

@@ -32,6 +32,11 @@ struct met_run {
 	int counted;              /* jobs after the warm-up ones */
 	int done, failed, timed_out, unplaceable; /* of the counted jobs */
 	int why[SIM_WHY_CODES];   /* counted jobs not done, by reason (enum sim_why) */
+	uint64_t done_set;        /* the counted jobs done, as a set: the sum of a
+				     hash of each one's index; two runs that
+				     finished the same jobs have the same, so
+				     a change of makespan compares like with
+				     like (runs.csv's done_set) */
 	double makespan_s;        /* last end - first arrival, all jobs that
 				     ended; NaN if no job (warm-up included) is
 				     done */

@@ -14,6 +14,7 @@
 #include "cmd.h"
 #include "harness.h"
 #include "metrics.h"
+#include "plot.h"
 #include "policy.h"
 #include "scenario.h"
 #include "sim.h"
@@ -171,7 +172,8 @@ static void warmup_beyond(void)
 	char *runs = h_slurp("/tmp/hetsim-acc-wu/runs.csv", NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(runs);
 	CU_ASSERT_PTR_NOT_NULL(strstr(runs, "\nwarmup,fifo,0,1,2,0,0,0,0,0,14.000000,,,,,,,,,,,,,,"
-					    "0.142857,,0.142857,,6,4,0.000000,0.000000,0,0,0,1.000000,0,0\n"));
+					    "0.142857,,0.142857,,6,4,0.000000,0.000000,0,0,0,1.000000,0,0,"
+					    "0000000000000000\n")); /* no job counted: the empty set */
 	/* types.csv: the jobs the warm-up left out, and nothing measured */
 	char *types = h_slurp("/tmp/hetsim-acc-wu/types.csv", NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(types);
@@ -545,6 +547,56 @@ static void builtin_cost_model(void)
 	h_rmtree("/tmp/hetsim-acc-cm");
 }
 
+/* The change of makespan pairs only replications where both policies
+ * finished the same jobs (plot_paired_changes_same), by hand: r0 +25 %,
+ * r1 +100 %, r2 (no makespan) and r3 (other jobs done: left out, counted
+ * in *left) not; with no sets, r3 counts too (+100 %). */
+static void change_same_jobs(void)
+{
+	const double x[] = {10, 20, NAN, 30}, base[] = {8, 10, 5, 15};
+	const uint64_t xs[] = {1, 2, 3, 9}, bs[] = {1, 2, 3, 4};
+	double out[4];
+	int left = -1;
+	CU_ASSERT_EQUAL(plot_paired_changes_same(x, base, xs, bs, 4, out, &left), 2);
+	CU_ASSERT_DOUBLE_EQUAL(out[0], 25, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(out[1], 100, 1e-12);
+	CU_ASSERT_EQUAL(left, 1);
+	CU_ASSERT_EQUAL(plot_paired_changes_same(x, base, NULL, NULL, 4, out, &left), 3);
+	CU_ASSERT_DOUBLE_EQUAL(out[2], 100, 1e-12);
+	CU_ASSERT_EQUAL(left, 0);
+}
+
+/* A policy that finished other jobs than the baseline has no change
+ * (other-jobs.yaml, by hand there): "-" and its footnote in run's table
+ * though both makespans are 10 s; no makespan_change_pct row in sweep's
+ * summary.csv, and "-" in its table; the note that the replications are
+ * alike. */
+static void change_other_jobs(void)
+{
+	char *out, *err;
+	CU_ASSERT_EQUAL(h_hetsim("run " ACC "other-jobs.yaml -r 2 -o /tmp/hetsim-acc-oj", &out,
+				 &err), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nyarn                    10.000      10.000     10.000"
+					   "       0.000      -   12.5         -      2      2"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nchange -: yarn finished other jobs than fifo in every "
+					   "replication with a makespan: its makespan is of other "
+					   "work, no change\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nnote: the 2 replications of each policy are alike"));
+	free(out);
+	free(err);
+	CU_ASSERT_EQUAL(h_hetsim("sweep " ACC "other-jobs.yaml -r 2 -q -o /tmp/hetsim-acc-ojs",
+				 &out, &err), 0);
+	char *sum = h_slurp("/tmp/hetsim-acc-ojs/summary.csv", NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(sum);
+	CU_ASSERT_PTR_NULL(strstr(sum, "makespan_change_pct"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sum, "\nother-jobs,yarn,0,2,makespan_s,10.000000,"));
+	free(sum);
+	free(out);
+	free(err);
+	h_rmtree("/tmp/hetsim-acc-oj");
+	h_rmtree("/tmp/hetsim-acc-ojs");
+}
+
 int test_suite_accounting(void)
 {
 	TEST_SUITE("accounting",
@@ -559,6 +611,8 @@ int test_suite_accounting(void)
 		   {"timed out and failed jobs say why", timeout_and_failure_reasons},
 		   {"sweep: counts, paired change, --baseline", sweep_counts_and_change},
 		   {"run --baseline", run_baseline},
+		   {"a change pairs replications of the same jobs done", change_same_jobs},
+		   {"a policy that finished other jobs: no change", change_other_jobs},
 		   {"no cost_model: the built-in default", builtin_cost_model});
 	return 0;
 }
