@@ -87,6 +87,9 @@ all: $(BIN)
 # asked for (make -j2 run check figures paper).
 deps:
 	@scripts/install-deps
+ifeq ($(MPI),1)
+	@scripts/install-deps mpi
+endif
 
 $(BUILD)/%.o: %.c | deps
 	@mkdir -p $(dir $@)
@@ -148,6 +151,8 @@ check: deps $(BIN) $(TESTBIN)
 	scripts/check-layers
 	scripts/check-file-cycles $(BUILD)
 	./$(TESTBIN)
+	scripts/check-samples ./$(BIN)
+	scripts/check-tour ./$(BIN)
 ifeq ($(SAN),1)
 	@echo "mpi-sweep: skipped (SAN=1)"
 else

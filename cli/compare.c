@@ -52,7 +52,7 @@ static const struct cmd_opt cmp_opts[] = {
 				"repeatable; default: every one whose needs the workload meets)"},
 	{"replications", 'r', "N", "replications of each workload (default: each scenario's)"},
 	{"output", 'o', "DIR", "write the leaderboard and figures there (default "
-			       "results/compare)"},
+			       "results/compare-NAME, NAME the workloads' file names)"},
 	CMD_MAXSTALL_OPT,
 	{"quiet", 'q', NULL, "no table"},
 	{"help", 'h', NULL, "show this help"},
@@ -388,7 +388,26 @@ int cmd_compare(int argc, char **argv)
 		reps = (int)x;
 	}
 	const char *out = cmd_get(cmp_opts, &a, "output");
-	out = out ? out : "results/compare";
+	char dflt[256];
+	if (!out) { /* results/compare-NAME: never the committed results/compare */
+		snprintf(dflt, sizeof dflt, "results/compare");
+		for (int w = 0; w < a.npos; w++) {
+			const char *b = strrchr(a.pos[w], '/');
+			char base[128];
+			snprintf(base, sizeof base, "%s", b ? b + 1 : a.pos[w]);
+			static const char *const exts[] = {".zst", ".gz", ".yaml", ".yml", ".swf",
+							   ".csv", ".json"};
+			for (size_t e = 0; e < sizeof exts / sizeof exts[0]; e++) {
+				size_t n = strlen(base), k = strlen(exts[e]);
+				if (n > k && !strcmp(base + n - k, exts[e]))
+					base[n - k] = '\0';
+			}
+			size_t n = strlen(dflt);
+			if (n + strlen(base) + 2 < 120)
+				snprintf(dflt + n, sizeof dflt - n, "%s%s", w ? "+" : "-", base);
+		}
+		out = dflt;
+	}
 	if (!*out) {
 		fprintf(stderr, "hetsim compare: option '--output': empty\n");
 		return 2;
@@ -620,6 +639,16 @@ int cmd_compare(int argc, char **argv)
 		char *tmps[] = {tmpp, tc, tm, ts}, *dsts[] = {path, pc, pm, ps};
 		if (!rc && rows_commit("compare", tmps, dsts, 4))
 			rc = 1;
+		/* the figures of workloads a compare before had and this one has
+		 * not are compare's own: they go, so that no stale figure sits
+		 * beside the new ones (a report would show it) */
+		for (int w = a.npos + 1; !rc && w <= MAX_WL; w++)
+			for (int k = 0; k < 4; k++) {
+				char old[4200];
+				snprintf(old, sizeof old, "%s/%s-%d.%s", out,
+					 k < 2 ? "jct-cdf" : "slowdown-size", w, k % 2 ? "svg" : "png");
+				remove(old);
+			}
 	}
 	if (rc && made)
 		rmdir(out); /* the folder it made, empty again */

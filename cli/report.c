@@ -162,7 +162,29 @@ static int fig_rank(const char *rel)
 	return ARRAY_LEN(order);
 }
 
-/* By (folder, rank, name): a folder's own files before its subfolders'. */
+/* The folder's policies in the order its runs.csv (else summary.csv)
+ * first names them: the scenario's order, for the figures drawn one per
+ * policy (gantt-POLICY, utilisation-POLICY).  Set before the sort. */
+static char **pol_order;
+static int npol_order;
+
+/* Where the figure rel (".../KIND-POLICY.ext") stands in pol_order, or
+ * npol_order when its name ends in no policy of it. */
+static int pol_index(const char *rel)
+{
+	const char *b = strrchr(rel, '/'), *d = strrchr(rel, '.');
+	b = b ? b + 1 : rel;
+	for (int k = 0; k < npol_order; k++) {
+		size_t n = strlen(pol_order[k]);
+		const char *at = d ? d - n : NULL;
+		if (at && at > b && at[-1] == '-' && !strncmp(at, pol_order[k], n))
+			return k;
+	}
+	return npol_order;
+}
+
+/* By (folder, rank, policy, name): a folder's own files before its
+ * subfolders'; a figure per policy in the scenario's order. */
 static int cmp_rfile(const void *a, const void *b)
 {
 	const char *x = ((const struct rfile *)a)->rel, *y = ((const struct rfile *)b)->rel;
@@ -172,8 +194,31 @@ static int cmp_rfile(const void *a, const void *b)
 	if (c || dx != dy)
 		return c ? c : dx < dy ? -1 : 1;
 	int rx = fig_rank(x), ry = fig_rank(y);
-	return rx != ry ? rx - ry : strcmp(x, y);
+	if (rx != ry)
+		return rx - ry;
+	int px = pol_index(x), py = pol_index(y);
+	return px != py ? px - py : strcmp(x, y);
 }
+
+/* Tables in the order a reader wants them: the runs and their summary
+ * first, the per-job and per-executor detail after, wall-clock timing
+ * and the manifest last. */
+static int csv_rank(const char *rel)
+{
+	static const char *const order[] = {"runs.csv", "summary.csv", "leaderboard.csv",
+					    "types.csv", "jobs.csv", "executors.csv", "sizes.csv"};
+	const char *b = strrchr(rel, '/');
+	b = b ? b + 1 : rel;
+	for (int i = 0; i < ARRAY_LEN(order); i++)
+		if (!strcmp(b, order[i]))
+			return i;
+	if (!strcmp(b, "timing.csv"))
+		return ARRAY_LEN(order) + 1;
+	if (!strcmp(b, "manifest.csv"))
+		return ARRAY_LEN(order) + 2;
+	return ARRAY_LEN(order);
+}
+#define CSV_RANKS 10
 
 /* What a directory entry that is not a regular file or a folder is. */
 static const char *kind_of(mode_t m)
@@ -816,7 +861,9 @@ static void put_csv(struct rep *r, struct rfile *f)
 	}
 	long data = rows > 0 ? rows : 0;
 	long shown = r->max_rows > 0 && data > r->max_rows ? r->max_rows : data;
-	fprintf(r->o, "<details%s>\n<summary><code>", data <= OPEN_ROWS ? " open" : "");
+	const char *b = strrchr(f->rel, '/');
+	bool manifest = !strcmp(b ? b + 1 : f->rel, "manifest.csv"); /* for readers, not people */
+	fprintf(r->o, "<details%s>\n<summary><code>", data <= OPEN_ROWS && !manifest ? " open" : "");
 	esc_name(r->o, f->rel);
 	fprintf(r->o, "</code>: %ld row%s, %d column%s", data, data == 1 ? "" : "s", ncols,
 		ncols == 1 ? "" : "s");
@@ -829,6 +876,49 @@ static void put_csv(struct rep *r, struct rfile *f)
 	free(tbl);
 	f->shown = shown < data ? "a table (its first rows)" : "a table";
 	r->ntables++;
+}
+
+/* pol_order from the folder's runs.csv, else summary.csv: the policy
+ * column's values in order of first appearance (at most 64). */
+static void load_pol_order(struct rep *r)
+{
+	static const char *const from[] = {"runs.csv", "summary.csv"};
+	for (int k = 0; k < 2 && !npol_order; k++) {
+		struct rfile *f = find_rel(r, from[k]);
+		FILE *in = f && !f->skip ? open_inside(r, from[k]) : NULL;
+		if (!in)
+			continue;
+		char *l = NULL, *fv[512];
+		size_t cap = 0;
+		ssize_t got;
+		int col = -1;
+		while ((got = getline(&l, &cap, in)) > 0 && npol_order < 64) {
+			while (got && (l[got - 1] == '\n' || l[got - 1] == '\r'))
+				l[--got] = 0;
+			if (l[0] == '#' || !got)
+				continue;
+			int n = csv_fields(l, fv, 512);
+			if (col < 0) {
+				for (int c = 0; c < n && col < 0; c++)
+					if (!strcmp(fv[c], "policy"))
+						col = c;
+				if (col < 0)
+					break;
+				continue;
+			}
+			if (col >= n)
+				continue;
+			bool seen = false;
+			for (int q = 0; q < npol_order && !seen; q++)
+				seen = !strcmp(pol_order[q], fv[col]);
+			if (!seen) {
+				pol_order = xrealloc(pol_order, (size_t)(npol_order + 1) * sizeof *pol_order);
+				pol_order[npol_order++] = xstrdup(fv[col]);
+			}
+		}
+		free(l);
+		fclose(in);
+	}
 }
 
 /* ---- the page ----------------------------------------------------------- */
@@ -940,9 +1030,11 @@ static void write_page(struct rep *r, const char *title, const char *kind)
 		}
 	if (ncsv) {
 		fputs("<h2>Tables</h2>\n", o);
-		for (int i = 0; i < r->nf; i++)
-			if (!r->f[i].skip && ends(r->f[i].rel, "csv"))
-				put_csv(r, &r->f[i]);
+		for (int rank = 0; rank < CSV_RANKS; rank++)
+			for (int i = 0; i < r->nf; i++)
+				if (!r->f[i].skip && ends(r->f[i].rel, "csv") &&
+				    csv_rank(r->f[i].rel) == rank)
+					put_csv(r, &r->f[i]);
 	}
 	int left = 0;
 	for (int i = 0; i < r->nf; i++)
@@ -1064,7 +1156,13 @@ int cmd_report(int argc, char **argv)
 		if (walk(&r, reopen_dir(r.dfd), "", 0)) /* again, with the figures */
 			goto fail;
 	}
+	load_pol_order(&r);
 	qsort(r.f, (size_t)r.nf, sizeof *r.f, cmp_rfile);
+	for (int k = 0; k < npol_order; k++)
+		free(pol_order[k]);
+	free(pol_order);
+	pol_order = NULL;
+	npol_order = 0;
 	char title[1024] = "";
 	const char *tv = cmd_get(rep_opts, &a, "title");
 	if (tv)

@@ -442,9 +442,11 @@ static void run_rows(FILE *runs, FILE *types, const struct scn *sc, const char *
 
 /* The result files (docs/output.md).  timing.csv holds wall-clock
  * figures, so unlike the others it differs from run to run. */
-enum { OUT_RUNS, OUT_TYPES, OUT_JOBS, OUT_EXECUTORS, OUT_TIMING, NOUT };
+enum { OUT_RUNS, OUT_TYPES, OUT_JOBS, OUT_EXECUTORS, OUT_TIMING, OUT_TABLE, NOUT };
+/* table.md: the table run prints, its notes and warnings, as Markdown (a
+ * report of the folder opens with it) */
 static const char *const out_names[NOUT] = {"runs.csv", "types.csv", "jobs.csv",
-					    "executors.csv", "timing.csv"};
+					    "executors.csv", "timing.csv", "table.md"};
 static const char *const out_headers[NOUT] = {
 	"scenario,policy," ROWS_RUN_HEADER,
 	"scenario,policy," ROWS_TYPES_HEADER,
@@ -453,6 +455,7 @@ static const char *const out_headers[NOUT] = {
 	"policy,replication,executor,job,group,type,role,node,cores,memory_mib,gpus,launch_s,"
 	"ready_s,end_s,gpu_from_s,gpu_to_s\n",
 	"policy," ROWS_TIMING_HEADER,
+	"",
 };
 
 static double mono_s(void)
@@ -564,24 +567,25 @@ static bool same_rep(const struct agg *a, int r, int q)
 /* "warning: POLICY: ..." for a policy with jobs not done: the counts and
  * the reasons, most frequent first (at most three). */
 
-static void print_table(const struct scn_policy *pols, int npol, const struct agg *a, int reps,
-			const struct scn *s, int base, bool base_named, const char *dir)
+static void print_table(FILE *f, const struct scn_policy *pols, int npol, const struct agg *a,
+			int reps, const struct scn *s, int base, bool base_named, const char *dir)
 {
 	int64_t njobs = 0;
 	for (int g = 0; g < s->njobgroups; g++)
 		njobs += s->jobs[g].count;
-	printf("%s: means over %d replication%s (seed %" PRIu64 "), job counts summed over %s; "
-	       "change: makespan against %s (%s); files in %s/\n", s->name, reps,
+	fprintf(f, "%s: means over %d replication%s (seed %" PRIu64 "), job counts summed over %s; "
+	       "change: makespan against %s (%s)%s%s%s\n", s->name, reps,
 	       reps == 1 ? "" : "s", s->seed, reps == 1 ? "it" : "them", pols[base].name,
-	       base_named ? "--baseline" : "the first policy listed", dir);
-	printf("%-18s %11s %11s %10s %11s %6s %6s %9s %6s %6s %9s %11s\n", "policy", "makespan_s",
+	       base_named ? "--baseline" : "the first policy listed", dir ? "; files in " : "",
+	       dir ? dir : "", dir ? "/" : "");
+	fprintf(f, "%-18s %11s %11s %10s %11s %6s %6s %9s %6s %6s %9s %11s\n", "policy", "makespan_s",
 	       "jct_mean_s", "jct_p95_s", "wait_mean_s", "gpu_%", "cpu_%", "change", "done",
 	       "failed", "timed_out", "unplaceable");
 	bool partial = false;
 	int left[16] = {0};
 	for (int p = 0; p < npol; p++) {
 		char b[NA][32], ch[32];
-		printf("%-18s %11s %11s %10s %11s %6s %6s %9s %6" PRId64 " %6" PRId64 " %9" PRId64
+		fprintf(f, "%-18s %11s %11s %10s %11s %6s %6s %9s %6" PRId64 " %6" PRId64 " %9" PRId64
 		       " %11" PRId64 "\n", pols[p].name,
 		       cell(&a[p], A_MAKESPAN, reps, 1, 3, b[0], sizeof b[0], &partial),
 		       cell(&a[p], A_JCT, reps, 1, 3, b[1], sizeof b[1], &partial),
@@ -593,7 +597,7 @@ static void print_table(const struct scn_policy *pols, int npol, const struct ag
 		       a[p].nd.failed, a[p].nd.timed_out, a[p].nd.unplaceable);
 	}
 	if (partial)
-		printf("*: mean over the replications that have a value (the others had nothing "
+		fprintf(f, "*: mean over the replications that have a value (the others had nothing "
 		       "to measure)\n");
 	for (int p = 0; p < npol; p++) {
 		char ch[32];
@@ -602,11 +606,11 @@ static void print_table(const struct scn_policy *pols, int npol, const struct ag
 			continue;
 		const char *c = change_cell(&a[p], &a[base], reps, ch, sizeof ch, &l);
 		if (!strcmp(c, "-") && l)
-			printf("change -: %s finished other jobs than %s in every replication with a "
+			fprintf(f, "change -: %s finished other jobs than %s in every replication with a "
 			       "makespan: its makespan is of other work, no change\n", pols[p].name,
 			       pols[base].name);
 		else if (l)
-			printf("change ~: %s: over %d of %d replications, those where it finished the "
+			fprintf(f, "change ~: %s: over %d of %d replications, those where it finished the "
 			       "jobs %s finished\n", pols[p].name, reps - l, reps, pols[base].name);
 	}
 	bool alike = reps > 1, all_same = npol > 1;
@@ -619,18 +623,18 @@ static void print_table(const struct scn_policy *pols, int npol, const struct ag
 				   (a[p].jct[r] == a[0].jct[r] || (isnan(a[p].jct[r]) &&
 								    isnan(a[0].jct[r])));
 	if (alike)
-		printf("note: the %d replications of each policy are alike (nothing in the workload "
+		fprintf(f, "note: the %d replications of each policy are alike (nothing in the workload "
 		       "is drawn at random: a trace's jobs as they are): a mean over them is one "
 		       "run's figure, and no measure of its spread\n", reps);
 	if (all_same)
-		printf("note: every policy gave the same makespan and mean JCT in every "
+		fprintf(f, "note: every policy gave the same makespan and mean JCT in every "
 		       "replication: this workload does not tell them apart\n");
 	if (s->warmup_jobs >= njobs && njobs > 0)
-		printf("note: the warm-up (%d jobs) covers all %" PRId64 " jobs: none is counted, and "
+		fprintf(f, "note: the warm-up (%d jobs) covers all %" PRId64 " jobs: none is counted, and "
 		       "the job figures are empty\n", s->warmup_jobs, njobs);
 	for (int p = 0; p < npol; p++)
 		if (a[p].nd.failed + a[p].nd.timed_out + a[p].nd.unplaceable)
-			cmd_warn_not_done(stdout, s, pols[p].name, &a[p].nd, reps);
+			cmd_warn_not_done(f, s, pols[p].name, &a[p].nd, reps);
 }
 
 /* The baseline: --baseline's policy, one of those run, else the first.
@@ -815,6 +819,14 @@ int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *di
 		}
 	}
 	cmd_stop_release(&stop);
+	if (!rc) { /* table.md: the table as printed, but for the folder's name */
+		fprintf(f[OUT_TABLE], "# %s: hetsim run\n\nThe table `hetsim run` printed, with its "
+			"notes and warnings (docs/output.md, \"The table `hetsim run` prints\"):"
+			"\n\n```\n", s->name);
+		print_table(f[OUT_TABLE], pols, npol, agg, last - first, s, base, o->baseline != NULL,
+			    NULL);
+		fputs("```\n", f[OUT_TABLE]);
+	}
 	if (tl && !rc) { /* written whole before the set commits, or no set */
 		char e[4400];
 		if (tl_finish(tl, e, sizeof e)) {
@@ -832,7 +844,7 @@ int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *di
 		}
 	}
 	if (!rc && !o->quiet)
-		print_table(pols, npol, agg, last - first, s, base, o->baseline != NULL, dir);
+		print_table(stdout, pols, npol, agg, last - first, s, base, o->baseline != NULL, dir);
 	for (int p = 0; p < npol; p++)
 		free(agg[p].mk), free(agg[p].jct), free(agg[p].set);
 	free(agg);

@@ -140,10 +140,25 @@ static void verdict(const struct yconf *k, const struct scn *sc, int group,
 		const char *rn = sim_role_name(sh, r);
 		pol_fmt_mib(mib, a, sizeof a);
 		if (mib > k->max_mib) {
+			/* where the size comes from: the role's memory, or under one
+			 * resource profile (one spark.executor.memory for the whole
+			 * application) its largest role's */
+			int src = r;
+			for (int q = 0; sh->one_profile && q < sh->nroles; q++)
+				if (sh->role[q].mem_mib > sh->role[src].mem_mib)
+					src = q;
+			char m[32], from[96];
+			pol_fmt_mib(sh->role[src].mem_mib, m, sizeof m);
+			if (src != r)
+				snprintf(from, sizeof from, "the application's one executor size, its "
+					 "%s's %s", sim_role_name(sh, src), m);
+			else
+				snprintf(from, sizeof from, "its %s", m);
 			v->why = SIM_WHY_MAX_ALLOC;
-			snprintf(v->detail, sizeof v->detail, "%s container of %s (memory and overhead, "
-				 "in %s steps) is over yarn.scheduler.maximum-allocation-mb %" PRId64,
-				 rn, a, pol_fmt_mib(k->min_mib, st, sizeof st), k->max_mib);
+			snprintf(v->detail, sizeof v->detail, "%s container of %s (%s%s, in %s steps) "
+				 "is over yarn.scheduler.maximum-allocation-mb %" PRId64, rn, a, from,
+				 sh->role[r].mem_as_is ? "" : " plus Spark's overhead",
+				 pol_fmt_mib(k->min_mib, st, sizeof st), k->max_mib);
 			return;
 		}
 		if (cores > (int64_t)k->max_vcores * CLU_MILLI) { /* the RM validates every

@@ -62,7 +62,7 @@ struct sim_shape;
 /* What can_ever_place finds for a job group. */
 struct pol_verdict {
 	int why;             /* enum sim_why; SIM_WHY_NONE: it can be placed */
-	char detail[192];    /* why not, for people: what it asks against what
+	char detail[320];    /* why not, for people: what it asks against what
 				the cluster has (no newline); "" if placeable */
 };
 

@@ -318,8 +318,21 @@ static void test_run_folder(void)
 		CU_ASSERT_EQUAL(count(page, "src=\"data:image/svg+xml;base64,"), 8);
 		CU_ASSERT(strstr(page, "Inline figures: 8 SVG, 0 PNG.") != NULL);
 	}
-	CU_ASSERT(strstr(page, "<title>hetsim run: hetsim-report-") != NULL);
-	CU_ASSERT(strstr(page, "<code>runs.csv</code>: 3 rows, ") != NULL);
+	/* it opens with the table run printed (table.md, its title the
+	 * page's), runs.csv the first table, the manifest closed, the
+	 * figures of each policy in the scenario's order */
+	CU_ASSERT(strstr(page, "<title>paper-mixed: hetsim run</title>") != NULL);
+	const char *tab = strstr(page, "<pre><code>paper-mixed: means over 1 replication");
+	const char *runs = strstr(page, "<code>runs.csv</code>: 3 rows, ");
+	CU_ASSERT(tab && runs && tab < runs);
+	CU_ASSERT(runs && strstr(page, "<h2>Tables</h2>\n<details open>\n<summary><code>runs.csv")
+		  != NULL);
+	CU_ASSERT(strstr(page, "<details>\n<summary><code>manifest.csv</code>") != NULL);
+	if (have_gnuplot()) {
+		const char *a = strstr(page, "gantt-spark-standalone.svg"),
+			   *b = strstr(page, "gantt-label-dual.svg"), *c = strstr(page, "gantt-yarn.svg");
+		CU_ASSERT(a && b && c && a < b && b < c);
+	}
 	free(page);
 	h_rmtree(dir);
 }
