@@ -171,7 +171,10 @@ struct cal_sample {
 	char device[64];
 	double size;     /* work, in the kernel's unit */
 	int repeat;      /* 0-based */
-	double seconds;
+	double seconds;  /* wall time, CLOCK_MONOTONIC */
+	double cpu_seconds; /* the measuring thread's CPU time over the same
+			    run (CLOCK_THREAD_CPUTIME_ID); 0: not measured
+			    (files without the column, hetsim-cuda-cal's) */
 	int k;           /* copies of the kernel running at once, one per
 			    core, this one of them; 0 or 1: alone */
 	int round;       /* contention round, 1-based (its k = 1 sample is
@@ -194,6 +197,12 @@ double cal_now(void);
 /* Tests only: when set, cal_now returns its value (a fake clock that a
  * fake kernel advances: make check does no real timing). */
 extern double (*cal_clock_hook)(void);
+/* The calling thread's CPU time, seconds, on CLOCK_THREAD_CPUTIME_ID:
+ * what a repeat ran on its core, without the time it waited for it
+ * (calibrate/README.md, "Two clocks").  Tests: cal_cpu_clock_hook's
+ * value when set, else cal_clock_hook's (a fake clock stands for both). */
+double cal_cpu_now(void);
+extern double (*cal_cpu_clock_hook)(void);
 
 /* ---- robust timing (robust.c; calibrate/README.md, "Timing") ---------
  *
@@ -299,6 +308,88 @@ int cal_time_contention(const struct cal_backend *b, const struct cal_kernel *k,
 			struct cal_ctx *c, bool quick, int warmup, const int *ks, int nks,
 			struct cal_timing *tm, struct cal_samples *out, FILE *log, char *err,
 			size_t errlen);
+
+/* ---- the machine's load (busy.c; calibrate/README.md, "A busy
+ * machine") ---------------------------------------------------------
+ *
+ * `hetsim calibrate` reads the load before its first block and after
+ * each (a kernel's sweep, its contention rounds): /proc/stat twice,
+ * CAL_BUSY_WINDOW apart, over the cores this process may use
+ * (sched_getaffinity).  Other work = the ticks those cores spent neither
+ * idle, in iowait nor stolen, less calibrate's own CPU time over the
+ * window (CLOCK_PROCESS_CPUTIME_ID), in cores; steal = the stolen ticks
+ * over all their ticks.  Busy: other work above CAL_BUSY_CORES or steal
+ * above CAL_BUSY_STEAL.  /proc/loadavg's 1-minute average is reported
+ * beside it; it does not decide: it averages the past minute,
+ * calibrate's own blocks in it. */
+
+#define CAL_BUSY_WINDOW 0.5  /* s between the two /proc/stat readings */
+#define CAL_BUSY_CORES 0.5   /* other work above half a core: busy */
+#define CAL_BUSY_STEAL 0.05  /* steal above 5 % of the cores' time: busy */
+
+struct cal_load {        /* one load check */
+	int cores;           /* the cores this process may use */
+	double other;        /* other work over the window, cores */
+	double steal;        /* steal over the window, fraction of the cores' time */
+	double window;       /* the window, s (from the ticks) */
+	double load1;        /* /proc/loadavg's 1-minute average */
+	bool busy;           /* other > CAL_BUSY_CORES or steal > CAL_BUSY_STEAL */
+};
+
+/* What a check reads: /proc/stat's text at the window's start and end,
+ * /proc/loadavg's, their names for messages, the cores this process may
+ * use (allowed[i] for cpu i < nallowed; NULL: every cpuN line), its own
+ * CPU time over the window and /proc/stat's ticks per second. */
+struct cal_load_in {
+	const char *stat0, *stat1, *loadavg;
+	const char *stat_name, *loadavg_name;
+	const bool *allowed;
+	int nallowed;
+	double own_s;
+	double hz;
+};
+
+/* The verdict from those readings into *l.  0, or -1 with one line in
+ * err: "NAME:LINE:COL: ..." for a malformed file (a field that is not a
+ * count, fewer than 4 counts, no cpuN line of an allowed core, no load
+ * average), or "NAME: ..." for readings that cannot be compared (the
+ * cores changed, a count went backwards, no tick passed). */
+int cal_load_judge(const struct cal_load_in *in, struct cal_load *l, char *err, size_t errlen);
+
+/* Read this machine: /proc/stat, CAL_BUSY_WINDOW of sleep, /proc/stat
+ * and /proc/loadavg again (cal_load_hook's reading when set).  0, or -1
+ * and err (cal_load_judge's, or a file that cannot be read). */
+int cal_load_read(struct cal_load *l, char *err, size_t errlen);
+/* Tests only: when set, cal_load_read returns what it gives. */
+extern int (*cal_load_hook)(struct cal_load *l, char *err, size_t errlen);
+
+/* The reading in words: "other work holds 1.70 of 2 cores, steal 0.0 %
+ * (over 0.50 s; load average 1.90)". */
+void cal_load_line(const struct cal_load *l, char *line, size_t len);
+
+/* For a measurement that goes on whatever the load (--check,
+ * --validate): true when the machine is busy now, with the reading in
+ * words in line; false ("") when it is not or cannot be read.  Its
+ * callers leave it out where the tests time nothing for real (their
+ * hooks set, cal_load_hook not), so that no test's output depends on
+ * the machine's load. */
+bool cal_load_busy(char *line, size_t len);
+
+/* A run's checks, summed (the model's meta.load). */
+struct cal_load_sum {
+	int checks;          /* readings taken */
+	int busy;            /* of them busy (the run went on: --force) */
+	int unread;          /* checks that could not read the machine */
+	int cores;
+	double other_max;    /* cores */
+	double steal_max;    /* fraction */
+	double load1_max;
+};
+void cal_load_add(struct cal_load_sum *s, const struct cal_load *l);
+
+/* Tests only: when set, `hetsim calibrate` measures this backend instead
+ * of cal_cpu_backend (a fake kernel on the fake clocks). */
+extern const struct cal_backend *cal_backend_hook;
 
 /* The CPU model from /proc/cpuinfo ("unknown" if absent) and the online
  * cores. */

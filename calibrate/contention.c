@@ -10,9 +10,10 @@
  * sets the size up once (not timed) and forks the largest k copies;
  * copy i is pinned to the i-th core the process may run on.  A round
  * writes one byte into the go pipe of each of the first k copies; each
- * runs the kernel once, timed on its own CLOCK_MONOTONIC, and answers on
- * one shared pipe (a record under PIPE_BUF: whole).  Idle copies block
- * in read(), costing nothing. */
+ * runs the kernel once, timed on its own CLOCK_MONOTONIC (and its
+ * thread's CPU time beside it), and answers on one shared pipe (a
+ * record under PIPE_BUF: whole).  Idle copies block in read(), costing
+ * nothing. */
 #define _GNU_SOURCE /* sched_setaffinity, CPU_SET */
 #include "cal.h"
 
@@ -31,6 +32,7 @@
 struct answer {    /* a copy's record on the shared pipe */
 	int copy;      /* its index */
 	double seconds;/* < 0: ready (after its warm-up) */
+	double cpu;    /* its thread's CPU time over the same run */
 };
 
 /* Whole reads and writes, retried on EINTR.  0, or -1 (EOF, error). */
@@ -93,13 +95,14 @@ static void copy_main(const struct cal_kernel *k, void *st, int copy, int core, 
 	double w0 = cal_now();
 	for (int w = 0; w < 50 && (w < warmup || cal_now() - w0 < 0.2); w++)
 		k->run(st);
-	struct answer a = {copy, -1};
+	struct answer a = {copy, -1, 0};
 	if (put(ans, &a, sizeof a))
 		_exit(1);
 	char b;
 	while (get(go, &b, 1) == 0) {
-		double t0 = cal_now();
+		double t0 = cal_now(), c0 = cal_cpu_now();
 		k->run(st);
+		a.cpu = cal_cpu_now() - c0;
 		a.seconds = cal_now() - t0;
 		if (put(ans, &a, sizeof a))
 			_exit(1);
@@ -321,7 +324,7 @@ int cal_time_contention(const struct cal_backend *b, const struct cal_kernel *k,
 					goto out;
 				}
 				struct cal_sample x = {.size = size, .repeat = r, .seconds = a.seconds,
-						       .k = ks[j], .round = r + 1, .seq = ++tm->seq};
+						       .cpu_seconds = a.cpu, .k = ks[j], .round = r + 1, .seq = ++tm->seq};
 				snprintf(x.kernel, sizeof x.kernel, "%s", k->name);
 				snprintf(x.device, sizeof x.device, "%s", b->device);
 				cal_samples_push(out, &x);

@@ -35,6 +35,11 @@ const char *fit_unit(const char *kernel)
 }
 
 
+static bool same_group(const struct cal_sample *x, const struct fit_line *f)
+{
+	return strcmp(x->kernel, f->kernel) == 0 && strcmp(x->device, f->device) == 0;
+}
+
 /* Fit one group: idx[0..m) index its samples in s. */
 static int fit_group(const struct cal_samples *s, const int *idx, int m, struct fit_line *f,
 		     char *err, size_t errlen)
@@ -123,6 +128,36 @@ out:
 	return rc;
 }
 
+/* The clock rule (fit.h) for the group of line l, whose sweep's kept
+ * samples are idx[0..m) of s: sets l->cpu_share and l->on_cpu.  When on
+ * the CPU clock, returns a copy of s whose samples of the group have
+ * their CPU time as `seconds` (free its v); else NULL. */
+static struct cal_sample *pick_clock(const struct cal_samples *s, const int *idx, int m,
+				     struct fit_line *l)
+{
+	double *share = xmalloc((size_t)(m ? m : 1) * sizeof *share);
+	int n = 0;
+	for (int i = 0; i < m; i++) {
+		const struct cal_sample *x = &s->v[idx[i]];
+		if (x->cpu_seconds > 0 && x->seconds > 0)
+			share[n++] = x->cpu_seconds / x->seconds;
+	}
+	l->cpu_share = n && n == m ? cal_median(share, n) : 0;
+	free(share);
+	bool all = l->cpu_share > 0; /* the contention samples need it too */
+	for (int i = 0; i < s->n && all; i++)
+		all = !same_group(&s->v[i], l) || s->v[i].dropped || s->v[i].cpu_seconds > 0;
+	l->on_cpu = all && l->cpu_share < FIT_CPU_SHARE;
+	if (!l->on_cpu)
+		return NULL;
+	struct cal_sample *v = xmalloc((size_t)s->n * sizeof *v);
+	memcpy(v, s->v, (size_t)s->n * sizeof *v);
+	for (int i = 0; i < s->n; i++)
+		if (same_group(&v[i], l) && v[i].cpu_seconds > 0)
+			v[i].seconds = v[i].cpu_seconds;
+	return v;
+}
+
 int fit_all(const struct cal_samples *s, struct fit_line **out, char *err, size_t errlen)
 {
 	struct fit_line *f = NULL;
@@ -145,7 +180,12 @@ int fit_all(const struct cal_samples *s, struct fit_line **out, char *err, size_
 			    strcmp(s->v[k].kernel, l->kernel) == 0 &&
 			    strcmp(s->v[k].device, l->device) == 0)
 				idx[m++] = k;
-		if (fit_group(s, idx, m, l, err, errlen) || fit_contention(s, l, err, errlen)) {
+		struct cal_sample *cpu = pick_clock(s, idx, m, l);
+		struct cal_samples on = {cpu ? cpu : s->v, s->n, s->n};
+		int bad = fit_group(&on, idx, m, l, err, errlen) ||
+			  fit_contention(&on, l, err, errlen);
+		free(cpu);
+		if (bad) {
 			free(f);
 			free(idx);
 			return -1;
@@ -174,11 +214,6 @@ static double median_spread(double *v, int n, double *spread)
 	double mad = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 	*spread = med > 0 ? 1.4826 * mad / med : 0;
 	return med;
-}
-
-static bool same_group(const struct cal_sample *x, const struct fit_line *f)
-{
-	return strcmp(x->kernel, f->kernel) == 0 && strcmp(x->device, f->device) == 0;
 }
 
 /* Whether some sample of the group with k > 1 has this size. */
@@ -448,7 +483,11 @@ static void put_kernel(FILE *f, const struct fit_line *l, int n, int first)
 		put_us(f, l[j].slope_ci[0]);
 		fprintf(f, ", ");
 		put_us(f, l[j].slope_ci[1]);
-		fprintf(f, "], n: %d, samples: %d}\n", l[j].n, l[j].samples);
+		fprintf(f, "], n: %d, samples: %d, clock: %s", l[j].n, l[j].samples,
+			l[j].on_cpu ? "cpu" : "wall");
+		if (l[j].cpu_share > 0)
+			fprintf(f, ", cpu_share: %.4f", l[j].cpu_share);
+		fprintf(f, "}\n");
 	}
 }
 
@@ -503,6 +542,17 @@ static void put_meta(FILE *f, const struct fit_meta *m)
 			fprintf(f, "%s%.2f", i ? ", " : "", m->drift[i]);
 		fprintf(f, "]}\n");
 	}
+	if (m->load) {
+		const struct cal_load_sum *l = m->load;
+		fprintf(f, "  load: {checks: %d, busy: %d", l->checks, l->busy);
+		if (l->unread)
+			fprintf(f, ", unread: %d", l->unread);
+		if (l->checks)
+			fprintf(f, ", cores: %d, window: %.2f, other_cores_max: %.2f, steal_pct_max: "
+				"%.1f, load1_max: %.2f", l->cores, CAL_BUSY_WINDOW, l->other_max,
+				100 * l->steal_max, l->load1_max);
+		fprintf(f, "}\n");
+	}
 	if (m->contention_k[0] > 0 && m->contention_k[1] >= m->contention_k[0])
 		fprintf(f, "  contention_k: [%d, %d]\n", m->contention_k[0], m->contention_k[1]);
 	put_text(f, "backend", m->backend);
@@ -510,6 +560,9 @@ static void put_meta(FILE *f, const struct fit_meta *m)
 		fprintf(f, "  threads: %d\n", m->threads);
 	put_text(f, "data", m->data);
 	fprintf(f, "  fit: \"gsl_fit_wlinear on per-size medians, weights 1/median^2\"\n");
+	fprintf(f, "  clock: \"wall time (CLOCK_MONOTONIC); a (kernel, device) whose thread ran "
+		"under %.0f %% of it (CLOCK_THREAD_CPUTIME_ID, the median over its sweep) is fitted "
+		"on that CPU time; each fit entry's clock says which\"\n", 100 * FIT_CPU_SHARE);
 	put_text(f, "task_overhead", fit_task_overhead_why);
 }
 
@@ -531,6 +584,8 @@ int fit_write_model(const char *path, const struct fit_line *l, int n,
 		   "# time / the round's single copy) and its\n"
 		   "# spread (1.4826 x MAD / median); linear between measured k, and beyond\n"
 		   "# the largest measured k the last factor holds (beyond: hold).\n"
+		   "# durations are wall times, or the thread's CPU times where fit: says\n"
+		   "# clock: cpu (its thread ran under 95 %% of the wall time: meta.clock).\n"
 		   "version: 2\ntask_overhead: %dms\n", FIT_TASK_OVERHEAD_US / 1000);
 	put_meta(f, meta);
 	fprintf(f, "kernels:\n");
@@ -553,11 +608,12 @@ int fit_write_samples(const char *path, const struct cal_samples *s, const char 
 		return -1;
 	if (seed_note)
 		fprintf(f, "# %s\n", seed_note);
-	fprintf(f, "kernel,device,size,repeat,seconds,k,round,seq,dropped\n");
+	fprintf(f, "kernel,device,size,repeat,seconds,k,round,seq,dropped,cpu_seconds\n");
 	for (int i = 0; i < s->n; i++)
-		fprintf(f, "%s,%s,%.17g,%d,%.9f,%d,%d,%ld,%d\n", s->v[i].kernel, s->v[i].device,
-			s->v[i].size, s->v[i].repeat, s->v[i].seconds, s->v[i].k > 1 ? s->v[i].k : 1,
-			s->v[i].round, s->v[i].seq, s->v[i].dropped ? 1 : 0);
+		fprintf(f, "%s,%s,%.17g,%d,%.9f,%d,%d,%ld,%d,%.9f\n", s->v[i].kernel,
+			s->v[i].device, s->v[i].size, s->v[i].repeat, s->v[i].seconds,
+			s->v[i].k > 1 ? s->v[i].k : 1, s->v[i].round, s->v[i].seq,
+			s->v[i].dropped ? 1 : 0, s->v[i].cpu_seconds);
 	return finish(f, tmp, path, err, errlen);
 }
 
@@ -586,9 +642,9 @@ static bool num(const char *s, double *v)
 
 static int parse_row(char *line, struct cal_sample *x, char *what, size_t len)
 {
-	char *fld[10];
+	char *fld[11];
 	int nf = 0;
-	for (char *p = line; nf < 10;) {
+	for (char *p = line; nf < 11;) {
 		fld[nf++] = p;
 		char *c = strchr(p, ',');
 		if (!c)
@@ -596,10 +652,10 @@ static int parse_row(char *line, struct cal_sample *x, char *what, size_t len)
 		*c = '\0';
 		p = c + 1;
 	}
-	double size, rep, sec, k = 1, round = 0, seq = 0, drop = 0;
-	if (nf != 5 && nf != 6 && nf != 9)
+	double size, rep, sec, k = 1, round = 0, seq = 0, drop = 0, cpu = 0;
+	if (nf != 5 && nf != 6 && nf != 9 && nf != 10)
 		snprintf(what, len, "expected 5, 6 or 9 fields (kernel,device,size,repeat,seconds"
-			 "[,k[,round,seq,dropped]]), got %d", nf);
+			 "[,k[,round,seq,dropped]]), or 10 with cpu_seconds, got %d", nf);
 	else if (!good_name(fld[0], false))
 		snprintf(what, len, "bad kernel name '%s'", fld[0]);
 	else if (!good_name(fld[1], true))
@@ -612,14 +668,17 @@ static int parse_row(char *line, struct cal_sample *x, char *what, size_t len)
 		snprintf(what, len, "bad seconds '%s' (a number > 0)", fld[4]);
 	else if (nf >= 6 && (!num(fld[5], &k) || k < 1 || k != floor(k) || k > 1e6))
 		snprintf(what, len, "bad k '%s' (copies at once: an integer >= 1)", fld[5]);
-	else if (nf == 9 && (!num(fld[6], &round) || round < 0 || round != floor(round) ||
+	else if (nf >= 9 && (!num(fld[6], &round) || round < 0 || round != floor(round) ||
 			     round > 1e9))
 		snprintf(what, len, "bad round '%s' (an integer >= 0)", fld[6]);
-	else if (nf == 9 && (!num(fld[7], &seq) || seq < 0 || seq != floor(seq) || seq > 1e15))
+	else if (nf >= 9 && (!num(fld[7], &seq) || seq < 0 || seq != floor(seq) || seq > 1e15))
 		snprintf(what, len, "bad seq '%s' (an integer >= 0)", fld[7]);
-	else if (nf == 9 && (!num(fld[8], &drop) || (drop != 0 && drop != 1)))
+	else if (nf >= 9 && (!num(fld[8], &drop) || (drop != 0 && drop != 1)))
 		snprintf(what, len, "bad dropped '%s' (0 or 1)", fld[8]);
+	else if (nf == 10 && (!num(fld[9], &cpu) || cpu < 0))
+		snprintf(what, len, "bad cpu_seconds '%s' (a number >= 0; 0: not measured)", fld[9]);
 	else {
+		x->cpu_seconds = cpu;
 		x->k = (int)k;
 		x->round = (int)round;
 		x->seq = (long)seq;

@@ -8,6 +8,14 @@
  * is a far steadier point than their variance (which can be 0 at timer
  * resolution).  Because these weights are relative, the coefficients'
  * covariance is scaled by the reduced chi-square, chisq / (n - 2).
+ *
+ * The clock (calibrate/README.md, "Two clocks"): a group is fitted on
+ * its wall times unless every sample carries its thread's CPU time and
+ * the median share CPU / wall of its sweep's kept samples is below
+ * FIT_CPU_SHARE: the thread then waited for its core (other work held
+ * it) for more than 5 % of the time, and the group, its contention
+ * too, is fitted on the CPU times (the kernels are single-threaded:
+ * their CPU time is the thread's).
  */
 #ifndef HETSIM_FIT_H
 #define HETSIM_FIT_H
@@ -31,6 +39,10 @@ struct fit_line {
 	double r2;                 /* weighted R^2 of the medians */
 	double cv;                 /* residual CV of all samples: sqrt(sum
 				    * ((y - fit) / fit)^2 / (samples - 2)) */
+	bool on_cpu;               /* fitted on the thread's CPU time, not the
+				      wall time (FIT_CPU_SHARE) */
+	double cpu_share;          /* median over the sweep's kept samples of
+				      CPU time / wall time; 0: not measured */
 	/* Contention (fit_contention): nk values of k, k[0] = 1; 0: none */
 	int nk;
 	int k[FIT_MAX_K];          /* copies running at once, increasing */
@@ -43,12 +55,17 @@ struct fit_line {
 /* The work unit of a known kernel ("MiB", "samples"), else "units". */
 const char *fit_unit(const char *kernel);
 
+/* Below this median share of CPU time in wall time a group is fitted on
+ * its CPU times (the clock rule, above). */
+#define FIT_CPU_SHARE 0.95
+
 /* Fit every (kernel, device) of the samples, in order of first
  * appearance: the line from the samples timed alone (k <= 1), and where
- * the group has samples with k > 1 its contention (fit_contention).
- * *out is allocated (free() it).  Returns the number of lines, or -1
- * with a message in err (a group with fewer than 3 distinct sizes, or a
- * non-positive duration, or a bad contention group). */
+ * the group has samples with k > 1 its contention (fit_contention), on
+ * the clock the rule above picks.  *out is allocated (free() it).
+ * Returns the number of lines, or -1 with a message in err (a group
+ * with fewer than 3 distinct sizes, or a non-positive duration, or a
+ * bad contention group). */
 int fit_all(const struct cal_samples *s, struct fit_line **out, char *err, size_t errlen);
 
 /* The contention of one (kernel, device), f->kernel and f->device, from
@@ -93,6 +110,8 @@ struct fit_meta {
 				 hetsim-cuda-cal's SAMPLES.csv.meta); NULL = none */
 	int64_t gpu_memory_mib; /* its memory, MiB (gpu: needs it) */
 	const char *gpu_cuda; /* its compute capability, SMs, driver, runtime */
+	const struct cal_load_sum *load; /* the run's load checks (meta.load);
+				 NULL = none */
 };
 
 /* The per-task framework overhead written as task_overhead, µs, and the
@@ -109,13 +128,15 @@ int fit_write_model(const char *path, const struct fit_line *f, int n,
 		    const struct fit_meta *meta, char *err, size_t errlen);
 
 /* Samples CSV: header "kernel,device,size,repeat,seconds,k,round,seq,
- * dropped", one row per sample (k: copies at once, 1 alone; round: the
- * contention round, 0 the sweep; seq: the order it was timed in, 0
- * unknown; dropped: 1 a stall, left out of the fits), after a comment
- * line "# seed_note" when seed_note is not NULL.  Written through
- * path.tmp + rename.  Returns 0 or -1.  The reader also takes the 5
- * columns without k (k = 1), as hetsim-cuda-cal writes them, and the 6
- * of older files (round 0, seq 0, not dropped). */
+ * dropped,cpu_seconds", one row per sample (seconds: wall time; k:
+ * copies at once, 1 alone; round: the contention round, 0 the sweep;
+ * seq: the order it was timed in, 0 unknown; dropped: 1 a stall, left
+ * out of the fits; cpu_seconds: the thread's CPU time of the same run, 0
+ * not measured), after a comment line "# seed_note" when seed_note is
+ * not NULL.  Written through path.tmp + rename.  Returns 0 or -1.  The
+ * reader also takes the 5 columns without k (k = 1), as hetsim-cuda-cal
+ * writes them, the 6 of older files (round 0, seq 0, not dropped) and
+ * the 9 of files before cpu_seconds (0). */
 int fit_write_samples(const char *path, const struct cal_samples *s, const char *seed_note,
 		      char *err, size_t errlen);
 /* Read such a file (lines starting with '#' and blank lines are

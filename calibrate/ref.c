@@ -160,6 +160,9 @@ int cal_ref_check(const char *path)
 	char cpu[256], other[768];
 	int cores;
 	cal_machine(cpu, sizeof cpu, &cores);
+	char busy[512] = ""; /* read before the reading: other work, not ours */
+	if (!cal_ref_hook || cal_load_hook) /* tests: nothing timed, the load not read */
+		cal_load_busy(busy, sizeof busy);
 	double here = ref_here();
 	printf("this machine: %.1f MiB/s (%s%s)\n", here, cpu,
 	       cores_text(", ", cores, cn, sizeof cn));
@@ -172,6 +175,9 @@ int cal_ref_check(const char *path)
 	if (!cal_machine_same(m, cpu, cores, other, sizeof other))
 		printf("note: %s; the verdict rests on the reference kernel's speed alone, and the "
 		       "model's other kernels may differ more\n", other);
+	if (*busy)
+		printf("note: the machine is busy (%s): the reading measures that work too, not "
+		       "this machine's speed alone\n", busy);
 	scn_free(s);
 	return match ? 0 : CAL_REF_MISMATCH;
 }

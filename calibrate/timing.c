@@ -1,7 +1,9 @@
 /* timing.c - the timing harness: set a kernel up at each size of its
- * sweep, warm it up, time each repeat alone on CLOCK_MONOTONIC.  One
- * thread: the kernels never spawn any and gslcblas is single-threaded,
- * so a sample is what one Spark task slot (one core) would take. */
+ * sweep, warm it up, time each repeat alone on CLOCK_MONOTONIC, with the
+ * thread's CPU time (CLOCK_THREAD_CPUTIME_ID) of the same run beside it.
+ * One thread: the kernels never spawn any and the BLAS is fixed to one
+ * (cal_blas), so a sample is what one Spark task slot (one core) would
+ * take, and the thread's CPU time is the kernel's. */
 #include "cal.h"
 
 #include <math.h>
@@ -23,6 +25,21 @@ double cal_now(void)
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+double (*cal_cpu_clock_hook)(void);
+
+double cal_cpu_now(void)
+{
+	if (cal_cpu_clock_hook)
+		return cal_cpu_clock_hook();
+	if (cal_clock_hook)
+		return cal_clock_hook();
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+const struct cal_backend *cal_backend_hook;
+
 void cal_samples_push(struct cal_samples *s, const struct cal_sample *x)
 {
 	xgrow(&s->v, &s->cap, s->n + 1, sizeof *s->v);
@@ -39,29 +56,33 @@ void cal_samples_free(struct cal_samples *s)
 struct size_runs {
 	void *st;              /* the kernel's state */
 	double t[CAL_MAX_REPEATS];
+	double cpu[CAL_MAX_REPEATS]; /* the thread's CPU time of each */
 	long seq[CAL_MAX_REPEATS];
 	bool drop[CAL_MAX_REPEATS];
 	int n, done;           /* done: cal_enough's 1 (CI) or 2 (cap) */
 };
 
-/* The progress line of one size: median, MAD, the CI, repeats. */
+/* The progress line of one size: median, MAD, the CI, the thread's
+ * share of the wall time on its core (the median of CPU / wall), repeats. */
 static void report_size(FILE *log, const struct cal_kernel *k, double size,
 			const struct size_runs *r, int stalls)
 {
-	double v[CAL_MAX_REPEATS], med, half;
+	double v[CAL_MAX_REPEATS], share[CAL_MAX_REPEATS], med, half;
 	bool keep[CAL_MAX_REPEATS];
 	int m = 0;
 	for (int i = 0; i < r->n; i++)
-		if ((keep[i] = !r->drop[i]))
+		if ((keep[i] = !r->drop[i])) {
+			share[m] = r->t[i] > 0 ? r->cpu[i] / r->t[i] : 0;
 			v[m++] = r->t[i];
+		}
 	half = cal_median_ci(r->t, keep, r->n, &med);
 	for (int i = 0; i < m; i++)
 		v[i] = v[i] > med ? v[i] - med : med - v[i];
 	double mad = m ? cal_median(v, m) : 0;
 	fprintf(log, "  %-17s %8g %-7s median %10.3f ms  MAD %8.3f ms (%4.1f %%)  CI +-%4.1f %%  "
-		"n=%d%s", k->name, size, k->unit, med * 1e3, mad * 1e3,
-		med > 0 ? 100 * mad / med : 0.0, isfinite(half) ? 100 * half : 99.9, r->n,
-		r->done == 2 ? " (cap)" : "");
+		"cpu %5.1f %%  n=%d%s", k->name, size, k->unit, med * 1e3, mad * 1e3,
+		med > 0 ? 100 * mad / med : 0.0, isfinite(half) ? 100 * half : 99.9,
+		m ? 100 * cal_median(share, m) : 0.0, r->n, r->done == 2 ? " (cap)" : "");
 	if (stalls)
 		fprintf(log, ", %d stalled dropped", stalls);
 	fprintf(log, "\n");
@@ -108,8 +129,11 @@ int cal_time_kernel(const struct cal_backend *b, const struct cal_kernel *k,
 		cal_shuffle(&key, order, m);
 		for (int j = 0; j < m; j++) {
 			struct size_runs *x = &r[order[j]];
-			double t0 = cal_now();
+			/* the CPU clock read inside the wall clock's interval:
+			 * CPU <= wall, give or take the clocks' resolution */
+			double t0 = cal_now(), c0 = cal_cpu_now();
 			k->run(x->st);
+			x->cpu[x->n] = cal_cpu_now() - c0;
 			x->t[x->n] = cal_now() - t0;
 			x->seq[x->n++] = ++tm->seq;
 		}
@@ -127,7 +151,7 @@ int cal_time_kernel(const struct cal_backend *b, const struct cal_kernel *k,
 		int stalls = cal_stalls(r[i].t, r[i].n, r[i].drop);
 		for (int j = 0; j < r[i].n; j++) {
 			struct cal_sample x = {.size = sizes[i], .repeat = j, .seconds = r[i].t[j],
-					       .k = 1, .seq = r[i].seq[j], .dropped = r[i].drop[j]};
+					       .cpu_seconds = r[i].cpu[j], .k = 1, .seq = r[i].seq[j], .dropped = r[i].drop[j]};
 			snprintf(x.kernel, sizeof x.kernel, "%s", k->name);
 			snprintf(x.device, sizeof x.device, "%s", b->device);
 			cal_samples_push(out, &x);

@@ -33,7 +33,8 @@ static const struct cmd_opt cal_opts[] = {
 				  "repeatable, and any further arguments are more files"},
 	{"fit", 0, "SAMPLES", "fit samples measured elsewhere (CSV: kernel,device,size,repeat,"
 			      "seconds) instead of measuring"},
-	{"force", 'f', NULL, "write the model even when a fit is poor"},
+	{"force", 'f', NULL, "go on when the machine is busy (other work above half a core, or "
+			     "steal above 5 %), and write the model even when a fit is poor"},
 	{"validate", 0, "MODEL", "run a real WordCount here and compare its makespan with the "
 				 "simulation under MODEL (not refitted); -o FILE: the runs as CSV"},
 	{"check", 0, "MODEL", "time the reference kernel (a few seconds) and say whether this "
@@ -65,14 +66,27 @@ static int figure(const char *png, const char *csv, const struct fit_line *l, in
 
 /* ---- fit, check, write --------------------------------------------- */
 
+/* A fit's clock in words: "wall (cpu 99.8 %)", "cpu (cpu 81.2 %)", or
+ * "wall" where the samples carry no CPU time. */
+static const char *clock_text(const struct fit_line *l, char *buf, size_t len)
+{
+	if (l->cpu_share > 0)
+		snprintf(buf, len, "%s (cpu %.1f %%)", l->on_cpu ? "cpu" : "wall",
+			 100 * l->cpu_share);
+	else
+		snprintf(buf, len, "wall");
+	return buf;
+}
+
 static void print_fits(const struct fit_line *l, int n)
 {
-	printf("\n%-17s %-6s %12s %14s %9s %7s %3s\n", "kernel", "device", "intercept",
-	       "slope", "R^2", "CV", "n");
+	char clk[64];
+	printf("\n%-17s %-6s %12s %14s %9s %7s %3s  %s\n", "kernel", "device", "intercept",
+	       "slope", "R^2", "CV", "n", "clock");
 	for (int i = 0; i < n; i++)
-		printf("%-17s %-6s %9.3f ms %8.4f ms/%-7s %9.5f %6.2f%% %3d\n", l[i].kernel,
+		printf("%-17s %-6s %9.3f ms %8.4f ms/%-7s %9.5f %6.2f%% %3d  %s\n", l[i].kernel,
 		       l[i].device, l[i].intercept * 1e3, l[i].slope * 1e3, l[i].unit, l[i].r2,
-		       100 * l[i].cv, l[i].n);
+		       100 * l[i].cv, l[i].n, clock_text(&l[i], clk, sizeof clk));
 	for (int i = 0; i < n; i++)
 		for (int j = 1; j < l[i].nk; j++)
 			printf("%-17s %-6s contention: k=%-3d slowdown %.3f (spread %.1f %%, alone "
@@ -93,6 +107,12 @@ static int fit_and_write(const struct cal_samples *s, const char *out, const cha
 	}
 	print_fits(l, n);
 	fflush(stdout);
+	for (int i = 0; i < n; i++)
+		if (l[i].on_cpu)
+			fprintf(stderr, "hetsim calibrate: note: %s on %s: its thread ran %.1f %% of the "
+					"wall time (under %.0f %%: other work held its core), so it is fitted "
+					"on the thread's CPU time (CLOCK_THREAD_CPUTIME_ID)\n", l[i].kernel,
+				l[i].device, 100 * l[i].cpu_share, 100 * FIT_CPU_SHARE);
 	int poor = 0;
 	for (int i = 0; i < n; i++)
 		if (fit_poor(&l[i], why, sizeof why)) {
@@ -170,6 +190,13 @@ static int can_read(const char *const *files, int n)
 
 /* ---- measuring ----------------------------------------------------- */
 
+/* The backend measured: the cpu one (the tests' fake where they set
+ * cal_backend_hook). */
+static const struct cal_backend *measured(void)
+{
+	return cal_backend_hook ? cal_backend_hook : &cal_cpu_backend;
+}
+
 static int pick_kernels(const char *list, const struct cal_backend *b, bool *on)
 {
 	if (!list) {
@@ -233,6 +260,43 @@ static int parse_concurrency(const char *list, int cores, int *ks)
 	return n;
 }
 
+/* The load check (calibrate/README.md, "A busy machine") before the
+ * first block (after NULL) or after the block `after`: 0 go on, 1 stop
+ * (its line printed).  A busy machine stops the run, or with --force is
+ * a warning and goes on; a check that cannot read the machine is a
+ * warning and goes on.  Each reading goes into sum (meta.load). */
+static int load_check(struct cal_load_sum *sum, const char *after, bool force)
+{
+	struct cal_load l;
+	char err[1024], line[512], when[192] = "";
+	if (cal_load_read(&l, err, sizeof err)) {
+		fprintf(stderr, "hetsim calibrate: warning: cannot tell whether the machine is busy: "
+				"%s; going on unchecked\n", err);
+		sum->unread++;
+		return 0;
+	}
+	cal_load_add(sum, &l);
+	cal_load_line(&l, line, sizeof line);
+	if (after)
+		snprintf(when, sizeof when, " after %s", after);
+	else
+		printf("load: %s; busy above %.1f cores of other work or %.0f %% steal\n", line,
+		       CAL_BUSY_CORES, 100 * CAL_BUSY_STEAL);
+	fflush(stdout);
+	if (!l.busy)
+		return 0;
+	if (force) {
+		fprintf(stderr, "hetsim calibrate: warning: the machine is busy%s: %s; --force: "
+				"calibrating on (the model's meta.load counts it)\n", when, line);
+		return 0;
+	}
+	fprintf(stderr, "hetsim calibrate: the machine is busy%s: %s, and busy is other work above "
+			"%.1f cores or steal above %.0f %%: calibrating %s would measure it, not the "
+			"kernels%s (--force goes on anyway)\n", when, line, CAL_BUSY_CORES,
+		100 * CAL_BUSY_STEAL, after ? "on" : "now", after ? "; nothing written" : "");
+	return 1;
+}
+
 /* A drift point: the reference kernel's speed now, after `what`. */
 static void drift_point(double *speed, int *n, const char *what)
 {
@@ -252,6 +316,9 @@ static int measure(const struct cal_backend *b, const bool *on, const struct cal
 	printf("hetsim calibrate: %s backend on %s (%d cores online); kernels run "
 	       "single-threaded (1 thread)%s\n", b->name, pv.cpu, pv.cores,
 	       quick ? "; --quick" : "");
+	struct cal_load_sum load = {0};
+	if (load_check(&load, NULL, force))
+		return 1;
 	if (nks > 1) {
 		printf("contention: k copies at once, one per core, k =");
 		for (int i = 0; i < nks; i++)
@@ -291,20 +358,20 @@ static int measure(const struct cal_backend *b, const bool *on, const struct cal
 		if (cal_time_kernel(b, &b->kernels[k], c, quick, quick ? 1 : 2, &tm, &s, stdout, err,
 				    sizeof err)) {
 			fprintf(stderr, "hetsim calibrate: %s: %s\n", b->kernels[k].name, err);
-			cal_samples_free(&s);
-			cal_ctx_free(c);
-			return 1;
+			goto stop;
 		}
 		snprintf(what, sizeof what, "the %s sweep", b->kernels[k].name);
+		if (load_check(&load, what, force))
+			goto stop;
 		drift_point(drift, &ndrift, what);
 		if (nks > 1 && cal_time_contention(b, &b->kernels[k], c, quick, quick ? 1 : 2, ks,
 						   nks, &tm, &s, stdout, err, sizeof err)) {
 			fprintf(stderr, "hetsim calibrate: %s: %s\n", b->kernels[k].name, err);
-			cal_samples_free(&s);
-			cal_ctx_free(c);
-			return 1;
+			goto stop;
 		}
 		snprintf(what, sizeof what, "the %s contention rounds", b->kernels[k].name);
+		if (nks > 1 && load_check(&load, what, force))
+			goto stop;
 		if (nks > 1)
 			drift_point(drift, &ndrift, what);
 	}
@@ -340,13 +407,17 @@ static int measure(const struct cal_backend *b, const bool *on, const struct cal
 			.os = pv.os, .compiler = pv.compiler, .blas = pv.blas, .date = pv.date,
 			.ref_kernel = CAL_REF_KERNEL, .ref_speed = d.median,
 			.contention_k = {nks > 1 ? ks[0] : 0, nks > 1 ? ks[nks - 1] : 0},
-			.timing = &tm, .drift = drift, .ndrift = ndrift,
+			.timing = &tm, .drift = drift, .ndrift = ndrift, .load = &load,
 		};
 		rc = fit_and_write(&s, out, csv, &meta, force);
 	}
 	cal_samples_free(&s);
 	cal_ctx_free(c);
 	return rc;
+stop: /* an error or a busy machine, its line printed: nothing written */
+	cal_samples_free(&s);
+	cal_ctx_free(c);
+	return 1;
 }
 
 /* --workers and --repeats of --validate and --fresh into *nw (0: the
@@ -408,11 +479,11 @@ static int fresh(const struct cmd_args *a)
 	cal_machine(model, sizeof model, &cores);
 	int nks = parse_concurrency(NULL, cores, ks);
 	bool on[16];
-	pick_kernels(NULL, &cal_cpu_backend, on);
+	pick_kernels(NULL, measured(), on);
 	struct cal_input in = {NULL, 0};
 	printf("hetsim calibrate --fresh: calibrate (--quick, contention) into %s, then validate "
 	       "it here at once\n\n", out);
-	if (measure(&cal_cpu_backend, on, &in, true, out, cmd_get(cal_opts, a, "force") != NULL,
+	if (measure(measured(), on, &in, true, out, cmd_get(cal_opts, a, "force") != NULL,
 		    ks, nks, (uint64_t)sd)) {
 		fprintf(stderr, "hetsim calibrate: --fresh: the calibration failed (above): nothing "
 				"validated\n");
@@ -440,6 +511,12 @@ int cmd_calibrate(int argc, char **argv)
 			 "squares) and write the cost-model YAML that scenarios name, with the raw\n"
 			 "samples (FILE.samples.csv) and a figure (FILE.png).  A poor fit (R^2 <\n"
 			 "0.95 or residual CV > 10 %) exits 1 without writing the model.\n"
+			 "Before the first block and after each it reads the load (/proc/stat\n"
+			 "over 0.5 s, /proc/loadavg): when other work holds more than half a\n"
+			 "core, or steal takes more than 5 %, it stops at once, exit 1, nothing\n"
+			 "written (--force goes on; meta.load records it).  Each repeat records\n"
+			 "the thread's CPU time beside the wall time; a kernel whose thread ran\n"
+			 "under 95 % of the wall time is fitted on its CPU time (fit: clock).\n"
 			 "Each kernel is also timed with k copies at once, one per core\n"
 			 "(--concurrency), and its slowdown against one copy written as the\n"
 			 "model's contention entry.\n"
@@ -603,7 +680,7 @@ int cmd_calibrate(int argc, char **argv)
 		return rc;
 	}
 	bool on[16] = {false};
-	if (pick_kernels(cmd_get(cal_opts, &a, "kernels"), &cal_cpu_backend, on))
+	if (pick_kernels(cmd_get(cal_opts, &a, "kernels"), measured(), on))
 		return 2;
 	char model[256];
 	int cores, ks[FIT_MAX_K];
@@ -618,6 +695,6 @@ int cmd_calibrate(int argc, char **argv)
 	if (can_write(out) || can_read(files, nfiles))
 		return 1;
 	struct cal_input in = {files, nfiles};
-	return measure(&cal_cpu_backend, on, &in, cmd_get(cal_opts, &a, "quick") != NULL, out,
+	return measure(measured(), on, &in, cmd_get(cal_opts, &a, "quick") != NULL, out,
 		       force, ks, nks, (uint64_t)sd);
 }

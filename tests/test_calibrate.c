@@ -17,6 +17,7 @@
 #include "cal.h"
 #include "cmd.h"
 #include "fit.h"
+#include "harness.h"
 #include "scenario.h"
 
 static void push(struct cal_samples *s, const char *k, const char *d, double size, int r,
@@ -890,6 +891,412 @@ static void test_validate_scaled(void)
 	rmdir(dir);
 }
 
+/* ---- two clocks: the samples' CPU time and the fit's rule ----------- */
+
+/* The clock rule (fit.h): a thread on its core 99 % of the wall time is
+ * fitted on wall time; one at 80 % (the wall times waiting for the core
+ * at random, the CPU times exact) on its CPU time, the contention too;
+ * a sample without CPU time keeps the wall clock. */
+static void test_fit_clock(void)
+{
+	struct cal_samples s = {0};
+	struct fit_line *f;
+	char err[256];
+	synth(&s, 2e-3, 0.5e-3, 0.0, "cpu");
+	for (int i = 0; i < s.n; i++)
+		s.v[i].cpu_seconds = 0.99 * s.v[i].seconds;
+	CU_ASSERT_EQUAL_FATAL(fit_all(&s, &f, err, sizeof err), 1);
+	CU_ASSERT_FALSE(f[0].on_cpu);
+	CU_ASSERT_DOUBLE_EQUAL(f[0].cpu_share, 0.99, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(f[0].slope, 0.5e-3, 1e-12);
+	free(f);
+	/* 95 % exactly is still wall: below it is CPU */
+	for (int i = 0; i < s.n; i++)
+		s.v[i].cpu_seconds = 0.95 * s.v[i].seconds;
+	CU_ASSERT_EQUAL_FATAL(fit_all(&s, &f, err, sizeof err), 1);
+	CU_ASSERT_FALSE(f[0].on_cpu);
+	free(f);
+	const double u[7] = {0.7, 0.75, 0.8, 0.85, 0.9, 0.8, 0.8}; /* CPU / wall, median 0.8 */
+	for (int i = 0; i < s.n; i++) {
+		s.v[i].cpu_seconds = 0.8 * s.v[i].seconds;
+		s.v[i].seconds = s.v[i].cpu_seconds / u[s.v[i].repeat];
+	}
+	const int ks[] = {2};
+	const double f2[] = {1.5};
+	int first = s.n;
+	synth_contention(&s, ks, f2, 1, 0.0);
+	for (int i = first; i < s.n; i++) { /* CPU 1.5 x alone's, wall anything */
+		s.v[i].cpu_seconds = 0.8 * s.v[i].seconds;
+		s.v[i].seconds *= 1.1 + 0.01 * i;
+	}
+	CU_ASSERT_EQUAL_FATAL(fit_all(&s, &f, err, sizeof err), 1);
+	CU_ASSERT_TRUE(f[0].on_cpu);
+	CU_ASSERT_DOUBLE_EQUAL(f[0].cpu_share, 0.8, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(f[0].intercept, 0.8 * 2e-3, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(f[0].slope, 0.8 * 0.5e-3, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(f[0].cv, 0, 1e-9);
+	CU_ASSERT_EQUAL_FATAL(f[0].nk, 2);
+	CU_ASSERT_DOUBLE_EQUAL(f[0].slowdown[1], 1.5, 1e-12);
+	free(f);
+	s.v[3].cpu_seconds = 0; /* one not measured: wall, share unknown */
+	CU_ASSERT_EQUAL_FATAL(fit_all(&s, &f, err, sizeof err), 1);
+	CU_ASSERT_FALSE(f[0].on_cpu);
+	CU_ASSERT_DOUBLE_EQUAL(f[0].cpu_share, 0, 0);
+	free(f);
+	cal_samples_free(&s);
+}
+
+/* The samples CSV carries both clocks (column 10, cpu_seconds) and
+ * still reads the files before it (9 columns: 0, not measured). */
+static void test_samples_cpu(void)
+{
+	char path[] = "/tmp/hetsim-cal-cpu-XXXXXX", err[512];
+	int fd = mkstemp(path);
+	CU_ASSERT_FATAL(fd >= 0);
+	close(fd);
+	struct cal_samples s = {0}, back = {0};
+	push(&s, "mnist_step", "cpu", 16, 0, 0.002);
+	s.v[0].cpu_seconds = 0.0015;
+	CU_ASSERT_EQUAL_FATAL(fit_write_samples(path, &s, NULL, err, sizeof err), 0);
+	char *text = h_slurp(path, NULL);
+	CU_ASSERT_STRING_EQUAL(text, "kernel,device,size,repeat,seconds,k,round,seq,dropped,"
+				     "cpu_seconds\nmnist_step,cpu,16,0,0.002000000,1,0,0,0,"
+				     "0.001500000\n");
+	free(text);
+	CU_ASSERT_EQUAL_FATAL(fit_read_samples(path, &back, err, sizeof err), 0);
+	CU_ASSERT_DOUBLE_EQUAL(back.v[0].cpu_seconds, 0.0015, 1e-12);
+	cal_samples_free(&back);
+	write_file(path, "mnist_step,cpu,16,0,0.002,1,0,3,0\n");
+	CU_ASSERT_EQUAL_FATAL(fit_read_samples(path, &back, err, sizeof err), 0);
+	CU_ASSERT_DOUBLE_EQUAL(back.v[0].cpu_seconds, 0, 0);
+	cal_samples_free(&back);
+	write_file(path, "mnist_step,cpu,16,0,0.002,1,0,3,0,-1\n");
+	CU_ASSERT_EQUAL(fit_read_samples(path, &back, err, sizeof err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, ":1: bad cpu_seconds '-1' (a number >= 0; 0: not "
+					   "measured)"));
+	cal_samples_free(&back);
+	write_file(path, "mnist_step,cpu,16,0,0.002,1,0,3,0,0.001,7\n");
+	CU_ASSERT_EQUAL(fit_read_samples(path, &back, err, sizeof err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, ":1: expected 5, 6 or 9 fields (kernel,device,size,"
+					   "repeat,seconds[,k[,round,seq,dropped]]), or 10 with "
+					   "cpu_seconds, got 11"));
+	cal_samples_free(&back);
+	cal_samples_free(&s);
+	remove(path);
+}
+
+/* ---- a busy machine: the verdict on hand-made /proc texts ------------- */
+
+/* /proc/stat at a window's start, and at its end on an idle machine: 1
+ * tick of work in 100 (2 cores, 50 each at 100 Hz: 0.5 s). */
+#define STAT0 "cpu  200 0 100 2000 10 0 0 0 0 0\ncpu0 100 0 50 1000 5 0 0 0 0 0\n" \
+	      "cpu1 100 0 50 1000 5 0 0 0 0 0\nintr 1 2 3\nctxt 9\n"
+#define STAT_IDLE "cpu  201 0 100 2099 10 0 0 0 0 0\ncpu0 101 0 50 1049 5 0 0 0 0 0\n" \
+		  "cpu1 100 0 50 1050 5 0 0 0 0 0\n"
+/* the machine: 85 ticks of work in 100, 1.7 cores */
+#define STAT_BUSY "cpu0 140 0 55 1005 5 0 0 0 0 0\ncpu1 135 0 55 1010 5 0 0 0 0 0\n"
+/* steal: 10 ticks in 100 taken by the hypervisor, 5 of work */
+#define STAT_STEAL "cpu0 103 0 50 1042 5 0 0 5 0 0\ncpu1 102 0 50 1043 5 0 0 5 0 0\n"
+#define LOADAVG "1.90 1.71 1.25 3/116 12359\n"
+
+/* cal_load_judge of stat0 -> stat1 (own: calibrate's CPU seconds over
+ * the window): its return, the reading in *l, the message in err. */
+static int judge(const char *stat0, const char *stat1, const char *avg, double own,
+		 struct cal_load *l, char *err, size_t len)
+{
+	struct cal_load_in in = {stat0, stat1, avg, "/proc/stat", "/proc/loadavg", NULL, 0,
+				 own, 100};
+	err[0] = '\0';
+	return cal_load_judge(&in, l, err, len);
+}
+
+static void test_load_verdict(void)
+{
+	struct cal_load l;
+	char err[512], line[256];
+	CU_ASSERT_EQUAL_FATAL(judge(STAT0, STAT_IDLE, LOADAVG, 0, &l, err, sizeof err), 0);
+	CU_ASSERT_EQUAL(l.cores, 2);
+	CU_ASSERT_DOUBLE_EQUAL(l.other, 0.02, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(l.steal, 0, 0);
+	CU_ASSERT_DOUBLE_EQUAL(l.window, 0.5, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(l.load1, 1.9, 1e-12); /* reported, not deciding */
+	CU_ASSERT_FALSE(l.busy);
+	CU_ASSERT_EQUAL_FATAL(judge(STAT0, STAT_BUSY, LOADAVG, 0, &l, err, sizeof err), 0);
+	CU_ASSERT_DOUBLE_EQUAL(l.other, 1.7, 1e-12);
+	CU_ASSERT_TRUE(l.busy);
+	cal_load_line(&l, line, sizeof line);
+	CU_ASSERT_STRING_EQUAL(line, "other work holds 1.70 of 2 cores, steal 0.0 % (over 0.50 s; "
+				     "load average 1.90)");
+	/* calibrate's own CPU time is not other work: 0.5 s of it leaves 0.7
+	 * cores (busy), 0.6 s leaves 0.5 (the threshold: not busy) */
+	CU_ASSERT_EQUAL(judge(STAT0, STAT_BUSY, LOADAVG, 0.5, &l, err, sizeof err), 0);
+	CU_ASSERT_DOUBLE_EQUAL(l.other, 0.7, 1e-12);
+	CU_ASSERT_TRUE(l.busy);
+	CU_ASSERT_EQUAL(judge(STAT0, STAT_BUSY, LOADAVG, 0.6, &l, err, sizeof err), 0);
+	CU_ASSERT_DOUBLE_EQUAL(l.other, 0.5, 1e-12);
+	CU_ASSERT_FALSE(l.busy);
+	CU_ASSERT_EQUAL(judge(STAT0, STAT_STEAL, LOADAVG, 0, &l, err, sizeof err), 0);
+	CU_ASSERT_DOUBLE_EQUAL(l.other, 0.1, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(l.steal, 0.1, 1e-12);
+	CU_ASSERT_TRUE(l.busy);
+	/* guest ticks are inside user's: not counted twice; a kernel giving
+	 * only user, nice, system and idle is read */
+	CU_ASSERT_EQUAL(judge("cpu0 100 0 50 1000 5 0 0 0 0 0\n", "cpu0 101 0 50 1049 5 0 0 0 40 "
+			      "9\n", "0.5\n", 0, &l, err, sizeof err), 0);
+	CU_ASSERT_DOUBLE_EQUAL(l.other, 0.02, 1e-12);
+	CU_ASSERT_EQUAL(judge("cpu0 100 0 50 1000\n", "cpu0 125 0 50 1025\n", "0.5", 0, &l, err,
+			      sizeof err), 0);
+	CU_ASSERT_DOUBLE_EQUAL(l.other, 0.5, 1e-12);
+	/* only the cores this process may use count: cpu1 alone, idle */
+	bool allowed[2] = {false, true};
+	struct cal_load_in in = {STAT0, STAT_BUSY, LOADAVG, "s", "a", allowed, 2, 0, 100};
+	CU_ASSERT_EQUAL(cal_load_judge(&in, &l, err, sizeof err), 0);
+	CU_ASSERT_EQUAL(l.cores, 1);
+	CU_ASSERT_DOUBLE_EQUAL(l.other, 0.8, 1e-12); /* 40 of its 50 ticks */
+	/* malformed files: one line naming file:line:col and the value */
+	static const struct {
+		const char *s0, *s1, *avg, *msg;
+	} bad[] = {
+		{STAT0, "cpu  1 2 3 4\ncpu0 12 x 3 4\n", LOADAVG,
+		 "/proc/stat:2:9: expected a count of ticks, got 'x'"},
+		{STAT0, "cpu0 1 -5 3 4\n", LOADAVG, "/proc/stat:1:8: expected a count of ticks, got '-5'"},
+		{STAT0, "cpu0 1 99999999999999999999999 3 4\n", LOADAVG,
+		 "/proc/stat:1:8: expected a count of ticks, got '99999999999999999999999'"},
+		{"cpu0 1 2\n", STAT0, LOADAVG, "/proc/stat:1:9: expected at least 4 tick counts (user "
+		 "nice system idle), got 2"},
+		{"cpu0x 1 2 3 4\n", STAT0, LOADAVG, "/proc/stat:1:1: expected cpuN and its tick counts, "
+		 "got 'cpu0x'"},
+		{"intr 1 2\n", STAT0, LOADAVG, "/proc/stat:1:1: no 'cpuN' line of a core this process "
+		 "may use"},
+		{"", STAT0, LOADAVG, "/proc/stat:1:1: no 'cpuN' line of a core this process may use"},
+		{STAT0, STAT_IDLE, "abc 1 2", "/proc/loadavg:1:1: expected the 1-minute load average, "
+		 "got 'abc'"},
+		{STAT0, STAT_IDLE, "", "/proc/loadavg:1:1: expected the 1-minute load average, got ''"},
+		{STAT0, STAT_IDLE, " -1 2", "/proc/loadavg:1:2: expected the 1-minute load average, "
+		 "got '-1'"},
+		{STAT_IDLE, STAT0, LOADAVG, "/proc/stat: a tick count went backwards over the window"},
+		{STAT0, STAT0, LOADAVG, "/proc/stat: no tick passed over the window"},
+		{STAT0, "cpu0 101 0 50 1049 5 0 0 0 0 0\n", LOADAVG,
+		 "/proc/stat: 2 cores at the window's start, 1 at its end"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		CU_ASSERT_EQUAL(judge(bad[i].s0, bad[i].s1, bad[i].avg, 0, &l, err, sizeof err), -1);
+		if (strcmp(err, bad[i].msg) != 0)
+			fprintf(stderr, "\n got: %s\nwant: %s\n", err, bad[i].msg);
+		CU_ASSERT_STRING_EQUAL(err, bad[i].msg);
+	}
+}
+
+/* ---- a busy machine: `hetsim calibrate` on a fake kernel ---------------- */
+
+static double fake_clock, cpu_frac = 1; /* the fake clocks: wall, CPU = cpu_frac x wall */
+static int fake_runs, ref_runs, load_calls;
+static const char *load_script[8]; /* /proc/stat at each check's window end (NULL: idle) */
+static double fake_wall(void) { return fake_clock; }
+static double fake_cpu(void) { return cpu_frac * fake_clock; }
+static double fake_ref(void) { ref_runs++; return 200; }
+static int fake_load(struct cal_load *l, char *err, size_t errlen)
+{
+	const char *end = load_calls < 8 ? load_script[load_calls] : NULL;
+	load_calls++;
+	if (end && strcmp(end, "unreadable") == 0) {
+		snprintf(err, errlen, "/proc/stat:0:0: cannot open: No such file or directory");
+		return -1;
+	}
+	struct cal_load_in in = {STAT0, end ? end : STAT_IDLE, LOADAVG, "/proc/stat",
+				 "/proc/loadavg", NULL, 0, 0, 100};
+	return cal_load_judge(&in, l, err, errlen);
+}
+static void *fake_setup(struct cal_ctx *c, double size, char *err, size_t errlen)
+{
+	(void)c, (void)err, (void)errlen;
+	double *d = malloc(sizeof *d);
+	*d = 0.01 * size; /* 10 ms a unit, exactly */
+	return d;
+}
+static void fake_run(void *st) { fake_clock += *(double *)st; fake_runs++; }
+static const char *fake_note(struct cal_ctx *c) { (void)c; return "nothing"; }
+static const struct cal_kernel fake_k = {
+	.name = "fake", .unit = "units", .sizes = {1, 2, 3, 4}, .nsizes = 4,
+	.quick = {1, 2, 3, 4}, .nquick = 4, .repeats = 6, .quick_repeats = 6,
+	.setup = fake_setup, .run = fake_run, .teardown = free,
+};
+static const struct cal_backend fake_b = {"fake", "cpu", &fake_k, 1, fake_note};
+
+/* `hetsim calibrate ARGS` (%s: dir) on the fake kernel with the load
+ * checks' /proc/stat ends `script` (NULL-terminated; the rest idle):
+ * its exit status, stdout and stderr. */
+static int fake_calibrate(const char *args, const char *dir, const char *const *script,
+			  char **out, char **err)
+{
+	char a[512];
+	snprintf(a, sizeof a, args, dir);
+	memset(load_script, 0, sizeof load_script);
+	for (int i = 0; script[i]; i++)
+		load_script[i] = script[i];
+	fake_clock = 0;
+	fake_runs = ref_runs = load_calls = 0;
+	cal_clock_hook = fake_wall;
+	cal_cpu_clock_hook = fake_cpu;
+	cal_ref_hook = fake_ref;
+	cal_load_hook = fake_load;
+	cal_backend_hook = &fake_b;
+	int rc = h_hetsim(a, out, err);
+	cal_clock_hook = cal_cpu_clock_hook = NULL;
+	cal_ref_hook = NULL;
+	cal_load_hook = NULL;
+	cal_backend_hook = NULL;
+	return rc;
+}
+
+/* dir holds nothing (a CUnit assertion). */
+static void empty_dir(const char *dir)
+{
+	char *t = h_tree(dir);
+	CU_ASSERT_STRING_EQUAL(t, "");
+	free(t);
+}
+
+#define STOP_LINE "other work holds 1.70 of 2 cores, steal 0.0 % (over 0.50 s; load average " \
+		  "1.90), and busy is other work above 0.5 cores or steal above 5 %: calibrating "
+
+/* A busy machine stops the run before anything is timed, or after the
+ * block that found it, with one line and nothing written; --force goes
+ * on and the model records it; the samples carry both clocks and the
+ * fit says which it used. */
+static void test_busy_calibrate(void)
+{
+	char dir[] = "/tmp/hetsim-cal-busy-XXXXXX", path[256], *out, *err;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	const char *args = "calibrate --quick --concurrency 1 -o %s/m.yaml";
+	const char *busy_first[] = {STAT_BUSY, NULL}, *busy_after[] = {STAT_IDLE, STAT_BUSY, NULL};
+	CU_ASSERT_EQUAL(fake_calibrate(args, dir, busy_first, &out, &err), 1);
+	CU_ASSERT_STRING_EQUAL(err, "hetsim calibrate: the machine is busy: " STOP_LINE "now would "
+				    "measure it, not the kernels (--force goes on anyway)\n");
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "load: other work holds 1.70 of 2 cores, steal 0.0 % "
+					   "(over 0.50 s; load average 1.90); busy above 0.5 cores "
+					   "of other work or 5 % steal\n"));
+	CU_ASSERT(fake_runs == 0 && ref_runs == 0 && load_calls == 1); /* nothing timed */
+	empty_dir(dir);
+	free(out), free(err);
+	CU_ASSERT_EQUAL(fake_calibrate(args, dir, busy_after, &out, &err), 1);
+	CU_ASSERT_STRING_EQUAL(err, "hetsim calibrate: the machine is busy after the fake sweep: "
+				    STOP_LINE "on would measure it, not the kernels; nothing written "
+				    "(--force goes on anyway)\n");
+	CU_ASSERT(fake_runs > 0 && load_calls == 2);
+	empty_dir(dir);
+	free(out), free(err);
+	/* --force: each busy check a warning, and on; the thread on its core
+	 * 99 % of the wall time: fitted on wall time */
+	cpu_frac = 0.99;
+	args = "calibrate --quick --concurrency 1 --force -o %s/m.yaml";
+	CU_ASSERT_EQUAL(fake_calibrate(args, dir, busy_after, &out, &err), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "hetsim calibrate: warning: the machine is busy after "
+					   "the fake sweep: other work holds 1.70 of 2 cores, steal "
+					   "0.0 % (over 0.50 s; load average 1.90); --force: "
+					   "calibrating on (the model's meta.load counts it)\n"));
+	snprintf(path, sizeof path, "%s/m.yaml", dir);
+	char *model = h_slurp(path, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(model);
+	CU_ASSERT_PTR_NOT_NULL(strstr(model, "  load: {checks: 2, busy: 1, cores: 2, window: 0.50, "
+					     "other_cores_max: 1.70, steal_pct_max: 0.0, load1_max: "
+					     "1.90}\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(model, "n: 4, samples: 24, clock: wall, cpu_share: 0.9900}"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(model, "      cpu: {intercept: 0.000us, slope: 10000.000us}"));
+	free(model);
+	snprintf(path, sizeof path, "%s/m.yaml.samples.csv", dir);
+	struct cal_samples s = {0};
+	char e[256];
+	CU_ASSERT_EQUAL_FATAL(fit_read_samples(path, &s, e, sizeof e), 0);
+	CU_ASSERT_EQUAL(s.n, 24);
+	for (int i = 0; i < s.n; i++) /* both clocks of every repeat */
+		CU_ASSERT_DOUBLE_EQUAL(s.v[i].cpu_seconds, 0.99 * s.v[i].seconds, 1e-9);
+	cal_samples_free(&s);
+	free(out), free(err);
+	/* the thread on its core 80 % of the time: fitted on its CPU time,
+	 * said on stderr and in the fit; a check that cannot read the
+	 * machine warns, goes on, and is counted */
+	cpu_frac = 0.8;
+	const char *unread[] = {"unreadable", NULL};
+	CU_ASSERT_EQUAL(fake_calibrate(args, dir, unread, &out, &err), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "hetsim calibrate: warning: cannot tell whether the "
+					   "machine is busy: /proc/stat:0:0: cannot open: No such "
+					   "file or directory; going on unchecked\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "hetsim calibrate: note: fake on cpu: its thread ran "
+					   "80.0 % of the wall time (under 95 %: other work held its "
+					   "core), so it is fitted on the thread's CPU time "
+					   "(CLOCK_THREAD_CPUTIME_ID)\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nfake              cpu        0.000 ms   8.0000 "
+					   "ms/units     1.00000   0.00%   4  cpu (cpu 80.0 %)\n"));
+	snprintf(path, sizeof path, "%s/m.yaml", dir);
+	model = h_slurp(path, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(model);
+	CU_ASSERT_PTR_NOT_NULL(strstr(model, "  load: {checks: 1, busy: 0, unread: 1, cores: 2, "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(model, "clock: cpu, cpu_share: 0.8000}"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(model, "      cpu: {intercept: 0.000us, slope: 8000.000us}"));
+	free(model);
+	/* the model, with its new keys, loads; so do the committed ones
+	 * written before them (versions 1 and 2) */
+	const char *models[] = {path, "calibrate/models/epyc-2core.yaml",
+				"calibrate/models/epyc-2core-v2.yaml",
+				"calibrate/models/xeon-2core.yaml", "calibrate/models/default.yaml"};
+	for (size_t i = 0; i < sizeof models / sizeof models[0]; i++) {
+		struct scn *sc = scn_cost_load(models[i], e, sizeof e);
+		if (!sc)
+			fprintf(stderr, "\n%s\n", e);
+		CU_ASSERT_PTR_NOT_NULL(sc);
+		if (sc)
+			scn_free(sc);
+	}
+	cpu_frac = 1;
+	free(out), free(err);
+	h_rmtree(dir);
+}
+
+/* --check and --validate go on whatever the load (they are the
+ * measurements that tell), and say so when the machine is busy: a note
+ * after --check's verdict, a warning before --validate's runs. */
+static void test_busy_check(void)
+{
+	char dir[] = "/tmp/hetsim-cal-busyck-XXXXXX", model[256], args[512], out[16384];
+	char *o, *e;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	snprintf(model, sizeof model, "%s/m.yaml", dir);
+	model_at_speed(model, 200);
+	snprintf(args, sizeof args, "calibrate --check %s", model);
+	const char *busy[] = {STAT_BUSY, NULL}, *idle[] = {NULL};
+	cal_ref_hook = fake_ref;
+	cal_load_hook = fake_load;
+	for (int b = 0; b < 2; b++) {
+		memset(load_script, 0, sizeof load_script);
+		load_script[0] = (b ? busy : idle)[0];
+		load_calls = 0;
+		CU_ASSERT_EQUAL(h_hetsim(args, &o, &e), 0);
+		CU_ASSERT_PTR_NOT_NULL(strstr(o, "MATCH: this machine's reference speed 200.0 MiB/s"));
+		CU_ASSERT_EQUAL(strstr(o, "\nnote: the machine is busy (other work holds 1.70 of 2 "
+					  "cores, steal 0.0 % (over 0.50 s; load average 1.90)): "
+					  "the reading measures that work too, not this machine's "
+					  "speed alone\n") != NULL, b);
+		CU_ASSERT_EQUAL(load_calls, 1);
+		free(o), free(e);
+	}
+	struct cal_val_opts vo = {.model = model, .workers = 2, .repeats = 3, .zipf_s = 1.0};
+	cal_val_hook = fake_workload;
+	fake_run_s = 1;
+	load_script[0] = STAT_BUSY;
+	load_calls = 0;
+	validate_captured(&vo, out, sizeof out);
+	CU_ASSERT_PTR_NOT_NULL(strstr(val_err, "hetsim calibrate: warning: the machine is busy "
+					       "(other work holds 1.70 of 2 cores, steal 0.0 % (over "
+					       "0.50 s; load average 1.90)): the measured makespans "
+					       "will measure that work too, not this machine alone\n"));
+	CU_ASSERT_EQUAL(load_calls, 1);
+	cal_val_hook = NULL;
+	cal_load_hook = NULL;
+	cal_ref_hook = NULL;
+	h_rmtree(dir);
+}
+
 /* OpenBLAS's fallback: a core without AVX2 on a CPU with it is the
  * fallback (Prescott on the 2026-12-02 Xeon); a wide core, or a CPU
  * without AVX2, is not; names compared without case. */
@@ -925,6 +1332,13 @@ int test_suite_calibrate(void)
 		    test_validate_verdict},
 		   {"a machine off the model's speed: the scaled error as a diagnostic",
 		    test_validate_scaled},
-		   {"OpenBLAS's fallback kernel on a CPU it does not know", test_blas_fallback});
+		   {"OpenBLAS's fallback kernel on a CPU it does not know", test_blas_fallback},
+		   {"the fit's clock: wall time, or CPU time when the core was held",
+		    test_fit_clock},
+		   {"the samples CSV carries both clocks", test_samples_cpu},
+		   {"busy or not, from hand-made /proc/stat and /proc/loadavg", test_load_verdict},
+		   {"a busy machine stops calibrate at once; --force goes on",
+		    test_busy_calibrate},
+		   {"--check and --validate say when the machine is busy", test_busy_check});
 	return 0;
 }
