@@ -200,6 +200,8 @@ int cmd_replay_log(int argc, char **argv)
 		slog_free(l);
 		return 2;
 	}
+	if (slog_warning(l, err, sizeof err)) /* what the reader skipped or clamped, once the */
+		fprintf(stderr, "warning: %s\n", err); /* log is taken (an error says one line) */
 	struct scn_policy run_pol = p;
 	run_pol.name = policy_label(&p);
 	struct sim *sim = sim_new(s, &run_pol, 0, err, sizeof err);

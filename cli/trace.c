@@ -108,54 +108,55 @@ static int trace_info_cmd(const struct cmd_args *a)
 			mach);
 		return 2;
 	}
-	int rc = 0;
-	char nerr[1024];
-	if (!strcmp(f->name, "spark-eventlog")) {
+	if (!strcmp(f->name, "spark-eventlog")) { /* as replay-log reads it */
 		struct slog_opts so = {.strict = cmd_get(trace_opts, a, "strict") != NULL};
 		struct slog *l = slog_read(path, &so, err, sizeof err);
 		if (!l) {
 			fprintf(stderr, "%s\n", err);
 			return 1;
 		}
-		rc = slog_info(stdout, l) < 0;
+		if (slog_warning(l, err, sizeof err))
+			fprintf(stderr, "warning: %s\n", err);
+		int rc = slog_info(stdout, l) < 0;
 		slog_free(l);
 		return rc;
 	}
-	/* a file of the format's jobs, else of its nodes (a format may have
-	 * both kinds of file: openb's pod and node lists) */
-	if (f->jobs) {
-		struct trace_opts o = {
-			.format = format, .time_scale = 1, .exec_cores = 1,
-			.strict = cmd_get(trace_opts, a, "strict") != NULL,
-			.drop_nonpositive = cmd_get(trace_opts, a, "drop-nonpositive") != NULL,
-			.cap_at_request = cmd_get(trace_opts, a, "cap-at-request") != NULL,
-			.kill_at_request = cmd_get(trace_opts, a, "kill-at-request") != NULL};
-		if (o.cap_at_request && o.kill_at_request) {
-			fprintf(stderr, "hetsim trace: option '--kill-at-request' does not go with "
-				"'--cap-at-request'\n");
-			return 2;
-		}
-		struct scn_trace *t = trace_read(path, &o, err, sizeof err);
-		if (t) {
-			trace_info(stdout, t);
-			char w[1024];
-			if (trace_warning(t, w, sizeof w))
-				fprintf(stderr, "warning: %s\n", w);
-			scn_trace_free(t);
-			return 0;
-		}
-		if (!f->nodes || node_info(path, format, machine, nerr, sizeof nerr) < 0) {
-			fprintf(stderr, "%s\n", err); /* the jobs' reason */
+	/* A node list, or jobs read as a scenario's trace entry reads them
+	 * (run, sweep, validate): one reader, its errors, skips and warnings,
+	 * never the node list when the jobs fail. */
+	if (trace_node_list(path, format)) {
+		if (node_info(path, format, machine, err, sizeof err) < 0) {
+			fprintf(stderr, "%s\n", err);
 			return 1;
 		}
-		if (f->dir) /* a directory may hold a broken job table beside its nodes */
-			fprintf(stderr, "note: no jobs read: %s\n", err);
 		return 0;
 	}
-	if (f->nodes && node_info(path, format, machine, nerr, sizeof nerr) < 0) {
-		fprintf(stderr, "%s\n", nerr);
-		rc = 1;
+	struct trace_opts o = {
+		.format = format, .time_scale = 1, .exec_cores = 1, .exec_mem_mib = 1024,
+		.strict = cmd_get(trace_opts, a, "strict") != NULL,
+		.drop_nonpositive = cmd_get(trace_opts, a, "drop-nonpositive") != NULL,
+		.cap_at_request = cmd_get(trace_opts, a, "cap-at-request") != NULL,
+		.kill_at_request = cmd_get(trace_opts, a, "kill-at-request") != NULL};
+	if (o.cap_at_request && o.kill_at_request) {
+		fprintf(stderr, "hetsim trace: option '--kill-at-request' does not go with "
+			"'--cap-at-request'\n");
+		return 2;
 	}
+	struct scn_trace *t = trace_read(path, &o, err, sizeof err);
+	if (!t) {
+		fprintf(stderr, "%s\n", err);
+		return 1;
+	}
+	int rc = 0;
+	if (trace_no_jobs(t, err, sizeof err)) { /* run refuses it too; the reasons said */
+		fprintf(stderr, "%s\n", err);
+		rc = 1;
+	} else {
+		if (trace_warning(t, err, sizeof err))
+			fprintf(stderr, "warning: %s\n", err);
+		trace_info(stdout, t);
+	}
+	scn_trace_free(t);
 	return rc;
 }
 
@@ -170,7 +171,9 @@ int cmd_trace(int argc, char **argv)
 			 "What a trace file holds: counts of jobs, tasks, nodes and GPU models, the\n"
 			 "time span, demand and run-time percentiles, and the records left out and\n"
 			 "why (docs/traces.md).  The format is detected from the content where it\n"
-			 "can be.",
+			 "can be.  The file is read as run reads it: a record run refuses is the\n"
+			 "same error (exit 1), one it skips the same warning, and a trace that\n"
+			 "leaves no job an error.",
 			 trace_opts);
 		return a.npos == 0 && !cmd_get(trace_opts, &a, "help") ? 2 : 0;
 	}

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "utf8.h"
 #include "util.h"
 
 struct json {
@@ -80,10 +81,27 @@ static const char *found(const struct json_parser *p, const char *s, char *buf, 
 	return buf;
 }
 
-/* Record an error at s: "expected WHAT, found X" (what != NULL) or msg. */
+/* Bytes at s that are not UTF-8: an error naming the byte (0), or 1
+ * when they are. */
+static int not_utf8(struct json_parser *p, const char *s)
+{
+	const char *why;
+	if (s >= p->end || utf8_char(s, (size_t)(p->end - s), &why))
+		return 1;
+	p->err->col = (int64_t)(s - p->text) + 1;
+	p->err->utf8 = true;
+	snprintf(p->err->msg, sizeof p->err->msg, "not UTF-8: byte 0x%02x (%s)",
+		 (unsigned char)*s, why);
+	return 0;
+}
+
+/* Record an error at s: "expected WHAT, found X" (what != NULL) or msg;
+ * where s is at bytes that are not UTF-8, that instead. */
 static int fail(struct json_parser *p, const char *s, const char *what, const char *msg)
 {
 	char buf[16];
+	if ((unsigned char)*s >= 0x80 && !not_utf8(p, s))
+		return -1;
 	p->err->col = (int64_t)(s - p->text) + 1;
 	if (what)
 		snprintf(p->err->msg, sizeof p->err->msg, "expected %s, found %s", what,
@@ -185,17 +203,22 @@ static const char *uescape(struct json_parser *p, const char *s, char **w)
 	int k = hex4(s + 2, &cp);
 	if (k < 4)
 		return fail(p, s + 2 + k, "4 hex digits after '\\u'", NULL), NULL;
+	const char *at = s;
 	s += 6;
+	bool half = cp >= 0xdc00 && cp <= 0xdfff; /* a low one first */
 	if (cp >= 0xd800 && cp <= 0xdbff) {
-		if (s[0] == '\\' && s[1] == 'u' && hex4(s + 2, &lo) == 4 && lo >= 0xdc00 &&
-		    lo <= 0xdfff) {
+		half = !(s[0] == '\\' && s[1] == 'u' && hex4(s + 2, &lo) == 4 && lo >= 0xdc00 &&
+			 lo <= 0xdfff);
+		if (!half) {
 			cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
 			s += 6;
-		} else {
-			cp = 0xfffd;
 		}
-	} else if (cp >= 0xdc00 && cp <= 0xdfff) {
-		cp = 0xfffd;
+	}
+	if (half) {
+		char msg[96];
+		snprintf(msg, sizeof msg, "'\\u%.4s' is half a surrogate pair, not a character",
+			 at + 2);
+		return fail(p, at, NULL, msg), NULL;
 	}
 	*w = utf8(*w, cp);
 	return s;
@@ -211,8 +234,17 @@ static const char *string(struct json_parser *p, const char *q, char **str, size
 	char *start = s;
 	for (;;) {
 		const char *plain = s;
-		while ((unsigned char)*s >= 0x20 && *s != '"' && *s != '\\')
-			s++;
+		for (;;) { /* ASCII fast; a byte >= 0x80 begins a UTF-8 character */
+			while ((unsigned char)*s >= 0x20 && (unsigned char)*s < 0x80 && *s != '"' &&
+			       *s != '\\')
+				s++;
+			if ((unsigned char)*s < 0x80)
+				break;
+			int k = utf8_char(s, (size_t)(p->end - s), NULL);
+			if (!k)
+				return not_utf8(p, s), NULL;
+			s += k;
+		}
 		if (w && s > plain) {
 			memmove(w, plain, (size_t)(s - plain));
 			w += s - plain;
@@ -373,8 +405,12 @@ static const char *container(struct json_parser *p, const char *s, int depth, bo
 			if (*s != '"')
 				return fail(p, s, later ? "a string key" : "a string key or '}'",
 					    NULL), NULL;
+			const char *kq = s;
 			if (!(s = string(p, s, &key, &klen)))
 				return NULL;
+			if (strlen(key) != klen)
+				return fail(p, kq, NULL, "a key holding '\\u0000' (lookups by key "
+					    "are C strings)"), NULL;
 			s = ws(s);
 			if (*s != ':')
 				return fail(p, s, "':' after an object key", NULL), NULL;
@@ -467,6 +503,7 @@ const struct json *json_parse(struct json_parser *p, char *text, size_t len,
 	p->text = text;
 	p->end = text + len;
 	p->err = e;
+	e->utf8 = false;
 	const char *s = value(p, ws(text), 0, true, &root);
 	if (!s)
 		return NULL;

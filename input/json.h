@@ -8,18 +8,24 @@
  * surrogate pairs to UTF-8) into the text's own bytes and NUL-
  * terminated there, so the caller's buffer must be writable and is
  * changed.  Strings and keys point into it: the tree is valid while
- * both the buffer and the parse last.  An unpaired surrogate escape
- * ("\uD800" alone), which the grammar allows but which is no
- * character, decodes to U+FFFD.
+ * both the buffer and the parse last.
+ *
+ * Text that is not UTF-8 (RFC 8259 §8.1; input/utf8.h: an overlong
+ * form, a surrogate, a byte never in UTF-8, a character cut short) is
+ * an error at its first such byte (json_err.utf8 set).  An unpaired
+ * surrogate escape ("\uD800" alone, "\uDC00"), which the grammar allows
+ * but which is no character (§8.2), is an error too, and so is a key
+ * holding "\u0000", which json_get could not tell from the key before
+ * it; a string value may hold one (json_len counts past it, json_str's
+ * C string ends there: a caller that reads it as text checks).
  *
  * Numbers: an integer (no fraction, no exponent) that fits in int64 is
  * JSON_INT; any other number is JSON_DOUBLE (strtod's nearest double;
  * an integer beyond int64 too).  Nesting deeper than JSON_MAX_DEPTH
  * arrays and objects, or more than JSON_MAX_VALUES values in one text,
  * is an error rather than a reason to use unbounded stack or memory.
- * Bytes >= 0x80 inside strings are taken as they are (not checked to be
- * UTF-8).  A key that occurs twice in an object is kept twice;
- * json_get finds the first.
+ * A key that occurs twice in an object is kept twice; json_get finds
+ * the first.
  *
  * Values a caller does not need can be skipped: keys given to
  * json_skip_keys are checked to be valid JSON as everything else is,
@@ -58,6 +64,8 @@ struct json_parser; /* the arena and options (json.c) */
 struct json_err {
 	int64_t col;
 	char msg[160];
+	bool utf8;     /* the error is a byte that is not UTF-8 ("not UTF-8:
+			  byte 0xff (never in UTF-8)"), at col */
 };
 
 /* A parser, owned by the caller (free with json_free, which drops the

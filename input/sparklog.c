@@ -46,6 +46,9 @@ struct rd {
 	int cap_profiles, cap_execs, cap_hosts, cap_jobs, cap_stages, cap_tasks;
 };
 
+/* What a duplicate id says of the log. */
+#define DUP " (events repeated, or two logs joined?)"
+
 /* The one-line error "path:line:col: Event: message"; a control byte
  * that a quoted value brings (a decoded "\n") is written as '?'. */
 static int bad(struct rd *r, int64_t col, const char *fmt, ...)
@@ -87,9 +90,12 @@ static const char *describe(const struct json *v, char *buf, size_t n)
 		return json_type_name(json_type(v));
 	const char *s = json_str(v);
 	size_t len = strlen(s);
-	if (len > 40)
-		snprintf(buf, n, "a string (\"%.40s...\")", s);
-	else
+	if (len > 40) {
+		int cut = 40; /* not inside a UTF-8 character */
+		while (cut > 0 && ((unsigned char)s[cut] & 0xc0) == 0x80)
+			cut--;
+		snprintf(buf, n, "a string (\"%.*s...\")", cut, s);
+	} else
 		snprintf(buf, n, "a string (\"%s\")", s);
 	return buf;
 }
@@ -115,6 +121,24 @@ static int wrong(struct rd *r, const struct json *v, const char *key, const char
 	char buf[64];
 	return bad(r, json_col(r->jp, v), "'%s' is %s, expected %s", key, describe(v, buf, sizeof buf),
 		   expected);
+}
+
+/* A string value read as text: 0, or -1 if it holds a NUL ("\u0000"),
+ * where its C string would end. */
+static int nul_free(struct rd *r, const struct json *v, const char *key)
+{
+	if (strlen(json_str(v)) == json_len(v))
+		return 0;
+	return bad(r, json_col(r->jp, v), "'%s' holds a NUL character ('\\u0000'): not text "
+		   "hetsim reads", key);
+}
+
+/* Spark property `key`'s value v as text into *s: 0, or -1. */
+static int prop_str(struct rd *r, const struct json *v, const char *key, const char **s)
+{
+	if (!(*s = json_str(v)))
+		return wrong(r, v, key, "a string");
+	return nul_free(r, v, key);
 }
 
 /* An integer member in [lo, hi]: 1 read into *out, 0 absent, -1 error. */
@@ -194,7 +218,7 @@ static int get_str(struct rd *r, const struct json *obj, const char *key, const 
 		return k;
 	if (!(*out = json_str(v)))
 		return wrong(r, v, key, "a string");
-	return 1;
+	return nul_free(r, v, key) < 0 ? -1 : 1;
 }
 
 /* A member of type t (JSON_OBJECT or JSON_ARRAY). */
@@ -272,9 +296,10 @@ static int on_app_start(struct rd *r, const struct json *ev)
 	    get_str(r, ev, "App ID", "", false, &id) < 0 ||
 	    get_str(r, ev, "User", "", false, &user) < 0)
 		return -1;
-	if (a->name)
-		return incon(r, SLOG_APP_DUP, 1, "a second application start (the first: '%s')",
-			     a->name);
+	if (a->name) /* one application a log (Spark writes one log per attempt) */
+		return bad(r, json_col(r->jp, json_get(ev, "App Name")), "a second application "
+			   "start ('%s'; the first: '%s'): an event log holds one application" DUP,
+			   name, a->name);
 	a->name = keep(r, name);
 	a->id = keep(r, id);
 	a->user = keep(r, user);
@@ -302,9 +327,9 @@ static int on_app_end(struct rd *r, const struct json *ev)
 /* Spark property `key`'s value v (a string member) as an int >= 1. */
 static int prop_int(struct rd *r, const struct json *v, const char *key, int *out)
 {
-	const char *s = json_str(v);
-	if (!s)
-		return wrong(r, v, key, "a string");
+	const char *s;
+	if (prop_str(r, v, key, &s) < 0)
+		return -1;
 	char *end = "";
 	errno = 0;
 	long long x = *s >= '0' && *s <= '9' ? strtoll(s, &end, 10) : -1;
@@ -322,9 +347,9 @@ static int prop_time(struct rd *r, const struct json *v, const char *key, int64_
 {
 	static const struct { const char *u; int64_t ms; } units[] = {
 		{"ms", 1}, {"s", 1000}, {"min", 60000}, {"m", 60000}, {"h", 3600000}, {"d", 86400000}};
-	const char *s = json_str(v);
-	if (!s)
-		return wrong(r, v, key, "a string");
+	const char *s;
+	if (prop_str(r, v, key, &s) < 0)
+		return -1;
 	char *end = "";
 	errno = 0;
 	long long x = *s >= '0' && *s <= '9' ? strtoll(s, &end, 10) : -1;
@@ -341,9 +366,9 @@ static int prop_time(struct rd *r, const struct json *v, const char *key, int64_
 
 static int prop_num(struct rd *r, const struct json *v, const char *key, double *out)
 {
-	const char *s = json_str(v);
-	if (!s)
-		return wrong(r, v, key, "a string");
+	const char *s;
+	if (prop_str(r, v, key, &s) < 0)
+		return -1;
 	char *end = "";
 	bool decimal = (*s >= '0' && *s <= '9') || *s == '.';
 	double x = decimal && strspn(s, "0123456789.eE+-") == strlen(s) ? strtod(s, &end) : -1;
@@ -364,10 +389,11 @@ static int on_env(struct rd *r, const struct json *ev)
 		if (strncmp(k, "spark.", 6))
 			continue;
 		int rc = 0;
+		const char *s;
 		if (!strcmp(k, "spark.master")) {
-			if (!json_str(p))
-				return wrong(r, p, k, "a string");
-			e->master = keep(r, json_str(p));
+			if (prop_str(r, p, k, &s) < 0)
+				return -1;
+			e->master = keep(r, s);
 		} else if (!strcmp(k, "spark.executor.cores")) {
 			rc = prop_int(r, p, k, &e->executor_cores);
 		} else if (!strcmp(k, "spark.task.cpus")) {
@@ -379,9 +405,8 @@ static int on_env(struct rd *r, const struct json *ev)
 		} else if (!strcmp(k, "spark.dynamicAllocation.executorIdleTimeout")) {
 			rc = prop_time(r, p, k, 1000, &e->idle_timeout_ms);
 		} else if (!strcmp(k, "spark.scheduler.mode")) {
-			const char *s = json_str(p);
-			if (!s)
-				return wrong(r, p, k, "a string");
+			if (prop_str(r, p, k, &s) < 0)
+				return -1;
 			if (!strcasecmp(s, "FAIR"))
 				e->fair = 1;
 			else if (!strcasecmp(s, "FIFO"))
@@ -391,9 +416,8 @@ static int on_env(struct rd *r, const struct json *ev)
 		} else if (!strcmp(k, "spark.locality.wait")) {
 			rc = prop_time(r, p, k, 1, &e->locality_wait_ms);
 		} else if (!strcmp(k, "spark.dynamicAllocation.enabled")) {
-			const char *s = json_str(p);
-			if (!s)
-				return wrong(r, p, k, "a string");
+			if (prop_str(r, p, k, &s) < 0)
+				return -1;
 			if (!strcasecmp(s, "true"))
 				e->dyn_alloc = 1;
 			else if (!strcasecmp(s, "false"))
@@ -437,9 +461,9 @@ static int on_profile(struct rd *r, const struct json *ev)
 	    request(r, task, "cpus", TK, false, NULL, &p.task_cpus) < 0 ||
 	    request(r, task, "gpu", TK, false, NULL, &p.task_gpus) < 0)
 		return -1;
-	if (slog_imap_get(&r->profile_of, p.id) >= 0)
-		return incon(r, SLOG_PROFILE_DUP, json_col(r->jp, json_get(ev, "Resource Profile Id")),
-			     "resource profile %d was added already", p.id);
+	if (slog_imap_get(&r->profile_of, p.id) >= 0) /* ResourceProfileManager posts it once */
+		return bad(r, json_col(r->jp, json_get(ev, "Resource Profile Id")), "resource profile "
+			   "%d added twice: Spark adds each profile once" DUP, p.id);
 	xgrow(&l->profiles, &r->cap_profiles, l->nprofiles + 1, sizeof *l->profiles);
 	slog_imap_put(&r->profile_of, p.id, l->nprofiles);
 	l->profiles[l->nprofiles++] = p;
@@ -473,9 +497,13 @@ static int on_exec_added(struct rd *r, const struct json *ev)
 	    get_tree(r, res, "gpu", "Resources", false, JSON_OBJECT, &gpu) < 0 ||
 	    get_tree(r, gpu, "addresses", "gpu", false, JSON_ARRAY, &addr) < 0)
 		return -1;
-	if (slog_smap_get(&r->exec_of, id) >= 0)
-		return incon(r, SLOG_EXEC_DUP, json_col(r->jp, json_get(ev, "Executor ID")),
-			     "executor '%s' was added already", id);
+	int had = slog_smap_get(&r->exec_of, id);
+	if (had >= 0 && r->l->execs[had].implicit)
+		return 0; /* added late, after a task end on it (counted: SLOG_TASK_NO_EXEC):
+			     passed over, as the add a task made for it stands */
+	if (had >= 0) /* the cluster managers never reuse one */
+		return bad(r, json_col(r->jp, json_get(ev, "Executor ID")), "executor '%s' added "
+			   "twice: Spark gives each executor of an application its own id" DUP, id);
 	if (addr && json_len(addr) > SCN_MAX_GPUS) /* a GPU a bit of a node's mask */
 		return bad(r, json_col(r->jp, addr), "%s: %d GPU addresses, above the limit of %d",
 			   id, (int)json_len(addr), SCN_MAX_GPUS);
@@ -581,21 +609,19 @@ static int on_job_start(struct rd *r, const struct json *ev)
 	    get_ids(r, ev, "Stage IDs", "", &j.stage_ids, &j.nstages) < 0 ||
 	    get_tree(r, ev, "Stage Infos", "", false, JSON_ARRAY, &infos) < 0)
 		return -1;
+	if (slog_imap_get(&r->job_of, j.id) >= 0) /* DAGScheduler's nextJobId */
+		return bad(r, json_col(r->jp, json_get(ev, "Job ID")), "job %d started twice: Spark "
+			   "numbers each job of an application once" DUP, j.id);
 	for (const struct json *si = json_first(infos); si; si = json_next(si)) {
 		struct sinfo s;
 		if (json_type(si) != JSON_OBJECT)
 			return wrong(r, infos, "Stage Infos", "an array of objects");
 		if (stage_info(r, si, "Stage Infos", false, &s) < 0)
 			return -1;
-		if (slog_imap_get(&r->job_of, j.id) < 0) { /* (a duplicate job changes nothing) */
-			struct slog_stage *st = stage_for(r, &s);
-			if (!st->submitted && !st->name)
-				stage_set(r, st, &s);
-		}
+		struct slog_stage *st = stage_for(r, &s);
+		if (!st->submitted && !st->name)
+			stage_set(r, st, &s);
 	}
-	if (slog_imap_get(&r->job_of, j.id) >= 0)
-		return incon(r, SLOG_JOB_DUP, json_col(r->jp, json_get(ev, "Job ID")),
-			     "job %d was started already", j.id);
 	xgrow(&l->jobs, &r->cap_jobs, l->njobs + 1, sizeof *l->jobs);
 	slog_imap_put(&r->job_of, j.id, l->njobs);
 	l->jobs[l->njobs++] = j;
@@ -640,9 +666,10 @@ static int on_stage_submitted(struct rd *r, const struct json *ev)
 	    stage_info(r, si, "Stage Info", false, &s) < 0)
 		return -1;
 	int i = slog_imap_get(&r->stage_of, stage_key(s.id, s.attempt));
-	if (i >= 0 && r->l->stages[i].submitted)
-		return incon(r, SLOG_STAGE_DUP, json_col(r->jp, json_get(si, "Stage ID")),
-			     "stage %d attempt %d was submitted already", s.id, s.attempt);
+	if (i >= 0 && r->l->stages[i].submitted) /* each submission makes a new attempt */
+		return bad(r, json_col(r->jp, json_get(si, "Stage ID")), "stage %d attempt %d "
+			   "submitted twice: Spark numbers each attempt of a stage once" DUP, s.id,
+			   s.attempt);
 	struct slog_stage *st = stage_for(r, &s);
 	stage_set(r, st, &s);
 	st->submitted = true;
@@ -762,9 +789,13 @@ static enum slog_locality locality_of(const char *s)
 	return SLOG_L_UNKNOWN;
 }
 
-/* The rules, in order: the stage, a duplicate (both skip), the
- * executor (added implicitly), the finish (clamped), the metrics
- * (dropped). */
+/* The rules, in order: the stage (skipped), a Task ID ended already
+ * (an error, but for Spark's Resubmitted notice: TaskSetManager's
+ * executorLost posts a second end, reason Resubmitted, with the same
+ * Task Info for a shuffle map task whose output was lost with its
+ * executor; the task ran as its first end says, and its rerun is a new
+ * Task ID: the notice is passed over), the executor (added
+ * implicitly), the finish (clamped), the metrics (dropped). */
 static int on_task_end(struct rd *r, const struct json *ev)
 {
 	struct slog *l = r->l;
@@ -776,9 +807,12 @@ static int on_task_end(struct rd *r, const struct json *ev)
 		return incon(r, SLOG_TASK_NO_STAGE, json_col(r->jp, json_get(ev, "Stage ID")),
 			     "task %" PRId64 " is of stage %d attempt %d, never submitted", f.id,
 			     f.stage_id, f.attempt);
-	if (slog_imap_get(&r->task_seen, f.id) >= 0)
-		return incon(r, SLOG_TASK_DUP, json_col(r->jp, json_get(f.info, "Task ID")),
-			     "task %" PRId64 " ended already", f.id);
+	if (slog_imap_get(&r->task_seen, f.id) >= 0) {
+		if (f.why && !strcmp(f.why, "Resubmitted"))
+			return 0; /* the notice that its output was lost (above) */
+		return bad(r, json_col(r->jp, json_get(f.info, "Task ID")), "task %" PRId64 " ended "
+			   "twice: Spark gives each task attempt its own Task ID" DUP, f.id);
+	}
 	if (l->ntasks == INT_MAX)
 		return bad(r, 1, "more than %d task ends", INT_MAX);
 	int x = slog_smap_get(&r->exec_of, f.exec_id);
@@ -852,11 +886,16 @@ static int event(struct rd *r, char *line, size_t len)
 {
 	struct json_err je;
 	const struct json *ev = json_parse(r->jp, line, len, &je);
-	if (!ev) {
+	if (!ev && je.utf8) /* JSON is UTF-8 (RFC 8259 §8.1): where the byte is */
+		snprintf(r->err, r->errlen, "%s:%lld:%lld: %s, at byte %lld of the %s", r->l->path,
+			 (long long)zr_lineno(r->z), (long long)je.col, je.msg,
+			 (long long)(zr_offset(r->z) + je.col - 1),
+			 zr_compressed(r->z) ? "decompressed text" : "file");
+	else if (!ev)
 		snprintf(r->err, r->errlen, "%s:%lld:%lld: not JSON: %s", r->l->path,
 			 (long long)zr_lineno(r->z), (long long)je.col, je.msg);
+	if (!ev)
 		return -1;
-	}
 	if (json_type(ev) != JSON_OBJECT) {
 		snprintf(r->err, r->errlen, "%s:%lld:1: %s, not a Spark listener event (an object "
 			 "with an 'Event')", r->l->path, (long long)zr_lineno(r->z),
@@ -865,6 +904,12 @@ static int event(struct rd *r, char *line, size_t len)
 	}
 	const struct json *ename = json_get(ev, "Event");
 	const char *name = json_str(ename);
+	if (name && strlen(name) != json_len(ename)) {
+		snprintf(r->err, r->errlen, "%s:%lld:%lld: 'Event' holds a NUL character "
+			 "('\\u0000'): not a Spark listener event", r->l->path,
+			 (long long)zr_lineno(r->z), (long long)json_col(r->jp, ename));
+		return -1;
+	}
 	if (!name) {
 		char buf[64], what[96];
 		if (ename)

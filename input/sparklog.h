@@ -54,10 +54,31 @@
  * 1], Attempt: [0, 65535]); moments (Timestamp, Launch Time, ...) are
  * epoch ms in [0, SLOG_MAX_MS].
  *
- * A record that parses but does not fit what came before is
- * inconsistent: it is skipped or clamped by the rule of its reason
- * (enum slog_rule), and counted per reason (struct slog, count[] and
- * first_line[]).  With opts.strict the first one is an error instead,
+ * The text must be UTF-8 (RFC 8259 §8.1): a byte that is not is an
+ * error naming it, at its line and column and its byte offset in the
+ * file (in the decompressed text of a zstd log); a string read as text
+ * (an id, a name, a property read) may not hold "\u0000".
+ *
+ * An id that Spark gives once in an application, given twice, is an
+ * error naming the line and the id: a second ApplicationStart (one
+ * application a log: Spark writes a log per application attempt), an
+ * executor, job, resource profile, (stage, attempt) or Task ID added,
+ * started, submitted or ended again.  Spark's schedulers number them
+ * from counters that only grow (DAGScheduler's job and stage ids, a
+ * stage's attempts, TaskSchedulerImpl's task ids, the cluster managers'
+ * executor ids, ResourceProfileManager posting a profile once), and its
+ * listener bus may drop events under load but never repeats one, so a
+ * repeat means a log whose events were written twice or two logs
+ * joined.  One exception, Spark's own: a TaskEnd of reason Resubmitted
+ * repeats the Task ID of a shuffle map task that ended before
+ * (TaskSetManager.executorLost posts it when the task's output is lost
+ * with its executor); it is passed over, the task's first end kept.
+ *
+ * A record that parses but does not fit what came before, the kind of
+ * gap a dropped event leaves, is inconsistent: it is skipped or
+ * clamped by the rule of its reason (enum slog_rule), and counted per
+ * reason (struct slog, count[] and first_line[]; slog_warning says it
+ * in one line).  With opts.strict the first one is an error instead,
  * "path:line:col: message" (col: the offending member's key).
  */
 #ifndef HETSIM_SPARKLOG_H
@@ -77,26 +98,21 @@ struct slog_opts {
 /* The inconsistencies, each with its rule.  A record skipped leaves
  * everything as it was before it. */
 enum slog_rule {
-	SLOG_APP_DUP,               /* a second ApplicationStart: skipped */
 	SLOG_APP_END_EARLY,         /* ApplicationEnd before the start: clamped to the start */
-	SLOG_PROFILE_DUP,           /* ResourceProfileAdded of an id already added: skipped */
-	SLOG_EXEC_DUP,              /* ExecutorAdded of an id already added: skipped */
 	SLOG_EXEC_UNKNOWN,          /* ExecutorRemoved of an id never added: skipped */
 	SLOG_EXEC_REMOVED_TWICE,    /* ExecutorRemoved of one already removed: skipped */
 	SLOG_EXEC_REMOVED_EARLY,    /* removed before it was added: clamped to the add */
-	SLOG_JOB_DUP,               /* JobStart of a job id already started: skipped */
 	SLOG_JOB_UNKNOWN,           /* JobEnd of a job never started: skipped */
 	SLOG_JOB_ENDED_TWICE,       /* a second JobEnd of a job: skipped */
 	SLOG_JOB_END_EARLY,         /* completion before submission: clamped to it */
-	SLOG_STAGE_DUP,             /* StageSubmitted of a (stage, attempt) already submitted: skipped */
 	SLOG_STAGE_UNSUBMITTED,     /* StageCompleted of one never submitted: skipped */
 	SLOG_STAGE_COMPLETED_TWICE, /* a second StageCompleted: skipped */
 	SLOG_STAGE_END_EARLY,       /* completion before submission: clamped to it */
 	SLOG_TASK_NO_STAGE,         /* TaskEnd of a (stage, attempt) never submitted: skipped */
-	SLOG_TASK_DUP,              /* TaskEnd of a Task ID already ended: skipped */
 	SLOG_TASK_NO_EXEC,          /* TaskEnd on an executor never added (or removed before the
 				     * launch: not checked): an executor is added for it, at the
-				     * task's launch, on the task's host, 0 cores (implicit) */
+				     * task's launch, on the task's host, 0 cores (implicit); an
+				     * ExecutorAdded of it after that is passed over */
 	SLOG_TASK_FINISH_EARLY,     /* Finish Time before Launch Time: clamped to the launch */
 	SLOG_TASK_METRIC,           /* a time metric outside [0, 2^31 - 1] ms: dropped (-1) */
 	SLOG_NRULES
@@ -286,6 +302,12 @@ struct slog_span slog_stage_span(const struct slog *l, int stage);
  * tasks, ms: linear interpolation between order statistics at (n - 1)p
  * (R's type 7, as docs/output.md's percentiles); -1 without tasks. */
 double slog_stage_task_quantile(const struct slog *l, int stage, double p);
+
+/* The warning line for a log's inconsistent records ("log.json: 3
+ * inconsistent records skipped or clamped (removals of executors never
+ * added 2, ...), the first at line 7: hetsim trace info lists them"),
+ * as trace_warning's for a trace: 1, or 0 when there is none. */
+int slog_warning(const struct slog *l, char *buf, size_t len);
 
 /* A summary for people (`hetsim trace info`): the format, Spark
  * version, application, time span, configuration, executors, jobs,

@@ -13,23 +13,17 @@
 const char *slog_rule_what(enum slog_rule k)
 {
 	static const char *const what[SLOG_NRULES] = {
-		[SLOG_APP_DUP] = "application starts after the first",
 		[SLOG_APP_END_EARLY] = "application ends before its start",
-		[SLOG_PROFILE_DUP] = "resource profiles added again",
-		[SLOG_EXEC_DUP] = "executors added again",
 		[SLOG_EXEC_UNKNOWN] = "removals of executors never added",
 		[SLOG_EXEC_REMOVED_TWICE] = "removals of executors already removed",
 		[SLOG_EXEC_REMOVED_EARLY] = "executor removals before the add",
-		[SLOG_JOB_DUP] = "job starts of jobs already started",
 		[SLOG_JOB_UNKNOWN] = "job ends of jobs never started",
 		[SLOG_JOB_ENDED_TWICE] = "job ends of jobs already ended",
 		[SLOG_JOB_END_EARLY] = "job ends before their submission",
-		[SLOG_STAGE_DUP] = "stage submissions of stages already submitted",
 		[SLOG_STAGE_UNSUBMITTED] = "stage completions of stages never submitted",
 		[SLOG_STAGE_COMPLETED_TWICE] = "stage completions of stages already completed",
 		[SLOG_STAGE_END_EARLY] = "stage completions before their submission",
 		[SLOG_TASK_NO_STAGE] = "task ends of stages never submitted",
-		[SLOG_TASK_DUP] = "task ends of tasks already ended",
 		[SLOG_TASK_NO_EXEC] = "task ends on executors never added",
 		[SLOG_TASK_FINISH_EARLY] = "task ends finishing before their launch",
 		[SLOG_TASK_METRIC] = "task time metrics outside [0, 2^31 - 1] ms",
@@ -53,6 +47,32 @@ const char *slog_rule_action(enum slog_rule k)
 	default:
 		return "skipped";
 	}
+}
+
+int slog_warning(const struct slog *l, char *buf, size_t len)
+{
+	int64_t n = 0, first = 0;
+	for (int k = 0; k < SLOG_NRULES; k++)
+		if (l->count[k]) {
+			n += l->count[k];
+			if (!first || l->first_line[k] < first)
+				first = l->first_line[k];
+		}
+	if (!n)
+		return 0;
+	int w = snprintf(buf, len, "%s: %" PRId64 " inconsistent record%s (", l->path, n,
+			 n == 1 ? "" : "s");
+	const char *sep = "";
+	for (int k = 0; k < SLOG_NRULES && w >= 0 && (size_t)w < len; k++)
+		if (l->count[k]) {
+			w += snprintf(buf + w, len - (size_t)w, "%s%" PRId64 " %s: %s", sep, l->count[k],
+				      slog_rule_what((enum slog_rule)k),
+				      slog_rule_action((enum slog_rule)k));
+			sep = "; ";
+		}
+	if (w >= 0 && (size_t)w < len)
+		snprintf(buf + w, len - (size_t)w, "), the first at line %" PRId64, first);
+	return 1;
 }
 
 const char *slog_reason_name(enum slog_reason k)

@@ -274,6 +274,50 @@ const char *trace_detect(const char *path, char *err, size_t errlen)
 	return f ? f->name : NULL;
 }
 
+bool trace_node_list(const char *path, const char *format)
+{
+	const struct trace_format *f = trace_format(format);
+	if (!f || !f->jobs)
+		return f != NULL;
+	if (is_dir(path))
+		return false;
+	if (f->dir)
+		return true;
+	if (!f->node_list)
+		return false;
+	char err[512], head[4096];
+	struct zr *z = zr_open(path, err, sizeof err);
+	if (!z)
+		return false;
+	size_t n = zr_peek(z, head, sizeof head - 1);
+	head[n] = 0;
+	zr_close(z);
+	return f->node_list(head, n);
+}
+
+int trace_no_jobs(const struct scn_trace *t, char *buf, size_t len)
+{
+	if (t->njobs)
+		return 0;
+	if (!t->records) {
+		snprintf(buf, len, "%s:1:1: no job records", t->path);
+		return 1;
+	}
+	int k = snprintf(buf, len, "%s:1:1: no job: %lld record%s, all left out", t->path,
+			 (long long)t->records, t->records == 1 ? "" : "s");
+	const char *sep = " (";
+	for (int w = 0; w < TRS_NSKIP && k >= 0 && (size_t)k < len; w++)
+		if (t->skipped[w]) {
+			k += snprintf(buf + k, len - (size_t)k, "%s%s %lld", sep,
+				      scn_trace_skip_name((enum scn_trace_skip)w),
+				      (long long)t->skipped[w]);
+			sep = ", ";
+		}
+	if (k >= 0 && (size_t)k < len && *sep == ',')
+		snprintf(buf + k, len - (size_t)k, ")");
+	return 1;
+}
+
 /* ---- warnings and info ---------------------------------------------- */
 
 /* Whether records left out for `w` are a warning: not those of a filter

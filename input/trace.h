@@ -157,8 +157,9 @@ struct tr_field {
  * and NUL-terminated in place; the count, or max + 1 if more. */
 int tr_split(char *line, size_t len, struct tr_field *f, int max);
 
-/* A value for a message: its first 40 characters, control characters
- * as \xHH (a message stays one printable line), "..." if longer; buf:
+/* A value for a message: its first 40 bytes (no UTF-8 character cut),
+ * control bytes and bytes that are not UTF-8 as \xHH (a message stays
+ * one printable line of UTF-8), "..." if longer; buf:
  * TR_SHOW bytes (TR_VAL gives each use its own, a compound literal). */
 #define TR_SHOW 168
 const char *tr_show(const char *s, size_t n, char *buf);
@@ -195,6 +196,11 @@ struct trace_format {
 	int (*nodes)(struct zr *in, const char *path,
 		     int (*add)(void *ctx, const struct trace_node *n), void *ctx, char *err,
 		     size_t errlen);
+	/* Whether a file of the format whose first bytes are head is its
+	 * node list, not its jobs, by what it says of itself (openb's header
+	 * row, Philly's machine list's); NULL: a file of the format holds its
+	 * jobs (a dir format's single file: its node list). */
+	bool (*node_list)(const char *head, size_t n);
 	bool sorted;             /* records come in submission order (SWF) */
 	bool kinds;              /* its jobs have kinds (the `kinds` filter) */
 	bool dir;                /* its jobs are several files in a directory
@@ -239,6 +245,19 @@ enum trace_machine { TRM_DEFAULT, TRM_NODES, TRM_POOL };
 int trace_read_nodes(const char *path, const char *format, const char *prefix,
 		     enum trace_machine machine, struct scn_node_group **groups, int *ngroups,
 		     char *err, size_t errlen);
+
+/* Whether `path` is, in `format`, a node list rather than a table of
+ * jobs: a format without jobs; a single file of a format whose jobs are
+ * a directory; a file that its format's node_list hook says is one.  A
+ * file that cannot be opened is not (trace_read says why).  So `hetsim
+ * trace info` reads a file one way, never the other when the first
+ * fails. */
+bool trace_node_list(const char *path, const char *format);
+
+/* When t holds no job: 1, with "path:1:1: no job: 12 records, all left
+ * out (no-runtime 10, negative-time 2)" (or "no job records") in buf;
+ * else 0. */
+int trace_no_jobs(const struct scn_trace *t, char *buf, size_t len);
 
 /* The format of a file, detected from its first bytes: a name, or NULL
  * with the reason in err. */

@@ -21,6 +21,7 @@
 #include "load.h"
 #include "pyrandom.h"
 #include "rng.h"
+#include "utf8.h"
 #include "util.h"
 #include "zread.h"
 
@@ -106,15 +107,22 @@ int tr_split(char *line, size_t len, struct tr_field *f, int max)
 
 const char *tr_show(const char *s, size_t n, char *buf)
 {
-	size_t k = 0;
-	for (size_t i = 0; i < n && i < 40; i++) {
+	size_t k = 0, i = 0;
+	while (i < n && i < 40) {
 		unsigned char c = (unsigned char)s[i];
-		if (c < 0x20 || c == 0x7f)
+		int len = c < 0x80 ? 1 : utf8_char(s + i, n - i, NULL);
+		if (len > 1 && i + (size_t)len > 40) /* no character cut */
+			break;
+		if (c < 0x20 || c == 0x7f || !len) { /* a control byte, or not UTF-8 */
 			k += (size_t)snprintf(buf + k, 5, "\\x%02x", c);
-		else
-			buf[k++] = (char)c;
+			i++;
+		} else {
+			memcpy(buf + k, s + i, (size_t)len);
+			k += (size_t)len;
+			i += (size_t)len;
+		}
 	}
-	if (n > 40)
+	if (i < n)
 		k += (size_t)snprintf(buf + k, 4, "...");
 	buf[k] = 0;
 	return buf;

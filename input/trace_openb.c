@@ -474,6 +474,20 @@ static bool openb_detect(const char *head, size_t n)
 	       (n >= 15 && !memcmp(head, "name,cpu_milli,", 15));
 }
 
+/* A node list: its header's first column is sn (as read_header reads
+ * it: after a byte order mark, spaces and tabs trimmed). */
+static bool openb_node_list(const char *head, size_t n)
+{
+	size_t i = n >= 3 && !memcmp(head, "\xef\xbb\xbf", 3) ? 3 : 0;
+	while (i < n && (head[i] == ' ' || head[i] == '\t'))
+		i++;
+	if (n - i < 2 || memcmp(head + i, "sn", 2))
+		return false;
+	for (i += 2; i < n && (head[i] == ' ' || head[i] == '\t'); i++)
+		;
+	return i == n || head[i] == ',' || head[i] == '\n' || head[i] == '\r';
+}
+
 const struct trace_format tf_openb = {
 	.name = "alibaba-openb-2023",
 	.what = "Alibaba cluster-trace-gpu-v2023 (openb, FGD): pod lists as jobs, node lists "
@@ -481,4 +495,5 @@ const struct trace_format tf_openb = {
 	.detect = openb_detect,
 	.jobs = openb_jobs,
 	.nodes = openb_nodes,
+	.node_list = openb_node_list,
 };

@@ -42,9 +42,11 @@
  * off; only differences matter here.  jobid, ip, and attempts other
  * than the first (machines) and the last (end) are dropped.
  *
- * Bad records: text that is not JSON, or not an array of objects, a
- * value of the wrong type, a time not written as above, or no
- * submitted_time is an error "file:line:col: message" at the value.
+ * Bad records: text that is not JSON, or not UTF-8 (the message gives
+ * the byte's offset in the file too), or not an array of objects, a
+ * value of the wrong type, a string holding "\u0000", a time not
+ * written as above, or no submitted_time is an error
+ * "file:line:col: message" at the value.
  * Skipped and counted: no attempts, a first start_time or a last
  * end_time missing, null or "None" (still running) (no-runtime); the
  * end before the start (negative-time); a first attempt without
@@ -59,6 +61,7 @@
 #include <string.h>
 
 #include "trace.h"
+#include "utf8.h"
 #include "util.h"
 #include "zread.h"
 
@@ -258,6 +261,9 @@ static int jstring(struct jp *p, struct jstr *v)
 		} else if (u >= 0xdc00 && u <= 0xdfff) {
 			return jfail(p, p->i - 6, "a \\u escape of half a surrogate pair");
 		}
+		if (!u) /* the builder's names are C strings */
+			return jfail(p, p->i - 6, "a '\\u0000' in a string: a NUL is no text "
+				     "hetsim reads");
 		char buf[4];
 		size_t k2 = utf8(buf, u);
 		memcpy(p->s + w, buf, k2); /* never past the escape it replaces */
@@ -870,7 +876,15 @@ static int philly_jobs(struct tr_build *b, struct zr *in)
 	while (!rc && (r = zr_line(in, &line, &len, err, sizeof err)) == 1) {
 		last = zr_lineno(in);
 		last_len = len;
-		rc = scan_line(b, &sc, line, len, last);
+		const char *why;
+		size_t at = utf8_check(line, len, &why); /* JSON is UTF-8 (RFC 8259 §8.1) */
+		if (at < len)
+			rc = scan_fail(b, last, (int)at + 1, "not UTF-8: byte 0x%02x (%s), at byte "
+				       "%lld of the %s", (unsigned char)line[at], why,
+				       (long long)(zr_offset(in) + (int64_t)at),
+				       zr_compressed(in) ? "decompressed text" : "file");
+		else
+			rc = scan_line(b, &sc, line, len, last);
 	}
 	if (!rc && r < 0)
 		rc = read_fail(b, in, err);
@@ -1016,6 +1030,12 @@ static bool philly_detect(const char *head, size_t n)
 	return false;
 }
 
+/* The machine list: CSV whose header starts machineId. */
+static bool philly_node_list(const char *head, size_t n)
+{
+	return n >= 10 && !memcmp(head, "machineId,", 10);
+}
+
 const struct trace_format tf_philly = {
 	.name = "philly",
 	.what = "Microsoft Philly (msr-fiddle/philly-traces): cluster_job_log (a JSON array) "
@@ -1023,4 +1043,5 @@ const struct trace_format tf_philly = {
 	.detect = philly_detect,
 	.jobs = philly_jobs,
 	.nodes = philly_nodes,
+	.node_list = philly_node_list,
 };

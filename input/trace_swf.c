@@ -100,12 +100,12 @@ static int swf_record(struct tr_build *b, char *line, size_t len)
 		while (p < end && !is_space(*p))
 			p++;
 		if (n == SWF_FIELDS)
-			return tr_fail(b, (int)(s - line) + 1, "a 19th field '%.*s': SWF has %d",
-				       (int)(p - s > 40 ? 40 : p - s), s, SWF_FIELDS);
+			return tr_fail(b, (int)(s - line) + 1, "a 19th field '%s': SWF has %d",
+				       tr_show(s, (size_t)(p - s), (char[TR_SHOW]){0}), SWF_FIELDS);
 		col[n] = (int)(s - line) + 1;
 		if (number(s, p, &f[n]) < 0)
-			return tr_fail(b, col[n], "field %d '%.*s' is not a number", n + 1,
-				       (int)(p - s > 40 ? 40 : p - s), s);
+			return tr_fail(b, col[n], "field %d '%s' is not a number", n + 1,
+				       tr_show(s, (size_t)(p - s), (char[TR_SHOW]){0}));
 		n++;
 	}
 	if (n < SWF_FIELDS)

@@ -28,6 +28,8 @@ struct zr {
 	char *line;
 	size_t line_cap;
 	int64_t lineno;
+	int64_t base;           /* the text's offset of out[0] */
+	int64_t line_off;       /* ... and of the last line returned */
 };
 
 static const unsigned char zstd_magic[4] = {0x28, 0xb5, 0x2f, 0xfd};
@@ -88,6 +90,7 @@ static long fill(struct zr *z, char *err, size_t errlen)
 	if (z->pos) {
 		memmove(z->out, z->out + z->pos, z->end - z->pos);
 		z->end -= z->pos;
+		z->base += (int64_t)z->pos;
 		z->pos = 0;
 	}
 	if (z->end == z->out_cap) {
@@ -176,6 +179,7 @@ int zr_line(struct zr *z, char **line, size_t *len, char *err, size_t errlen)
 			}
 			memcpy(z->line, z->out + z->pos, keep);
 			z->line[keep] = 0;
+			z->line_off = z->base + (int64_t)z->pos;
 			z->pos += n + 1;
 			z->lineno++;
 			const char *nul = memchr(z->line, 0, keep);
@@ -214,6 +218,11 @@ int zr_line(struct zr *z, char **line, size_t *len, char *err, size_t errlen)
 int64_t zr_lineno(const struct zr *z)
 {
 	return z->lineno;
+}
+
+int64_t zr_offset(const struct zr *z)
+{
+	return z->line_off;
 }
 
 bool zr_compressed(const struct zr *z)

@@ -36,6 +36,10 @@ const char *zr_error_at(const char *err, const char *path, int64_t *line, int *c
 
 /* The number of the line last returned, 1-based. */
 int64_t zr_lineno(const struct zr *z);
+/* The offset in the text (0-based; of the decompressed text for a zstd
+ * file) of the first byte of the line last returned: a message's "at
+ * byte N of the file". */
+int64_t zr_offset(const struct zr *z);
 /* Whether the file is zstd-compressed. */
 bool zr_compressed(const struct zr *z);
 /* The first bytes of the file's text (decompressed), up to n, without

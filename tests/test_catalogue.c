@@ -102,6 +102,12 @@ static const struct kase {
 	{"plot all -d @/dirs", 1, "hetsim plot: @/dirs/runs.csv:0:0: cannot open: Is a directory\n"},
 	{"replay-log @/blank.json -q -o @/set", 1, "@/blank.json:1:1: no Spark listener events\n"},
 	{"trace info @/nul.swf", 1, "@/nul.swf:2:4: a NUL byte in the text (not a text file?)\n"},
+	{"trace info @/allskip.swf", 1, "@/allskip.swf:1:1: no job: 2 records, all left out "
+	 "(no-runtime 1, negative-time 1)\n"},
+	{"trace info @/hdr.swf", 1, "@/hdr.swf:1:1: no job records\n"},
+	{"trace info tests/data/traces/alibaba/pai", 1, "tests/data/traces/alibaba/pai:0:1: no "
+	 "pai_task_table.csv (nor pai_task_table.csv.zst) in the directory: a PAI trace's jobs "
+	 "are its job and task tables\n"},
 	{"run @/nosize.yaml -q -o @/set", 1, "@/nosize.swf:1:1: no usable MaxNodes or MaxProcs in "
 	 "the header (0, 0): give the cluster in the scenario\n"},
 	{"replay-log tests/data/fuzz/sparklog-no-tasks.json -q -o @/set", 1,
@@ -194,6 +200,9 @@ static void catalogue(void)
 	PUT(s, "fields/runs.csv", "a,b,c\n1,2,3\n1,2\n");
 	PUT(s, "blank.json", "\n  \n\t\n");
 	PUT(s, "nul.swf", "; Version: 2.2\n; M\0xNodes: 4\n");
+	PUT(s, "allskip.swf", "; MaxNodes: 4\n1 0 -1 -1 1 -1 -1 1 10 -1 1 1 1 -1 -1 -1 -1 -1\n"
+	    "2 -5 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 -1 -1 -1 -1\n");
+	PUT(s, "hdr.swf", "; MaxNodes: 4\n; MaxProcs: 16\n");
 	PUT(s, "nosize.swf", "; Version: 2.2\n; MaxNodes: 0\n"
 	    "1 0 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 -1 -1 -1 -1\n");
 	PUT(s, "nosize.yaml", "cluster: [{name: n, trace: {format: swf, path: nosize.swf}}]\n"
@@ -242,6 +251,172 @@ static void catalogue(void)
 				rc, cases[i].rc, err, want, strcmp(after, before) ? "  the folder changed\n"
 										  : "");
 		free(out), free(err), free(before), free(after);
+	}
+	h_rmtree(s);
+}
+
+/* ---- every reader, one rule ------------------------------------------ */
+
+/* What a bad trace or event log gives: the same standard error, exactly,
+ * and the same exit status from `trace info` and from the commands that
+ * use the file (run, with the file as a scenario's trace; replay-log for
+ * an event log), and the scratch folder untouched (issue 33: trace info
+ * printed an SWF header's nodes and exited 0 where run said
+ * file:line:col; PAI folders said "note: no jobs read", exit 0; a log
+ * with every event twice, or not UTF-8, replayed). */
+static const struct agree {
+	const char *file;   /* in the scratch folder */
+	int rc;
+	const char *err;    /* the whole standard error of each command, @ the folder */
+	bool strict;        /* trace info --strict; the scenario's strict: true */
+	bool norun;         /* not run: a scenario's event log is read without its
+			       warning (scenario/ keeps no place for it: not yet) */
+} agree[] = {
+	/* SWF: a header, a good record at line 3, the bad one at line 4 */
+	{"trunc.swf", 1, "@/trunc.swf:4:11: 5 fields, SWF has 18\n", false, false},
+	{"f19.swf", 1, "@/f19.swf:4:48: a 19th field '5': SWF has 18\n", false, false},
+	{"big.swf", 1, "@/big.swf:4:1: field 1 2147483648 is not a job number\n", false, false},
+	{"huge.swf", 1, "@/huge.swf:4:3: field 2 1e+23 s is out of range (10^11 s)\n", false,
+	 false},
+	{"nan.swf", 1, "@/nan.swf:4:3: field 2 'nan' is not a number\n", false, false},
+	{"inf.swf", 1, "@/inf.swf:4:8: field 4 'inf' is not a number\n", false, false},
+	{"latin1.swf", 1, "@/latin1.swf:4:8: field 4 '1\\xe9' is not a number\n", false, false},
+	{"nul.swf", 1, "@/nul.swf:4:9: a NUL byte in the text (not a text file?)\n", false, false},
+	/* skipped and said the same way; with strict an error */
+	{"skip.swf", 0, "warning: @/skip.swf: 1 of 2 records skipped (negative-time 1)\n", false,
+	 false},
+	{"skip.swf", 1, "@/skip.swf:4:3: submit time -5 s is negative (strict: not skipped)\n",
+	 true, false},
+	/* PAI folders: no task table; a task row of 7 fields */
+	{"pai-notask", 1, "@/pai-notask:0:1: no pai_task_table.csv (nor pai_task_table.csv.zst) "
+	 "in the directory: a PAI trace's jobs are its job and task tables\n", false, false},
+	{"pai-cols", 1, "@/pai-cols:1:35: pai_task_table.csv: 7 fields, the table has 10 "
+	 "(job_name,task_name,inst_num,status,start_time,end_time,plan_cpu,plan_mem,plan_gpu,"
+	 "gpu_type)\n", false, false},
+	/* Spark event logs: every event twice, a task's end twice, not UTF-8 */
+	{"twice.json", 1, "@/twice.json:20:42: SparkListenerApplicationStart: a second "
+	 "application start ('hand'; the first: 'hand'): an event log holds one application "
+	 "(events repeated, or two logs joined?)\n", false, false},
+	{"task-twice.json", 1, "@/task-twice.json:8:148: SparkListenerTaskEnd: task 0 ended twice: "
+	 "Spark gives each task attempt its own Task ID (events repeated, or two logs joined?)\n",
+	 false, false},
+	{"latin1.json", 1, "@/latin1.json:3:55: not UTF-8: byte 0xe9 (a character cut short), at "
+	 "byte 399 of the file\n", false, false},
+	/* a gap (an executor removed, never added): skipped and said */
+	{"gap.json", 0, "warning: @/gap.json: 1 inconsistent record (1 removals of executors "
+	 "never added: skipped), the first at line 18\n", false, true},
+};
+
+/* The bad files of agree[] into folder d. */
+static void agree_files(const char *d)
+{
+	static const char *const swf[][2] = {
+		{"trunc.swf", "2 0 -1 10 1"},
+		{"f19.swf", "2 0 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 -1 -1 -1 -1 5"},
+		{"big.swf", "2147483648 0 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 -1 -1 -1 -1"},
+		{"huge.swf", "2 99999999999999999999999 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 -1 -1 -1 -1"},
+		{"nan.swf", "2 nan -1 10 1 -1 -1 1 10 -1 1 1 1 -1 -1 -1 -1 -1"},
+		{"inf.swf", "2 0 -1 inf 1 -1 -1 1 10 -1 1 1 1 -1 -1 -1 -1 -1"},
+		{"latin1.swf", "2 0 -1 1\xe9 1 -1 -1 1 10 -1 1 1 1 -1 -1 -1 -1 -1"},
+		{"skip.swf", "2 -5 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 -1 -1 -1 -1"},
+	};
+	char text[512], p[700];
+	for (size_t i = 0; i < sizeof swf / sizeof swf[0]; i++) {
+		int n = snprintf(text, sizeof text, "; MaxNodes: 4\n; MaxProcs: 16\n1 0 -1 10 1 -1 -1 1 "
+				 "10 -1 1 1 1 -1 -1 -1 -1 -1\n%s\n", swf[i][1]);
+		put(d, swf[i][0], text, (size_t)n);
+	}
+	PUT(d, "nul.swf", "; MaxNodes: 4\n; MaxProcs: 16\n1 0 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 -1 -1 "
+	    "-1 -1\n2 0 -1 1\0 1 -1 -1 1 10 -1 1 1 1 -1 -1 -1 -1 -1\n");
+	static const char *const dirs[] = {"pai-notask", "pai-cols"};
+	for (int i = 0; i < 2; i++) {
+		snprintf(p, sizeof p, "%s/%s", d, dirs[i]);
+		CU_ASSERT_EQUAL_FATAL(mkdir(p, 0777), 0);
+		PUT(p, "pai_machine_spec.csv", "m1,CPU,8,64,0\n");
+		PUT(p, "pai_job_table.csv", "j1,i1,u1,Terminated,0.0,100.0\n");
+	}
+	snprintf(p, sizeof p, "%s/pai-cols", d);
+	PUT(p, "pai_task_table.csv", "j1,worker,2.0,Terminated,0.0,10.0,50.0\n");
+	/* the hand log (17 lines; its first task end at line 7) twice over;
+	 * with its first task end twice; with a Latin-1 App Name */
+	long n;
+	char *log = h_slurp("tests/data/traces/spark/hand-2stages.json", &n);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(log);
+	snprintf(p, sizeof p, "%s/twice.json", d);
+	FILE *f = fopen(p, "wb");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fwrite(log, 1, (size_t)n, f);
+	fwrite(log, 1, (size_t)n, f);
+	fclose(f);
+	char *t = strstr(log, "{\"Event\":\"SparkListenerTaskEnd\"");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	size_t tl = (size_t)(strchr(t, '\n') + 1 - t);
+	snprintf(p, sizeof p, "%s/task-twice.json", d);
+	f = fopen(p, "wb");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fwrite(log, 1, (size_t)(t - log) + tl, f);
+	fwrite(t, 1, (size_t)n - (size_t)(t - log), f);
+	fclose(f);
+	char *a = strstr(log, "\"App Name\":\"hand\"");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	a[13] = '\xe9'; /* "h\xe9nd" */
+	put(d, "latin1.json", log, (size_t)n);
+	a[13] = 'a';
+	snprintf(p, sizeof p, "%s/gap.json", d);
+	f = fopen(p, "wb");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fwrite(log, 1, (size_t)n, f);
+	fputs("{\"Event\":\"SparkListenerExecutorRemoved\",\"Timestamp\":2000000,"
+	      "\"Executor ID\":\"9\"}\n", f);
+	fclose(f);
+	free(log);
+}
+
+static void readers_agree(void)
+{
+	char s[] = "/tmp/hetsim-agree-XXXXXX", args[1200], want[1600], y[900], *out, *err;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(s));
+	agree_files(s);
+	for (size_t i = 0; i < sizeof agree / sizeof agree[0]; i++) {
+		const struct agree *c = &agree[i];
+		bool log = strstr(c->file, ".json") != NULL;
+		/* the scenario that runs it: its own cluster, the file as a trace */
+		int n = snprintf(y, sizeof y, "cluster: [{name: n, cores: 16, memory: 64GiB}]\n"
+				 "workload: [{name: t, trace: {path: %s%s}}]\npolicies: [fifo]\n",
+				 c->file, c->strict ? ", strict: true" : "");
+		char yname[64];
+		snprintf(yname, sizeof yname, "s%zu.yaml", i);
+		put(s, yname, y, (size_t)n);
+		char cmds[3][400];
+		int ncmd = 0;
+		snprintf(cmds[ncmd++], sizeof cmds[0], "trace info %s/%s%s", s, c->file,
+			 c->strict ? " --strict" : "");
+		/* -q hides run's warnings: without it where a warning is the case */
+		if (!c->norun)
+			snprintf(cmds[ncmd++], sizeof cmds[0], "run %s/%s%s -o %s/out", s, yname,
+				 c->rc ? " -q" : "", s);
+		if (log)
+			snprintf(cmds[ncmd++], sizeof cmds[0], "replay-log %s/%s -q -o %s/out", s,
+				 c->file, s);
+		at(want, sizeof want, c->err, s, "");
+		for (int k = 0; k < ncmd; k++) {
+			char *before = h_tree(s);
+			snprintf(args, sizeof args, "%s", cmds[k]);
+			int rc = h_hetsim(args, &out, &err);
+			char *after = h_tree(s);
+			bool same = c->rc == 0 || !strcmp(after, before);
+			CU_ASSERT_EQUAL(rc, c->rc);
+			CU_ASSERT_STRING_EQUAL(err, want);
+			CU_ASSERT(same);
+			if (rc != c->rc || strcmp(err, want) || !same)
+				fprintf(stderr, "\n  hetsim %s\n  exit %d (want %d)\n  got:  %s  want: %s%s",
+					args, rc, c->rc, err, want, same ? "" : "  the folder changed\n");
+			free(out), free(err), free(before), free(after);
+		}
+		if (c->rc == 0) { /* the results: not the next case's business */
+			snprintf(args, sizeof args, "%s/out", s);
+			h_rmtree(args);
+		}
 	}
 	h_rmtree(s);
 }
@@ -376,6 +551,8 @@ int test_suite_catalogue(void)
 		    catalogue},
 		   {"a write past the file size limit: EFBIG said, the old set untouched",
 		    file_too_large},
-		   {"20 jobs of 10^6 synthetic tasks in under 200 MiB", many_tasks});
+		   {"20 jobs of 10^6 synthetic tasks in under 200 MiB", many_tasks},
+		   {"bad traces and logs: trace info says what run and replay-log say",
+		    readers_agree});
 	return 0;
 }

@@ -1273,6 +1273,16 @@ static const struct bad philly_cases[] = {
 	{"[{\"a\": \"\\u12\"}]", ERROR, 0, ":1:9: a \\u escape without 4 hex digits"},
 	{"[{\"a\": \"\\ud800\"}]", ERROR, 0, ":1:9: a \\u escape of half a surrogate pair"},
 	{"[{\"a\": \"x\ty\"}]", ERROR, 0, ":1:10: a control character in a string"},
+	{"[{\"a\": \"a\\u0000b\"}]", ERROR, 0, ":1:10: a '\\u0000' in a string: a NUL is no text "
+	 "hetsim reads"},
+	/* JSON is UTF-8: at the byte, with its offset in the file (line 1 is 2
+	 * bytes, the byte the 9th of line 2: 10) */
+	{"[\n{\"u\": \"Z\xfcrich\"}]", ERROR, 0, ":2:9: not UTF-8: byte 0xfc (never in UTF-8), "
+	 "at byte 10 of the file"},
+	{"[{\"u\": \"\xed\xa0\x80\"}]", ERROR, 0, ":1:9: not UTF-8: byte 0xed (a UTF-16 "
+	 "surrogate), at byte 8 of the file"},
+	{"[\"Z\xc3\xbcrich\"]", ERROR, 0, /* UTF-8 read on, and shown as it is */
+	 ":1:2: expected a job object '{' or ']', got '\"Z\xc3\xbcrich\"]'"},
 	{"[{\"a\": tru}]", ERROR, 0, ":1:8: expected a value, got 'tru}'"},
 	{"[{\"a\": [1,]}]", ERROR, 0, ":1:11: expected a value, got ']}'"},
 	{"[{1: 2}]", ERROR, 0, ":1:3: expected a string, got '1: 2}'"},
@@ -1490,9 +1500,42 @@ static void fuzz_found(void)
 	tmp_close(&d);
 }
 
+/* A value in a message (tr_show): a control byte and a byte that is not
+ * UTF-8 as \xHH, UTF-8 as it is, 40 bytes at most and no character cut
+ * there: a message stays one printable line of UTF-8 (an SWF field
+ * "1\xe9" was written as its raw byte). */
+static void show_values(void)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{"plain", "plain"},
+		{"a\tb\x7f", "a\\x09b\\x7f"},
+		{"1\xe9", "1\\xe9"},                                  /* Latin-1 */
+		{"Z\xc3\xbcrich \xe2\x82\xac \xf0\x9f\x98\x80", "Z\xc3\xbcrich \xe2\x82\xac \xf0\x9f\x98\x80"},
+		{"\xc0\xaf\xed\xa0\x80", "\\xc0\\xaf\\xed\\xa0\\x80"},    /* overlong, surrogate */
+		{"0123456789012345678901234567890123456789", "0123456789012345678901234567890123456789"},
+		{"0123456789012345678901234567890123456789x", "0123456789012345678901234567890123456789..."},
+		{"012345678901234567890123456789012345678\xc3\xa9", /* no é cut at 40 */
+		 "012345678901234567890123456789012345678..."},
+	};
+	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		char buf[TR_SHOW];
+		const char *got = tr_show(cases[c].in, strlen(cases[c].in), buf);
+		CU_ASSERT_STRING_EQUAL(got, cases[c].out);
+		if (strcmp(got, cases[c].out))
+			fprintf(stderr, "\n  case %zu: %s\n", c, got);
+	}
+	char all[41], buf[TR_SHOW]; /* the longest: 40 bytes, each \xHH */
+	memset(all, 0xff, 40);
+	all[40] = 0;
+	CU_ASSERT_EQUAL(strlen(tr_show(all, 40, buf)), 160);
+}
+
 int test_suite_importers(void)
 {
 	TEST_SUITE("importers",
+		   {"values in messages: control bytes, bytes not UTF-8, 40 bytes", show_values},
 		   {"what the fuzzer found: a NUL byte, an SWF header without a size", fuzz_found},
 		   {"openb: the default pod list (awk counts)", openb_default},
 		   {"openb: the default pod list offer-only", openb_default_offer},

@@ -869,6 +869,50 @@ static void trace_info_cli(void)
 	free(err);
 }
 
+/* Which way trace info reads a file, decided before reading it (it read
+ * the jobs and, when they failed, the node list: an SWF file's broken
+ * job section gave its header's nodes and exit 0): a node list by what
+ * the file says it is, else the jobs, whose failure is the command's. */
+static void trace_info_kinds(void)
+{
+	static const struct {
+		const char *path, *format;
+		bool nodes;
+	} cases[] = {
+		{"tests/data/traces/alibaba/hand-nodes.csv", "alibaba-openb-2023", true},
+		{"tests/data/traces/alibaba/hand-pods.csv", "alibaba-openb-2023", false},
+		{"tests/data/traces/philly/cluster_machine_list.csv", "philly", true},
+		{"tests/data/traces/philly/cluster_job_log-sample.json", "philly", false},
+		{"tests/data/traces/alibaba/pai", "alibaba-pai-2020", false}, /* a folder: its jobs */
+		{"tests/data/traces/alibaba/pai/pai_machine_spec.csv", "alibaba-pai-2020", true},
+		{HAND_SWF, "swf", false},            /* its header's nodes are for a cluster entry */
+		{"/nonexistent", "swf", false},      /* trace_read says why */
+		{"/nonexistent", "alibaba-openb-2023", false},
+	};
+	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		CU_ASSERT_EQUAL(trace_node_list(cases[c].path, cases[c].format), cases[c].nodes);
+		if (trace_node_list(cases[c].path, cases[c].format) != cases[c].nodes)
+			fprintf(stderr, "\n  %s as %s\n", cases[c].path, cases[c].format);
+	}
+	char *out = NULL, *err = NULL;
+	CU_ASSERT_EQUAL(h_hetsim("trace info tests/data/traces/alibaba/pai/pai_machine_spec.csv "
+				 "--format alibaba-pai-2020", &out, &err), 0);
+	CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "nodes                  1897\n"));
+	CU_ASSERT_STRING_EQUAL(err, "");
+	free(out), free(err);
+	CU_ASSERT_EQUAL(h_hetsim("trace info tests/data/traces/philly/cluster_machine_list.csv",
+				 &out, &err), 0);
+	CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "nodes                  552\n"));
+	free(out), free(err);
+	/* a pod list's skips: the warning run prints, on standard error */
+	CU_ASSERT_EQUAL(h_hetsim("trace info tests/data/traces/alibaba/pai-sample", &out, &err), 0);
+	CU_ASSERT_STRING_EQUAL(err, "warning: tests/data/traces/alibaba/pai-sample: 4 of 10 "
+			       "records skipped (no-runtime 2, negative-time 1, no-demand 1), 2 "
+			       "clamped\n");
+	CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "  jobs                   6\n"));
+	free(out), free(err);
+}
+
 /* jobs.csv carries each trace job's own number (trace-ids.yaml: a window
  * and first 3 of the NASA log; the numbers by awk there); a job of a
  * hand-written group has none. */
@@ -1364,6 +1408,8 @@ int test_suite_trace(void)
 		   {"trace: fractional executors under spark-standalone's whole cores",
 		    pai_fractional},
 		   {"trace: scenario entries and their errors; jobs too big skipped", trace_scenario},
-		   {"trace: hetsim trace info", trace_info_cli});
+		   {"trace: hetsim trace info", trace_info_cli},
+		   {"trace: trace info reads a node list or the jobs, never one for the other",
+		    trace_info_kinds});
 	return 0;
 }
