@@ -210,9 +210,11 @@ int cmd_replay_log(int argc, char **argv)
 	for (int i = 0; i < app->nstages; i++)
 		sp.first[i] = sp.end[i] = -1;
 	int rc = 0;
-	if (!sim || (sim_set_stage_sink(sim, on_stage, &sp), sim_run(sim) < 0)) {
-		fprintf(stderr, "hetsim replay-log: %s\n", sim ? "the run went past the time limit"
-							       : err);
+	int src = 0;
+	if (!sim || (sim_set_stage_sink(sim, on_stage, &sp), (src = sim_run(sim)) < 0)) {
+		char why[2048];
+		fprintf(stderr, "hetsim replay-log: %s\n",
+			sim ? sim_stop_why(sim, src, why, sizeof why) : err);
 		rc = 1;
 	}
 	const struct sim_job *job = sim && !rc ? sim_job(sim, 0) : NULL;

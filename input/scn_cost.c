@@ -496,8 +496,11 @@ int scn_load_cost_ref(struct ld *ld, const struct yn *v)
 	s->cost.path = scn_resolve(s->path, v->str);
 	const char *why;
 	FILE *f = fopen_regular(s->cost.path, &why);
-	if (!f)
-		return scn_fail(ld, v, "cannot open cost model '%s': %s", s->cost.path, why);
+	if (!f) {
+		char note[4200];
+		return scn_fail(ld, v, "cannot open cost model '%s'%s: %s", v->str,
+				scn_path_note(s->path, v->str, s->cost.path, note, sizeof note), why);
+	}
 	fclose(f);
 	struct yn *root = yn_load(s->cost.path, ld->err, ld->errlen);
 	if (!root)

@@ -152,6 +152,13 @@ int scn_check_unique(struct ld *ld, int kind, const struct yn *list, int i, cons
 int scn_check_len(struct ld *ld, const struct yn *list, int max, const char *what);
 int scn_get_bool(struct ld *ld, const struct yn *v, bool *out);
 char *scn_resolve(const char *scenario, const char *p);
+/* For a message about relative path `written` of the scenario file
+ * `scenario`, resolved to `resolved`: " (from the scenario's folder:
+ * RESOLVED)", or " (from the scenario's folder, the current one)" where
+ * the two read alike, so that a reader sees where it was looked for;
+ * "" for an absolute path.  Returns buf. */
+const char *scn_path_note(const char *scenario, const char *written, const char *resolved,
+			  char *buf, size_t len);
 void scn_one_line(char *err, size_t errlen);
 
 /* scn_cluster.c */

@@ -78,7 +78,9 @@ static int trace_path(struct ld *ld, const struct yn *m, const char *what, char 
 		const char *why;
 		FILE *f = fopen_regular(p, &why);
 		if (!f) {
-			scn_fail(ld, v, "cannot open trace %s: %s", scn_got(ld, v), why);
+			char note[4200];
+			scn_fail(ld, v, "cannot open trace %s%s: %s", scn_got(ld, v),
+				 scn_path_note(ld->s->path, v->str, p, note, sizeof note), why);
 			free(p);
 			return -1;
 		}

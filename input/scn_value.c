@@ -748,6 +748,19 @@ char *scn_resolve(const char *scenario, const char *p)
 	return r;
 }
 
+const char *scn_path_note(const char *scenario, const char *written, const char *resolved,
+			  char *buf, size_t len)
+{
+	(void)scenario;
+	if (written[0] == '/')
+		snprintf(buf, len, "%s", "");
+	else if (!strcmp(written, resolved))
+		snprintf(buf, len, " (from the scenario's folder, the current one)");
+	else
+		snprintf(buf, len, " (from the scenario's folder: %s)", resolved);
+	return buf;
+}
+
 /* Messages are one line: a quoted value may hold a newline or a tab. */
 void scn_one_line(char *err, size_t errlen)
 {

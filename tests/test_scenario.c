@@ -545,7 +545,7 @@ static const struct {
 	{"times_decrease", "times_decrease.yaml:18:30: arrival times must not decrease: '9s' comes after '10s'"},
 	{"cluster_empty", "cluster_empty.yaml:2:10: expected at least one node group in cluster, got an empty list"},
 	{"cost_version", "cost_version.model.yaml:2:10: unsupported cost model version '3' (this hetsim reads versions 1 and 2)"},
-	{"cost_missing", "cost_missing.yaml:18:13: cannot open cost model 'tests/scenarios/bad/models/missing.yaml': No such file or directory"},
+	{"cost_missing", "cost_missing.yaml:18:13: cannot open cost model 'models/missing.yaml' (from the scenario's folder: tests/scenarios/bad/models/missing.yaml): No such file or directory"},
 	{"cost_inline_slope", "cost_inline_slope.yaml:24:14: missing key 'slope' in device 'cpu'"},
 	{"alias", "alias.yaml:7:10: aliases (*c) are not supported; write the value out"},
 	{"merge_key", "merge_key.yaml:4:3: merge keys (<<) are not supported; write the keys out"},
@@ -882,10 +882,11 @@ static void named_pipes(void)
 	snprintf(want, sizeof want, "%s:0:0: cannot open: not a regular file (a named pipe)", fifo);
 	CU_ASSERT_STRING_EQUAL(err, want);
 	static const char *const uses[][2] = {
-		{"cost_model: pipe\n", ":3:13: cannot open cost model '%s': not a regular file (a "
-					"named pipe)"},
+		{"cost_model: pipe\n", ":3:13: cannot open cost model 'pipe' (from the scenario's "
+					"folder: %s): not a regular file (a named pipe)"},
 		{"workload: [{name: t, trace: {path: pipe}}]\n",
-		 ":2:36: cannot open trace 'pipe': not a regular file (a named pipe)"},
+		 ":2:36: cannot open trace 'pipe' (from the scenario's folder: %s): not a regular "
+		 "file (a named pipe)"},
 	};
 	for (int i = 0; i < 2; i++) {
 		snprintf(yaml, sizeof yaml, "%s/s.yaml", dir);
