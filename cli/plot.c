@@ -46,7 +46,10 @@ static void plot_help(void)
 	for (int i = 0; i < PLOT_KINDS; i++)
 		snprintf(about + strlen(about), sizeof about - strlen(about), "  %-12s %s\n",
 			 plot_kinds[i].name, plot_kinds[i].about);
-	strcat(about, "  all          every figure the results directory has data for\n\n"
+	strcat(about, "  all          every figure the results directory has data for\n"
+		      "  colours NAME...  draws nothing: the colour each NAME gets in a figure of\n"
+		      "               those names (NAME #rrggbb slot), for a figure of your own;\n"
+		      "               no NAME: every name of the palette's table\n\n"
 		      "Without summary.csv, the means and intervals come from runs.csv;\n"
 		      "jct-by-type reads types.csv.\n"
 		      "Figures go to DIR/figures/KIND.png and .svg (gantt-POLICY.png, ...),\n"
@@ -98,6 +101,30 @@ static int plot_args(struct plot_ctx *x, const struct cmd_args *a, struct scn **
 	return 0;
 }
 
+/* `hetsim plot colours [NAME...]`: each name's colour in a figure of
+ * those names (plot/palette.c), or the table's names each alone. */
+static int plot_colours(const struct cmd_args *a)
+{
+	struct plot_palette pal;
+	char err[1200];
+	if (plot_palette_load(&pal, err, sizeof err)) {
+		fprintf(stderr, "hetsim plot: %s\n", err);
+		return 1;
+	}
+	const char *const *names = a->pos + 1;
+	int n = a->npos - 1, slot[256];
+	if (n == 0)
+		for (int i = 0; i < pal.nnames; i++) {
+			const char *one = pal.name[i].name;
+			plot_palette_assign(&pal, &one, 1, &slot[0]);
+			printf("%s %s %d\n", one, pal.rgb[slot[0] - 1], slot[0]);
+		}
+	plot_palette_assign(&pal, names, n, slot);
+	for (int i = 0; i < n; i++)
+		printf("%s %s %d\n", names[i], pal.rgb[slot[i] - 1], slot[i]);
+	return 0;
+}
+
 int cmd_plot(int argc, char **argv)
 {
 	struct cmd_args a;
@@ -107,21 +134,24 @@ int cmd_plot(int argc, char **argv)
 		plot_help();
 		return 0;
 	}
+	if (a.npos >= 1 && !strcmp(a.pos[0], "colours"))
+		return plot_colours(&a);
 	if (a.npos != 1) {
 		fprintf(stderr, "hetsim plot: expected one KIND, got %d arguments (see hetsim plot "
 			"--help)\n", a.npos);
 		return 2;
 	}
-	const char *names[PLOT_KINDS + 1];
+	const char *names[PLOT_KINDS + 2];
 	int kind = -1;
 	for (int i = 0; i < PLOT_KINDS; i++)
 		if (!strcmp(a.pos[0], names[i] = plot_kinds[i].name))
 			kind = i;
 	names[PLOT_KINDS] = "all";
+	names[PLOT_KINDS + 1] = "colours";
 	if (kind < 0 && strcmp(a.pos[0], "all")) {
 		const char *near = suggest(a.pos[0], names, ARRAY_LEN(names));
 		fprintf(stderr, "hetsim plot: unknown figure kind '%s'%s%s%s (known: policies, "
-			"jct-by-type, sweep, gantt, utilisation, all)\n", a.pos[0],
+			"jct-by-type, sweep, gantt, utilisation, all, colours)\n", a.pos[0],
 			near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
 		return 2;
 	}

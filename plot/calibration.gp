@@ -1,6 +1,7 @@
 # calibration.gp - `hetsim calibrate`'s figure: each (kernel, device)'s
 # samples (points, ms) against its fitted line intercept + slope x size,
-# one panel per (kernel, device), log-log axes.
+# one panel per (kernel, device), log-log axes.  Colours: the palette's
+# slots 1, 5 and 2 (plot/common.gp).
 # hetsim calibrate sets: n (panels), csv (the samples CSV: kernel,device,
 # size,repeat,seconds[,k[,round,seq,dropped]]), ncol (its columns, 5 to
 # 9), outfile, and space-separated lists with one word
@@ -37,10 +38,10 @@ do for [i = 1:n] {
 		   (ncol < 7 || strcol(7) eq "0")
 	stall(c) = ncol >= 9 && strcol(9) eq "1"
 	plot csv using 3:((alone(0) && !stall(0)) ? $5 * 1000 : NaN) \
-		with points pt 7 ps 0.6 lc rgb "#1f77b4" title "samples", \
+		with points pt 7 ps 0.6 lc rgb "#0072b2" title "samples", \
 	     csv using 3:((alone(0) && stall(0)) ? $5 * 1000 : NaN) \
-		with points pt 6 ps 0.8 lc rgb "#ff7f0e" title "stalls (dropped)", \
-	     (a + b * x) * 1000 with lines lw 2 lc rgb "#d62728" \
+		with points pt 6 ps 0.8 lc rgb "#e69f00" title "stalls (dropped)", \
+	     (a + b * x) * 1000 with lines lw 2 lc rgb "#d55e00" \
 		title sprintf("%.3g ms + %.3g ms/%s", a * 1000, b * 1000, word(units, i))
 }
 unset multiplot

@@ -3,7 +3,7 @@
  * values, the jobs done and not done, titles, the baseline and the
  * changes against it.
  *
- * May call: plot/csv.c, plot/stats.c, sim/util.h.
+ * May call: plot/csv.c, plot/stats.c, plot/palette.c, sim/util.h.
  */
 #include "plot.h"
 
@@ -43,50 +43,61 @@ static void names_join(const struct plot_names *ns, char *buf, size_t len)
 		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? ", " : "", ns->v[i]);
 }
 
-const struct plot_colour_map plot_policy_colours[] = {
-	{"spark-standalone", "#0072b2"}, {"label-dual", "#d55e00"},
-	{"fifo", "#009e73"}, {"yarn", "#cc79a7"}, {NULL, NULL},
-};
-const struct plot_colour_map plot_type_colours[] = {
-	{"wordcount", "#e69f00"}, {"mnist_spark", "#009e73"},
-	{"angel", "#cc79a7"}, {"synthetic", "#56b4e9"}, {NULL, NULL},
-};
-const struct plot_colour_map plot_label_colours[] = {
-	{"cpu", "#0072b2"}, {"gpu", "#009e73"}, {NULL, NULL},
-};
-static const char *const spare_colours[] = {
-	"#e69f00", "#56b4e9", "#882255", "#999999", "#44aa99", "#332288", "#117733",
-	"#aa4499", "#000000",
-};
-
-void plot_colours_for(const struct plot_colour_map *known, const struct plot_names *ns, const char **out)
+/* The colours of a figure's names (plot/palette.c's rule), into out[i],
+ * which point into *pal: 0, or -1 and err when common.gp's palette
+ * cannot be read. */
+int plot_colours_for(const struct plot_names *ns, struct plot_palette *pal, const char **out,
+		     char *err, size_t errlen)
 {
-	for (int i = 0; i < ns->n; i++) {
-		out[i] = NULL;
-		for (const struct plot_colour_map *k = known; k->name; k++)
-			if (strcmp(k->name, ns->v[i]) == 0)
-				out[i] = k->rgb;
-	}
-	for (int i = 0, s = 0; i < ns->n; i++) {
-		for (; !out[i] && s < ARRAY_LEN(spare_colours); s++) {
-			bool used = false;
-			for (int j = 0; j < ns->n; j++)
-				used |= out[j] && strcmp(out[j], spare_colours[s]) == 0;
-			if (!used)
-				out[i] = spare_colours[s];
+	int slot[PLOT_MAX_NAMES];
+	if (plot_palette_load(pal, err, errlen))
+		return -1;
+	plot_palette_assign(pal, ns->v, ns->n, slot);
+	for (int i = 0; i < ns->n; i++)
+		out[i] = pal->rgb[slot[i] - 1];
+	return 0;
+}
+
+/* The colours of the space-separated names of list, in its order, as a
+ * space-separated list into buf: 0, or -1 and err. */
+int plot_colour_words(const char *list, char *buf, size_t len, char *err, size_t errlen)
+{
+	char names[4096];
+	struct plot_names ns = {{0}, 0};
+	struct plot_palette pal;
+	const char *col[PLOT_MAX_NAMES];
+	snprintf(names, sizeof names, "%s", list);
+	for (char *save, *t = strtok_r(names, " ", &save); t; t = strtok_r(NULL, " ", &save))
+		if (plot_names_add(&ns, t) < 0) {
+			snprintf(err, errlen, "more than %d names in one figure", PLOT_MAX_NAMES);
+			return -1;
 		}
-		if (!out[i])
-			out[i] = spare_colours[i % ARRAY_LEN(spare_colours)];
-	}
+	if (plot_colours_for(&ns, &pal, col, err, errlen))
+		return -1;
+	buf[0] = '\0';
+	for (int i = 0; i < ns.n; i++)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? " " : "", col[i]);
+	return 0;
+}
+
+/* "#rrggbb" as it looks at opacity a on white, into buf[8]; returns buf. */
+const char *plot_tint(const char *rgb, double a, char *buf)
+{
+	unsigned long c = strtoul(rgb + 1, NULL, 16), o = 0;
+	for (int sh = 16; sh >= 0; sh -= 8)
+		o |= (unsigned long)lround(a * (double)(c >> sh & 0xff) + (1 - a) * 255) << sh;
+	snprintf(buf, 8, "#%06lx", o & 0xffffff);
+	return buf;
 }
 
 /* Job types in a fixed order (the known ones first), then by appearance. */
 void plot_order_types(struct plot_names *t)
 {
+	static const char *const known[] = {"wordcount", "mnist_spark", "angel", "synthetic"};
 	struct plot_names o = {{0}, 0};
-	for (const struct plot_colour_map *k = plot_type_colours; k->name; k++)
-		if (plot_names_find(t, k->name) >= 0)
-			o.v[o.n++] = t->v[plot_names_find(t, k->name)];
+	for (int k = 0; k < ARRAY_LEN(known); k++)
+		if (plot_names_find(t, known[k]) >= 0)
+			o.v[o.n++] = t->v[plot_names_find(t, known[k])];
 	for (int i = 0; i < t->n; i++)
 		if (plot_names_find(&o, t->v[i]) < 0)
 			o.v[o.n++] = t->v[i];

@@ -147,22 +147,30 @@ int plot_prep_gantt(const struct plot_csv *ex, const struct plot_nodes *nodes,
 		put_box(dat, NAN, NAN, NAN, NAN);
 
 	const char *col[PLOT_MAX_NAMES];
-	plot_colours_for(plot_type_colours, &types, col);
-	char title[512], run[256];
-	plot_run_name(ex, o, run, sizeof run);
-	snprintf(title, sizeof title, "executors per node: %s (%d executors)", run, n);
-	plot_var_str(v, "figtitle", title);
-	plot_var_words(v, "types", types.v, types.n);
-	plot_var_words(v, "colours", col, types.n);
-	plot_var_str(v, "ytics", ytics);
-	plot_var_num(v, "ymax", y - 0.25);
-	plot_var_num(v, "xmax", tmax > 0 ? tmax * 1.02 : 1);
-	plot_var_num(v, "ngpu", ngpu);
-	plot_var_num(v, "height", fmin(4000, fmax(360, 150 + 15 * y)));
+	struct plot_palette pal;
+	int rc = plot_colours_for(&types, &pal, col, err, errlen);
+	if (!rc) {
+		char title[512], run[256];
+		plot_run_name(ex, o, run, sizeof run);
+		snprintf(title, sizeof title, "executors per node: %s (%d executors)", run, n);
+		plot_var_str(v, "figtitle", title);
+		plot_var_words(v, "types", types.v, types.n);
+		plot_var_words(v, "colours", col, types.n);
+		char tint[PLOT_MAX_NAMES][8];
+		const char *tints[PLOT_MAX_NAMES];
+		for (int t = 0; t < types.n; t++)
+			tints[t] = plot_tint(col[t], 0.35, tint[t]);
+		plot_var_words(v, "tints", tints, types.n);
+		plot_var_str(v, "ytics", ytics);
+		plot_var_num(v, "ymax", y - 0.25);
+		plot_var_num(v, "xmax", tmax > 0 ? tmax * 1.02 : 1);
+		plot_var_num(v, "ngpu", ngpu);
+		plot_var_num(v, "height", fmin(4000, fmax(360, 150 + 15 * y)));
+	}
 	free(ytics);
 	free(y0);
 	free(lanes);
 	free(g);
 	free(nr.name);
-	return 0;
+	return rc;
 }

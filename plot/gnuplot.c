@@ -90,10 +90,14 @@ int plot_gnuplot(const char *who, const char *name, const char *vars, const char
 		return 0;
 	}
 	snprintf(tmp, sizeof tmp, "%s.tmp", png);
-	size_t cap = strlen(vars) + strlen(tmp) * 2 + 64;
-	char *v = xcalloc(1, cap);
+	size_t cap = strlen(vars) + strlen(tmp) * 2 + strlen(script) * 2 + 64;
+	char *v = xcalloc(1, cap), dir[4200];
 	snprintf(v, cap, "%s", vars);
 	var_str(v, cap, "outfile", tmp);
+	/* the scripts' folder, where a script finds common.gp */
+	snprintf(dir, sizeof dir, "%s", script);
+	*strrchr(dir, '/') = '\0';
+	var_str(v, cap, "plotdir", dir);
 	fflush(stdout);
 	fflush(stderr);
 	int rc = -1, st;

@@ -10,6 +10,8 @@ set title fulltitle
 set xlabel xlabel
 set ylabel ylabel
 set cblabel "gain, % (positive: faster)"
+# Paul Tol's diverging BuRd scheme (ColorBrewer's RdBu), read by
+# colour-blind readers too: red a loss, blue a gain
 set palette defined (-50 "#b2182b", -10 "#f4a582", 0 "#f7f7f7", 10 "#92c5de", 50 "#2166ac")
 set cbrange [-50:50]
 set grid noytics

@@ -17,7 +17,7 @@ set xrange [-0.6:nt - 0.4]
 set yrange [0:ymax]
 set xtics () scale 0
 do for [t = 1:nt] { set xtics add (word(types, t) t - 1) }
-set style fill solid 0.9 noborder
+set style fill solid 1 noborder
 plot for [i = 1:np] datafile index (i - 1) using 1:2:(boxw) with boxes \
          lc rgb word(colours, i) title word(keys, i), \
      for [i = 1:np] datafile index (i - 1) using 1:3:(0):($4 - $3) with vectors \

@@ -165,7 +165,9 @@ int plot_prep_jct_by_type(const struct plot_csv *types, const struct plot_opts *
 	char kbuf[PLOT_MAX_NAMES][256];
 	struct plot_names shown_p = {{0}, 0};
 	bool any_mark = false;
-	plot_colours_for(plot_policy_colours, &pol, col);
+	struct plot_palette pal;
+	if (plot_colours_for(&pol, &pal, col, err, errlen))
+		return -1;
 	for (int p = 0; p < pol.n; p++)
 		if (present[p]) {
 			char mark[128];

@@ -218,8 +218,8 @@ const char *plot_find_scripts(char *buf, size_t len);
 int plot_run_gnuplot(const char *script, const char *vars);
 /* Render plot/`name` with gnuplot into `out` (through out.tmp, renamed
  * when gnuplot succeeds); `vars` are gnuplot assignments ("a='x'; n=3; "),
- * outfile set here.  No gnuplot or no script: a note on stderr naming
- * `who` (the subcommand), and 0.  1 if gnuplot failed (after a line on
+ * outfile and plotdir (the scripts' folder) set here.  No gnuplot or no
+ * script: a note on stderr naming `who` (the subcommand), and 0.  1 if gnuplot failed (after a line on
  * stderr naming the figure). */
 int plot_gnuplot(const char *who, const char *name, const char *vars, const char *out);
 /* Why the figure gnuplot wrote at `path` (NAME.svg.tmp, NAME.png.tmp) is
@@ -232,6 +232,43 @@ const char *plot_figure_incomplete(const char *path);
 int plot_gnuplot_both(const char *who, const char *name, const char *vars, const char *stem);
 /* gnuplot's '...' string assignment name='val'; appended to v. */
 void plot_gp_str(char *v, size_t len, const char *name, const char *val);
+
+/* ---- the palette (plot/palette.c) --------------------------------- */
+
+/* Every figure's colours come from one palette of PLOT_PALETTE_SLOTS
+ * colours and a table giving names (policies, job types, node labels)
+ * their slots: the datablocks $palette and $colour_of of
+ * plot/common.gp, which says where the colours come from. */
+#define PLOT_PALETTE_SLOTS 20
+#define PLOT_PALETTE_NAMES 128 /* names in the table, at most */
+
+struct plot_palette {
+	char rgb[PLOT_PALETTE_SLOTS][8]; /* slot i + 1: "#rrggbb" */
+	struct {
+		char name[64];
+		int slot;                /* 1 .. PLOT_PALETTE_SLOTS */
+	} name[PLOT_PALETTE_NAMES];      /* the table, in its order */
+	int nnames;
+};
+
+/* Read the palette and the table from the common.gp at path into *p.
+ * 0; or -1 with one line "path:line:col: what" in err (a missing or
+ * repeated datablock, a slot out of order, a colour that is not
+ * #RRGGBB, a name listed twice). */
+int plot_palette_read(const char *path, struct plot_palette *p, char *err, size_t errlen);
+/* The same from the common.gp of the figures' scripts (plot_find_scripts). */
+int plot_palette_load(struct plot_palette *p, char *err, size_t errlen);
+/* The slots (1-based) of the n names of one figure into slot[n]: each
+ * name of the table its own slot, in the table's order, unless a name
+ * above it took that slot; then the rest (names not in the table, and
+ * table names whose slot was taken: table names first, in its order,
+ * then the others by byte order) each the first slot no name of the
+ * figure has.  So a figure's names are distinct up to
+ * PLOT_PALETTE_SLOTS (beyond, slots repeat from the first), the result
+ * does not depend on the names' order, and a repeated name gets one
+ * slot. */
+void plot_palette_assign(const struct plot_palette *p, const char *const *names, int n,
+			 int *slot);
 
 /* ---- the other commands' figures ---------------------------------- */
 
@@ -316,13 +353,6 @@ struct plot_names {
 	int n;
 };
 
-/* Colours (Okabe-Ito, safe for colour-blind readers): the same policy,
- * job type or label always gets the same colour; other names take the
- * first spare colour no earlier name of the figure has. */
-struct plot_colour_map {
-	const char *name, *rgb;
-};
-
 struct plot_ci {
 	double mean, lo, hi; /* NaN when absent */
 	int line;            /* the row's line, 0 if none */
@@ -373,9 +403,11 @@ bool plot_cell_is_int(const struct plot_csv *c, int row, int col, int want);
 /* plot/common.c */
 int plot_names_find(const struct plot_names *ns, const char *s);
 int plot_names_add(struct plot_names *ns, const char *s);
-void plot_colours_for(const struct plot_colour_map *known, const struct plot_names *ns,
-	const char **out);
+int plot_colours_for(const struct plot_names *ns, struct plot_palette *pal, const char **out,
+	char *err, size_t errlen);
 void plot_order_types(struct plot_names *t);
+const char *plot_tint(const char *rgb, double a, char *buf);
+int plot_colour_words(const char *list, char *buf, size_t len, char *err, size_t errlen);
 void plot_var_words(struct plot_vars *v, const char *name, const char *const *items, int n);
 void plot_put_num(FILE *f, const char *sep, double x);
 void plot_metric_label(const char *m, char *buf, size_t len);
@@ -411,9 +443,6 @@ void plot_pct_text(char *buf, size_t len, double pct, double lo, double hi);
 void plot_change_note(struct plot_vars *v, const char *who, const struct plot_ci *paired,
 	double c, double b, const char *base);
 void plot_put_str(FILE *f, const char *s);
-extern const struct plot_colour_map plot_policy_colours[];
-extern const struct plot_colour_map plot_type_colours[];
-extern const struct plot_colour_map plot_label_colours[];
 extern const char *const plot_count_metrics[PLOT_N_KINDS];
 extern const char *const plot_footnote_bars;
 

@@ -70,7 +70,9 @@ int plot_prep_policies(const struct plot_csv *sum, const struct plot_opts *o, FI
 	char chg[PLOT_MAX_NAMES][64], mark[PLOT_MAX_NAMES][128];
 	bool paired = bar_changes(metric, ci, pc, &pol, ib, chg), any_chg = false, any_mark = false;
 	const char *col[PLOT_MAX_NAMES];
-	plot_colours_for(plot_policy_colours, &pol, col);
+	struct plot_palette pal;
+	if (plot_colours_for(&pol, &pal, col, err, errlen))
+		return -1;
 	fprintf(dat, "# i policy mean ci95_lo ci95_hi top colour label labely change mark "
 		"(%s at point %d)\n", metric, o->point);
 	int n = 0;

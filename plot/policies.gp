@@ -15,7 +15,7 @@ set xrange [-0.6:n - 0.4]
 set yrange [0:ymax]
 set xtics scale 0
 set boxwidth 0.62
-set style fill solid 0.9 noborder
+set style fill solid 1 noborder
 unset key
 if (strlen(note) > 0) {
 	set label 1 note at screen 0.99, screen (strlen(footnote) > 0 ? 0.06 : 0.02) right \

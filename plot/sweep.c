@@ -358,7 +358,11 @@ int plot_prep_sweep(const struct plot_csv *sum, const struct plot_opts *o, FILE 
 			return -1;
 		}
 	const char *col[PLOT_MAX_NAMES], *shown_col[PLOT_MAX_NAMES];
-	plot_colours_for(plot_policy_colours, &pol, col);
+	struct plot_palette pal;
+	if (plot_colours_for(&pol, &pal, col, err, errlen)) {
+		free(s);
+		return -1;
+	}
 	sweep_lines(dat, s, n, sum, &pol, axis, col, &shown, shown_col);
 	bool marks = sweep_labels(dat, s, n, &pol, col), paired = false;
 	char what[512], label[256], name[256], pre[1024], extra[512] = "";

@@ -84,6 +84,25 @@ static struct step *util_steps(const struct plot_gx *g, int n, const int *lab, c
 	return st;
 }
 
+/* The figure's titles, names and colours. */
+static void util_vars(struct plot_vars *v, const struct plot_csv *ex, const struct plot_opts *o,
+		      const struct plot_names *labels, const char *const *keys,
+		      const char *const *col, const struct plot_names *ser, const char *const *gkeys,
+		      const char *const *gcol, bool by_model, double tmax)
+{
+	char title[512], run[256];
+	plot_run_name(ex, o, run, sizeof run);
+	snprintf(title, sizeof title, "held by executors, by node label%s: %s",
+		 by_model ? " and GPU model" : "", run);
+	plot_var_str(v, "figtitle", title);
+	plot_var_words(v, "labels", keys, labels->n);
+	plot_var_words(v, "colours", col, labels->n);
+	plot_var_words(v, "gpulabels", gkeys, ser->n);
+	plot_var_words(v, "gpucolours", gcol, ser->n);
+	plot_var_str(v, "gpuby", by_model ? "GPU model" : "label");
+	plot_var_num(v, "xmax", tmax > 0 ? tmax * 1.02 : 1);
+}
+
 int plot_prep_util(const struct plot_csv *ex, const struct plot_nodes *nodes,
 		   const struct plot_opts *o, FILE *dat, struct plot_vars *v, char *err,
 		   size_t errlen)
@@ -122,45 +141,57 @@ int plot_prep_util(const struct plot_csv *ex, const struct plot_nodes *nodes,
 	fprintf(dat, "  (share held by executors, from t to the next row)\n");
 	if (st[0].t > 0)
 		util_row(dat, 0, labels.n, held, cap, ser.n, gheld, gcap);
+	double peak = 0; /* the largest share of cores held, and its label */
+	int peak_label = 0;
 	for (int i = 0; i < ns; i++) {
 		held[st[i].label] += st[i].cores;
 		if (st[i].series >= 0)
 			gheld[st[i].series] += st[i].gpus;
-		if (i + 1 == ns || st[i + 1].t != st[i].t)
+		if (i + 1 == ns || st[i + 1].t != st[i].t) {
 			util_row(dat, st[i].t, labels.n, held, cap, ser.n, gheld, gcap);
+			for (int l = 0; l < labels.n; l++)
+				if (cap[l] > 0 && held[l] / cap[l] > peak) {
+					peak = held[l] / cap[l];
+					peak_label = l;
+				}
+		}
 	}
 
 	const char *col[PLOT_MAX_NAMES], *gcol[PLOT_MAX_NAMES], *keys[PLOT_MAX_NAMES], *gkeys[PLOT_MAX_NAMES];
 	char kbuf[2 * PLOT_MAX_NAMES][160];
-	plot_colours_for(plot_label_colours, &labels, col);
-	if (by_model)
-		plot_colours_for(plot_label_colours, &ser, gcol);
+	struct plot_palette pal;
+	int rc = plot_colours_for(&labels, &pal, col, err, errlen);
+	if (!rc && by_model)
+		rc = plot_colours_for(&ser, &pal, gcol, err, errlen);
 	else
-		for (int j = 0, l; j < ser.n; j++)
+		for (int j = 0, l; !rc && j < ser.n; j++)
 			gcol[j] = (l = plot_names_find(&labels, ser.v[j])) >= 0 ? col[l] : "#000000";
-	for (int i = 0; i < labels.n; i++) {
+	for (int i = 0; !rc && i < labels.n; i++) {
 		snprintf(kbuf[i], sizeof kbuf[i], "%s (%.0f cores)", labels.v[i], cap[i]);
 		keys[i] = kbuf[i];
 	}
-	for (int j = 0; j < ser.n; j++) {
+	for (int j = 0; !rc && j < ser.n; j++) {
 		snprintf(kbuf[PLOT_MAX_NAMES + j], sizeof kbuf[0], "%s (%.0f GPUs)", ser.v[j], gcap[j]);
 		gkeys[j] = kbuf[PLOT_MAX_NAMES + j];
 	}
-	char title[512], run[256];
-	plot_run_name(ex, o, run, sizeof run);
-	snprintf(title, sizeof title, "held by executors, by node label%s: %s",
-		 by_model ? " and GPU model" : "", run);
-	plot_var_str(v, "figtitle", title);
-	plot_var_words(v, "labels", keys, labels.n);
-	plot_var_words(v, "colours", col, labels.n);
-	plot_var_words(v, "gpulabels", gkeys, ser.n);
-	plot_var_words(v, "gpucolours", gcol, ser.n);
-	plot_var_str(v, "gpuby", by_model ? "GPU model" : "label");
-	plot_var_num(v, "xmax", tmax > 0 ? tmax * 1.02 : 1);
+	if (!rc)
+		util_vars(v, ex, o, &labels, keys, col, &ser, gkeys, gcol, by_model, tmax);
+	/* More cores held than the nodes have: say why it can be (a 0.5 %
+	 * rounding of the shares shown is not worth a note) */
+	if (!rc && peak > 1.005) {
+		char note[512];
+		snprintf(note, sizeof note, PLOT_WARN " above 100 %%: executors held more cores "
+			 "than the nodes have (peak %.0f %% of %.100s's %.0f cores). Cores oversubscribe "
+			 "under a policy", 100 * peak, labels.v[peak_label], cap[peak_label]);
+		plot_var_str(v, "footnote", note);
+		plot_var_str(v, "footnote2", "that counts memory only (YARN's DefaultResourceCalculator; "
+			     "label-dual's calculator: memory) or NodeManager vcores above the cores: "
+			     "docs/policies/yarn.md");
+	}
 	free(st);
 	free(lab);
 	free(sidx);
 	free(g);
 	free(nr.name);
-	return 0;
+	return rc;
 }

@@ -20,6 +20,7 @@ int test_suite_determinism(void);
 int test_suite_queueing(void);
 int test_suite_sweep(void);
 int test_suite_plot(void);
+int test_suite_figures(void);
 int test_suite_calibrate(void);
 int test_suite_cuda_host(void);
 int test_suite_provenance(void);

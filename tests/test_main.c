@@ -22,6 +22,7 @@ static const struct {
 	{"queueing", test_suite_queueing},
 	{"sweep", test_suite_sweep},
 	{"plot", test_suite_plot},
+	{"figures", test_suite_figures},
 	{"calibrate", test_suite_calibrate},
 	{"cuda_host", test_suite_cuda_host},
 	{"provenance", test_suite_provenance},
