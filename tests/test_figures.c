@@ -341,6 +341,23 @@ static int count_in(const char *path, const char *needle)
 	return k;
 }
 
+/* plot_* print a "wrote FILE" line per figure: kept off the test log. */
+static int mute_stdout(void)
+{
+	fflush(stdout);
+	int saved = dup(1), null = open("/dev/null", O_WRONLY);
+	dup2(null, 1);
+	close(null);
+	return saved;
+}
+
+static void unmute_stdout(int saved)
+{
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+}
+
 /* compare's figures re-rendered from the committed leaderboard and
  * sizes (a 57 s and an 11 500 000 s workload in one figure): a panel per
  * workload, each on its own linear axis, every label inside; and, from a
@@ -357,6 +374,7 @@ static void compare_makespan_panels(void)
 	snprintf(cmd, sizeof cmd, "cp results/compare/leaderboard.csv results/compare/sizes.csv %s/",
 		 dir);
 	CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+	int out = mute_stdout();
 	CU_ASSERT_EQUAL(plot_compare_makespan(dir), 0);
 	snprintf(p, sizeof p, "%s/makespan.svg", dir);
 	CU_ASSERT_EQUAL(svg_outside(p, first, sizeof first), 0);
@@ -413,6 +431,7 @@ static void compare_makespan_panels(void)
 	close(saved);
 	close(null);
 	CU_ASSERT_EQUAL(access(p, F_OK), -1);
+	unmute_stdout(out);
 	h_rmtree(dir);
 }
 
