@@ -165,6 +165,33 @@ int tr_split(char *line, size_t len, struct tr_field *f, int max);
 const char *tr_show(const char *s, size_t n, char *buf);
 #define TR_VAL(f) tr_show((f)->s, (size_t)(f)->len, (char[TR_SHOW]){0})
 
+/* ---- CSV tables with a header row, columns found by name --------------- */
+
+struct zr;
+
+#define TR_CSV_MAX_COLS 64
+
+/* The header row: at[k] the field of names[k] (NULL: not looked for; -1:
+ * absent), *ncols its field count; a UTF-8 byte order mark skipped.
+ * names[0 .. nreq) are required.  0, or -1 with the problem at line 1:
+ * an empty file ("`what` starts with its header row"), more than
+ * TR_CSV_MAX_COLS columns, a name twice, a required one missing. */
+int tr_csv_header(struct tr_build *b, struct zr *in, const char *what, const char *const *names,
+		  int n, int nreq, int *at, int *ncols);
+/* Each non-empty line after the header, tr_at its line, split into
+ * fields (as many as the header's ncols, else an error) and given to
+ * row(b, ctx, f).  0, or -1 at the first error (a row's, or the
+ * reader's, at its line and column). */
+int tr_csv_rows(struct tr_build *b, struct zr *in, int ncols,
+		int (*row)(struct tr_build *b, const void *ctx, const struct tr_field *f),
+		const void *ctx);
+/* Whether a file's first bytes head[0 .. n) start with sig, after a
+ * byte order mark (a format's detect). */
+bool tr_csv_starts(const char *head, size_t n, const char *sig);
+/* A field that is a finite decimal number ([-+]digits[.digits]
+ * [e[-+]digits]): 0 with *v, or -1. */
+int tr_number(const struct tr_field *f, double *v);
+
 /* ---- clusters from traces -------------------------------------------- */
 
 /* A node of a trace's node list.  Nodes of the same shape become one

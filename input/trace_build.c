@@ -14,6 +14,7 @@
  */
 #include "trace.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -583,4 +584,94 @@ void trace_offer_order(struct scn_trace *t, uint32_t replication)
 			rng_key(t->offer_seed, replication, RNG_USER, 0x6f726472u, 0, 0));
 	trace_offer_times(t);
 	t->offer_rep = replication;
+}
+
+/* ---- CSV tables with a header row (trace.h) ---------------------------- */
+
+static size_t bom(const char *s, size_t n)
+{
+	return n >= 3 && !memcmp(s, "\xef\xbb\xbf", 3) ? 3 : 0;
+}
+
+int tr_csv_header(struct tr_build *b, struct zr *in, const char *what, const char *const *names,
+		  int n, int nreq, int *at, int *ncols)
+{
+	char *line, err[512];
+	size_t len;
+	int r = zr_line(in, &line, &len, err, sizeof err);
+	/* tr_at(b, 1) only before an error: the header is not a record */
+	if (r < 0)
+		return tr_at(b, 1), tr_fail(b, 1, "%s", err);
+	if (r == 0)
+		return tr_at(b, 1), tr_fail(b, 1, "an empty file: %s starts with its header row",
+					    what);
+	size_t k0 = bom(line, len);
+	struct tr_field f[TR_CSV_MAX_COLS];
+	int nf = tr_split(line + k0, len - k0, f, TR_CSV_MAX_COLS);
+	if (nf > TR_CSV_MAX_COLS)
+		return tr_at(b, 1), tr_fail(b, 1, "more than %d columns in the header",
+					    TR_CSV_MAX_COLS);
+	for (int k = 0; k < n; k++)
+		at[k] = -1;
+	for (int i = 0; i < nf; i++)
+		for (int k = 0; k < n; k++) {
+			if (!names[k] || strcmp(f[i].s, names[k]))
+				continue;
+			if (at[k] >= 0)
+				return tr_at(b, 1), tr_fail(b, f[i].col, "column '%s' appears twice",
+							    names[k]);
+			at[k] = i;
+		}
+	*ncols = nf;
+	for (int k = 0; k < nreq; k++)
+		if (at[k] < 0)
+			return tr_at(b, 1), tr_fail(b, 1, "no column '%s' in the header",
+						    names[k]);
+	return 0;
+}
+
+int tr_csv_rows(struct tr_build *b, struct zr *in, int ncols,
+		int (*row)(struct tr_build *b, const void *ctx, const struct tr_field *f),
+		const void *ctx)
+{
+	char *line, err[512];
+	size_t len;
+	int r;
+	while ((r = zr_line(in, &line, &len, err, sizeof err)) == 1) {
+		if (!len)
+			continue;
+		tr_at(b, zr_lineno(in));
+		struct tr_field f[TR_CSV_MAX_COLS];
+		int nf = tr_split(line, len, f, TR_CSV_MAX_COLS);
+		if (nf != ncols) {
+			bool over = nf > TR_CSV_MAX_COLS;
+			return tr_fail(b, over ? 1 : f[nf - 1].col, "%s%d fields, the header has %d",
+				       over ? "more than " : "", over ? TR_CSV_MAX_COLS : nf, ncols);
+		}
+		if (row(b, ctx, f) < 0)
+			return -1;
+	}
+	if (r < 0) {
+		int64_t at = zr_lineno(in) + 1;
+		int col = 1;
+		const char *p = zr_error_at(err, tr_path(b), &at, &col);
+		tr_at(b, at);
+		return tr_fail(b, col, "%s", p);
+	}
+	return 0;
+}
+
+bool tr_csv_starts(const char *head, size_t n, const char *sig)
+{
+	size_t k = bom(head, n), len = strlen(sig);
+	return n - k >= len && !memcmp(head + k, sig, len);
+}
+
+int tr_number(const struct tr_field *f, double *v)
+{
+	if (!f->len)
+		return -1;
+	char *end;
+	*v = strtod(f->s, &end);
+	return end == f->s + f->len && isfinite(*v) ? 0 : -1;
 }

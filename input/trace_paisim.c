@@ -40,75 +40,19 @@
 #include "util.h"
 #include "zread.h"
 
-#define MAX_COLS 64
-
-enum { C_ID, C_INST, C_SUBMIT, C_CPU, C_GPU, C_DUR, C_USER, C_TYPE, C_EST, C_N };
-static const char *const cols[C_N] = {"job_id", "num_inst", "submit_time", "num_cpu",
-				      "num_gpu", "duration", "user", "gpu_type", NULL};
-
-struct header {
-	int ncols;
-	int at[C_N]; /* field index, -1: absent */
-};
-
-/* A decimal number ([-+]digits[.digits][e[-+]digits]): 0 with *v, or -1. */
-static int number(const struct tr_field *f, double *v)
-{
-	if (!f->len)
-		return -1;
-	char *end;
-	*v = strtod(f->s, &end);
-	return end == f->s + f->len && isfinite(*v) ? 0 : -1;
-}
-
-/* The header row into h: 0, or -1 with the problem at line 1 (tr_at
- * only then: the header is not a record). */
-static int read_header(struct tr_build *b, struct zr *in, struct header *h)
-{
-	char *line, err[512];
-	size_t n;
-	int r = zr_line(in, &line, &n, err, sizeof err);
-	if (r < 0)
-		return tr_at(b, 1), tr_fail(b, 1, "%s", err);
-	if (r == 0)
-		return tr_at(b, 1), tr_fail(b, 1, "an empty file: a PAI simulator job table starts with its "
-			     "header row");
-	if (n >= 3 && !memcmp(line, "\xef\xbb\xbf", 3)) {
-		line += 3;
-		n -= 3;
-	}
-	struct tr_field f[MAX_COLS];
-	int nf = tr_split(line, n, f, MAX_COLS);
-	if (nf > MAX_COLS)
-		return tr_at(b, 1), tr_fail(b, 1, "more than %d columns in the header", MAX_COLS);
-	const char *est = tr_opts(b)->estimate;
-	for (int k = 0; k < C_N; k++)
-		h->at[k] = -1;
-	for (int i = 0; i < nf; i++)
-		for (int k = 0; k < C_N; k++) {
-			const char *name = k == C_EST ? est : cols[k];
-			if (!name || strcmp(f[i].s, name))
-				continue;
-			if (h->at[k] >= 0)
-				return tr_at(b, 1), tr_fail(b, f[i].col, "column '%s' appears twice", name);
-			h->at[k] = i;
-		}
-	h->ncols = nf;
-	static const int need[] = {C_ID, C_SUBMIT, C_CPU, C_GPU, C_DUR};
-	for (size_t k = 0; k < ARRAY_LEN(need); k++)
-		if (h->at[need[k]] < 0)
-			return tr_at(b, 1), tr_fail(b, 1, "no column '%s' in the header", cols[need[k]]);
-	if (est && h->at[C_EST] < 0)
-		return tr_at(b, 1), tr_fail(b, 1, "no column '%s' in the header (the trace's estimate)", est);
-	return 0;
-}
+/* The required columns first (tr_csv_header's nreq), the estimate's
+ * name the trace's. */
+enum { C_ID, C_SUBMIT, C_CPU, C_GPU, C_DUR, C_NREQ, C_INST = C_NREQ, C_USER, C_TYPE, C_EST,
+       C_N };
+static const char *const cols[C_N] = {"job_id", "submit_time", "num_cpu", "num_gpu",
+				      "duration", "num_inst", "user", "gpu_type", NULL};
 
 /* A demand in hundredths an instance, as the simulator rounds it:
  * round(100 * float(v)), half to even. */
 static int hundredths(struct tr_build *b, const struct tr_field *f, int k, int64_t *out)
 {
 	double v = 0;
-	if (f->len && number(f, &v) < 0)
+	if (f->len && tr_number(f, &v) < 0)
 		return tr_fail(b, f->col, "%s '%s' is not a number", cols[k], TR_VAL(f));
 	double h = nearbyint(100.0 * v);
 	if (!(fabs(h) < 1e15))
@@ -117,40 +61,35 @@ static int hundredths(struct tr_build *b, const struct tr_field *f, int k, int64
 	return 0;
 }
 
-static int job_row(struct tr_build *b, const struct header *h, char *line, size_t len)
+static int job_row(struct tr_build *b, const void *ctx, const struct tr_field *f)
 {
-	struct tr_field f[MAX_COLS];
-	int nf = tr_split(line, len, f, MAX_COLS);
-	if (nf != h->ncols)
-		return tr_fail(b, nf > MAX_COLS ? 1 : f[nf - 1].col, "%s%d fields, the header has %d",
-			       nf > MAX_COLS ? "more than " : "", nf > MAX_COLS ? MAX_COLS : nf,
-			       h->ncols);
-	const struct tr_field *fid = &f[h->at[C_ID]], *fsub = &f[h->at[C_SUBMIT]],
-			      *fdur = &f[h->at[C_DUR]];
+	const int *at = ctx;
+	const struct tr_field *fid = &f[at[C_ID]], *fsub = &f[at[C_SUBMIT]],
+			      *fdur = &f[at[C_DUR]];
 	double id, sub, dur, inst = 1;
-	if (number(fid, &id) < 0 || id != floor(id) || fabs(id) > INT32_MAX)
+	if (tr_number(fid, &id) < 0 || id != floor(id) || fabs(id) > INT32_MAX)
 		return tr_fail(b, fid->col, "job_id '%s' is not a whole number of at most 10 digits",
 			       TR_VAL(fid));
-	if (number(fsub, &sub) < 0 || !(fabs(sub) < 1e11))
+	if (tr_number(fsub, &sub) < 0 || !(fabs(sub) < 1e11))
 		return tr_fail(b, fsub->col, "submit_time '%s' is not a number of seconds",
 			       TR_VAL(fsub));
-	if (number(fdur, &dur) < 0 || !(fabs(dur) < 1e11))
+	if (tr_number(fdur, &dur) < 0 || !(fabs(dur) < 1e11))
 		return tr_fail(b, fdur->col, "duration '%s' is not a number of seconds", TR_VAL(fdur));
-	if (h->at[C_INST] >= 0 && f[h->at[C_INST]].len) {
-		const struct tr_field *fi = &f[h->at[C_INST]];
-		if (number(fi, &inst) < 0 || !(fabs(inst) < 1e9))
+	if (at[C_INST] >= 0 && f[at[C_INST]].len) {
+		const struct tr_field *fi = &f[at[C_INST]];
+		if (tr_number(fi, &inst) < 0 || !(fabs(inst) < 1e9))
 			return tr_fail(b, fi->col, "num_inst '%s' is not a number", TR_VAL(fi));
 		inst = nearbyint(inst);
 	}
 	int64_t cpu, gpu;
-	if (hundredths(b, &f[h->at[C_CPU]], C_CPU, &cpu) < 0 ||
-	    hundredths(b, &f[h->at[C_GPU]], C_GPU, &gpu) < 0)
+	if (hundredths(b, &f[at[C_CPU]], C_CPU, &cpu) < 0 ||
+	    hundredths(b, &f[at[C_GPU]], C_GPU, &gpu) < 0)
 		return -1;
 	int64_t req = -1;
-	if (h->at[C_EST] >= 0 && f[h->at[C_EST]].len) {
-		const struct tr_field *fe = &f[h->at[C_EST]];
+	if (at[C_EST] >= 0 && f[at[C_EST]].len) {
+		const struct tr_field *fe = &f[at[C_EST]];
 		double e;
-		if (number(fe, &e) < 0 || !(fabs(e) < 1e11))
+		if (tr_number(fe, &e) < 0 || !(fabs(e) < 1e11))
 			return tr_fail(b, fe->col, "%s '%s' is not a number of seconds",
 				       tr_opts(b)->estimate, TR_VAL(fe));
 		req = e >= 0 ? llround(e * 1e6) : -1; /* 0: a valid estimate (first in an SJF) */
@@ -162,20 +101,20 @@ static int job_row(struct tr_build *b, const struct header *h, char *line, size_
 		return tr_skip(b, TRS_NEG_TIME, fsub->col, "submit_time %s is negative", TR_VAL(fsub));
 	if (cpu < 0 || gpu < 0 || inst < 1) {
 		int k = cpu < 0 ? C_CPU : gpu < 0 ? C_GPU : C_INST;
-		return tr_skip(b, TRS_NO_DEMAND, f[h->at[k]].col, "%s %s is below %s", cols[k],
-			       TR_VAL(&f[h->at[k]]), k == C_INST ? "1" : "0");
+		return tr_skip(b, TRS_NO_DEMAND, f[at[k]].col, "%s %s is below %s", cols[k],
+			       TR_VAL(&f[at[k]]), k == C_INST ? "1" : "0");
 	}
 	if (!cpu && !gpu)
-		return tr_skip(b, TRS_NO_DEMAND, f[h->at[C_CPU]].col, "the job asks for nothing "
+		return tr_skip(b, TRS_NO_DEMAND, f[at[C_CPU]].col, "the job asks for nothing "
 			       "(num_cpu and num_gpu 0)");
 	int64_t gpus = gpu % 100 == 0 ? gpu / 100 : gpu > 100 ? (gpu + 99) / 100 : 0;
 	if (cpu * 10 > (int64_t)SCN_MAX_CORES * 1000 || gpus > SCN_MAX_GPUS ||
 	    inst > SCN_MAX_EXECUTORS) {
 		int k = cpu * 10 > (int64_t)SCN_MAX_CORES * 1000 ? C_CPU : gpus > SCN_MAX_GPUS ? C_GPU
 			: C_INST;
-		return tr_skip(b, TRS_TOO_BIG, f[h->at[k] >= 0 ? h->at[k] : 0].col,
+		return tr_skip(b, TRS_TOO_BIG, f[at[k] >= 0 ? at[k] : 0].col,
 			       "%s %s: above the limit", cols[k],
-			       h->at[k] >= 0 ? TR_VAL(&f[h->at[k]]) : "?");
+			       at[k] >= 0 ? TR_VAL(&f[at[k]]) : "?");
 	}
 	const struct trace_opts *o = tr_opts(b);
 	struct scn_trace_shape sh = {
@@ -184,8 +123,8 @@ static int job_row(struct tr_build *b, const struct header *h, char *line, size_
 			    .mem_mib = o->exec_mem_mib > 0 ? o->exec_mem_mib : 1024,
 			    .gpus = (int)gpus, .gpu_milli = gpus ? 0 : (int)(gpu * 10)}};
 	if (gpu % 100 && gpu > 100 &&
-	    tr_clamp(b, f[h->at[C_GPU]].col, "num_gpu %s an instance: %lld whole GPUs",
-		     TR_VAL(&f[h->at[C_GPU]]), (long long)gpus) < 0)
+	    tr_clamp(b, f[at[C_GPU]].col, "num_gpu %s an instance: %lld whole GPUs",
+		     TR_VAL(&f[at[C_GPU]]), (long long)gpus) < 0)
 		return -1;
 	int64_t run = (int64_t)trunc(dur);
 	if (run <= 0) {
@@ -193,43 +132,30 @@ static int job_row(struct tr_build *b, const struct header *h, char *line, size_
 			return -1;
 		run = 1;
 	}
-	const struct tr_field *fu = h->at[C_USER] >= 0 ? &f[h->at[C_USER]] : NULL;
-	const struct tr_field *ft = h->at[C_TYPE] >= 0 ? &f[h->at[C_TYPE]] : NULL;
+	const struct tr_field *fu = at[C_USER] >= 0 ? &f[at[C_USER]] : NULL;
+	const struct tr_field *ft = at[C_TYPE] >= 0 ? &f[at[C_TYPE]] : NULL;
 	return tr_add(b, (int32_t)id, submit_us, run * 1000000, req, &sh,
 		      fu && fu->len ? fu->s : NULL, NULL, ft && ft->len ? ft->s : NULL) < 0 ? -1 : 0;
 }
 
 static int paisim_jobs(struct tr_build *b, struct zr *in)
 {
-	struct header h = {0};
-	if (read_header(b, in, &h) < 0)
+	const char *est = tr_opts(b)->estimate, *names[C_N];
+	memcpy(names, cols, sizeof names);
+	names[C_EST] = est;
+	int at[C_N], ncols;
+	if (tr_csv_header(b, in, "a PAI simulator job table", names, C_N, C_NREQ, at, &ncols) < 0)
 		return -1;
-	char *line, err[512];
-	size_t len;
-	int r;
-	while ((r = zr_line(in, &line, &len, err, sizeof err)) == 1) {
-		if (!len)
-			continue;
-		tr_at(b, zr_lineno(in));
-		if (job_row(b, &h, line, len) < 0)
-			return -1;
-	}
-	if (r < 0) {
-		int64_t at = zr_lineno(in) + 1;
-		int col = 1;
-		const char *p = zr_error_at(err, tr_path(b), &at, &col);
-		tr_at(b, at);
-		return tr_fail(b, col, "%s", p);
-	}
-	return 0;
+	if (est && at[C_EST] < 0)
+		return tr_at(b, 1), tr_fail(b, 1, "no column '%s' in the header (the trace's estimate)",
+					    est);
+	return tr_csv_rows(b, in, ncols, job_row, at);
 }
 
 /* The header's first columns as the simulator's tables have them. */
 static bool paisim_detect(const char *head, size_t n)
 {
-	static const char sig[] = "job_id,num_inst,submit_time,";
-	size_t k = n >= 3 && !memcmp(head, "\xef\xbb\xbf", 3) ? 3 : 0;
-	return n - k >= sizeof sig - 1 && !memcmp(head + k, sig, sizeof sig - 1);
+	return tr_csv_starts(head, n, "job_id,num_inst,submit_time,");
 }
 
 const struct trace_format tf_paisim = {

@@ -33,89 +33,31 @@
 #include "util.h"
 #include "zread.h"
 
-#define MAX_COLS 64
-
 enum { C_ID, C_GPU, C_SUBMIT, C_DUR, C_N };
 static const char *const cols[C_N] = {"job_id", "num_gpu", "submit_time", "duration"};
-
-struct header {
-	int ncols;
-	int at[C_N];
-};
-
-/* A decimal number: 0 with *v, or -1. */
-static int number(const struct tr_field *f, double *v)
-{
-	if (!f->len)
-		return -1;
-	char *end;
-	*v = strtod(f->s, &end);
-	return end == f->s + f->len && isfinite(*v) ? 0 : -1;
-}
-
-static int read_header(struct tr_build *b, struct zr *in, struct header *h)
-{
-	char *line, err[512];
-	size_t n;
-	int r = zr_line(in, &line, &n, err, sizeof err);
-	if (r < 0)
-		return tr_at(b, 1), tr_fail(b, 1, "%s", err);
-	if (r == 0)
-		return tr_at(b, 1), tr_fail(b, 1, "an empty file: a Tiresias job trace starts with "
-					    "its header row");
-	if (n >= 3 && !memcmp(line, "\xef\xbb\xbf", 3)) {
-		line += 3;
-		n -= 3;
-	}
-	struct tr_field f[MAX_COLS];
-	int nf = tr_split(line, n, f, MAX_COLS);
-	if (nf > MAX_COLS)
-		return tr_at(b, 1), tr_fail(b, 1, "more than %d columns in the header", MAX_COLS);
-	for (int k = 0; k < C_N; k++)
-		h->at[k] = -1;
-	for (int i = 0; i < nf; i++)
-		for (int k = 0; k < C_N; k++) {
-			if (strcmp(f[i].s, cols[k]))
-				continue;
-			if (h->at[k] >= 0)
-				return tr_at(b, 1), tr_fail(b, f[i].col, "column '%s' appears twice",
-							    cols[k]);
-			h->at[k] = i;
-		}
-	h->ncols = nf;
-	for (int k = 0; k < C_N; k++)
-		if (h->at[k] < 0)
-			return tr_at(b, 1), tr_fail(b, 1, "no column '%s' in the header", cols[k]);
-	return 0;
-}
 
 /* A whole number of at most 10 digits (a sign allowed, for the skip
  * rules' messages): 0 with *v, or an error naming the column. */
 static int whole(struct tr_build *b, const struct tr_field *f, int k, double *v)
 {
-	if (number(f, v) < 0 || *v != floor(*v) || fabs(*v) > 9999999999.0)
+	if (tr_number(f, v) < 0 || *v != floor(*v) || fabs(*v) > 9999999999.0)
 		return tr_fail(b, f->col, "%s '%s' is not a whole number of at most 10 digits",
 			       cols[k], TR_VAL(f));
 	return 0;
 }
 
-static int job_row(struct tr_build *b, const struct header *h, char *line, size_t len)
+static int job_row(struct tr_build *b, const void *ctx, const struct tr_field *f)
 {
-	struct tr_field f[MAX_COLS];
-	int nf = tr_split(line, len, f, MAX_COLS);
-	if (nf != h->ncols)
-		return tr_fail(b, nf > MAX_COLS ? 1 : f[nf - 1].col, "%s%d fields, the header has %d",
-			       nf > MAX_COLS ? "more than " : "", nf > MAX_COLS ? MAX_COLS : nf,
-			       h->ncols);
-	const struct tr_field *fid = &f[h->at[C_ID]], *fg = &f[h->at[C_GPU]],
-			      *fsub = &f[h->at[C_SUBMIT]], *fdur = &f[h->at[C_DUR]];
+	const int *at = ctx;
+	const struct tr_field *fid = &f[at[C_ID]], *fg = &f[at[C_GPU]],
+			      *fsub = &f[at[C_SUBMIT]], *fdur = &f[at[C_DUR]];
 	double id, gpus, sub, dur;
 	if (whole(b, fid, C_ID, &id) < 0 || whole(b, fg, C_GPU, &gpus) < 0 ||
 	    whole(b, fsub, C_SUBMIT, &sub) < 0)
 		return -1;
 	if (fabs(id) > INT32_MAX)
 		return tr_fail(b, fid->col, "job_id '%s' is out of range", TR_VAL(fid));
-	if (number(fdur, &dur) < 0 || !(fabs(dur) < 1e11))
+	if (tr_number(fdur, &dur) < 0 || !(fabs(dur) < 1e11))
 		return tr_fail(b, fdur->col, "duration '%s' is not a number of seconds", TR_VAL(fdur));
 	int64_t submit_us = (int64_t)sub * 1000000;
 	if (submit_us >= 0)
@@ -143,35 +85,16 @@ static int job_row(struct tr_build *b, const struct header *h, char *line, size_
 
 static int tiresias_jobs(struct tr_build *b, struct zr *in)
 {
-	struct header h = {0};
-	if (read_header(b, in, &h) < 0)
+	int at[C_N], ncols;
+	if (tr_csv_header(b, in, "a Tiresias job trace", cols, C_N, C_N, at, &ncols) < 0)
 		return -1;
-	char *line, err[512];
-	size_t len;
-	int r;
-	while ((r = zr_line(in, &line, &len, err, sizeof err)) == 1) {
-		if (!len)
-			continue;
-		tr_at(b, zr_lineno(in));
-		if (job_row(b, &h, line, len) < 0)
-			return -1;
-	}
-	if (r < 0) {
-		int64_t at = zr_lineno(in) + 1;
-		int col = 1;
-		const char *p = zr_error_at(err, tr_path(b), &at, &col);
-		tr_at(b, at);
-		return tr_fail(b, col, "%s", p);
-	}
-	return 0;
+	return tr_csv_rows(b, in, ncols, job_row, at);
 }
 
 /* The header's first columns as the simulator's traces have them. */
 static bool tiresias_detect(const char *head, size_t n)
 {
-	static const char sig[] = "job_id,num_gpu,submit_time,";
-	size_t k = n >= 3 && !memcmp(head, "\xef\xbb\xbf", 3) ? 3 : 0;
-	return n - k >= sizeof sig - 1 && !memcmp(head + k, sig, sizeof sig - 1);
+	return tr_csv_starts(head, n, "job_id,num_gpu,submit_time,");
 }
 
 const struct trace_format tf_tiresias = {
