@@ -326,12 +326,7 @@ static int64_t shadow(struct easy *e, struct sim *s, const struct sim_job *head)
 {
 	const struct clu *c = sim_cluster(s);
 	int64_t now = sim_now(s);
-	for (int i = 0; i < c->n; i++) {
-		const struct clu_node *n = &c->nodes[i];
-		e->pc[i] = n->cores_free > 0 ? n->cores_free : 0;
-		e->pm[i] = n->mem_free;
-		e->pg[i] = pol_gpu_milli_free(NULL, n);
-	}
+	pol_proj_free(c, e->pc, e->pm, e->pg);
 	struct run *order = xmalloc((size_t)(e->nrun ? e->nrun : 1) * sizeof *order);
 	if (e->nrun)
 		memcpy(order, e->run, (size_t)e->nrun * sizeof *order);

@@ -414,11 +414,7 @@ static void fill(struct gav *p, struct sim *s)
 static void round_assign(struct gav *p, struct sim *s)
 {
 	const struct clu *c = sim_cluster(s);
-	for (int i = 0; i < c->n; i++) {
-		p->pc[i] = c->nodes[i].cores_free > 0 ? c->nodes[i].cores_free : 0;
-		p->pm[i] = c->nodes[i].mem_free;
-		p->pg[i] = pol_gpu_milli_free(NULL, &c->nodes[i]);
-	}
+	pol_proj_free(c, p->pc, p->pm, p->pg);
 	for (int i = 0; i < p->nact; i++) {
 		int job = p->act[i];
 		p->done[job] = p->moved[job] = false;

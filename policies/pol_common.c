@@ -186,6 +186,16 @@ void pol_whole_verdict(const struct scn_policy *cfg, const struct scn *sc, int g
 	pol_feasible(sc, group, sh, rules, v);
 }
 
+void pol_proj_free(const struct clu *c, int64_t *pc, int64_t *pm, int64_t *pg)
+{
+	for (int i = 0; i < c->n; i++) {
+		const struct clu_node *n = &c->nodes[i];
+		pc[i] = n->cores_free > 0 ? n->cores_free : 0;
+		pm[i] = n->mem_free;
+		pg[i] = pol_gpu_milli_free(NULL, n);
+	}
+}
+
 void pol_proj_job(struct sim *s, int job, int64_t sign, int64_t *pc, int64_t *pm,
 		  int64_t *pg)
 {

@@ -193,6 +193,10 @@ bool pol_first_fit_on(struct pol_tent *t, const struct sim *s, const struct sim_
  * "gpu" where it names none. */
 const char *pol_gpu_model(const struct clu_node *n);
 
+/* A projection of what each node of c has free now: milli-cores pc
+ * (a node over-committed: 0), MiB pm, milli-GPUs pg (whole and shares),
+ * by node. */
+void pol_proj_free(const struct clu *c, int64_t *pc, int64_t *pm, int64_t *pg);
 /* Job `job`'s live executors added to (sign +1) or taken from (-1) a
  * projection of what each node has free: milli-cores pc, MiB pm,
  * milli-GPUs pg, by node (the preemptive policies plan on one where the

@@ -105,11 +105,6 @@ void pol_ix_init(struct pol_ix *ix, const struct clu *c, const struct pol_tent *
 	ix->seen = c->changes;
 }
 
-void pol_ix_order(struct pol_ix *ix, const int *pos)
-{
-	ix->pos = pos;
-}
-
 void pol_ix_free(struct pol_ix *ix)
 {
 	for (int k = 0; k < ix->nshapes; k++) {
@@ -132,8 +127,7 @@ static void key_into(struct pol_ix *ix, struct pol_ix_shape *sp, int node)
 		fm -= ix->t->mem_mib[node];
 		fg -= ix->t->gpus[node];
 	}
-	pol_tree_set(&sp->tree, ix->pos ? ix->pos[node] : node,
-		     ix->key(ix->ctx, n, pol_clamp_cores(fc64), fm, fg, &sp->sh));
+	pol_tree_set(&sp->tree, node, ix->key(ix->ctx, n, pol_clamp_cores(fc64), fm, fg, &sp->sh));
 }
 
 void pol_ix_rekey(struct pol_ix *ix, int node)
@@ -182,8 +176,7 @@ struct pol_tree *pol_ix_tree(struct pol_ix *ix, const struct pol_shape *sh)
 	sync(ix);
 	for (int k = 0; k < ix->nshapes; k++) {
 		struct pol_ix_shape *sp = ix->shapes[k];
-		if (sp->sh.cores == sh->cores && sp->sh.mem_mib == sh->mem_mib &&
-		    sp->sh.gpus == sh->gpus && sp->sh.gpu_milli == sh->gpu_milli)
+		if (pol_shape_eq(&sp->sh, sh))
 			return &sp->tree;
 	}
 	if (ix->nshapes >= POL_IX_MAX_SHAPES)

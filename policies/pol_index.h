@@ -32,6 +32,7 @@
 #define HETSIM_POL_INDEX_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "pol_bits.h"
@@ -85,6 +86,13 @@ struct pol_shape {
 	int gpu_milli;     /* or a share of one GPU (gpus 0), milli-GPUs */
 };
 
+/* Field by field (memcmp would read the padding after cores). */
+static inline bool pol_shape_eq(const struct pol_shape *a, const struct pol_shape *b)
+{
+	return a->cores == b->cores && a->mem_mib == b->mem_mib && a->gpus == b->gpus &&
+	       a->gpu_milli == b->gpu_milli;
+}
+
 /* Key of node `n` for shape `sh`, given its free amounts less what is
  * tentatively placed on it: INFINITY when `sh` may not go there, else the
  * rank (lower is better; ties go to the lower node). */
@@ -106,8 +114,6 @@ struct pol_ix {
 	uint64_t seen;               /* cluster changes caught up with */
 	struct pol_ix_shape { struct pol_shape sh; struct pol_tree tree; } **shapes;
 	int nshapes, cap_shapes;
-	const int *pos;              /* by node: its leaf in the trees
-					(pol_ix_order); NULL: its id */
 	int *tent;                   /* nodes keyed with tentative amounts */
 	int ntent, cap_tent;
 };
@@ -135,11 +141,6 @@ void pol_ix_free(struct pol_ix *ix);
  * hide a node (pol_tree_set INFINITY) as long as it calls pol_ix_rekey
  * for it before the next placement. */
 struct pol_tree *pol_ix_tree(struct pol_ix *ix, const struct pol_shape *sh);
-
-/* Key the trees' leaves by pos[node] instead of node ids (a policy that
- * ranks nodes in another order: yarn's heartbeat order); call before
- * the first pol_ix_tree.  pos must outlive the index. */
-void pol_ix_order(struct pol_ix *ix, const int *pos);
 
 /* Call after every pol_tent_add on `node` (tentative amounts changed):
  * re-keys it now, and again at the next pol_ix_tree once its tentative

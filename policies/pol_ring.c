@@ -9,12 +9,6 @@
 #include "cluster.h"
 #include "util.h"
 
-/* Whether node x's key is before (a, b). */
-static inline bool before(const struct pol_ring *g, int x, int64_t a, int64_t b)
-{
-	return g->ka[x] < a || (g->ka[x] == a && g->kb[x] < b);
-}
-
 /* Slot t's subtree bits from its own and its children's; the children
  * learn their parent. */
 static void pull(struct pol_ring *g, int t)
@@ -38,7 +32,7 @@ static void split(struct pol_ring *g, int t, int64_t a, int64_t b, int *lo, int 
 		*lo = *hi = -1;
 		return;
 	}
-	if (before(g, t, a, b)) {
+	if (pol_ring_before(g, t, a, b)) {
 		int rl, rh;
 		split(g, g->r[t], a, b, &rl, &rh);
 		g->r[t] = rl;
@@ -205,8 +199,7 @@ int pol_ring_shape(struct pol_ring *g, const struct pol_shape *sh)
 {
 	sync(g);
 	for (int k = 0; k < g->nsh; k++)
-		if (g->sh[k].cores == sh->cores && g->sh[k].mem_mib == sh->mem_mib &&
-		    g->sh[k].gpus == sh->gpus && g->sh[k].gpu_milli == sh->gpu_milli)
+		if (pol_shape_eq(&g->sh[k], sh))
 			return k;
 	if (g->nsh >= POL_RING_MAX_SHAPES)
 		return -1;
@@ -234,7 +227,7 @@ static int leftmost(const struct pol_ring *g, int t, uint64_t m)
 static int first_from(const struct pol_ring *g, int t, int64_t a, int64_t b, uint64_t m)
 {
 	while (t >= 0 && (g->sub[t] & m)) {
-		if (before(g, t, a, b)) {
+		if (pol_ring_before(g, t, a, b)) {
 			t = g->r[t];
 			continue;
 		}
@@ -260,7 +253,7 @@ int pol_ring_at(const struct pol_ring *g, int64_t a, int64_t b)
 {
 	int t = g->root, best = -1;
 	while (t >= 0) {
-		if (before(g, t, a, b)) {
+		if (pol_ring_before(g, t, a, b)) {
 			t = g->r[t];
 		} else {
 			best = t;

@@ -63,7 +63,7 @@ void pol_ring_free(struct pol_ring *g);
  * it leaves its place for that one.  O(log n). */
 void pol_ring_move(struct pol_ring *g, int node, int64_t a, int64_t b);
 
-/* The bit of shape `sh` (added on first ask, every node fitted: O(n)),
+/* The bit of shape `sh` (added on first ask, every node's bits refitted: O(n × shapes)),
  * or -1 when POL_RING_MAX_SHAPES others are kept (scan instead). */
 int pol_ring_shape(struct pol_ring *g, const struct pol_shape *sh);
 
@@ -76,6 +76,12 @@ int pol_ring_first(struct pol_ring *g, int bit, int64_t a, int64_t b);
 /* Node `node`'s fit may have changed other than through the cluster
  * (the policy's own holds): refit it now.  O(shapes + log n). */
 void pol_ring_touch(struct pol_ring *g, int node);
+
+/* Whether node x's key is before (a, b). */
+static inline bool pol_ring_before(const struct pol_ring *g, int x, int64_t a, int64_t b)
+{
+	return g->ka[x] < a || (g->ka[x] == a && g->kb[x] < b);
+}
 
 /* For a scan: the first node in key order at or after (a, b), -1 if
  * none; the node after `node`, -1 if it is the last.  O(log n). */

@@ -163,11 +163,7 @@ static void srtf_schedule(void *st, struct sim *s)
 		/* the shortest that does not fit: victims longer than it, the
 		 * longest first, until it would fit */
 		int64_t mine = p->order[i].key;
-		for (int k = 0; k < c->n; k++) {
-			p->pc[k] = c->nodes[k].cores_free > 0 ? c->nodes[k].cores_free : 0;
-			p->pm[k] = c->nodes[k].mem_free;
-			p->pg[k] = pol_gpu_milli_free(NULL, &c->nodes[k]);
-		}
+		pol_proj_free(c, p->pc, p->pm, p->pg);
 		/* what jobs already being preempted will give back counts first */
 		for (int k = 0; k < p->nrun; k++)
 			if (p->going[p->run[k]])

@@ -169,7 +169,8 @@ static void *tir_init(struct sim *s, const struct scn_policy *cfg)
 }
 
 /* Service and waiting up to now (run_sim.py: each job's time since its
- * last check, as it was at the last pass). */
+ * last check, as it was at the last pass; waiting counts only once a job
+ * has run, L1064-1065: docs/policies/tiresias-reference.md §4 step 3). */
 static void account(struct tir *p, struct sim *s)
 {
 	int64_t dt = sim_now(s) - p->last_us;
@@ -192,7 +193,8 @@ static void tir_arrived(void *st, struct sim *s, int job)
 		return;
 	}
 	account(p, s);
-	/* at the first queue's tail (preempted counts from 0: a new job) */
+	/* at the first queue's tail (reference §4 step 2; preempted counts
+	 * from 0: a new job) */
 	p->j[job] = (struct tj){.since = -1, .waiting = sim_now(s), .active = true,
 				.w = weight(sim_job(s, job)), .key = ++p->key};
 	xgrow(&p->act, &p->capact, p->nact + 1, sizeof *p->act);
@@ -239,7 +241,10 @@ static bool starved(const struct tir *p, const struct tj *t, int64_t now)
 }
 
 /* Demotions and promotions, in arrival order (the order of the tails
- * they join). */
+ * they join): a running job's service against its queue's limit
+ * (reference §4 step 3, L1045-1054), a starved one to the first queue's
+ * tail, its pending time, and with `promote: reset` its service, set to
+ * 0 (L1067-1074; §7 quirk 8). */
 static void requeue(struct tir *p, int64_t now)
 {
 	for (int i = 0; i < p->nact; i++) {
@@ -262,20 +267,26 @@ static void requeue(struct tir *p, int64_t now)
 	}
 }
 
+/* What each node would have free with every running job of the n
+ * ordered ones off it: the projection both scans start from. */
+static void project_free(struct tir *p, struct sim *s, int n)
+{
+	pol_proj_free(sim_cluster(s), p->pc, p->pm, p->pg);
+	for (int i = 0; i < n; i++)
+		if (p->j[p->ord[i].job].running)
+			pol_proj_job(s, p->ord[i].job, +1, p->pc, p->pm, p->pg);
+}
+
 /* The scan on one pool of each resource: keep[i] / start[i] for the
- * jobs taken. */
+ * jobs taken, a job that does not fit passed over (reference §4 step 4,
+ * L1094-1118; the reference counts GPUs only, §7 quirk 9: cores and
+ * memory are hetsim's, and bind only where a job's cores or memory are
+ * scarcer than its GPUs). */
 static void scan_pool(struct tir *p, struct sim *s, int n)
 {
 	const struct clu *c = sim_cluster(s);
 	int64_t fc = 0, fm = 0, fg = 0;
-	for (int i = 0; i < c->n; i++) {
-		p->pc[i] = c->nodes[i].cores_free > 0 ? c->nodes[i].cores_free : 0;
-		p->pm[i] = c->nodes[i].mem_free;
-		p->pg[i] = pol_gpu_milli_free(NULL, &c->nodes[i]);
-	}
-	for (int i = 0; i < n; i++)
-		if (p->j[p->ord[i].job].running)
-			pol_proj_job(s, p->ord[i].job, +1, p->pc, p->pm, p->pg);
+	project_free(p, s, n);
 	for (int i = 0; i < c->n; i++)
 		fc += p->pc[i], fm += p->pm[i], fg += p->pg[i];
 	for (int i = 0; i < n; i++) {
@@ -297,14 +308,7 @@ static void scan_pool(struct tir *p, struct sim *s, int n)
 static void scan_nodes(struct tir *p, struct sim *s, int n)
 {
 	const struct clu *c = sim_cluster(s);
-	for (int i = 0; i < c->n; i++) {
-		p->pc[i] = c->nodes[i].cores_free > 0 ? c->nodes[i].cores_free : 0;
-		p->pm[i] = c->nodes[i].mem_free;
-		p->pg[i] = pol_gpu_milli_free(NULL, &c->nodes[i]);
-	}
-	for (int i = 0; i < n; i++)
-		if (p->j[p->ord[i].job].running)
-			pol_proj_job(s, p->ord[i].job, +1, p->pc, p->pm, p->pg);
+	project_free(p, s, n);
 	for (int i = 0; i < n; i++) {
 		int job = p->ord[i].job;
 		p->keep[i] = p->start[i] = false;
@@ -346,6 +350,7 @@ static void wake(struct tir *p, struct sim *s)
 			else /* the instant its service reaches the limit */
 				at = now + (int64_t)ceil((lim * 1e6 - t->w * (double)t->exec_us) / t->w);
 		} else if (!t->running && p->starve > 0 && t->q > 0) {
+			/* its promotion (reference §4 step 7's jump) */
 			if (!p->guard_ref) {
 				int64_t base = t->last_run > 0 ? t->last_run : (int64_t)(p->lim[0] * 1e6);
 				at = t->waiting + (int64_t)floor(p->starve * (double)base) + 1;

@@ -83,12 +83,6 @@ static bool yarn_gpu_aware(const struct scn_policy *cfg)
 	return pol_param_bool(&pol_yarn, cfg, "gpu_aware");
 }
 
-static double yarn_key(const void *ctx, const struct clu_node *n, int fc, int64_t fm, int fg,
-		       const struct pol_shape *sh)
-{
-	return yarn_fits(ctx, n, fc, fm, fg, sh) ? 0 : INFINITY;
-}
-
 /* What the NodeManagers of node group g offer: memory and vcores: the
  * switches' (yarn.nodemanager.resource.memory-mb, .cpu-vcores, for every
  * node; memory at most the node's, which the kernel holds to), else
@@ -386,7 +380,7 @@ static void yarn_finished(void *st, struct sim *s, int job)
 static int heartbeat_fit(struct yarn *y, const struct clu *c, const struct pol_shape *want)
 {
 	int i = -1;
-	struct pol_shape sh = y->k.drc ? *want : (struct pol_shape){0, want->mem_mib, 0, 0};
+	struct pol_shape sh = yarn_calc_shape(y, want);
 	const struct pol_tree *t = y->indexed ? pol_ix_tree(&y->ix, &sh) : NULL;
 	if (t) {
 		i = pol_tree_min(t, y->next_node, c->n);

@@ -73,6 +73,7 @@ static enum req request(const struct yarn *y, const struct sim *s, int job, stru
 {
 	const struct sim_job *j = sim_job(s, job);
 	const struct yarn_app *a = &y->app[job];
+	*sh = (struct pol_shape){0};
 	if (!a->active || j->status >= JOB_DONE)
 		return RQ_NONE;
 	if (j->live->ams_live < a->ams) {
@@ -105,9 +106,8 @@ static void note(struct yarn *y, const struct sim *s, int job)
 static bool fits_node(const struct yarn *y, const struct clu *c, int node,
 		      const struct pol_shape *want)
 {
-	struct pol_shape sh = y->k.drc ? *want : (struct pol_shape){0, want->mem_mib, 0, 0};
 	const struct clu_node *n = &c->nodes[node];
-	return yarn_fits(y, n, pol_clamp_cores(n->cores_free), n->mem_free, n->gpus_free, &sh);
+	return yarn_fits(y, n, pol_clamp_cores(n->cores_free), n->mem_free, n->gpus_free, want);
 }
 
 /* A key of the ring (pol_ring.h): (phase, sequence). */
@@ -117,7 +117,7 @@ struct hkey {
 
 static bool key_before(const struct yarn *y, int node, struct hkey k)
 {
-	return y->ring.ka[node] < k.a || (y->ring.ka[node] == k.a && y->ring.kb[node] < k.b);
+	return pol_ring_before(&y->ring, node, k.a, k.b);
 }
 
 /* The first node from key `start` round the ring whose node fits
@@ -126,7 +126,7 @@ static bool key_before(const struct yarn *y, int node, struct hkey k)
 static int first_fit(struct yarn *y, const struct clu *c, struct hkey start,
 		     const struct pol_shape *want)
 {
-	struct pol_shape sh = y->k.drc ? *want : (struct pol_shape){0, want->mem_mib, 0, 0};
+	struct pol_shape sh = yarn_calc_shape(y, want);
 	int bit = y->indexed ? pol_ring_shape(&y->ring, &sh) : -1;
 	if (bit >= 0)
 		return pol_ring_first(&y->ring, bit, start.a, start.b);
@@ -172,7 +172,7 @@ static bool next_useful(struct yarn *y, struct sim *s, int *node, int64_t *at)
 			continue;
 		bool dup = false;
 		for (int k = 0; k < nseen && !dup; k++)
-			dup = !memcmp(&seen[k], &sh, sizeof sh);
+			dup = pol_shape_eq(&seen[k], &sh);
 		if (dup)
 			continue;
 		if (nseen < 8)
@@ -290,7 +290,7 @@ static void on_poll(struct yarn *y, struct sim *s, int job)
 	if (a->poll_armed_us != sim_now(s) || j->status >= JOB_DONE || !a->registered)
 		return; /* stale: it ended, or its AM was lost */
 	a->poll_armed_us = -1;
-	struct pol_shape sh;
+	struct pol_shape sh = {0};
 	yarn_exec_shape(&y->k, j, 0, &sh.cores, &sh.mem_mib, &sh.gpus);
 	for (int i = 0; i < a->npromised; i++) {
 		int node = a->promised[i];
@@ -409,13 +409,6 @@ static int cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* A node's fit for the ring: yarn_fits, as pol_ix keys it. */
-static double ring_key(const void *ctx, const struct clu_node *n, int fc, int64_t fm, int fg,
-		       const struct pol_shape *sh)
-{
-	return yarn_fits(ctx, n, fc, fm, fg, sh) ? 0 : INFINITY;
-}
-
 void yarn_hb_init(struct yarn *y, struct sim *s)
 {
 	const struct clu *c = sim_cluster(s);
@@ -427,7 +420,7 @@ void yarn_hb_init(struct yarn *y, struct sim *s)
 		y->phase_us[i] = y->k.phase_zero ? 0 : (int64_t)(rng_u01(k, 0) * (double)y->k.nm_hb_us);
 		seq[i] = i; /* ties of phase in node order */
 	}
-	pol_ring_init(&y->ring, c, ring_key, y, y->phase_us, seq);
+	pol_ring_init(&y->ring, c, yarn_key, y, y->phase_us, seq);
 	free(seq);
 	y->held_gpus = xcalloc(n, sizeof *y->held_gpus);
 	y->cur_us = -1;
@@ -457,6 +450,18 @@ void yarn_hb_heartbeat(struct yarn *y, struct sim *s, uint32_t gen)
 	on_heartbeat(y, s, gen);
 }
 
+/* The containers assigned to `job` and not yet taken given back to the
+ * RM: their holds released, none left promised. */
+static void unpromise(struct yarn *y, const struct sim *s, int job)
+{
+	struct yarn_app *a = &y->app[job];
+	struct pol_shape sh = {0};
+	yarn_exec_shape(&y->k, sim_job(s, job), 0, &sh.cores, &sh.mem_mib, &sh.gpus);
+	for (int i = 0; i < a->npromised; i++)
+		hold(y, a->promised[i], &sh, -1);
+	a->npromised = 0;
+}
+
 void yarn_hb_poll(struct yarn *y, struct sim *s, int job)
 {
 	on_poll(y, s, job);
@@ -466,12 +471,7 @@ void yarn_hb_poll(struct yarn *y, struct sim *s, int job)
 void yarn_hb_finished(struct yarn *y, struct sim *s, int job)
 {
 	struct yarn_app *a = &y->app[job];
-	if (a->npromised) { /* assigned, never taken: back to the RM */
-		struct pol_shape sh;
-		yarn_exec_shape(&y->k, sim_job(s, job), 0, &sh.cores, &sh.mem_mib, &sh.gpus);
-		for (int i = 0; i < a->npromised; i++)
-			hold(y, a->promised[i], &sh, -1);
-	}
+	unpromise(y, s, job); /* assigned, never taken: back to the RM */
 	free(a->promised);
 	a->promised = NULL;
 	a->npromised = a->cap_promised = 0;
@@ -504,11 +504,7 @@ void yarn_hb_lost(struct yarn *y, struct sim *s, int job, const struct sim_exec 
 		 * but not yet taken go back (the RM releases an
 		 * attempt's unclaimed containers), and nothing polls
 		 * until the next AM registers and asks anew. */
-		struct pol_shape sh;
-		yarn_exec_shape(&y->k, sim_job(s, job), 0, &sh.cores, &sh.mem_mib, &sh.gpus);
-		for (int i = 0; i < a->npromised; i++)
-			hold(y, a->promised[i], &sh, -1);
-		a->npromised = 0;
+		unpromise(y, s, job);
 		a->asked = 0;
 		a->poll_armed_us = -1; /* its pending poll is stale */
 		a->registered = false; /* the next AM registers anew */

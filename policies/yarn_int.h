@@ -12,6 +12,7 @@
 #ifndef HETSIM_YARN_INT_H
 #define HETSIM_YARN_INT_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -141,8 +142,6 @@ struct yarn {
  * generation. */
 enum { TK_HEARTBEAT, TK_POLL, TK_GATE };
 
-/* 0 where a container of sh->mem_mib fits (memory only), else INFINITY:
- * the winner of a range of nodes is the first one in it with room. */
 /* Whether a container fits node n's free amounts, as its NodeManager
  * offers them: memory only (the DefaultResourceCalculator), or every
  * dimension (gpu_aware's DRC). */
@@ -155,6 +154,23 @@ static inline bool yarn_fits(const struct yarn *y, const struct clu_node *n, int
 	if (y->k.drc)
 		return fc - y->held_cores[n->id] >= sh->cores && fm >= sh->mem_mib && fg >= sh->gpus;
 	return fm >= sh->mem_mib;
+}
+
+/* The part of a container's size its calculator compares (yarn_fits):
+ * every dimension under gpu_aware's DRC, else its memory; an index keys
+ * a shape by it, so that sizes of equal memory share a tree. */
+static inline struct pol_shape yarn_calc_shape(const struct yarn *y, const struct pol_shape *want)
+{
+	return y->k.drc ? *want : (struct pol_shape){.mem_mib = want->mem_mib};
+}
+
+/* yarn_fits as the node indexes key it (pol_ix_key_fn, y the context):
+ * 0 where the container fits, else INFINITY, so that the winner of a
+ * range of nodes is the first one in it with room. */
+static inline double yarn_key(const void *y, const struct clu_node *n, int fc, int64_t fm, int fg,
+			      const struct pol_shape *sh)
+{
+	return yarn_fits(y, n, fc, fm, fg, sh) ? 0 : INFINITY;
 }
 
 /* ---- yarn_size.c ----------------------------------------------------- */
