@@ -431,7 +431,7 @@ static bool am_fits(const struct yarn *y, const struct yarn_app *a)
  * and the next one tried; with no AM in use the first is let in
  * whatever its size.  Applications of one AM class have one size, so
  * only the first of each class is tried: O(classes) per activation. */
-static void activate(struct yarn *y)
+static void activate(struct yarn *y, const struct sim *s)
 {
 	for (;;) {
 		int best = -1;
@@ -449,7 +449,9 @@ static void activate(struct yarn *y)
 		y->am_used_mib += a->am_mib;
 		y->am_used_vcores += a->ams;
 		y->nactive++;
-		if (y->indexed || y->hb)
+		if (y->hb)
+			yarn_hb_activated(y, s, best);
+		else if (y->indexed)
 			pol_tree_set(&y->asking, best, 0);
 	}
 }
@@ -557,7 +559,7 @@ static void schedule_indexed(struct yarn *y, struct sim *s)
 static void yarn_schedule(void *st, struct sim *s)
 {
 	struct yarn *y = st;
-	activate(y);
+	activate(y, s);
 	if (y->hb) {
 		yarn_hb_schedule(y, s);
 		return;

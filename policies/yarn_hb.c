@@ -18,9 +18,12 @@
  * every id) for a node that beat out of band), and one timer stands for
  * the next heartbeat at which some request fits (the first node from
  * the cursor round the ring where it fits, through the ring's fit bits
- * per container size: O(log nodes)).  Heartbeats that could assign
- * nothing cost nothing; an out-of-band beat moves its node on the ring,
- * O(log nodes). */
+ * per container size: O(log nodes)).  The applications asking are kept
+ * in a set per container size (struct yarn rq), so that finding that
+ * heartbeat, and a beat's application, looks at the sizes asked for,
+ * not at every application: O(sizes × log nodes) per assignment.
+ * Heartbeats that could assign nothing cost nothing; an out-of-band beat
+ * moves its node on the ring, O(log nodes). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,11 +99,59 @@ static enum req request(const struct yarn *y, const struct sim *s, int job, stru
 	return RQ_EXEC;
 }
 
-/* Keep `asking` to the applications with a request at the RM. */
+/* The request set of calculator shape `cs`, added if new; -1 past
+ * YARN_MAX_RQ of them. */
+static int rq_set(struct yarn *y, const struct pol_shape *cs)
+{
+	for (int k = 0; k < y->nrq; k++)
+		if (pol_shape_eq(&y->rq[k].sh, cs))
+			return k;
+	if (y->nrq == YARN_MAX_RQ)
+		return -1;
+	struct yarn_rq *q = &y->rq[y->nrq];
+	q->sh = *cs;
+	q->n = 0;
+	pol_bits_init(&q->jobs, y->njobs);
+	return y->nrq++;
+}
+
+/* Keep `asking` to the applications with a request at the RM, and the
+ * request sets to what each asks for.  Called wherever what request()
+ * reads may have changed: a container assigned, launched or lost, an AM
+ * up, a poll, a job let in or ended. */
 static void note(struct yarn *y, const struct sim *s, int job)
 {
 	struct pol_shape sh;
-	pol_tree_set(&y->asking, job, request(y, s, job, &sh) != RQ_NONE ? 0 : INFINITY);
+	bool asks = request(y, s, job, &sh) != RQ_NONE;
+	pol_tree_set(&y->asking, job, asks ? 0 : INFINITY);
+	if (y->rq_off)
+		return;
+	int was = y->rq_of[job], now = -1;
+	if (asks) {
+		struct pol_shape cs = yarn_calc_shape(y, &sh);
+		now = was >= 0 && pol_shape_eq(&y->rq[was].sh, &cs) ? was : rq_set(y, &cs);
+		if (now < 0) { /* too many sizes: the scan from now on */
+			y->rq_off = true;
+			return;
+		}
+	}
+	if (was == now)
+		return;
+	if (was >= 0) {
+		pol_bits_put(&y->rq[was].jobs, job, false);
+		y->rq[was].n--;
+	}
+	if (now >= 0) {
+		pol_bits_put(&y->rq[now].jobs, job, true);
+		y->rq[now].n++;
+	}
+	y->rq_of[job] = now;
+}
+
+/* Whether the request sets stand for `asking` (else scan it). */
+static bool by_sets(const struct yarn *y)
+{
+	return y->indexed && !y->rq_off;
 }
 
 static bool fits_node(const struct yarn *y, const struct clu *c, int node,
@@ -150,43 +201,65 @@ static struct hkey beat_start(const struct yarn *y, const struct sim *s)
 	return (struct hkey){now % y->k.nm_hb_us, INT64_MIN};
 }
 
+/* Whether node x, found round the ring from `start` (wraps: before
+ * it), comes before the best so far (best -1: none). */
+static bool sooner(const struct yarn *y, struct hkey start, int x, int best, bool best_wraps,
+		   bool *wraps)
+{
+	*wraps = key_before(y, x, start);
+	return best < 0 || *wraps < best_wraps ||
+	       (*wraps == best_wraps &&
+		key_before(y, x, (struct hkey){y->ring.ka[best], y->ring.kb[best]}));
+}
+
 /* The next heartbeat at which some request fits: its node and time;
- * false if none.  Only the first application of each container size can
- * come first (ties go to the earlier). O(asking applications + sizes ×
- * log nodes). */
+ * false if none.  Whether a node fits a request depends only on the part
+ * of its container the calculator compares, so the answer is the first
+ * of the nodes each size asked for fits first: O(sizes × log nodes)
+ * through the request sets.  The reference (clu_plain_scan) looks at
+ * every application asking, the first of each container size (ties go
+ * to the earlier): O(asking applications + sizes × log nodes). */
 static bool next_useful(struct yarn *y, struct sim *s, int *node, int64_t *at)
 {
 	const struct clu *c = sim_cluster(s);
 	struct hkey start = beat_start(y, s);
 	int best = -1, njobs = sim_njobs(s), nseen = 0;
-	bool best_wraps = false;
+	bool best_wraps = false, wraps;
 	/* the node that beats next: no other can come before it */
 	int head = pol_ring_at(&y->ring, start.a, start.b);
 	if (head < 0)
 		head = pol_ring_at(&y->ring, INT64_MIN, INT64_MIN);
-	struct pol_shape seen[8];
-	for (int job = pol_tree_min(&y->asking, 0, njobs); job >= 0 && (best < 0 || best != head);
-	     job = pol_tree_min(&y->asking, job + 1, njobs)) {
-		struct pol_shape sh;
-		if (request(y, s, job, &sh) == RQ_NONE)
-			continue;
-		bool dup = false;
-		for (int k = 0; k < nseen && !dup; k++)
-			dup = pol_shape_eq(&seen[k], &sh);
-		if (dup)
-			continue;
-		if (nseen < 8)
-			seen[nseen++] = sh;
-		int x = first_fit(y, c, start, &sh);
-		if (x < 0)
-			continue;
-		/* round the ring from start: those at or after it first */
-		bool wraps = key_before(y, x, start);
-		if (best < 0 || wraps < best_wraps ||
-		    (wraps == best_wraps && key_before(y, x, (struct hkey){y->ring.ka[best],
-									  y->ring.kb[best]}))) {
-			best = x;
-			best_wraps = wraps;
+	if (by_sets(y)) {
+		for (int k = 0; k < y->nrq && (best < 0 || best != head); k++) {
+			if (!y->rq[k].n)
+				continue;
+			int x = first_fit(y, c, start, &y->rq[k].sh);
+			if (x >= 0 && sooner(y, start, x, best, best_wraps, &wraps)) {
+				best = x;
+				best_wraps = wraps;
+			}
+		}
+	} else {
+		struct pol_shape seen[8];
+		for (int job = pol_tree_min(&y->asking, 0, njobs);
+		     job >= 0 && (best < 0 || best != head);
+		     job = pol_tree_min(&y->asking, job + 1, njobs)) {
+			struct pol_shape sh;
+			if (request(y, s, job, &sh) == RQ_NONE)
+				continue;
+			bool dup = false;
+			for (int k = 0; k < nseen && !dup; k++)
+				dup = pol_shape_eq(&seen[k], &sh);
+			if (dup)
+				continue;
+			if (nseen < 8)
+				seen[nseen++] = sh;
+			int x = first_fit(y, c, start, &sh);
+			/* round the ring from start: those at or after it first */
+			if (x >= 0 && sooner(y, start, x, best, best_wraps, &wraps)) {
+				best = x;
+				best_wraps = wraps;
+			}
 		}
 	}
 	if (best < 0)
@@ -333,20 +406,33 @@ static void assign(struct yarn *y, struct sim *s, int job, int node, enum req rq
 }
 
 /* Node `node` heartbeats: up to max_offswitch_assignments containers,
- * each to the first application in arrival order whose request fits. */
+ * each to the first application in arrival order whose request fits:
+ * the first of each request set whose size fits the node, the earliest
+ * of those (O(sizes)); the reference scans every application asking. */
 static void beat(struct yarn *y, struct sim *s, int node)
 {
 	const struct clu *c = sim_cluster(s);
 	int njobs = sim_njobs(s);
 	for (int k = 0; k < y->k.offswitch; k++) {
-		int job;
+		int job = -1;
 		struct pol_shape sh;
 		enum req rq = RQ_NONE;
-		for (job = pol_tree_min(&y->asking, 0, njobs); job >= 0;
-		     job = pol_tree_min(&y->asking, job + 1, njobs)) {
-			rq = request(y, s, job, &sh);
-			if (rq != RQ_NONE && fits_node(y, c, node, &sh))
-				break;
+		if (by_sets(y)) {
+			for (int q = 0; q < y->nrq; q++)
+				if (y->rq[q].n && fits_node(y, c, node, &y->rq[q].sh)) {
+					int first = pol_bits_next(&y->rq[q].jobs, 0);
+					if (job < 0 || first < job)
+						job = first;
+				}
+			if (job >= 0)
+				rq = request(y, s, job, &sh);
+		} else {
+			for (job = pol_tree_min(&y->asking, 0, njobs); job >= 0;
+			     job = pol_tree_min(&y->asking, job + 1, njobs)) {
+				rq = request(y, s, job, &sh);
+				if (rq != RQ_NONE && fits_node(y, c, node, &sh))
+					break;
+			}
 		}
 		if (job < 0)
 			return;
@@ -423,6 +509,10 @@ void yarn_hb_init(struct yarn *y, struct sim *s)
 	pol_ring_init(&y->ring, c, yarn_key, y, y->phase_us, seq);
 	free(seq);
 	y->held_gpus = xcalloc(n, sizeof *y->held_gpus);
+	y->rq = xcalloc(YARN_MAX_RQ, sizeof *y->rq);
+	y->rq_of = xmalloc((size_t)(y->njobs ? y->njobs : 1) * sizeof *y->rq_of);
+	for (int j = 0; j < y->njobs; j++)
+		y->rq_of[j] = -1;
 	y->cur_us = -1;
 	y->armed_us = -1;
 	y->hb = true;
@@ -437,6 +527,15 @@ void yarn_hb_free(struct yarn *y)
 	free(y->phase_us);
 	pol_ring_free(&y->ring);
 	free(y->held_gpus);
+	for (int k = 0; k < y->nrq; k++)
+		pol_bits_free(&y->rq[k].jobs);
+	free(y->rq);
+	free(y->rq_of);
+}
+
+void yarn_hb_activated(struct yarn *y, const struct sim *s, int job)
+{
+	note(y, s, job);
 }
 
 void yarn_hb_schedule(struct yarn *y, struct sim *s)
@@ -485,6 +584,7 @@ void yarn_hb_finished(struct yarn *y, struct sim *s, int job)
 	free(a->cnodes);
 	a->cnodes = NULL;
 	a->ncnodes = a->cap_cnodes = 0;
+	note(y, s, job); /* it asks for nothing more */
 }
 
 void yarn_hb_lost(struct yarn *y, struct sim *s, int job, const struct sim_exec *x, int why)

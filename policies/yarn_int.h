@@ -136,7 +136,23 @@ struct yarn {
 	uint32_t hb_gen;          /* its generation: older ones are stale */
 	int64_t oob_seq;          /* out-of-band heartbeats so far: a moved
 				     node's second key is ring.n + this */
+	/* indexed: the applications with a request at the RM, a set per
+	   part of a container its calculator compares (yarn_calc_shape),
+	   so that the next useful heartbeat and a beat's application look
+	   at the few sizes asked for, not at every application asking */
+	struct yarn_rq {
+		struct pol_shape sh;  /* the compared part */
+		struct pol_bits jobs; /* the applications asking for it */
+		int n;                /* how many */
+	} *rq;
+	int nrq;
+	int *rq_of;               /* by job: its set in rq, -1 if none */
+	bool rq_off;              /* past YARN_MAX_RQ sizes: the scan of
+				     `asking` for good (as with clu_plain_scan) */
 };
+
+/* Sizes yarn keeps a request set for (struct yarn rq), at most. */
+#define YARN_MAX_RQ 64
 
 /* Policy timer tags: the kind in the low 2 bits, then a job or a
  * generation. */
@@ -198,6 +214,8 @@ void yarn_hb_heartbeat(struct yarn *y, struct sim *s, uint32_t gen);
 void yarn_hb_poll(struct yarn *y, struct sim *s, int job);
 /* Job `job` ended: what was assigned to it and never taken goes back. */
 void yarn_hb_finished(struct yarn *y, struct sim *s, int job);
+/* Application `job` was let in: it asks for its AM. */
+void yarn_hb_activated(struct yarn *y, const struct sim *s, int job);
 /* Executor x of job `job` was lost (exec_lost's heartbeat half). */
 void yarn_hb_lost(struct yarn *y, struct sim *s, int job, const struct sim_exec *x, int why);
 
