@@ -2,7 +2,7 @@
 #include "pol_ring.h"
 
 #include <math.h>
-#include <stdio.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,16 +13,16 @@
  * learn their parent. */
 static void pull(struct pol_ring *g, int t)
 {
-	uint64_t m = g->own[t];
-	if (g->l[t] >= 0) {
-		m |= g->sub[g->l[t]];
-		g->up[g->l[t]] = t;
+	uint64_t m = g->s[t].own;
+	if (g->s[t].l >= 0) {
+		m |= g->s[g->s[t].l].sub;
+		g->s[g->s[t].l].up = t;
 	}
-	if (g->r[t] >= 0) {
-		m |= g->sub[g->r[t]];
-		g->up[g->r[t]] = t;
+	if (g->s[t].r >= 0) {
+		m |= g->s[g->s[t].r].sub;
+		g->s[g->s[t].r].up = t;
 	}
-	g->sub[t] = m;
+	g->s[t].sub = m;
 }
 
 /* Subtree t into the keys before (a, b), *lo, and the rest, *hi. */
@@ -34,15 +34,15 @@ static void split(struct pol_ring *g, int t, int64_t a, int64_t b, int *lo, int 
 	}
 	if (pol_ring_before(g, t, a, b)) {
 		int rl, rh;
-		split(g, g->r[t], a, b, &rl, &rh);
-		g->r[t] = rl;
+		split(g, g->s[t].r, a, b, &rl, &rh);
+		g->s[t].r = rl;
 		pull(g, t);
 		*lo = t;
 		*hi = rh;
 	} else {
 		int ll, lh;
-		split(g, g->l[t], a, b, &ll, &lh);
-		g->l[t] = lh;
+		split(g, g->s[t].l, a, b, &ll, &lh);
+		g->s[t].l = lh;
 		pull(g, t);
 		*lo = ll;
 		*hi = t;
@@ -54,12 +54,12 @@ static int merge(struct pol_ring *g, int x, int y)
 {
 	if (x < 0 || y < 0)
 		return x < 0 ? y : x;
-	if (g->prio[x] > g->prio[y] || (g->prio[x] == g->prio[y] && x < y)) {
-		g->r[x] = merge(g, g->r[x], y);
+	if (g->s[x].prio > g->s[y].prio || (g->s[x].prio == g->s[y].prio && x < y)) {
+		g->s[x].r = merge(g, g->s[x].r, y);
 		pull(g, x);
 		return x;
 	}
-	g->l[y] = merge(g, x, g->l[y]);
+	g->s[y].l = merge(g, x, g->s[y].l);
 	pull(g, y);
 	return y;
 }
@@ -68,29 +68,80 @@ static void set_root(struct pol_ring *g, int t)
 {
 	g->root = t;
 	if (t >= 0)
-		g->up[t] = -1;
+		g->s[t].up = -1;
 }
 
+/* Whether slot x is above slot y in the heap (the higher priority, ties
+ * to the lower node). */
+static bool above(const struct pol_ring *g, int x, int y)
+{
+	return g->s[x].prio > g->s[y].prio || (g->s[x].prio == g->s[y].prio && x < y);
+}
+
+/* Slot t's subtree changed below it: its bits again, and its
+ * ancestors' while theirs change. */
+static void pull_up(struct pol_ring *g, int t)
+{
+	if (t < 0)
+		return;
+	pull(g, t);
+	for (t = g->s[t].up; t >= 0; t = g->s[t].up) {
+		uint64_t was = g->s[t].sub;
+		pull(g, t);
+		if (g->s[t].sub == was)
+			break; /* nothing above can change */
+	}
+}
+
+/* Put subtree m where node was under its parent p (-1: the root). */
+static void replace_child(struct pol_ring *g, int p, int node, int m)
+{
+	if (p < 0) {
+		set_root(g, m);
+		return;
+	}
+	if (g->s[p].l == node)
+		g->s[p].l = m;
+	else
+		g->s[p].r = m;
+	if (m >= 0)
+		g->s[m].up = p;
+}
+
+/* Node `node` (no children) into the tree at its key: down the path while
+ * the slots are above it in the heap, then the rest of that path's
+ * subtree split at its key under it.  The tree a treap's keys and
+ * priorities make is one, whatever the order of the inserts. */
 static void insert(struct pol_ring *g, int node)
 {
+	struct pol_ring_slot *x = &g->s[node];
+	int p = -1, t = g->root;
+	while (t >= 0 && above(g, t, node)) {
+		p = t;
+		t = pol_ring_before(g, t, x->ka, x->kb) ? g->s[t].r : g->s[t].l;
+	}
 	int lo, hi;
-	split(g, g->root, g->ka[node], g->kb[node], &lo, &hi);
-	g->l[node] = g->r[node] = -1;
+	split(g, t, x->ka, x->kb, &lo, &hi);
+	x->l = lo;
+	x->r = hi;
 	pull(g, node);
-	set_root(g, merge(g, merge(g, lo, node), hi));
+	if (p < 0)
+		set_root(g, node);
+	else if (pol_ring_before(g, p, x->ka, x->kb))
+		g->s[p].r = node, x->up = p;
+	else
+		g->s[p].l = node, x->up = p;
+	pull_up(g, p);
 }
 
+/* Node `node` out of the tree: its children merged in its place. */
 static void erase(struct pol_ring *g, int node)
 {
-	int lo, hi, mid, rest;
-	split(g, g->root, g->ka[node], g->kb[node], &lo, &hi);
-	/* keys are whole numbers: the next key after node's is at least (a, b + 1) */
-	split(g, hi, g->ka[node], g->kb[node] + 1, &mid, &rest);
-	if (mid != node || g->l[node] >= 0 || g->r[node] >= 0) {
-		fprintf(stderr, "hetsim: pol_ring: node %d is not at its key\n", node);
-		abort();
-	}
-	set_root(g, merge(g, lo, rest));
+	struct pol_ring_slot *x = &g->s[node];
+	int p = x->up;
+	replace_child(g, p, node, merge(g, x->l, x->r));
+	x->l = x->r = x->up = -1;
+	pull_up(g, p);
 }
 
 /* Node `node`'s fit bits, from its free amounts now. */
@@ -108,13 +159,13 @@ static uint64_t fit_bits(const struct pol_ring *g, int node)
 void pol_ring_touch(struct pol_ring *g, int node)
 {
 	uint64_t m = fit_bits(g, node);
-	if (m == g->own[node])
+	if (m == g->s[node].own)
 		return;
-	g->own[node] = m;
-	for (int t = node; t >= 0; t = g->up[t]) {
-		uint64_t was = g->sub[t];
+	g->s[node].own = m;
+	for (int t = node; t >= 0; t = g->s[t].up) {
+		uint64_t was = g->s[t].sub;
 		pull(g, t);
-		if (g->sub[t] == was && t != node)
+		if (g->s[t].sub == was && t != node)
 			break; /* nothing above can change */
 	}
 }
@@ -151,36 +202,26 @@ void pol_ring_init(struct pol_ring *g, const struct clu *c, pol_ix_key_fn *key,
 	g->seen = c->changes;
 	g->n = c->n;
 	g->root = -1;
-	size_t n = (size_t)(c->n ? c->n : 1);
-	g->ka = xmalloc(n * sizeof *g->ka);
-	g->kb = xmalloc(n * sizeof *g->kb);
-	g->prio = xmalloc(n * sizeof *g->prio);
-	g->l = xmalloc(n * sizeof *g->l);
-	g->r = xmalloc(n * sizeof *g->r);
-	g->up = xmalloc(n * sizeof *g->up);
-	g->own = xcalloc(n, sizeof *g->own);
-	g->sub = xcalloc(n, sizeof *g->sub);
+	g->s = xcalloc((size_t)(c->n ? c->n : 1), sizeof *g->s);
 	for (int i = 0; i < c->n; i++) {
-		g->ka[i] = a[i];
-		g->kb[i] = b[i];
-		g->prio[i] = prio_of(i);
+		g->s[i].ka = a[i];
+		g->s[i].kb = b[i];
+		g->s[i].prio = prio_of(i);
 		insert(g, i);
 	}
 }
 
 void pol_ring_free(struct pol_ring *g)
 {
-	free(g->ka), free(g->kb), free(g->prio);
-	free(g->l), free(g->r), free(g->up);
-	free(g->own), free(g->sub);
+	free(g->s);
 	memset(g, 0, sizeof *g);
 }
 
 void pol_ring_move(struct pol_ring *g, int node, int64_t a, int64_t b)
 {
 	erase(g, node);
-	g->ka[node] = a;
-	g->kb[node] = b;
+	g->s[node].ka = a;
+	g->s[node].kb = b;
 	insert(g, node);
 }
 
@@ -189,9 +230,9 @@ static void refit_all(struct pol_ring *g, int t)
 {
 	if (t < 0)
 		return;
-	refit_all(g, g->l[t]);
-	refit_all(g, g->r[t]);
-	g->own[t] = fit_bits(g, t);
+	refit_all(g, g->s[t].l);
+	refit_all(g, g->s[t].r);
+	g->s[t].own = fit_bits(g, t);
 	pull(g, t);
 }
 
@@ -211,32 +252,32 @@ int pol_ring_shape(struct pol_ring *g, const struct pol_shape *sh)
 /* The first node of subtree t, in key order, with a bit of m. */
 static int leftmost(const struct pol_ring *g, int t, uint64_t m)
 {
-	if (t < 0 || !(g->sub[t] & m))
+	if (t < 0 || !(g->s[t].sub & m))
 		return -1;
 	for (;;) {
-		if (g->l[t] >= 0 && (g->sub[g->l[t]] & m))
-			t = g->l[t];
-		else if (g->own[t] & m)
+		if (g->s[t].l >= 0 && (g->s[g->s[t].l].sub & m))
+			t = g->s[t].l;
+		else if (g->s[t].own & m)
 			return t;
 		else
-			t = g->r[t]; /* the union says it is there */
+			t = g->s[t].r; /* the union says it is there */
 	}
 }
 
 /* The first node of subtree t at or after (a, b) with a bit of m. */
 static int first_from(const struct pol_ring *g, int t, int64_t a, int64_t b, uint64_t m)
 {
-	while (t >= 0 && (g->sub[t] & m)) {
+	while (t >= 0 && (g->s[t].sub & m)) {
 		if (pol_ring_before(g, t, a, b)) {
-			t = g->r[t];
+			t = g->s[t].r;
 			continue;
 		}
-		int x = first_from(g, g->l[t], a, b, m);
+		int x = first_from(g, g->s[t].l, a, b, m);
 		if (x >= 0)
 			return x;
-		if (g->own[t] & m)
+		if (g->s[t].own & m)
 			return t;
-		return leftmost(g, g->r[t], m);
+		return leftmost(g, g->s[t].r, m);
 	}
 	return -1;
 }
@@ -254,10 +295,10 @@ int pol_ring_at(const struct pol_ring *g, int64_t a, int64_t b)
 	int t = g->root, best = -1;
 	while (t >= 0) {
 		if (pol_ring_before(g, t, a, b)) {
-			t = g->r[t];
+			t = g->s[t].r;
 		} else {
 			best = t;
-			t = g->l[t];
+			t = g->s[t].l;
 		}
 	}
 	return best;
@@ -265,13 +306,13 @@ int pol_ring_at(const struct pol_ring *g, int64_t a, int64_t b)
 
 int pol_ring_next(const struct pol_ring *g, int node)
 {
-	int t = g->r[node];
+	int t = g->s[node].r;
 	if (t >= 0) {
-		while (g->l[t] >= 0)
-			t = g->l[t];
+		while (g->s[t].l >= 0)
+			t = g->s[t].l;
 		return t;
 	}
-	for (t = node; g->up[t] >= 0 && g->r[g->up[t]] == t; t = g->up[t])
+	for (t = node; g->s[t].up >= 0 && g->s[g->s[t].up].r == t; t = g->s[t].up)
 		;
-	return g->up[t];
+	return g->s[t].up;
 }

@@ -38,16 +38,23 @@
  * pol_ring_shape returns -1 and the policy scans (pol_ring_next). */
 #define POL_RING_MAX_SHAPES 64
 
+/* A node's slot: what a walk down the tree reads of it, together (one
+ * record per node, not an array per field: a walk visits ~2 ln n slots
+ * scattered over the nodes, and each was a cache miss per field read). */
+struct pol_ring_slot {
+	int64_t ka, kb;       /* its key (a, b) */
+	uint64_t own, sub;    /* its fit bits, its subtree's union */
+	int l, r, up;         /* children and parent, -1 if none */
+	uint32_t prio;        /* heap priority, a hash of its id */
+};
+
 struct pol_ring {
 	const struct clu *c;
 	pol_ix_key_fn *key;   /* fits where finite */
 	const void *ctx;      /* for key */
 	uint64_t seen;        /* cluster changes caught up with */
 	int n, root;          /* nodes; the tree's root, -1 if empty */
-	int64_t *ka, *kb;     /* by node: its key (a, b) */
-	uint32_t *prio;       /* by node: heap priority, a hash of its id */
-	int *l, *r, *up;      /* by node: children and parent, -1 if none */
-	uint64_t *own, *sub;  /* by node: its fit bits, its subtree's union */
+	struct pol_ring_slot *s; /* by node */
 	struct pol_shape sh[POL_RING_MAX_SHAPES];
 	int nsh;
 };
@@ -80,7 +87,8 @@ void pol_ring_touch(struct pol_ring *g, int node);
 /* Whether node x's key is before (a, b). */
 static inline bool pol_ring_before(const struct pol_ring *g, int x, int64_t a, int64_t b)
 {
-	return g->ka[x] < a || (g->ka[x] == a && g->kb[x] < b);
+	const struct pol_ring_slot *t = &g->s[x];
+	return t->ka < a || (t->ka == a && t->kb < b);
 }
 
 /* For a scan: the first node in key order at or after (a, b), -1 if

@@ -209,7 +209,7 @@ static bool sooner(const struct yarn *y, struct hkey start, int x, int best, boo
 	*wraps = key_before(y, x, start);
 	return best < 0 || *wraps < best_wraps ||
 	       (*wraps == best_wraps &&
-		key_before(y, x, (struct hkey){y->ring.ka[best], y->ring.kb[best]}));
+		key_before(y, x, (struct hkey){y->ring.s[best].ka, y->ring.s[best].kb}));
 }
 
 /* The next heartbeat at which some request fits: its node and time;
@@ -225,12 +225,8 @@ static bool next_useful(struct yarn *y, struct sim *s, int *node, int64_t *at)
 	struct hkey start = beat_start(y, s);
 	int best = -1, njobs = sim_njobs(s), nseen = 0;
 	bool best_wraps = false, wraps;
-	/* the node that beats next: no other can come before it */
-	int head = pol_ring_at(&y->ring, start.a, start.b);
-	if (head < 0)
-		head = pol_ring_at(&y->ring, INT64_MIN, INT64_MIN);
 	if (by_sets(y)) {
-		for (int k = 0; k < y->nrq && (best < 0 || best != head); k++) {
+		for (int k = 0; k < y->nrq; k++) {
 			if (!y->rq[k].n)
 				continue;
 			int x = first_fit(y, c, start, &y->rq[k].sh);
@@ -240,6 +236,10 @@ static bool next_useful(struct yarn *y, struct sim *s, int *node, int64_t *at)
 			}
 		}
 	} else {
+		/* the node that beats next: no other can come before it */
+		int head = pol_ring_at(&y->ring, start.a, start.b);
+		if (head < 0)
+			head = pol_ring_at(&y->ring, INT64_MIN, INT64_MIN);
 		struct pol_shape seen[8];
 		for (int job = pol_tree_min(&y->asking, 0, njobs);
 		     job >= 0 && (best < 0 || best != head);
@@ -449,8 +449,8 @@ static void on_heartbeat(struct yarn *y, struct sim *s, uint32_t gen)
 	int64_t at;
 	while (next_useful(y, s, &x, &at) && at == sim_now(s)) {
 		beat(y, s, x);
-		y->cur_a = y->ring.ka[x];
-		y->cur_b = y->ring.kb[x] + 1;
+		y->cur_a = y->ring.s[x].ka;
+		y->cur_b = y->ring.s[x].kb + 1;
 		y->cur_us = at;
 	}
 	arm(y, s);
