@@ -5,7 +5,8 @@
  * panel per workload (workloads differ by orders of magnitude: one
  * axis for all would flatten all but the longest).
  *
- * May call: plot/gnuplot.c, plot/csv.c, plot/common.c (colours).
+ * May call: plot/gnuplot.c, plot/csv.c, plot/common.c, plot/palette.c
+ * (colours).
  */
 #include "plot.h"
 
@@ -148,10 +149,10 @@ int plot_compare_workload(const char *out, const char *path, int w, const char *
 			  const char *list)
 {
 	int rc = 0;
-	char stem[4300], colours[2048] = "", err[1024], dir[4200];
-	/* without the scripts, plot_gnuplot says the figures are skipped */
-	if (plot_find_scripts(dir, sizeof dir) &&
-	    plot_colour_words(list, colours, sizeof colours, err, sizeof err)) {
+	char stem[4300], colours[2048] = "", err[1024];
+	/* without the scripts (PLOT_NONE), plot_gnuplot says the figures
+	 * are skipped */
+	if (plot_colour_words(list, colours, sizeof colours, err, sizeof err) == -1) {
 		fprintf(stderr, "hetsim compare: the figures of %s not drawn: %s\n", workload, err);
 		return 1;
 	}
@@ -229,17 +230,15 @@ int plot_compare_makespan(const char *out)
 	struct panel *pn = calloc(PLOT_MAX_NAMES, sizeof *pn);
 	struct plot_names wl = {{0}, 0}, all = {{0}, 0};
 	struct plot_vars *v = calloc(1, sizeof *v);
-	struct plot_palette pal;
 	const char *col[PLOT_MAX_NAMES];
 	for (int w = 0; pn && w < PLOT_MAX_NAMES; w++)
 		pn[w].lo = INFINITY;
-	char dir[4200];
-	bool scripts = plot_find_scripts(dir, sizeof dir); /* else plot_gnuplot says it skips */
 	for (int i = 0; i < PLOT_MAX_NAMES; i++)
 		col[i] = "#000000";
 	int k[4];
+	/* without the scripts (PLOT_NONE), plot_gnuplot says it skips */
 	int rc = !c || !v || !pn || panels(c, k, &wl, pn, &all, err, sizeof err) ||
-		 (scripts && plot_colours_for(&all, &pal, col, err, sizeof err));
+		 plot_colours_for(&all, col, err, sizeof err) == -1;
 	if (!rc) {
 		plot_var_words(v, "workloads", wl.v, wl.n);
 		plot_var_words(v, "policies", all.v, all.n);

@@ -1,7 +1,7 @@
 /* policies.c - figure (a), policies (plot/policies.gp): one metric
  * of every policy at a point, with its 95 % interval and its change.
  *
- * May call: plot/common.c, plot/csv.c.
+ * May call: plot/common.c, plot/csv.c, plot/palette.c.
  */
 #include "plot.h"
 
@@ -70,8 +70,7 @@ int plot_prep_policies(const struct plot_csv *sum, const struct plot_opts *o, FI
 	char chg[PLOT_MAX_NAMES][64], mark[PLOT_MAX_NAMES][128];
 	bool paired = bar_changes(metric, ci, pc, &pol, ib, chg), any_chg = false, any_mark = false;
 	const char *col[PLOT_MAX_NAMES];
-	struct plot_palette pal;
-	if (plot_colours_for(&pol, &pal, col, err, errlen))
+	if (plot_colours_for(&pol, col, err, errlen))
 		return -1;
 	fprintf(dat, "# i policy mean ci95_lo ci95_hi top colour label labely change mark "
 		"(%s at point %d)\n", metric, o->point);

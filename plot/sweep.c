@@ -1,7 +1,7 @@
 /* sweep.c - figure (b), sweep (plot/sweep.gp): a metric against a
  * sweep axis, one line and 95 % band per policy.
  *
- * May call: plot/common.c, plot/csv.c.
+ * May call: plot/common.c, plot/csv.c, plot/palette.c.
  */
 #include "plot.h"
 
@@ -358,8 +358,7 @@ int plot_prep_sweep(const struct plot_csv *sum, const struct plot_opts *o, FILE 
 			return -1;
 		}
 	const char *col[PLOT_MAX_NAMES], *shown_col[PLOT_MAX_NAMES];
-	struct plot_palette pal;
-	if (plot_colours_for(&pol, &pal, col, err, errlen)) {
+	if (plot_colours_for(&pol, col, err, errlen)) {
 		free(s);
 		return -1;
 	}

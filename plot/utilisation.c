@@ -1,8 +1,8 @@
 /* utilisation.c - figure (d), utilisation (plot/utilisation.gp):
  * the cores and GPUs held per node label (or GPU model) over time.
  *
- * May call: plot/executors.c, plot/common.c, plot/csv.c, plot/gnuplot.c
- * (plot_find_scripts: the policy's docs page beside the scripts).
+ * May call: plot/executors.c, plot/common.c, plot/csv.c, plot/palette.c,
+ * plot/gnuplot.c (plot_find_scripts: the policy's docs page beside the scripts).
  */
 #include "plot.h"
 
@@ -195,10 +195,9 @@ int plot_prep_util(const struct plot_csv *ex, const struct plot_nodes *nodes,
 
 	const char *col[PLOT_MAX_NAMES], *gcol[PLOT_MAX_NAMES], *keys[PLOT_MAX_NAMES], *gkeys[PLOT_MAX_NAMES];
 	char kbuf[2 * PLOT_MAX_NAMES][160];
-	struct plot_palette pal;
-	int rc = plot_colours_for(&labels, &pal, col, err, errlen);
+	int rc = plot_colours_for(&labels, col, err, errlen) ? -1 : 0;
 	if (!rc && by_model)
-		rc = plot_colours_for(&ser, &pal, gcol, err, errlen);
+		rc = plot_colours_for(&ser, gcol, err, errlen) ? -1 : 0;
 	else
 		for (int j = 0, l; !rc && j < ser.n; j++)
 			gcol[j] = (l = plot_names_find(&labels, ser.v[j])) >= 0 ? col[l] : "#000000";

@@ -209,6 +209,59 @@ static void palette_same_everywhere(void)
 	remove(path);
 }
 
+/* The palette is read once a process and kept: common.gp changed after
+ * it was read changes no colour; scripts elsewhere (HETSIM_PLOT_DIR) are read anew;
+ * no scripts at all is PLOT_NONE (a figure skipped), a bad palette -1. */
+static void palette_read_once(void)
+{
+	char dir[] = "/tmp/hetsim-figures-XXXXXX", gp[4200], err[1024], words[256];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	/* a palette of twenty greys, slot 1 #010101 ... */
+	char text[2048] = "$palette << EOD\n";
+	for (int i = 1; i <= PLOT_PALETTE_SLOTS; i++)
+		snprintf(text + strlen(text), sizeof text - strlen(text), "%d #%02d%02d%02d\n", i, i,
+			 i, i);
+	strcat(text, "EOD\n$colour_of << EOD\nyarn 2\nEOD\n");
+	snprintf(gp, sizeof gp, "%s/common.gp", dir);
+	write_file(gp, text);
+	const char *old = getenv("HETSIM_PLOT_DIR");
+	char *saved = old ? strdup(old) : NULL;
+	setenv("HETSIM_PLOT_DIR", dir, 1);
+	CU_ASSERT_EQUAL(plot_colour_words("fifo yarn", words, sizeof words, err, sizeof err), 0);
+	CU_ASSERT_STRING_EQUAL(words, "#010101 #020202");
+	write_file(gp, "x = 1\n"); /* read once: still the greys */
+	CU_ASSERT_EQUAL(plot_colour_words("fifo yarn", words, sizeof words, err, sizeof err), 0);
+	CU_ASSERT_STRING_EQUAL(words, "#010101 #020202");
+	/* another folder: read anew, and named where it is bad */
+	char dir2[] = "/tmp/hetsim-figures-XXXXXX", want[4400];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir2));
+	snprintf(gp, sizeof gp, "%s/common.gp", dir2);
+	write_file(gp, "x = 1\n");
+	setenv("HETSIM_PLOT_DIR", dir2, 1);
+	CU_ASSERT_EQUAL(plot_colour_words("fifo", words, sizeof words, err, sizeof err), -1);
+	snprintf(want, sizeof want, "%s:1:1: no '$palette << EOD' datablock (the figures' palette)",
+		 gp);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	/* no scripts: PLOT_NONE (run from / with no plot/ beside bin/) */
+	remove(gp);
+	char cwd[4096];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(getcwd(cwd, sizeof cwd));
+	CU_ASSERT_EQUAL_FATAL(chdir("/"), 0);
+	int none = plot_colour_words("fifo", words, sizeof words, err, sizeof err);
+	CU_ASSERT_EQUAL_FATAL(chdir(cwd), 0);
+	if (saved)
+		setenv("HETSIM_PLOT_DIR", saved, 1);
+	else
+		unsetenv("HETSIM_PLOT_DIR");
+	free(saved);
+	h_rmtree(dir);
+	h_rmtree(dir2);
+	/* the test binary lies in build/opt/: no plot/ beside it */
+	CU_ASSERT_EQUAL(none, PLOT_NONE);
+	CU_ASSERT_EQUAL(plot_colour_words("yarn fifo", words, sizeof words, err, sizeof err), 0);
+	CU_ASSERT_STRING_EQUAL(words, "#cc79a7 #009e73");
+}
+
 /* ---- labels inside the canvas ------------------------------------- */
 
 /* The texts of an SVG gnuplot wrote that reach past its canvas (the
@@ -514,6 +567,8 @@ int test_suite_figures(void)
 		   {"palette: the rule, order-free, distinct up to 20", palette_rule},
 		   {"palette: a bad table named by file, line and column", palette_errors},
 		   {"palette: one name one colour in plot, compare, fgd", palette_same_everywhere},
+		   {"palette: read once a process, kept; PLOT_NONE without scripts",
+		    palette_read_once},
 		   {"committed figures: every label inside the canvas", committed_labels_inside},
 		   {"compare: a panel per workload, log axis past two decades",
 		    compare_makespan_panels},
