@@ -468,18 +468,40 @@ void plot_pct_text(char *buf, size_t len, double pct, double lo, double hi)
 		snprintf(buf + strlen(buf), len - strlen(buf), " \xc2\xb1 %.1f", (hi - lo) / 2);
 }
 
+/* The replications `policy` ran at `point`: the largest `replications`
+ * of its rows there (a count's row has every replication, a metric's
+ * those with a value, a change's those paired); 0 without the column. */
+int plot_point_reps(const struct plot_csv *c, const struct plot_sum_cols *k, int point,
+		    const char *policy)
+{
+	int n = 0;
+	for (int r = 0; k->reps >= 0 && r < c->nrows; r++)
+		if (plot_cell_is_int(c, r, k->point, point) &&
+		    !strcmp(plot_csv_cell(c, r, k->policy), policy)) {
+			int m = atoi(plot_csv_cell(c, r, k->reps));
+			n = m > n ? m : n;
+		}
+	return n;
+}
+
 /* The annotation of compare's change against the baseline: paired,
- * "[WHO: ]−X % ± H against BASE (paired)"; else from the means c and b,
- * "[WHO: ]−X % (to Y % of BASE)". */
+ * "[WHO: ]−X % ± H against BASE (paired)", or "(paired, K of N
+ * replications)" where the change is over K of the N replications (the
+ * others without a makespan, or with other jobs done: no change); else
+ * from the means c and b, "[WHO: ]−X % (to Y % of BASE)". */
 void plot_change_note(struct plot_vars *v, const char *who, const struct plot_ci *paired, double c,
-			double b, const char *base)
+			double b, const char *base, int k, int n)
 {
 	char note[512], pct[64];
 	snprintf(note, sizeof note, "%s%s", who ? who : "", who ? ": " : "");
 	if (paired) {
 		plot_pct_text(pct, sizeof pct, paired->mean, paired->lo, paired->hi);
-		snprintf(note + strlen(note), sizeof note - strlen(note), "%s against %s (paired)",
+		snprintf(note + strlen(note), sizeof note - strlen(note), "%s against %s (paired",
 			 pct, base);
+		if (k > 0 && k < n)
+			snprintf(note + strlen(note), sizeof note - strlen(note),
+				 ", %d of %d replications", k, n);
+		snprintf(note + strlen(note), sizeof note - strlen(note), ")");
 	} else {
 		double r = c / b;
 		snprintf(note + strlen(note), sizeof note - strlen(note), "%s%.1f %% (to %.1f %% of %s)",

@@ -283,13 +283,19 @@ int plot_colour_words(const char *list, char *buf, size_t len, char *err, size_t
  * .png and .svg beside them (replay: .png), through plot_gnuplot: 0, or 1
  * when a figure failed (said on stderr; the CSV files stand). */
 
+/* A policy's jobs over a workload's replications (compare's figures). */
+struct plot_jobs {
+	int64_t done, counted; /* done, and counted (warm-up jobs left out) */
+};
 /* compare (plot/compare.c): workload w's (0-based) JCT CDF from the JCT
  * CSV at `path` and its slowdown by job size from OUT/sizes.csv, into
  * OUT/jct-cdf-W+1 and OUT/slowdown-size-W+1; `policies`, its policies
- * separated by spaces. */
+ * separated by spaces, jobs[p] the jobs of the p-th (NULL: unknown; the
+ * CDF's key says "(k of N done)" where a policy left jobs not done). */
 int plot_compare_workload(const char *out, const char *path, int w, const char *workload,
-			  const char *policies);
-/* compare: the makespans of OUT/leaderboard.csv into OUT/makespan. */
+			  const char *policies, const struct plot_jobs *jobs);
+/* compare: the makespans of OUT/leaderboard.csv into OUT/makespan, a
+ * policy with jobs not done (its not_done column) marked over its bar. */
 int plot_compare_makespan(const char *out);
 /* fgd (plot/fgd.c): OUT/alloc, OUT/frag and OUT/frag_ratio from OUT/curves.csv, over
  * nseeds seeds; `policies` separated by spaces. */
@@ -441,11 +447,33 @@ int plot_pick_compare(const struct plot_csv *c, const struct plot_names *pol,
 int plot_change_rows(const struct plot_csv *c, const struct plot_sum_cols *k, int point,
 	const struct plot_names *pol, int ib, struct plot_ci *out, char *err, size_t errlen);
 void plot_pct_text(char *buf, size_t len, double pct, double lo, double hi);
+int plot_point_reps(const struct plot_csv *c, const struct plot_sum_cols *k, int point,
+	const char *policy);
 void plot_change_note(struct plot_vars *v, const char *who, const struct plot_ci *paired,
-	double c, double b, const char *base);
+	double c, double b, const char *base, int k, int n);
 void plot_put_str(FILE *f, const char *s);
 extern const char *const plot_count_metrics[PLOT_N_KINDS];
 extern const char *const plot_footnote_bars;
+
+/* plot/compare.c: the JCT CDFs of workload wl's policies (pol) from the
+ * JCT file at path (columns workload, policy, jct_s by name; a row of
+ * another workload or policy, or with no finite JCT, left out), into
+ * dat a block per policy, "# POLICY: jct F" then rows "jct F" (F: the
+ * share of its n done jobs with a JCT up to jct): a row "x 0" at its
+ * first JCT, then one at each distinct JCT with the share up to its last
+ * equal one; past 2000 done jobs, thinned: a row only n / 2000 jobs or
+ * more after the last one written (its last JCT always written).  A
+ * JCT under xmin, the smallest positive one of the workload's policies
+ * (1 where there is none), is drawn at xmin; a policy with no done job
+ * has the one row "xmin 0".  0, or -1 and err (the file, a column
+ * missing, a cell not a number, out of memory). */
+struct plot_cdf {
+	double zero_at;             /* xmin where a JCT is 0 (or less), else 0 */
+	double xlo, xhi;            /* the smallest and largest JCT drawn, s */
+	int done[PLOT_MAX_NAMES];   /* each policy's done jobs (rows of the file) */
+};
+int plot_compare_cdf_data(const char *path, const char *wl, const struct plot_names *pol,
+			  FILE *dat, struct plot_cdf *out, char *err, size_t errlen);
 
 /* plot/palette.c: the colours of a figure's names (plot_palette_assign)
  * into out[i], which point into the palette kept for the process: 0;

@@ -120,8 +120,10 @@ int plot_prep_policies(const struct plot_csv *sum, const struct plot_opts *o, FI
 		plot_var_str(v, "footnote", plot_footnote_bars);
 	if (ic >= 0 && ib >= 0 && ic != ib && !isnan(ci[ic].mean) && !isnan(ci[ib].mean) &&
 	    (paired ? !isnan(pc[ic].mean) : ci[ib].mean > 0)) {
+		/* over how many of the replications the paired change is */
+		int kp = paired && k.reps >= 0 ? atoi(plot_csv_cell(sum, pc[ic].row, k.reps)) : 0;
 		plot_change_note(v, pol.v[ic], paired ? &pc[ic] : NULL, ci[ic].mean, ci[ib].mean,
-			    pol.v[ib]);
+				 pol.v[ib], kp, plot_point_reps(sum, &k, o->point, pol.v[ic]));
 		plot_var_str(v, "notecolour", col[ic]);
 	}
 	return 0;
