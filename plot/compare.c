@@ -212,6 +212,7 @@ struct panel {
 	double top;     /* the largest mean + half-interval, s */
 	bool log;
 	char mark[PLOT_MAX_NAMES][48]; /* pol.v[i]'s: "⚠ 2.5 not done", or "" */
+	char marky[PLOT_MAX_NAMES][32]; /* where: its mean + half-interval, s */
 	bool marked;    /* a policy of the panel has a mark */
 };
 
@@ -250,10 +251,12 @@ static int panels(const struct plot_csv *c, int *k, struct plot_names *wl, struc
 		if (cell(c, r, k[2], &m, err, errlen) || cell(c, r, k[3], &h, err, errlen) ||
 		    (knd >= 0 && cell(c, r, knd, &nd, err, errlen)))
 			return -1;
-		if (nd > 0) {
+		if (nd > 0 && isfinite(m)) { /* no makespan: its slot says so */
 			char n[32];
 			plot_count_text(n, sizeof n, nd);
 			snprintf(pn[w].mark[i], sizeof pn[w].mark[i], PLOT_WARN " %s not done", n);
+			snprintf(pn[w].marky[i], sizeof pn[w].marky[i], "%.9g",
+				 m + (isfinite(h) ? h : 0));
 			pn[w].marked = true;
 		}
 		if (isfinite(m) && m > 0) {
@@ -294,11 +297,13 @@ int plot_compare_makespan(const char *out)
 			char name[32];
 			snprintf(name, sizeof name, "pw%d", w + 1);
 			plot_var_words(v, name, pn[w].pol.v, pn[w].pol.n);
-			const char *mk[PLOT_MAX_NAMES];
+			const char *mk[PLOT_MAX_NAMES], *my[PLOT_MAX_NAMES];
 			for (int i = 0; i < pn[w].pol.n; i++)
-				mk[i] = pn[w].mark[i];
+				mk[i] = pn[w].mark[i], my[i] = pn[w].marky[i];
 			snprintf(name, sizeof name, "mk%d", w + 1);
 			plot_var_words(v, name, mk, pn[w].pol.n);
+			snprintf(name, sizeof name, "mky%d", w + 1);
+			plot_var_words(v, name, my, pn[w].pol.n);
 			marked |= pn[w].marked;
 			snprintf(name, sizeof name, "log%d", w + 1);
 			plot_var_num(v, name, pn[w].log);
