@@ -166,7 +166,9 @@ static int cdf_figure(const char *out, const char *path, int w, const char *work
 		plot_gp_str(vars, sizeof vars, "colours", colours);
 		plot_gp_str(vars, sizeof vars, "keys", keys);
 		snprintf(vars + strlen(vars), sizeof vars - strlen(vars),
-			 "zero_at=%.9g; xlo=%.9g; xhi=%.9g; ", cdf.zero_at, cdf.xlo, cdf.xhi);
+			 "zero_at=%.9g; xlo=%.9g; xhi=%.9g; ", cdf.zero_at,
+			 isfinite(cdf.xlo) ? cdf.xlo : 1, isfinite(cdf.xhi) ? cdf.xhi : 1);
+		/* (no policy: nothing drawn, the range around 1) */
 		rc = plot_gnuplot_both("compare", "compare-cdf.gp", vars, stem) ? 1 : 0;
 	}
 	if (fd >= 0)

@@ -476,8 +476,9 @@ int plot_compare_cdf_data(const char *path, const char *wl, const struct plot_na
 			  FILE *dat, struct plot_cdf *out, char *err, size_t errlen);
 
 /* plot/palette.c: the colours of a figure's names (plot_palette_assign)
- * into out[i], which point into the palette kept for the process: 0;
- * PLOT_NONE or -1 and err as plot_colour_words.  plot_tint: "#rrggbb" as
+ * into out[i], which point into the palette kept for the process (good
+ * until it is read again, from another scripts folder): 0; PLOT_NONE or
+ * -1 and err as plot_colour_words.  plot_tint: "#rrggbb" as
  * it looks at opacity a on white, into buf[8]; returns buf. */
 int plot_colours_for(const struct plot_names *ns, const char **out, char *err, size_t errlen);
 const char *plot_tint(const char *rgb, double a, char *buf);
