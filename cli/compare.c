@@ -679,10 +679,13 @@ int cmd_compare(int argc, char **argv)
 	if (!rc) { /* figures, each as .png and .svg */
 		for (int w = 0; w < a.npos; w++) {
 			char list[4096] = "";
-			for (int p = 0; p < nrows[w]; p++)
+			struct plot_jobs jobs[MAX_POL];
+			for (int p = 0; p < nrows[w]; p++) {
 				snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
 					 p ? " " : "", rows[w][p].policy);
-			if (plot_compare_workload(out, path, w, wname[w], list))
+				jobs[p] = (struct plot_jobs){rows[w][p].nd.done, rows[w][p].nd.counted};
+			}
+			if (plot_compare_workload(out, path, w, wname[w], list, jobs))
 				rc = 1; /* said; the tables stand */
 		}
 		if (plot_compare_makespan(out))

@@ -547,7 +547,7 @@ static const char *change_cell(const struct agg *a, const struct agg *b, int rep
 		return "baseline";
 	double *x = xmalloc((size_t)reps * sizeof *x);
 	struct plot_ci95 ci;
-	plot_ci95(x, plot_paired_changes_same(a->mk, b->mk, a->set, b->set, reps, x, left), &ci);
+	plot_ci95(x, plot_paired_changes(a->mk, b->mk, a->set, b->set, reps, x, left), &ci);
 	free(x);
 	if (!ci.n)
 		return "-";

@@ -323,7 +323,7 @@ static void change_ci(const struct gather *g, int gid, int bg, struct plot_ci95 
 	double *x = xmalloc((size_t)(reps ? reps : 1) * sizeof *x);
 	/* only the replications where both finished the same jobs: a
 	 * makespan of other jobs is no change */
-	plot_ci95(x, plot_paired_changes_same(g->mkrun + pl->grun[gid], g->mkrun + pl->grun[bg],
+	plot_ci95(x, plot_paired_changes(g->mkrun + pl->grun[gid], g->mkrun + pl->grun[bg],
 					      g->setrun + pl->grun[gid], g->setrun + pl->grun[bg],
 					      reps, x, NULL), out);
 	free(x);

@@ -1,9 +1,9 @@
-/* common.c - what the figures of a summary share: name lists and
- * their colours, gnuplot variables, the summary's columns and a metric's
- * values, the jobs done and not done, titles, the baseline and the
- * changes against it.
+/* common.c - what the figures of a summary share: name lists, gnuplot
+ * variables, the summary's columns and a metric's values, the jobs done
+ * and not done, titles, the baseline and the changes against it (their
+ * colours: plot/palette.c).
  *
- * May call: plot/csv.c, plot/stats.c, plot/palette.c, sim/util.h.
+ * May call: plot/csv.c, plot/stats.c, sim/util.h.
  */
 #include "plot.h"
 
@@ -16,7 +16,7 @@
 
 #include "util.h"
 
-/* ---- names, colours, gnuplot variables ------------------------------ */
+/* ---- names, gnuplot variables --------------------------------------- */
 
 int plot_names_find(const struct plot_names *ns, const char *s)
 {
@@ -41,53 +41,6 @@ static void names_join(const struct plot_names *ns, char *buf, size_t len)
 	buf[0] = '\0';
 	for (int i = 0; i < ns->n; i++)
 		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? ", " : "", ns->v[i]);
-}
-
-/* The colours of a figure's names (plot/palette.c's rule), into out[i],
- * which point into *pal: 0, or -1 and err when common.gp's palette
- * cannot be read. */
-int plot_colours_for(const struct plot_names *ns, struct plot_palette *pal, const char **out,
-		     char *err, size_t errlen)
-{
-	int slot[PLOT_MAX_NAMES];
-	if (plot_palette_load(pal, err, errlen))
-		return -1;
-	plot_palette_assign(pal, ns->v, ns->n, slot);
-	for (int i = 0; i < ns->n; i++)
-		out[i] = pal->rgb[slot[i] - 1];
-	return 0;
-}
-
-/* The colours of the space-separated names of list, in its order, as a
- * space-separated list into buf: 0, or -1 and err. */
-int plot_colour_words(const char *list, char *buf, size_t len, char *err, size_t errlen)
-{
-	char names[4096];
-	struct plot_names ns = {{0}, 0};
-	struct plot_palette pal;
-	const char *col[PLOT_MAX_NAMES];
-	snprintf(names, sizeof names, "%s", list);
-	for (char *save, *t = strtok_r(names, " ", &save); t; t = strtok_r(NULL, " ", &save))
-		if (plot_names_add(&ns, t) < 0) {
-			snprintf(err, errlen, "more than %d names in one figure", PLOT_MAX_NAMES);
-			return -1;
-		}
-	if (plot_colours_for(&ns, &pal, col, err, errlen))
-		return -1;
-	buf[0] = '\0';
-	for (int i = 0; i < ns.n; i++)
-		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? " " : "", col[i]);
-	return 0;
-}
-
-/* "#rrggbb" as it looks at opacity a on white, into buf[8]; returns buf. */
-const char *plot_tint(const char *rgb, double a, char *buf)
-{
-	unsigned long c = strtoul(rgb + 1, NULL, 16), o = 0;
-	for (int sh = 16; sh >= 0; sh -= 8)
-		o |= (unsigned long)lround(a * (double)(c >> sh & 0xff) + (1 - a) * 255) << sh;
-	snprintf(buf, 8, "#%06lx", o & 0xffffff);
-	return buf;
 }
 
 /* Job types in a fixed order (the known ones first), then by appearance. */
@@ -515,18 +468,40 @@ void plot_pct_text(char *buf, size_t len, double pct, double lo, double hi)
 		snprintf(buf + strlen(buf), len - strlen(buf), " \xc2\xb1 %.1f", (hi - lo) / 2);
 }
 
+/* The replications `policy` ran at `point`: the largest `replications`
+ * of its rows there (a count's row has every replication, a metric's
+ * those with a value, a change's those paired); 0 without the column. */
+int plot_point_reps(const struct plot_csv *c, const struct plot_sum_cols *k, int point,
+		    const char *policy)
+{
+	int n = 0;
+	for (int r = 0; k->reps >= 0 && r < c->nrows; r++)
+		if (plot_cell_is_int(c, r, k->point, point) &&
+		    !strcmp(plot_csv_cell(c, r, k->policy), policy)) {
+			int m = atoi(plot_csv_cell(c, r, k->reps));
+			n = m > n ? m : n;
+		}
+	return n;
+}
+
 /* The annotation of compare's change against the baseline: paired,
- * "[WHO: ]−X % ± H against BASE (paired)"; else from the means c and b,
- * "[WHO: ]−X % (to Y % of BASE)". */
+ * "[WHO: ]−X % ± H against BASE (paired)", or "(paired, K of N
+ * replications)" where the change is over K of the N replications (the
+ * others without a makespan, or with other jobs done: no change); else
+ * from the means c and b, "[WHO: ]−X % (to Y % of BASE)". */
 void plot_change_note(struct plot_vars *v, const char *who, const struct plot_ci *paired, double c,
-			double b, const char *base)
+			double b, const char *base, int k, int n)
 {
 	char note[512], pct[64];
 	snprintf(note, sizeof note, "%s%s", who ? who : "", who ? ": " : "");
 	if (paired) {
 		plot_pct_text(pct, sizeof pct, paired->mean, paired->lo, paired->hi);
-		snprintf(note + strlen(note), sizeof note - strlen(note), "%s against %s (paired)",
+		snprintf(note + strlen(note), sizeof note - strlen(note), "%s against %s (paired",
 			 pct, base);
+		if (k > 0 && k < n)
+			snprintf(note + strlen(note), sizeof note - strlen(note),
+				 ", %d of %d replications", k, n);
+		snprintf(note + strlen(note), sizeof note - strlen(note), ")");
 	} else {
 		double r = c / b;
 		snprintf(note + strlen(note), sizeof note - strlen(note), "%s%.1f %% (to %.1f %% of %s)",

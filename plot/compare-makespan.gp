@@ -9,8 +9,9 @@
 # columns of workload, policy, makespan_s and makespan_s_ci95, from 1),
 # workloads, policies, colours (word lists: every policy of the figure,
 # and its colour), and for workload w (from 1): pw<w> (its policies, in
-# the leaderboard's order), log<w> (1: a logarithmic axis), ylo<w>,
-# yhi<w> (its axis, s); outfile, fmt, plotdir.
+# the leaderboard's order), mk<w> (each one's mark over its bar, "⚠ 2.5
+# not done", or ""), mky<w> (where: the top of its whisker, s), log<w> (1: a logarithmic axis), ylo<w>, yhi<w> (its
+# axis, s); footnote where a mark is shown; outfile, fmt, plotdir.
 nw = words(workloads)
 np = words(policies)
 maxp = 1
@@ -51,6 +52,16 @@ do for [w = 1:nw] {
 	# tics stay short and the axis label inside the figure
 	if (value(sprintf("yhi%d", w)) >= 1e5) { set format y "%.0s%c" } else { set format y "% h" }
 	ybase = value(sprintf("ylo%d", w))
+	# the marks of jobs not done, over the whiskers (labels, not a plot:
+	# a panel without one draws nothing for them)
+	mk = value(sprintf("mk%d", w))
+	mky = value(sprintf("mky%d", w))
+	do for [i = 1:npl] {
+		if (strlen(word(mk, i)) > 0) {
+			set label 200 + i word(mk, i) at i, word(mky, i) + 0 center offset 0, 0.9 \
+			    textcolor rgb "#a00000" front
+		}
+	}
 	# boxxyerror, not boxes: a bar from the axis's foot, on a log axis too
 	plot csv every ::1 using (strcol(cw) eq wl ? xof(strcol(cp)) : NaN):(column(cm)): \
 	         (xof(strcol(cp)) - 0.31):(xof(strcol(cp)) + 0.31):(ybase):(column(cm)): \
@@ -59,7 +70,8 @@ do for [w = 1:nw] {
 	         (column(cm) - column(cc)):(0):(2 * column(cc)) \
 	         with vectors heads size 0.08, 90 lc rgb "#222222" lw 1.5, \
 	     '' every ::1 using (strcol(cw) eq wl ? xof(strcol(cp)) : NaN):(ybase): \
-	         (column(cm) == column(cm) ? "" : "no makespan") \
+	         (valid(cm) ? "" : "no makespan") \
 	         with labels offset 0, 1 textcolor rgb "#666666"
+	do for [i = 1:npl] { unset label 200 + i }
 }
 unset multiplot

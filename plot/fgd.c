@@ -3,7 +3,7 @@
  * command wrote, against the arrived GPU demand, one line per policy
  * (the paper's Figs. 9a and 7).
  *
- * May call: plot/gnuplot.c, plot/common.c (colours).
+ * May call: plot/gnuplot.c, plot/palette.c (colours).
  */
 #include "plot.h"
 
@@ -14,10 +14,10 @@ int plot_fgd(const char *out, const char *list, int nseeds)
 {
 	int rc = 0;
 	static const char *const figs[] = {"alloc", "frag", "frag_ratio"};
-	char colours[2048] = "", err[1024], dir[4200];
-	/* without the scripts, plot_gnuplot says the figures are skipped */
-	if (plot_find_scripts(dir, sizeof dir) &&
-	    plot_colour_words(list, colours, sizeof colours, err, sizeof err)) {
+	char colours[2048] = "", err[1024];
+	/* without the scripts (PLOT_NONE), plot_gnuplot says the figures
+	 * are skipped */
+	if (plot_colour_words(list, colours, sizeof colours, err, sizeof err) == -1) {
 		fprintf(stderr, "hetsim fgd: figures of %s not drawn: %s\n", out, err);
 		return 1;
 	}

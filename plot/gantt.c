@@ -1,7 +1,7 @@
 /* gantt.c - figure (c), gantt (plot/gantt.gp): the executors of one
  * run per node over time, by job type, start-up and running apart.
  *
- * May call: plot/executors.c, plot/common.c, plot/csv.c.
+ * May call: plot/executors.c, plot/common.c, plot/csv.c, plot/palette.c.
  */
 #include "plot.h"
 
@@ -147,8 +147,7 @@ int plot_prep_gantt(const struct plot_csv *ex, const struct plot_nodes *nodes,
 		put_box(dat, NAN, NAN, NAN, NAN);
 
 	const char *col[PLOT_MAX_NAMES];
-	struct plot_palette pal;
-	int rc = plot_colours_for(&types, &pal, col, err, errlen);
+	int rc = plot_colours_for(&types, col, err, errlen) ? -1 : 0;
 	if (!rc) {
 		char title[512], run[256];
 		plot_run_name(ex, o, run, sizeof run);

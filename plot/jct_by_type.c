@@ -1,7 +1,7 @@
 /* jct_by_type.c - figure (a), jct-by-type (plot/jct-by-type.gp):
  * the mean JCT of each job model per policy, from types.csv.
  *
- * May call: plot/common.c, plot/csv.c, plot/stats.c.
+ * May call: plot/common.c, plot/csv.c, plot/stats.c, plot/palette.c.
  */
 #include "plot.h"
 
@@ -165,8 +165,7 @@ int plot_prep_jct_by_type(const struct plot_csv *types, const struct plot_opts *
 	char kbuf[PLOT_MAX_NAMES][256];
 	struct plot_names shown_p = {{0}, 0};
 	bool any_mark = false;
-	struct plot_palette pal;
-	if (plot_colours_for(&pol, &pal, col, err, errlen))
+	if (plot_colours_for(&pol, col, err, errlen))
 		return -1;
 	for (int p = 0; p < pol.n; p++)
 		if (present[p]) {

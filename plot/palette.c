@@ -1,15 +1,20 @@
 /* palette.c - the figures' colours: the palette and the table of names
- * in plot/common.gp (its datablocks $palette and $colour_of), read here,
- * and the rule that gives the names of one figure their colours
- * (plot_palette_assign).  The table lives in common.gp, not here, so
- * that one file holds it for hetsim's figures and for one drawn by hand.
+ * in plot/common.gp (its datablocks $palette and $colour_of), read here
+ * once a process (palette(), the one guard every colour goes through),
+ * the rule that gives the names of one figure their colours
+ * (plot_palette_assign), and the colours a figure asks for
+ * (plot_colours_for, plot_colour_words, plot_tint).  The table lives in
+ * common.gp, not here, so that one file holds it for hetsim's figures
+ * and for one drawn by hand.
  *
- * May call: plot/gnuplot.c (plot_find_scripts), sim/util.h.
+ * May call: plot/gnuplot.c (plot_find_scripts), plot/common.c (name
+ * lists), sim/util.h.
  */
 #include "plot.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,17 +166,86 @@ int plot_palette_read(const char *path, struct plot_palette *p, char *err, size_
 	return rc;
 }
 
-int plot_palette_load(struct plot_palette *p, char *err, size_t errlen)
+/* The one guard of the figures' colours: the palette of the scripts'
+ * common.gp (plot_find_scripts), read once a process and kept (read
+ * again only if the scripts' folder is another, as HETSIM_PLOT_DIR
+ * changed), not once a figure or a colour.  NULL and err: PLOT_NONE in
+ * *why where there are no scripts (a figure skipped: plot_gnuplot says
+ * so), -1 where common.gp's palette is bad. */
+static const struct plot_palette *palette(int *why, char *err, size_t errlen)
 {
+	static struct plot_palette cache;
+	static char cached[4300]; /* the common.gp read into cache; "" if none */
 	char dir[4200], path[4300];
 	if (!plot_find_scripts(dir, sizeof dir)) {
-		memset(p, 0, sizeof *p);
 		snprintf(err, errlen, "cannot find the gnuplot scripts (plot/common.gp, which holds "
 			 "the figures' palette); set HETSIM_PLOT_DIR");
-		return -1;
+		*why = PLOT_NONE;
+		return NULL;
 	}
 	snprintf(path, sizeof path, "%s/common.gp", dir);
-	return plot_palette_read(path, p, err, errlen);
+	if (*cached && !strcmp(cached, path))
+		return &cache;
+	cached[0] = '\0';
+	if (plot_palette_read(path, &cache, err, errlen)) {
+		*why = -1;
+		return NULL;
+	}
+	snprintf(cached, sizeof cached, "%s", path);
+	return &cache;
+}
+
+int plot_palette_load(struct plot_palette *p, char *err, size_t errlen)
+{
+	int why;
+	const struct plot_palette *c = palette(&why, err, errlen);
+	if (!c) {
+		memset(p, 0, sizeof *p);
+		return -1;
+	}
+	*p = *c;
+	return 0;
+}
+
+int plot_colours_for(const struct plot_names *ns, const char **out, char *err, size_t errlen)
+{
+	int slot[PLOT_MAX_NAMES], why;
+	const struct plot_palette *p = palette(&why, err, errlen);
+	if (!p)
+		return why;
+	plot_palette_assign(p, ns->v, ns->n, slot);
+	for (int i = 0; i < ns->n; i++)
+		out[i] = p->rgb[slot[i] - 1];
+	return 0;
+}
+
+int plot_colour_words(const char *list, char *buf, size_t len, char *err, size_t errlen)
+{
+	char names[4096];
+	struct plot_names ns = {{0}, 0};
+	const char *col[PLOT_MAX_NAMES];
+	snprintf(names, sizeof names, "%s", list);
+	for (char *save, *t = strtok_r(names, " ", &save); t; t = strtok_r(NULL, " ", &save))
+		if (plot_names_add(&ns, t) < 0) {
+			snprintf(err, errlen, "more than %d names in one figure", PLOT_MAX_NAMES);
+			return -1;
+		}
+	int rc = plot_colours_for(&ns, col, err, errlen);
+	if (rc)
+		return rc;
+	buf[0] = '\0';
+	for (int i = 0; i < ns.n; i++)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? " " : "", col[i]);
+	return 0;
+}
+
+const char *plot_tint(const char *rgb, double a, char *buf)
+{
+	unsigned long c = strtoul(rgb + 1, NULL, 16), o = 0;
+	for (int sh = 16; sh >= 0; sh -= 8)
+		o |= (unsigned long)lround(a * (double)(c >> sh & 0xff) + (1 - a) * 255) << sh;
+	snprintf(buf, 8, "#%06lx", o & 0xffffff);
+	return buf;
 }
 
 /* The table's index of a name, or -1. */

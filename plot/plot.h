@@ -256,7 +256,8 @@ struct plot_palette {
  * repeated datablock, a slot out of order, a colour that is not
  * #RRGGBB, a name listed twice). */
 int plot_palette_read(const char *path, struct plot_palette *p, char *err, size_t errlen);
-/* The same from the common.gp of the figures' scripts (plot_find_scripts). */
+/* The same from the common.gp of the figures' scripts (plot_find_scripts),
+ * read once a process: a copy of what was read. */
 int plot_palette_load(struct plot_palette *p, char *err, size_t errlen);
 /* The slots (1-based) of the n names of one figure into slot[n]: each
  * name of the table its own slot, in the table's order, unless a name
@@ -269,6 +270,12 @@ int plot_palette_load(struct plot_palette *p, char *err, size_t errlen);
  * slot. */
 void plot_palette_assign(const struct plot_palette *p, const char *const *names, int n,
 			 int *slot);
+/* The space-separated names of list their colours (plot_palette_assign
+ * over the scripts' palette), as a space-separated list in its order
+ * into buf: 0; PLOT_NONE and err where the scripts are not found (the
+ * figures are skipped: plot_gnuplot says so); -1 and err for a bad
+ * palette or more than PLOT_MAX_NAMES names. */
+int plot_colour_words(const char *list, char *buf, size_t len, char *err, size_t errlen);
 
 /* ---- the other commands' figures ---------------------------------- */
 
@@ -276,13 +283,19 @@ void plot_palette_assign(const struct plot_palette *p, const char *const *names,
  * .png and .svg beside them (replay: .png), through plot_gnuplot: 0, or 1
  * when a figure failed (said on stderr; the CSV files stand). */
 
+/* A policy's jobs over a workload's replications (compare's figures). */
+struct plot_jobs {
+	int64_t done, counted; /* done, and counted (warm-up jobs left out) */
+};
 /* compare (plot/compare.c): workload w's (0-based) JCT CDF from the JCT
  * CSV at `path` and its slowdown by job size from OUT/sizes.csv, into
  * OUT/jct-cdf-W+1 and OUT/slowdown-size-W+1; `policies`, its policies
- * separated by spaces. */
+ * separated by spaces, jobs[p] the jobs of the p-th (NULL: unknown; the
+ * CDF's key says "(k of N done)" where a policy left jobs not done). */
 int plot_compare_workload(const char *out, const char *path, int w, const char *workload,
-			  const char *policies);
-/* compare: the makespans of OUT/leaderboard.csv into OUT/makespan. */
+			  const char *policies, const struct plot_jobs *jobs);
+/* compare: the makespans of OUT/leaderboard.csv into OUT/makespan, a
+ * policy with jobs not done (its not_done column) marked over its bar. */
 int plot_compare_makespan(const char *out);
 /* fgd (plot/fgd.c): OUT/alloc, OUT/frag and OUT/frag_ratio from OUT/curves.csv, over
  * nseeds seeds; `policies` separated by spaces. */
@@ -317,16 +330,14 @@ void plot_ci95(const double *x, int n, struct plot_ci95 *out);
 /* The paired changes of x against base, replication by replication
  * (every policy sees the same jobs in a replication): 100 (x[r] -
  * base[r]) / base[r] into out, in order, for each r < n where both are
- * numbers and base[r] > 0; returns how many.  The one rule of the change
- * in `run`'s table, `sweep`'s makespan_change_pct and the figures. */
-int plot_paired_changes(const double *x, const double *base, int n, double *out);
-
-/* The same over the replications r where the two finished the same jobs
- * (xset[r] == bset[r]: runs.csv's done_set; a makespan of other jobs is
- * no change; NULL sets: every r); *left (if not NULL): the replications
- * where both had a makespan but other jobs done, left out. */
-int plot_paired_changes_same(const double *x, const double *base, const uint64_t *xset,
-			     const uint64_t *bset, int n, double *out, int *left);
+ * numbers, base[r] > 0 and the two finished the same jobs (xset[r] ==
+ * bset[r]: runs.csv's done_set; a makespan of other jobs is no change;
+ * NULL sets: every r); returns how many.  *left (if not NULL): the
+ * replications where both had a makespan but other jobs done, left out.
+ * The one rule of the change in `run`'s table, `sweep`'s
+ * makespan_change_pct and the figures. */
+int plot_paired_changes(const double *x, const double *base, const uint64_t *xset,
+			const uint64_t *bset, int n, double *out, int *left);
 
 /* A mean count per replication as people write it, into buf: "3",
  * "2.5", "0.33". */
@@ -403,11 +414,7 @@ bool plot_cell_is_int(const struct plot_csv *c, int row, int col, int want);
 /* plot/common.c */
 int plot_names_find(const struct plot_names *ns, const char *s);
 int plot_names_add(struct plot_names *ns, const char *s);
-int plot_colours_for(const struct plot_names *ns, struct plot_palette *pal, const char **out,
-	char *err, size_t errlen);
 void plot_order_types(struct plot_names *t);
-const char *plot_tint(const char *rgb, double a, char *buf);
-int plot_colour_words(const char *list, char *buf, size_t len, char *err, size_t errlen);
 void plot_var_words(struct plot_vars *v, const char *name, const char *const *items, int n);
 void plot_put_num(FILE *f, const char *sep, double x);
 void plot_metric_label(const char *m, char *buf, size_t len);
@@ -440,11 +447,41 @@ int plot_pick_compare(const struct plot_csv *c, const struct plot_names *pol,
 int plot_change_rows(const struct plot_csv *c, const struct plot_sum_cols *k, int point,
 	const struct plot_names *pol, int ib, struct plot_ci *out, char *err, size_t errlen);
 void plot_pct_text(char *buf, size_t len, double pct, double lo, double hi);
+int plot_point_reps(const struct plot_csv *c, const struct plot_sum_cols *k, int point,
+	const char *policy);
 void plot_change_note(struct plot_vars *v, const char *who, const struct plot_ci *paired,
-	double c, double b, const char *base);
+	double c, double b, const char *base, int k, int n);
 void plot_put_str(FILE *f, const char *s);
 extern const char *const plot_count_metrics[PLOT_N_KINDS];
 extern const char *const plot_footnote_bars;
+
+/* plot/compare.c: the JCT CDFs of workload wl's policies (pol) from the
+ * JCT file at path (columns workload, policy, jct_s by name; a row of
+ * another workload or policy, or with no finite JCT, left out), into
+ * dat a block per policy, "# POLICY: jct F" then rows "jct F" (F: the
+ * share of its n done jobs with a JCT up to jct): a row "x 0" at its
+ * first JCT, then one at each distinct JCT with the share up to its last
+ * equal one; past 2000 done jobs, thinned: a row only n / 2000 jobs or
+ * more after the last one written (its last JCT always written).  A
+ * JCT under xmin, the smallest positive one of the workload's policies
+ * (1 where there is none), is drawn at xmin; a policy with no done job
+ * has the one row "xmin 0".  0, or -1 and err (the file, a column
+ * missing, a cell not a number, out of memory). */
+struct plot_cdf {
+	double zero_at;             /* xmin where a JCT is 0 (or less), else 0 */
+	double xlo, xhi;            /* the smallest and largest JCT drawn, s */
+	int done[PLOT_MAX_NAMES];   /* each policy's done jobs (rows of the file) */
+};
+int plot_compare_cdf_data(const char *path, const char *wl, const struct plot_names *pol,
+			  FILE *dat, struct plot_cdf *out, char *err, size_t errlen);
+
+/* plot/palette.c: the colours of a figure's names (plot_palette_assign)
+ * into out[i], which point into the palette kept for the process (good
+ * until it is read again, from another scripts folder): 0; PLOT_NONE or
+ * -1 and err as plot_colour_words.  plot_tint: "#rrggbb" as
+ * it looks at opacity a on white, into buf[8]; returns buf. */
+int plot_colours_for(const struct plot_names *ns, const char **out, char *err, size_t errlen);
+const char *plot_tint(const char *rgb, double a, char *buf);
 
 /* plot/executors.c */
 int plot_node_cmp(const char *a, const char *b);

@@ -1,7 +1,7 @@
 /* policies.c - figure (a), policies (plot/policies.gp): one metric
  * of every policy at a point, with its 95 % interval and its change.
  *
- * May call: plot/common.c, plot/csv.c.
+ * May call: plot/common.c, plot/csv.c, plot/palette.c.
  */
 #include "plot.h"
 
@@ -70,8 +70,7 @@ int plot_prep_policies(const struct plot_csv *sum, const struct plot_opts *o, FI
 	char chg[PLOT_MAX_NAMES][64], mark[PLOT_MAX_NAMES][128];
 	bool paired = bar_changes(metric, ci, pc, &pol, ib, chg), any_chg = false, any_mark = false;
 	const char *col[PLOT_MAX_NAMES];
-	struct plot_palette pal;
-	if (plot_colours_for(&pol, &pal, col, err, errlen))
+	if (plot_colours_for(&pol, col, err, errlen))
 		return -1;
 	fprintf(dat, "# i policy mean ci95_lo ci95_hi top colour label labely change mark "
 		"(%s at point %d)\n", metric, o->point);
@@ -121,8 +120,10 @@ int plot_prep_policies(const struct plot_csv *sum, const struct plot_opts *o, FI
 		plot_var_str(v, "footnote", plot_footnote_bars);
 	if (ic >= 0 && ib >= 0 && ic != ib && !isnan(ci[ic].mean) && !isnan(ci[ib].mean) &&
 	    (paired ? !isnan(pc[ic].mean) : ci[ib].mean > 0)) {
+		/* over how many of the replications the paired change is */
+		int kp = paired && k.reps >= 0 ? atoi(plot_csv_cell(sum, pc[ic].row, k.reps)) : 0;
 		plot_change_note(v, pol.v[ic], paired ? &pc[ic] : NULL, ci[ic].mean, ci[ib].mean,
-			    pol.v[ib]);
+				 pol.v[ib], kp, plot_point_reps(sum, &k, o->point, pol.v[ic]));
 		plot_var_str(v, "notecolour", col[ic]);
 	}
 	return 0;

@@ -22,17 +22,8 @@ void plot_ci95(const double *x, int n, struct plot_ci95 *out)
 	out->half = n > 1 ? gsl_cdf_tdist_Pinv(0.975, n - 1) * out->sd / sqrt(n) : NAN;
 }
 
-int plot_paired_changes(const double *x, const double *base, int n, double *out)
-{
-	int k = 0;
-	for (int r = 0; r < n; r++)
-		if (!isnan(x[r]) && !isnan(base[r]) && base[r] > 0)
-			out[k++] = 100 * (x[r] - base[r]) / base[r];
-	return k;
-}
-
-int plot_paired_changes_same(const double *x, const double *base, const uint64_t *xset,
-			     const uint64_t *bset, int n, double *out, int *left)
+int plot_paired_changes(const double *x, const double *base, const uint64_t *xset,
+			const uint64_t *bset, int n, double *out, int *left)
 {
 	int k = 0, l = 0;
 	for (int r = 0; r < n; r++) {

@@ -117,7 +117,7 @@ static int summarise_changes(FILE *m, const struct plot_csv *runs, const char *b
 			continue;
 		rc = makespans_by_rep(runs, base, pt, bv, bs, nr, NULL, err, errlen) ||
 		     makespans_by_rep(runs, pol, pt, av, as, nr, seen, err, errlen);
-		int n = rc ? 0 : plot_paired_changes_same(av, bv, as, bs, (int)nr, x, NULL);
+		int n = rc ? 0 : plot_paired_changes(av, bv, as, bs, (int)nr, x, NULL);
 		if (!n)
 			continue;
 		fprintf(m, "%s,%s,%s,%d,makespan_change_pct,", plot_csv_cell(runs, g, ksc), pol,

@@ -1,7 +1,7 @@
 /* sweep.c - figure (b), sweep (plot/sweep.gp): a metric against a
  * sweep axis, one line and 95 % band per policy.
  *
- * May call: plot/common.c, plot/csv.c.
+ * May call: plot/common.c, plot/csv.c, plot/palette.c.
  */
 #include "plot.h"
 
@@ -139,6 +139,7 @@ int slot_row(const struct plot_csv *c, const struct plot_sum_cols *k, const stru
 	if (!strcmp(m, "makespan_change_pct") &&
 	    (k->base >= 0 ? ib >= 0 && !strcmp(plot_csv_cell(c, r, k->base), pol->v[ib]) : ib == 0)) {
 		s->chg.line = c->line[r];
+		s->chg.row = r;
 		if (plot_cell_num(c, r, k->mean, &s->chg.mean, err, errlen) < 0 ||
 		    plot_cell_num(c, r, k->lo, &s->chg.lo, err, errlen) < 0 ||
 		    plot_cell_num(c, r, k->hi, &s->chg.hi, err, errlen) < 0)
@@ -303,8 +304,10 @@ static bool sweep_labels(FILE *dat, const struct sweep_pt *s, int n, const struc
 }
 
 /* The arrow: compare ic against baseline ib at the largest x where both
- * have a value; returns whether it was set (and if paired). */
-static bool sweep_note(struct plot_vars *v, const struct sweep_pt *s, int n, const char *metric,
+ * have a value; returns whether it was set (and if paired).  c, k: the
+ * summary, for the replications a paired change is over. */
+static bool sweep_note(struct plot_vars *v, const struct plot_csv *c, const struct plot_sum_cols *k,
+		       const struct sweep_pt *s, int n, const char *metric,
 		       const struct plot_names *pol, int ic, int ib, const char **col, bool *paired)
 {
 	int bi = -1, bj = -1;
@@ -319,8 +322,10 @@ static bool sweep_note(struct plot_vars *v, const struct sweep_pt *s, int n, con
 		return false;
 	*paired = !strcmp(metric, "makespan_s") && !isnan(s[bi].chg.mean);
 	/* named: the note stands beside the key, away from the arrow */
+	int kp = *paired && k->reps >= 0 && s[bi].chg.row >= 0
+			 ? atoi(plot_csv_cell(c, s[bi].chg.row, k->reps)) : 0;
 	plot_change_note(v, pol->v[ic], *paired ? &s[bi].chg : NULL, s[bi].v.mean, s[bj].v.mean,
-		    pol->v[ib]);
+			 pol->v[ib], kp, plot_point_reps(c, k, s[bi].point, pol->v[ic]));
 	plot_var_num(v, "notex", s[bi].x);
 	plot_var_num(v, "notey", s[bi].v.mean);
 	plot_var_num(v, "basey", s[bj].v.mean);
@@ -358,15 +363,14 @@ int plot_prep_sweep(const struct plot_csv *sum, const struct plot_opts *o, FILE 
 			return -1;
 		}
 	const char *col[PLOT_MAX_NAMES], *shown_col[PLOT_MAX_NAMES];
-	struct plot_palette pal;
-	if (plot_colours_for(&pol, &pal, col, err, errlen)) {
+	if (plot_colours_for(&pol, col, err, errlen)) {
 		free(s);
 		return -1;
 	}
 	sweep_lines(dat, s, n, sum, &pol, axis, col, &shown, shown_col);
 	bool marks = sweep_labels(dat, s, n, &pol, col), paired = false;
 	char what[512], label[256], name[256], pre[1024], extra[512] = "";
-	if (sweep_note(v, s, n, metric, &pol, ic, ib, col, &paired))
+	if (sweep_note(v, sum, &k, s, n, metric, &pol, ic, ib, col, &paired))
 		snprintf(extra, sizeof extra, "change of %s against %s (%s): %s", pol.v[ic],
 			 pol.v[ib], why, paired ? "mean of paired changes" : "ratio of means");
 	snprintf(what, sizeof what, "%s against %s", plot_metric_name(metric, name, sizeof name),

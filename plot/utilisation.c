@@ -1,7 +1,8 @@
 /* utilisation.c - figure (d), utilisation (plot/utilisation.gp):
  * the cores and GPUs held per node label (or GPU model) over time.
  *
- * May call: plot/executors.c, plot/common.c, plot/csv.c.
+ * May call: plot/executors.c, plot/common.c, plot/csv.c, plot/palette.c,
+ * plot/gnuplot.c (plot_find_scripts: the policy's docs page beside the scripts).
  */
 #include "plot.h"
 
@@ -11,6 +12,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -103,6 +105,40 @@ static void util_vars(struct plot_vars *v, const struct plot_csv *ex, const stru
 	plot_var_num(v, "xmax", tmax > 0 ? tmax * 1.02 : 1);
 }
 
+/* docs/policies/NAME.md, into page, where the scripts' folder has a
+ * docs/ beside it holding NAME's page (a name of letters, digits, '-',
+ * '_' and '.', not starting with '.'); else "". */
+static void policy_page(const char *name, char *page, size_t len)
+{
+	char dir[4200], path[4600];
+	page[0] = '\0';
+	if (!name || !*name || *name == '.' || strspn(name, "abcdefghijklmnopqrstuvwxyz"
+							"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") != strlen(name) ||
+	    !plot_find_scripts(dir, sizeof dir))
+		return;
+	snprintf(path, sizeof path, "%s/../docs/policies/%.200s.md", dir, name);
+	if (access(path, R_OK) == 0)
+		snprintf(page, len, "docs/policies/%s.md", name);
+}
+
+/* The note under a figure whose cores held pass 100 % of a label's
+ * (peak, of `label`'s cap cores): it names the policy shown and what lets
+ * a policy hold more cores than a node has, never which policy does
+ * what (plot/ knows no policy); its docs page where there is one. */
+static void over_note(struct plot_vars *v, const char *policy, double peak, const char *label,
+		      double cap)
+{
+	char note[512], page[300];
+	snprintf(note, sizeof note, PLOT_WARN " above 100 %%: executors held more cores than the "
+		 "nodes have (peak %.0f %% of %.100s's %.0f cores): %.100s's allocation let them",
+		 100 * peak, label, cap, policy ? policy : "the policy");
+	plot_var_str(v, "footnote", note);
+	policy_page(policy, page, sizeof page);
+	snprintf(note, sizeof note, "(cores oversubscribe under a calculator that counts memory only, "
+		 "or on nodes that offer more vcores than cores)%s%s", *page ? ": " : "", page);
+	plot_var_str(v, "footnote2", note);
+}
+
 int plot_prep_util(const struct plot_csv *ex, const struct plot_nodes *nodes,
 		   const struct plot_opts *o, FILE *dat, struct plot_vars *v, char *err,
 		   size_t errlen)
@@ -159,10 +195,9 @@ int plot_prep_util(const struct plot_csv *ex, const struct plot_nodes *nodes,
 
 	const char *col[PLOT_MAX_NAMES], *gcol[PLOT_MAX_NAMES], *keys[PLOT_MAX_NAMES], *gkeys[PLOT_MAX_NAMES];
 	char kbuf[2 * PLOT_MAX_NAMES][160];
-	struct plot_palette pal;
-	int rc = plot_colours_for(&labels, &pal, col, err, errlen);
+	int rc = plot_colours_for(&labels, col, err, errlen) ? -1 : 0;
 	if (!rc && by_model)
-		rc = plot_colours_for(&ser, &pal, gcol, err, errlen);
+		rc = plot_colours_for(&ser, gcol, err, errlen) ? -1 : 0;
 	else
 		for (int j = 0, l; !rc && j < ser.n; j++)
 			gcol[j] = (l = plot_names_find(&labels, ser.v[j])) >= 0 ? col[l] : "#000000";
@@ -178,16 +213,8 @@ int plot_prep_util(const struct plot_csv *ex, const struct plot_nodes *nodes,
 		util_vars(v, ex, o, &labels, keys, col, &ser, gkeys, gcol, by_model, tmax);
 	/* More cores held than the nodes have: say why it can be (a 0.5 %
 	 * rounding of the shares shown is not worth a note) */
-	if (!rc && peak > 1.005) {
-		char note[512];
-		snprintf(note, sizeof note, PLOT_WARN " above 100 %%: executors held more cores "
-			 "than the nodes have (peak %.0f %% of %.100s's %.0f cores). Cores oversubscribe "
-			 "under a policy", 100 * peak, labels.v[peak_label], cap[peak_label]);
-		plot_var_str(v, "footnote", note);
-		plot_var_str(v, "footnote2", "that counts memory only (YARN's DefaultResourceCalculator; "
-			     "label-dual's calculator: memory) or NodeManager vcores above the cores: "
-			     "docs/policies/yarn.md");
-	}
+	if (!rc && peak > 1.005)
+		over_note(v, o->policy, peak, labels.v[peak_label], cap[peak_label]);
 	free(st);
 	free(lab);
 	free(sidx);

@@ -548,7 +548,7 @@ static void builtin_cost_model(void)
 }
 
 /* The change of makespan pairs only replications where both policies
- * finished the same jobs (plot_paired_changes_same), by hand: r0 +25 %,
+ * finished the same jobs (plot_paired_changes), by hand: r0 +25 %,
  * r1 +100 %, r2 (no makespan) and r3 (other jobs done: left out, counted
  * in *left) not; with no sets, r3 counts too (+100 %). */
 static void change_same_jobs(void)
@@ -557,11 +557,11 @@ static void change_same_jobs(void)
 	const uint64_t xs[] = {1, 2, 3, 9}, bs[] = {1, 2, 3, 4};
 	double out[4];
 	int left = -1;
-	CU_ASSERT_EQUAL(plot_paired_changes_same(x, base, xs, bs, 4, out, &left), 2);
+	CU_ASSERT_EQUAL(plot_paired_changes(x, base, xs, bs, 4, out, &left), 2);
 	CU_ASSERT_DOUBLE_EQUAL(out[0], 25, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(out[1], 100, 1e-12);
 	CU_ASSERT_EQUAL(left, 1);
-	CU_ASSERT_EQUAL(plot_paired_changes_same(x, base, NULL, NULL, 4, out, &left), 3);
+	CU_ASSERT_EQUAL(plot_paired_changes(x, base, NULL, NULL, 4, out, &left), 3);
 	CU_ASSERT_DOUBLE_EQUAL(out[2], 100, 1e-12);
 	CU_ASSERT_EQUAL(left, 0);
 }

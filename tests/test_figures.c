@@ -209,13 +209,67 @@ static void palette_same_everywhere(void)
 	remove(path);
 }
 
+/* The palette is read once a process and kept: common.gp changed after
+ * it was read changes no colour; scripts elsewhere (HETSIM_PLOT_DIR) are read anew;
+ * no scripts at all is PLOT_NONE (a figure skipped), a bad palette -1. */
+static void palette_read_once(void)
+{
+	char dir[] = "/tmp/hetsim-figures-XXXXXX", gp[4200], err[1024], words[256];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	/* a palette of twenty greys, slot 1 #010101 ... */
+	char text[2048] = "$palette << EOD\n";
+	for (int i = 1; i <= PLOT_PALETTE_SLOTS; i++)
+		snprintf(text + strlen(text), sizeof text - strlen(text), "%d #%02d%02d%02d\n", i, i,
+			 i, i);
+	strcat(text, "EOD\n$colour_of << EOD\nyarn 2\nEOD\n");
+	snprintf(gp, sizeof gp, "%s/common.gp", dir);
+	write_file(gp, text);
+	const char *old = getenv("HETSIM_PLOT_DIR");
+	char *saved = old ? strdup(old) : NULL;
+	setenv("HETSIM_PLOT_DIR", dir, 1);
+	CU_ASSERT_EQUAL(plot_colour_words("fifo yarn", words, sizeof words, err, sizeof err), 0);
+	CU_ASSERT_STRING_EQUAL(words, "#010101 #020202");
+	write_file(gp, "x = 1\n"); /* read once: still the greys */
+	CU_ASSERT_EQUAL(plot_colour_words("fifo yarn", words, sizeof words, err, sizeof err), 0);
+	CU_ASSERT_STRING_EQUAL(words, "#010101 #020202");
+	/* another folder: read anew, and named where it is bad */
+	char dir2[] = "/tmp/hetsim-figures-XXXXXX", want[4400];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir2));
+	snprintf(gp, sizeof gp, "%s/common.gp", dir2);
+	write_file(gp, "x = 1\n");
+	setenv("HETSIM_PLOT_DIR", dir2, 1);
+	CU_ASSERT_EQUAL(plot_colour_words("fifo", words, sizeof words, err, sizeof err), -1);
+	snprintf(want, sizeof want, "%s:1:1: no '$palette << EOD' datablock (the figures' palette)",
+		 gp);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	/* no scripts: PLOT_NONE (run from / with no plot/ beside bin/) */
+	remove(gp);
+	char cwd[4096];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(getcwd(cwd, sizeof cwd));
+	CU_ASSERT_EQUAL_FATAL(chdir("/"), 0);
+	int none = plot_colour_words("fifo", words, sizeof words, err, sizeof err);
+	CU_ASSERT_EQUAL_FATAL(chdir(cwd), 0);
+	if (saved)
+		setenv("HETSIM_PLOT_DIR", saved, 1);
+	else
+		unsetenv("HETSIM_PLOT_DIR");
+	free(saved);
+	h_rmtree(dir);
+	h_rmtree(dir2);
+	/* the test binary lies in build/opt/: no plot/ beside it */
+	CU_ASSERT_EQUAL(none, PLOT_NONE);
+	CU_ASSERT_EQUAL(plot_colour_words("yarn fifo", words, sizeof words, err, sizeof err), 0);
+	CU_ASSERT_STRING_EQUAL(words, "#cc79a7 #009e73");
+}
+
 /* ---- labels inside the canvas ------------------------------------- */
 
 /* The texts of an SVG gnuplot wrote that reach past its canvas (the
  * viewBox): each text's box from its position, anchor, rotation and
  * font size, at 0.6 em a character (DejaVu Sans averages about 0.55),
  * 0.8 em above the baseline and 0.25 below.  The count; the first in
- * `first`. */
+ * `first`.  A file where it finds no text to check counts as one: a
+ * check that finds nothing has checked nothing. */
 static int svg_outside(const char *path, char *first, size_t len)
 {
 	long n;
@@ -228,7 +282,7 @@ static int svg_outside(const char *path, char *first, size_t len)
 		free(s);
 		return 1;
 	}
-	int bad = 0;
+	int bad = 0, texts = 0;
 	for (const char *g = strstr(s, "<g transform=\"translate("); g;
 	     g = strstr(g + 1, "<g transform=\"translate(")) {
 		double x, y, a = 0, fs = 0;
@@ -259,6 +313,7 @@ static int svg_outside(const char *path, char *first, size_t len)
 		}
 		if (!ink)
 			continue;
+		texts++;
 		double w = chars * 0.6 * fs, x0 = !strncmp(an + 13, "start", 5) ? 0 :
 			   !strncmp(an + 13, "middle", 6) ? -w / 2 : -w;
 		double px[4] = {x0, x0 + w, x0, x0 + w}, py[4] = {-0.8 * fs, -0.8 * fs, 0.25 * fs,
@@ -276,6 +331,11 @@ static int svg_outside(const char *path, char *first, size_t len)
 		}
 	}
 	free(s);
+	if (!texts) {
+		snprintf(first, len, "%s: no text to check (none in a <g> with its font size and "
+			 "anchor)", path);
+		return 1;
+	}
 	return bad;
 }
 
@@ -326,6 +386,12 @@ static void committed_labels_inside(void)
 			 "font-size=\"10\" text-anchor=\"middle\">\n<text>ok</text>\n</g>\n</svg>\n");
 	CU_ASSERT_EQUAL(svg_outside(path, first, sizeof first), 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(first, ": 'policy' reaches (1"));
+	/* and a figure with no text it can read fails: nothing checked */
+	write_file(path, "<svg viewBox=\"0 0 100 50\">\n<g transform=\"translate(50,20)\">\n"
+			 "<text>no font size</text>\n</g>\n</svg>\n");
+	CU_ASSERT_EQUAL(svg_outside(path, first, sizeof first), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(first, ": no text to check (none in a <g> with its font "
+					     "size and anchor)"));
 	remove(path);
 }
 
@@ -385,25 +451,42 @@ static void compare_makespan_panels(void)
 	CU_ASSERT_EQUAL(count_in(p, "<text>NASA-iPSC-1993-3-1-cln-swf-zst</text>"), 1);
 	CU_ASSERT_EQUAL(count_in(p, "<text>makespan, s</text>"), 3);
 	CU_ASSERT_EQUAL(count_in(p, "log scale"), 0);
+	CU_ASSERT_EQUAL(count_in(p, "not done"), 0); /* every job done: no mark */
+	CU_ASSERT_EQUAL(count_in(p, "<text>" PLOT_WARN), 0);
 	static const char *const wl[3] = {"paper-mixed", "paper-wordcount-60",
 					  "NASA-iPSC-1993-3-1-cln-swf-zst"};
+	/* the CDFs and slowdowns: yarn left 3 of 5 jobs not done in the
+	 * second workload ("(2 of 5 done)" in its key); the third workload's
+	 * counts unknown (NULL), and drf, with no JCT, "(no job done)" */
+	const struct plot_jobs jobs[2][2] = {{{2, 2}, {2, 2}}, {{2, 2}, {2, 5}}};
 	for (int w = 0; w < 3; w++) {
 		char jcts[512];
 		snprintf(jcts, sizeof jcts, "workload,policy,jct_s\n%s,fifo,10\n%s,fifo,20\n"
 			 "%s,yarn,30\n%s,yarn,40\n", wl[w], wl[w], wl[w], wl[w]);
 		snprintf(p, sizeof p, "%s/jcts.csv", dir);
 		write_file(p, jcts);
-		CU_ASSERT_EQUAL(plot_compare_workload(dir, p, w, wl[w], "fifo yarn"), 0);
-		snprintf(p, sizeof p, "%s/slowdown-size-%d.svg", dir, w + 1);
-		CU_ASSERT_EQUAL(svg_outside(p, first, sizeof first), 0);
-		if (*first)
-			fprintf(stderr, "\n  %s\n", first);
+		CU_ASSERT_EQUAL(plot_compare_workload(dir, p, w, wl[w], w < 2 ? "fifo yarn" :
+						      "fifo yarn drf", w < 2 ? jobs[w] : NULL), 0);
+		static const char *const fig[2] = {"slowdown-size", "jct-cdf"};
+		for (int f = 0; f < 2; f++) {
+			snprintf(p, sizeof p, "%s/%s-%d.svg", dir, fig[f], w + 1);
+			CU_ASSERT_EQUAL(svg_outside(p, first, sizeof first), 0);
+			if (*first)
+				fprintf(stderr, "\n  %s\n", first);
+		}
+		snprintf(p, sizeof p, "%s/jct-cdf-%d.svg", dir, w + 1);
+		CU_ASSERT_EQUAL(count_in(p, "<text>fifo</text>"), 1);
+		CU_ASSERT_EQUAL(count_in(p, "<text>yarn</text>"), w != 1);
+		CU_ASSERT_EQUAL(count_in(p, "<text>yarn (2 of 5 done)</text>"), w == 1);
+		CU_ASSERT_EQUAL(count_in(p, "<text>drf (no job done)</text>"), w == 2);
 	}
 
+	/* long's yarn left 2.5 jobs a replication not done: marked over its
+	 * bar, and the footnote says what the mark is */
 	snprintf(p, sizeof p, "%s/leaderboard.csv", dir);
-	write_file(p, "workload,policy,rank,replications,makespan_s,makespan_s_ci95\n"
-		      "short,fifo,1,3,1,0.1\nshort,yarn,2,3,1000,nan\nshort,drf,3,3,,\n"
-		      "long,fifo,1,3,300000,1000\nlong,yarn,2,3,400000,2000\n");
+	write_file(p, "workload,policy,rank,replications,makespan_s,makespan_s_ci95,not_done\n"
+		      "short,fifo,1,3,1,0.1,0\nshort,yarn,2,3,1000,nan,0\nshort,drf,3,3,nan,nan,3\n"
+		      "long,fifo,1,3,300000,1000,0\nlong,yarn,2,3,400000,2000,2.5\n");
 	CU_ASSERT_EQUAL(plot_compare_makespan(dir), 0);
 	snprintf(p, sizeof p, "%s/makespan.svg", dir);
 	CU_ASSERT_EQUAL(svg_outside(p, first, sizeof first), 0);
@@ -412,11 +495,18 @@ static void compare_makespan_panels(void)
 	CU_ASSERT_EQUAL(count_in(p, "<text>makespan, s (log scale)</text>"), 1);
 	CU_ASSERT_EQUAL(count_in(p, "<text>long</text>"), 1);
 	CU_ASSERT_EQUAL(count_in(p, "<text>makespan, s</text>"), 1);
-	CU_ASSERT_EQUAL(count_in(p, "<text>no makespan</text>"), 1); /* drf's empty slot */
+	/* drf's empty slot (compare writes "nan": no mark over no bar) */
+	CU_ASSERT_EQUAL(count_in(p, "<text>no makespan</text>"), 1);
+	CU_ASSERT_EQUAL(count_in(p, "<text>nan</text>"), 0);
 	/* a tic a decade on the log axis */
 	CU_ASSERT_EQUAL(count_in(p, "<text> 10</text>"), 1);
 	CU_ASSERT_EQUAL(count_in(p, "<text> 100</text>"), 1);
 	CU_ASSERT_EQUAL(count_in(p, "<text> 1000</text>"), 1);
+	CU_ASSERT_EQUAL(count_in(p, "<text>" PLOT_WARN " 2.5 not done</text>"), 1);
+	CU_ASSERT(count_in(p, "<text>" PLOT_WARN " jobs not done (failed, timed out or "
+			      "unplaceable), mean per replication: its makespan is not of every "
+			      "job</text>") >= 1);
+	CU_ASSERT_EQUAL(count_in(p, "not done</text>"), 1); /* one mark */
 	/* a leaderboard without the makespan: said (on stderr), no figure */
 	snprintf(p, sizeof p, "%s/leaderboard.csv", dir);
 	write_file(p, "workload,policy\nw,fifo\n");
@@ -435,10 +525,108 @@ static void compare_makespan_panels(void)
 	h_rmtree(dir);
 }
 
+/* compare's JCT CDF data, by hand.  Workload w: a's JCTs 3, 0, 3, 1.5
+ * (sorted 0, 1.5, 3, 3), b's 2, c none; a row of workload v, one of an
+ * unlisted policy and one with no JCT left out.  The smallest positive
+ * JCT is 1.5, so a's 0 is drawn there (zero_at 1.5) and so is c's lone
+ * row; a's two 3 s are one step to 4/4. */
+static void compare_cdf_data(void)
+{
+	char path[] = "/tmp/hetsim-figures-XXXXXX", err[1024] = "";
+	int fd = mkstemp(path);
+	CU_ASSERT_FATAL(fd >= 0);
+	close(fd);
+	write_file(path, "workload,policy,jct_s\nw,a,3\nw,a,0\nw,b,2\nv,a,0.5\nw,a,3\nw,zz,0.1\n"
+			 "w,c,\nw,a,1.5\n");
+	struct plot_names pol = {{"a", "b", "c"}, 3};
+	struct plot_cdf cdf;
+	char *dat = NULL;
+	size_t len;
+	FILE *m = open_memstream(&dat, &len);
+	CU_ASSERT_EQUAL(plot_compare_cdf_data(path, "w", &pol, m, &cdf, err, sizeof err), 0);
+	fclose(m);
+	CU_ASSERT_STRING_EQUAL(dat, "# a: jct F\n1.5 0\n1.5 0.25\n1.5 0.5\n3 1\n"
+				    "\n\n# b: jct F\n2 0\n2 1\n"
+				    "\n\n# c: jct F\n1.5 0\n");
+	CU_ASSERT_DOUBLE_EQUAL(cdf.zero_at, 1.5, 0);
+	CU_ASSERT_DOUBLE_EQUAL(cdf.xlo, 1.5, 0);
+	CU_ASSERT_DOUBLE_EQUAL(cdf.xhi, 3, 0);
+	CU_ASSERT_EQUAL(cdf.done[0], 4);
+	CU_ASSERT_EQUAL(cdf.done[1], 1);
+	CU_ASSERT_EQUAL(cdf.done[2], 0);
+	free(dat);
+
+	/* no JCT of 0: zero_at 0; workload v alone: a's 0.5, b and c none,
+	 * drawn at 0.5 */
+	m = open_memstream(&dat, &len);
+	CU_ASSERT_EQUAL(plot_compare_cdf_data(path, "v", &pol, m, &cdf, err, sizeof err), 0);
+	fclose(m);
+	CU_ASSERT_STRING_EQUAL(dat, "# a: jct F\n0.5 0\n0.5 1\n\n\n# b: jct F\n0.5 0\n"
+				    "\n\n# c: jct F\n0.5 0\n");
+	CU_ASSERT_DOUBLE_EQUAL(cdf.zero_at, 0, 0);
+	CU_ASSERT_DOUBLE_EQUAL(cdf.xlo, 0.5, 0);
+	CU_ASSERT_DOUBLE_EQUAL(cdf.xhi, 0.5, 0);
+	free(dat);
+
+	/* every JCT 0: no positive one, drawn at 1 */
+	write_file(path, "workload,policy,jct_s\nw,a,0\nw,a,0\n");
+	m = open_memstream(&dat, &len);
+	CU_ASSERT_EQUAL(plot_compare_cdf_data(path, "w", &pol, m, &cdf, err, sizeof err), 0);
+	fclose(m);
+	CU_ASSERT_STRING_EQUAL(dat, "# a: jct F\n1 0\n1 1\n\n\n# b: jct F\n1 0\n"
+				    "\n\n# c: jct F\n1 0\n");
+	CU_ASSERT_DOUBLE_EQUAL(cdf.zero_at, 1, 0);
+	free(dat);
+
+	/* thinned: a's 5000 JCTs 1 .. 5000 s, a step of 5000 / 2000 = 2.5
+	 * jobs, so a row every 3rd job (j = 0, 3, ..., 4998: 1667 rows) and
+	 * the last (j = 4999), after the row "1 0": 1669 rows */
+	FILE *f = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("workload,policy,jct_s\n", f);
+	for (int j = 5000; j >= 1; j--)
+		fprintf(f, "w,a,%d\n", j);
+	fclose(f);
+	struct plot_names one = {{"a"}, 1};
+	m = open_memstream(&dat, &len);
+	CU_ASSERT_EQUAL(plot_compare_cdf_data(path, "w", &one, m, &cdf, err, sizeof err), 0);
+	fclose(m);
+	int rows = 0;
+	for (const char *q = dat; (q = strchr(q, '\n')); q++)
+		rows++;
+	CU_ASSERT_EQUAL(rows, 1 + 1669); /* and the block's comment */
+	CU_ASSERT_EQUAL(strncmp(dat, "# a: jct F\n1 0\n1 0.0002\n4 0.0008\n7 0.0014\n", 42), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(dat, "\n4996 0.9992\n4999 0.9998\n5000 1\n"));
+	CU_ASSERT_EQUAL(dat[len - 1], '\n');
+	CU_ASSERT_PTR_NULL(strstr(dat, "\n2 0.0004\n"));
+	CU_ASSERT_DOUBLE_EQUAL(cdf.xhi, 5000, 0);
+	CU_ASSERT_EQUAL(cdf.done[0], 5000);
+	free(dat);
+
+	/* a bad cell and a missing column, named */
+	write_file(path, "workload,policy,jct_s\nw,a,3\nw,a,x\n");
+	m = open_memstream(&dat, &len);
+	CU_ASSERT_EQUAL(plot_compare_cdf_data(path, "w", &pol, m, &cdf, err, sizeof err), -1);
+	fclose(m);
+	char want[4200];
+	snprintf(want, sizeof want, "%s:3: column 'jct_s': 'x' is not a number", path);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	free(dat);
+	write_file(path, "workload,jct_s\nw,3\n");
+	m = open_memstream(&dat, &len);
+	CU_ASSERT_EQUAL(plot_compare_cdf_data(path, "w", &pol, m, &cdf, err, sizeof err), -1);
+	fclose(m);
+	snprintf(want, sizeof want, "%s: no column 'policy' in the header", path);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	free(dat);
+	remove(path);
+}
+
 /* ---- utilisation above 100 %, the Gantt chart's start-up ------------- */
 
 /* cpu has 4 cores (tests/data/plot/cluster.yaml): 3 + 2 held from 1 s to
- * 2 s is 125 %, and the figure says why it can be. */
+ * 2 s is 125 %, and the figure says why it can be: the policy shown by
+ * its name, its page where docs/policies/ has one (yarn's; none for p). */
 static void utilisation_over_capacity(void)
 {
 	char path[] = "/tmp/hetsim-figures-XXXXXX", err[1024];
@@ -446,14 +634,15 @@ static void utilisation_over_capacity(void)
 	CU_ASSERT_FATAL(fd >= 0);
 	close(fd);
 	write_file(path, "policy,replication,node,type,cores,gpus,launch_s,ready_s,end_s\n"
-			 "p,0,cpu-0,wordcount,3,0,0,0.5,2\np,0,cpu-1,wordcount,2,0,1,1.5,3\n");
+			 "p,0,cpu-0,wordcount,3,0,0,0.5,2\np,0,cpu-1,wordcount,2,0,1,1.5,3\n"
+			 "yarn,0,cpu-0,wordcount,3,0,0,0.5,2\nyarn,0,cpu-1,wordcount,2,0,1,1.5,3\n");
 	struct scn *s = scn_load("tests/data/plot/cluster.yaml", err, sizeof err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 	struct plot_nodes nodes;
 	plot_nodes_from_scn(s, &nodes);
 	struct plot_csv *c = plot_csv_read(path, err, sizeof err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-	struct plot_opts o = {.policy = "p"};
+	struct plot_opts o = {.policy = "yarn"};
 	struct plot_vars *v = calloc(1, sizeof *v);
 	char *dat = NULL;
 	size_t len;
@@ -462,11 +651,19 @@ static void utilisation_over_capacity(void)
 	fclose(m);
 	CU_ASSERT_PTR_NOT_NULL(strstr(dat, "\n1 0 1.25 0 0 0\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(v->s, "footnote='" PLOT_WARN " above 100 %: executors held "
-		"more cores than the nodes have (peak 125 % of cpu''s 4 cores). Cores oversubscribe "
-		"under a policy'; "));
-	CU_ASSERT_PTR_NOT_NULL(strstr(v->s, "footnote2='that counts memory only (YARN''s "
-		"DefaultResourceCalculator; label-dual''s calculator: memory) or NodeManager vcores "
-		"above the cores: docs/policies/yarn.md'; "));
+		"more cores than the nodes have (peak 125 % of cpu''s 4 cores): yarn''s allocation "
+		"let them'; footnote2='(cores oversubscribe under a calculator that counts memory "
+		"only, or on nodes that offer more vcores than cores): docs/policies/yarn.md'; "));
+	free(dat);
+	memset(v, 0, sizeof *v);
+	o.policy = "p";
+	m = open_memstream(&dat, &len);
+	CU_ASSERT_EQUAL(plot_prep_util(c, &nodes, &o, m, v, err, sizeof err), 0);
+	fclose(m);
+	CU_ASSERT_PTR_NOT_NULL(strstr(v->s, "footnote='" PLOT_WARN " above 100 %: executors held "
+		"more cores than the nodes have (peak 125 % of cpu''s 4 cores): p''s allocation "
+		"let them'; footnote2='(cores oversubscribe under a calculator that counts memory "
+		"only, or on nodes that offer more vcores than cores)'; "));
 
 	/* the Gantt chart of the same run: start-up boxes in the type's tint
 	 * (#e69f00 at 35 % on white), the key's swatch the same */
@@ -504,9 +701,12 @@ int test_suite_figures(void)
 		   {"palette: the rule, order-free, distinct up to 20", palette_rule},
 		   {"palette: a bad table named by file, line and column", palette_errors},
 		   {"palette: one name one colour in plot, compare, fgd", palette_same_everywhere},
+		   {"palette: read once a process, kept; PLOT_NONE without scripts",
+		    palette_read_once},
 		   {"committed figures: every label inside the canvas", committed_labels_inside},
 		   {"compare: a panel per workload, log axis past two decades",
 		    compare_makespan_panels},
+		   {"compare: the JCT CDF's data by hand (ties, 0 s, thinning)", compare_cdf_data},
 		   {"utilisation above 100 % says why; gantt start-up tint",
 		    utilisation_over_capacity});
 	return 0;

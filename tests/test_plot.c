@@ -627,6 +627,66 @@ static void test_runs_changes(void)
 	plot_csv_free(runs);
 }
 
+/* A paired change over some of the replications says how many: in
+ * runs.csv, b finished other jobs than a in replication 2 (done_set 7
+ * against 3), so its change, (20 - 10) / 10 and (18 - 12) / 12, +75 %
+ * on average, is over 2 of 3 replications; a sweep's summary whose
+ * change row says 3 of its 4 replications, the same. */
+static void test_paired_some_replications(void)
+{
+	char path[] = "/tmp/hetsim-plot-XXXXXX", err[256];
+	int fd = mkstemp(path);
+	CU_ASSERT_FATAL(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	fputs("scenario,policy,replication,seed,makespan_s,done,failed,timed_out,unplaceable,"
+	      "counted,done_set\n"
+	      "t,a,0,1,10,2,0,0,0,3,3\nt,a,1,1,12,2,0,0,0,3,3\nt,a,2,1,14,2,0,0,0,3,3\n"
+	      "t,b,0,1,20,2,0,0,0,3,3\nt,b,1,1,18,2,0,0,0,3,3\nt,b,2,1,30,3,0,0,0,3,7\n", f);
+	fclose(f);
+	struct plot_csv *runs = plot_csv_read(path, err, sizeof err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(runs);
+	struct plot_csv *sum = plot_summarise_runs(runs, NULL, err, sizeof err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(sum);
+	struct plot_opts o = {.compare = "b"};
+	run_sum_csv(plot_prep_policies, sum, &o);
+	CU_ASSERT_EQUAL(out.rc, 0);
+	EXPECT_VAR("note='b: +75.0 % \xc2\xb1 317.7 against a (paired, 2 of 3 replications)'; ");
+	plot_csv_free(sum);
+	plot_csv_free(runs);
+	remove(path);
+
+	/* counts/summary.csv with spark-standalone's change at 30 jobs over 3
+	 * of the 4 replications (its rows say 4) */
+	long n;
+	char *text = h_slurp(DATA "counts/summary.csv", &n);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	char *at = strstr(text, "cnt,spark-standalone,2,30,4,makespan_change_pct");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+	at[strlen("cnt,spark-standalone,2,30,")] = '3';
+	char path2[] = "/tmp/hetsim-plot-XXXXXX";
+	fd = mkstemp(path2);
+	CU_ASSERT_FATAL(fd >= 0);
+	f = fdopen(fd, "w");
+	fputs(text, f);
+	fclose(f);
+	free(text);
+	struct plot_opts so = {0};
+	run_sum(plot_prep_sweep, path2, &so);
+	EXPECT_VAR("note='spark-standalone: +30.0 % \xc2\xb1 2.0 against label-dual (paired, 3 of "
+		   "4 replications)'; ");
+	/* and its bar at point 2: the same note */
+	struct plot_opts po = {.point = 2, .compare = "spark-standalone"};
+	run_sum(plot_prep_policies, path2, &po);
+	EXPECT_VAR("note='spark-standalone: +30.0 % \xc2\xb1 2.0 against label-dual (paired, 3 of "
+		   "4 replications)'; ");
+	/* yarn's, over all 4: "(paired)" */
+	so.compare = "yarn";
+	run_sum(plot_prep_sweep, path2, &so);
+	EXPECT_VAR("note='yarn: +13.0 % \xc2\xb1 2.0 against label-dual (paired)'; ");
+	out_reset();
+	remove(path2);
+}
+
 /* runs.csv of an older hetsim: yarn placed nothing (done 0) and its rows
  * hold 0.000000 for makespan and JCT; label-dual failed 1 of 4 jobs in
  * one of two replications. */
@@ -1310,6 +1370,7 @@ int test_suite_plot(void)
 		   {"baseline: first policy, summary's column, --baseline", test_baseline_default},
 		   {"runs.csv: done 0 means no makespan or JCT", test_runs_done_zero},
 		   {"runs.csv: paired changes against the baseline", test_runs_changes},
+		   {"a paired change over k of N replications says so", test_paired_some_replications},
 		   {"older summary: a makespan of 0 is no job done", test_old_summary_zero},
 		   {"nodes and their grouping label", test_nodes},
 		   {"gantt: lanes, boxes, node rows", test_gantt},
