@@ -29,6 +29,7 @@
 
 #include "pol_common.h"
 #include "pol_fitq.h"
+#include "pol_prof.h"
 #include "registry.h"
 #include "sim.h"
 #include "util.h"
@@ -65,6 +66,7 @@ struct cons {
 	bool fast;                          /* false with clu_plain_scan: every
 					       pass the reference's */
 	struct pol_fitq fq;                 /* fast: the queue again, by shape */
+	struct pol_prof prof;               /* fast, n 1: the profile (s unused) */
 	struct seg *s; int ns, caps;        /* the profile */
 	int64_t *mc, *mm, *mg;              /* the least free over an interval */
 	int *place;                         /* by executor of the job: its node */
@@ -112,6 +114,7 @@ static void *cons_init(struct sim *s, const struct scn_policy *cfg)
 	if (p->fast)
 		pol_fitq_init(&p->fq, s, &p->t);
 	p->stamp = xcalloc(nn, sizeof *p->stamp);
+	pol_prof_init(&p->prof);
 	return p;
 }
 
@@ -450,6 +453,80 @@ static int pass_now(struct cons *p, struct sim *s)
 	return -1;
 }
 
+/* What job j still wants in all: milli-cores, MiB, milli-GPUs. */
+static void wants(const struct sim_job *j, int64_t w[3])
+{
+	w[0] = w[1] = w[2] = 0;
+	for (int r = 0; r < j->shape->nroles; r++) {
+		const struct sim_role *ro = &j->shape->role[r];
+		int64_t k = ro->count - j->live->granted[r];
+		w[0] += k * (ro->cores ? ro->cores : CLU_MILLI);
+		w[1] += k * ro->mem_mib;
+		w[2] += k * (ro->gpus ? (int64_t)ro->gpus * CLU_GPU_MILLI : ro->gpu_milli);
+	}
+}
+
+/* The pass where the profile counts one set of amounts (count: pool, or
+ * one node) and is a pol_prof: build()'s profile, and each job reserved
+ * where cons_schedule's pack() would put it.  With one set of amounts,
+ * pack() on the least free over a run holds the job where the least of
+ * each sum holds what it wants in all (its executors taken one by one
+ * from one amount), and one starting now must also fit the nodes as they
+ * are, first fit (pol_first_fit; one node: pack()'s check of each
+ * executor on it).  O(log breakpoints) a job, and per breakpoint that
+ * rules out an earlier start; build's O(running x log breakpoints). */
+static void pass_prof(struct cons *p, struct sim *s, int from, int fresh)
+{
+	const struct clu *c = sim_cluster(s);
+	int64_t now = sim_now(s), v[3] = {0, 0, 0};
+	for (int i = 0; i < c->n; i++) { /* as build() sums them */
+		const struct clu_node *n = &c->nodes[i];
+		v[0] += n->cores_free > 0 ? n->cores_free : 0;
+		v[1] += n->mem_free;
+		v[2] += pol_gpu_milli_free(NULL, n);
+	}
+	pol_prof_reset(&p->prof, now, v);
+	for (int k = 0; k < p->nrun; k++) { /* in any order: additions commute */
+		if (p->run[k].end_us == NO_END)
+			continue;
+		int64_t t = p->run[k].end_us > now ? p->run[k].end_us : now;
+		if (p->run[k].job == fresh && t == now)
+			t = now + 1;
+		int64_t d[3] = {0, 0, 0};
+		const struct sim_job *r = sim_job(s, p->run[k].job);
+		for (int x = 0; x < sim_job_nexecs(r); x++) {
+			const struct sim_exec *e = sim_job_exec(s, r, x);
+			if (!e || !e->live)
+				continue;
+			d[0] += e->cores, d[1] += e->mem_mib;
+			d[2] += e->gpu_milli ? e->gpu_milli : (int64_t)e->gpus * CLU_GPU_MILLI;
+		}
+		if (t > now)
+			pol_prof_split(&p->prof, t);
+		pol_prof_add(&p->prof, t, POL_PROF_NONE, d);
+	}
+	for (int job = from; job >= 0;) {
+		int next = pol_jobset_next(&p->q, job);
+		const struct sim_job *j = sim_job(s, job);
+		int64_t est = add_sat(p->startup_us, estimate(p, s, j)), len = est > 0 ? est : 1;
+		int64_t w[3];
+		wants(j, w);
+		int64_t t = now;
+		while ((t = pol_prof_fit(&p->prof, t, len, w)) != POL_PROF_NONE && t == now &&
+		       !pol_fitq_fits(&p->fq, s, j))
+			t = pol_prof_next(&p->prof, now); /* fits the sums, not the nodes */
+		if (t != POL_PROF_NONE) {
+			int64_t end = add_sat(t, len), neg[3] = {-w[0], -w[1], -w[2]};
+			if (end != NO_END)
+				pol_prof_split(&p->prof, end);
+			pol_prof_add(&p->prof, t, end, neg);
+			if (t == now)
+				launch(p, s, job, add_sat(now, est));
+		}
+		job = next;
+	}
+}
+
 static void cons_schedule(void *st, struct sim *s)
 {
 	struct cons *p = st;
@@ -462,6 +539,10 @@ static void cons_schedule(void *st, struct sim *s)
 		if ((fresh = pass_now(p, s)) < 0)
 			return;
 		from = pol_jobset_next(&p->q, fresh);
+	}
+	if (p->fast && p->n == 1) {
+		pass_prof(p, s, from, fresh);
+		return;
 	}
 	build(p, s, fresh);
 	for (int job = from; job >= 0;) {
@@ -539,6 +620,7 @@ static void cons_fini(void *st)
 	free(p->mc), free(p->mm), free(p->mg);
 	free(p->place);
 	free(p->stamp);
+	pol_prof_free(&p->prof);
 	free(p);
 }
 
