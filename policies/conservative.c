@@ -18,9 +18,27 @@
  * has free over the job's interval, and one starting now also on the
  * real nodes as they are (pol_tent, GPU by GPU).
  *
- * Cost per decision: O(waiting x segments x (segments + executors x
- * nodes)), segments = the running jobs' ends and the reservations' ends
- * (docs/policies/conservative.md).
+ * Cost per decision (docs/policies/conservative.md; segments = the
+ * running jobs' ends and the reservations' ends):
+ *   - no running job expected to end (no estimates: every job model but
+ *     trace): the profile is one segment, now, and is not built; the
+ *     jobs that fit now start, the others wait unreserved, each try
+ *     O(executors x log64 nodes) through pol_ix, and only the jobs of
+ *     the shapes not failed since the last launch are tried (pol_fitq):
+ *     O((launches + 1) x shapes) tries;
+ *   - one set of amounts (count: pool, or one node): the profile is a
+ *     pol_prof treap; O(running x log segments) to build it, and per
+ *     waiting job O((1 + k) x log segments), k the breakpoints that rule
+ *     out an earlier start (less free than the job wants), plus a first
+ *     fit now;
+ *   - else: per waiting job, its candidate starts are pruned by the
+ *     profile's sums over the nodes (O(segments) a job in all), and each
+ *     left is packed first fit on the least free over its run, a node's
+ *     least computed when first fit reaches it: O(nodes x length +
+ *     executors x nodes) a candidate; O(running x segments + nodes) to
+ *     build the profile.
+ * Under clu_plain_scan (the tests' reference) every decision is the
+ * original one: O(waiting x segments x (segments + executors x nodes)).
  */
 #include <math.h>
 #include <stdint.h>

@@ -30,11 +30,21 @@
  * passes: event replays an instant's arrivals and ends one by one in
  * pyss's order, a pass after each (schedule_events).
  *
- * Cost per schedule call: O(queue x executors x nodes) with the head
- * blocked (every queued job is tried), plus O(running x log running)
- * for the shadow; the call returns at once when the cluster and the
- * queue's head are as at the last call that decided nothing
- * (docs/policies/easy.md).
+ * Cost per schedule call (count: nodes, passes: instant; docs/policies/
+ * easy.md): the head's first fit through pol_ix, O(executors x log64
+ * nodes).  With the head blocked and no running job expected to end (no
+ * estimates: every job model but trace), no shadow time is computed and
+ * the backfill visits only the jobs of the shapes that have not failed
+ * since the last launch (pol_fitq): O((launches + 1) x shapes) tries of
+ * O(executors x log64 nodes).  Else O(nodes + running x log running +
+ * releases x executors x nodes) for the shadow time and the walk of the
+ * queue, each job O(executors x log64 nodes) (early) or O(executors x
+ * nodes) (on the extra resources), stopped once no core is free.  The
+ * call returns at once when the cluster and the queue's head are as at
+ * the last call that decided nothing.  count: pool and passes: event,
+ * and every variant under clu_plain_scan (the tests' reference): the
+ * walk of every queued job, O(queue x executors x nodes), plus
+ * O(running x log running) for the shadow.
  */
 #include <math.h>
 #include <stdint.h>
@@ -561,7 +571,9 @@ static void easy_schedule(void *st, struct sim *s)
 		any = backfill_now(e, s, head);
 		walk = -1;
 	}
-	for (int job = walk; job >= 0;) {
+	/* fast: once no core is free no job fits now (each asks at least a
+	 * milli-core), and a try that fails changes nothing: stop there */
+	for (int job = walk; job >= 0 && (!e->fast || c->free_cores > 0);) {
 		int next = pol_jobset_next(&e->q, job);
 		const struct sim_job *j = sim_job(s, job);
 		/* by the shadow time by its estimate, anywhere it fits now; else
