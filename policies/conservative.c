@@ -18,9 +18,27 @@
  * has free over the job's interval, and one starting now also on the
  * real nodes as they are (pol_tent, GPU by GPU).
  *
- * Cost per decision: O(waiting x segments x (segments + executors x
- * nodes)), segments = the running jobs' ends and the reservations' ends
- * (docs/policies/conservative.md).
+ * Cost per decision (docs/policies/conservative.md; segments = the
+ * running jobs' ends and the reservations' ends):
+ *   - no running job expected to end (no estimates: every job model but
+ *     trace): the profile is one segment, now, and is not built; the
+ *     jobs that fit now start, the others wait unreserved, each try
+ *     O(executors x log64 nodes) through pol_ix, and only the jobs of
+ *     the shapes not failed since the last launch are tried (pol_fitq):
+ *     O((launches + 1) x shapes) tries;
+ *   - one set of amounts (count: pool, or one node): the profile is a
+ *     pol_prof treap; O(running x log segments) to build it, and per
+ *     waiting job O((1 + k) x log segments), k the breakpoints that rule
+ *     out an earlier start (less free than the job wants), plus a first
+ *     fit now;
+ *   - else: per waiting job, its candidate starts are pruned by the
+ *     profile's sums over the nodes (O(segments) a job in all), and each
+ *     left is packed first fit on the least free over its run, a node's
+ *     least computed when first fit reaches it: O(nodes x length +
+ *     executors x nodes) a candidate; O(running x segments + nodes) to
+ *     build the profile.
+ * Under clu_plain_scan (the tests' reference) every decision is the
+ * original one: O(waiting x segments x (segments + executors x nodes)).
  */
 #include <math.h>
 #include <stdint.h>
@@ -28,6 +46,8 @@
 #include <string.h>
 
 #include "pol_common.h"
+#include "pol_fitq.h"
+#include "pol_prof.h"
 #include "registry.h"
 #include "sim.h"
 #include "util.h"
@@ -44,6 +64,7 @@ struct run {
 struct seg {
 	int64_t t;
 	int64_t *c, *m, *g;
+	int64_t tc, tm, tg;  /* fast: their sums over the nodes */
 };
 
 struct cons {
@@ -58,9 +79,18 @@ struct cons {
 	int n;                              /* nodes */
 	struct run *run; int nrun, caprun;  /* launched, not ended */
 	int *run_at;                        /* by job: index in run, -1 */
+	int nfin;                           /* of them, those expected to end
+					       (end_us not NO_END) */
+	bool fast;                          /* false with clu_plain_scan: every
+					       pass the reference's */
+	struct pol_fitq fq;                 /* fast: the queue again, by shape */
+	struct pol_prof prof;               /* fast, n 1: the profile (s unused) */
 	struct seg *s; int ns, caps;        /* the profile */
 	int64_t *mc, *mm, *mg;              /* the least free over an interval */
 	int *place;                         /* by executor of the job: its node */
+	unsigned *stamp;                    /* fast: by node, the pack whose least
+					       free mc, mm, mg hold (lazily) */
+	unsigned npack;
 };
 
 static int64_t estimate(const struct cons *p, const struct sim *s, const struct sim_job *j)
@@ -98,6 +128,11 @@ static void *cons_init(struct sim *s, const struct scn_policy *cfg)
 	p->mc = xmalloc(nn * sizeof *p->mc);
 	p->mm = xmalloc(nn * sizeof *p->mm);
 	p->mg = xmalloc(nn * sizeof *p->mg);
+	p->fast = !clu_plain_scan;
+	if (p->fast)
+		pol_fitq_init(&p->fq, s, &p->t);
+	p->stamp = xcalloc(nn, sizeof *p->stamp);
+	pol_prof_init(&p->prof);
 	return p;
 }
 
@@ -110,15 +145,19 @@ static void cons_arrived(void *st, struct sim *s, int job)
 		return;
 	}
 	pol_jobset_add(&p->q, job);
+	if (p->fast)
+		pol_fitq_add(&p->fq, sim_job(s, job), job);
 }
 
 static void cons_finished(void *st, struct sim *s, int job)
 {
 	struct cons *p = st;
-	(void)s;
 	pol_jobset_remove(&p->q, job);
+	if (p->fast)
+		pol_fitq_remove(&p->fq, sim_job(s, job), job);
 	int i = p->run_at[job];
 	if (i >= 0) {
+		p->nfin -= p->run[i].end_us != NO_END;
 		p->run[i] = p->run[--p->nrun];
 		p->run_at[p->run[i].job] = i;
 		p->run_at[job] = -1;
@@ -163,6 +202,7 @@ static int split_at(struct cons *p, int64_t t)
 	p->s[i + 1] = spare;
 	p->s[i + 1].t = t;
 	seg_copy(p, &p->s[i + 1], &p->s[i]);
+	p->s[i + 1].tc = p->s[i].tc, p->s[i + 1].tm = p->s[i].tm, p->s[i + 1].tg = p->s[i].tg;
 	p->ns++;
 	return i + 1;
 }
@@ -174,8 +214,10 @@ static int cmp_run(const void *a, const void *b)
 }
 
 /* The profile from now: the free amounts, and each running job's
- * resources back at its expected end (now if past it). */
-static void build(struct cons *p, struct sim *s)
+ * resources back at its expected end (now if past it); job `fresh`'s (-1
+ * none), just started by pass_now, at its end or 1 us from now, as its
+ * reservation (cons_schedule) would have split the profile. */
+static void build(struct cons *p, struct sim *s, int fresh)
 {
 	const struct clu *c = sim_cluster(s);
 	int64_t now = sim_now(s);
@@ -196,12 +238,17 @@ static void build(struct cons *p, struct sim *s)
 		p->s[0].m[k] += n->mem_free;
 		p->s[0].g[k] += pol_gpu_milli_free(NULL, n);
 	}
+	p->s[0].tc = p->s[0].tm = p->s[0].tg = 0;
+	for (int i = 0; p->fast && i < p->n; i++)
+		p->s[0].tc += p->s[0].c[i], p->s[0].tm += p->s[0].m[i], p->s[0].tg += p->s[0].g[i];
 	struct run *order = xmalloc((size_t)(p->nrun ? p->nrun : 1) * sizeof *order);
 	if (p->nrun)
 		memcpy(order, p->run, (size_t)p->nrun * sizeof *order);
 	qsort(order, (size_t)p->nrun, sizeof *order, cmp_run);
 	for (int k = 0; k < p->nrun && order[k].end_us != NO_END; k++) {
 		int64_t t = order[k].end_us > now ? order[k].end_us : now;
+		if (order[k].job == fresh && t == now)
+			t = now + 1;
 		int from = t > now ? split_at(p, t) : 0;
 		const struct sim_job *r = sim_job(s, order[k].job);
 		for (int x = 0; x < sim_job_nexecs(r); x++) {
@@ -214,6 +261,7 @@ static void build(struct cons *p, struct sim *s)
 				p->s[i].c[k] += e->cores;
 				p->s[i].m[k] += e->mem_mib;
 				p->s[i].g[k] += gm;
+				p->s[i].tc += e->cores, p->s[i].tm += e->mem_mib, p->s[i].tg += gm;
 			}
 		}
 	}
@@ -277,6 +325,70 @@ static bool pack(struct cons *p, const struct sim *s, const struct sim_job *j, i
 	return !p->pool || !now || pol_first_fit(&p->t, s, j, -1);
 }
 
+/* pack() as the reference does it, with the same answer and placement
+ * for less: a node's least free over [a, b] is found when first fit
+ * first looks at it, and an executor of a role is looked for from the
+ * node its role's last one took (the nodes before it held no executor
+ * of that size then, and hold no more now: the profile and the real
+ * nodes only lose what is tentatively placed). */
+static bool pack_fast(struct cons *p, const struct sim *s, const struct sim_job *j, int a, int b,
+		      bool now)
+{
+	const struct clu *c = sim_cluster(s);
+	pol_tent_reset(&p->t);
+	if (++p->npack == 0) { /* wrapped: no stamp may look current */
+		memset(p->stamp, 0, (size_t)(p->n ? p->n : 1) * sizeof *p->stamp);
+		p->npack = 1;
+	}
+	int x = 0;
+	for (int r = 0; r < j->shape->nroles; r++) {
+		const struct sim_role *ro = &j->shape->role[r];
+		int64_t cores = ro->cores ? ro->cores : CLU_MILLI;
+		int64_t gm = ro->gpus ? (int64_t)ro->gpus * CLU_GPU_MILLI : ro->gpu_milli;
+		int milli = ro->gpus ? 0 : ro->gpu_milli;
+		int from = 0;
+		for (int k = j->live->granted[r]; k < ro->count; k++) {
+			int node = -1;
+			for (int i = from; i < p->n && node < 0; i++) {
+				if (p->stamp[i] != p->npack) {
+					p->stamp[i] = p->npack;
+					int64_t lc = p->s[a].c[i], lm = p->s[a].m[i], lg = p->s[a].g[i];
+					for (int q = a + 1; q <= b; q++) {
+						lc = p->s[q].c[i] < lc ? p->s[q].c[i] : lc;
+						lm = p->s[q].m[i] < lm ? p->s[q].m[i] : lm;
+						lg = p->s[q].g[i] < lg ? p->s[q].g[i] : lg;
+					}
+					p->mc[i] = lc, p->mm[i] = lm, p->mg[i] = lg;
+				}
+				if (!(p->mc[i] >= cores && p->mm[i] >= ro->mem_mib && p->mg[i] >= gm))
+					continue;
+				if (now && !p->pool) {
+					int fc, fg;
+					int64_t fm;
+					pol_tent_free(&p->t, &c->nodes[i], &fc, &fm, &fg);
+					if (fc < cores || fm < ro->mem_mib || fg < ro->gpus ||
+					    (milli && pol_share_pick(&p->t, &c->nodes[i], milli) < 0))
+						continue;
+				}
+				node = i;
+			}
+			if (node < 0)
+				return false;
+			from = node;
+			p->mc[node] -= cores, p->mm[node] -= ro->mem_mib, p->mg[node] -= gm;
+			p->place[x++] = node;
+			if (p->pool)
+				continue;
+			if (now && milli)
+				pol_tent_add_share(&p->t, &c->nodes[node], r, (int)cores, ro->mem_mib,
+						   milli);
+			else if (now)
+				pol_tent_add(&p->t, node, r, (int)cores, ro->mem_mib, ro->gpus);
+		}
+	}
+	return !p->pool || !now || pol_fitq_fits(&p->fq, s, j);
+}
+
 /* Take j's packed executors out of segments [a, b]. */
 static void reserve(struct cons *p, const struct sim_job *j, int a, int b)
 {
@@ -291,8 +403,145 @@ static void reserve(struct cons *p, const struct sim_job *j, int a, int b)
 				p->s[i].c[node] -= cores;
 				p->s[i].m[node] -= ro->mem_mib;
 				p->s[i].g[node] -= gm;
+				p->s[i].tc -= cores, p->s[i].tm -= ro->mem_mib, p->s[i].tg -= gm;
 			}
 		}
+	}
+}
+
+/* Launch job `job`, tentatively placed, expected to end at `end`. */
+static void launch(struct cons *p, struct sim *s, int job, int64_t end)
+{
+	pol_tent_launch(&p->t, s, job);
+	pol_jobset_remove(&p->q, job);
+	if (p->fast)
+		pol_fitq_remove(&p->fq, sim_job(s, job), job);
+	if (p->run_at[job] < 0) {
+		xgrow(&p->run, &p->caprun, p->nrun + 1, sizeof *p->run);
+		p->run_at[job] = p->nrun++;
+	} else {
+		p->nfin -= p->run[p->run_at[job]].end_us != NO_END;
+	}
+	p->run[p->run_at[job]] = (struct run){job, end};
+	p->nfin += end != NO_END;
+}
+
+/* The pass while the profile is one segment, the free amounts now (no
+ * running job expected to end): a job's only candidate is now, for
+ * whatever length, and pack() there is the first fit on the nodes as
+ * they are (node by node the profile then holds at least what they
+ * have free, so the real nodes decide; count: pool, the amounts summed,
+ * then first fit).  So every job that fits now starts, in arrival order,
+ * the others get no reservation, and pol_fitq skips the tries that would
+ * fail again.  Returns -1 when every job has been tried, or, once a job
+ * expected to end has started (a breakpoint in the profile from then
+ * on), that job: cons_schedule goes on after it with the profile. */
+static int pass_now(struct cons *p, struct sim *s)
+{
+	const struct clu *c = sim_cluster(s);
+	int64_t now = sim_now(s), tc = 0, tm = 0, tg = 0;
+	for (int i = 0; p->pool && i < c->n; i++) { /* as build() sums them */
+		const struct clu_node *n = &c->nodes[i];
+		tc += n->cores_free > 0 ? n->cores_free : 0;
+		tm += n->mem_free;
+		tg += pol_gpu_milli_free(NULL, n);
+	}
+	pol_fitq_begin(&p->fq, pol_jobset_first(&p->q));
+	for (int job; (job = pol_fitq_next(&p->fq)) >= 0;) {
+		const struct sim_job *j = sim_job(s, job);
+		int64_t wc = 0, wm = 0, wg = 0;
+		for (int r = 0; p->pool && r < j->shape->nroles; r++) {
+			const struct sim_role *ro = &j->shape->role[r];
+			int64_t k = ro->count - j->live->granted[r];
+			wc += k * (ro->cores ? ro->cores : CLU_MILLI);
+			wm += k * ro->mem_mib;
+			wg += k * (ro->gpus ? (int64_t)ro->gpus * CLU_GPU_MILLI : ro->gpu_milli);
+		}
+		if ((p->pool && (wc > tc || wm > tm || wg > tg)) || !pol_fitq_fits(&p->fq, s, j)) {
+			pol_fitq_failed(&p->fq, j, job);
+			continue;
+		}
+		tc -= wc, tm -= wm, tg -= wg;
+		int64_t end = add_sat(now, add_sat(p->startup_us, estimate(p, s, j)));
+		launch(p, s, job, end);
+		pol_fitq_launched(&p->fq);
+		if (end != NO_END)
+			return job;
+	}
+	return -1;
+}
+
+/* What job j still wants in all: milli-cores, MiB, milli-GPUs. */
+static void wants(const struct sim_job *j, int64_t w[3])
+{
+	w[0] = w[1] = w[2] = 0;
+	for (int r = 0; r < j->shape->nroles; r++) {
+		const struct sim_role *ro = &j->shape->role[r];
+		int64_t k = ro->count - j->live->granted[r];
+		w[0] += k * (ro->cores ? ro->cores : CLU_MILLI);
+		w[1] += k * ro->mem_mib;
+		w[2] += k * (ro->gpus ? (int64_t)ro->gpus * CLU_GPU_MILLI : ro->gpu_milli);
+	}
+}
+
+/* The pass where the profile counts one set of amounts (count: pool, or
+ * one node) and is a pol_prof: build()'s profile, and each job reserved
+ * where cons_schedule's pack() would put it.  With one set of amounts,
+ * pack() on the least free over a run holds the job where the least of
+ * each sum holds what it wants in all (its executors taken one by one
+ * from one amount), and one starting now must also fit the nodes as they
+ * are, first fit (pol_first_fit; one node: pack()'s check of each
+ * executor on it).  O(log breakpoints) a job, and per breakpoint that
+ * rules out an earlier start; build's O(running x log breakpoints). */
+static void pass_prof(struct cons *p, struct sim *s, int from, int fresh)
+{
+	const struct clu *c = sim_cluster(s);
+	int64_t now = sim_now(s), v[3] = {0, 0, 0};
+	for (int i = 0; i < c->n; i++) { /* as build() sums them */
+		const struct clu_node *n = &c->nodes[i];
+		v[0] += n->cores_free > 0 ? n->cores_free : 0;
+		v[1] += n->mem_free;
+		v[2] += pol_gpu_milli_free(NULL, n);
+	}
+	pol_prof_reset(&p->prof, now, v);
+	for (int k = 0; k < p->nrun; k++) { /* in any order: additions commute */
+		if (p->run[k].end_us == NO_END)
+			continue;
+		int64_t t = p->run[k].end_us > now ? p->run[k].end_us : now;
+		if (p->run[k].job == fresh && t == now)
+			t = now + 1;
+		int64_t d[3] = {0, 0, 0};
+		const struct sim_job *r = sim_job(s, p->run[k].job);
+		for (int x = 0; x < sim_job_nexecs(r); x++) {
+			const struct sim_exec *e = sim_job_exec(s, r, x);
+			if (!e || !e->live)
+				continue;
+			d[0] += e->cores, d[1] += e->mem_mib;
+			d[2] += e->gpu_milli ? e->gpu_milli : (int64_t)e->gpus * CLU_GPU_MILLI;
+		}
+		if (t > now)
+			pol_prof_split(&p->prof, t);
+		pol_prof_add(&p->prof, t, POL_PROF_NONE, d);
+	}
+	for (int job = from; job >= 0;) {
+		int next = pol_jobset_next(&p->q, job);
+		const struct sim_job *j = sim_job(s, job);
+		int64_t est = add_sat(p->startup_us, estimate(p, s, j)), len = est > 0 ? est : 1;
+		int64_t w[3];
+		wants(j, w);
+		int64_t t = now;
+		while ((t = pol_prof_fit(&p->prof, t, len, w)) != POL_PROF_NONE && t == now &&
+		       !pol_fitq_fits(&p->fq, s, j))
+			t = pol_prof_next(&p->prof, now); /* fits the sums, not the nodes */
+		if (t != POL_PROF_NONE) {
+			int64_t end = add_sat(t, len), neg[3] = {-w[0], -w[1], -w[2]};
+			if (end != NO_END)
+				pol_prof_split(&p->prof, end);
+			pol_prof_add(&p->prof, t, end, neg);
+			if (t == now)
+				launch(p, s, job, add_sat(now, est));
+		}
+		job = next;
 	}
 }
 
@@ -300,36 +549,65 @@ static void cons_schedule(void *st, struct sim *s)
 {
 	struct cons *p = st;
 	int64_t now = sim_now(s);
-	if (pol_jobset_first(&p->q) < 0)
+	int from = pol_jobset_first(&p->q);
+	if (from < 0)
 		return;
-	build(p, s);
-	for (int job = pol_jobset_first(&p->q); job >= 0;) {
+	int fresh = -1;
+	if (p->fast && p->nfin == 0) {
+		if ((fresh = pass_now(p, s)) < 0)
+			return;
+		from = pol_jobset_next(&p->q, fresh);
+	}
+	if (p->fast && p->n == 1) {
+		pass_prof(p, s, from, fresh);
+		return;
+	}
+	build(p, s, fresh);
+	for (int job = from; job >= 0;) {
 		int next = pol_jobset_next(&p->q, job);
 		const struct sim_job *j = sim_job(s, job);
 		int nx = sim_execs_wanted(j);
 		p->place = xrealloc(p->place, (size_t)(nx ? nx : 1) * sizeof *p->place);
 		int64_t est = add_sat(p->startup_us, estimate(p, s, j));
-		for (int a = 0; a < p->ns; a++) {
+		int64_t wc = 0, wm = 0, wg = 0; /* fast: what it wants in all */
+		for (int r = 0; p->fast && r < j->shape->nroles; r++) {
+			const struct sim_role *ro = &j->shape->role[r];
+			int64_t k = ro->count - j->live->granted[r];
+			wc += k * (ro->cores ? ro->cores : CLU_MILLI);
+			wm += k * ro->mem_mib;
+			wg += k * (ro->gpus ? (int64_t)ro->gpus * CLU_GPU_MILLI : ro->gpu_milli);
+		}
+		int good = -1; /* fast: segments [a, good] hold wc, wm, wg in all */
+		for (int a = 0, b = 0; a < p->ns; a++) {
 			int64_t start = p->s[a].t, end = add_sat(start, est > 0 ? est : 1); /* at
 				 least 1 us: a reservation must end after it starts */
-			int b = a;
+			if (!p->fast || b < a)
+				b = a; /* b only grows with a: end does */
 			while (b + 1 < p->ns && p->s[b + 1].t < end)
 				b++;
-			if (!pack(p, s, j, a, b, start == now))
+			if (p->fast) {
+				/* pack() needs the sums over the nodes of the least
+				 * free over [a, b] to hold the job, so each segment's
+				 * sums must: past one that does not, no start before
+				 * it can be the job's */
+				int bad = -1;
+				for (int k = good >= a ? good + 1 : a; k <= b; k++)
+					if (p->s[k].tc < wc || p->s[k].tm < wm || p->s[k].tg < wg)
+						bad = k;
+				good = b;
+				if (bad >= 0) {
+					a = bad; /* then bad + 1 */
+					continue;
+				}
+			}
+			if (!(p->fast ? pack_fast : pack)(p, s, j, a, b, start == now))
 				continue;
 			/* the reservation: [start, end), the profile split at end */
 			if (end != NO_END && (b + 1 >= p->ns || p->s[b + 1].t != end))
 				split_at(p, end);
 			reserve(p, j, a, b);
-			if (start == now) {
-				pol_tent_launch(&p->t, s, job);
-				pol_jobset_remove(&p->q, job);
-				if (p->run_at[job] < 0) {
-					xgrow(&p->run, &p->caprun, p->nrun + 1, sizeof *p->run);
-					p->run_at[job] = p->nrun++;
-				}
-				p->run[p->run_at[job]] = (struct run){job, add_sat(now, est)};
-			}
+			if (start == now)
+				launch(p, s, job, add_sat(now, est));
 			break;
 		}
 		job = next;
@@ -338,8 +616,11 @@ static void cons_schedule(void *st, struct sim *s)
 
 static void cons_exec_lost(void *st, struct sim *s, int job, const struct sim_exec *x, int why)
 {
-	(void)s, (void)x, (void)why;
-	pol_jobset_return(&((struct cons *)st)->q, job);
+	(void)x, (void)why;
+	struct cons *p = st;
+	pol_jobset_return(&p->q, job);
+	if (p->fast)
+		pol_fitq_add(&p->fq, sim_job(s, job), job);
 }
 
 static void cons_fini(void *st)
@@ -348,12 +629,16 @@ static void cons_fini(void *st)
 	pol_jobset_free(&p->q);
 	pol_fits_free(&p->fits);
 	pol_tent_fini(&p->t);
+	if (p->fast)
+		pol_fitq_free(&p->fq);
 	for (int k = 0; k < p->caps; k++)
 		free(p->s[k].c), free(p->s[k].m), free(p->s[k].g);
 	free(p->s);
 	free(p->run), free(p->run_at);
 	free(p->mc), free(p->mm), free(p->mg);
 	free(p->place);
+	free(p->stamp);
+	pol_prof_free(&p->prof);
 	free(p);
 }
 

@@ -30,11 +30,21 @@
  * passes: event replays an instant's arrivals and ends one by one in
  * pyss's order, a pass after each (schedule_events).
  *
- * Cost per schedule call: O(queue x executors x nodes) with the head
- * blocked (every queued job is tried), plus O(running x log running)
- * for the shadow; the call returns at once when the cluster and the
- * queue's head are as at the last call that decided nothing
- * (docs/policies/easy.md).
+ * Cost per schedule call (count: nodes, passes: instant; docs/policies/
+ * easy.md): the head's first fit through pol_ix, O(executors x log64
+ * nodes).  With the head blocked and no running job expected to end (no
+ * estimates: every job model but trace), no shadow time is computed and
+ * the backfill visits only the jobs of the shapes that have not failed
+ * since the last launch (pol_fitq): O((launches + 1) x shapes) tries of
+ * O(executors x log64 nodes).  Else O(nodes + running x log running +
+ * releases x executors x nodes) for the shadow time and the walk of the
+ * queue, each job O(executors x log64 nodes) (early) or O(executors x
+ * nodes) (on the extra resources), stopped once no core is free.  The
+ * call returns at once when the cluster and the queue's head are as at
+ * the last call that decided nothing.  count: pool and passes: event,
+ * and every variant under clu_plain_scan (the tests' reference): the
+ * walk of every queued job, O(queue x executors x nodes), plus
+ * O(running x log running) for the shadow.
  */
 #include <math.h>
 #include <stdint.h>
@@ -42,6 +52,7 @@
 #include <string.h>
 
 #include "pol_common.h"
+#include "pol_fitq.h"
 #include "registry.h"
 #include "sim.h"
 #include "util.h"
@@ -83,6 +94,14 @@ struct easy {
 						 as the pass in progress sees them */
 	struct run *run; int nrun, caprun;   /* launched jobs, not ended */
 	int *run_at;                          /* by job: index in run, -1 */
+	int nfin;                             /* of them, those expected to end
+						 (end_us not NO_END) */
+	bool fast;                            /* count: nodes, passes: instant,
+						 not clu_plain_scan: the queue
+						 also by shape, first fit through
+						 an index (else every pass the
+						 reference's) */
+	struct pol_fitq fq;
 	int64_t *pc, *pm, *pg;                /* projection by node: milli-cores,
 						 MiB, milli-GPUs */
 	int64_t *lc, *lm, *lg;                /* the extra resources by node */
@@ -131,6 +150,9 @@ static void *easy_init(struct sim *s, const struct scn_policy *cfg)
 	for (size_t k = 0; k < ARRAY_LEN(arr); k++)
 		*arr[k] = xcalloc((size_t)(n ? n : 1), sizeof **arr[k]);
 	e->idle_head = -1;
+	e->fast = !clu_plain_scan && !e->pool && !e->events;
+	if (e->fast)
+		pol_fitq_init(&e->fq, s, &e->t);
 	return e;
 }
 
@@ -148,6 +170,8 @@ static void easy_arrived(void *st, struct sim *s, int job)
 		return;
 	}
 	pol_jobset_add(&e->q, job);
+	if (e->fast)
+		pol_fitq_add(&e->fq, sim_job(s, job), job);
 	e->nqueued++;
 }
 
@@ -156,6 +180,7 @@ static void run_remove(struct easy *e, int job)
 	int i = e->run_at[job];
 	if (i < 0)
 		return;
+	e->nfin -= e->run[i].end_us != NO_END;
 	e->run[i] = e->run[--e->nrun];
 	e->run_at[e->run[i].job] = i;
 	e->run_at[job] = -1;
@@ -164,8 +189,9 @@ static void run_remove(struct easy *e, int job)
 static void easy_finished(void *st, struct sim *s, int job)
 {
 	struct easy *e = st;
-	(void)s;
 	pol_jobset_remove(&e->q, job);
+	if (e->fast)
+		pol_fitq_remove(&e->fq, sim_job(s, job), job);
 	if (e->events && e->run_at[job] >= 0) { /* its end comes in its turn */
 		xgrow(&e->ends, &e->capends, e->nends + 1, sizeof *e->ends);
 		e->ends[e->nends++] = e->run[e->run_at[job]];
@@ -197,6 +223,8 @@ static void extra_undo(struct easy *e)
  * lm, lg); false if one does not fit. */
 static bool place_now(struct easy *e, const struct sim *s, const struct sim_job *j, bool extra)
 {
+	if (e->fast && !extra) /* the same first fit, through an index */
+		return pol_fitq_fits(&e->fq, s, j);
 	const struct clu *c = sim_cluster(s);
 	pol_tent_reset(&e->t);
 	for (int r = 0; r < j->shape->nroles; r++) {
@@ -278,15 +306,20 @@ static void launch(struct easy *e, struct sim *s, int job, bool backfill)
 		amt_add(&e->freev, job_want(j), -1);
 	pol_tent_launch(&e->t, s, job);
 	pol_jobset_remove(&e->q, job);
+	if (e->fast)
+		pol_fitq_remove(&e->fq, j, job);
 	if (e->run_at[job] < 0) {
 		xgrow(&e->run, &e->caprun, e->nrun + 1, sizeof *e->run);
 		e->run_at[job] = e->nrun++;
+	} else {
+		e->nfin -= e->run[e->run_at[job]].end_us != NO_END;
 	}
 	struct amt held = {0, 0, 0};
 	if (e->pool)
 		held = job_held(s, j);
 	e->run[e->run_at[job]] = (struct run){
 		job, add_sat(sim_now(s) + e->startup_us, estimate(e, s, j)), ++e->nlaunch, held};
+	e->nfin += e->run[e->run_at[job]].end_us != NO_END;
 	e->backfilled += backfill;
 }
 
@@ -326,6 +359,8 @@ static int64_t shadow(struct easy *e, struct sim *s, const struct sim_job *head)
 {
 	const struct clu *c = sim_cluster(s);
 	int64_t now = sim_now(s);
+	if (e->fast && !e->nfin)
+		return NO_END; /* no running job expected to end: no release */
 	pol_proj_free(c, e->pc, e->pm, e->pg);
 	struct run *order = xmalloc((size_t)(e->nrun ? e->nrun : 1) * sizeof *order);
 	if (e->nrun)
@@ -483,6 +518,27 @@ static void schedule_events(struct easy *e, struct sim *s)
 	e->narr = e->nends = 0;
 }
 
+/* The backfill when the head has no shadow time (no running job is
+ * expected to end): every job after the head is early, and starts if it
+ * fits now, anywhere; pol_fitq skips the tries that would fail again.
+ * Whether any started. */
+static bool backfill_now(struct easy *e, struct sim *s, int head)
+{
+	bool any = false;
+	pol_fitq_begin(&e->fq, pol_jobset_next(&e->q, head));
+	for (int job; (job = pol_fitq_next(&e->fq)) >= 0;) {
+		const struct sim_job *j = sim_job(s, job);
+		if (!pol_fitq_fits(&e->fq, s, j)) {
+			pol_fitq_failed(&e->fq, j, job);
+			continue;
+		}
+		launch(e, s, job, true);
+		pol_fitq_launched(&e->fq);
+		any = true;
+	}
+	return any;
+}
+
 static void easy_schedule(void *st, struct sim *s)
 {
 	struct easy *e = st;
@@ -510,7 +566,14 @@ static void easy_schedule(void *st, struct sim *s)
 		return;
 	int64_t now = sim_now(s), when = shadow(e, s, sim_job(s, head));
 	bool any = false;
-	for (int job = pol_jobset_next(&e->q, head); job >= 0;) {
+	int walk = pol_jobset_next(&e->q, head);
+	if (e->fast && when == NO_END) { /* every job early: it starts if it fits now */
+		any = backfill_now(e, s, head);
+		walk = -1;
+	}
+	/* fast: once no core is free no job fits now (each asks at least a
+	 * milli-core), and a try that fails changes nothing: stop there */
+	for (int job = walk; job >= 0 && (!e->fast || c->free_cores > 0);) {
 		int next = pol_jobset_next(&e->q, job);
 		const struct sim_job *j = sim_job(s, job);
 		/* by the shadow time by its estimate, anywhere it fits now; else
@@ -537,9 +600,11 @@ static void easy_schedule(void *st, struct sim *s)
  * by arrival (its other executors stay, expected to end as before). */
 static void easy_exec_lost(void *st, struct sim *s, int job, const struct sim_exec *x, int why)
 {
-	(void)s, (void)x, (void)why;
+	(void)x, (void)why;
 	struct easy *e = st;
 	pol_jobset_return(&e->q, job);
+	if (e->fast)
+		pol_fitq_add(&e->fq, sim_job(s, job), job);
 	e->nqueued++;
 }
 
@@ -549,6 +614,8 @@ static void easy_fini(void *st)
 	pol_jobset_free(&e->q);
 	pol_fits_free(&e->fits);
 	pol_tent_fini(&e->t);
+	if (e->fast)
+		pol_fitq_free(&e->fq);
 	free(e->run);
 	free(e->run_at);
 	free(e->arr);
