@@ -12,6 +12,7 @@
 
 #include "frag.h"
 #include "pol_common.h"
+#include "pol_top.h"
 #include "rng.h"
 #include "sim.h"
 #include "util.h"
@@ -44,6 +45,14 @@ struct pods {
 	int64_t *score; int *cand_gpu; int *cand; /* by candidate */
 	int *rank;            /* by node: its place in the seed's node order
 				 (ties node-order), NULL: ties uniform */
+	int *order;           /* by place: the node (with rank) */
+	uint64_t *inv;        /* by t = 1 .. nodes: pods_odd_inverse(t) (ties
+				 uniform, with the index) */
+	/* the index (below); ix false with clu_plain_scan */
+	bool ix;
+	struct cls **cls; int ncls, cap_cls, max_cls;
+	int *log; uint64_t log_mask, nlog; /* ring: nodes whose view changed */
+	uint64_t clu_seen;    /* cluster changes copied into log */
 };
 
 static const char *const tie_rules[] = {"node-order", "uniform", NULL};
@@ -148,12 +157,112 @@ static int best_fit_gpu(const struct pod_node *v, int m)
 	return best;
 }
 
+/* ---- the index ------------------------------------------------------- */
+
+/* Every candidate of an executor shape: its score where it is feasible
+ * (else POL_TOP_NONE) in a pol_top over the seed's node order (ties
+ * node-order) or the node ids (uniform), and the GPU a share would take
+ * there; current up to log entry `seen`.  A node's score depends only on
+ * its view (its free amounts less the job's tentative executors; for
+ * clustering its tags) and the shape, so a node is scored again only
+ * after its view changed: the cluster's change log, copied into the
+ * engine's own log with the tentative placements and the tags. */
+struct cls {
+	struct pod_req r;
+	struct pol_top top;
+	int *gpu;             /* by node: the share's GPU, -1 */
+	uint64_t seen;        /* log entries caught up with */
+};
+
+static bool req_eq(const struct pod_req *a, const struct pod_req *b)
+{
+	return a->cpu == b->cpu && a->mem == b->mem && a->k == b->k && a->m == b->m &&
+	       a->require == b->require && a->tag == b->tag;
+}
+
+/* Node `node`'s view changed. */
+static void note(struct pods *p, int node)
+{
+	if (p->ix)
+		p->log[p->nlog++ & p->log_mask] = node;
+}
+
+/* Copy the cluster's changes since the last call into the log (every
+ * node once when they are more than the nodes, or the cluster's log no
+ * longer holds them). */
+static void catch_up(struct pods *p)
+{
+	const struct clu *c = sim_cluster(p->s);
+	if (!clu_log_holds(c, p->clu_seen) || c->changes - p->clu_seen > (uint64_t)c->n)
+		for (int i = 0; i < c->n; i++)
+			note(p, i);
+	else
+		for (uint64_t q = p->clu_seen; q < c->changes; q++)
+			note(p, clu_log_node(c, q));
+	p->clu_seen = c->changes;
+}
+
+static bool is_share(const struct pod_req *r)
+{
+	return r->k == 1 && r->m < CLU_GPU_MILLI;
+}
+
+/* Score node `node` for class `c` from its view now. */
+static void rekey(struct pods *p, struct cls *c, int node)
+{
+	struct pod_node v;
+	view(p, node, &v);
+	int64_t key = POL_TOP_NONE;
+	int gpu = -1;
+	if (feasible(&v, &c->r)) {
+		key = p->rules->score(p, &v, &c->r, &gpu);
+		if (is_share(&c->r) && gpu < 0 && !p->rules->random_gpu)
+			gpu = best_fit_gpu(&v, c->r.m);
+	}
+	c->gpu[node] = gpu;
+	pol_top_set(&c->top, p->rank ? p->rank[node] : node, key);
+}
+
+/* The class of shape r, current; NULL when the engine already keeps
+ * max_cls others (the caller then scans).  A new one is scored on every
+ * node, O(nodes); then each call costs a score and O(log nodes) per log
+ * entry since its last call, or a full scoring when the ring no longer
+ * holds them all. */
+static struct cls *cls_of(struct pods *p, const struct pod_req *r)
+{
+	const struct clu *cl = sim_cluster(p->s);
+	catch_up(p);
+	struct cls *c = NULL;
+	for (int i = 0; i < p->ncls && !c; i++)
+		if (req_eq(&p->cls[i]->r, r))
+			c = p->cls[i];
+	if (!c) {
+		if (p->ncls >= p->max_cls)
+			return NULL;
+		c = xcalloc(1, sizeof *c);
+		c->r = *r;
+		pol_top_init(&c->top, cl->n);
+		c->gpu = xmalloc((size_t)(cl->n ? cl->n : 1) * sizeof *c->gpu);
+		c->seen = p->nlog - p->log_mask - 2; /* behind the ring: score all */
+		xgrow(&p->cls, &p->cap_cls, p->ncls + 1, sizeof *p->cls);
+		p->cls[p->ncls++] = c;
+	}
+	if (p->nlog - c->seen > p->log_mask + 1)
+		for (int i = 0; i < cl->n; i++)
+			rekey(p, c, i);
+	else
+		for (uint64_t q = c->seen; q < p->nlog; q++)
+			rekey(p, c, p->log[q & p->log_mask]);
+	c->seen = p->nlog;
+	return c;
+}
+
 /* ---- the decision ------------------------------------------------------ */
 
-/* Place one executor of role r of job `job` tentatively: the best node
- * (ties by the `ties` rule; random's a uniform draw, every node scoring
- * alike); false if none is feasible. */
-static bool place_one(struct pods *p, int job, int role, const struct pod_req *r)
+/* The scan (clu_plain_scan, or a shape past max_cls): view and score
+ * every node.  The node and a share's GPU into *node, *gpu; false if
+ * none is feasible. */
+static bool scan_choose(struct pods *p, const struct pod_req *r, int *node, int *gpu_out)
 {
 	const struct clu *c = sim_cluster(p->s);
 	int nc = 0;
@@ -164,7 +273,7 @@ static bool place_one(struct pods *p, int job, int role, const struct pod_req *r
 			continue;
 		int gpu = -1;
 		p->score[nc] = p->rules->score(p, &v, r, &gpu);
-		if (r->k == 1 && r->m < CLU_GPU_MILLI && gpu < 0) {
+		if (is_share(r) && gpu < 0) {
 			if (p->rules->random_gpu) {
 				int fit[CLU_MAX_GPUS], nf = 0;
 				for (int g = 0; g < v.g; g++)
@@ -202,12 +311,78 @@ static bool place_one(struct pods *p, int job, int role, const struct pod_req *r
 			if (p->score[i] == top && pods_draw(p, (uint64_t)++ntop) == 0)
 				pick = i;
 	}
-	int node = p->cand[pick];
+	*node = p->cand[pick];
+	*gpu_out = p->cand_gpu[pick];
+	return true;
+}
+
+uint64_t pods_odd_inverse(uint64_t t)
+{
+	uint64_t o = t >> __builtin_ctzll(t), inv = o;
+	for (int i = 0; i < 5; i++) /* o o = 1 mod 8; each step doubles the bits */
+		inv *= 2 - o * inv;
+	return inv;
+}
+
+/* The same choice through class c, drawing the same numbers.  The
+ * min-max rescale (bestfit) keeps the top: (s - lo) 100 / (hi - lo) is
+ * 100 exactly when s = hi.  Uniform ties: the scan's reservoir keeps the
+ * t-th top node when draw t - 1 (from the first) modulo t is 0, the last
+ * such t winning, so the pick is found from the last top node back,
+ * drawing only those numbers (half the top nodes on average: random's
+ * top is every feasible node, which bounds its cost), and the draw
+ * counter moves on by the top's count as the scan's did.  Random draws a
+ * share's GPU at every candidate first (every feasible node scores alike
+ * there: pod_rules.random_gpu), the pick's being draw pick. */
+static bool ix_choose(struct pods *p, struct cls *c, const struct pod_req *r, int *node,
+		      int *gpu)
+{
+	if (pol_top_key(&c->top) == POL_TOP_NONE)
+		return false;
+	if (p->rank) {
+		*node = p->order[pol_top_nth(&c->top, 0)];
+		*gpu = c->gpu[*node];
+		return true;
+	}
+	int ntop = pol_top_count(&c->top);
+	uint64_t base = p->draws;
+	bool gpu_draws = p->rules->random_gpu && is_share(r);
+	if (gpu_draws)
+		p->draws += (uint64_t)ntop;
+	int pick = ntop - 1;
+	while (pick > 0 && !pods_divides(rng_u64(p->key, p->draws + (uint64_t)pick),
+					 (uint64_t)pick + 1, p->inv[pick + 1]))
+		pick--;
+	p->draws += (uint64_t)ntop;
+	*node = pol_top_nth(&c->top, pick);
+	*gpu = c->gpu[*node];
+	if (gpu_draws) {
+		struct pod_node v;
+		int fit[CLU_MAX_GPUS], nf = 0;
+		view(p, *node, &v);
+		for (int g = 0; g < v.g; g++)
+			if (v.free[g] >= r->m)
+				fit[nf++] = g;
+		*gpu = fit[rng_u64(p->key, base + (uint64_t)pick) % (uint64_t)nf];
+	}
+	return true;
+}
+
+/* Place one executor of role r tentatively: the best node (ties by the
+ * `ties` rule; random's a uniform draw, every node scoring alike); false
+ * if none is feasible. */
+static bool place_one(struct pods *p, int role, const struct pod_req *r)
+{
+	int node, gpu;
+	struct cls *c = p->ix ? cls_of(p, r) : NULL;
+	if (!(c ? ix_choose(p, c, r, &node, &gpu) : scan_choose(p, r, &node, &gpu)))
+		return false;
+	struct pod_node v;
 	view(p, node, &v);
 	struct tent t = {.node = node, .role = role, .cpu = r->cpu, .mem = r->mem, .k = r->k,
 			 .m = r->m, .gpu = -1};
-	if (r->k == 1 && r->m < CLU_GPU_MILLI) {
-		t.gpu = p->cand_gpu[pick];
+	if (is_share(r)) {
+		t.gpu = gpu;
 	} else {
 		for (int g = 0, got = 0; g < v.g && got < r->k; g++) /* lowest-indexed free */
 			if (v.free[g] == CLU_GPU_MILLI) {
@@ -215,10 +390,18 @@ static bool place_one(struct pods *p, int job, int role, const struct pod_req *r
 				got++;
 			}
 	}
-	(void)job;
 	xgrow(&p->t, &p->cap_t, p->nt + 1, sizeof *p->t);
 	p->t[p->nt++] = t;
+	note(p, node);
 	return true;
+}
+
+/* The job's tentative executors are gone: their nodes' views change. */
+static void untent(struct pods *p)
+{
+	for (int i = 0; i < p->nt; i++)
+		note(p, p->t[i].node);
+	p->nt = 0;
 }
 
 /* Every executor job still wants, or none. */
@@ -233,8 +416,10 @@ static bool place_job(struct pods *p, int job)
 		struct pod_req q;
 		req_of(&j->shape->role[r], &q);
 		for (int k = j->live->granted[r]; k < j->shape->role[r].count; k++)
-			if (!place_one(p, job, r, &q))
+			if (!place_one(p, r, &q)) {
+				untent(p);
 				return false;
+			}
 	}
 	for (int i = 0; i < p->nt; i++) {
 		const struct tent *t = &p->t[i];
@@ -253,7 +438,7 @@ static bool place_job(struct pods *p, int job)
 		p->pl[p->npl] = (struct pl){t->node, tag, p->pl_head[job]};
 		p->pl_head[job] = p->npl++;
 	}
-	p->nt = 0;
+	untent(p);
 	return true;
 }
 
@@ -274,7 +459,7 @@ void pods_can_ever_place(const struct scn_policy *cfg, const struct scn *sc, int
  * its fork's selectHost keeps, among the top scores, the smallest name
  * (docs/policies/fgd-artifact.md §1-2): the same rule, a node order drawn
  * once, though not Go's stream draw for draw. */
-static int *node_order(const struct sim *s, int n)
+static int *node_order(const struct sim *s, int n, int **order_out)
 {
 	int *order = xmalloc((size_t)(n ? n : 1) * sizeof *order);
 	int *rank = xmalloc((size_t)(n ? n : 1) * sizeof *rank);
@@ -289,7 +474,7 @@ static int *node_order(const struct sim *s, int n)
 	}
 	for (int i = 0; i < n; i++)
 		rank[order[i]] = i;
-	free(order);
+	*order_out = order;
 	return rank;
 }
 
@@ -319,7 +504,20 @@ void *pods_init(struct sim *s, const struct scn_policy *cfg, const struct pod_ru
 	/* random has no `ties` (pods_no_params): its ties stay uniform */
 	const char *ties = pol_param_spec(ops, "ties") ? pol_param_value(ops, cfg, "ties") : NULL;
 	if (ties && strcmp(ties, "node-order") == 0)
-		p->rank = node_order(s, c->n);
+		p->rank = node_order(s, c->n, &p->order);
+	p->ix = !clu_plain_scan;
+	p->log_mask = 63;
+	while (p->log_mask + 1 < 4 * (uint64_t)c->n)
+		p->log_mask = 2 * p->log_mask + 1;
+	p->log = xmalloc((p->log_mask + 1) * sizeof *p->log);
+	p->clu_seen = c->changes;
+	/* a class holds ~28 bytes a node: 64 MiB of them at most, 32 always */
+	p->max_cls = (1 << 21) / nn > 32 ? (1 << 21) / nn : 32;
+	if (!p->rank) {
+		p->inv = xmalloc((size_t)(nn + 1) * sizeof *p->inv);
+		for (int t = 1; t <= nn; t++)
+			p->inv[t] = pods_odd_inverse((uint64_t)t);
+	}
 	if (rules->frag) /* fgd.md: the original pod list's */
 		frag_of_scenario(sim_scenario(s), &p->tw);
 	return p;
@@ -344,8 +542,10 @@ void pods_finished(void *st, struct sim *s, int job)
 	(void)s;
 	pol_jobset_remove(&p->q, job);
 	for (int i = p->pl_head[job]; i >= 0; i = p->pl[i].next)
-		if (p->pl[i].tag >= 0)
+		if (p->pl[i].tag >= 0) {
 			p->tags[(size_t)p->pl[i].node * POD_NTAGS + p->pl[i].tag]--;
+			note(p, p->pl[i].node);
+		}
 	p->pl_head[job] = -1; /* its entries stay in pl, unreferenced */
 }
 
@@ -371,6 +571,7 @@ void pods_exec_lost(void *st, struct sim *s, int job, const struct sim_exec *x, 
 		if (p->pl[i].node == x->node && p->pl[i].tag == tag) {
 			p->tags[(size_t)x->node * POD_NTAGS + p->pl[i].tag]--;
 			p->pl[i].tag = -1;
+			note(p, x->node);
 			break;
 		}
 	pol_jobset_return(&p->q, job);
@@ -385,6 +586,13 @@ void pods_fini(void *st)
 	free(p->pl_head), free(p->pl);
 	free(p->t);
 	free(p->score), free(p->cand_gpu), free(p->cand);
-	free(p->rank);
+	free(p->rank), free(p->order), free(p->inv);
+	for (int i = 0; i < p->ncls; i++) {
+		pol_top_free(&p->cls[i]->top);
+		free(p->cls[i]->gpu);
+		free(p->cls[i]);
+	}
+	free(p->cls);
+	free(p->log);
 	free(p);
 }
