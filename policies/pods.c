@@ -40,7 +40,9 @@ struct pods {
 	struct pl { int node, tag, next; } *pl; int npl, cap_pl; /* its executors'
 				 nodes and tags, a list per job (tag -1: counted out) */
 	struct tent *t; int nt, cap_t;
-	struct rng_key key;   /* the decision's */
+	struct rng_key key;   /* the decision's, made at its first draw */
+	bool keyed;           /* key made for the job being decided */
+	int key_job;          /* the job being decided */
 	uint64_t draws;
 	int64_t *score; int *cand_gpu; int *cand; /* by candidate */
 	int *rank;            /* by node: its place in the seed's node order
@@ -50,9 +52,16 @@ struct pods {
 				 uniform, with the index) */
 	/* the index (below); ix false with clu_plain_scan */
 	bool ix;
-	struct cls **cls; int ncls, cap_cls, max_cls;
+	struct cls **cls; int ncls, cap_cls; /* every shape asked for */
+	int nix, max_cls;     /* classes indexed, at most */
 	int *log; uint64_t log_mask, nlog; /* ring: nodes whose view changed */
 	uint64_t clu_seen;    /* cluster changes copied into log */
+	/* the waiting jobs by what they still want (below) */
+	struct seq **seqs; int nseqs, cap_seqs;
+	int *seq_of;          /* by job: its seq while waiting, -1 */
+	uint64_t pass, epoch; /* pods_schedule calls; launches and calls */
+	int fail_cls, fail_nt; /* place_job's failure: the shape, the job's
+				 executors then tentatively placed */
 };
 
 static const char *const tie_rules[] = {"node-order", "uniform", NULL};
@@ -77,9 +86,22 @@ int64_t pods_max_gpu(const struct pods *p)
 	return p->max_gpu;
 }
 
+/* The decision's key: the job's, made when first drawn from (node-order
+ * ties never draw). */
+static struct rng_key key_of(struct pods *p)
+{
+	if (!p->keyed) {
+		const struct sim_job *j = sim_job(p->s, p->key_job);
+		p->key = rng_key(sim_seed(p->s), 0, RNG_USER, POD_RNG, (uint32_t)p->key_job,
+				 (uint32_t)j->live->execs_live);
+		p->keyed = true;
+	}
+	return p->key;
+}
+
 uint64_t pods_draw(struct pods *p, uint64_t n)
 {
-	return n ? rng_u64(p->key, p->draws++) % n : 0;
+	return n ? rng_u64(key_of(p), p->draws++) % n : 0;
 }
 
 const int *pods_tags(const struct pods *p, int node)
@@ -169,8 +191,12 @@ static int best_fit_gpu(const struct pod_node *v, int m)
  * engine's own log with the tentative placements and the tags. */
 struct cls {
 	struct pod_req r;
-	struct pol_top top;
-	int *gpu;             /* by node: the share's GPU, -1 */
+	struct pol_top top;   /* (indexed: gpu not NULL) */
+	int *gpu;             /* by node: the share's GPU, -1; NULL until the
+				 class is first asked for, and past max_cls */
+	int64_t *room;        /* by node: executors of the shape its view
+				 holds one after the other (room_of) */
+	int64_t slots;        /* their sum */
 	uint64_t seen;        /* log entries caught up with */
 };
 
@@ -207,46 +233,88 @@ static bool is_share(const struct pod_req *r)
 	return r->k == 1 && r->m < CLU_GPU_MILLI;
 }
 
+/* How many executors of shape r a feasible node's view holds one after
+ * the other: the least of its CPU, memory and GPUs over the shape's.
+ * Placing one there, on any GPU that fits, takes exactly one from it
+ * (a share: one of floor(free / m) on its GPU; whole GPUs: k of the idle
+ * ones), and placing any executor takes none back, so a job wanting
+ * more executors of a shape than the nodes' sum cannot be placed. */
+static int64_t room_of(const struct pod_node *v, const struct pod_req *r)
+{
+	int64_t n = v->cpu / r->cpu;
+	if (r->mem > 0 && v->mem / r->mem < n)
+		n = v->mem / r->mem;
+	if (r->k) {
+		int64_t g = 0;
+		for (int i = 0; i < v->g; i++)
+			g += r->m < CLU_GPU_MILLI ? v->free[i] / r->m : v->free[i] == CLU_GPU_MILLI;
+		g = r->m < CLU_GPU_MILLI ? g : g / r->k;
+		n = g < n ? g : n;
+	}
+	return n;
+}
+
 /* Score node `node` for class `c` from its view now. */
 static void rekey(struct pods *p, struct cls *c, int node)
 {
 	struct pod_node v;
 	view(p, node, &v);
-	int64_t key = POL_TOP_NONE;
+	int64_t key = POL_TOP_NONE, room = 0;
 	int gpu = -1;
 	if (feasible(&v, &c->r)) {
+		room = room_of(&v, &c->r);
 		key = p->rules->score(p, &v, &c->r, &gpu);
 		if (is_share(&c->r) && gpu < 0 && !p->rules->random_gpu)
 			gpu = best_fit_gpu(&v, c->r.m);
 	}
 	c->gpu[node] = gpu;
+	c->slots += room - c->room[node];
+	c->room[node] = room;
 	pol_top_set(&c->top, p->rank ? p->rank[node] : node, key);
 }
 
-/* The class of shape r, current; NULL when the engine already keeps
- * max_cls others (the caller then scans).  A new one is scored on every
- * node, O(nodes); then each call costs a score and O(log nodes) per log
- * entry since its last call, or a full scoring when the ring no longer
- * holds them all. */
+static void cls_sync(struct pods *p, struct cls *c);
+
+/* Shape r's class (interned: every shape ever asked for has one). */
+static int intern(struct pods *p, const struct pod_req *r)
+{
+	for (int i = 0; i < p->ncls; i++)
+		if (req_eq(&p->cls[i]->r, r))
+			return i;
+	struct cls *c = xcalloc(1, sizeof *c);
+	c->r = *r;
+	xgrow(&p->cls, &p->cap_cls, p->ncls + 1, sizeof *p->cls);
+	p->cls[p->ncls++] = c;
+	return p->ncls - 1;
+}
+
+/* The class of shape r, its scores current; NULL when the engine already
+ * indexes max_cls others (the caller then scans).  Its first call scores
+ * every node, O(nodes); then each call costs a score and O(log nodes)
+ * per log entry since its last call, or a full scoring when the ring no
+ * longer holds them all. */
 static struct cls *cls_of(struct pods *p, const struct pod_req *r)
 {
 	const struct clu *cl = sim_cluster(p->s);
-	catch_up(p);
-	struct cls *c = NULL;
-	for (int i = 0; i < p->ncls && !c; i++)
-		if (req_eq(&p->cls[i]->r, r))
-			c = p->cls[i];
-	if (!c) {
-		if (p->ncls >= p->max_cls)
+	struct cls *c = p->cls[intern(p, r)];
+	if (!c->gpu) {
+		if (p->nix >= p->max_cls)
 			return NULL;
-		c = xcalloc(1, sizeof *c);
-		c->r = *r;
+		p->nix++;
 		pol_top_init(&c->top, cl->n);
 		c->gpu = xmalloc((size_t)(cl->n ? cl->n : 1) * sizeof *c->gpu);
+		c->room = xcalloc((size_t)(cl->n ? cl->n : 1), sizeof *c->room);
 		c->seen = p->nlog - p->log_mask - 2; /* behind the ring: score all */
-		xgrow(&p->cls, &p->cap_cls, p->ncls + 1, sizeof *p->cls);
-		p->cls[p->ncls++] = c;
 	}
+	cls_sync(p, c);
+	return c;
+}
+
+/* Bring indexed class c up to the log. */
+static void cls_sync(struct pods *p, struct cls *c)
+{
+	const struct clu *cl = sim_cluster(p->s);
+	catch_up(p);
 	if (p->nlog - c->seen > p->log_mask + 1)
 		for (int i = 0; i < cl->n; i++)
 			rekey(p, c, i);
@@ -254,7 +322,6 @@ static struct cls *cls_of(struct pods *p, const struct pod_req *r)
 		for (uint64_t q = c->seen; q < p->nlog; q++)
 			rekey(p, c, p->log[q & p->log_mask]);
 	c->seen = p->nlog;
-	return c;
 }
 
 /* ---- the decision ------------------------------------------------------ */
@@ -350,7 +417,8 @@ static bool ix_choose(struct pods *p, struct cls *c, const struct pod_req *r, in
 	if (gpu_draws)
 		p->draws += (uint64_t)ntop;
 	int pick = ntop - 1;
-	while (pick > 0 && !pods_divides(rng_u64(p->key, p->draws + (uint64_t)pick),
+	struct rng_key key = key_of(p);
+	while (pick > 0 && !pods_divides(rng_u64(key, p->draws + (uint64_t)pick),
 					 (uint64_t)pick + 1, p->inv[pick + 1]))
 		pick--;
 	p->draws += (uint64_t)ntop;
@@ -363,7 +431,7 @@ static bool ix_choose(struct pods *p, struct cls *c, const struct pod_req *r, in
 		for (int g = 0; g < v.g; g++)
 			if (v.free[g] >= r->m)
 				fit[nf++] = g;
-		*gpu = fit[rng_u64(p->key, base + (uint64_t)pick) % (uint64_t)nf];
+		*gpu = fit[rng_u64(key, base + (uint64_t)pick) % (uint64_t)nf];
 	}
 	return true;
 }
@@ -409,14 +477,16 @@ static bool place_job(struct pods *p, int job)
 {
 	const struct sim_job *j = sim_job(p->s, job);
 	p->nt = 0;
-	p->key = rng_key(sim_seed(p->s), 0, RNG_USER, POD_RNG, (uint32_t)job,
-			 (uint32_t)j->live->execs_live);
+	p->key_job = job;
+	p->keyed = false;
 	p->draws = 0;
 	for (int r = 0; r < j->shape->nroles; r++) {
 		struct pod_req q;
 		req_of(&j->shape->role[r], &q);
 		for (int k = j->live->granted[r]; k < j->shape->role[r].count; k++)
 			if (!place_one(p, r, &q)) {
+				p->fail_cls = p->ix ? intern(p, &q) : -1;
+				p->fail_nt = p->nt;
 				untent(p);
 				return false;
 			}
@@ -440,6 +510,152 @@ static bool place_job(struct pods *p, int job)
 	}
 	untent(p);
 	return true;
+}
+
+/* ---- the waiting jobs ------------------------------------------------- */
+
+/* A pass tries every waiting job in arrival order; most fail when the
+ * queue is long, and two facts let the index skip them without changing
+ * a decision.  Within a pass resources are only taken (launches), and a
+ * job that fails has no effect (its key and draws are its own, its
+ * tentative executors go).  (1) A shape that fits no node with nothing
+ * tentative will fit none for the rest of the pass: every job still
+ * wanting it fails.  (2) Under node-order ties a decision draws nothing,
+ * so a job's outcome depends only on the cluster, the tags and what it
+ * wants: after one fails, every job wanting the same executors fails
+ * until the next launch.  (3) below, under any tie rule.  So the waiting jobs are kept by what they want
+ * (a seq: the shapes and counts, role by role) and a pass visits, in
+ * arrival order, only the jobs of the seqs not ruled out. */
+struct seq {
+	int n;                /* roles wanting executors; -1: the seq of jobs
+				 past POD_MAX_SEQS, never ruled out */
+	int *cls, *cnt;       /* by one: the class, executors wanted */
+	struct pol_jobset q;  /* its waiting jobs */
+	uint64_t dead;        /* pass in which one of its shapes fit nowhere */
+	uint64_t failed;      /* epoch in which one of its jobs failed */
+};
+
+/* Seqs kept at most (each holds a bit per job): past them, the jobs are
+ * in one seq tried as the scan does. */
+#define POD_MAX_SEQS 256
+
+static struct seq *seq_new(struct pods *p, int n)
+{
+	struct seq *q = xcalloc(1, sizeof *q);
+	q->n = n;
+	q->cls = xmalloc((size_t)(n > 0 ? n : 1) * sizeof *q->cls);
+	q->cnt = xmalloc((size_t)(n > 0 ? n : 1) * sizeof *q->cnt);
+	pol_jobset_init(&q->q, sim_njobs(p->s));
+	xgrow(&p->seqs, &p->cap_seqs, p->nseqs + 1, sizeof *p->seqs);
+	p->seqs[p->nseqs++] = q;
+	return q;
+}
+
+/* Queue waiting job `job` in the seq of what it wants now. */
+static void seq_add(struct pods *p, int job)
+{
+	const struct sim_job *j = sim_job(p->s, job);
+	enum { ROLES = sizeof j->shape->role / sizeof j->shape->role[0] };
+	int n = 0, cls[ROLES], cnt[ROLES];
+	for (int r = 0; r < j->shape->nroles; r++) {
+		int want = j->shape->role[r].count - j->live->granted[r];
+		if (want <= 0)
+			continue;
+		struct pod_req q;
+		req_of(&j->shape->role[r], &q);
+		cls[n] = intern(p, &q);
+		cnt[n++] = want;
+	}
+	int at = -1;
+	for (int i = 0; i < p->nseqs && at < 0; i++) {
+		const struct seq *q = p->seqs[i];
+		if (q->n == n && !memcmp(q->cls, cls, (size_t)n * sizeof *cls) &&
+		    !memcmp(q->cnt, cnt, (size_t)n * sizeof *cnt))
+			at = i;
+	}
+	if (at < 0 && p->nseqs < POD_MAX_SEQS - 1) {
+		struct seq *q = seq_new(p, n);
+		memcpy(q->cls, cls, (size_t)n * sizeof *cls);
+		memcpy(q->cnt, cnt, (size_t)n * sizeof *cnt);
+		at = p->nseqs - 1;
+	}
+	for (int i = 0; i < p->nseqs && at < 0; i++)
+		if (p->seqs[i]->n < 0)
+			at = i;
+	if (at < 0) {
+		seq_new(p, -1);
+		at = p->nseqs - 1;
+	}
+	pol_jobset_return(&p->seqs[at]->q, job);
+	p->seq_of[job] = at;
+}
+
+static void seq_remove(struct pods *p, int job)
+{
+	if (p->seq_of[job] >= 0)
+		pol_jobset_remove(&p->seqs[p->seq_of[job]]->q, job);
+	p->seq_of[job] = -1;
+}
+
+/* (3) Whether seq q may fit: no indexed shape of it is wanted more times
+ * than the nodes have room for (room_of; at the start of a job, nothing
+ * tentative).  Room only shrinks within a pass, so a seq that may not
+ * fit stays out of it. */
+static bool seq_may_fit(struct pods *p, const struct seq *q)
+{
+	for (int k = 0; k < q->n; k++) {
+		struct cls *c = p->cls[q->cls[k]];
+		if (!c->gpu)
+			continue;
+		int64_t want = 0;
+		for (int i = 0; i < q->n; i++)
+			want += q->cls[i] == q->cls[k] ? q->cnt[i] : 0;
+		cls_sync(p, c);
+		if (c->slots < want)
+			return false;
+	}
+	return true;
+}
+
+/* A pass through the seqs: the first waiting job in arrival order of a
+ * seq not ruled out, O(seqs) each. */
+static void schedule_ix(struct pods *p)
+{
+	p->pass++;
+	p->epoch++;
+	for (int pos = -1;;) {
+		int job = -1;
+		struct seq *at = NULL;
+		for (int i = 0; i < p->nseqs; i++) {
+			struct seq *q = p->seqs[i];
+			if (q->dead == p->pass || q->failed == p->epoch)
+				continue;
+			int k = pol_jobset_next(&q->q, pos);
+			if (k >= 0 && !seq_may_fit(p, q)) {
+				q->dead = p->pass;
+				continue;
+			}
+			if (k >= 0 && (job < 0 || k < job))
+				job = k, at = q;
+		}
+		if (job < 0)
+			return;
+		pos = job;
+		if (place_job(p, job)) {
+			pol_jobset_remove(&p->q, job);
+			seq_remove(p, job);
+			p->epoch++;
+		} else if (at->n >= 0 && !p->fail_nt) { /* (1) */
+			for (int i = 0; i < p->nseqs; i++) {
+				struct seq *q = p->seqs[i];
+				for (int k = 0; k < q->n; k++)
+					if (q->cls[k] == p->fail_cls)
+						q->dead = p->pass;
+			}
+		} else if (at->n >= 0 && p->rank) { /* (2) */
+			at->failed = p->epoch;
+		}
+	}
 }
 
 /* ---- hooks ------------------------------------------------------------ */
@@ -506,6 +722,9 @@ void *pods_init(struct sim *s, const struct scn_policy *cfg, const struct pod_ru
 	if (ties && strcmp(ties, "node-order") == 0)
 		p->rank = node_order(s, c->n, &p->order);
 	p->ix = !clu_plain_scan;
+	p->seq_of = xmalloc((size_t)nj * sizeof *p->seq_of);
+	for (int i = 0; i < nj; i++)
+		p->seq_of[i] = -1;
 	p->log_mask = 63;
 	while (p->log_mask + 1 < 4 * (uint64_t)c->n)
 		p->log_mask = 2 * p->log_mask + 1;
@@ -534,6 +753,8 @@ void pods_arrived(void *st, struct sim *s, int job)
 		return;
 	}
 	pol_jobset_add(&p->q, job);
+	if (p->ix)
+		seq_add(p, job);
 }
 
 void pods_finished(void *st, struct sim *s, int job)
@@ -541,6 +762,8 @@ void pods_finished(void *st, struct sim *s, int job)
 	struct pods *p = st;
 	(void)s;
 	pol_jobset_remove(&p->q, job);
+	if (p->ix)
+		seq_remove(p, job);
 	for (int i = p->pl_head[job]; i >= 0; i = p->pl[i].next)
 		if (p->pl[i].tag >= 0) {
 			p->tags[(size_t)p->pl[i].node * POD_NTAGS + p->pl[i].tag]--;
@@ -553,6 +776,10 @@ void pods_schedule(void *st, struct sim *s)
 {
 	struct pods *p = st;
 	(void)s;
+	if (p->ix) {
+		schedule_ix(p);
+		return;
+	}
 	for (int job = pol_jobset_first(&p->q); job >= 0;) {
 		int next = pol_jobset_next(&p->q, job);
 		if (place_job(p, job))
@@ -575,6 +802,10 @@ void pods_exec_lost(void *st, struct sim *s, int job, const struct sim_exec *x, 
 			break;
 		}
 	pol_jobset_return(&p->q, job);
+	if (p->ix) { /* it wants more than it did */
+		seq_remove(p, job);
+		seq_add(p, job);
+	}
 }
 
 void pods_fini(void *st)
@@ -588,11 +819,18 @@ void pods_fini(void *st)
 	free(p->score), free(p->cand_gpu), free(p->cand);
 	free(p->rank), free(p->order), free(p->inv);
 	for (int i = 0; i < p->ncls; i++) {
-		pol_top_free(&p->cls[i]->top);
-		free(p->cls[i]->gpu);
+		if (p->cls[i]->gpu)
+			pol_top_free(&p->cls[i]->top);
+		free(p->cls[i]->gpu), free(p->cls[i]->room);
 		free(p->cls[i]);
 	}
 	free(p->cls);
+	for (int i = 0; i < p->nseqs; i++) {
+		pol_jobset_free(&p->seqs[i]->q);
+		free(p->seqs[i]->cls), free(p->seqs[i]->cnt);
+		free(p->seqs[i]);
+	}
+	free(p->seqs), free(p->seq_of);
 	free(p->log);
 	free(p);
 }
