@@ -1,8 +1,21 @@
 /* pods.c - the engine of the FGD study's policies (pods.h).
  *
- * Cost per decision: O(nodes x GPUs) to view and score every node, the
- * score's own cost aside (fgd's is O(GPUs x shapes x GPUs) a node); a
- * waiting job is tried again at every decision (docs/policies/fgd.md).
+ * Cost per decision (docs/policies/fgd.md, "Cost"): a node is scored
+ * again only when its view changed (the cluster's change log, the job's
+ * tentative executors, clustering's tags), once per executor shape asked
+ * for since: O(s x (score + log nodes)) per node changed, s the shapes
+ * the waiting jobs want (max_cls indexed at most; past them a shape is
+ * scanned as below), a score O(GPUs) (fgd's O(GPUs x target shapes x
+ * GPUs)).  Then an executor's node costs O(1) under node-order ties and
+ * O(log nodes + d) under uniform ties and random, d the draws the scan's
+ * reservoir would have made that decide the pick: from the last top node
+ * back, half the top nodes on average (random's top is every feasible
+ * node, so random is O(feasible nodes) a pod by design: measured, one
+ * pol_top_nth and a hash a node).  A pass over the queue visits only the
+ * jobs that may fit (the seqs, below): O(seqs) a job visited.  With
+ * clu_plain_scan, the scan the policies' docs describe: every node
+ * viewed and scored for every executor, O(nodes x (GPUs + score)), and
+ * every waiting job tried at every decision.
  */
 #include "pods.h"
 
@@ -523,9 +536,11 @@ static bool place_job(struct pods *p, int job)
  * wanting it fails.  (2) Under node-order ties a decision draws nothing,
  * so a job's outcome depends only on the cluster, the tags and what it
  * wants: after one fails, every job wanting the same executors fails
- * until the next launch.  (3) below, under any tie rule.  So the waiting jobs are kept by what they want
- * (a seq: the shapes and counts, role by role) and a pass visits, in
- * arrival order, only the jobs of the seqs not ruled out. */
+ * until the next launch.  (3) A job wanting more executors of a shape
+ * than the nodes have room for fails (seq_may_fit), under any tie rule.
+ * So the waiting jobs are kept by what they want (a seq: the shapes and
+ * counts, role by role) and a pass visits, in arrival order, only the
+ * jobs of the seqs not ruled out. */
 struct seq {
 	int n;                /* roles wanting executors; -1: the seq of jobs
 				 past POD_MAX_SEQS, never ruled out */

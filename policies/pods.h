@@ -57,7 +57,9 @@ typedef int64_t pod_score_fn(struct pods *p, const struct pod_node *v, const str
 struct pod_rules {
 	pod_score_fn *score;
 	bool normalize;       /* rescale the candidates' scores to 0..100 (bestfit) */
-	bool random_gpu;      /* a share on a random fitting GPU (random), else best fit */
+	bool random_gpu;      /* a share on a random fitting GPU (random), else
+				 best fit; every feasible node must then score
+				 alike (the index draws as if so) */
 	bool frag;            /* build the target workload (fgd) */
 };
 

@@ -40,6 +40,7 @@ static const struct {
 	{"importers", test_suite_importers},
 	{"cli", test_suite_cli},
 	{"catalogue", test_suite_catalogue},
+	{"fgd_speed", test_suite_fgd_speed},
 	{"report", test_suite_report},
 	{"gang", test_suite_gang},
 	{"layers", test_suite_layers},
