@@ -2,7 +2,8 @@
  * §4): leftover L = 0.5 (free CPU - CPU) / MaxCPU + 0.5 (free GPU - k m) /
  * MaxGPU, score floor(100 (1 - L)), rescaled over the candidates to
  * 0..100 in integers; a share by best fit (docs/policies/fgd.md).  The
- * engine: pods.c. */
+ * engine, and the cost per decision: pods.c; its rescale keeps the top
+ * (pods.c, ix_choose). */
 #include <math.h>
 
 #include "pol_common.h"

@@ -3,7 +3,8 @@
  * 1000) or "k-gpu"; base floor(25 (MaxGPU - free GPU) / MaxGPU), + 75 on
  * a node hosting only pods of its tag, + 50 its tag and others, + 25 no
  * GPU pod, + 0 only others.  CPU-only pods score 0 everywhere; a share by
- * best fit (docs/policies/fgd.md).  The engine: pods.c. */
+ * best fit (docs/policies/fgd.md).
+ * The engine, and the cost per decision: pods.c. */
 #include "pol_common.h"
 #include "pods.h"
 

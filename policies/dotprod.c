@@ -2,7 +2,8 @@
  * flags -dimext merge -norm max; ../shared/reference/fgd.md §4): node
  * vector (free CPU / MaxCPU, free GPU / MaxGPU), pod vector (CPU / MaxCPU,
  * k m / MaxGPU), score floor(100 (1 - a.d / 2)): the smallest product
- * wins; a share by best fit (docs/policies/fgd.md).  The engine: pods.c. */
+ * wins; a share by best fit (docs/policies/fgd.md).
+ * The engine, and the cost per decision: pods.c. */
 #include <math.h>
 
 #include "pol_common.h"

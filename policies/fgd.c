@@ -2,7 +2,8 @@
  * ../shared/reference/fgd.md §3): each pod on the node, and a share on
  * the GPU, that increases the node's fragmentation against the target
  * workload least; score floor(100 sigmoid(gain / 1000)), gain = F(n) -
- * F(n') in milli-GPUs (docs/policies/fgd.md).  The engine: pods.c. */
+ * F(n') in milli-GPUs (docs/policies/fgd.md).
+ * The engine, and the cost per decision: pods.c. */
 #include <math.h>
 
 #include "pol_common.h"

@@ -5,7 +5,8 @@
  * used and the pod needs j >= 1 free GPUs (max(50 - j, 33)); else every
  * GPU is free, G of them (max(33 - G, G)).  CPU-only pods score 0
  * everywhere (a random feasible node); a share by best fit
- * (docs/policies/fgd.md).  The engine: pods.c. */
+ * (docs/policies/fgd.md).
+ * The engine, and the cost per decision: pods.c. */
 #include <stdlib.h>
 
 #include "pol_common.h"

@@ -1,8 +1,21 @@
 /* pods.c - the engine of the FGD study's policies (pods.h).
  *
- * Cost per decision: O(nodes x GPUs) to view and score every node, the
- * score's own cost aside (fgd's is O(GPUs x shapes x GPUs) a node); a
- * waiting job is tried again at every decision (docs/policies/fgd.md).
+ * Cost per decision (docs/policies/fgd.md, "Cost"): a node is scored
+ * again only when its view changed (the cluster's change log, the job's
+ * tentative executors, clustering's tags), once per executor shape asked
+ * for since: O(s x (score + log nodes)) per node changed, s the shapes
+ * the waiting jobs want (max_cls indexed at most; past them a shape is
+ * scanned as below), a score O(GPUs) (fgd's O(GPUs x target shapes x
+ * GPUs)).  Then an executor's node costs O(1) under node-order ties and
+ * O(log nodes + d) under uniform ties and random, d the draws the scan's
+ * reservoir would have made that decide the pick: from the last top node
+ * back, half the top nodes on average (random's top is every feasible
+ * node, so random is O(feasible nodes) a pod by design: measured, one
+ * pol_top_nth and a hash a node).  A pass over the queue visits only the
+ * jobs that may fit (the seqs, below): O(seqs) a job visited.  With
+ * clu_plain_scan, the scan the policies' docs describe: every node
+ * viewed and scored for every executor, O(nodes x (GPUs + score)), and
+ * every waiting job tried at every decision.
  */
 #include "pods.h"
 
@@ -12,6 +25,7 @@
 
 #include "frag.h"
 #include "pol_common.h"
+#include "pol_top.h"
 #include "rng.h"
 #include "sim.h"
 #include "util.h"
@@ -39,11 +53,28 @@ struct pods {
 	struct pl { int node, tag, next; } *pl; int npl, cap_pl; /* its executors'
 				 nodes and tags, a list per job (tag -1: counted out) */
 	struct tent *t; int nt, cap_t;
-	struct rng_key key;   /* the decision's */
+	struct rng_key key;   /* the decision's, made at its first draw */
+	bool keyed;           /* key made for the job being decided */
+	int key_job;          /* the job being decided */
 	uint64_t draws;
 	int64_t *score; int *cand_gpu; int *cand; /* by candidate */
 	int *rank;            /* by node: its place in the seed's node order
 				 (ties node-order), NULL: ties uniform */
+	int *order;           /* by place: the node (with rank) */
+	uint64_t *inv;        /* by t = 1 .. nodes: pods_odd_inverse(t) (ties
+				 uniform, with the index) */
+	/* the index (below); ix false with clu_plain_scan */
+	bool ix;
+	struct cls **cls; int ncls, cap_cls; /* every shape asked for */
+	int nix, max_cls;     /* classes indexed, at most */
+	int *log; uint64_t log_mask, nlog; /* ring: nodes whose view changed */
+	uint64_t clu_seen;    /* cluster changes copied into log */
+	/* the waiting jobs by what they still want (below) */
+	struct seq **seqs; int nseqs, cap_seqs;
+	int *seq_of;          /* by job: its seq while waiting, -1 */
+	uint64_t pass, epoch; /* pods_schedule calls; launches and calls */
+	int fail_cls, fail_nt; /* place_job's failure: the shape, the job's
+				 executors then tentatively placed */
 };
 
 static const char *const tie_rules[] = {"node-order", "uniform", NULL};
@@ -68,9 +99,22 @@ int64_t pods_max_gpu(const struct pods *p)
 	return p->max_gpu;
 }
 
+/* The decision's key: the job's, made when first drawn from (node-order
+ * ties never draw). */
+static struct rng_key key_of(struct pods *p)
+{
+	if (!p->keyed) {
+		const struct sim_job *j = sim_job(p->s, p->key_job);
+		p->key = rng_key(sim_seed(p->s), 0, RNG_USER, POD_RNG, (uint32_t)p->key_job,
+				 (uint32_t)j->live->execs_live);
+		p->keyed = true;
+	}
+	return p->key;
+}
+
 uint64_t pods_draw(struct pods *p, uint64_t n)
 {
-	return n ? rng_u64(p->key, p->draws++) % n : 0;
+	return n ? rng_u64(key_of(p), p->draws++) % n : 0;
 }
 
 const int *pods_tags(const struct pods *p, int node)
@@ -148,12 +192,157 @@ static int best_fit_gpu(const struct pod_node *v, int m)
 	return best;
 }
 
+/* ---- the index ------------------------------------------------------- */
+
+/* Every candidate of an executor shape: its score where it is feasible
+ * (else POL_TOP_NONE) in a pol_top over the seed's node order (ties
+ * node-order) or the node ids (uniform), and the GPU a share would take
+ * there; current up to log entry `seen`.  A node's score depends only on
+ * its view (its free amounts less the job's tentative executors; for
+ * clustering its tags) and the shape, so a node is scored again only
+ * after its view changed: the cluster's change log, copied into the
+ * engine's own log with the tentative placements and the tags. */
+struct cls {
+	struct pod_req r;
+	struct pol_top top;   /* (indexed: gpu not NULL) */
+	int *gpu;             /* by node: the share's GPU, -1; NULL until the
+				 class is first asked for, and past max_cls */
+	int64_t *room;        /* by node: executors of the shape its view
+				 holds one after the other (room_of) */
+	int64_t slots;        /* their sum */
+	uint64_t seen;        /* log entries caught up with */
+};
+
+static bool req_eq(const struct pod_req *a, const struct pod_req *b)
+{
+	return a->cpu == b->cpu && a->mem == b->mem && a->k == b->k && a->m == b->m &&
+	       a->require == b->require && a->tag == b->tag;
+}
+
+/* Node `node`'s view changed. */
+static void note(struct pods *p, int node)
+{
+	if (p->ix)
+		p->log[p->nlog++ & p->log_mask] = node;
+}
+
+/* Copy the cluster's changes since the last call into the log (every
+ * node once when they are more than the nodes, or the cluster's log no
+ * longer holds them). */
+static void catch_up(struct pods *p)
+{
+	const struct clu *c = sim_cluster(p->s);
+	if (!clu_log_holds(c, p->clu_seen) || c->changes - p->clu_seen > (uint64_t)c->n)
+		for (int i = 0; i < c->n; i++)
+			note(p, i);
+	else
+		for (uint64_t q = p->clu_seen; q < c->changes; q++)
+			note(p, clu_log_node(c, q));
+	p->clu_seen = c->changes;
+}
+
+static bool is_share(const struct pod_req *r)
+{
+	return r->k == 1 && r->m < CLU_GPU_MILLI;
+}
+
+/* How many executors of shape r a feasible node's view holds one after
+ * the other: the least of its CPU, memory and GPUs over the shape's.
+ * Placing one there, on any GPU that fits, takes exactly one from it
+ * (a share: one of floor(free / m) on its GPU; whole GPUs: k of the idle
+ * ones), and placing any executor takes none back, so a job wanting
+ * more executors of a shape than the nodes' sum cannot be placed. */
+static int64_t room_of(const struct pod_node *v, const struct pod_req *r)
+{
+	int64_t n = v->cpu / r->cpu;
+	if (r->mem > 0 && v->mem / r->mem < n)
+		n = v->mem / r->mem;
+	if (r->k) {
+		int64_t g = 0;
+		for (int i = 0; i < v->g; i++)
+			g += r->m < CLU_GPU_MILLI ? v->free[i] / r->m : v->free[i] == CLU_GPU_MILLI;
+		g = r->m < CLU_GPU_MILLI ? g : g / r->k;
+		n = g < n ? g : n;
+	}
+	return n;
+}
+
+/* Score node `node` for class `c` from its view now. */
+static void rekey(struct pods *p, struct cls *c, int node)
+{
+	struct pod_node v;
+	view(p, node, &v);
+	int64_t key = POL_TOP_NONE, room = 0;
+	int gpu = -1;
+	if (feasible(&v, &c->r)) {
+		room = room_of(&v, &c->r);
+		key = p->rules->score(p, &v, &c->r, &gpu);
+		if (is_share(&c->r) && gpu < 0 && !p->rules->random_gpu)
+			gpu = best_fit_gpu(&v, c->r.m);
+	}
+	c->gpu[node] = gpu;
+	c->slots += room - c->room[node];
+	c->room[node] = room;
+	pol_top_set(&c->top, p->rank ? p->rank[node] : node, key);
+}
+
+static void cls_sync(struct pods *p, struct cls *c);
+
+/* Shape r's class (interned: every shape ever asked for has one). */
+static int intern(struct pods *p, const struct pod_req *r)
+{
+	for (int i = 0; i < p->ncls; i++)
+		if (req_eq(&p->cls[i]->r, r))
+			return i;
+	struct cls *c = xcalloc(1, sizeof *c);
+	c->r = *r;
+	xgrow(&p->cls, &p->cap_cls, p->ncls + 1, sizeof *p->cls);
+	p->cls[p->ncls++] = c;
+	return p->ncls - 1;
+}
+
+/* The class of shape r, its scores current; NULL when the engine already
+ * indexes max_cls others (the caller then scans).  Its first call scores
+ * every node, O(nodes); then each call costs a score and O(log nodes)
+ * per log entry since its last call, or a full scoring when the ring no
+ * longer holds them all. */
+static struct cls *cls_of(struct pods *p, const struct pod_req *r)
+{
+	const struct clu *cl = sim_cluster(p->s);
+	struct cls *c = p->cls[intern(p, r)];
+	if (!c->gpu) {
+		if (p->nix >= p->max_cls)
+			return NULL;
+		p->nix++;
+		pol_top_init(&c->top, cl->n);
+		c->gpu = xmalloc((size_t)(cl->n ? cl->n : 1) * sizeof *c->gpu);
+		c->room = xcalloc((size_t)(cl->n ? cl->n : 1), sizeof *c->room);
+		c->seen = p->nlog - p->log_mask - 2; /* behind the ring: score all */
+	}
+	cls_sync(p, c);
+	return c;
+}
+
+/* Bring indexed class c up to the log. */
+static void cls_sync(struct pods *p, struct cls *c)
+{
+	const struct clu *cl = sim_cluster(p->s);
+	catch_up(p);
+	if (p->nlog - c->seen > p->log_mask + 1)
+		for (int i = 0; i < cl->n; i++)
+			rekey(p, c, i);
+	else
+		for (uint64_t q = c->seen; q < p->nlog; q++)
+			rekey(p, c, p->log[q & p->log_mask]);
+	c->seen = p->nlog;
+}
+
 /* ---- the decision ------------------------------------------------------ */
 
-/* Place one executor of role r of job `job` tentatively: the best node
- * (ties by the `ties` rule; random's a uniform draw, every node scoring
- * alike); false if none is feasible. */
-static bool place_one(struct pods *p, int job, int role, const struct pod_req *r)
+/* The scan (clu_plain_scan, or a shape past max_cls): view and score
+ * every node.  The node and a share's GPU into *node, *gpu; false if
+ * none is feasible. */
+static bool scan_choose(struct pods *p, const struct pod_req *r, int *node, int *gpu_out)
 {
 	const struct clu *c = sim_cluster(p->s);
 	int nc = 0;
@@ -164,7 +353,7 @@ static bool place_one(struct pods *p, int job, int role, const struct pod_req *r
 			continue;
 		int gpu = -1;
 		p->score[nc] = p->rules->score(p, &v, r, &gpu);
-		if (r->k == 1 && r->m < CLU_GPU_MILLI && gpu < 0) {
+		if (is_share(r) && gpu < 0) {
 			if (p->rules->random_gpu) {
 				int fit[CLU_MAX_GPUS], nf = 0;
 				for (int g = 0; g < v.g; g++)
@@ -202,12 +391,79 @@ static bool place_one(struct pods *p, int job, int role, const struct pod_req *r
 			if (p->score[i] == top && pods_draw(p, (uint64_t)++ntop) == 0)
 				pick = i;
 	}
-	int node = p->cand[pick];
+	*node = p->cand[pick];
+	*gpu_out = p->cand_gpu[pick];
+	return true;
+}
+
+uint64_t pods_odd_inverse(uint64_t t)
+{
+	uint64_t o = t >> __builtin_ctzll(t), inv = o;
+	for (int i = 0; i < 5; i++) /* o o = 1 mod 8; each step doubles the bits */
+		inv *= 2 - o * inv;
+	return inv;
+}
+
+/* The same choice through class c, drawing the same numbers.  The
+ * min-max rescale (bestfit) keeps the top: (s - lo) 100 / (hi - lo) is
+ * 100 exactly when s = hi.  Uniform ties: the scan's reservoir keeps the
+ * t-th top node when draw t - 1 (from the first) modulo t is 0, the last
+ * such t winning, so the pick is found from the last top node back,
+ * drawing only those numbers (half the top nodes on average: random's
+ * top is every feasible node, which bounds its cost), and the draw
+ * counter moves on by the top's count as the scan's did.  Random draws a
+ * share's GPU at every candidate first (every feasible node scores alike
+ * there: pod_rules.random_gpu), the pick's being draw pick. */
+static bool ix_choose(struct pods *p, struct cls *c, const struct pod_req *r, int *node,
+		      int *gpu)
+{
+	if (pol_top_key(&c->top) == POL_TOP_NONE)
+		return false;
+	if (p->rank) {
+		*node = p->order[pol_top_nth(&c->top, 0)];
+		*gpu = c->gpu[*node];
+		return true;
+	}
+	int ntop = pol_top_count(&c->top);
+	uint64_t base = p->draws;
+	bool gpu_draws = p->rules->random_gpu && is_share(r);
+	if (gpu_draws)
+		p->draws += (uint64_t)ntop;
+	int pick = ntop - 1;
+	struct rng_key key = key_of(p);
+	while (pick > 0 && !pods_divides(rng_u64(key, p->draws + (uint64_t)pick),
+					 (uint64_t)pick + 1, p->inv[pick + 1]))
+		pick--;
+	p->draws += (uint64_t)ntop;
+	*node = pol_top_nth(&c->top, pick);
+	*gpu = c->gpu[*node];
+	if (gpu_draws) {
+		struct pod_node v;
+		int fit[CLU_MAX_GPUS], nf = 0;
+		view(p, *node, &v);
+		for (int g = 0; g < v.g; g++)
+			if (v.free[g] >= r->m)
+				fit[nf++] = g;
+		*gpu = fit[rng_u64(key, base + (uint64_t)pick) % (uint64_t)nf];
+	}
+	return true;
+}
+
+/* Place one executor of role r tentatively: the best node (ties by the
+ * `ties` rule; random's a uniform draw, every node scoring alike); false
+ * if none is feasible. */
+static bool place_one(struct pods *p, int role, const struct pod_req *r)
+{
+	int node, gpu;
+	struct cls *c = p->ix ? cls_of(p, r) : NULL;
+	if (!(c ? ix_choose(p, c, r, &node, &gpu) : scan_choose(p, r, &node, &gpu)))
+		return false;
+	struct pod_node v;
 	view(p, node, &v);
 	struct tent t = {.node = node, .role = role, .cpu = r->cpu, .mem = r->mem, .k = r->k,
 			 .m = r->m, .gpu = -1};
-	if (r->k == 1 && r->m < CLU_GPU_MILLI) {
-		t.gpu = p->cand_gpu[pick];
+	if (is_share(r)) {
+		t.gpu = gpu;
 	} else {
 		for (int g = 0, got = 0; g < v.g && got < r->k; g++) /* lowest-indexed free */
 			if (v.free[g] == CLU_GPU_MILLI) {
@@ -215,10 +471,18 @@ static bool place_one(struct pods *p, int job, int role, const struct pod_req *r
 				got++;
 			}
 	}
-	(void)job;
 	xgrow(&p->t, &p->cap_t, p->nt + 1, sizeof *p->t);
 	p->t[p->nt++] = t;
+	note(p, node);
 	return true;
+}
+
+/* The job's tentative executors are gone: their nodes' views change. */
+static void untent(struct pods *p)
+{
+	for (int i = 0; i < p->nt; i++)
+		note(p, p->t[i].node);
+	p->nt = 0;
 }
 
 /* Every executor job still wants, or none. */
@@ -226,15 +490,19 @@ static bool place_job(struct pods *p, int job)
 {
 	const struct sim_job *j = sim_job(p->s, job);
 	p->nt = 0;
-	p->key = rng_key(sim_seed(p->s), 0, RNG_USER, POD_RNG, (uint32_t)job,
-			 (uint32_t)j->live->execs_live);
+	p->key_job = job;
+	p->keyed = false;
 	p->draws = 0;
 	for (int r = 0; r < j->shape->nroles; r++) {
 		struct pod_req q;
 		req_of(&j->shape->role[r], &q);
 		for (int k = j->live->granted[r]; k < j->shape->role[r].count; k++)
-			if (!place_one(p, job, r, &q))
+			if (!place_one(p, r, &q)) {
+				p->fail_cls = p->ix ? intern(p, &q) : -1;
+				p->fail_nt = p->nt;
+				untent(p);
 				return false;
+			}
 	}
 	for (int i = 0; i < p->nt; i++) {
 		const struct tent *t = &p->t[i];
@@ -253,8 +521,156 @@ static bool place_job(struct pods *p, int job)
 		p->pl[p->npl] = (struct pl){t->node, tag, p->pl_head[job]};
 		p->pl_head[job] = p->npl++;
 	}
-	p->nt = 0;
+	untent(p);
 	return true;
+}
+
+/* ---- the waiting jobs ------------------------------------------------- */
+
+/* A pass tries every waiting job in arrival order; most fail when the
+ * queue is long, and two facts let the index skip them without changing
+ * a decision.  Within a pass resources are only taken (launches), and a
+ * job that fails has no effect (its key and draws are its own, its
+ * tentative executors go).  (1) A shape that fits no node with nothing
+ * tentative will fit none for the rest of the pass: every job still
+ * wanting it fails.  (2) Under node-order ties a decision draws nothing,
+ * so a job's outcome depends only on the cluster, the tags and what it
+ * wants: after one fails, every job wanting the same executors fails
+ * until the next launch.  (3) A job wanting more executors of a shape
+ * than the nodes have room for fails (seq_may_fit), under any tie rule.
+ * So the waiting jobs are kept by what they want (a seq: the shapes and
+ * counts, role by role) and a pass visits, in arrival order, only the
+ * jobs of the seqs not ruled out. */
+struct seq {
+	int n;                /* roles wanting executors; -1: the seq of jobs
+				 past POD_MAX_SEQS, never ruled out */
+	int *cls, *cnt;       /* by one: the class, executors wanted */
+	struct pol_jobset q;  /* its waiting jobs */
+	uint64_t dead;        /* pass in which one of its shapes fit nowhere */
+	uint64_t failed;      /* epoch in which one of its jobs failed */
+};
+
+/* Seqs kept at most (each holds a bit per job): past them, the jobs are
+ * in one seq tried as the scan does. */
+#define POD_MAX_SEQS 256
+
+static struct seq *seq_new(struct pods *p, int n)
+{
+	struct seq *q = xcalloc(1, sizeof *q);
+	q->n = n;
+	q->cls = xmalloc((size_t)(n > 0 ? n : 1) * sizeof *q->cls);
+	q->cnt = xmalloc((size_t)(n > 0 ? n : 1) * sizeof *q->cnt);
+	pol_jobset_init(&q->q, sim_njobs(p->s));
+	xgrow(&p->seqs, &p->cap_seqs, p->nseqs + 1, sizeof *p->seqs);
+	p->seqs[p->nseqs++] = q;
+	return q;
+}
+
+/* Queue waiting job `job` in the seq of what it wants now. */
+static void seq_add(struct pods *p, int job)
+{
+	const struct sim_job *j = sim_job(p->s, job);
+	enum { ROLES = sizeof j->shape->role / sizeof j->shape->role[0] };
+	int n = 0, cls[ROLES], cnt[ROLES];
+	for (int r = 0; r < j->shape->nroles; r++) {
+		int want = j->shape->role[r].count - j->live->granted[r];
+		if (want <= 0)
+			continue;
+		struct pod_req q;
+		req_of(&j->shape->role[r], &q);
+		cls[n] = intern(p, &q);
+		cnt[n++] = want;
+	}
+	int at = -1;
+	for (int i = 0; i < p->nseqs && at < 0; i++) {
+		const struct seq *q = p->seqs[i];
+		if (q->n == n && !memcmp(q->cls, cls, (size_t)n * sizeof *cls) &&
+		    !memcmp(q->cnt, cnt, (size_t)n * sizeof *cnt))
+			at = i;
+	}
+	if (at < 0 && p->nseqs < POD_MAX_SEQS - 1) {
+		struct seq *q = seq_new(p, n);
+		memcpy(q->cls, cls, (size_t)n * sizeof *cls);
+		memcpy(q->cnt, cnt, (size_t)n * sizeof *cnt);
+		at = p->nseqs - 1;
+	}
+	for (int i = 0; i < p->nseqs && at < 0; i++)
+		if (p->seqs[i]->n < 0)
+			at = i;
+	if (at < 0) {
+		seq_new(p, -1);
+		at = p->nseqs - 1;
+	}
+	pol_jobset_return(&p->seqs[at]->q, job);
+	p->seq_of[job] = at;
+}
+
+static void seq_remove(struct pods *p, int job)
+{
+	if (p->seq_of[job] >= 0)
+		pol_jobset_remove(&p->seqs[p->seq_of[job]]->q, job);
+	p->seq_of[job] = -1;
+}
+
+/* (3) Whether seq q may fit: no indexed shape of it is wanted more times
+ * than the nodes have room for (room_of; at the start of a job, nothing
+ * tentative).  Room only shrinks within a pass, so a seq that may not
+ * fit stays out of it. */
+static bool seq_may_fit(struct pods *p, const struct seq *q)
+{
+	for (int k = 0; k < q->n; k++) {
+		struct cls *c = p->cls[q->cls[k]];
+		if (!c->gpu)
+			continue;
+		int64_t want = 0;
+		for (int i = 0; i < q->n; i++)
+			want += q->cls[i] == q->cls[k] ? q->cnt[i] : 0;
+		cls_sync(p, c);
+		if (c->slots < want)
+			return false;
+	}
+	return true;
+}
+
+/* A pass through the seqs: the first waiting job in arrival order of a
+ * seq not ruled out, O(seqs) each. */
+static void schedule_ix(struct pods *p)
+{
+	p->pass++;
+	p->epoch++;
+	for (int pos = -1;;) {
+		int job = -1;
+		struct seq *at = NULL;
+		for (int i = 0; i < p->nseqs; i++) {
+			struct seq *q = p->seqs[i];
+			if (q->dead == p->pass || q->failed == p->epoch)
+				continue;
+			int k = pol_jobset_next(&q->q, pos);
+			if (k >= 0 && !seq_may_fit(p, q)) {
+				q->dead = p->pass;
+				continue;
+			}
+			if (k >= 0 && (job < 0 || k < job))
+				job = k, at = q;
+		}
+		if (job < 0)
+			return;
+		pos = job;
+		if (place_job(p, job)) {
+			pol_jobset_remove(&p->q, job);
+			seq_remove(p, job);
+			p->epoch++;
+		} else if (at->n >= 0 && !p->fail_nt) { /* (1) */
+			for (int i = 0; i < p->nseqs; i++) {
+				struct seq *q = p->seqs[i];
+				for (int k = 0; k < q->n; k++)
+					if (q->cls[k] == p->fail_cls)
+						q->dead = p->pass;
+			}
+		} else if (at->n >= 0 && p->rank) { /* (2) */
+			at->failed = p->epoch;
+		}
+	}
 }
 
 /* ---- hooks ------------------------------------------------------------ */
@@ -274,7 +690,7 @@ void pods_can_ever_place(const struct scn_policy *cfg, const struct scn *sc, int
  * its fork's selectHost keeps, among the top scores, the smallest name
  * (docs/policies/fgd-artifact.md §1-2): the same rule, a node order drawn
  * once, though not Go's stream draw for draw. */
-static int *node_order(const struct sim *s, int n)
+static int *node_order(const struct sim *s, int n, int **order_out)
 {
 	int *order = xmalloc((size_t)(n ? n : 1) * sizeof *order);
 	int *rank = xmalloc((size_t)(n ? n : 1) * sizeof *rank);
@@ -289,7 +705,7 @@ static int *node_order(const struct sim *s, int n)
 	}
 	for (int i = 0; i < n; i++)
 		rank[order[i]] = i;
-	free(order);
+	*order_out = order;
 	return rank;
 }
 
@@ -319,7 +735,23 @@ void *pods_init(struct sim *s, const struct scn_policy *cfg, const struct pod_ru
 	/* random has no `ties` (pods_no_params): its ties stay uniform */
 	const char *ties = pol_param_spec(ops, "ties") ? pol_param_value(ops, cfg, "ties") : NULL;
 	if (ties && strcmp(ties, "node-order") == 0)
-		p->rank = node_order(s, c->n);
+		p->rank = node_order(s, c->n, &p->order);
+	p->ix = !clu_plain_scan;
+	p->seq_of = xmalloc((size_t)nj * sizeof *p->seq_of);
+	for (int i = 0; i < nj; i++)
+		p->seq_of[i] = -1;
+	p->log_mask = 63;
+	while (p->log_mask + 1 < 4 * (uint64_t)c->n)
+		p->log_mask = 2 * p->log_mask + 1;
+	p->log = xmalloc((p->log_mask + 1) * sizeof *p->log);
+	p->clu_seen = c->changes;
+	/* a class holds ~28 bytes a node: 64 MiB of them at most, 32 always */
+	p->max_cls = (1 << 21) / nn > 32 ? (1 << 21) / nn : 32;
+	if (!p->rank) {
+		p->inv = xmalloc((size_t)(nn + 1) * sizeof *p->inv);
+		for (int t = 1; t <= nn; t++)
+			p->inv[t] = pods_odd_inverse((uint64_t)t);
+	}
 	if (rules->frag) /* fgd.md: the original pod list's */
 		frag_of_scenario(sim_scenario(s), &p->tw);
 	return p;
@@ -336,6 +768,8 @@ void pods_arrived(void *st, struct sim *s, int job)
 		return;
 	}
 	pol_jobset_add(&p->q, job);
+	if (p->ix)
+		seq_add(p, job);
 }
 
 void pods_finished(void *st, struct sim *s, int job)
@@ -343,9 +777,13 @@ void pods_finished(void *st, struct sim *s, int job)
 	struct pods *p = st;
 	(void)s;
 	pol_jobset_remove(&p->q, job);
+	if (p->ix)
+		seq_remove(p, job);
 	for (int i = p->pl_head[job]; i >= 0; i = p->pl[i].next)
-		if (p->pl[i].tag >= 0)
+		if (p->pl[i].tag >= 0) {
 			p->tags[(size_t)p->pl[i].node * POD_NTAGS + p->pl[i].tag]--;
+			note(p, p->pl[i].node);
+		}
 	p->pl_head[job] = -1; /* its entries stay in pl, unreferenced */
 }
 
@@ -353,6 +791,10 @@ void pods_schedule(void *st, struct sim *s)
 {
 	struct pods *p = st;
 	(void)s;
+	if (p->ix) {
+		schedule_ix(p);
+		return;
+	}
 	for (int job = pol_jobset_first(&p->q); job >= 0;) {
 		int next = pol_jobset_next(&p->q, job);
 		if (place_job(p, job))
@@ -371,9 +813,14 @@ void pods_exec_lost(void *st, struct sim *s, int job, const struct sim_exec *x, 
 		if (p->pl[i].node == x->node && p->pl[i].tag == tag) {
 			p->tags[(size_t)x->node * POD_NTAGS + p->pl[i].tag]--;
 			p->pl[i].tag = -1;
+			note(p, x->node);
 			break;
 		}
 	pol_jobset_return(&p->q, job);
+	if (p->ix) { /* it wants more than it did */
+		seq_remove(p, job);
+		seq_add(p, job);
+	}
 }
 
 void pods_fini(void *st)
@@ -385,6 +832,20 @@ void pods_fini(void *st)
 	free(p->pl_head), free(p->pl);
 	free(p->t);
 	free(p->score), free(p->cand_gpu), free(p->cand);
-	free(p->rank);
+	free(p->rank), free(p->order), free(p->inv);
+	for (int i = 0; i < p->ncls; i++) {
+		if (p->cls[i]->gpu)
+			pol_top_free(&p->cls[i]->top);
+		free(p->cls[i]->gpu), free(p->cls[i]->room);
+		free(p->cls[i]);
+	}
+	free(p->cls);
+	for (int i = 0; i < p->nseqs; i++) {
+		pol_jobset_free(&p->seqs[i]->q);
+		free(p->seqs[i]->cls), free(p->seqs[i]->cnt);
+		free(p->seqs[i]);
+	}
+	free(p->seqs), free(p->seq_of);
+	free(p->log);
 	free(p);
 }

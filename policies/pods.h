@@ -57,7 +57,9 @@ typedef int64_t pod_score_fn(struct pods *p, const struct pod_node *v, const str
 struct pod_rules {
 	pod_score_fn *score;
 	bool normalize;       /* rescale the candidates' scores to 0..100 (bestfit) */
-	bool random_gpu;      /* a share on a random fitting GPU (random), else best fit */
+	bool random_gpu;      /* a share on a random fitting GPU (random), else
+				 best fit; every feasible node must then score
+				 alike (the index draws as if so) */
 	bool frag;            /* build the target workload (fgd) */
 };
 
@@ -108,6 +110,21 @@ int64_t pods_max_cpu(const struct pods *p);
 int64_t pods_max_gpu(const struct pods *p);
 /* A uniform draw in [0, n) from the keyed RNG of the decision. */
 uint64_t pods_draw(struct pods *p, uint64_t n);
+/* Whether t (> 0) divides x, given inv = pods_odd_inverse(t): x % t ==
+ * 0 by a multiplication, where a division costs ten times as much (the
+ * uniform ties test one draw per top node, pods.c).  With t = 2^s o, o
+ * odd: 2^s divides x, and q = (x >> s) inv mod 2^64 is (x >> s) / o when
+ * o divides it, so q o does not overflow; otherwise q o = x >> s mod 2^64
+ * and q o >= 2^64. */
+uint64_t pods_odd_inverse(uint64_t t);
+static inline bool pods_divides(uint64_t x, uint64_t t, uint64_t inv)
+{
+	int s = __builtin_ctzll(t);
+	uint64_t hi;
+	if (s && x << (64 - s))
+		return false;
+	return !__builtin_mul_overflow((x >> s) * inv, t >> s, &hi);
+}
 /* FGD's fragmentation of node v against the target workload (fgd.md §2),
  * milli-GPUs. */
 double pods_frag(const struct pods *p, const struct pod_node *v);

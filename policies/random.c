@@ -2,7 +2,8 @@
  * §4): the engine draws a feasible node uniformly (the keyed RNG), as the
  * artifact's RandomScore.PreScore does, so no tie rule applies, and a
  * share a uniformly random GPU that fits (allocateGpuIdBasedOnRandomFit;
- * docs/policies/fgd-artifact.md §4).  The engine: pods.c. */
+ * docs/policies/fgd-artifact.md §4).
+ * The engine, and the cost per decision: pods.c. */
 #include "pol_common.h"
 #include "pods.h"
 

@@ -39,6 +39,7 @@ int test_suite_importers(void);
 int test_suite_cli(void);
 int test_suite_catalogue(void);
 int test_suite_backfill_speed(void);
+int test_suite_fgd_speed(void);
 int test_suite_report(void);
 int test_suite_gang(void);
 int test_suite_layers(void);

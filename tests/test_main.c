@@ -41,6 +41,7 @@ static const struct {
 	{"cli", test_suite_cli},
 	{"catalogue", test_suite_catalogue},
 	{"backfill_speed", test_suite_backfill_speed},
+	{"fgd_speed", test_suite_fgd_speed},
 	{"report", test_suite_report},
 	{"gang", test_suite_gang},
 	{"layers", test_suite_layers},
