@@ -30,14 +30,15 @@
  * same cluster, and fail the same way), as the scan would find trying
  * them one by one.
  *
- * Cost per decision, s executor shapes (<= POL_IX_MAX_SHAPES, else a
- * scan of the nodes per shape), g groups of waiting jobs (as many as
- * the distinct next steps: 6 in the bench mix), e the executors of the
- * largest gang: knobs at 0, O(launches x (g + e) x s log nodes) plus
- * O(log waiting) per job passed over or regrouped; with `srpt` or
- * `fairness` set, the scan's loop over the waiting jobs with each
- * job's best node from the index: O(launches x (waiting x s +
- * waiting log waiting)).  Every cluster change costs O(s log nodes).
+ * Cost, s executor shapes (<= POL_IX_MAX_SHAPES, else a scan of the
+ * nodes per shape), g groups of waiting jobs (the distinct next steps:
+ * 6 in the bench mix), e the executors of the largest gang: knobs at 0,
+ * a step O(g x s) to choose and O(e x s x log nodes) to place, so a
+ * decision O(launches x (g + e log nodes) x s), plus O(log waiting) per
+ * job passed over or regrouped and O(g x s) per gang that fails; with
+ * `srpt` or `fairness` set, the rule's loop over the waiting jobs with
+ * each job's best node from the index: O(launches x (waiting x s +
+ * waiting log waiting)).  Every change to a node costs O(s log nodes).
  * With clu_plain_scan (the reference the tests compare against), every
  * node for every waiting job: O(launches x waiting x nodes).
  */
