@@ -17,16 +17,62 @@
  * most efficient packing).  Ties: the earlier job, then the lower node.
  * Labels are ignored, as by fifo (docs/policies/tetris.md).
  *
- * Cost per decision: O(launches x waiting x nodes).
+ * The best node of an executor depends only on its shape (cores, memory,
+ * GPUs): an index (pol_index.h) keeps a tournament tree per shape keyed
+ * by minus the alignment, whose winner is the node of the highest
+ * alignment, ties to the lower node, as the scan in node order picks.
+ * With the knobs at 0 (the default) a job's score is its next executor's
+ * alignment alone, so the waiting jobs are kept in groups by what their
+ * next step places (their next executor; a rigid or gang job's every
+ * one), each group a heap by arrival: the best pair is the best of the
+ * groups' first jobs.  A gang that does not fit dooms its group until
+ * the next launch (its every job would place the same executors on the
+ * same cluster, and fail the same way), as the scan would find trying
+ * them one by one.
+ *
+ * Cost, s executor shapes (<= POL_IX_MAX_SHAPES, else a scan of the
+ * nodes per shape), g groups of waiting jobs (the distinct next steps:
+ * 6 in the bench mix), e the executors of the largest gang: knobs at 0,
+ * a step O(g x s) to choose and O(e x s x log nodes) to place, so a
+ * decision O(launches x (g + e log nodes) x s), plus O(log waiting) per
+ * job passed over or regrouped and O(g x s) per gang that fails; with
+ * `srpt` or `fairness` set, the rule's loop over the waiting jobs with
+ * each job's best node from the index: O(launches x (waiting x s +
+ * waiting log waiting)).  Every change to a node costs O(s log nodes).
+ * With clu_plain_scan (the reference the tests compare against), every
+ * node for every waiting job: O(launches x waiting x nodes).
  */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pol_common.h"
+#include "pol_index.h"
 #include "registry.h"
 #include "sim.h"
 #include "util.h"
+
+/* What a waiting job's next step places: its next executor, or a rigid
+ * or gang job's every one still wanted, as runs of one shape in role
+ * order.  Two jobs with equal keys are placed alike on the same cluster:
+ * the same nodes, or the same failure. */
+struct tkey {
+	int nrun;
+	struct { struct pol_shape sh; int count; } run[2];
+};
+
+/* A heap entry: a job, valid while its stamp is the job's (a job that
+ * leaves its group gets a new stamp, leaving its old entry stale). */
+struct tent_ref { int job; uint32_t stamp; };
+
+/* The waiting jobs of one key, by id (a min-heap with stale entries). */
+struct tgroup {
+	struct tkey key;
+	struct tent_ref *h; int n, cap;
+	int thr;           /* its jobs below this id were tried in this decision */
+	uint64_t doomed;   /* the epoch its last attempt failed in */
+};
 
 struct tetris {
 	struct pol_jobset q;
@@ -37,7 +83,16 @@ struct tetris {
 	double total[3];                /* the cluster's */
 	double (*held)[3];              /* by job */
 	bool *tried;                    /* by job: nothing fits it in this decision */
-	int *cand; double *share;       /* eligible jobs */
+	struct tcand { double share; int job; } *cand; /* eligible jobs */
+	bool indexed;                   /* false with clu_plain_scan: scan every node */
+	struct pol_ix ix;               /* per executor shape: nodes by -alignment */
+	/* grouped (indexed, knobs at 0): the waiting jobs by key */
+	bool grouped;
+	struct tgroup *grp; int ngrp, capgrp;
+	int *gof;                       /* by job: its group, -1 if none */
+	uint32_t *stamp;                /* by job */
+	struct tent_ref *stash; int nstash, capstash; /* tried: back at the end */
+	uint64_t epoch;                 /* launches (and decisions) so far */
 };
 
 static void tetris_can_ever_place(const struct scn_policy *cfg, const struct scn *sc,
@@ -50,6 +105,49 @@ static void tetris_can_ever_place(const struct scn_policy *cfg, const struct scn
 	for (int r = 0; !(sh->rigid || sh->gang_role >= 0) && r < one.nroles; r++)
 		one.role[r].count = 1;
 	pol_feasible(sc, group, &one, rules, v);
+}
+
+/* An executor of role ro as tetris asks for it: cores unset, one. */
+static struct pol_shape role_shape(const struct sim_role *ro)
+{
+	return (struct pol_shape){.cores = ro->cores ? ro->cores : CLU_MILLI,
+				  .mem_mib = ro->mem_mib, .gpus = ro->gpus,
+				  .gpu_milli = ro->gpus ? 0 : ro->gpu_milli};
+}
+
+/* Whether an executor of shape sh fits node n after the tentative
+ * executors, and its alignment there into *a.  The scan and the index
+ * both call it: the same operations in the same order, the same double. */
+static bool fit_align(const struct tetris *t, const struct clu_node *n,
+		      const struct pol_shape *sh, double *a)
+{
+	int fc, fg;
+	int64_t fm;
+	pol_tent_free(&t->t, n, &fc, &fm, &fg);
+	if (fc < sh->cores || fm < sh->mem_mib || fg < sh->gpus ||
+	    (sh->gpu_milli && pol_share_pick(&t->t, n, sh->gpu_milli) < 0))
+		return false;
+	double ask[3] = {sh->cores, (double)sh->mem_mib,
+			 sh->gpus ? (double)sh->gpus * CLU_GPU_MILLI : sh->gpu_milli};
+	double fr[3] = {fc, (double)fm, (double)pol_gpu_milli_free(&t->t, n)};
+	double x = 0;
+	for (int k = 0; k < 3; k++)
+		if (t->max[k] > 0)
+			x += ask[k] / t->max[k] * (fr[k] / t->max[k]);
+	*a = x;
+	return true;
+}
+
+/* Minus the alignment where sh fits (the tree's winner is then the
+ * highest, ties to the lower node), else INFINITY.  The free amounts
+ * the index passes are read again by pol_tent_free, as the scan reads
+ * them (a GPU pool counts its whole GPUs its own way). */
+static double tetris_key(const void *ctx, const struct clu_node *n, int fc, int64_t fm, int fg,
+			 const struct pol_shape *sh)
+{
+	double a;
+	(void)fc, (void)fm, (void)fg;
+	return fit_align(ctx, n, sh, &a) ? -a : INFINITY;
 }
 
 static void *tetris_init(struct sim *s, const struct scn_policy *cfg)
@@ -71,38 +169,21 @@ static void *tetris_init(struct sim *s, const struct scn_policy *cfg)
 	t->total[1] = (double)c->total_mem_mib;
 	t->total[2] = (double)c->total_gpus * CLU_GPU_MILLI;
 	t->held = xcalloc((size_t)nj, sizeof *t->held);
-	t->tried = xcalloc((size_t)nj, sizeof *t->tried);
-	t->cand = xmalloc((size_t)nj * sizeof *t->cand);
-	t->share = xmalloc((size_t)nj * sizeof *t->share);
-	return t;
-}
-
-static void tetris_arrived(void *st, struct sim *s, int job)
-{
-	struct tetris *t = st;
-	int why = pol_fits_arrived(&t->fits, s, sim_job(s, job));
-	if (why) {
-		sim_reject_job(s, job, why);
-		return;
+	t->indexed = !clu_plain_scan;
+	if (t->indexed)
+		pol_ix_init(&t->ix, c, &t->t, tetris_key, t);
+	t->grouped = t->indexed && t->srpt == 0 && t->fair == 0;
+	if (t->grouped) {
+		t->gof = xmalloc((size_t)nj * sizeof *t->gof);
+		for (int i = 0; i < nj; i++)
+			t->gof[i] = -1;
+		t->stamp = xcalloc((size_t)nj, sizeof *t->stamp);
+	} else {
+		t->tried = xcalloc((size_t)nj, sizeof *t->tried);
+		t->cand = xmalloc((size_t)nj * sizeof *t->cand);
 	}
-	pol_jobset_add(&t->q, job);
-}
-
-static void tetris_finished(void *st, struct sim *s, int job)
-{
-	struct tetris *t = st;
-	(void)s;
-	pol_jobset_remove(&t->q, job);
-	memset(t->held[job], 0, sizeof t->held[job]);
-}
-
-static double dominant(const struct tetris *t, int job)
-{
-	double m = 0;
-	for (int r = 0; r < 3; r++)
-		if (t->total[r] > 0)
-			m = fmax(m, t->held[job][r] / t->total[r]);
-	return m;
+	t->epoch = 1;
+	return t;
 }
 
 /* The next executor's role of j given k more already placed. */
@@ -117,35 +198,164 @@ static int role_after(const struct sim_job *j, int k)
 	return -1;
 }
 
-/* The best node for role r of j on the tentative state: -1 if none fits;
- * its alignment into *a. */
-static int best_node(struct tetris *t, const struct sim *s, const struct sim_job *j, int r,
+/* The executors job j places at its next step: 1, or a rigid or gang
+ * job's every one still wanted. */
+static int step_execs(const struct sim_job *j)
+{
+	return (j->shape->rigid || j->shape->gang_role >= 0) ? sim_execs_wanted(j) : 1;
+}
+
+/* ---- the groups (grouped only) ----------------------------------------- */
+
+static void heap_push(struct tent_ref **h, int *n, int *cap, struct tent_ref e)
+{
+	xgrow(h, cap, *n + 1, sizeof **h);
+	int i = (*n)++;
+	while (i > 0 && (*h)[(i - 1) / 2].job > e.job) {
+		(*h)[i] = (*h)[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	(*h)[i] = e;
+}
+
+static void heap_pop(struct tgroup *g)
+{
+	struct tent_ref e = g->h[--g->n];
+	int i = 0;
+	for (;;) {
+		int c = 2 * i + 1;
+		if (c >= g->n)
+			break;
+		if (c + 1 < g->n && g->h[c + 1].job < g->h[c].job)
+			c++;
+		if (g->h[c].job >= e.job)
+			break;
+		g->h[i] = g->h[c];
+		i = c;
+	}
+	if (g->n)
+		g->h[i] = e;
+}
+
+/* Job j's key; false if it wants nothing. */
+static bool key_of(const struct sim_job *j, struct tkey *k)
+{
+	int want = step_execs(j);
+	memset(k, 0, sizeof *k); /* compared field by field; zeroed for clarity */
+	for (int r = 0; r < j->shape->nroles && want > 0; r++) {
+		int left = j->shape->role[r].count - j->live->granted[r];
+		if (left <= 0)
+			continue;
+		int n = left < want ? left : want;
+		k->run[k->nrun].sh = role_shape(&j->shape->role[r]);
+		k->run[k->nrun++].count = n;
+		want -= n;
+	}
+	return k->nrun > 0;
+}
+
+static bool key_eq(const struct tkey *a, const struct tkey *b)
+{
+	if (a->nrun != b->nrun)
+		return false;
+	for (int i = 0; i < a->nrun; i++)
+		if (a->run[i].count != b->run[i].count || !pol_shape_eq(&a->run[i].sh, &b->run[i].sh))
+			return false;
+	return true;
+}
+
+/* The group of key k, made if new.  O(groups). */
+static int group_of(struct tetris *t, const struct tkey *k)
+{
+	for (int g = 0; g < t->ngrp; g++)
+		if (key_eq(&t->grp[g].key, k))
+			return g;
+	xgrow(&t->grp, &t->capgrp, t->ngrp + 1, sizeof *t->grp);
+	t->grp[t->ngrp] = (struct tgroup){.key = *k};
+	return t->ngrp++;
+}
+
+/* Job `job` leaves its group. */
+static void ungroup(struct tetris *t, int job)
+{
+	if (t->gof[job] >= 0)
+		t->stamp[job]++;
+	t->gof[job] = -1;
+}
+
+/* Job `job` into the group of its key now (none if it wants nothing).
+ * Never called for a job of a group with a tried prefix past it: only a
+ * step of one executor moves a job within a decision (a job placed one
+ * at a time, going on to its next), and such a step never fails, so its
+ * group's prefix is empty. */
+static void regroup(struct tetris *t, const struct sim *s, int job)
+{
+	struct tkey k;
+	if (!key_of(sim_job(s, job), &k)) {
+		ungroup(t, job);
+		return;
+	}
+	int g = group_of(t, &k);
+	if (t->gof[job] == g)
+		return; /* its entry there stands */
+	ungroup(t, job);
+	t->gof[job] = g;
+	struct tgroup *gr = &t->grp[g];
+	heap_push(&gr->h, &gr->n, &gr->cap, (struct tent_ref){job, t->stamp[job]});
+}
+
+/* Group g's first job not yet tried, or -1; stale entries dropped, tried
+ * ones set aside till the decision's end. */
+static int first_job(struct tetris *t, struct tgroup *g)
+{
+	while (g->n) {
+		struct tent_ref e = g->h[0];
+		if (t->stamp[e.job] != e.stamp) {
+			heap_pop(g);
+			continue;
+		}
+		if (e.job < g->thr) {
+			heap_pop(g);
+			xgrow(&t->stash, &t->capstash, t->nstash + 1, sizeof *t->stash);
+			t->stash[t->nstash++] = e;
+			continue;
+		}
+		return e.job;
+	}
+	return -1;
+}
+
+/* ---- placing ---------------------------------------------------------- */
+
+/* The best node for an executor of shape sh on the tentative state: -1
+ * if none fits; its alignment into *a.  The scan keeps the first node of
+ * the highest alignment. */
+static int scan_node(const struct tetris *t, const struct clu *c, const struct pol_shape *sh,
 		     double *a)
 {
-	const struct clu *c = sim_cluster(s);
-	const struct sim_role *ro = &j->shape->role[r];
-	int cores = ro->cores ? ro->cores : CLU_MILLI, milli = ro->gpus ? 0 : ro->gpu_milli;
-	double ask[3] = {cores, (double)ro->mem_mib,
-			 ro->gpus ? (double)ro->gpus * CLU_GPU_MILLI : milli};
 	int best = -1;
 	for (int i = 0; i < c->n; i++) {
-		int fc, fg;
-		int64_t fm;
-		pol_tent_free(&t->t, &c->nodes[i], &fc, &fm, &fg);
-		if (fc < cores || fm < ro->mem_mib || fg < ro->gpus ||
-		    (milli && pol_share_pick(&t->t, &c->nodes[i], milli) < 0))
+		double x;
+		if (!fit_align(t, &c->nodes[i], sh, &x))
 			continue;
-		double fr[3] = {fc, (double)fm, (double)pol_gpu_milli_free(&t->t, &c->nodes[i])};
-		double x = 0;
-		for (int k = 0; k < 3; k++)
-			if (t->max[k] > 0)
-				x += ask[k] / t->max[k] * (fr[k] / t->max[k]);
 		if (best < 0 || x > *a) {
 			best = i;
 			*a = x;
 		}
 	}
 	return best;
+}
+
+/* The same through the index: the winner of the shape's tree. */
+static int best_node(struct tetris *t, const struct sim *s, const struct pol_shape *sh, double *a)
+{
+	const struct pol_tree *tr = t->indexed ? pol_ix_tree(&t->ix, sh) : NULL;
+	if (!tr)
+		return scan_node(t, sim_cluster(s), sh, a);
+	int node = pol_tree_top(tr);
+	if (node >= 0)
+		*a = -tr->key[node];
+	return node;
 }
 
 static void add(struct tetris *t, const struct sim *s, const struct sim_job *j, int r, int node)
@@ -156,6 +366,50 @@ static void add(struct tetris *t, const struct sim *s, const struct sim_job *j, 
 		pol_tent_add_share(&t->t, &sim_cluster(s)->nodes[node], r, cores, ro->mem_mib, milli);
 	else
 		pol_tent_add(&t->t, node, r, cores, ro->mem_mib, ro->gpus);
+	if (t->indexed)
+		pol_ix_touch(&t->ix, node);
+}
+
+/* Place job j's next step tentatively, its first executor on `node`,
+ * the others (a rigid or gang job's) each on its best node in turn.
+ * False, the placement partial, if one does not fit. */
+static bool place(struct tetris *t, const struct sim *s, const struct sim_job *j, int node)
+{
+	pol_tent_reset(&t->t);
+	add(t, s, j, role_after(j, 0), node);
+	int want = step_execs(j);
+	for (int k = 1; k < want; k++) {
+		double a = 0;
+		int r = role_after(j, k);
+		struct pol_shape sh = role_shape(&j->shape->role[r]);
+		int n = best_node(t, s, &sh, &a);
+		if (n < 0)
+			return false;
+		add(t, s, j, r, n);
+	}
+	return true;
+}
+
+/* Launch what is placed for job `job`, counting it as held. */
+static void launch(struct tetris *t, struct sim *s, int job)
+{
+	for (int i = 0; i < t->t.n; i++) {
+		const struct pol_tent_exec *x = &t->t.e[i];
+		t->held[job][0] += x->cores;
+		t->held[job][1] += (double)x->mem_mib;
+		t->held[job][2] += x->gpu_milli ? x->gpu_milli : (double)x->gpus * CLU_GPU_MILLI;
+	}
+	pol_tent_launch(&t->t, s, job);
+	t->epoch++;
+}
+
+static double dominant(const struct tetris *t, int job)
+{
+	double m = 0;
+	for (int r = 0; r < 3; r++)
+		if (t->total[r] > 0)
+			m = fmax(m, t->held[job][r] / t->total[r]);
+	return m;
 }
 
 /* A job's remaining work: its estimate x the cores it still wants; -1
@@ -176,10 +430,22 @@ static double remaining(const struct sim *s, const struct sim_job *j)
 	return (double)e * cores;
 }
 
+/* ---- the decision ---------------------------------------------------- */
 
-static void tetris_schedule(void *st, struct sim *s)
+/* By share, then arrival: the order of a stable sort by share of jobs
+ * listed in arrival order. */
+static int by_share(const void *a, const void *b)
 {
-	struct tetris *t = st;
+	const struct tcand *x = a, *y = b;
+	if (x->share != y->share)
+		return x->share < y->share ? -1 : 1;
+	return (x->job > y->job) - (x->job < y->job);
+}
+
+/* The rule as written: every step scores every eligible waiting job (its
+ * best node through the index, or with clu_plain_scan a scan). */
+static void schedule_all(struct tetris *t, struct sim *s)
+{
 	for (int job = pol_jobset_first(&t->q); job >= 0; job = pol_jobset_next(&t->q, job))
 		t->tried[job] = false;
 	for (;;) {
@@ -190,37 +456,40 @@ static void tetris_schedule(void *st, struct sim *s)
 		for (int job = pol_jobset_first(&t->q); job >= 0; job = pol_jobset_next(&t->q, job)) {
 			if (t->tried[job])
 				continue;
-			t->cand[n] = job;
-			t->share[n++] = dominant(t, job);
+			t->cand[n].job = job;
+			t->cand[n++].share = dominant(t, job);
 			rmax = fmax(rmax, remaining(s, sim_job(s, job)));
 		}
 		if (!n)
 			return;
 		int keep = (int)ceil((1 - t->fair) * n - 1e-9);
 		keep = keep < 1 ? 1 : keep > n ? n : keep;
-		for (int a = 1; a < n; a++) /* insertion sort by share, stable */
-			for (int b = a; b > 0 && t->share[b] < t->share[b - 1]; b--) {
-				double x = t->share[b];
-				t->share[b] = t->share[b - 1], t->share[b - 1] = x;
-				int y = t->cand[b];
-				t->cand[b] = t->cand[b - 1], t->cand[b - 1] = y;
-			}
+		if (keep < n && t->indexed) /* all kept: their order is no matter */
+			qsort(t->cand, (size_t)n, sizeof *t->cand, by_share);
+		else if (keep < n) /* the reference: insertion sort, stable */
+			for (int a = 1; a < n; a++)
+				for (int b = a; b > 0 && t->cand[b].share < t->cand[b - 1].share; b--) {
+					struct tcand x = t->cand[b];
+					t->cand[b] = t->cand[b - 1], t->cand[b - 1] = x;
+				}
 		/* the best pair among them */
 		int bj = -1, bn = -1;
 		double bs = 0;
 		for (int i = 0; i < keep; i++) {
-			const struct sim_job *j = sim_job(s, t->cand[i]);
+			int job = t->cand[i].job;
+			const struct sim_job *j = sim_job(s, job);
 			pol_tent_reset(&t->t);
 			double a = 0;
-			int node = best_node(t, s, j, role_after(j, 0), &a);
+			struct pol_shape sh = role_shape(&j->shape->role[role_after(j, 0)]);
+			int node = best_node(t, s, &sh, &a);
 			if (node < 0) {
-				t->tried[t->cand[i]] = true;
+				t->tried[job] = true;
 				continue;
 			}
 			double rem = remaining(s, j);
 			double score = a + (rem >= 0 && rmax > 0 ? t->srpt * (1 - rem / rmax) : 0);
-			if (bj < 0 || score > bs || (score == bs && t->cand[i] < bj)) {
-				bj = t->cand[i];
+			if (bj < 0 || score > bs || (score == bs && job < bj)) {
+				bj = job;
 				bn = node;
 				bs = score;
 			}
@@ -228,44 +497,154 @@ static void tetris_schedule(void *st, struct sim *s)
 		if (bj < 0)
 			return; /* no eligible job fits: the knob keeps the others out */
 		const struct sim_job *j = sim_job(s, bj);
-		pol_tent_reset(&t->t);
-		add(t, s, j, role_after(j, 0), bn);
-		bool ok = true;
-		int want = (j->shape->rigid || j->shape->gang_role >= 0) ? sim_execs_wanted(j) : 1;
-		for (int k = 1; k < want && ok; k++) { /* a rigid job's others, best node each */
-			double a = 0;
-			int r = role_after(j, k), node = best_node(t, s, j, r, &a);
-			if (node < 0)
-				ok = false;
-			else
-				add(t, s, j, r, node);
-		}
-		if (!ok) {
+		if (!place(t, s, j, bn)) {
 			t->tried[bj] = true;
 			continue;
 		}
-		for (int i = 0; i < t->t.n; i++) {
-			const struct pol_tent_exec *x = &t->t.e[i];
-			t->held[bj][0] += x->cores;
-			t->held[bj][1] += (double)x->mem_mib;
-			t->held[bj][2] += x->gpu_milli ? x->gpu_milli : (double)x->gpus * CLU_GPU_MILLI;
-		}
-		pol_tent_launch(&t->t, s, bj);
+		launch(t, s, bj);
 		if (sim_execs_wanted(j) == 0)
 			pol_jobset_remove(&t->q, bj);
 	}
 }
 
+/* The best (group, job, node, alignment) over the groups' first jobs, -1
+ * if none fits; with `live`, of the groups not doomed now. */
+static int best_group(struct tetris *t, const struct sim *s, bool live, int *bj, int *bn,
+		      double *ba)
+{
+	int bg = -1;
+	for (int g = 0; g < t->ngrp; g++) {
+		struct tgroup *gr = &t->grp[g];
+		if (live && gr->doomed == t->epoch)
+			continue;
+		int job = first_job(t, gr);
+		double a = 0;
+		int node = job < 0 ? -1 : best_node(t, s, &gr->key.run[0].sh, &a);
+		if (node < 0)
+			continue; /* its first executor fits nowhere: nor later in
+				     this decision, which only takes */
+		if (bg < 0 || a > *ba || (a == *ba && job < *bj)) {
+			bg = g;
+			*bj = job;
+			*bn = node;
+			*ba = a;
+		}
+	}
+	return bg;
+}
+
+/* The best pair is of a doomed group (its gang failed since the last
+ * launch): the scan would try its jobs one by one, each failing as the
+ * first, and those of every other doomed group, until the best job of a
+ * group not doomed.  Mark them all tried at once. */
+static void settle_doomed(struct tetris *t, const struct sim *s)
+{
+	int j2 = -1, n2;
+	double a2 = 0;
+	int g2 = best_group(t, s, true, &j2, &n2, &a2);
+	for (int g = 0; g < t->ngrp; g++) {
+		struct tgroup *gr = &t->grp[g];
+		if (gr->doomed != t->epoch)
+			continue;
+		int job = first_job(t, gr);
+		double a = 0;
+		if (job < 0 || best_node(t, s, &gr->key.run[0].sh, &a) < 0)
+			continue;
+		if (g2 < 0 || a > a2)
+			gr->thr = INT_MAX;
+		else if (a == a2 && job < j2)
+			gr->thr = j2;
+	}
+}
+
+/* Knobs at 0: a job's score is its alignment, and the best pair is the
+ * best of the groups' first jobs (the lower job on a tie, as the scan). */
+static void schedule_groups(struct tetris *t, struct sim *s)
+{
+	t->epoch++; /* no group is doomed by an earlier decision */
+	for (;;) {
+		pol_tent_reset(&t->t);
+		int bj = -1, bn = -1;
+		double ba = 0;
+		int bg = best_group(t, s, false, &bj, &bn, &ba);
+		if (bg < 0)
+			break;
+		if (t->grp[bg].doomed == t->epoch) {
+			settle_doomed(t, s);
+			continue;
+		}
+		const struct sim_job *j = sim_job(s, bj);
+		if (!place(t, s, j, bn)) {
+			t->grp[bg].doomed = t->epoch;
+			t->grp[bg].thr = bj + 1;
+			continue;
+		}
+		launch(t, s, bj);
+		if (sim_execs_wanted(j) == 0) {
+			pol_jobset_remove(&t->q, bj);
+			ungroup(t, bj);
+		} else {
+			regroup(t, s, bj);
+		}
+	}
+	pol_tent_reset(&t->t);
+	/* the jobs tried back in their groups, for the next decision */
+	for (int i = 0; i < t->nstash; i++) {
+		struct tent_ref e = t->stash[i];
+		if (t->stamp[e.job] == e.stamp) {
+			struct tgroup *gr = &t->grp[t->gof[e.job]];
+			heap_push(&gr->h, &gr->n, &gr->cap, e);
+		}
+	}
+	t->nstash = 0;
+	for (int g = 0; g < t->ngrp; g++)
+		t->grp[g].thr = 0;
+}
+
+static void tetris_schedule(void *st, struct sim *s)
+{
+	struct tetris *t = st;
+	if (t->grouped)
+		schedule_groups(t, s);
+	else
+		schedule_all(t, s);
+}
+
+static void tetris_arrived(void *st, struct sim *s, int job)
+{
+	struct tetris *t = st;
+	int why = pol_fits_arrived(&t->fits, s, sim_job(s, job));
+	if (why) {
+		sim_reject_job(s, job, why);
+		return;
+	}
+	pol_jobset_add(&t->q, job);
+	if (t->grouped)
+		regroup(t, s, job);
+}
+
+static void tetris_finished(void *st, struct sim *s, int job)
+{
+	struct tetris *t = st;
+	(void)s;
+	pol_jobset_remove(&t->q, job);
+	memset(t->held[job], 0, sizeof t->held[job]);
+	if (t->grouped)
+		ungroup(t, job);
+}
+
 static void tetris_exec_lost(void *st, struct sim *s, int job, const struct sim_exec *x, int why)
 {
 	struct tetris *t = st;
-	(void)s, (void)why;
+	(void)why;
 	if (x->role >= 0) {
 		t->held[job][0] -= x->cores;
 		t->held[job][1] -= (double)x->mem_mib;
 		t->held[job][2] -= x->gpu_milli ? x->gpu_milli : (double)x->gpus * CLU_GPU_MILLI;
 	}
 	pol_jobset_return(&t->q, job);
+	if (t->grouped)
+		regroup(t, s, job);
 }
 
 static void tetris_fini(void *st)
@@ -274,7 +653,12 @@ static void tetris_fini(void *st)
 	pol_jobset_free(&t->q);
 	pol_fits_free(&t->fits);
 	pol_tent_fini(&t->t);
-	free(t->held), free(t->tried), free(t->cand), free(t->share);
+	if (t->indexed)
+		pol_ix_free(&t->ix);
+	for (int g = 0; g < t->ngrp; g++)
+		free(t->grp[g].h);
+	free(t->grp), free(t->gof), free(t->stamp), free(t->stash);
+	free(t->held), free(t->tried), free(t->cand);
 	free(t);
 }
 
