@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "pol_common.h"
+#include "pol_firstfit.h"
 #include "scenario.h"
 #include "scn_trace.h"
 #include "sim.h"
@@ -29,6 +30,7 @@ struct drf {
 	struct pol_jobset q;          /* jobs wanting executors, by arrival */
 	struct pol_fits fits;
 	struct pol_tent t;
+	struct pol_ff ff;             /* first fit through a node index */
 	int *ent;                     /* by job: its entity */
 	int nent;
 	double (*alloc)[3];           /* by entity: cores (milli), MiB, milli-GPUs held */
@@ -82,6 +84,7 @@ static void *drf_init(struct sim *s, const struct scn_policy *cfg)
 	pol_jobset_init(&d->q, sim_njobs(s));
 	pol_fits_init(&d->fits, s, drf_can_ever_place, cfg);
 	pol_tent_init(&d->t, c->n);
+	pol_ff_init(&d->ff, s, &d->t);
 	d->ent = xmalloc((size_t)nj * sizeof *d->ent);
 	d->tried = xcalloc((size_t)nj, sizeof *d->tried);
 	entities(d, s);
@@ -154,7 +157,7 @@ static void drf_schedule(void *st, struct sim *s)
 		if (best < 0)
 			return;
 		const struct sim_job *j = sim_job(s, best);
-		if (!pol_first_fit(&d->t, s, j, j->shape->rigid || j->shape->gang_role >= 0 ? -1 : 1)) {
+		if (!pol_ff_place(&d->ff, s, j, j->shape->rigid || j->shape->gang_role >= 0 ? -1 : 1)) {
 			d->tried[best] = true;
 			continue;
 		}
@@ -185,6 +188,7 @@ static void drf_fini(void *st)
 	struct drf *d = st;
 	pol_jobset_free(&d->q);
 	pol_fits_free(&d->fits);
+	pol_ff_free(&d->ff);
 	pol_tent_fini(&d->t);
 	free(d->ent), free(d->alloc), free(d->held), free(d->tried);
 	free(d);

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "pol_common.h"
+#include "pol_firstfit.h"
 #include "registry.h"
 #include "sim.h"
 #include "util.h"
@@ -33,6 +34,7 @@ struct wait {
 struct sjf {
 	struct pol_fits fits;
 	struct pol_tent t;
+	struct pol_ff ff;              /* first fit through a node index */
 	bool requested;
 	bool by_number;               /* ties: number */
 	struct wait *w; int n, cap;   /* waiting, sorted by (est, job) */
@@ -46,6 +48,7 @@ static void *sjf_init(struct sim *s, const struct scn_policy *cfg)
 	struct sjf *p = xcalloc(1, sizeof *p);
 	pol_fits_init(&p->fits, s, pol_whole_verdict, cfg);
 	pol_tent_init(&p->t, sim_cluster(s)->n);
+	pol_ff_init(&p->ff, s, &p->t);
 	p->requested = strcmp(pol_param_value(&pol_sjf, cfg, "estimate"), "requested") == 0;
 	p->by_number = strcmp(pol_param_value(&pol_sjf, cfg, "ties"), "number") == 0;
 	p->idle_n = -1;
@@ -112,7 +115,7 @@ static void sjf_schedule(void *st, struct sim *s)
 	bool any = false;
 	for (int i = 0; i < p->n;) {
 		int job = p->w[i].job;
-		if (pol_first_fit(&p->t, s, sim_job(s, job), -1)) {
+		if (pol_ff_place(&p->ff, s, sim_job(s, job), -1)) {
 			pol_tent_launch(&p->t, s, job);
 			memmove(p->w + i, p->w + i + 1, (size_t)(p->n - i - 1) * sizeof *p->w);
 			p->n--;
@@ -141,6 +144,7 @@ static void sjf_fini(void *st)
 {
 	struct sjf *p = st;
 	pol_fits_free(&p->fits);
+	pol_ff_free(&p->ff);
 	pol_tent_fini(&p->t);
 	free(p->w);
 	free(p);

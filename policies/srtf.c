@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "pol_common.h"
+#include "pol_firstfit.h"
 #include "registry.h"
 #include "sim.h"
 #include "util.h"
@@ -34,6 +35,7 @@ struct srtf {
 	struct pol_jobset q;            /* waiting (wanting executors), by arrival */
 	struct pol_fits fits;
 	struct pol_tent t;
+	struct pol_ff ff;                /* first fit through a node index */
 	bool requested;
 	int64_t *since;                 /* by job: when its current executors were
 					   launched; -1 while it has none */
@@ -69,6 +71,7 @@ static void *srtf_init(struct sim *s, const struct scn_policy *cfg)
 	pol_jobset_init(&p->q, sim_njobs(s));
 	pol_fits_init(&p->fits, s, pol_whole_verdict, cfg);
 	pol_tent_init(&p->t, sim_cluster(s)->n);
+	pol_ff_init(&p->ff, s, &p->t);
 	p->requested = strcmp(pol_param_value(&pol_srtf, cfg, "estimate"), "requested") == 0;
 	p->since = xmalloc((size_t)nj * sizeof *p->since);
 	for (int i = 0; i < nj; i++)
@@ -156,7 +159,7 @@ static void srtf_schedule(void *st, struct sim *s)
 	for (int i = 0; i < n; i++) {
 		int job = p->order[i].job;
 		const struct sim_job *j = sim_job(s, job);
-		if (pol_first_fit(&p->t, s, j, -1)) {
+		if (pol_ff_place(&p->ff, s, j, -1)) {
 			start(p, s, job);
 			continue;
 		}
@@ -195,7 +198,7 @@ static void srtf_schedule(void *st, struct sim *s)
 		/* a preemption that costs nothing gives the resources back at
 		 * once (sim_preempt_executor); one that costs, at its end, when
 		 * the kernel decides again */
-		if (fits && pol_first_fit(&p->t, s, j, -1))
+		if (fits && pol_ff_place(&p->ff, s, j, -1))
 			start(p, s, job);
 		break; /* the rest wait behind it */
 	}
@@ -223,6 +226,7 @@ static void srtf_fini(void *st)
 	struct srtf *p = st;
 	pol_jobset_free(&p->q);
 	pol_fits_free(&p->fits);
+	pol_ff_free(&p->ff);
 	pol_tent_fini(&p->t);
 	free(p->since), free(p->done), free(p->going), free(p->run), free(p->order);
 	free(p->pc), free(p->pm), free(p->pg);
