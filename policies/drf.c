@@ -12,8 +12,12 @@
  * their first job's arrival.  Labels are ignored, as by fifo
  * (docs/policies/drf.md).
  *
- * Cost per decision: O(launches x waiting jobs) to pick, plus O(nodes)
- * per executor placed.
+ * Cost per decision: each executor placed first fit through a node
+ * index (pol_firstfit.h), O(log64 nodes).  Every job its own entity (no
+ * users): a choice is O(k log waiting), k the classes of what waiting
+ * jobs want next (pol_wclass.h; 6 in bench/gen-mix's mix), each class
+ * tried at most once between launches (choose_classes).  With users, or
+ * clu_plain_scan (the reference), O(waiting) per launch: a scan.
  */
 #include <math.h>
 #include <stdlib.h>

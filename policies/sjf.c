@@ -12,8 +12,13 @@
  * not fit is passed over (no reservation: a long job can starve behind a
  * stream of short ones, as SJF allows).  Labels are ignored.
  *
- * Cost: O(waiting) to queue a job (a sorted array), O(waiting x
- * executors x nodes) per decision (docs/policies/sjf.md).
+ * Cost: O(log waiting) to queue a job (an ordered set per class of
+ * what jobs want, pol_wclass.h); a decision O(k log waiting) per job
+ * tried or launched, k the classes holding a job, each class tried at
+ * most once between launches, each executor placed through a node index
+ * (pol_firstfit.h), O(log64 nodes).  clu_plain_scan (the reference): a
+ * sorted array, O(waiting) to queue, O(waiting x executors x nodes) a
+ * decision (docs/policies/sjf.md).
  */
 #include <stdint.h>
 #include <stdlib.h>

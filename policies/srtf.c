@@ -16,7 +16,13 @@
  * preemption costs nothing); the jobs behind it wait.  A job without an estimate has an infinite remaining time:
  * served last and preempted first (docs/policies/srtf.md).
  *
- * Cost per decision: O(waiting log waiting + running x nodes).
+ * Cost per decision: O(log waiting) per job started (ordered sets,
+ * pol_oset.h; executors through a node index, pol_firstfit.h, O(log64
+ * nodes) each) plus O(d log d) for the d waiting jobs that still hold
+ * executors; a miss that can preempt nothing (none being preempted, no
+ * running job longer) O(log running), else O(nodes + running log
+ * running).  clu_plain_scan (the reference): O(waiting log waiting +
+ * running x nodes).
  */
 #include <math.h>
 #include <stdint.h>
