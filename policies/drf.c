@@ -12,14 +12,21 @@
  * their first job's arrival.  Labels are ignored, as by fifo
  * (docs/policies/drf.md).
  *
- * Cost per decision: O(launches x waiting jobs) to pick, plus O(nodes)
- * per executor placed.
+ * Cost per decision: each executor placed first fit through a node
+ * index (pol_firstfit.h), O(log64 nodes).  Every job its own entity (no
+ * users): a choice is O(k log waiting), k the classes of what waiting
+ * jobs want next (pol_wclass.h; 6 in bench/gen-mix's mix), each class
+ * tried at most once between launches (choose_classes).  With users, or
+ * clu_plain_scan (the reference), O(waiting) per launch: a scan.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pol_common.h"
+#include "pol_firstfit.h"
+#include "pol_oset.h"
+#include "pol_wclass.h"
 #include "scenario.h"
 #include "scn_trace.h"
 #include "sim.h"
@@ -29,12 +36,21 @@ struct drf {
 	struct pol_jobset q;          /* jobs wanting executors, by arrival */
 	struct pol_fits fits;
 	struct pol_tent t;
+	struct pol_ff ff;             /* first fit through a node index */
 	int *ent;                     /* by job: its entity */
 	int nent;
 	double (*alloc)[3];           /* by entity: cores (milli), MiB, milli-GPUs held */
 	double (*held)[3];            /* by job: the same */
 	double total[3];
 	bool *tried;                  /* by job: failed in this decision */
+	/* Indexed (every job its own entity, and not clu_plain_scan): the
+	 * waiting jobs in classes by what they want next (pol_wclass.h), each
+	 * an ordered set by (dominant share, job); the plain scan reads every
+	 * waiting job per launch. */
+	bool indexed;
+	struct pol_oset pool;         /* by job: its key */
+	struct pol_wclasses cls;
+	int *cls_of;                  /* by job: its class while queued, -1 */
 };
 
 static void drf_can_ever_place(const struct scn_policy *cfg, const struct scn *sc, int group,
@@ -82,6 +98,7 @@ static void *drf_init(struct sim *s, const struct scn_policy *cfg)
 	pol_jobset_init(&d->q, sim_njobs(s));
 	pol_fits_init(&d->fits, s, drf_can_ever_place, cfg);
 	pol_tent_init(&d->t, c->n);
+	pol_ff_init(&d->ff, s, &d->t);
 	d->ent = xmalloc((size_t)nj * sizeof *d->ent);
 	d->tried = xcalloc((size_t)nj, sizeof *d->tried);
 	entities(d, s);
@@ -90,6 +107,19 @@ static void *drf_init(struct sim *s, const struct scn_policy *cfg)
 	d->total[0] = (double)c->total_cores;
 	d->total[1] = (double)c->total_mem_mib;
 	d->total[2] = (double)c->total_gpus * CLU_GPU_MILLI;
+	d->indexed = !clu_plain_scan;
+	int *per = xcalloc((size_t)(d->nent ? d->nent : 1), sizeof *per);
+	for (int i = 0; i < sim_njobs(s); i++)
+		if (++per[d->ent[i]] > 1)
+			d->indexed = false; /* users share shares: the scan (a shortcut) */
+	free(per);
+	if (d->indexed) {
+		pol_oset_init(&d->pool, nj);
+		pol_wclasses_init(&d->cls);
+		d->cls_of = xmalloc((size_t)nj * sizeof *d->cls_of);
+		for (int i = 0; i < nj; i++)
+			d->cls_of[i] = -1;
+	}
 	return d;
 }
 
@@ -102,6 +132,41 @@ static double dominant(const struct drf *d, int e)
 	return m;
 }
 
+/* Job j gets one executor at a time, or (rigid, a gang) all at once. */
+static bool whole(const struct sim_job *j)
+{
+	return j->shape->rigid || j->shape->gang_role >= 0;
+}
+
+/* Job `job`, queued, into its class's set by (its share, job); out
+ * first if in one (indexed only). */
+static void unset(struct drf *d, int job)
+{
+	int k = d->indexed ? d->cls_of[job] : -1;
+	if (k < 0)
+		return;
+	pol_oset_remove(&d->pool, &d->cls.c[k].root, job);
+	pol_wclass_count(&d->cls, k, -1);
+	d->cls_of[job] = -1;
+}
+
+static void reset(struct drf *d, const struct sim *s, int job)
+{
+	if (!d->indexed)
+		return;
+	unset(d, job);
+	const struct sim_job *j = sim_job(s, job);
+	int k = pol_wclass_of(&d->cls, j, !whole(j));
+	double ds = dominant(d, d->ent[job]);
+	int64_t bits;
+	if (ds == 0)
+		ds = 0; /* -0 reads as +0: the bits of a share >= 0 order as it does */
+	memcpy(&bits, &ds, sizeof bits);
+	pol_oset_insert(&d->pool, &d->cls.c[k].root, job, (struct pol_okey){bits, job, 0});
+	pol_wclass_count(&d->cls, k, +1);
+	d->cls_of[job] = k;
+}
+
 static void drf_arrived(void *st, struct sim *s, int job)
 {
 	struct drf *d = st;
@@ -111,6 +176,7 @@ static void drf_arrived(void *st, struct sim *s, int job)
 		return;
 	}
 	pol_jobset_add(&d->q, job);
+	reset(d, s, job);
 }
 
 /* cores (milli), MiB, milli-GPUs into (sign 1) or out of (-1) job's and
@@ -127,14 +193,66 @@ static void drf_finished(void *st, struct sim *s, int job)
 	struct drf *d = st;
 	(void)s;
 	pol_jobset_remove(&d->q, job);
+	unset(d, job);
 	/* its executors are released: what it held leaves its entity's share */
 	account(d, job, d->held[job][0], d->held[job][1], d->held[job][2], -1);
 }
 
 
+/* The scan's choices through the classes.  Between two launches the
+ * scan tries jobs in increasing (share, job) and a launch only raises
+ * the winner's share, so its choices climb: every job below the last
+ * one chosen was tried, and the next choice is the least job at or
+ * after it among the classes not known to fail (a class that failed at
+ * this change count fails again: pol_wclass.h).  O(classes x log
+ * waiting) a choice. */
+static void choose_classes(struct drf *d, struct sim *s)
+{
+	const struct clu *c = sim_cluster(s);
+	struct pol_okey cur = {INT64_MIN, INT64_MIN, 0};
+	for (;;) {
+		int best = -1, bk = -1;
+		for (int i = 0; i < d->cls.nlive; i++) {
+			int k = d->cls.live[i];
+			const struct pol_wclass *cl = &d->cls.c[k];
+			if (cl->failed && cl->failed_at == c->changes)
+				continue;
+			int job = pol_oset_ceil(&d->pool, cl->root, &cur);
+			if (job >= 0 && (best < 0 || pol_okey_cmp(&d->pool.key[job], &d->pool.key[best]) < 0))
+				best = job, bk = k;
+		}
+		if (best < 0)
+			return;
+		cur = d->pool.key[best];
+		const struct sim_job *j = sim_job(s, best);
+		if (!pol_ff_place(&d->ff, s, j, whole(j) ? -1 : 1)) {
+			d->cls.c[bk].failed = true;
+			d->cls.c[bk].failed_at = c->changes;
+			cur.b++; /* past it: tried */
+			continue;
+		}
+		for (int i = 0; i < d->t.n; i++) {
+			const struct pol_tent_exec *x = &d->t.e[i];
+			account(d, best, x->cores, (double)x->mem_mib,
+				x->gpu_milli ? x->gpu_milli : (double)x->gpus * CLU_GPU_MILLI, +1);
+		}
+		pol_tent_launch(&d->t, s, best);
+		if (sim_execs_wanted(j) == 0) {
+			pol_jobset_remove(&d->q, best);
+			unset(d, best);
+		} else {
+			reset(d, s, best); /* its share rose: at or after cur */
+		}
+	}
+}
+
 static void drf_schedule(void *st, struct sim *s)
 {
 	struct drf *d = st;
+	if (d->indexed) {
+		choose_classes(d, s);
+		return;
+	}
 	for (int job = pol_jobset_first(&d->q); job >= 0; job = pol_jobset_next(&d->q, job))
 		d->tried[job] = false;
 	for (;;) {
@@ -154,7 +272,7 @@ static void drf_schedule(void *st, struct sim *s)
 		if (best < 0)
 			return;
 		const struct sim_job *j = sim_job(s, best);
-		if (!pol_first_fit(&d->t, s, j, j->shape->rigid || j->shape->gang_role >= 0 ? -1 : 1)) {
+		if (!pol_ff_place(&d->ff, s, j, j->shape->rigid || j->shape->gang_role >= 0 ? -1 : 1)) {
 			d->tried[best] = true;
 			continue;
 		}
@@ -178,6 +296,7 @@ static void drf_exec_lost(void *st, struct sim *s, int job, const struct sim_exe
 		account(d, job, x->cores, (double)x->mem_mib,
 			x->gpu_milli ? x->gpu_milli : (double)x->gpus * CLU_GPU_MILLI, -1);
 	pol_jobset_return(&d->q, job);
+	reset(d, s, job); /* its share and its wants moved */
 }
 
 static void drf_fini(void *st)
@@ -185,8 +304,14 @@ static void drf_fini(void *st)
 	struct drf *d = st;
 	pol_jobset_free(&d->q);
 	pol_fits_free(&d->fits);
+	pol_ff_free(&d->ff);
 	pol_tent_fini(&d->t);
 	free(d->ent), free(d->alloc), free(d->held), free(d->tried);
+	if (d->indexed) {
+		pol_oset_free(&d->pool);
+		pol_wclasses_free(&d->cls);
+		free(d->cls_of);
+	}
 	free(d);
 }
 

@@ -12,14 +12,22 @@
  * not fit is passed over (no reservation: a long job can starve behind a
  * stream of short ones, as SJF allows).  Labels are ignored.
  *
- * Cost: O(waiting) to queue a job (a sorted array), O(waiting x
- * executors x nodes) per decision (docs/policies/sjf.md).
+ * Cost: O(log waiting) to queue a job (an ordered set per class of
+ * what jobs want, pol_wclass.h); a decision O(k log waiting) per job
+ * tried or launched, k the classes holding a job, each class tried at
+ * most once between launches, each executor placed through a node index
+ * (pol_firstfit.h), O(log64 nodes).  clu_plain_scan (the reference): a
+ * sorted array, O(waiting) to queue, O(waiting x executors x nodes) a
+ * decision (docs/policies/sjf.md).
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pol_common.h"
+#include "pol_firstfit.h"
+#include "pol_oset.h"
+#include "pol_wclass.h"
 #include "registry.h"
 #include "sim.h"
 #include "util.h"
@@ -33,9 +41,16 @@ struct wait {
 struct sjf {
 	struct pol_fits fits;
 	struct pol_tent t;
+	struct pol_ff ff;              /* first fit through a node index */
 	bool requested;
 	bool by_number;               /* ties: number */
-	struct wait *w; int n, cap;   /* waiting, sorted by (est, job) */
+	struct wait *w; int n, cap;   /* waiting, sorted by (est, num, job); with
+					 the classes (indexed), only n counts */
+	bool indexed;                 /* false with clu_plain_scan: the sorted
+					 array, every job tried */
+	struct pol_oset pool;         /* by job: its key (est, num, job) */
+	struct pol_wclasses cls;      /* the waiting jobs by what they want */
+	int *cls_of;                  /* by job: its class while waiting, -1 */
 	uint64_t idle_at;             /* cluster changes at the last call that
 					 started nothing, with n then */
 	int idle_n;
@@ -46,9 +61,19 @@ static void *sjf_init(struct sim *s, const struct scn_policy *cfg)
 	struct sjf *p = xcalloc(1, sizeof *p);
 	pol_fits_init(&p->fits, s, pol_whole_verdict, cfg);
 	pol_tent_init(&p->t, sim_cluster(s)->n);
+	pol_ff_init(&p->ff, s, &p->t);
 	p->requested = strcmp(pol_param_value(&pol_sjf, cfg, "estimate"), "requested") == 0;
 	p->by_number = strcmp(pol_param_value(&pol_sjf, cfg, "ties"), "number") == 0;
 	p->idle_n = -1;
+	p->indexed = !clu_plain_scan;
+	if (p->indexed) {
+		int nj = sim_njobs(s) ? sim_njobs(s) : 1;
+		pol_oset_init(&p->pool, nj);
+		pol_wclasses_init(&p->cls);
+		p->cls_of = xmalloc((size_t)nj * sizeof *p->cls_of);
+		for (int i = 0; i < nj; i++)
+			p->cls_of[i] = -1;
+	}
 	return p;
 }
 
@@ -65,6 +90,14 @@ static void enqueue(struct sjf *p, const struct sim *s, int job)
 	int64_t e = p->requested ? req : act;
 	struct wait w = {e >= 0 ? e : INT64_MAX, p->by_number ? sim_job_number(s, sim_job(s, job)) : 0,
 			 job};
+	if (p->indexed) { /* into its class, by the same order */
+		int k = pol_wclass_of(&p->cls, sim_job(s, job), false);
+		pol_oset_insert(&p->pool, &p->cls.c[k].root, job, (struct pol_okey){w.est, w.num, job});
+		pol_wclass_count(&p->cls, k, +1);
+		p->cls_of[job] = k;
+		p->n++;
+		return;
+	}
 	xgrow(&p->w, &p->cap, p->n + 1, sizeof *p->w);
 	int i = p->n;
 	while (i > 0 && before(&w, &p->w[i - 1])) {
@@ -77,6 +110,16 @@ static void enqueue(struct sjf *p, const struct sim *s, int job)
 
 static void dequeue(struct sjf *p, int job)
 {
+	if (p->indexed) {
+		int k = p->cls_of[job];
+		if (k >= 0) {
+			pol_oset_remove(&p->pool, &p->cls.c[k].root, job);
+			pol_wclass_count(&p->cls, k, -1);
+			p->cls_of[job] = -1;
+			p->n--;
+		}
+		return;
+	}
 	for (int i = 0; i < p->n; i++)
 		if (p->w[i].job == job) {
 			memmove(p->w + i, p->w + i + 1, (size_t)(p->n - i - 1) * sizeof *p->w);
@@ -103,6 +146,42 @@ static void sjf_finished(void *st, struct sim *s, int job)
 }
 
 
+/* The scan's pass through the classes: the next job in the order after
+ * `cur` among the classes not known not to fit now (a class that failed
+ * at this change count fails again: pol_wclass.h), O(classes x log
+ * waiting) a step; each class is tried at most once between two
+ * launches. */
+static bool pass_classes(struct sjf *p, struct sim *s)
+{
+	const struct clu *c = sim_cluster(s);
+	struct pol_okey cur = {INT64_MIN, INT64_MIN, INT64_MIN};
+	bool any = false;
+	for (;;) {
+		int best = -1, bk = -1;
+		for (int i = 0; i < p->cls.nlive; i++) {
+			int k = p->cls.live[i];
+			const struct pol_wclass *cl = &p->cls.c[k];
+			if (cl->failed && cl->failed_at == c->changes)
+				continue;
+			int job = pol_oset_ceil(&p->pool, cl->root, &cur);
+			if (job >= 0 && (best < 0 || pol_okey_cmp(&p->pool.key[job], &p->pool.key[best]) < 0))
+				best = job, bk = k;
+		}
+		if (best < 0)
+			return any;
+		cur = p->pool.key[best];
+		cur.c++; /* strictly after it: keys end with the job */
+		if (pol_ff_place(&p->ff, s, sim_job(s, best), -1)) {
+			pol_tent_launch(&p->t, s, best);
+			dequeue(p, best);
+			any = true;
+		} else {
+			p->cls.c[bk].failed = true;
+			p->cls.c[bk].failed_at = c->changes;
+		}
+	}
+}
+
 static void sjf_schedule(void *st, struct sim *s)
 {
 	struct sjf *p = st;
@@ -110,9 +189,11 @@ static void sjf_schedule(void *st, struct sim *s)
 	if (c->changes == p->idle_at && p->n == p->idle_n)
 		return; /* the same free amounts and waiting jobs: nothing fits */
 	bool any = false;
-	for (int i = 0; i < p->n;) {
+	if (p->indexed)
+		any = pass_classes(p, s);
+	for (int i = 0; !p->indexed && i < p->n;) {
 		int job = p->w[i].job;
-		if (pol_first_fit(&p->t, s, sim_job(s, job), -1)) {
+		if (pol_ff_place(&p->ff, s, sim_job(s, job), -1)) {
 			pol_tent_launch(&p->t, s, job);
 			memmove(p->w + i, p->w + i + 1, (size_t)(p->n - i - 1) * sizeof *p->w);
 			p->n--;
@@ -141,8 +222,14 @@ static void sjf_fini(void *st)
 {
 	struct sjf *p = st;
 	pol_fits_free(&p->fits);
+	pol_ff_free(&p->ff);
 	pol_tent_fini(&p->t);
 	free(p->w);
+	if (p->indexed) {
+		pol_oset_free(&p->pool);
+		pol_wclasses_free(&p->cls);
+		free(p->cls_of);
+	}
 	free(p);
 }
 

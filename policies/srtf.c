@@ -16,7 +16,13 @@
  * preemption costs nothing); the jobs behind it wait.  A job without an estimate has an infinite remaining time:
  * served last and preempted first (docs/policies/srtf.md).
  *
- * Cost per decision: O(waiting log waiting + running x nodes).
+ * Cost per decision: O(log waiting) per job started (ordered sets,
+ * pol_oset.h; executors through a node index, pol_firstfit.h, O(log64
+ * nodes) each) plus O(d log d) for the d waiting jobs that still hold
+ * executors; a miss that can preempt nothing (none being preempted, no
+ * running job longer) O(log running), else O(nodes + running log
+ * running).  clu_plain_scan (the reference): O(waiting log waiting +
+ * running x nodes).
  */
 #include <math.h>
 #include <stdint.h>
@@ -24,6 +30,8 @@
 #include <string.h>
 
 #include "pol_common.h"
+#include "pol_firstfit.h"
+#include "pol_oset.h"
 #include "registry.h"
 #include "sim.h"
 #include "util.h"
@@ -34,6 +42,7 @@ struct srtf {
 	struct pol_jobset q;            /* waiting (wanting executors), by arrival */
 	struct pol_fits fits;
 	struct pol_tent t;
+	struct pol_ff ff;                /* first fit through a node index */
 	bool requested;
 	int64_t *since;                 /* by job: when its current executors were
 					   launched; -1 while it has none */
@@ -41,6 +50,27 @@ struct srtf {
 					   that resumes (0 for one that restarts) */
 	bool *going;                    /* by job: being preempted */
 	int *run; int nrun, caprun;     /* jobs holding executors */
+	int *runpos;                    /* by job: its place in run, -1 */
+	int ngoing;                     /* jobs being preempted */
+	/* indexed (not with clu_plain_scan, which sorts every waiting job at
+	 * each decision and reads every running one at each miss): */
+	bool indexed;
+	struct pol_oset wpool;          /* waiting jobs that hold nothing, by
+					   (remaining, job): a remaining time
+					   that does not move while they wait */
+	int wroot;
+	int nord;                       /* of them, sorted in order at this
+					   decision's start */
+	int *dyn, ndyn, capdyn;         /* waiting jobs that hold executors
+					   (lost some): their remaining time
+					   runs down; few, sorted per decision */
+	int8_t *where;                  /* by job: 0 none, 1 wpool, 2 dyn */
+	int *dynpos;
+	struct pol_oset rpool;          /* running jobs not being preempted, by
+					   (estimate - work before + since, job):
+					   their remaining time plus now */
+	int rroot;
+	bool *in_r;
 	struct kj { int64_t key; int job; } *order; /* scratch: jobs by remaining time */
 	int64_t *pc, *pm, *pg;          /* a projection by node */
 };
@@ -69,6 +99,7 @@ static void *srtf_init(struct sim *s, const struct scn_policy *cfg)
 	pol_jobset_init(&p->q, sim_njobs(s));
 	pol_fits_init(&p->fits, s, pol_whole_verdict, cfg);
 	pol_tent_init(&p->t, sim_cluster(s)->n);
+	pol_ff_init(&p->ff, s, &p->t);
 	p->requested = strcmp(pol_param_value(&pol_srtf, cfg, "estimate"), "requested") == 0;
 	p->since = xmalloc((size_t)nj * sizeof *p->since);
 	for (int i = 0; i < nj; i++)
@@ -79,7 +110,68 @@ static void *srtf_init(struct sim *s, const struct scn_policy *cfg)
 	p->pc = xmalloc((size_t)n * sizeof *p->pc);
 	p->pm = xmalloc((size_t)n * sizeof *p->pm);
 	p->pg = xmalloc((size_t)n * sizeof *p->pg);
+	p->runpos = xmalloc((size_t)nj * sizeof *p->runpos);
+	for (int i = 0; i < nj; i++)
+		p->runpos[i] = -1;
+	p->indexed = !clu_plain_scan;
+	if (p->indexed) {
+		pol_oset_init(&p->wpool, nj);
+		pol_oset_init(&p->rpool, nj);
+		p->wroot = p->rroot = -1;
+		p->where = xcalloc((size_t)nj, sizeof *p->where);
+		p->dynpos = xmalloc((size_t)nj * sizeof *p->dynpos);
+		p->in_r = xcalloc((size_t)nj, sizeof *p->in_r);
+	}
 	return p;
+}
+
+/* Job `job`, queued, into the waiting structures by whether it holds
+ * executors (indexed only). */
+static void w_put(struct srtf *p, const struct sim *s, int job)
+{
+	if (!p->indexed || p->where[job])
+		return;
+	if (p->since[job] >= 0) {
+		xgrow(&p->dyn, &p->capdyn, p->ndyn + 1, sizeof *p->dyn);
+		p->dynpos[job] = p->ndyn;
+		p->dyn[p->ndyn++] = job;
+		p->where[job] = 2;
+		return;
+	}
+	pol_oset_insert(&p->wpool, &p->wroot, job, (struct pol_okey){remaining(p, s, job), job, 0});
+	p->where[job] = 1;
+}
+
+static void w_take(struct srtf *p, int job)
+{
+	if (!p->indexed || !p->where[job])
+		return;
+	if (p->where[job] == 1) {
+		pol_oset_remove(&p->wpool, &p->wroot, job);
+	} else {
+		int last = p->dyn[--p->ndyn];
+		p->dyn[p->dynpos[job]] = last;
+		p->dynpos[last] = p->dynpos[job];
+	}
+	p->where[job] = 0;
+}
+
+/* The running set holds `job` iff it holds executors and is not being
+ * preempted, keyed by its remaining time plus now (indexed only). */
+static void r_sync(struct srtf *p, const struct sim *s, int job)
+{
+	if (!p->indexed)
+		return;
+	if (p->in_r[job]) {
+		pol_oset_remove(&p->rpool, &p->rroot, job);
+		p->in_r[job] = false;
+	}
+	if (p->runpos[job] < 0 || p->going[job])
+		return;
+	int64_t e = est(p, s, sim_job(s, job));
+	int64_t k = e == NO_END ? INT64_MAX : e - p->done[job] + p->since[job];
+	pol_oset_insert(&p->rpool, &p->rroot, job, (struct pol_okey){k, job, 0});
+	p->in_r[job] = true;
 }
 
 static void srtf_arrived(void *st, struct sim *s, int job)
@@ -91,24 +183,32 @@ static void srtf_arrived(void *st, struct sim *s, int job)
 		return;
 	}
 	pol_jobset_add(&p->q, job);
+	w_put(p, s, job);
 }
 
+/* The last job into the removed one's place, as the scan of the list
+ * did (the list's order counts nowhere: victims are sorted). */
 static void run_remove(struct srtf *p, int job)
 {
-	for (int i = 0; i < p->nrun; i++)
-		if (p->run[i] == job) {
-			p->run[i] = p->run[--p->nrun];
-			return;
-		}
+	int i = p->runpos[job];
+	if (i < 0)
+		return;
+	int last = p->run[--p->nrun];
+	p->run[i] = last;
+	p->runpos[last] = i;
+	p->runpos[job] = -1;
 }
 
 static void srtf_finished(void *st, struct sim *s, int job)
 {
 	struct srtf *p = st;
-	(void)s;
 	pol_jobset_remove(&p->q, job);
+	w_take(p, job);
 	run_remove(p, job);
 	p->since[job] = -1;
+	if (p->going[job])
+		p->going[job] = false, p->ngoing--;
+	r_sync(p, s, job);
 }
 
 
@@ -137,66 +237,126 @@ static void start(struct srtf *p, struct sim *s, int job)
 {
 	pol_tent_launch(&p->t, s, job);
 	pol_jobset_remove(&p->q, job);
+	w_take(p, job);
 	p->since[job] = sim_now(s);
-	for (int k = 0; k < p->nrun; k++)
-		if (p->run[k] == job)
+	if (p->runpos[job] < 0) {
+		xgrow(&p->run, &p->caprun, p->nrun + 1, sizeof *p->run);
+		p->runpos[job] = p->nrun;
+		p->run[p->nrun++] = job;
+	}
+	r_sync(p, s, job);
+}
+
+/* The shortest waiting job `job` (remaining `mine`) does not fit:
+ * victims longer than it, the longest first, until it would fit. */
+static void miss(struct srtf *p, struct sim *s, int job, int64_t mine)
+{
+	const struct clu *c = sim_cluster(s);
+	const struct sim_job *j = sim_job(s, job);
+	if (p->indexed && p->ngoing == 0) {
+		/* nothing given back yet, and no running job longer than it:
+		 * the plan below would preempt nothing and start nothing */
+		int top = pol_oset_last(&p->rpool, p->rroot);
+		int64_t k = top >= 0 ? p->rpool.key[top].a : 0;
+		if (top < 0 || (k == INT64_MAX ? mine == NO_END : k - sim_now(s) <= mine))
 			return;
-	xgrow(&p->run, &p->caprun, p->nrun + 1, sizeof *p->run);
-	p->run[p->nrun++] = job;
+	}
+	pol_proj_free(c, p->pc, p->pm, p->pg);
+	/* what jobs already being preempted will give back counts first */
+	for (int k = 0; k < p->nrun; k++)
+		if (p->going[p->run[k]])
+			pol_proj_job(s, p->run[k], +1, p->pc, p->pm, p->pg);
+	if (packs(p, s, j))
+		return; /* it fits once they are gone: it waits for them */
+	int nv = 0;
+	struct kj *vict = xmalloc((size_t)(p->nrun ? p->nrun : 1) * sizeof *vict);
+	for (int k = 0; k < p->nrun; k++) {
+		int r = p->run[k];
+		int64_t rem = remaining(p, s, r);
+		if (!p->going[r] && rem > mine)
+			vict[nv++] = (struct kj){rem, r};
+	}
+	qsort(vict, (size_t)nv, sizeof *vict, cmp_kj); /* shortest first */
+	int take = 0;
+	bool fits = false;
+	for (int k = nv - 1; k >= 0 && !fits; k--) { /* the longest first */
+		pol_proj_job(s, vict[k].job, +1, p->pc, p->pm, p->pg);
+		take++;
+		fits = packs(p, s, j);
+	}
+	if (fits)
+		for (int k = nv - 1; k >= nv - take; k--) {
+			p->going[vict[k].job] = true;
+			p->ngoing++;
+			r_sync(p, s, vict[k].job);
+			pol_preempt_job(s, vict[k].job);
+		}
+	free(vict);
+	/* a preemption that costs nothing gives the resources back at
+	 * once (sim_preempt_executor); one that costs, at its end, when
+	 * the kernel decides again */
+	if (fits && pol_ff_place(&p->ff, s, j, -1))
+		start(p, s, job);
+}
+
+/* The waiting jobs in order through the sets: the next of the static
+ * set at or after `cur`, or of the sorted running-down ones from *d. */
+static int next_waiting(struct srtf *p, const struct pol_okey *cur, int *d, int64_t *key)
+{
+	int a = pol_oset_ceil(&p->wpool, p->wroot, cur);
+	while (*d < p->nord && p->where[p->order[*d].job] != 2)
+		(*d)++; /* started since: gone */
+	if (*d < p->nord) {
+		const struct kj *o = &p->order[*d];
+		if (a < 0 || o->key < p->wpool.key[a].a ||
+		    (o->key == p->wpool.key[a].a && o->job < a)) {
+			(*d)++;
+			*key = o->key;
+			return o->job;
+		}
+	}
+	if (a >= 0)
+		*key = p->wpool.key[a].a;
+	return a;
 }
 
 static void srtf_schedule(void *st, struct sim *s)
 {
 	struct srtf *p = st;
-	const struct clu *c = sim_cluster(s);
+	if (p->indexed) {
+		/* the running-down waiting jobs, by their remaining time now */
+		int nd = p->ndyn;
+		for (int i = 0; i < nd; i++)
+			p->order[i] = (struct kj){remaining(p, s, p->dyn[i]), p->dyn[i]};
+		qsort(p->order, (size_t)nd, sizeof *p->order, cmp_kj);
+		p->nord = nd;
+		struct pol_okey cur = {INT64_MIN, INT64_MIN, 0};
+		int d = 0;
+		for (;;) {
+			int64_t mine;
+			int job = next_waiting(p, &cur, &d, &mine);
+			if (job < 0)
+				return;
+			cur = (struct pol_okey){mine, job + 1, 0};
+			if (pol_ff_place(&p->ff, s, sim_job(s, job), -1)) {
+				start(p, s, job);
+				continue;
+			}
+			miss(p, s, job, mine);
+			return; /* the rest wait behind it */
+		}
+	}
 	int n = 0;
 	for (int job = pol_jobset_first(&p->q); job >= 0; job = pol_jobset_next(&p->q, job))
 		p->order[n++] = (struct kj){remaining(p, s, job), job};
 	qsort(p->order, (size_t)n, sizeof *p->order, cmp_kj);
 	for (int i = 0; i < n; i++) {
 		int job = p->order[i].job;
-		const struct sim_job *j = sim_job(s, job);
-		if (pol_first_fit(&p->t, s, j, -1)) {
+		if (pol_ff_place(&p->ff, s, sim_job(s, job), -1)) {
 			start(p, s, job);
 			continue;
 		}
-		/* the shortest that does not fit: victims longer than it, the
-		 * longest first, until it would fit */
-		int64_t mine = p->order[i].key;
-		pol_proj_free(c, p->pc, p->pm, p->pg);
-		/* what jobs already being preempted will give back counts first */
-		for (int k = 0; k < p->nrun; k++)
-			if (p->going[p->run[k]])
-				pol_proj_job(s, p->run[k], +1, p->pc, p->pm, p->pg);
-		if (packs(p, s, j))
-			break; /* it fits once they are gone: it waits for them */
-		int nv = 0;
-		struct kj *vict = xmalloc((size_t)(p->nrun ? p->nrun : 1) * sizeof *vict);
-		for (int k = 0; k < p->nrun; k++) {
-			int r = p->run[k];
-			int64_t rem = remaining(p, s, r);
-			if (!p->going[r] && rem > mine)
-				vict[nv++] = (struct kj){rem, r};
-		}
-		qsort(vict, (size_t)nv, sizeof *vict, cmp_kj); /* shortest first */
-		int take = 0;
-		bool fits = false;
-		for (int k = nv - 1; k >= 0 && !fits; k--) { /* the longest first */
-			pol_proj_job(s, vict[k].job, +1, p->pc, p->pm, p->pg);
-			take++;
-			fits = packs(p, s, j);
-		}
-		if (fits)
-			for (int k = nv - 1; k >= nv - take; k--) {
-				p->going[vict[k].job] = true;
-				pol_preempt_job(s, vict[k].job);
-			}
-		free(vict);
-		/* a preemption that costs nothing gives the resources back at
-		 * once (sim_preempt_executor); one that costs, at its end, when
-		 * the kernel decides again */
-		if (fits && pol_first_fit(&p->t, s, j, -1))
-			start(p, s, job);
+		miss(p, s, job, p->order[i].key);
 		break; /* the rest wait behind it */
 	}
 }
@@ -211,11 +371,15 @@ static void srtf_exec_lost(void *st, struct sim *s, int job, const struct sim_ex
 	if (j->live->execs_live == 0) {
 		if (p->since[job] >= 0 && why == SIM_WHY_PREEMPTED && sim_job_resumes(s, j))
 			p->done[job] += sim_now(s) - p->since[job];
+		w_take(p, job); /* it holds nothing now: its key stops */
 		run_remove(p, job);
 		p->since[job] = -1;
-		p->going[job] = false;
+		if (p->going[job])
+			p->going[job] = false, p->ngoing--;
+		r_sync(p, s, job);
 	}
 	pol_jobset_return(&p->q, job);
+	w_put(p, s, job);
 }
 
 static void srtf_fini(void *st)
@@ -223,8 +387,15 @@ static void srtf_fini(void *st)
 	struct srtf *p = st;
 	pol_jobset_free(&p->q);
 	pol_fits_free(&p->fits);
+	pol_ff_free(&p->ff);
 	pol_tent_fini(&p->t);
 	free(p->since), free(p->done), free(p->going), free(p->run), free(p->order);
+	free(p->runpos);
+	if (p->indexed) {
+		pol_oset_free(&p->wpool);
+		pol_oset_free(&p->rpool);
+		free(p->where), free(p->dynpos), free(p->dyn), free(p->in_r);
+	}
 	free(p->pc), free(p->pm), free(p->pg);
 	free(p);
 }
