@@ -123,6 +123,12 @@ struct gav {
 	bool *moved;           /* ... on a model other than the one it runs on */
 	int *node_k;           /* by node: its model's index, -1: none */
 	struct gav_ix *ix;     /* K + 1 indexes (ix[0]: k = -1); NULL plain */
+	/* By job shape x (K + 1) rules: 1 + the cluster's change count when
+	 * a job of that shape holding nothing last did not fit by that rule
+	 * (0: none).  A first fit reads only the shape and the nodes' free
+	 * amounts, which change only with that count: while it stands, the
+	 * next such job does not fit either (fifo's `blocked`, by shape). */
+	uint64_t *nofit;
 	int64_t solves, lp_solves;
 };
 
@@ -192,6 +198,8 @@ static void *gav_init(struct sim *s, const struct scn_policy *cfg)
 	p->fm = xcalloc((size_t)(p->nshapes ? p->nshapes : 1) * (size_t)K, 1);
 	p->solved_us = -1;
 	if (!p->plain) {
+		p->nofit = xcalloc((size_t)(p->nshapes ? p->nshapes : 1) * (size_t)(p->K + 1),
+				   sizeof *p->nofit);
 		p->ix = xcalloc((size_t)p->K + 1, sizeof *p->ix);
 		for (int k = 0; k <= p->K; k++) {
 			p->ix[k].p = p;
@@ -538,6 +546,8 @@ static bool projection_ok(const struct gav *p, int n)
 	return true;
 }
 
+static bool place(struct gav *p, const struct clu *c, const struct sim_job *j, int k);
+
 /* pol_first_fit_on(&p->t, s, j, -1, model k or NULL for k < 0), each
  * executor's node found through the index of its rule (GPU executors:
  * model k's, the others: any node's) where there is one. */
@@ -546,6 +556,24 @@ static bool first_fit(struct gav *p, const struct sim *s, const struct sim_job *
 	if (p->plain)
 		return pol_first_fit_on(&p->t, s, j, -1, k >= 0 ? p->type[k] : NULL);
 	const struct clu *c = sim_cluster(s);
+	uint64_t *nofit = NULL;
+	bool fresh = j->shape->id >= 0 && j->shape->id < p->nshapes; /* nothing granted */
+	for (int r = 0; r < j->shape->nroles; r++)
+		fresh &= j->live->granted[r] == 0;
+	if (fresh) {
+		nofit = &p->nofit[(size_t)j->shape->id * (size_t)(p->K + 1) + (size_t)(k + 1)];
+		if (*nofit == c->changes + 1)
+			return false;
+	}
+	bool ok = place(p, c, j, k);
+	if (!ok && nofit)
+		*nofit = c->changes + 1;
+	return ok;
+}
+
+/* first_fit's placement through the indexes. */
+static bool place(struct gav *p, const struct clu *c, const struct sim_job *j, int k)
+{
 	pol_tent_reset(&p->t);
 	int left = sim_execs_wanted(j);
 	for (int r = 0; r < j->shape->nroles; r++) {
@@ -724,6 +752,7 @@ static void gav_fini(void *st)
 	for (int k = 0; p->ix && k <= p->K; k++)
 		pol_ix_free(&p->ix[k].ix);
 	free(p->ix);
+	free(p->nofit);
 	free(p);
 	glp_free_env();
 }
