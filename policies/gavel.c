@@ -20,8 +20,14 @@
  *
  * then, t held at its optimum, the sum of the normalised rates is
  * maximised (what max-min leaves free goes to whoever can use it).
+ * Jobs the program cannot tell apart (the same s_m and the same
+ * normalised rates T[m][k] / N_m) form a class, and it is solved over
+ * the classes (policies/gavel_lp.h): the same optima, the tie among them
+ * settled by giving every job of a class the same shares.
  * The program is solved at every `round` and whenever the set of jobs
- * changed since the last solve (at most once per `resolve`).
+ * changed since the last solve (at most once per `resolve`); GLPK runs
+ * only when a class count changed since it last ran (a job's matrix
+ * row is fixed at its arrival, the capacities at the start), cold.
  *
  * The mechanism, at every round: each (job, model) pair's priority is
  * X[m][k] over the share of its time in the system the job has run on
@@ -36,9 +42,17 @@
  * does not see, are placed first fit in arrival order after the GPU
  * jobs (docs/policies/gavel.md).
  *
- * Cost per solve: GLPK's simplex on (2 jobs + models) rows and (jobs x
- * models + 1) columns; per round O(pairs log pairs + jobs x executors x
- * nodes).
+ * Cost per decision (between rounds): the program, when a class count
+ * changed, GLPK's simplex on (2 classes + models) rows and (classes x
+ * models + 1) columns (the mix of bench/gen-mix: 4 classes, 2 models);
+ * then O(W log W) for the W jobs that want executors (their pairs
+ * sorted: the priorities move with the clock, so no order is kept), and
+ * per first fit O(executors x log64 nodes) through a pol_index tree per
+ * GPU model, O(1) for a job holding nothing whose shape did not fit the
+ * unchanged cluster.  Per round O(pairs log pairs + jobs x executors x
+ * nodes) (the projection is scanned).  With clu_plain_scan, the
+ * reference: GLPK at every solve, every active job visited, every node
+ * scanned per executor.
  */
 #include <glpk.h>
 #include <math.h>
