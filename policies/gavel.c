@@ -20,8 +20,14 @@
  *
  * then, t held at its optimum, the sum of the normalised rates is
  * maximised (what max-min leaves free goes to whoever can use it).
+ * Jobs the program cannot tell apart (the same s_m and the same
+ * normalised rates T[m][k] / N_m) form a class, and it is solved over
+ * the classes (policies/gavel_lp.h): the same optima, the tie among them
+ * settled by giving every job of a class the same shares.
  * The program is solved at every `round` and whenever the set of jobs
- * changed since the last solve (at most once per `resolve`).
+ * changed since the last solve (at most once per `resolve`); GLPK runs
+ * only when a class count changed since it last ran (a job's matrix
+ * row is fixed at its arrival, the capacities at the start), cold.
  *
  * The mechanism, at every round: each (job, model) pair's priority is
  * X[m][k] over the share of its time in the system the job has run on
@@ -36,9 +42,17 @@
  * does not see, are placed first fit in arrival order after the GPU
  * jobs (docs/policies/gavel.md).
  *
- * Cost per solve: GLPK's simplex on (2 jobs + models) rows and (jobs x
- * models + 1) columns; per round O(pairs log pairs + jobs x executors x
- * nodes).
+ * Cost per decision (between rounds): the program, when a class count
+ * changed, GLPK's simplex on (2 classes + models) rows and (classes x
+ * models + 1) columns (the mix of bench/gen-mix: 4 classes, 2 models);
+ * then O(W log W) for the W jobs that want executors (their pairs
+ * sorted: the priorities move with the clock, so no order is kept), and
+ * per first fit O(executors x log64 nodes) through a pol_index tree per
+ * GPU model, O(1) for a job holding nothing whose shape did not fit the
+ * unchanged cluster.  Per round O(pairs log pairs + jobs x executors x
+ * nodes) (the projection is scanned).  With clu_plain_scan, the
+ * reference: GLPK at every solve, every active job visited, every node
+ * scanned per executor.
  */
 #include <glpk.h>
 #include <math.h>
@@ -46,7 +60,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gavel_lp.h"
 #include "pol_common.h"
+#include "pol_index.h"
 #include "registry.h"
 #include "sim.h"
 #include "util.h"
@@ -59,14 +75,26 @@ struct gj {
 	bool running;          /* holds executors */
 	bool going;            /* being preempted */
 	int type;              /* the model it runs on, or -1 */
+	int cls;               /* its class in the program (gavel_lp.h), -1: none */
 	double gpus;           /* s_m: the GPUs it asks for (0: a CPU job) */
 	double norm;           /* N_m */
+	int64_t since_us;      /* running on `type` since (type >= 0) */
 };
 
 struct pair {
 	double prio, x;
 	int64_t arrival;
 	int job, type;
+};
+
+struct gav;
+
+/* One first-fit index: GPU executors on nodes of model k only (k < 0:
+ * anywhere), the others anywhere (pol_first_fit_on's rule). */
+struct gav_ix {
+	const struct gav *p;
+	int k;
+	struct pol_ix ix;
 };
 
 struct gav {
@@ -77,17 +105,45 @@ struct gav {
 	double cap[MAX_TYPES]; /* GPUs of each model */
 	double ctot;
 	int64_t round_us, resolve_us;
-	int64_t last_us;       /* service counted up to here */
 	int64_t solved_us;     /* the last solve, or -1 */
 	bool ticking, dirty;
+	bool plain;            /* clu_plain_scan: the program solved at every
+				  solve, every active job visited, nodes scanned */
 	struct gj *j;
-	double *tp, *x, *recv; /* by job x model: T, X, time run there (s) */
+	double *tp;            /* by job x model: T */
+	int64_t *recv;         /* by job x model: time run there, µs, to since_us */
+	/* The active jobs: with resolve > 0 in the order gavel.md states
+	 * (sorted at each solve, an ended job's place taken by the last:
+	 * act), else in id order, as a set (actb); nact of them. */
 	int *act; int nact, capact;
+	struct pol_bits actb;
+	struct pol_bits want;  /* active jobs that may want executors (a
+				  superset, pruned as fill meets them) */
+	int next_job;          /* 1 + the last job arrived */
+	int seen_below;        /* jobs below it were active at the last solve */
+	/* The classes (gavel_lp.h), in order of first arrival, and a hash
+	 * of them by (s, a). */
+	int C, capc;
+	double *ca, *cs, *cx;  /* a (C x K), s, X (C x K) of the last solve */
+	int *cn;               /* active jobs of each */
+	int *hash; int hcap;   /* class + 1, 0 empty; open addressing */
+	bool lp_stale;         /* a class count changed since the program
+				  was last solved */
+	uint8_t *fm;           /* by shape x model: 0 unknown, 1 + fits_model */
+	int nshapes;
 	struct pair *pr; int cappr;
 	int64_t *pc, *pm, *pg; /* the projection by node */
 	bool *done;            /* by job: granted a pair this round */
 	bool *moved;           /* ... on a model other than the one it runs on */
-	int64_t solves;
+	int *node_k;           /* by node: its model's index, -1: none */
+	struct gav_ix *ix;     /* K + 1 indexes (ix[0]: k = -1); NULL plain */
+	/* By job shape x (K + 1) rules: 1 + the cluster's change count when
+	 * a job of that shape holding nothing last did not fit by that rule
+	 * (0: none).  A first fit reads only the shape and the nodes' free
+	 * amounts, which change only with that count: while it stands, the
+	 * next such job does not fit either (fifo's `blocked`, by shape). */
+	uint64_t *nofit;
+	int64_t solves, lp_solves;
 };
 
 static double gpus_asked(const struct sim_job *j)
@@ -100,6 +156,20 @@ static double gpus_asked(const struct sim_job *j)
 	return g;
 }
 
+/* 0 where an executor of shape `sh` fits node n now (after the
+ * tentative ones) and may go there, else INFINITY: the tree's first
+ * candidate is then pol_first_fit_on's node. */
+static double ff_key(const void *ctx, const struct clu_node *n, int fc, int64_t fm, int fg,
+		     const struct pol_shape *sh)
+{
+	const struct gav_ix *x = ctx;
+	if (x->k >= 0 && (sh->gpus || sh->gpu_milli) && x->p->node_k[n->id] != x->k)
+		return INFINITY;
+	if (!(fc >= sh->cores && fm >= sh->mem_mib && fg >= sh->gpus))
+		return INFINITY;
+	return !sh->gpu_milli || pol_share_pick(&x->p->t, n, sh->gpu_milli) >= 0 ? 0 : INFINITY;
+}
+
 static void *gav_init(struct sim *s, const struct scn_policy *cfg)
 {
 	struct gav *p = xcalloc(1, sizeof *p);
@@ -109,7 +179,10 @@ static void *gav_init(struct sim *s, const struct scn_policy *cfg)
 	pol_tent_init(&p->t, c->n);
 	p->round_us = (int64_t)pol_param_num(&pol_gavel, cfg, "round");
 	p->resolve_us = (int64_t)pol_param_num(&pol_gavel, cfg, "resolve");
+	p->plain = clu_plain_scan;
+	p->node_k = xmalloc((size_t)n * sizeof *p->node_k);
 	for (int i = 0; i < c->n; i++) { /* the GPU models, in node order */
+		p->node_k[i] = -1;
 		if (!c->nodes[i].gpus)
 			continue;
 		const char *m = pol_gpu_model(&c->nodes[i]);
@@ -121,35 +194,53 @@ static void *gav_init(struct sim *s, const struct scn_policy *cfg)
 		if (k < p->K) {
 			p->cap[k] += c->nodes[i].gpus;
 			p->ctot += c->nodes[i].gpus;
+			p->node_k[i] = k;
 		}
 	}
 	int K = p->K ? p->K : 1;
 	p->j = xcalloc((size_t)nj, sizeof *p->j);
 	p->tp = xcalloc((size_t)nj * (size_t)K, sizeof *p->tp);
-	p->x = xcalloc((size_t)nj * (size_t)K, sizeof *p->x);
 	p->recv = xcalloc((size_t)nj * (size_t)K, sizeof *p->recv);
 	p->done = xcalloc((size_t)nj, sizeof *p->done);
 	p->moved = xcalloc((size_t)nj, sizeof *p->moved);
 	p->pc = xmalloc((size_t)n * sizeof *p->pc);
 	p->pm = xmalloc((size_t)n * sizeof *p->pm);
 	p->pg = xmalloc((size_t)n * sizeof *p->pg);
-	p->last_us = sim_now(s);
+	pol_bits_init(&p->actb, nj);
+	pol_bits_init(&p->want, nj);
+	p->nshapes = sim_nshapes(s);
+	p->fm = xcalloc((size_t)(p->nshapes ? p->nshapes : 1) * (size_t)K, 1);
 	p->solved_us = -1;
+	if (!p->plain) {
+		p->nofit = xcalloc((size_t)(p->nshapes ? p->nshapes : 1) * (size_t)(p->K + 1),
+				   sizeof *p->nofit);
+		p->ix = xcalloc((size_t)p->K + 1, sizeof *p->ix);
+		for (int k = 0; k <= p->K; k++) {
+			p->ix[k].p = p;
+			p->ix[k].k = k - 1;
+			pol_ix_init(&p->ix[k].ix, c, &p->t, ff_key, &p->ix[k]);
+		}
+	}
 	glp_term_out(GLP_OFF);
 	return p;
 }
 
-/* Time run on each model, up to now. */
-static void account(struct gav *p, struct sim *s)
+/* Time job `job` has run on model k, µs, up to now. */
+static int64_t recv_us(const struct gav *p, int64_t now, int job, int k)
 {
-	int64_t now = sim_now(s);
-	double dt = (double)(now - p->last_us) / 1e6;
-	for (int i = 0; dt > 0 && i < p->nact; i++) {
-		const struct gj *g = &p->j[p->act[i]];
-		if (g->running && g->type >= 0)
-			p->recv[(size_t)p->act[i] * (size_t)p->K + (size_t)g->type] += dt;
-	}
-	p->last_us = now;
+	const struct gj *g = &p->j[job];
+	int64_t r = p->recv[(size_t)job * (size_t)p->K + (size_t)k];
+	return g->running && g->type == k ? r + (now - g->since_us) : r;
+}
+
+/* It stops running on its model: its time there counted. */
+static void stop_running(struct gav *p, int64_t now, int job)
+{
+	struct gj *g = &p->j[job];
+	if (g->running && g->type >= 0)
+		p->recv[(size_t)job * (size_t)p->K + (size_t)g->type] += now - g->since_us;
+	g->running = false;
+	g->type = -1;
 }
 
 /* Whether every GPU executor of j fits some node of model k, empty. */
@@ -174,17 +265,106 @@ static bool fits_model(const struct sim *s, const struct sim_job *j, const char 
 	return true;
 }
 
+/* fits_model, asked once per job shape and model (it reads only the
+ * shape and the empty cluster). */
+static bool fits_model_cached(struct gav *p, const struct sim *s, const struct sim_job *j, int k)
+{
+	int id = j->shape->id;
+	if (id < 0 || id >= p->nshapes)
+		return fits_model(s, j, p->type[k]);
+	uint8_t *v = &p->fm[(size_t)id * (size_t)p->K + (size_t)k];
+	if (!*v)
+		*v = (uint8_t)(1 + fits_model(s, j, p->type[k]));
+	return *v - 1;
+}
+
+static uint64_t class_hash(const struct gav *p, double gpus, const double *a)
+{
+	uint64_t h = 1469598103934665603u, w;
+	memcpy(&w, &gpus, sizeof w);
+	h = (h ^ w) * 1099511628211u;
+	for (int k = 0; k < p->K; k++) {
+		memcpy(&w, &a[k], sizeof w);
+		h = (h ^ w) * 1099511628211u;
+	}
+	return h ^ h >> 29;
+}
+
+static bool class_is(const struct gav *p, int c, double gpus, const double *a)
+{
+	if (p->cs[c] != gpus)
+		return false;
+	for (int k = 0; k < p->K; k++)
+		if (p->ca[(size_t)c * (size_t)p->K + (size_t)k] != a[k])
+			return false;
+	return true;
+}
+
+static void class_rehash(struct gav *p)
+{
+	free(p->hash);
+	p->hcap = p->hcap ? 2 * p->hcap : 64;
+	p->hash = xcalloc((size_t)p->hcap, sizeof *p->hash);
+	for (int c = 0; c < p->C; c++) {
+		uint64_t i = class_hash(p, p->cs[c], &p->ca[(size_t)c * (size_t)p->K]);
+		while (p->hash[i & (uint64_t)(p->hcap - 1)])
+			i++;
+		p->hash[i & (uint64_t)(p->hcap - 1)] = c + 1;
+	}
+}
+
+/* The class of a job asking `gpus` GPUs with normalised rates a, made
+ * if new.  O(K) expected. */
+static int class_of(struct gav *p, double gpus, const double *a)
+{
+	size_t K = (size_t)p->K;
+	if (2 * (p->C + 1) > p->hcap)
+		class_rehash(p);
+	uint64_t i = class_hash(p, gpus, a);
+	for (;; i++) {
+		int c = p->hash[i & (uint64_t)(p->hcap - 1)] - 1;
+		if (c < 0)
+			break;
+		if (class_is(p, c, gpus, a))
+			return c;
+	}
+	if (p->C == p->capc) {
+		p->capc = p->capc ? 2 * p->capc : 16;
+		p->ca = xrealloc(p->ca, (size_t)p->capc * K * sizeof *p->ca);
+		p->cx = xrealloc(p->cx, (size_t)p->capc * K * sizeof *p->cx);
+		p->cs = xrealloc(p->cs, (size_t)p->capc * sizeof *p->cs);
+		p->cn = xrealloc(p->cn, (size_t)p->capc * sizeof *p->cn);
+	}
+	int c = p->C++;
+	memcpy(&p->ca[(size_t)c * K], a, K * sizeof *a);
+	memset(&p->cx[(size_t)c * K], 0, K * sizeof *p->cx);
+	p->cs[c] = gpus;
+	p->cn[c] = 0;
+	p->hash[i & (uint64_t)(p->hcap - 1)] = c + 1;
+	return c;
+}
+
+/* X[job][k] of the last solve: its class's, if it was active then. */
+static double x_of(const struct gav *p, int job, int k)
+{
+	int c = p->j[job].cls;
+	if (c < 0 || job >= p->seen_below)
+		return 0;
+	return p->cx[(size_t)c * (size_t)p->K + (size_t)k];
+}
+
 static void gav_arrived(void *st, struct sim *s, int job)
 {
 	struct gav *p = st;
 	const struct sim_job *j = sim_job(s, job);
 	int why = pol_fits_arrived(&p->fits, s, j);
 	struct gj *g = &p->j[job];
-	*g = (struct gj){.active = true, .type = -1, .gpus = gpus_asked(j)};
+	*g = (struct gj){.active = true, .type = -1, .cls = -1, .gpus = gpus_asked(j)};
+	p->next_job = job + 1;
 	if (!why && g->gpus > 0) { /* its row of the matrix */
 		double *tp = &p->tp[(size_t)job * (size_t)p->K];
 		for (int k = 0; k < p->K; k++) {
-			tp[k] = fits_model(s, j, p->type[k]) ? sim_job_throughput(s, j, p->type[k]) : 0;
+			tp[k] = fits_model_cached(p, s, j, k) ? sim_job_throughput(s, j, p->type[k]) : 0;
 			g->norm += tp[k] * p->cap[k] / p->ctot;
 		}
 		if (!(g->norm > 0))
@@ -195,9 +375,21 @@ static void gav_arrived(void *st, struct sim *s, int job)
 		sim_reject_job(s, job, why);
 		return;
 	}
-	account(p, s);
-	xgrow(&p->act, &p->capact, p->nact + 1, sizeof *p->act);
-	p->act[p->nact++] = job;
+	if (g->gpus > 0) {
+		double a[MAX_TYPES];
+		for (int k = 0; k < p->K; k++)
+			a[k] = p->tp[(size_t)job * (size_t)p->K + (size_t)k] / g->norm;
+		g->cls = class_of(p, g->gpus, a);
+		p->cn[g->cls]++;
+		p->lp_stale = true;
+	}
+	if (p->resolve_us > 0) {
+		xgrow(&p->act, &p->capact, p->nact + 1, sizeof *p->act);
+		p->act[p->nact] = job;
+	}
+	p->nact++;
+	pol_bits_put(&p->actb, job, true);
+	pol_bits_put(&p->want, job, true);
 	p->dirty = true;
 	if (!p->ticking) { /* rounds while jobs are active */
 		sim_policy_timer(s, (double)p->round_us, TAG_ROUND);
@@ -208,14 +400,28 @@ static void gav_arrived(void *st, struct sim *s, int job)
 static void gav_finished(void *st, struct sim *s, int job)
 {
 	struct gav *p = st;
-	account(p, s);
-	p->j[job].active = p->j[job].running = false;
-	for (int i = 0; i < p->nact; i++)
-		if (p->act[i] == job) {
-			p->act[i] = p->act[--p->nact];
-			break;
-		}
+	struct gj *g = &p->j[job];
+	bool was = g->active;
+	stop_running(p, sim_now(s), job);
+	g->active = false;
 	p->dirty = true;
+	if (!was)
+		return;
+	if (g->cls >= 0) {
+		p->cn[g->cls]--;
+		p->lp_stale = true;
+	}
+	pol_bits_put(&p->actb, job, false);
+	pol_bits_put(&p->want, job, false);
+	if (p->resolve_us > 0) { /* the last job takes its place */
+		for (int i = 0; i < p->nact; i++)
+			if (p->act[i] == job) {
+				p->act[i] = p->act[--p->nact];
+				break;
+			}
+	} else {
+		p->nact--;
+	}
 }
 
 static int cmp_int(const void *a, const void *b)
@@ -224,94 +430,80 @@ static int cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The program over the active GPU jobs, X into p->x (0 for the others). */
-static void solve(struct gav *p, struct sim *s)
+/* The program over the classes with active jobs, solved cold: a class
+ * count is all that changes it (the matrix of a job is fixed at its
+ * arrival, the capacities with the cluster), so while none has changed
+ * the last solution stands (a cold solve of the same program gives the
+ * same bytes); with clu_plain_scan, solved every time, the reference. */
+static void solve_lp(struct gav *p)
 {
 	size_t K = (size_t)p->K;
+	int live = 0;
+	for (int c = 0; c < p->C; c++)
+		live += p->cn[c] > 0;
+	memset(p->cx, 0, (size_t)p->C * K * sizeof *p->cx);
+	p->lp_stale = false;
+	if (!live || !p->K)
+		return;
+	double *a = xmalloc((size_t)live * K * sizeof *a), *x = xmalloc((size_t)live * K * sizeof *x);
+	double *sz = xmalloc((size_t)live * sizeof *sz);
+	int *n = xmalloc((size_t)live * sizeof *n), *which = xmalloc((size_t)live * sizeof *which);
+	int L = 0;
+	for (int c = 0; c < p->C; c++)
+		if (p->cn[c] > 0) {
+			memcpy(&a[(size_t)L * K], &p->ca[(size_t)c * K], K * sizeof *a);
+			sz[L] = p->cs[c], n[L] = p->cn[c], which[L++] = c;
+		}
+	if (gav_lp_solve(L, p->K, a, n, sz, p->cap, x, NULL, NULL))
+		for (int l = 0; l < L; l++)
+			memcpy(&p->cx[(size_t)which[l] * K], &x[(size_t)l * K], K * sizeof *x);
+	p->lp_solves++;
+	free(a), free(x), free(sz), free(n), free(which);
+}
+
+/* A solve: the program over the active GPU jobs (by class), and every
+ * job active now seen by it. */
+static void solve(struct gav *p, struct sim *s)
+{
 	p->dirty = false;
 	p->solved_us = sim_now(s);
-	/* the jobs in id order, so that the program (and so its optimum
-	 * among ties) does not depend on the order of events */
-	qsort(p->act, (size_t)p->nact, sizeof *p->act, cmp_int);
-	int M = 0;
-	for (int i = 0; i < p->nact; i++) {
-		int job = p->act[i];
-		memset(&p->x[(size_t)job * K], 0, K * sizeof *p->x);
-		M += p->j[job].gpus > 0;
-	}
-	if (!M || !p->K)
-		return;
-	glp_prob *lp = glp_create_prob();
-	glp_set_obj_dir(lp, GLP_MAX);
-	/* rows: 1..M fairness, M+1..2M a job's time, 2M+1..2M+K capacity */
-	glp_add_rows(lp, 2 * M + p->K);
-	for (int m = 1; m <= M; m++) {
-		glp_set_row_bnds(lp, m, GLP_LO, 0, 0);
-		glp_set_row_bnds(lp, M + m, GLP_UP, 0, 1);
-	}
-	for (int k = 0; k < p->K; k++)
-		glp_set_row_bnds(lp, 2 * M + k + 1, GLP_UP, 0, p->cap[k]);
-	/* columns: X[m][k] where T > 0, then t */
-	int ncols = 0, cap = 64, nz = 0;
-	int *ia = xmalloc((size_t)(3 * M * p->K + M + 2) * sizeof *ia);
-	int *ja = xmalloc((size_t)(3 * M * p->K + M + 2) * sizeof *ja);
-	double *ar = xmalloc((size_t)(3 * M * p->K + M + 2) * sizeof *ar);
-	int *col_job = xmalloc((size_t)cap * sizeof *col_job), *col_k = NULL;
-	col_k = xmalloc((size_t)cap * sizeof *col_k);
-	int m = 0;
-	for (int i = 0; i < p->nact; i++) {
-		int job = p->act[i];
-		const struct gj *g = &p->j[job];
-		if (!(g->gpus > 0))
-			continue;
-		m++;
-		for (int k = 0; k < p->K; k++) {
-			double tp = p->tp[(size_t)job * K + (size_t)k];
-			if (!(tp > 0))
-				continue;
-			if (ncols == cap) {
-				cap *= 2;
-				col_job = xrealloc(col_job, (size_t)cap * sizeof *col_job);
-				col_k = xrealloc(col_k, (size_t)cap * sizeof *col_k);
-			}
-			col_job[ncols] = job, col_k[ncols] = k;
-			int c = ++ncols;
-			glp_add_cols(lp, 1);
-			glp_set_col_bnds(lp, c, GLP_DB, 0, 1);
-			ia[++nz] = m, ja[nz] = c, ar[nz] = tp / g->norm;
-			ia[++nz] = M + m, ja[nz] = c, ar[nz] = 1;
-			ia[++nz] = 2 * M + k + 1, ja[nz] = c, ar[nz] = g->gpus;
-		}
-	}
-	int tc = ncols + 1;
-	glp_add_cols(lp, 1);
-	glp_set_col_bnds(lp, tc, GLP_LO, 0, 0);
-	glp_set_obj_coef(lp, tc, 1);
-	for (int r = 1; r <= M; r++)
-		ia[++nz] = r, ja[nz] = tc, ar[nz] = -1;
-	glp_load_matrix(lp, nz, ia, ja, ar);
-	glp_smcp parm;
-	glp_init_smcp(&parm);
-	parm.msg_lev = GLP_MSG_OFF;
-	int ok = glp_simplex(lp, &parm) == 0 && glp_get_status(lp) == GLP_OPT;
-	if (ok) { /* then the rates, the min held */
-		double t = glp_get_col_prim(lp, tc);
-		glp_set_col_bnds(lp, tc, GLP_LO, t * (1 - 1e-9), 0);
-		glp_set_obj_coef(lp, tc, 0);
-		for (int c = 1; c <= ncols; c++)
-			glp_set_obj_coef(lp, c, p->tp[(size_t)col_job[c - 1] * K + (size_t)col_k[c - 1]] /
-						 p->j[col_job[c - 1]].norm);
-		ok = glp_simplex(lp, &parm) == 0 && glp_get_status(lp) == GLP_OPT;
-	}
-	for (int c = 1; ok && c <= ncols; c++) {
-		/* on a grid of 1e-9, so that the simplex's last bits do not
-		 * break ties between equal shares */
-		double v = round(glp_get_col_prim(lp, c) * 1e9) / 1e9;
-		p->x[(size_t)col_job[c - 1] * K + (size_t)col_k[c - 1]] = v > 0 ? v : 0;
-	}
+	/* the jobs in id order (resolve > 0: see gav_finished) */
+	if (p->resolve_us > 0)
+		qsort(p->act, (size_t)p->nact, sizeof *p->act, cmp_int);
+	p->seen_below = p->next_job;
+	if (p->lp_stale || p->plain)
+		solve_lp(p);
 	p->solves++;
-	glp_delete_prob(lp);
-	free(ia), free(ja), free(ar), free(col_job), free(col_k);
+}
+
+/* The active jobs in the order gavel.md states: start with *pos = 0;
+ * -1 at the end. */
+static int act_next(const struct gav *p, int *pos)
+{
+	if (p->resolve_us > 0)
+		return *pos < p->nact ? p->act[(*pos)++] : -1;
+	if (*pos < 0)
+		return -1;
+	int job = pol_bits_next(&p->actb, *pos);
+	*pos = job < 0 ? -1 : job + 1;
+	return job;
+}
+
+/* Active jobs that may want executors, in the same order: with
+ * resolve = 0 the `want` set (a job leaves it when met wanting none);
+ * else, or with clu_plain_scan, every active job. */
+static int want_next(struct gav *p, const struct sim *s, int *pos)
+{
+	if (p->resolve_us > 0 || p->plain)
+		return act_next(p, pos);
+	while (*pos >= 0) {
+		int job = pol_bits_next(&p->want, *pos);
+		*pos = job < 0 ? -1 : job + 1;
+		if (job < 0 || sim_execs_wanted(sim_job(s, job)) > 0 || p->j[job].going)
+			return job;
+		pol_bits_put(&p->want, job, false); /* back at exec_lost */
+	}
+	return -1;
 }
 
 static int cmp_pair(const void *a, const void *b)
@@ -328,29 +520,34 @@ static int cmp_pair(const void *a, const void *b)
 	return x->type - y->type;
 }
 
-/* The (job, model) pairs with X > 0, in falling priority. */
-static int pairs(struct gav *p, struct sim *s)
+/* The (job, model) pairs with X > 0 of the active GPU jobs not being
+ * preempted, in falling priority; `wanting`: only those of jobs that
+ * want executors (fill passes over the others: the order of the rest is
+ * the same, the comparison being a total order). */
+static int pairs(struct gav *p, struct sim *s, bool wanting)
 {
 	size_t K = (size_t)p->K;
 	int64_t now = sim_now(s);
-	int n = 0;
-	for (int i = 0; i < p->nact; i++) {
-		int job = p->act[i];
+	int n = 0, pos = 0;
+	for (int job; (job = wanting ? want_next(p, s, &pos) : act_next(p, &pos)) >= 0;) {
 		const struct gj *g = &p->j[job];
 		if (!(g->gpus > 0) || g->going)
 			continue;
 		const struct sim_job *j = sim_job(s, job);
+		if (wanting && sim_execs_wanted(j) == 0)
+			continue;
 		double life = (double)(now - j->arrival_us) / 1e6;
 		for (int k = 0; k < p->K; k++) {
-			double x = p->x[(size_t)job * K + (size_t)k];
+			double x = x_of(p, job, k);
 			if (!(x > 0))
 				continue;
-			double got = life > 0 ? p->recv[(size_t)job * K + (size_t)k] / life : 0;
+			double got = life > 0 ? (double)recv_us(p, now, job, k) / 1e6 / life : 0;
 			xgrow(&p->pr, &p->cappr, n + 1, sizeof *p->pr);
 			p->pr[n++] = (struct pair){got > 0 ? x / got : 1e300 * x, x, j->arrival_us,
 						   job, k};
 		}
 	}
+	(void)K;
 	qsort(p->pr, (size_t)n, sizeof *p->pr, cmp_pair);
 	return n;
 }
@@ -363,13 +560,77 @@ static bool projection_ok(const struct gav *p, int n)
 	return true;
 }
 
+static bool place(struct gav *p, const struct clu *c, const struct sim_job *j, int k);
+
+/* pol_first_fit_on(&p->t, s, j, -1, model k or NULL for k < 0), each
+ * executor's node found through the index of its rule (GPU executors:
+ * model k's, the others: any node's) where there is one. */
+static bool first_fit(struct gav *p, const struct sim *s, const struct sim_job *j, int k)
+{
+	if (p->plain)
+		return pol_first_fit_on(&p->t, s, j, -1, k >= 0 ? p->type[k] : NULL);
+	const struct clu *c = sim_cluster(s);
+	uint64_t *nofit = NULL;
+	bool fresh = j->shape->id >= 0 && j->shape->id < p->nshapes; /* nothing granted */
+	for (int r = 0; r < j->shape->nroles; r++)
+		fresh &= j->live->granted[r] == 0;
+	if (fresh) {
+		nofit = &p->nofit[(size_t)j->shape->id * (size_t)(p->K + 1) + (size_t)(k + 1)];
+		if (*nofit == c->changes + 1)
+			return false;
+	}
+	bool ok = place(p, c, j, k);
+	if (!ok && nofit)
+		*nofit = c->changes + 1;
+	return ok;
+}
+
+/* first_fit's placement through the indexes. */
+static bool place(struct gav *p, const struct clu *c, const struct sim_job *j, int k)
+{
+	pol_tent_reset(&p->t);
+	int left = sim_execs_wanted(j);
+	for (int r = 0; r < j->shape->nroles; r++) {
+		const struct sim_role *ro = &j->shape->role[r];
+		struct pol_shape sh = {ro->cores ? ro->cores : CLU_MILLI, ro->mem_mib, ro->gpus,
+				       ro->gpus ? 0 : ro->gpu_milli};
+		struct gav_ix *x = &p->ix[(sh.gpus || sh.gpu_milli) && k >= 0 ? k + 1 : 0];
+		for (int e = j->live->granted[r]; e < ro->count; e++) {
+			const struct pol_tree *tr = pol_ix_tree(&x->ix, &sh);
+			int node = -1;
+			if (tr)
+				node = pol_tree_top(tr);
+			else /* past the index's shapes: the scan */
+				for (int i = 0; i < c->n && node < 0; i++) {
+					int fc, fg;
+					int64_t fm;
+					pol_tent_free(&p->t, &c->nodes[i], &fc, &fm, &fg);
+					if (ff_key(x, &c->nodes[i], fc, fm, fg, &sh) == 0)
+						node = i;
+				}
+			if (node < 0)
+				return false;
+			if (sh.gpu_milli)
+				pol_tent_add_share(&p->t, &c->nodes[node], r, sh.cores, sh.mem_mib,
+						   sh.gpu_milli);
+			else
+				pol_tent_add(&p->t, node, r, sh.cores, sh.mem_mib, sh.gpus);
+			if (--left > 0)
+				for (int i = 0; i <= p->K; i++)
+					pol_ix_touch(&p->ix[i].ix, node);
+		}
+	}
+	return true;
+}
+
 static bool launch(struct gav *p, struct sim *s, int job, int k)
 {
-	if (!pol_first_fit_on(&p->t, s, sim_job(s, job), -1, p->type[k]))
+	if (!first_fit(p, s, sim_job(s, job), k))
 		return false;
 	pol_tent_launch(&p->t, s, job);
 	p->j[job].running = true;
 	p->j[job].type = k;
+	p->j[job].since_us = sim_now(s);
 	return true;
 }
 
@@ -378,7 +639,7 @@ static bool launch(struct gav *p, struct sim *s, int job, int k)
  * preempted. */
 static void fill(struct gav *p, struct sim *s)
 {
-	int n = pairs(p, s);
+	int n = pairs(p, s, !p->plain);
 	for (int i = 0; i < n; i++) {
 		int job = p->pr[i].job;
 		struct gj *g = &p->j[job];
@@ -388,13 +649,13 @@ static void fill(struct gav *p, struct sim *s)
 		launch(p, s, job, p->pr[i].type);
 	}
 	/* jobs the last solve did not see (resolve), and CPU jobs */
-	for (int i = 0; i < p->nact; i++) {
-		int job = p->act[i];
+	int pos = 0;
+	for (int job; (job = want_next(p, s, &pos)) >= 0;) {
 		struct gj *g = &p->j[job];
 		if (g->going || sim_execs_wanted(sim_job(s, job)) == 0)
 			continue;
 		if (!(g->gpus > 0)) {
-			if (pol_first_fit(&p->t, s, sim_job(s, job), -1)) {
+			if (first_fit(p, s, sim_job(s, job), -1)) {
 				pol_tent_launch(&p->t, s, job);
 				g->running = true;
 			}
@@ -402,7 +663,7 @@ static void fill(struct gav *p, struct sim *s)
 		}
 		bool seen = false;
 		for (int k = 0; k < p->K; k++)
-			seen |= p->x[(size_t)job * (size_t)p->K + (size_t)k] > 0;
+			seen |= x_of(p, job, k) > 0;
 		for (int k = 0; !seen && !g->running && k < p->K; k++)
 			if (p->tp[(size_t)job * (size_t)p->K + (size_t)k] > 0)
 				launch(p, s, job, k);
@@ -415,13 +676,13 @@ static void round_assign(struct gav *p, struct sim *s)
 {
 	const struct clu *c = sim_cluster(s);
 	pol_proj_free(c, p->pc, p->pm, p->pg);
-	for (int i = 0; i < p->nact; i++) {
-		int job = p->act[i];
+	int pos = 0;
+	for (int job; (job = act_next(p, &pos)) >= 0;) {
 		p->done[job] = p->moved[job] = false;
 		if (p->j[job].running && p->j[job].gpus > 0 && !p->j[job].going)
 			pol_proj_job(s, job, +1, p->pc, p->pm, p->pg);
 	}
-	int n = pairs(p, s);
+	int n = pairs(p, s, false);
 	for (int i = 0; i < n; i++) {
 		int job = p->pr[i].job, k = p->pr[i].type;
 		struct gj *g = &p->j[job];
@@ -445,8 +706,8 @@ static void round_assign(struct gav *p, struct sim *s)
 			p->moved[job] = g->running;
 		}
 	}
-	for (int i = 0; i < p->nact; i++) { /* the running ones left out or moved give way */
-		int job = p->act[i];
+	pos = 0;
+	for (int job; (job = act_next(p, &pos)) >= 0;) { /* the running ones left out or moved give way */
 		struct gj *g = &p->j[job];
 		if (!g->running || !(g->gpus > 0) || g->going || (p->done[job] && !p->moved[job]))
 			continue;
@@ -458,7 +719,6 @@ static void round_assign(struct gav *p, struct sim *s)
 static void gav_schedule(void *st, struct sim *s)
 {
 	struct gav *p = st;
-	account(p, s);
 	if (p->dirty && (p->solved_us < 0 || sim_now(s) - p->solved_us >= p->resolve_us))
 		solve(p, s);
 	fill(p, s);
@@ -469,7 +729,6 @@ static void gav_timer(void *st, struct sim *s, uint32_t tag)
 	struct gav *p = st;
 	if (tag != TAG_ROUND)
 		return;
-	account(p, s);
 	solve(p, s);
 	round_assign(p, s);
 	fill(p, s);
@@ -484,10 +743,12 @@ static void gav_exec_lost(void *st, struct sim *s, int job, const struct sim_exe
 	struct gav *p = st;
 	(void)x, (void)why;
 	const struct sim_job *j = sim_job(s, job);
-	if (j->live->execs_live == 0 && p->j[job].active) {
-		account(p, s);
-		p->j[job].running = p->j[job].going = false;
-		p->j[job].type = -1;
+	if (!p->j[job].active)
+		return;
+	pol_bits_put(&p->want, job, true);
+	if (j->live->execs_live == 0) {
+		stop_running(p, sim_now(s), job);
+		p->j[job].going = false;
 	}
 }
 
@@ -496,8 +757,16 @@ static void gav_fini(void *st)
 	struct gav *p = st;
 	pol_fits_free(&p->fits);
 	pol_tent_fini(&p->t);
-	free(p->j), free(p->tp), free(p->x), free(p->recv), free(p->act), free(p->pr);
+	free(p->j), free(p->tp), free(p->recv), free(p->act), free(p->pr);
 	free(p->pc), free(p->pm), free(p->pg), free(p->done), free(p->moved);
+	pol_bits_free(&p->actb);
+	pol_bits_free(&p->want);
+	free(p->ca), free(p->cs), free(p->cx), free(p->cn), free(p->hash), free(p->fm);
+	free(p->node_k);
+	for (int k = 0; p->ix && k <= p->K; k++)
+		pol_ix_free(&p->ix[k].ix);
+	free(p->ix);
+	free(p->nofit);
 	free(p);
 	glp_free_env();
 }

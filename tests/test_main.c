@@ -45,6 +45,7 @@ static const struct {
 	{"report", test_suite_report},
 	{"gang", test_suite_gang},
 	{"layers", test_suite_layers},
+	{"gavel_speed", test_suite_gavel_speed},
 	{"plugin", test_suite_plugin}, /* last: it unloads its plugins */
 };
 
