@@ -1,4 +1,5 @@
 /* harness.c - running scenario files inside tests. */
+#define _DEFAULT_SOURCE /* wait4 */
 #include "load.h"
 #include "harness.h"
 
@@ -8,7 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cmd.h"
@@ -279,6 +283,60 @@ int h_hetsim(const char *args, char **out, char **err)
 	char line[2048];
 	snprintf(line, sizeof line, "hetsim %s", args);
 	return h_call(cmd_main, line, out, err);
+}
+
+int h_hetsim_child(const char *args, struct h_child *o, char **err)
+{
+	char buf[16384], *argv[64];
+	int argc = 0;
+	argv[argc++] = "hetsim";
+	snprintf(buf, sizeof buf, "%s", args);
+	for (char *t = strtok(buf, " "); t && argc < 63; t = strtok(NULL, " "))
+		argv[argc++] = t;
+	argv[argc] = NULL;
+	/* a pipe, not a file: the child's file size limit is not its stderr's */
+	int fd[2];
+	CU_ASSERT_FATAL(pipe(fd) == 0);
+	fflush(NULL);
+	pid_t pid = fork();
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+		dup2(null, 1);
+		dup2(fd[1], 2);
+		close(fd[0]);
+		if (o && o->in) {
+			int i = open(o->in, O_RDONLY);
+			if (i < 0)
+				_exit(125);
+			dup2(i, 0);
+		}
+		if (o && o->fsize) {
+			struct rlimit rl = {(rlim_t)o->fsize, (rlim_t)o->fsize};
+			if (setrlimit(RLIMIT_FSIZE, &rl))
+				_exit(126);
+		}
+		alarm(o && o->alarm_s ? o->alarm_s : 60);
+		_exit(cmd_main(argc, argv)); /* (no binary needed: the command itself) */
+	}
+	close(fd[1]);
+	size_t len = 0, cap = 1024;
+	char *e = malloc(cap);
+	for (ssize_t n; (n = read(fd[0], e + len, cap - len - 1)) > 0;) {
+		len += (size_t)n;
+		if (cap - len < 2)
+			e = realloc(e, cap *= 2);
+	}
+	e[len] = '\0';
+	close(fd[0]);
+	int st;
+	struct rusage ru;
+	while (wait4(pid, &st, 0, &ru) < 0)
+		;
+	if (o)
+		o->maxrss_kib = ru.ru_maxrss;
+	*err = e;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
 void h_expect_load_error(const char *yaml, const char *msg)

@@ -57,6 +57,21 @@ int h_call(int (*fn)(int argc, char **argv), const char *args, char **out, char 
 /* h_call of cmd_main with "hetsim ARGS". */
 int h_hetsim(const char *args, char **out, char **err);
 
+/* How h_hetsim_child runs its child; fields left zero: as they are. */
+struct h_child {
+	unsigned alarm_s;     /* SIGALRM ends it after this many s (0: 60 s) */
+	long long fsize;      /* RLIMIT_FSIZE: its files' limit, bytes (0: not set) */
+	const char *in;       /* its standard input from this file (NULL: inherited) */
+	long maxrss_kib;      /* out: its peak resident set, KiB */
+};
+/* cmd_main with "hetsim ARGS" (split at spaces) in a forked child, so
+ * that a fault, an exit or a limit ends only it: its standard output
+ * into /dev/null, its standard error into *err (malloc'ed).  Its exit
+ * status, or 128 + the signal that ended it (SIGALRM for one that hung:
+ * a test failure, not a hang); 125 if `in` cannot be opened, 126 if the
+ * limit cannot be set.  o may be NULL. */
+int h_hetsim_child(const char *args, struct h_child *o, char **err);
+
 /* Loading scenario text `yaml` (written to a temporary file) fails with
  * that file's path then `msg` (":LINE:COL: ..."): a CUnit assertion,
  * with the message got printed when it differs. */
