@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #include "cmd.h"
 #include "scenario.h"
@@ -245,6 +246,31 @@ char *h_tree(const char *dir)
 	return buf;
 }
 
+void h_write_tmp(char *buf, size_t len, const char *text)
+{
+	snprintf(buf, len, "/tmp/hetsim-tmp-XXXXXX");
+	int fd = mkstemp(buf);
+	CU_ASSERT_FATAL(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	int put = fputs(text, f);
+	CU_ASSERT_FATAL(fclose(f) == 0 && put >= 0);
+}
+
+void h_put_zst(const char *path, const char *text)
+{
+	size_t n = strlen(text), cap = ZSTD_compressBound(n);
+	char *z = malloc(cap);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(z);
+	size_t zn = ZSTD_compress(z, cap, text, n, 3);
+	CU_ASSERT_FATAL(!ZSTD_isError(zn));
+	FILE *f = fopen(path, "wb");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	size_t put = fwrite(z, 1, zn, f);
+	free(z);
+	CU_ASSERT_FATAL(fclose(f) == 0 && put == zn);
+}
+
 int h_call(int (*fn)(int argc, char **argv), const char *args, char **out, char **err)
 {
 	char buf[2048], *argv[64], po[] = "/tmp/hetsim-out-XXXXXX", pe[] = "/tmp/hetsim-err-XXXXXX";
@@ -341,14 +367,8 @@ int h_hetsim_child(const char *args, struct h_child *o, char **err)
 
 void h_expect_load_error(const char *yaml, const char *msg)
 {
-	char path[] = "/tmp/hetsim-bad-XXXXXX";
-	int fd = mkstemp(path);
-	CU_ASSERT_FATAL(fd >= 0);
-	FILE *f = fdopen(fd, "w");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	fputs(yaml, f);
-	fclose(f);
-	char err[512], want[600];
+	char path[64], err[512], want[600];
+	h_write_tmp(path, sizeof path, yaml);
 	struct scn *sc = scn_load(path, err, sizeof err);
 	snprintf(want, sizeof want, "%s%s", path, msg);
 	CU_ASSERT_PTR_NULL(sc);

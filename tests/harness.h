@@ -2,6 +2,7 @@
 #ifndef HETSIM_HARNESS_H
 #define HETSIM_HARNESS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct scn;
@@ -49,6 +50,14 @@ char *h_slurp(const char *path, long *len);
  * if dir is not there.  Two listings are equal when nothing under dir
  * was added, removed or changed. */
 char *h_tree(const char *dir);
+
+/* A new temporary file (/tmp/hetsim-tmp-XXXXXX) holding text ("": an
+ * empty file, a path for a writer to fill); its path into buf (len bytes,
+ * at least 23).  The caller removes it.  A failed write fails the test. */
+void h_write_tmp(char *buf, size_t len, const char *text);
+/* A file at path holding text compressed with zstd (level 3); a failed
+ * write fails the test. */
+void h_put_zst(const char *path, const char *text);
 
 /* Call fn(argc, argv) with ARGS split at spaces as its argv, stdout
  * and stderr captured into *out and *err (malloc'ed; err NULL: stderr

@@ -301,13 +301,10 @@ static void test_model_roundtrip(void)
 
 static void test_samples_bad(void)
 {
-	char path[] = "/tmp/hetsim-cal-bad-XXXXXX", err[512];
-	int fd = mkstemp(path);
-	CU_ASSERT_FATAL(fd >= 0);
-	close(fd);
+	char path[64], err[512];
 	struct cal_samples s = {0};
-	write_file(path, "kernel,device,size,repeat,seconds\n# a comment\nmnist_step,h200,16,0,0.001\n"
-			 "mnist_step,H200,16,1,0.001\n");
+	h_write_tmp(path, sizeof path, "kernel,device,size,repeat,seconds\n# a comment\n"
+		    "mnist_step,h200,16,0,0.001\nmnist_step,H200,16,1,0.001\n");
 	CU_ASSERT_EQUAL(fit_read_samples(path, &s, err, sizeof err), -1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, ":4: bad device key 'H200'"));
 	cal_samples_free(&s);
@@ -950,10 +947,8 @@ static void test_fit_clock(void)
  * still reads the files before it (9 columns: 0, not measured). */
 static void test_samples_cpu(void)
 {
-	char path[] = "/tmp/hetsim-cal-cpu-XXXXXX", err[512];
-	int fd = mkstemp(path);
-	CU_ASSERT_FATAL(fd >= 0);
-	close(fd);
+	char path[64], err[512];
+	h_write_tmp(path, sizeof path, "");
 	struct cal_samples s = {0}, back = {0};
 	push(&s, "mnist_step", "cpu", 16, 0, 0.002);
 	s.v[0].cpu_seconds = 0.0015;

@@ -303,6 +303,14 @@ static const struct agree {
 	 "never added: skipped), the first at line 18\n", false, true},
 };
 
+/* a (na bytes) then b (nb bytes) into buf; na + nb. */
+static size_t cat(char *buf, const char *a, size_t na, const char *b, size_t nb)
+{
+	memcpy(buf, a, na);
+	memcpy(buf + na, b, nb);
+	return na + nb;
+}
+
 /* The bad files of agree[] into folder d. */
 static void agree_files(const char *d)
 {
@@ -338,33 +346,23 @@ static void agree_files(const char *d)
 	long n;
 	char *log = h_slurp("tests/data/traces/spark/hand-2stages.json", &n);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(log);
-	snprintf(p, sizeof p, "%s/twice.json", d);
-	FILE *f = fopen(p, "wb");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	fwrite(log, 1, (size_t)n, f);
-	fwrite(log, 1, (size_t)n, f);
-	fclose(f);
+	static const char gap[] = "{\"Event\":\"SparkListenerExecutorRemoved\",\"Timestamp\":"
+				  "2000000,\"Executor ID\":\"9\"}\n";
+	char *two = malloc(2 * (size_t)n + sizeof gap); /* the files of two parts below */
+	CU_ASSERT_PTR_NOT_NULL_FATAL(two);
+	put(d, "twice.json", two, cat(two, log, (size_t)n, log, (size_t)n));
 	char *t = strstr(log, "{\"Event\":\"SparkListenerTaskEnd\"");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
 	size_t tl = (size_t)(strchr(t, '\n') + 1 - t);
-	snprintf(p, sizeof p, "%s/task-twice.json", d);
-	f = fopen(p, "wb");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	fwrite(log, 1, (size_t)(t - log) + tl, f);
-	fwrite(t, 1, (size_t)n - (size_t)(t - log), f);
-	fclose(f);
+	put(d, "task-twice.json", two,
+	    cat(two, log, (size_t)(t - log) + tl, t, (size_t)n - (size_t)(t - log)));
 	char *a = strstr(log, "\"App Name\":\"hand\"");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
 	a[13] = '\xe9'; /* "h\xe9nd" */
 	put(d, "latin1.json", log, (size_t)n);
 	a[13] = 'a';
-	snprintf(p, sizeof p, "%s/gap.json", d);
-	f = fopen(p, "wb");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	fwrite(log, 1, (size_t)n, f);
-	fputs("{\"Event\":\"SparkListenerExecutorRemoved\",\"Timestamp\":2000000,"
-	      "\"Executor ID\":\"9\"}\n", f);
-	fclose(f);
+	put(d, "gap.json", two, cat(two, log, (size_t)n, gap, sizeof gap - 1));
+	free(two);
 	free(log);
 }
 

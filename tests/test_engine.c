@@ -617,18 +617,15 @@ static void contention_hold(void)
  * t = 0, run to their end too.) */
 static void stall_watchdog(void)
 {
-	char path[] = "/tmp/hetsim-batch-XXXXXX";
-	int fd = mkstemp(path);
-	CU_ASSERT_FATAL(fd >= 0);
-	FILE *f = fdopen(fd, "w");
-	fputs("cluster: [{name: n, count: 100, cores: 16, memory: 64GiB}]\n"
-	      "overheads: {executor_startup: 0s, task_launch: 0s}\n"
-	      "workload:\n"
-	      "  - {name: j, type: synthetic, count: 100000, arrival: {at: 0s}, executors: 1,\n"
-	      "     executor_cores: 1, executor_memory: 1GiB,\n"
-	      "     stages: [{name: s, tasks: 1, duration: 0s}]}\n"
-	      "policies: [fifo]\n", f);
-	fclose(f);
+	char path[64];
+	h_write_tmp(path, sizeof path,
+		    "cluster: [{name: n, count: 100, cores: 16, memory: 64GiB}]\n"
+		    "overheads: {executor_startup: 0s, task_launch: 0s}\n"
+		    "workload:\n"
+		    "  - {name: j, type: synthetic, count: 100000, arrival: {at: 0s}, executors: 1,\n"
+		    "     executor_cores: 1, executor_memory: 1GiB,\n"
+		    "     stages: [{name: s, tasks: 1, duration: 0s}]}\n"
+		    "policies: [fifo]\n");
 	struct scn *c = h_load(path);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
 	struct sim *s = h_run_loaded(c, 0, 0);

@@ -13,7 +13,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include <zstd.h>
 
 #include "harness.h"
 #include "json.h"
@@ -1183,17 +1182,9 @@ static void text_errors(void)
 	free(bigtext);
 	/* the same byte in a zstd log: its offset in the decompressed text */
 	snprintf(text, sizeof text, "%s%s", BASE, cases[0].line);
-	size_t n = strlen(text), cap = ZSTD_compressBound(n);
-	char *z = malloc(cap), path[300];
-	CU_ASSERT_PTR_NOT_NULL_FATAL(z);
-	size_t zn = ZSTD_compress(z, cap, text, n, 3);
-	CU_ASSERT_FATAL(!ZSTD_isError(zn));
+	char path[300];
 	snprintf(path, sizeof path, "%s/latin1.json.zst", tmpdir);
-	FILE *f = fopen(path, "wb");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	fwrite(z, 1, zn, f);
-	fclose(f);
-	free(z);
+	h_put_zst(path, text);
 	expect_error(path, false, ":7:74: not UTF-8: byte 0xe9 (a character cut short), at byte "
 		     "1001 of the decompressed text");
 }

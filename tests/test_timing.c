@@ -303,10 +303,8 @@ static void test_stalls(void)
 	CU_ASSERT_DOUBLE_EQUAL(f[0].slope, 0.3, 0.001);
 	free(f);
 	/* the flag survives the samples CSV */
-	char path[] = "/tmp/hetsim-timing-XXXXXX";
-	int fd = mkstemp(path);
-	CU_ASSERT_FATAL(fd >= 0);
-	close(fd);
+	char path[64];
+	h_write_tmp(path, sizeof path, "");
 	struct cal_samples back = {0};
 	CU_ASSERT_EQUAL(fit_write_samples(path, &s, "order seed 5", err, sizeof err), 0);
 	char *text = h_slurp(path, NULL);
