@@ -246,6 +246,14 @@ char *h_tree(const char *dir)
 	return buf;
 }
 
+void h_write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	int put = fputs(text, f);
+	CU_ASSERT_FATAL(fclose(f) == 0 && put >= 0);
+}
+
 void h_write_tmp(char *buf, size_t len, const char *text)
 {
 	snprintf(buf, len, "/tmp/hetsim-tmp-XXXXXX");

@@ -51,6 +51,9 @@ char *h_slurp(const char *path, long *len);
  * was added, removed or changed. */
 char *h_tree(const char *dir);
 
+/* The file at path (made, or emptied) holding text; a failed write
+ * fails the test. */
+void h_write_file(const char *path, const char *text);
 /* A new temporary file (/tmp/hetsim-tmp-XXXXXX) holding text ("": an
  * empty file, a path for a writer to fill); its path into buf (len bytes,
  * at least 23).  The caller removes it.  A failed write fails the test. */

@@ -19,14 +19,6 @@
 #include "harness.h"
 #include "scenario.h"
 
-static void put_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	fputs(text, f);
-	fclose(f);
-}
-
 /* ---- a fake kernel on a fake clock ---------------------------------- */
 
 #define NSIZES 5
@@ -319,11 +311,11 @@ static void test_stalls(void)
 		CU_ASSERT_EQUAL(back.v[i].round, s.v[i].round);
 	}
 	cal_samples_free(&back);
-	put_file(path, "fake,cpu,1,0,0.3,1,0,1,2\n");
+	h_write_file(path, "fake,cpu,1,0,0.3,1,0,1,2\n");
 	CU_ASSERT_EQUAL(fit_read_samples(path, &back, err, sizeof err), -1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, ":1: bad dropped '2' (0 or 1)"));
 	cal_samples_free(&back);
-	put_file(path, "fake,cpu,1,0,0.3,1,x\n");
+	h_write_file(path, "fake,cpu,1,0,0.3,1,x\n");
 	CU_ASSERT_EQUAL(fit_read_samples(path, &back, err, sizeof err), -1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, ":1: expected 5, 6 or 9 fields"));
 	cal_samples_free(&back);
