@@ -209,41 +209,68 @@ static void json_errors(void)
 		const char *text;
 		int64_t col;
 		const char *msg;
+		bool utf8; /* e.utf8: the text is not UTF-8 (RFC 3629) */
 	} cases[] = {
-		{"", 1, "expected a JSON value, found the end of the text"},
-		{"   ", 4, "expected a JSON value, found the end of the text"},
-		{"{\"a\":1,}", 8, "expected a string key, found '}'"},
-		{"{1:2}", 2, "expected a string key or '}', found '1'"},
-		{"{\"a\" 1}", 6, "expected ':' after an object key, found '1'"},
-		{"{\"a\":1 \"b\":2}", 8, "expected ',' or '}' after an object member, found '\"'"},
-		{"[1,2", 5, "expected ',' or ']' after an array element, found the end of the text"},
-		{"[1,]", 4, "expected a JSON value, found ']'"},
-		{"\"abc", 5, "expected '\"' to close the string at column 1, found the end of the text"},
-		{"[\"ab\\", 6, "expected '\"' to close the string at column 2, found the end of the text"},
-		{"\"a\\qb\"", 3, "invalid escape '\\q' in a string"},
-		{"\"\\u12G4\"", 6, "expected 4 hex digits after '\\u', found 'G'"},
-		{"\"\\u12", 6, "expected 4 hex digits after '\\u', found the end of the text"},
-		{"\"a\tb\"", 3, "unescaped control character 0x09 in a string"},
-		{"01", 1, "a number with a leading zero"},
-		{"[-x]", 3, "expected a digit after '-', found 'x'"},
-		{"1.", 3, "expected a digit after '.', found the end of the text"},
-		{"1.e5", 3, "expected a digit after '.', found 'e'"},
-		{"1e+", 4, "expected a digit in the exponent, found the end of the text"},
-		{"tru", 1, "expected 'true', found 't'"},
-		{"[nul]", 2, "expected 'null', found 'n'"},
-		{"falsy", 1, "expected 'false', found 'f'"},
-		{"truex", 5, "expected the end of the text after the JSON value, found 'x'"},
-		{"{} x", 4, "expected the end of the text after the JSON value, found 'x'"},
-		{"\xc3\xa9", 1, "expected a JSON value, found byte 0xc3"}, /* UTF-8, not JSON */
+		{"", 1, "expected a JSON value, found the end of the text", false},
+		{"   ", 4, "expected a JSON value, found the end of the text", false},
+		{"{\"a\":1,}", 8, "expected a string key, found '}'", false},
+		{"{1:2}", 2, "expected a string key or '}', found '1'", false},
+		{"{\"a\" 1}", 6, "expected ':' after an object key, found '1'", false},
+		{"{\"a\":1 \"b\":2}", 8, "expected ',' or '}' after an object member, found '\"'",
+		 false},
+		{"[1,2", 5, "expected ',' or ']' after an array element, found the end of the text",
+		 false},
+		{"[1,]", 4, "expected a JSON value, found ']'", false},
+		{"\"abc", 5, "expected '\"' to close the string at column 1, found the end of the text",
+		 false},
+		{"[\"ab\\", 6, "expected '\"' to close the string at column 2, found the end of the text",
+		 false},
+		{"\"a\\qb\"", 3, "invalid escape '\\q' in a string", false},
+		{"\"\\u12G4\"", 6, "expected 4 hex digits after '\\u', found 'G'", false},
+		{"\"\\u12", 6, "expected 4 hex digits after '\\u', found the end of the text",
+		 false},
+		{"\"a\tb\"", 3, "unescaped control character 0x09 in a string", false},
+		{"01", 1, "a number with a leading zero", false},
+		{"[-x]", 3, "expected a digit after '-', found 'x'", false},
+		{"1.", 3, "expected a digit after '.', found the end of the text", false},
+		{"1.e5", 3, "expected a digit after '.', found 'e'", false},
+		{"1e+", 4, "expected a digit in the exponent, found the end of the text", false},
+		{"tru", 1, "expected 'true', found 't'", false},
+		{"[nul]", 2, "expected 'null', found 'n'", false},
+		{"falsy", 1, "expected 'false', found 'f'", false},
+		{"truex", 5, "expected the end of the text after the JSON value, found 'x'", false},
+		{"{} x", 4, "expected the end of the text after the JSON value, found 'x'", false},
+		/* UTF-8, not JSON: */
+		{"\xc3\xa9", 1, "expected a JSON value, found byte 0xc3", false},
 		/* half a surrogate pair: no character (RFC 8259 §8.2); it was U+FFFD */
-		{"\"\\uD800x\"", 2, "'\\uD800' is half a surrogate pair, not a character"},
-		{"\"\\udc00\"", 2, "'\\udc00' is half a surrogate pair, not a character"},
-		{"\"\\ud800\\u0041\"", 2, "'\\ud800' is half a surrogate pair, not a character"},
+		{"\"\\uD800x\"", 2, "'\\uD800' is half a surrogate pair, not a character", false},
+		{"\"\\udc00\"", 2, "'\\udc00' is half a surrogate pair, not a character", false},
+		{"\"\\ud800\\u0041\"", 2, "'\\ud800' is half a surrogate pair, not a character",
+		 false},
 		{"[\"\\ud800\\ud800\\udc00\"]", 3, "'\\ud800' is half a surrogate pair, not a "
-		 "character"},
-		{"{\"a\\u0000b\":1}", 2, "a key holding '\\u0000' (lookups by key are C strings)"},
-		{"'a'", 1, "expected a JSON value, found '''"},
-		{"+1", 1, "expected a JSON value, found '+'"},
+		 "character", false},
+		{"{\"a\\u0000b\":1}", 2, "a key holding '\\u0000' (lookups by key are C strings)",
+		 false},
+		{"'a'", 1, "expected a JSON value, found '''", false},
+		{"+1", 1, "expected a JSON value, found '+'", false},
+		/* text that is not UTF-8: at its first such byte, wherever */
+		{"\xff", 1, "not UTF-8: byte 0xff (never in UTF-8)", true},
+		{"\"a\x80\"", 3, "not UTF-8: byte 0x80 (a continuation byte with no lead byte)",
+		 true},
+		/* Latin-1: */
+		{"\"h\xe9t\"", 3, "not UTF-8: byte 0xe9 (a character cut short)", true},
+		{"\"\xc3", 2, "not UTF-8: byte 0xc3 (a character cut short)", true},
+		{"\"\xc0\xaf\"", 2, "not UTF-8: byte 0xc0 (an overlong encoding)", true},
+		{"\"\xe0\x80\xaf\"", 2, "not UTF-8: byte 0xe0 (an overlong encoding)", true},
+		{"\"\xf0\x8f\xbf\xbf\"", 2, "not UTF-8: byte 0xf0 (an overlong encoding)", true},
+		{"\"\xed\xa0\x80\"", 2, "not UTF-8: byte 0xed (a UTF-16 surrogate)", true},
+		{"\"\xf4\x90\x80\x80\"", 2, "not UTF-8: byte 0xf4 (above U+10FFFF)", true},
+		{"\"\xf5\x80\x80\x80\"", 2, "not UTF-8: byte 0xf5 (never in UTF-8)", true},
+		{"{\"k\xfe\":1}", 4, "not UTF-8: byte 0xfe (never in UTF-8)", true},
+		{"[1, \x80]", 5, "not UTF-8: byte 0x80 (a continuation byte with no lead byte)",
+		 true},
+		/* UTF-16's mark: */
+		{"\xfe\xff[]", 1, "not UTF-8: byte 0xfe (never in UTF-8)", true},
 	};
 	struct json_parser *p = json_new();
 	struct json_err e;
@@ -251,40 +278,14 @@ static void json_errors(void)
 	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
 		e.col = -1;
 		e.msg[0] = '\0';
+		e.utf8 = !cases[c].utf8;
 		CU_ASSERT_PTR_NULL(parse(p, buf, sizeof buf, cases[c].text, &e));
 		CU_ASSERT_EQUAL(e.col, cases[c].col);
 		CU_ASSERT_STRING_EQUAL(e.msg, cases[c].msg);
-		if (e.col != cases[c].col || strcmp(e.msg, cases[c].msg))
-			fprintf(stderr, "\n  '%s': got %lld: %s\n", cases[c].text, (long long)e.col, e.msg);
-	}
-	/* text that is not UTF-8 (RFC 3629): at its first such byte, wherever */
-	static const struct {
-		const char *text;
-		int64_t col;
-		const char *msg;
-	} bad8[] = {
-		{"\xff", 1, "not UTF-8: byte 0xff (never in UTF-8)"},
-		{"\"a\x80\"", 3, "not UTF-8: byte 0x80 (a continuation byte with no lead byte)"},
-		{"\"h\xe9t\"", 3, "not UTF-8: byte 0xe9 (a character cut short)"}, /* Latin-1 */
-		{"\"\xc3", 2, "not UTF-8: byte 0xc3 (a character cut short)"},
-		{"\"\xc0\xaf\"", 2, "not UTF-8: byte 0xc0 (an overlong encoding)"},
-		{"\"\xe0\x80\xaf\"", 2, "not UTF-8: byte 0xe0 (an overlong encoding)"},
-		{"\"\xf0\x8f\xbf\xbf\"", 2, "not UTF-8: byte 0xf0 (an overlong encoding)"},
-		{"\"\xed\xa0\x80\"", 2, "not UTF-8: byte 0xed (a UTF-16 surrogate)"},
-		{"\"\xf4\x90\x80\x80\"", 2, "not UTF-8: byte 0xf4 (above U+10FFFF)"},
-		{"\"\xf5\x80\x80\x80\"", 2, "not UTF-8: byte 0xf5 (never in UTF-8)"},
-		{"{\"k\xfe\":1}", 4, "not UTF-8: byte 0xfe (never in UTF-8)"},
-		{"[1, \x80]", 5, "not UTF-8: byte 0x80 (a continuation byte with no lead byte)"},
-		{"\xfe\xff[]", 1, "not UTF-8: byte 0xfe (never in UTF-8)"}, /* UTF-16's mark */
-	};
-	for (size_t c = 0; c < sizeof bad8 / sizeof bad8[0]; c++) {
-		e.utf8 = false;
-		CU_ASSERT_PTR_NULL(parse(p, buf, sizeof buf, bad8[c].text, &e));
-		CU_ASSERT_EQUAL(e.col, bad8[c].col);
-		CU_ASSERT_STRING_EQUAL(e.msg, bad8[c].msg);
-		CU_ASSERT_TRUE(e.utf8);
-		if (e.col != bad8[c].col || strcmp(e.msg, bad8[c].msg))
-			fprintf(stderr, "\n  utf8 case %zu: got %lld: %s\n", c, (long long)e.col, e.msg);
+		CU_ASSERT_EQUAL(e.utf8, cases[c].utf8);
+		if (e.col != cases[c].col || strcmp(e.msg, cases[c].msg) || e.utf8 != cases[c].utf8)
+			fprintf(stderr, "\n  case %zu: got %lld: %s%s\n", c, (long long)e.col,
+				e.msg, e.utf8 ? " (utf8)" : "");
 	}
 	CU_ASSERT_PTR_NULL(parse(p, buf, sizeof buf, "[1,]", &e)); /* the flag is per parse */
 	CU_ASSERT_FALSE(e.utf8);
