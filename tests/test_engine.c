@@ -609,8 +609,8 @@ static void contention_hold(void)
 }
 
 /* The no-progress watchdog: a batch of 10^5 jobs arriving at one
- * instant, each a task of no time (5 events a job at t = 0: arrival,
- * executor up, task end, ...), is far inside its bound of 10 x (jobs +
+ * instant, each a task of no time (3 events a job at t = 0: arrival,
+ * executor up, task end), is far inside its bound of 10 x (jobs +
  * tasks + nodes) + 1000 and runs to its end; with the bound set at 1000
  * (--max-stall) the same run stops at its 1001st event of the instant,
  * naming what kept firing.  (By hand: 10^6 such jobs, 3 x 10^6 events at

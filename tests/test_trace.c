@@ -1240,8 +1240,8 @@ static void pai_sim_published(void)
 /* The tiresias-sim table read by hand: num_gpu executors of 1 GPU, a
  * task each; duration truncated; num_gpu 0 and a negative duration
  * skipped and counted; a fraction in submit_time, a missing column, a
- * value that is not a number: errors with line and column.  And the
- * trace keys preempted and resume_cost, with their errors. */
+ * value that is not a number: errors with line and column.  (The trace
+ * keys preempted and resume_cost, with their errors: trace_scenario.) */
 static void tiresias_sim_read(void)
 {
 	char path[64], err[512];
