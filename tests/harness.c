@@ -350,7 +350,8 @@ int h_hetsim_child(const char *args, struct h_child *o, char **err)
 			if (setrlimit(RLIMIT_FSIZE, &rl))
 				_exit(126);
 		}
-		alarm(o && o->alarm_s ? o->alarm_s : 60);
+		if (!o || o->alarm_s >= 0)
+			alarm(o && o->alarm_s ? (unsigned)o->alarm_s : 60);
 		_exit(cmd_main(argc, argv)); /* (no binary needed: the command itself) */
 	}
 	close(fd[1]);

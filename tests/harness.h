@@ -71,7 +71,8 @@ int h_hetsim(const char *args, char **out, char **err);
 
 /* How h_hetsim_child runs its child; fields left zero: as they are. */
 struct h_child {
-	unsigned alarm_s;     /* SIGALRM ends it after this many s (0: 60 s) */
+	int alarm_s;          /* SIGALRM ends it after this many s (0: 60 s;
+				 < 0: no alarm) */
 	long long fsize;      /* RLIMIT_FSIZE: its files' limit, bytes (0: not set) */
 	const char *in;       /* its standard input from this file (NULL: inherited) */
 	long maxrss_kib;      /* out: its peak resident set, KiB */
