@@ -6,7 +6,8 @@
  * average is reported beside it but does not decide, as it holds the
  * past minute, calibrate's own blocks included.  The parsing and the
  * verdict work on texts (cal_load_judge), so the tests give them
- * hand-made /proc contents; only cal_load_read touches the machine. */
+ * hand-made /proc contents; only cal_load_read (and cal_allowed_cpus,
+ * the affinity it and contention.c read) touches the machine. */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_ISSET */
 #include "cal.h"
 
@@ -198,16 +199,28 @@ static double process_cpu_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+int cal_allowed_cpus(int *cpu, int max)
+{
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	if (sched_getaffinity(0, sizeof set, &set) != 0)
+		return 0;
+	int n = 0;
+	for (int i = 0; i < CPU_SETSIZE && n < max; i++)
+		if (CPU_ISSET(i, &set))
+			cpu[n++] = i;
+	return n;
+}
+
 int cal_load_read(struct cal_load *l, char *err, size_t errlen)
 {
 	if (cal_load_hook)
 		return cal_load_hook(l, err, errlen);
 	bool allowed[CPU_SETSIZE] = {false};
-	cpu_set_t set;
-	CPU_ZERO(&set);
-	bool masked = sched_getaffinity(0, sizeof set, &set) == 0;
-	for (int i = 0; masked && i < CPU_SETSIZE; i++)
-		allowed[i] = CPU_ISSET(i, &set);
+	int cpu[CPU_SETSIZE], ncpu = cal_allowed_cpus(cpu, CPU_SETSIZE);
+	bool masked = ncpu > 0; /* else every cpuN line counts */
+	for (int i = 0; i < ncpu; i++)
+		allowed[cpu[i]] = true;
 	char *s0 = slurp_proc("/proc/stat", err, errlen), *s1 = NULL, *avg = NULL;
 	int rc = -1;
 	if (!s0)
@@ -248,11 +261,13 @@ void cal_load_add(struct cal_load_sum *s, const struct cal_load *l)
 	s->load1_max = l->load1 > s->load1_max ? l->load1 : s->load1_max;
 }
 
-bool cal_load_busy(char *line, size_t len)
+bool cal_load_busy(bool faked, char *line, size_t len)
 {
 	struct cal_load l;
 	char err[512];
 	line[0] = '\0';
+	if (faked && !cal_load_hook)
+		return false;
 	if (cal_load_read(&l, err, sizeof err) || !l.busy)
 		return false;
 	cal_load_line(&l, line, len);

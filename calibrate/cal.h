@@ -356,6 +356,12 @@ struct cal_load_in {
  * cores changed, a count went backwards, no tick passed). */
 int cal_load_judge(const struct cal_load_in *in, struct cal_load *l, char *err, size_t errlen);
 
+/* The cores this process may run on (sched_getaffinity), in increasing
+ * order, into cpu[] (at most max); their number, 0 when the OS does not
+ * say.  The load check counts these cores; contention.c pins its copies
+ * to them. */
+int cal_allowed_cpus(int *cpu, int max);
+
 /* Read this machine: /proc/stat, CAL_BUSY_WINDOW of sleep, /proc/stat
  * and /proc/loadavg again (cal_load_hook's reading when set).  0, or -1
  * and err (cal_load_judge's, or a file that cannot be read). */
@@ -369,11 +375,12 @@ void cal_load_line(const struct cal_load *l, char *line, size_t len);
 
 /* For a measurement that goes on whatever the load (--check,
  * --validate): true when the machine is busy now, with the reading in
- * words in line; false ("") when it is not or cannot be read.  Its
- * callers leave it out where the tests time nothing for real (their
- * hooks set, cal_load_hook not), so that no test's output depends on
- * the machine's load. */
-bool cal_load_busy(char *line, size_t len);
+ * words in line; false ("") when it is not or cannot be read.  faked:
+ * the caller's measurement is a test's (its timing hook set,
+ * cal_ref_hook or cal_val_hook); then the load is read only through
+ * cal_load_hook, and false without it, so that no test's output depends
+ * on the machine's load. */
+bool cal_load_busy(bool faked, char *line, size_t len);
 
 /* A run's checks, summed (the model's meta.load). */
 struct cal_load_sum {

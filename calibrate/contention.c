@@ -66,21 +66,6 @@ static int get(int fd, void *p, size_t n)
 	return 0;
 }
 
-/* The cores this process may run on, in order, into cpu[] (at most
- * max); their number, 0 when the OS does not say. */
-static int allowed_cpus(int *cpu, int max)
-{
-	cpu_set_t set;
-	CPU_ZERO(&set);
-	if (sched_getaffinity(0, sizeof set, &set) != 0)
-		return 0;
-	int n = 0;
-	for (int i = 0; i < CPU_SETSIZE && n < max; i++)
-		if (CPU_ISSET(i, &set))
-			cpu[n++] = i;
-	return n;
-}
-
 /* A copy: pin, warm up, then one timed run per byte read from `go`,
  * until EOF.  Never returns. */
 static void copy_main(const struct cal_kernel *k, void *st, int copy, int core, int go,
@@ -250,7 +235,7 @@ int cal_time_contention(const struct cal_backend *b, const struct cal_kernel *k,
 	void *st = k->setup(c, size, err, errlen);
 	if (!st)
 		return -1;
-	int cpu[MAX_COPIES], ncpu = allowed_cpus(cpu, MAX_COPIES);
+	int cpu[MAX_COPIES], ncpu = cal_allowed_cpus(cpu, MAX_COPIES);
 	bool pinned = ncpu > 0 && can_pin(cpu[0]);
 	if (log && (!pinned || ncpu < ncopies))
 		fprintf(log, "  note: %s\n", !pinned ? "the OS refuses sched_setaffinity: copies run "

@@ -165,8 +165,7 @@ int fit_all(const struct cal_samples *s, struct fit_line **out, char *err, size_
 	for (int i = 0; i < s->n; i++) {
 		bool seen = false;
 		for (int j = 0; j < n && !seen; j++)
-			seen = strcmp(f[j].kernel, s->v[i].kernel) == 0 &&
-			       strcmp(f[j].device, s->v[i].device) == 0;
+			seen = same_group(&s->v[i], &f[j]);
 		if (seen)
 			continue;
 		xgrow(&f, &cap, n + 1, sizeof *f);
@@ -177,8 +176,7 @@ int fit_all(const struct cal_samples *s, struct fit_line **out, char *err, size_
 		int m = 0;
 		for (int k = i; k < s->n; k++)
 			if (s->v[k].k <= 1 && !s->v[k].round && !s->v[k].dropped &&
-			    strcmp(s->v[k].kernel, l->kernel) == 0 &&
-			    strcmp(s->v[k].device, l->device) == 0)
+			    same_group(&s->v[k], l))
 				idx[m++] = k;
 		struct cal_sample *cpu = pick_clock(s, idx, m, l);
 		struct cal_samples on = {cpu ? cpu : s->v, s->n, s->n};
@@ -239,25 +237,30 @@ static const struct cal_sample *round_ref(const struct cal_samples *s, const str
 	return NULL;
 }
 
+/* Whether y is a kept sample of group f at k = want in x's round and
+ * size (one of that round's copies). */
+static bool same_round(const struct cal_sample *y, const struct fit_line *f, int want,
+		       const struct cal_sample *x)
+{
+	return !y->dropped && same_group(y, f) && y->k == want && y->round == x->round &&
+	       y->size == x->size;
+}
+
+/* Whether sample i (k = want) has an earlier copy of its round: its
+ * round was counted there. */
+static bool first_of_round(const struct cal_samples *s, const struct fit_line *f, int i, int want)
+{
+	for (int q = 0; q < i; q++)
+		if (same_round(&s->v[q], f, want, &s->v[i]))
+			return true;
+	return false;
+}
+
 /* fit_contention where the samples carry their rounds (round > 0): the
  * slowdown at k is the median, over every copy's sample at k of every
  * round, of its time over the same round's k = 1 time; its spread that
  * of these ratios.  k = 1: 1, and the spread of the rounds' k = 1
  * times.  Dropped samples (stalls) pair nothing. */
-/* Whether sample i (k = want) has an earlier kept sample of the same
- * group, k, round and size: its round was counted there. */
-static bool first_of_round(const struct cal_samples *s, const struct fit_line *f, int i, int want)
-{
-	const struct cal_sample *x = &s->v[i];
-	for (int q = 0; q < i; q++) {
-		const struct cal_sample *y = &s->v[q];
-		if (!y->dropped && same_group(y, f) && y->k == want && y->round == x->round &&
-		    y->size == x->size)
-			return true;
-	}
-	return false;
-}
-
 static int paired_contention(const struct cal_samples *s, struct fit_line *f, const int *ks,
 			     int nk, char *err, size_t errlen)
 {
@@ -282,12 +285,9 @@ static int paired_contention(const struct cal_samples *s, struct fit_line *f, co
 				continue;
 			double sum = 0;
 			int cnt = 0;
-			for (int q = i; q < s->n; q++) {
-				const struct cal_sample *y = &s->v[q];
-				if (!y->dropped && same_group(y, f) && y->k == want &&
-				    y->round == x->round && y->size == x->size)
-					sum += y->seconds, cnt++;
-			}
+			for (int q = i; q < s->n; q++)
+				if (same_round(&s->v[q], f, want, x))
+					sum += s->v[q].seconds, cnt++;
 			v[m++] = sum / cnt / r->seconds;
 		}
 		if (m == 0 && !j) {
@@ -585,8 +585,9 @@ int fit_write_model(const char *path, const struct fit_line *l, int n,
 		   "# spread (1.4826 x MAD / median); linear between measured k, and beyond\n"
 		   "# the largest measured k the last factor holds (beyond: hold).\n"
 		   "# durations are wall times, or the thread's CPU times where fit: says\n"
-		   "# clock: cpu (its thread ran under 95 %% of the wall time: meta.clock).\n"
-		   "version: 2\ntask_overhead: %dms\n", FIT_TASK_OVERHEAD_US / 1000);
+		   "# clock: cpu (its thread ran under %.0f %% of the wall time: meta.clock).\n"
+		   "version: 2\ntask_overhead: %dms\n", 100 * FIT_CPU_SHARE,
+		   FIT_TASK_OVERHEAD_US / 1000);
 	put_meta(f, meta);
 	fprintf(f, "kernels:\n");
 	for (int i = 0; i < n; i++) {

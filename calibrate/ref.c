@@ -160,9 +160,8 @@ int cal_ref_check(const char *path)
 	char cpu[256], other[768];
 	int cores;
 	cal_machine(cpu, sizeof cpu, &cores);
-	char busy[512] = ""; /* read before the reading: other work, not ours */
-	if (!cal_ref_hook || cal_load_hook) /* tests: nothing timed, the load not read */
-		cal_load_busy(busy, sizeof busy);
+	char busy[512]; /* read before the reading: other work, not ours */
+	cal_load_busy(cal_ref_hook != NULL, busy, sizeof busy);
 	double here = ref_here();
 	printf("this machine: %.1f MiB/s (%s%s)\n", here, cpu,
 	       cores_text(", ", cores, cn, sizeof cn));

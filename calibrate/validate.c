@@ -764,7 +764,7 @@ int cal_validate(const struct cal_val_opts *o)
 		printf("contention: none in the model (tasks as alone)\n");
 	fflush(stdout);
 	char busy[512];
-	if ((!cal_val_hook || cal_load_hook) && cal_load_busy(busy, sizeof busy))
+	if (cal_load_busy(cal_val_hook != NULL, busy, sizeof busy))
 		fprintf(stderr, "hetsim calibrate: warning: the machine is busy (%s): the measured "
 				"makespans will measure that work too, not this machine alone\n", busy);
 	double ref[2]; /* the model's reference speed (0: not compared) and this machine's */

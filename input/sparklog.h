@@ -303,10 +303,11 @@ struct slog_span slog_stage_span(const struct slog *l, int stage);
  * (R's type 7, as docs/output.md's percentiles); -1 without tasks. */
 double slog_stage_task_quantile(const struct slog *l, int stage, double p);
 
-/* The warning line for a log's inconsistent records ("log.json: 3
- * inconsistent records skipped or clamped (removals of executors never
- * added 2, ...), the first at line 7: hetsim trace info lists them"),
- * as trace_warning's for a trace: 1, or 0 when there is none. */
+/* The warning line for a log's inconsistent records, as trace_warning's
+ * for a trace ("log.json: 3 inconsistent records (2 removals of
+ * executors never added: skipped; 1 task ends finishing before their
+ * launch: clamped), the first at line 7"; hetsim trace info lists them
+ * by reason): 1, or 0 when there is none. */
 int slog_warning(const struct slog *l, char *buf, size_t len);
 
 /* A summary for people (`hetsim trace info`): the format, Spark

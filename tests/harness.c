@@ -1,4 +1,5 @@
 /* harness.c - running scenario files inside tests. */
+#define _DEFAULT_SOURCE /* wait4 */
 #include "load.h"
 #include "harness.h"
 
@@ -8,8 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #include "cmd.h"
 #include "scenario.h"
@@ -241,6 +246,39 @@ char *h_tree(const char *dir)
 	return buf;
 }
 
+void h_write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	int put = fputs(text, f);
+	CU_ASSERT_FATAL(fclose(f) == 0 && put >= 0);
+}
+
+void h_write_tmp(char *buf, size_t len, const char *text)
+{
+	snprintf(buf, len, "/tmp/hetsim-tmp-XXXXXX");
+	int fd = mkstemp(buf);
+	CU_ASSERT_FATAL(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	int put = fputs(text, f);
+	CU_ASSERT_FATAL(fclose(f) == 0 && put >= 0);
+}
+
+void h_put_zst(const char *path, const char *text)
+{
+	size_t n = strlen(text), cap = ZSTD_compressBound(n);
+	char *z = malloc(cap);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(z);
+	size_t zn = ZSTD_compress(z, cap, text, n, 3);
+	CU_ASSERT_FATAL(!ZSTD_isError(zn));
+	FILE *f = fopen(path, "wb");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	size_t put = fwrite(z, 1, zn, f);
+	free(z);
+	CU_ASSERT_FATAL(fclose(f) == 0 && put == zn);
+}
+
 int h_call(int (*fn)(int argc, char **argv), const char *args, char **out, char **err)
 {
 	char buf[2048], *argv[64], po[] = "/tmp/hetsim-out-XXXXXX", pe[] = "/tmp/hetsim-err-XXXXXX";
@@ -281,16 +319,65 @@ int h_hetsim(const char *args, char **out, char **err)
 	return h_call(cmd_main, line, out, err);
 }
 
+int h_hetsim_child(const char *args, struct h_child *o, char **err)
+{
+	char buf[16384], *argv[64];
+	int argc = 0;
+	argv[argc++] = "hetsim";
+	snprintf(buf, sizeof buf, "%s", args);
+	for (char *t = strtok(buf, " "); t && argc < 63; t = strtok(NULL, " "))
+		argv[argc++] = t;
+	argv[argc] = NULL;
+	/* a pipe, not a file: the child's file size limit is not its stderr's */
+	int fd[2];
+	CU_ASSERT_FATAL(pipe(fd) == 0);
+	fflush(NULL);
+	pid_t pid = fork();
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+		dup2(null, 1);
+		dup2(fd[1], 2);
+		close(fd[0]);
+		if (o && o->in) {
+			int i = open(o->in, O_RDONLY);
+			if (i < 0)
+				_exit(125);
+			dup2(i, 0);
+		}
+		if (o && o->fsize) {
+			struct rlimit rl = {(rlim_t)o->fsize, (rlim_t)o->fsize};
+			if (setrlimit(RLIMIT_FSIZE, &rl))
+				_exit(126);
+		}
+		if (!o || o->alarm_s >= 0)
+			alarm(o && o->alarm_s ? (unsigned)o->alarm_s : 60);
+		_exit(cmd_main(argc, argv)); /* (no binary needed: the command itself) */
+	}
+	close(fd[1]);
+	size_t len = 0, cap = 1024;
+	char *e = malloc(cap);
+	for (ssize_t n; (n = read(fd[0], e + len, cap - len - 1)) > 0;) {
+		len += (size_t)n;
+		if (cap - len < 2)
+			e = realloc(e, cap *= 2);
+	}
+	e[len] = '\0';
+	close(fd[0]);
+	int st;
+	struct rusage ru;
+	while (wait4(pid, &st, 0, &ru) < 0)
+		;
+	if (o)
+		o->maxrss_kib = ru.ru_maxrss;
+	*err = e;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
 void h_expect_load_error(const char *yaml, const char *msg)
 {
-	char path[] = "/tmp/hetsim-bad-XXXXXX";
-	int fd = mkstemp(path);
-	CU_ASSERT_FATAL(fd >= 0);
-	FILE *f = fdopen(fd, "w");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	fputs(yaml, f);
-	fclose(f);
-	char err[512], want[600];
+	char path[64], err[512], want[600];
+	h_write_tmp(path, sizeof path, yaml);
 	struct scn *sc = scn_load(path, err, sizeof err);
 	snprintf(want, sizeof want, "%s%s", path, msg);
 	CU_ASSERT_PTR_NULL(sc);

@@ -2,6 +2,7 @@
 #ifndef HETSIM_HARNESS_H
 #define HETSIM_HARNESS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct scn;
@@ -50,12 +51,39 @@ char *h_slurp(const char *path, long *len);
  * was added, removed or changed. */
 char *h_tree(const char *dir);
 
+/* The file at path (made, or emptied) holding text; a failed write
+ * fails the test. */
+void h_write_file(const char *path, const char *text);
+/* A new temporary file (/tmp/hetsim-tmp-XXXXXX) holding text ("": an
+ * empty file, a path for a writer to fill); its path into buf (len bytes,
+ * at least 23).  The caller removes it.  A failed write fails the test. */
+void h_write_tmp(char *buf, size_t len, const char *text);
+/* A file at path holding text compressed with zstd (level 3); a failed
+ * write fails the test. */
+void h_put_zst(const char *path, const char *text);
+
 /* Call fn(argc, argv) with ARGS split at spaces as its argv, stdout
  * and stderr captured into *out and *err (malloc'ed; err NULL: stderr
  * goes into *out too, in the order written); its return value. */
 int h_call(int (*fn)(int argc, char **argv), const char *args, char **out, char **err);
 /* h_call of cmd_main with "hetsim ARGS". */
 int h_hetsim(const char *args, char **out, char **err);
+
+/* How h_hetsim_child runs its child; fields left zero: as they are. */
+struct h_child {
+	int alarm_s;          /* SIGALRM ends it after this many s (0: 60 s;
+				 < 0: no alarm) */
+	long long fsize;      /* RLIMIT_FSIZE: its files' limit, bytes (0: not set) */
+	const char *in;       /* its standard input from this file (NULL: inherited) */
+	long maxrss_kib;      /* out: its peak resident set, KiB */
+};
+/* cmd_main with "hetsim ARGS" (split at spaces) in a forked child, so
+ * that a fault, an exit or a limit ends only it: its standard output
+ * into /dev/null, its standard error into *err (malloc'ed).  Its exit
+ * status, or 128 + the signal that ended it (SIGALRM for one that hung:
+ * a test failure, not a hang); 125 if `in` cannot be opened, 126 if the
+ * limit cannot be set.  o may be NULL. */
+int h_hetsim_child(const char *args, struct h_child *o, char **err);
 
 /* Loading scenario text `yaml` (written to a temporary file) fails with
  * that file's path then `msg` (":LINE:COL: ..."): a CUnit assertion,

@@ -14,18 +14,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include "cmd.h"
 #include "harness.h"
 #include "test.h"
 
-static int run_child(const char *args, rlim_t limit, const char *in, char **err);
-static long last_maxrss_kib; /* the last run_child's peak resident memory */
 
 /* "@" in s replaced by dir, "#" by num, into buf. */
 static void at(char *buf, size_t len, const char *s, const char *dir, const char *num)
@@ -231,7 +225,7 @@ static void catalogue(void)
 		char *before = h_tree(s);
 		at(args, sizeof args, "run - -q -o @/set", s, num);
 		at(p, sizeof p, "@/stdin.yaml", s, num);
-		int rc = run_child(args, RLIM_INFINITY, p, &err);
+		int rc = h_hetsim_child(args, &(struct h_child){.in = p}, &err);
 		char *after = h_tree(s);
 		CU_ASSERT_EQUAL(rc, 1);
 		CU_ASSERT_STRING_EQUAL(err, "-:3:1: did not find expected node content (while parsing "
@@ -309,6 +303,14 @@ static const struct agree {
 	 "never added: skipped), the first at line 18\n", false, true},
 };
 
+/* a (na bytes) then b (nb bytes) into buf; na + nb. */
+static size_t cat(char *buf, const char *a, size_t na, const char *b, size_t nb)
+{
+	memcpy(buf, a, na);
+	memcpy(buf + na, b, nb);
+	return na + nb;
+}
+
 /* The bad files of agree[] into folder d. */
 static void agree_files(const char *d)
 {
@@ -344,33 +346,23 @@ static void agree_files(const char *d)
 	long n;
 	char *log = h_slurp("tests/data/traces/spark/hand-2stages.json", &n);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(log);
-	snprintf(p, sizeof p, "%s/twice.json", d);
-	FILE *f = fopen(p, "wb");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	fwrite(log, 1, (size_t)n, f);
-	fwrite(log, 1, (size_t)n, f);
-	fclose(f);
+	static const char gap[] = "{\"Event\":\"SparkListenerExecutorRemoved\",\"Timestamp\":"
+				  "2000000,\"Executor ID\":\"9\"}\n";
+	char *two = malloc(2 * (size_t)n + sizeof gap); /* the files of two parts below */
+	CU_ASSERT_PTR_NOT_NULL_FATAL(two);
+	put(d, "twice.json", two, cat(two, log, (size_t)n, log, (size_t)n));
 	char *t = strstr(log, "{\"Event\":\"SparkListenerTaskEnd\"");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
 	size_t tl = (size_t)(strchr(t, '\n') + 1 - t);
-	snprintf(p, sizeof p, "%s/task-twice.json", d);
-	f = fopen(p, "wb");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	fwrite(log, 1, (size_t)(t - log) + tl, f);
-	fwrite(t, 1, (size_t)n - (size_t)(t - log), f);
-	fclose(f);
+	put(d, "task-twice.json", two,
+	    cat(two, log, (size_t)(t - log) + tl, t, (size_t)n - (size_t)(t - log)));
 	char *a = strstr(log, "\"App Name\":\"hand\"");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
 	a[13] = '\xe9'; /* "h\xe9nd" */
 	put(d, "latin1.json", log, (size_t)n);
 	a[13] = 'a';
-	snprintf(p, sizeof p, "%s/gap.json", d);
-	f = fopen(p, "wb");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	fwrite(log, 1, (size_t)n, f);
-	fputs("{\"Event\":\"SparkListenerExecutorRemoved\",\"Timestamp\":2000000,"
-	      "\"Executor ID\":\"9\"}\n", f);
-	fclose(f);
+	put(d, "gap.json", two, cat(two, log, (size_t)n, gap, sizeof gap - 1));
+	free(two);
 	free(log);
 }
 
@@ -426,65 +418,6 @@ static void readers_agree(void)
 	h_rmtree(s);
 }
 
-/* Run `hetsim ARGS` (split at spaces) in a child whose files may not
- * pass `limit` bytes (RLIMIT_FSIZE, as `ulimit -f`): its exit status, its
- * stderr into *err (malloc'ed). */
-static int run_limited(const char *args, rlim_t limit, char **err)
-{
-	return run_child(args, limit, NULL, err);
-}
-
-/* The same with its standard input from file `in` (NULL: inherited). */
-static int run_child(const char *args, rlim_t limit, const char *in, char **err)
-{
-	char buf[2048], *argv[64];
-	int argc = 0;
-	argv[argc++] = "hetsim";
-	snprintf(buf, sizeof buf, "%s", args);
-	for (char *t = strtok(buf, " "); t && argc < 63; t = strtok(NULL, " "))
-		argv[argc++] = t;
-	argv[argc] = NULL;
-	int fd[2];
-	CU_ASSERT_FATAL(pipe(fd) == 0);
-	fflush(stdout);
-	fflush(stderr);
-	pid_t pid = fork();
-	CU_ASSERT_FATAL(pid >= 0);
-	if (pid == 0) {
-		struct rlimit rl = {limit, limit};
-		int null = open("/dev/null", O_WRONLY);
-		dup2(null, 1);
-		dup2(fd[1], 2);
-		close(fd[0]);
-		if (in) {
-			int i = open(in, O_RDONLY);
-			if (i < 0)
-				_exit(125);
-			dup2(i, 0);
-		}
-		if (setrlimit(RLIMIT_FSIZE, &rl))
-			_exit(126);
-		_exit(cmd_main(argc, argv)); /* (no binary needed: the command itself) */
-	}
-	close(fd[1]);
-	size_t len = 0, cap = 1024;
-	char *e = malloc(cap);
-	for (ssize_t n; (n = read(fd[0], e + len, cap - len - 1)) > 0;) {
-		len += (size_t)n;
-		if (cap - len < 2)
-			e = realloc(e, cap *= 2);
-	}
-	e[len] = '\0';
-	close(fd[0]);
-	int st;
-	struct rusage ru;
-	while (wait4(pid, &st, 0, &ru) < 0)
-		;
-	last_maxrss_kib = ru.ru_maxrss;
-	*err = e;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
 /* A write past the file size limit (ulimit -f: EFBIG; hetsim ignores
  * SIGXFSZ, which killed it between the files of a set): the writer says
  * so with the right errno ("File too large", not a stale one), exit 1,
@@ -512,7 +445,8 @@ static void file_too_large(void)
 		char *before = h_tree(s);
 		at(args, sizeof args, big[i].args, s, "");
 		at(want, sizeof want, big[i].err, s, "");
-		int rc = run_limited(args, 1024, &err);
+		/* its files may not pass 1024 bytes (as `ulimit -f`) */
+		int rc = h_hetsim_child(args, &(struct h_child){.fsize = 1024}, &err);
 		char *after = h_tree(s);
 		CU_ASSERT_EQUAL(rc, big[i].rc);
 		CU_ASSERT_STRING_EQUAL(err, want);
@@ -538,13 +472,17 @@ static void many_tasks(void)
 	    "workload:\n  - {name: s, type: synthetic, count: 20, stages: [{name: a, tasks: "
 	    "1000000, duration: 1s}]}\npolicies: [fifo]\n");
 	snprintf(args, sizeof args, "run %s/t.yaml -q -o %s/out", s, s);
-	CU_ASSERT_EQUAL(run_child(args, RLIM_INFINITY, NULL, &err), 0);
+	/* no alarm (h_hetsim_child's 60 s): 2.4 s of CPU optimised, but 3
+	 * min under the sanitizers (the engine's invariants checked at every
+	 * event), 10 min of wall time on a busy 2-core machine */
+	struct h_child child = {.alarm_s = -1};
+	CU_ASSERT_EQUAL(h_hetsim_child(args, &child, &err), 0);
 	CU_ASSERT_STRING_EQUAL(err, "");
 	free(err);
 #if !defined(__SANITIZE_ADDRESS__)
-	CU_ASSERT(last_maxrss_kib > 0 && last_maxrss_kib < 200 * 1024);
-	if (last_maxrss_kib >= 200 * 1024)
-		fprintf(stderr, "\n  20 jobs of 10^6 tasks: peak %ld KiB\n", last_maxrss_kib);
+	CU_ASSERT(child.maxrss_kib > 0 && child.maxrss_kib < 200 * 1024);
+	if (child.maxrss_kib >= 200 * 1024)
+		fprintf(stderr, "\n  20 jobs of 10^6 tasks: peak %ld KiB\n", child.maxrss_kib);
 #endif
 	h_rmtree(s);
 }

@@ -609,26 +609,23 @@ static void contention_hold(void)
 }
 
 /* The no-progress watchdog: a batch of 10^5 jobs arriving at one
- * instant, each a task of no time (5 events a job at t = 0: arrival,
- * executor up, task end, ...), is far inside its bound of 10 x (jobs +
+ * instant, each a task of no time (3 events a job at t = 0: arrival,
+ * executor up, task end), is far inside its bound of 10 x (jobs +
  * tasks + nodes) + 1000 and runs to its end; with the bound set at 1000
  * (--max-stall) the same run stops at its 1001st event of the instant,
  * naming what kept firing.  (By hand: 10^6 such jobs, 3 x 10^6 events at
  * t = 0, run to their end too.) */
 static void stall_watchdog(void)
 {
-	char path[] = "/tmp/hetsim-batch-XXXXXX";
-	int fd = mkstemp(path);
-	CU_ASSERT_FATAL(fd >= 0);
-	FILE *f = fdopen(fd, "w");
-	fputs("cluster: [{name: n, count: 100, cores: 16, memory: 64GiB}]\n"
-	      "overheads: {executor_startup: 0s, task_launch: 0s}\n"
-	      "workload:\n"
-	      "  - {name: j, type: synthetic, count: 100000, arrival: {at: 0s}, executors: 1,\n"
-	      "     executor_cores: 1, executor_memory: 1GiB,\n"
-	      "     stages: [{name: s, tasks: 1, duration: 0s}]}\n"
-	      "policies: [fifo]\n", f);
-	fclose(f);
+	char path[64];
+	h_write_tmp(path, sizeof path,
+		    "cluster: [{name: n, count: 100, cores: 16, memory: 64GiB}]\n"
+		    "overheads: {executor_startup: 0s, task_launch: 0s}\n"
+		    "workload:\n"
+		    "  - {name: j, type: synthetic, count: 100000, arrival: {at: 0s}, executors: 1,\n"
+		    "     executor_cores: 1, executor_memory: 1GiB,\n"
+		    "     stages: [{name: s, tasks: 1, duration: 0s}]}\n"
+		    "policies: [fifo]\n");
 	struct scn *c = h_load(path);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
 	struct sim *s = h_run_loaded(c, 0, 0);

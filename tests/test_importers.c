@@ -22,7 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <zstd.h>
 
 #include "harness.h"
 #include "load.h"
@@ -246,17 +245,8 @@ static const char *tmp_put(struct tmp *t, const char *name, const char *text)
 /* The same, compressed with zstd. */
 static const char *tmp_put_zst(struct tmp *t, const char *name, const char *text)
 {
-	size_t n = strlen(text), cap = ZSTD_compressBound(n);
-	char *z = malloc(cap);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(z);
-	size_t zn = ZSTD_compress(z, cap, text, n, 3);
-	CU_ASSERT_FATAL(!ZSTD_isError(zn));
 	snprintf(t->path, sizeof t->path, "%s/%s", t->dir, name);
-	FILE *f = fopen(t->path, "wb");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	fwrite(z, 1, zn, f);
-	fclose(f);
-	free(z);
+	h_put_zst(t->path, text);
 	return t->path;
 }
 

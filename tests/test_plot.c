@@ -338,23 +338,14 @@ static void test_sweep(void)
 	out_reset();
 }
 
-/* Write csv to a new file from the template path (its XXXXXX replaced). */
-static void tmp_csv(char *path, const char *csv)
-{
-	int fd = mkstemp(path);
-	CU_ASSERT_FATAL(fd >= 0);
-	CU_ASSERT_EQUAL(write(fd, csv, strlen(csv)), (ssize_t)strlen(csv));
-	close(fd);
-}
-
 /* A non-numeric axis: x is the rank of each value in sweep point order. */
 static void test_sweep_categories(void)
 {
-	char path[] = "/tmp/hetsim-plot-XXXXXX";
+	char path[64];
 	const char *csv = "policy,point,calculator,replications,metric,mean\n"
 			  "a,1,memory,3,makespan_s,5\n"
 			  "a,0,cores,3,makespan_s,7\n";
-	tmp_csv(path, csv);
+	h_write_tmp(path, sizeof path, csv);
 	struct plot_opts o = {0};
 	run_sum(plot_prep_sweep, path, &o);
 	EXPECT_DAT("# a: calculator mean ci95_lo ci95_hi\n0 7 7 7\n1 5 5 5\n"
@@ -522,12 +513,12 @@ static void test_sweep_not_done(void)
  * point without sweep axes is named by its number. */
 static void test_old_summary_zero(void)
 {
-	char path[] = "/tmp/hetsim-plot-XXXXXX";
-	tmp_csv(path, "scenario,policy,point,replications,metric,mean\n"
-		      "t,a,1,3,makespan_s,0.000000\n"
-		      "t,b,1,3,makespan_s,50\n"
-		      "t,a,1,3,wait_mean_s,0.000000\n"
-		      "t,b,1,3,wait_mean_s,2\n");
+	char path[64];
+	h_write_tmp(path, sizeof path, "scenario,policy,point,replications,metric,mean\n"
+		    "t,a,1,3,makespan_s,0.000000\n"
+		    "t,b,1,3,makespan_s,50\n"
+		    "t,a,1,3,wait_mean_s,0.000000\n"
+		    "t,b,1,3,wait_mean_s,2\n");
 	struct plot_opts o = {.point = 1, .baseline = "b"};
 	run_sum(plot_prep_policies, path, &o);
 	/* names not in the palette's table: the first free slots, #0072b2 and
@@ -840,12 +831,12 @@ static void test_gantt_shared_axis(void)
 /* Node names sort by group, then by index as a number (n-2 before n-10). */
 static void test_gantt_node_order(void)
 {
-	char path[] = "/tmp/hetsim-plot-XXXXXX";
+	char path[64];
 	const char *csv = "policy,replication,node,type,cores,launch_s,ready_s,end_s\n"
 			  "p,0,n-10,synthetic,1,0,1,2\n"
 			  "p,0,n-2,synthetic,1,0,1,2\n"
 			  "p,0,m-1,synthetic,1,0,1,2\n";
-	tmp_csv(path, csv);
+	h_write_tmp(path, sizeof path, csv);
 	struct plot_opts o = {.policy = "p"};
 	run_ex(plot_prep_gantt, path, false, &o);
 	EXPECT_VAR("ytics='(\"m-1\" 0.50, \"n-2\" 2.00, \"n-10\" 3.50)'; ");
@@ -897,13 +888,13 @@ static void test_utilisation(void)
  * from 1 s until its training ended at 8 s. */
 static void test_utilisation_gpu_times(void)
 {
-	char path[] = "/tmp/hetsim-plot-XXXXXX";
+	char path[64];
 	const char *csv = "policy,replication,node,type,cores,gpus,launch_s,ready_s,end_s,"
 			  "gpu_from_s,gpu_to_s\n"
 			  "p,0,gpu-0,mnist_spark,1,1,0,1,10,6,10\n"
 			  "p,0,gpu-0,mnist_spark,1,1,0,1,10,1,8\n"
 			  "p,0,cpu-0,wordcount,2,0,0,1,5,,\n";
-	tmp_csv(path, csv);
+	h_write_tmp(path, sizeof path, csv);
 	struct plot_opts o = {.policy = "p"};
 	run_ex(plot_prep_util, path, true, &o);
 	EXPECT_DAT("# t cores:gpu cores:cpu cores:fast cores:unlabelled gpus:gpu  (share held by "
@@ -919,9 +910,9 @@ static void test_utilisation_gpu_times(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(out.dat, "\n1 8 "));
 	remove(path);
 
-	char bad[] = "/tmp/hetsim-plot-XXXXXX";
-	tmp_csv(bad, "policy,replication,node,type,cores,gpus,launch_s,ready_s,end_s,gpu_from_s,"
-		     "gpu_to_s\np,0,gpu-0,mnist_spark,1,1,2,3,10,1,8\n");
+	char bad[64];
+	h_write_tmp(bad, sizeof bad, "policy,replication,node,type,cores,gpus,launch_s,ready_s,"
+		    "end_s,gpu_from_s,gpu_to_s\np,0,gpu-0,mnist_spark,1,1,2,3,10,1,8\n");
 	run_ex(plot_prep_util, bad, true, &o);
 	CU_ASSERT_EQUAL(out.rc, -1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out.err, ":2: GPU times out of order"));
@@ -937,11 +928,11 @@ static void test_utilisation_gpu_times(void)
  *   t=3 C ends; t=4 A ends; t=6 B ends */
 static void test_utilisation_gpu_models(void)
 {
-	char path[] = "/tmp/hetsim-plot-XXXXXX";
-	tmp_csv(path, "policy,replication,node,type,cores,gpus,launch_s,ready_s,end_s\n"
-		      "p,0,v100-0,mnist_spark,2,1,0,1,4\n"
-		      "p,0,gtx-0,mnist_spark,1,2,2,3,6\n"
-		      "p,0,cpu-0,wordcount,1,0,1,2,3\n");
+	char path[64];
+	h_write_tmp(path, sizeof path, "policy,replication,node,type,cores,gpus,launch_s,ready_s,end_s\n"
+		    "p,0,v100-0,mnist_spark,2,1,0,1,4\n"
+		    "p,0,gtx-0,mnist_spark,1,2,2,3,6\n"
+		    "p,0,cpu-0,wordcount,1,0,1,2,3\n");
 	struct plot_opts o = {.policy = "p"};
 	run_ex_in(plot_prep_util, path, DATA "two-models.yaml", &o);
 	EXPECT_DAT("# t cores:gpu cores:cpu gpus:v100 gpus:gtx1080ti  (share held by executors, "

@@ -467,36 +467,6 @@ static const char faulty_c[] =
 	"	.job_finished = finished, .schedule = schedule, .timer = timer};\n"
 	"HETSIM_POLICY_EXPORT(faulty)\n";
 
-/* cmd_main with "hetsim ARGS" in a child process (a fault ends it), its
- * stderr into *err; its exit status, or 128 + the signal that ended it.
- * An alarm of 60 s ends one that hangs (a test failure, not a hang). */
-static int child_hetsim(const char *args, char **err)
-{
-	char pe[] = "/tmp/hetsim-child-XXXXXX";
-	int fe = mkstemp(pe);
-	CU_ASSERT_FATAL(fe >= 0);
-	fflush(NULL);
-	pid_t pid = fork();
-	CU_ASSERT_FATAL(pid >= 0);
-	if (pid == 0) {
-		char buf[16384], *argv[64];
-		int argc = 0;
-		snprintf(buf, sizeof buf, "hetsim %s", args);
-		for (char *t = strtok(buf, " "); t && argc < 63; t = strtok(NULL, " "))
-			argv[argc++] = t;
-		argv[argc] = NULL;
-		dup2(fe, 2);
-		alarm(60);
-		_exit(cmd_main(argc, argv));
-	}
-	close(fe);
-	int st;
-	waitpid(pid, &st, 0);
-	*err = h_slurp(pe, NULL);
-	remove(pe);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
 /* Each fault ends the run with one line naming the plugin, and leaves
  * the output folder as it was: a folder with a run's results and a file
  * of the user's, listed (names, sizes, hashes) before and after; and a
@@ -540,7 +510,7 @@ static void test_faults(void)
 	write_file("faulty.yaml", yaml);
 	snprintf(out, sizeof out, "%s/faulty-out", tmp);
 	snprintf(args, sizeof args, "run %s/faulty.yaml -q -o %s -p fifo", tmp, out);
-	CU_ASSERT_EQUAL_FATAL(child_hetsim(args, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(h_hetsim_child(args, NULL, &err), 0);
 	free(err);
 	snprintf(path, sizeof path, "faulty-out/mine.txt");
 	write_file(path, "the user's own file\n");
@@ -555,7 +525,7 @@ static void test_faults(void)
 			 cases[k].fault);
 		write_file("faulty.yaml", yaml);
 		snprintf(args, sizeof args, "run %s/faulty.yaml -q -o %s", tmp, out);
-		int st = child_hetsim(args, &err);
+		int st = h_hetsim_child(args, NULL, &err);
 		CU_ASSERT_EQUAL(st, cases[k].status);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(err);
 		size_t n = strlen(err);
@@ -570,7 +540,7 @@ static void test_faults(void)
 		free(err);
 		/* into a folder it makes, two levels deep: none of it stays */
 		snprintf(args, sizeof args, "run %s/faulty.yaml -q -o %s/made/a/b", tmp, tmp);
-		CU_ASSERT_EQUAL(child_hetsim(args, &err), cases[k].status);
+		CU_ASSERT_EQUAL(h_hetsim_child(args, NULL, &err), cases[k].status);
 		snprintf(path, sizeof path, "%s/made", tmp);
 		char *made = h_tree(path);
 		CU_ASSERT_STRING_EQUAL(made, "(none)");

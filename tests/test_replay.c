@@ -196,12 +196,9 @@ static void errors(void)
 	CU_ASSERT_PTR_NULL(csv);
 	free(err);
 	/* a log with a line that is not JSON */
-	char path[] = "/tmp/hetsim-badlog-XXXXXX", args[128];
-	int fd = mkstemp(path);
-	CU_ASSERT_FATAL(fd >= 0);
-	FILE *f = fdopen(fd, "w");
-	fputs("{\"Event\":\"SparkListenerLogStart\",\"Spark Version\":\"3.2.1\"}\n{\"Event\": oops}\n", f);
-	fclose(f);
+	char path[64], args[128];
+	h_write_tmp(path, sizeof path,
+		    "{\"Event\":\"SparkListenerLogStart\",\"Spark Version\":\"3.2.1\"}\n{\"Event\": oops}\n");
 	snprintf(args, sizeof args, "%s", path);
 	CU_ASSERT_EQUAL(replay(args, &csv, &err), 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, ":2:11: "));
@@ -212,12 +209,8 @@ static void errors(void)
 	char *hand = h_slurp(HAND_LOG, NULL), *p = hand ? strstr(hand, "\"spark.task.cpus\":\"1\"") : NULL;
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
 	p[strlen("\"spark.task.cpus\":\"")] = '4';
-	char p2[] = "/tmp/hetsim-tc4-XXXXXX";
-	fd = mkstemp(p2);
-	CU_ASSERT_FATAL(fd >= 0);
-	f = fdopen(fd, "w");
-	fputs(hand, f);
-	fclose(f);
+	char p2[64];
+	h_write_tmp(p2, sizeof p2, hand);
 	free(hand);
 	CU_ASSERT_EQUAL(replay(p2, &csv, &err), 1);
 	char want[256];

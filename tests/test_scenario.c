@@ -380,18 +380,16 @@ static const char *const tmpl[] = {
  * message (past "file:line:col: ") lands in msg. */
 static struct scn *load_value(enum field f, const char *value, char *msg, size_t len)
 {
-	char path[] = "/tmp/hetsim-scn-XXXXXX", err[512] = "", rate[64] = "";
-	int fd = mkstemp(path);
-	CU_ASSERT_FATAL(fd >= 0);
-	FILE *fp = fdopen(fd, "w");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+	char path[64], err[512] = "", rate[64] = "", text[1024];
+	int n;
 	if (f == F_RATE) {
 		snprintf(rate, sizeof rate, ", arrival: {poisson: %s}", value);
-		fprintf(fp, tmpl[f], rate);
+		n = snprintf(text, sizeof text, tmpl[f], rate);
 	} else {
-		fprintf(fp, tmpl[f], value, "");
+		n = snprintf(text, sizeof text, tmpl[f], value, "");
 	}
-	fclose(fp);
+	CU_ASSERT_FATAL(n > 0 && (size_t)n < sizeof text);
+	h_write_tmp(path, sizeof path, text);
 	struct scn *s = scn_load(path, err, sizeof err);
 	unlink(path);
 	const char *m = err + strlen(path);
@@ -674,16 +672,17 @@ static void test_err_buffer(void)
 static struct scn *load_lines(const char *head, const char *line, int n, const char *tail,
 			      char *msg, size_t len)
 {
-	char path[] = "/tmp/hetsim-scn-XXXXXX", err[512] = "";
-	int fd = mkstemp(path);
-	CU_ASSERT_FATAL(fd >= 0);
-	FILE *fp = fdopen(fd, "w");
+	char path[64], err[512] = "", *text = NULL;
+	size_t tlen;
+	FILE *fp = open_memstream(&text, &tlen);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
 	fputs(head, fp);
 	for (int i = 0; i < n; i++)
 		fprintf(fp, line, i);
 	fputs(tail, fp);
 	fclose(fp);
+	h_write_tmp(path, sizeof path, text);
+	free(text);
 	struct scn *s = scn_load(path, err, sizeof err);
 	unlink(path);
 	snprintf(msg, len, "%s", strncmp(err, path, strlen(path)) == 0 ? err + strlen(path) : err);

@@ -792,10 +792,10 @@ static void test_whole_sets(void)
  * at its sweep key, naming the estimate and its largest part. */
 static void test_memory_guard(void)
 {
-	char path[] = "/tmp/hetsim-mem-XXXXXX";
-	int fd = mkstemp(path);
-	CU_ASSERT_FATAL(fd >= 0);
-	FILE *f = fdopen(fd, "w");
+	char *text = NULL, path[64];
+	size_t len;
+	FILE *f = open_memstream(&text, &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	fputs("cluster: [{name: n, cores: 8, memory: 32GiB}]\nworkload:\n", f);
 	for (int i = 0; i < 50; i++)
 		fprintf(f, "  - {name: w%d, type: wordcount, input: 1GiB}\n", i);
@@ -804,6 +804,8 @@ static void test_memory_guard(void)
 		fprintf(f, "%s%d", i ? ", " : "", i);
 	fputs("]\n", f);
 	fclose(f);
+	h_write_tmp(path, sizeof path, text);
+	free(text);
 	char args[600], *out, *err;
 	snprintf(args, sizeof args, "validate %s --max-memory 256KiB", path);
 	CU_ASSERT_EQUAL(h_hetsim(args, &out, &err), 1);

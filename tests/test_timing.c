@@ -19,14 +19,6 @@
 #include "harness.h"
 #include "scenario.h"
 
-static void put_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	fputs(text, f);
-	fclose(f);
-}
-
 /* ---- a fake kernel on a fake clock ---------------------------------- */
 
 #define NSIZES 5
@@ -303,10 +295,8 @@ static void test_stalls(void)
 	CU_ASSERT_DOUBLE_EQUAL(f[0].slope, 0.3, 0.001);
 	free(f);
 	/* the flag survives the samples CSV */
-	char path[] = "/tmp/hetsim-timing-XXXXXX";
-	int fd = mkstemp(path);
-	CU_ASSERT_FATAL(fd >= 0);
-	close(fd);
+	char path[64];
+	h_write_tmp(path, sizeof path, "");
 	struct cal_samples back = {0};
 	CU_ASSERT_EQUAL(fit_write_samples(path, &s, "order seed 5", err, sizeof err), 0);
 	char *text = h_slurp(path, NULL);
@@ -321,11 +311,11 @@ static void test_stalls(void)
 		CU_ASSERT_EQUAL(back.v[i].round, s.v[i].round);
 	}
 	cal_samples_free(&back);
-	put_file(path, "fake,cpu,1,0,0.3,1,0,1,2\n");
+	h_write_file(path, "fake,cpu,1,0,0.3,1,0,1,2\n");
 	CU_ASSERT_EQUAL(fit_read_samples(path, &back, err, sizeof err), -1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, ":1: bad dropped '2' (0 or 1)"));
 	cal_samples_free(&back);
-	put_file(path, "fake,cpu,1,0,0.3,1,x\n");
+	h_write_file(path, "fake,cpu,1,0,0.3,1,x\n");
 	CU_ASSERT_EQUAL(fit_read_samples(path, &back, err, sizeof err), -1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, ":1: expected 5, 6 or 9 fields"));
 	cal_samples_free(&back);

@@ -37,23 +37,11 @@ static struct scn_trace *read_ok(const char *path, const struct trace_opts *o)
 	return t;
 }
 
-/* A temporary file holding text; its path in buf. */
-static void write_tmp(char *buf, size_t len, const char *text)
-{
-	snprintf(buf, len, "/tmp/hetsim-trace-XXXXXX");
-	int fd = mkstemp(buf);
-	CU_ASSERT_FATAL(fd >= 0);
-	FILE *f = fdopen(fd, "w");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	fputs(text, f);
-	fclose(f);
-}
-
 /* Reading SWF text under o fails with the file's path then msg. */
 static void expect_swf_error(const char *text, const struct trace_opts *o, const char *msg)
 {
 	char path[64], err[1024], want[1200];
-	write_tmp(path, sizeof path, text);
+	h_write_tmp(path, sizeof path, text);
 	struct trace_opts oo = *o;
 	oo.format = "swf";
 	struct scn_trace *t = trace_read(path, &oo, err, sizeof err);
@@ -145,7 +133,7 @@ static void swf_mapping(void)
 	/* job 1: 6 processors, 2048 KB each requested (field 10), requested
 	 * 100 s; job 2: 4 processors, no requested memory, 1536 KB used
 	 * (field 7); job 3: 1 processor */
-	write_tmp(path, sizeof path,
+	h_write_tmp(path, sizeof path,
 		  "; MaxNodes: 2\n"
 		  "1 0 -1 50 6 -1 -1 6 100 2048 1 7 1 -1 3 -1 -1 -1\n"
 		  "2 10 -1 20.5 4 -1 1536 -1 -1 -1 5 8 1 -1 3 -1 -1 -1\n"
@@ -218,7 +206,7 @@ static void swf_inconsistent(void)
 			   "4 6 -1 10 0 -1 -1 -1 20 -1 1 1 1 -1 1 -1 -1 -1\n"
 			   "5 7 -1 10 2.5 -1 -1 -1 20 -1 1 1 1 -1 1 -1 -1 -1\n";
 	char path[64], buf[512], want[600];
-	write_tmp(path, sizeof path, text);
+	h_write_tmp(path, sizeof path, text);
 	struct trace_opts o = plain;
 	o.format = "swf";
 	struct scn_trace *t = read_ok(path, &o);
@@ -395,16 +383,13 @@ static void offer_pad(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(getcwd(root, sizeof root));
 	static const double pads[] = {1.0, 3.0, 0.5};
 	for (int k = 0; k < 3; k++) {
-		char path[] = "/tmp/hetsim-pad-XXXXXX";
-		int fd = mkstemp(path);
-		CU_ASSERT_FATAL(fd >= 0);
-		FILE *f = fdopen(fd, "w");
-		fprintf(f, "cluster:\n  - name: n\n    trace: {format: alibaba-openb-2023, path: "
-			"%s/tests/data/traces/alibaba/fgdx-nodes.csv}\nworkload:\n  - name: p\n"
-			"    trace: {format: alibaba-openb-2023, path: %s/tests/data/traces/alibaba/"
-			"fgdx-pods.csv, offer: true, offer_pad: %g}\npolicies: [fifo]\n", root, root,
-			pads[k]);
-		fclose(f);
+		char path[64];
+		snprintf(y, sizeof y, "cluster:\n  - name: n\n    trace: {format: alibaba-openb-2023, "
+			 "path: %s/tests/data/traces/alibaba/fgdx-nodes.csv}\nworkload:\n  - name: p\n"
+			 "    trace: {format: alibaba-openb-2023, path: %s/tests/data/traces/alibaba/"
+			 "fgdx-pods.csv, offer: true, offer_pad: %g}\npolicies: [fifo]\n", root, root,
+			 pads[k]);
+		h_write_tmp(path, sizeof path, y);
 		char err[1024];
 		struct scn *sc = scn_load(path, err, sizeof err);
 		remove(path);
@@ -513,14 +498,10 @@ static void trace_kinds(void)
 		 (int)(strstr(y + strlen(head), "[x]") - (y + strlen(head))) + 1);
 	h_expect_load_error(y, msg);
 	/* a last arrival past the limit of times (10^8 s), at load */
-	char far[] = "/tmp/hetsim-far-XXXXXX";
-	int fd = mkstemp(far);
-	CU_ASSERT_FATAL(fd >= 0);
-	FILE *ff = fdopen(fd, "w");
-	fputs("; MaxNodes: 1\n; MaxProcs: 1\n"
-	      "1 0 -1 1 1 -1 -1 1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n"
-	      "2 90000000000 -1 1 1 -1 -1 1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n", ff);
-	fclose(ff);
+	char far[64];
+	h_write_tmp(far, sizeof far, "; MaxNodes: 1\n; MaxProcs: 1\n"
+		    "1 0 -1 1 1 -1 -1 1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n"
+		    "2 90000000000 -1 1 1 -1 -1 1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n");
 	snprintf(y, sizeof y, "%s    arrival: {trace: {format: swf, path: %s}}\n", head, far);
 	snprintf(msg, sizeof msg, ":7:22: trace '%s': its last job arrives at 90000000000s, past "
 		 "the limit of 100000000s", far);
@@ -792,7 +773,7 @@ static void trace_scenario(void)
 	h_expect_load_error(y, msg);
 	/* a reader's message without a line of its file: at the trace entry */
 	char junk[64];
-	write_tmp(junk, sizeof junk, "nothing a reader knows\n");
+	h_write_tmp(junk, sizeof junk, "nothing a reader knows\n");
 	snprintf(y, sizeof y, "%s    trace: {path: %s}\n", head, junk);
 	snprintf(msg, sizeof msg, ":5:12: %s: cannot tell the trace's format from its content: "
 		 "name it (format:, --format)", junk);
@@ -809,7 +790,7 @@ static void trace_scenario(void)
 	 * on 1-core nodes (jobs 1, 2, 3: 4, 2, 2 cores) are left out */
 	snprintf(y, sizeof y, "%s    trace: {path: %s, executor: {cores: 4}}\n", head, hand);
 	char path[64], err[512];
-	write_tmp(path, sizeof path, y);
+	h_write_tmp(path, sizeof path, y);
 	sc = scn_load(path, err, sizeof err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
 	CU_ASSERT_EQUAL(sc->jobs[0].count, 1);
@@ -1153,15 +1134,11 @@ static void gpu_pool_hand(void)
 			CU_ASSERT_EQUAL(n->pool_m, 2 * CLU_GPU_MILLI);
 		h_done(s, sc);
 	}
-	char path[] = "/tmp/hetsim-pool-XXXXXX", err[512];
-	int fd = mkstemp(path);
-	CU_ASSERT_FATAL(fd >= 0);
-	FILE *f = fdopen(fd, "w");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	fputs("cluster: [{name: n, cores: 200000, memory: 1GiB, gpus: 10000, gpu_model: g, "
-	      "gpu_pool: true}]\nworkload: [{name: w, type: wordcount, input: 64MiB}]\n"
-	      "policies: [fifo]\n", f);
-	fclose(f);
+	char path[64], err[512];
+	h_write_tmp(path, sizeof path,
+		    "cluster: [{name: n, cores: 200000, memory: 1GiB, gpus: 10000, gpu_model: g, "
+		    "gpu_pool: true}]\nworkload: [{name: w, type: wordcount, input: 64MiB}]\n"
+		    "policies: [fifo]\n");
 	struct scn *sc = scn_load(path, err, sizeof err);
 	CU_ASSERT_PTR_NOT_NULL(sc);
 	if (sc) {
@@ -1263,18 +1240,14 @@ static void pai_sim_published(void)
 /* The tiresias-sim table read by hand: num_gpu executors of 1 GPU, a
  * task each; duration truncated; num_gpu 0 and a negative duration
  * skipped and counted; a fraction in submit_time, a missing column, a
- * value that is not a number: errors with line and column.  And the
- * trace keys preempted and resume_cost, with their errors. */
+ * value that is not a number: errors with line and column.  (The trace
+ * keys preempted and resume_cost, with their errors: trace_scenario.) */
 static void tiresias_sim_read(void)
 {
-	char path[] = "/tmp/hetsim-tir-XXXXXX", err[512];
-	int fd = mkstemp(path);
-	CU_ASSERT_FATAL(fd >= 0);
-	FILE *f = fdopen(fd, "w");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	fputs("job_id,num_gpu,submit_time,iterations,model_name,duration,interval\n"
-	      "4,2,0,10,vgg19,10.9,3\n7,0,5,1,x,10,3\n2,1,3,1,x,-1,3\n9,8,3,1,x,7,3\n", f);
-	fclose(f);
+	char path[64], err[512];
+	h_write_tmp(path, sizeof path,
+		    "job_id,num_gpu,submit_time,iterations,model_name,duration,interval\n"
+		    "4,2,0,10,vgg19,10.9,3\n7,0,5,1,x,10,3\n2,1,3,1,x,-1,3\n9,8,3,1,x,7,3\n");
 	struct trace_opts o = {.time_scale = 1, .exec_cores = 1};
 	struct scn_trace *t = trace_read(path, &o, err, sizeof err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
@@ -1300,11 +1273,9 @@ static void tiresias_sim_read(void)
 		{"job_id,num_gpu,duration\n1,2,10\n", ":1:1: no column 'submit_time' in the header"},
 		{"job_id,num_gpu,submit_time,duration\n1,x,0,10\n",
 		 ":2:3: num_gpu 'x' is not a whole number of at most 10 digits"}};
+	remove(path);
 	for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
-		f = fopen(path, "w");
-		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-		fputs(bad[k].text, f);
-		fclose(f);
+		h_write_tmp(path, sizeof path, bad[k].text);
 		o = (struct trace_opts){.time_scale = 1, .exec_cores = 1, .format = "tiresias-sim"};
 		t = trace_read(path, &o, err, sizeof err);
 		CU_ASSERT_PTR_NULL(t);
@@ -1312,8 +1283,8 @@ static void tiresias_sim_read(void)
 		if (!strstr(err, bad[k].want))
 			fprintf(stderr, "\n  got: %s\n", err);
 		scn_trace_free(t);
+		remove(path);
 	}
-	remove(path);
 }
 
 /* Tiresias's simulator on its own trace (SymbioticLab/Tiresias 959f9b08,
