@@ -24,7 +24,7 @@
  * With the knobs at 0 (the default) a job's score is its next executor's
  * alignment alone, so the waiting jobs are kept in groups by what their
  * next step places (their next executor; a rigid or gang job's every
- * one), each group a heap by arrival: the best pair is the best of the
+ * one), each group sorted by arrival: the best pair is the best of the
  * groups' first jobs.  A gang that does not fit dooms its group until
  * the next launch (its every job would place the same executors on the
  * same cluster, and fail the same way), as the scan would find trying
@@ -34,8 +34,10 @@
  * nodes per shape), g groups of waiting jobs (the distinct next steps:
  * 6 in the bench mix), e the executors of the largest gang: knobs at 0,
  * a step O(g x s) to choose and O(e x s x log nodes) to place, so a
- * decision O(launches x (g + e log nodes) x s), plus O(log waiting) per
- * job passed over or regrouped and O(g x s) per gang that fails; with
+ * decision O(launches x (g + e log nodes) x s), plus O(g x s) per gang
+ * that fails and O(log waiting) per group with jobs tried (a binary
+ * search), a job that leaves or joins a group O(1) amortised (inside a
+ * group, where a job comes back for a lost executor, O(the group)); with
  * `srpt` or `fairness` set, the rule's loop over the waiting jobs with
  * each job's best node from the index: O(launches x (waiting x s +
  * waiting log waiting)).  Every change to a node costs O(s log nodes).
@@ -62,15 +64,20 @@ struct tkey {
 	struct { struct pol_shape sh; int count; } run[2];
 };
 
-/* A heap entry: a job, valid while its stamp is the job's (a job that
+/* A group's entry: a job, valid while its stamp is the job's (a job that
  * leaves its group gets a new stamp, leaving its old entry stale). */
 struct tent_ref { int job; uint32_t stamp; };
 
-/* The waiting jobs of one key, by id (a min-heap with stale entries). */
+/* The waiting jobs of one key, by id: an array sorted by id, with stale
+ * entries dropped from the front as met and by compaction.  Jobs join
+ * in arrival order, at the end; only one that comes back (an executor
+ * lost) or moves on to another role mid-run is inserted inside. */
 struct tgroup {
 	struct tkey key;
-	struct tent_ref *h; int n, cap;
-	int thr;           /* its jobs below this id were tried in this decision */
+	struct tent_ref *e; int head, n, cap; /* entries head .. n - 1 */
+	int live;          /* valid entries */
+	int thr;           /* its jobs below this id were tried in this
+			      decision (INT_MAX: all) */
 	uint64_t doomed;   /* the epoch its last attempt failed in */
 };
 
@@ -91,7 +98,6 @@ struct tetris {
 	struct tgroup *grp; int ngrp, capgrp;
 	int *gof;                       /* by job: its group, -1 if none */
 	uint32_t *stamp;                /* by job */
-	struct tent_ref *stash; int nstash, capstash; /* tried: back at the end */
 	uint64_t epoch;                 /* launches (and decisions) so far */
 };
 
@@ -207,34 +213,27 @@ static int step_execs(const struct sim_job *j)
 
 /* ---- the groups (grouped only) ----------------------------------------- */
 
-static void heap_push(struct tent_ref **h, int *n, int *cap, struct tent_ref e)
+/* Job `job` into group g, in id order. */
+static void group_add(const struct tetris *t, struct tgroup *g, struct tent_ref r)
 {
-	xgrow(h, cap, *n + 1, sizeof **h);
-	int i = (*n)++;
-	while (i > 0 && (*h)[(i - 1) / 2].job > e.job) {
-		(*h)[i] = (*h)[(i - 1) / 2];
-		i = (i - 1) / 2;
+	if (g->n - g->head > 2 * g->live + 64) { /* mostly stale: compact */
+		int k = 0;
+		for (int i = g->head; i < g->n; i++)
+			if (t->stamp[g->e[i].job] == g->e[i].stamp)
+				g->e[k++] = g->e[i];
+		g->n = k;
+		g->head = 0;
 	}
-	(*h)[i] = e;
-}
-
-static void heap_pop(struct tgroup *g)
-{
-	struct tent_ref e = g->h[--g->n];
-	int i = 0;
-	for (;;) {
-		int c = 2 * i + 1;
-		if (c >= g->n)
-			break;
-		if (c + 1 < g->n && g->h[c + 1].job < g->h[c].job)
-			c++;
-		if (g->h[c].job >= e.job)
-			break;
-		g->h[i] = g->h[c];
-		i = c;
-	}
-	if (g->n)
-		g->h[i] = e;
+	if (g->head > 0 && g->head == g->n)
+		g->head = g->n = 0;
+	xgrow(&g->e, &g->cap, g->n + 1, sizeof *g->e);
+	int i = g->n;
+	while (i > g->head && g->e[i - 1].job > r.job)
+		i--; /* rare: arrivals come in id order */
+	memmove(&g->e[i + 1], &g->e[i], (size_t)(g->n - i) * sizeof *g->e);
+	g->e[i] = r;
+	g->n++;
+	g->live++;
 }
 
 /* Job j's key; false if it wants nothing. */
@@ -278,8 +277,10 @@ static int group_of(struct tetris *t, const struct tkey *k)
 /* Job `job` leaves its group. */
 static void ungroup(struct tetris *t, int job)
 {
-	if (t->gof[job] >= 0)
+	if (t->gof[job] >= 0) {
 		t->stamp[job]++;
+		t->grp[t->gof[job]].live--;
+	}
 	t->gof[job] = -1;
 }
 
@@ -300,27 +301,31 @@ static void regroup(struct tetris *t, const struct sim *s, int job)
 		return; /* its entry there stands */
 	ungroup(t, job);
 	t->gof[job] = g;
-	struct tgroup *gr = &t->grp[g];
-	heap_push(&gr->h, &gr->n, &gr->cap, (struct tent_ref){job, t->stamp[job]});
+	group_add(t, &t->grp[g], (struct tent_ref){job, t->stamp[job]});
 }
 
-/* Group g's first job not yet tried, or -1; stale entries dropped, tried
- * ones set aside till the decision's end. */
-static int first_job(struct tetris *t, struct tgroup *g)
+/* Group g's first job not yet tried, or -1: the first valid entry from
+ * thr on (a binary search); stale ones at the front dropped. */
+static int first_job(const struct tetris *t, struct tgroup *g)
 {
-	while (g->n) {
-		struct tent_ref e = g->h[0];
-		if (t->stamp[e.job] != e.stamp) {
-			heap_pop(g);
-			continue;
+	if (g->thr == INT_MAX)
+		return -1;
+	int i = g->head;
+	if (g->thr > 0) {
+		int hi = g->n;
+		while (i < hi) {
+			int mid = i + (hi - i) / 2;
+			if (g->e[mid].job < g->thr)
+				i = mid + 1;
+			else
+				hi = mid;
 		}
-		if (e.job < g->thr) {
-			heap_pop(g);
-			xgrow(&t->stash, &t->capstash, t->nstash + 1, sizeof *t->stash);
-			t->stash[t->nstash++] = e;
-			continue;
-		}
-		return e.job;
+	}
+	for (; i < g->n; i++) {
+		if (t->stamp[g->e[i].job] == g->e[i].stamp)
+			return g->e[i].job;
+		if (i == g->head)
+			g->head++;
 	}
 	return -1;
 }
@@ -588,16 +593,7 @@ static void schedule_groups(struct tetris *t, struct sim *s)
 		}
 	}
 	pol_tent_reset(&t->t);
-	/* the jobs tried back in their groups, for the next decision */
-	for (int i = 0; i < t->nstash; i++) {
-		struct tent_ref e = t->stash[i];
-		if (t->stamp[e.job] == e.stamp) {
-			struct tgroup *gr = &t->grp[t->gof[e.job]];
-			heap_push(&gr->h, &gr->n, &gr->cap, e);
-		}
-	}
-	t->nstash = 0;
-	for (int g = 0; g < t->ngrp; g++)
+	for (int g = 0; g < t->ngrp; g++) /* none tried in the next decision */
 		t->grp[g].thr = 0;
 }
 
@@ -656,8 +652,8 @@ static void tetris_fini(void *st)
 	if (t->indexed)
 		pol_ix_free(&t->ix);
 	for (int g = 0; g < t->ngrp; g++)
-		free(t->grp[g].h);
-	free(t->grp), free(t->gof), free(t->stamp), free(t->stash);
+		free(t->grp[g].e);
+	free(t->grp), free(t->gof), free(t->stamp);
 	free(t->held), free(t->tried), free(t->cand);
 	free(t);
 }
