@@ -1,0 +1,97 @@
+/* pol_oset.c - treaps over a pool of nodes by item. */
+#include "pol_oset.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+void pol_oset_pool_init(struct pol_oset_pool *p, int nitems)
+{
+	size_t n = (size_t)(nitems > 0 ? nitems : 1);
+	p->key = xmalloc(n * sizeof *p->key);
+	p->l = xmalloc(n * sizeof *p->l);
+	p->r = xmalloc(n * sizeof *p->r);
+}
+
+void pol_oset_pool_free(struct pol_oset_pool *p)
+{
+	free(p->key), free(p->l), free(p->r);
+	memset(p, 0, sizeof *p);
+}
+
+/* The heap priority of an item: a fixed mix of its bits. */
+static uint32_t prio(int it)
+{
+	uint32_t x = (uint32_t)it * 2654435761u;
+	x ^= x >> 15;
+	x *= 2246822519u;
+	return x ^ (x >> 13);
+}
+
+static bool before(const struct pol_oset_pool *p, int a, int b)
+{
+	return p->key[a] != p->key[b] ? p->key[a] < p->key[b] : a < b;
+}
+
+/* Split t into the items before `it` (*a) and the rest (*b). */
+static void split(struct pol_oset_pool *p, int t, int it, int *a, int *b)
+{
+	if (t < 0) {
+		*a = *b = -1;
+		return;
+	}
+	if (before(p, t, it)) {
+		split(p, p->r[t], it, &p->r[t], b);
+		*a = t;
+	} else {
+		split(p, p->l[t], it, a, &p->l[t]);
+		*b = t;
+	}
+}
+
+/* Join a and b, every item of a before every item of b. */
+static int merge(struct pol_oset_pool *p, int a, int b)
+{
+	if (a < 0 || b < 0)
+		return a < 0 ? b : a;
+	if (prio(a) > prio(b)) {
+		p->r[a] = merge(p, p->r[a], b);
+		return a;
+	}
+	p->l[b] = merge(p, a, p->l[b]);
+	return b;
+}
+
+void pol_oset_insert(struct pol_oset_pool *p, int *root, int it, int64_t key)
+{
+	p->key[it] = key;
+	p->l[it] = p->r[it] = -1;
+	int *t = root;
+	while (*t >= 0 && prio(*t) > prio(it)) /* down to where it is the top */
+		t = before(p, it, *t) ? &p->l[*t] : &p->r[*t];
+	split(p, *t, it, &p->l[it], &p->r[it]);
+	*t = it;
+}
+
+void pol_oset_erase(struct pol_oset_pool *p, int *root, int it)
+{
+	int *t = root;
+	while (*t != it)
+		t = before(p, it, *t) ? &p->l[*t] : &p->r[*t];
+	*t = merge(p, p->l[it], p->r[it]);
+}
+
+int pol_oset_ceil(const struct pol_oset_pool *p, int root, int64_t key)
+{
+	int best = -1;
+	for (int t = root; t >= 0;)
+		if (p->key[t] >= key) {
+			best = t;
+			t = p->l[t];
+		} else {
+			t = p->r[t];
+		}
+	return best;
+}

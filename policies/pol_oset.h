@@ -1,0 +1,32 @@
+/* pol_oset.h - ordered sets of integer items by int64 key, with the
+ * least item at or after any key in O(log n) (pol_ prefix).
+ *
+ * A treap: a binary search tree on (key, item) whose nodes are also a
+ * heap on a priority fixed by the item (a hash of it), so its shape, and
+ * every answer, depends only on its members.  The nodes live in a pool
+ * indexed by item, shared by any number of sets (a set is its root), so
+ * an item is in one set of a pool at most.  tiresias keeps each queue's
+ * waiting jobs of one shape in one, keyed by their place in the queue.
+ */
+#ifndef HETSIM_POL_OSET_H
+#define HETSIM_POL_OSET_H
+
+#include <stdint.h>
+
+struct pol_oset_pool {
+	int64_t *key;      /* by item */
+	int *l, *r;        /* children, -1 none */
+};
+
+/* A pool for items [0, nitems).  Free with pol_oset_pool_free. */
+void pol_oset_pool_init(struct pol_oset_pool *p, int nitems);
+void pol_oset_pool_free(struct pol_oset_pool *p);
+/* Add `it` (in no set of the pool) with `key` to the set rooted at *root
+ * (-1: empty).  O(log n) expected. */
+void pol_oset_insert(struct pol_oset_pool *p, int *root, int it, int64_t key);
+/* Take `it` (in the set) out, by the key it was given. */
+void pol_oset_erase(struct pol_oset_pool *p, int *root, int it);
+/* The item of least key >= `key` in the set, or -1. */
+int pol_oset_ceil(const struct pol_oset_pool *p, int root, int64_t key);
+
+#endif
