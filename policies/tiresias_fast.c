@@ -899,6 +899,8 @@ void tfast_finished(struct tir *p, struct sim *s, int job)
 	struct tfast *f = p->f;
 	(void)s;
 	struct tj *t = &p->j[job];
+	if (!t->active)
+		return; /* rejected at its arrival */
 	set_out(p, job);
 	ents_clear(p, job);
 	pol_heap_remove(&f->dem, job);
