@@ -24,13 +24,17 @@
  * - The projection (every running job's resources free): never built.
  *   At a place c of the pass, node n has free F(n), the cluster's, plus
  *   the executors there of running jobs not yet passed (or left out),
- *   less what jobs taken in this pass packed there.  A node is special
- *   where that differs from F(n): it holds executors of a later queue's
- *   running job (a bit set per queue, kept with the executors), of the
- *   queue's tail, or was packed or freed in this pass; elsewhere F(n) is
- *   the projection, and the first node where an executor fits is found
- *   through an index of F by executor shape (pol_index.h), the special
- *   ones before it checked one by one.
+ *   less what jobs taken in this pass packed there.  In queue q's waiting
+ *   blocks that is level q: F(n) plus what the later queues' running
+ *   jobs hold on n (sums kept by queue and node), except on the special
+ *   nodes: packed or freed in this pass, or holding the queue's tail.  A
+ *   first-fit index by executor shape of each level (pol_index.h, keyed
+ *   by a level's amounts and re-keyed as running jobs come and go) finds
+ *   the first node where an executor fits; while a segment of waiting
+ *   jobs is scanned, the special nodes are keyed in it by their projected
+ *   amounts (cached: within a segment they change only by packing) and
+ *   put back at its end.  Elsewhere (a job among running ones) the
+ *   special nodes before the index's winner are read one by one.
  * - The pass: only what can decide something is visited.  A running job
  *   can be left out only on a node a waiting job packed in this pass (or
  *   it wants a replacement executor): those are visited, in order; every
@@ -47,12 +51,13 @@
  *
  * Cost per decision: O(k log n) for the k jobs whose state or place
  * changes, plus O(S x Q) for the S signatures with waiting jobs in the Q
- * queues, plus O((P + 1) x S x e log64 nodes) for the P jobs packed
- * (e executors each), plus the special nodes checked; a waiting job among
- * running ones costs O(nodes x executors on a node).  With `starve` > 0
- * the guard's promotions and the wake-up read every active job (O(jobs)
- * a decision), and with `demotion: reference` the wake-up reads every
- * running job below the last queue.
+ * queues, plus O((P + 1) x S x e log64 nodes) for the P jobs tried after
+ * something packed (e executors each), plus O(shapes x log64 nodes) for
+ * each node packed, freed, or whose running jobs change; a waiting job
+ * among running ones costs O(nodes x executors on a node).  With
+ * `starve` > 0 the guard's promotions and the wake-up read every active
+ * job (O(jobs) a decision), and with `demotion: reference` the wake-up
+ * reads every running job below the last queue.
  */
 #include <math.h>
 #include <stdint.h>
@@ -121,11 +126,23 @@ struct tfast {
 	int *hslot; int hcap;    /* signatures by a hash of their content */
 	struct list failed;      /* this segment: signatures that did not fit */
 	struct ent **ne; int *nne, *capne; /* by node: running jobs' executors */
-	int *cnt;                /* by queue x node: those executors */
-	struct pol_bits after[TIR_MAX_QUEUES]; /* q: nodes with a later queue's */
+	int64_t *rs;             /* by queue x node x 3: their milli-cores, MiB,
+				    milli-GPUs */
+	struct pol_ix lvl[TIR_MAX_QUEUES]; /* q < nq - 1: by executor shape,
+				    nodes whose free amounts plus the later
+				    queues' running jobs' hold it */
+	struct lvctx { const struct tir *p; int q; } lctx[TIR_MAX_QUEUES];
 	struct pol_bits spec;    /* this pass: nodes packed or freed, tail's */
 	struct list specl;       /* those nodes */
 	int64_t *pkc, *pkm, *pkg;/* by node: packed in this pass */
+	int64_t *cq;             /* by node x 3: proj_at's amounts in the
+				    segment seg (a segment passes no running
+				    job: they change only by take) */
+	uint32_t *cq_at, seg;
+	int ov_q;                /* the level whose trees hold the special
+				    nodes' amounts in this segment, -1 none */
+	int ov_shapes;           /* its trees that do */
+	int64_t ov_cur;          /* the segment's first place */
 	int ntail[TIR_MAX_QUEUES];
 	struct list tail;        /* demoted this decision (block 2, running) */
 	struct list rekey;       /* waiting since the last decision in blocks <= 0 */
@@ -273,15 +290,15 @@ static void wait_at(struct tir *p, int job, int64_t pos)
 
 /* ---- running jobs' executors by node --------------------------------- */
 
-static void count(struct tir *p, int q, int node, int d)
+/* Executor e of a job of queue q on node, counted in (sign +1) or out of
+ * the later queues' sums the levels read. */
+static void count(struct tir *p, int q, int node, const struct ent *e, int sign)
 {
 	struct tfast *f = p->f;
-	int n = f->proj.c->n, sum = 0;
-	f->cnt[q * n + node] += d;
-	for (int k = p->nq - 1; k >= 1; k--) {
-		sum += f->cnt[k * n + node];
-		pol_bits_put(&f->after[k - 1], node, sum > 0);
-	}
+	int64_t *r = &f->rs[((size_t)q * (size_t)f->proj.c->n + (size_t)node) * 3];
+	r[0] += sign * e->cores, r[1] += sign * e->mem, r[2] += sign * e->gm;
+	for (int k = 0; k < q; k++)
+		pol_ix_rekey(&f->lvl[k], node);
 }
 
 static void ent_add(struct tir *p, int job, int node, int cores, int64_t mem, int64_t gm)
@@ -292,7 +309,7 @@ static void ent_add(struct tir *p, int job, int node, int cores, int64_t mem, in
 	f->ne[node][f->nne[node]++] = (struct ent){job, cores, mem, gm};
 	xgrow(&t->en, &t->capen, t->nen + 1, sizeof *t->en);
 	t->en[t->nen++] = node;
-	count(p, t->q, node, +1);
+	count(p, t->q, node, &f->ne[node][f->nne[node] - 1], +1);
 }
 
 /* One executor of job on node (any, if cores < 0), out of the lists. */
@@ -304,7 +321,9 @@ static void ent_del(struct tir *p, int job, int node, int cores, int64_t mem, in
 	for (int i = 0; i < f->nne[node]; i++)
 		if (e[i].job == job && (cores < 0 || (e[i].cores == cores && e[i].mem == mem &&
 						      e[i].gm == gm))) {
+			struct ent gone = e[i];
 			e[i] = e[--f->nne[node]];
+			count(p, t->q, node, &gone, -1);
 			break;
 		}
 	for (int i = 0; i < t->nen; i++)
@@ -312,7 +331,6 @@ static void ent_del(struct tir *p, int job, int node, int cores, int64_t mem, in
 			t->en[i] = t->en[--t->nen];
 			break;
 		}
-	count(p, t->q, node, -1);
 }
 
 static void ents_clear(struct tir *p, int job)
@@ -364,6 +382,63 @@ static bool fits_at(const struct tir *p, const struct clu *c, int node, int64_t 
 	return qc >= sh->cores && qm >= sh->mem_mib && qg >= sh->gpu_milli;
 }
 
+/* proj_at in the current segment, through the cache. */
+static const int64_t *q_seg(const struct tir *p, const struct clu *c, int node)
+{
+	struct tfast *f = p->f;
+	int64_t *v = &f->cq[(size_t)node * 3];
+	if (f->cq_at[node] != f->seg) {
+		proj_at(p, c, node, f->ov_cur, &v[0], &v[1], &v[2]);
+		f->cq_at[node] = f->seg;
+	}
+	return v;
+}
+
+static struct pol_ix *level(struct tir *p, int q)
+{
+	return q < p->nq - 1 ? &p->f->lvl[q] : &p->f->proj;
+}
+
+/* In the segment's level, node keyed by its projected amounts (it is
+ * special) in the trees from shape k on. */
+static void ov_node(struct tir *p, const struct clu *c, int node, int k)
+{
+	struct pol_ix *ix = level(p, p->f->ov_q);
+	const int64_t *v = q_seg(p, c, node);
+	for (; k < ix->nshapes; k++) {
+		const struct pol_shape *sh = &ix->shapes[k]->sh;
+		bool fits = v[0] >= sh->cores && v[1] >= sh->mem_mib && v[2] >= sh->gpu_milli;
+		pol_tree_set(&ix->shapes[k]->tree, node, fits ? 0 : INFINITY);
+	}
+}
+
+/* A segment of queue q from place cur: its level's trees answer for the
+ * special nodes too (pol_ix_rekey puts them back at its end). */
+static void ov_begin(struct tir *p, const struct clu *c, int q, int64_t cur)
+{
+	struct tfast *f = p->f;
+	f->seg++; /* a fresh cache */
+	f->ov_q = q;
+	f->ov_cur = cur;
+	struct pol_ix *ix = level(p, q);
+	if (ix->nshapes) /* caught up with the cluster first: its catching up
+			    would key special nodes by their free amounts */
+		pol_ix_tree(ix, &ix->shapes[0]->sh);
+	f->ov_shapes = ix->nshapes;
+	for (int i = 0; i < f->specl.n; i++)
+		ov_node(p, c, f->specl.v[i], 0);
+}
+
+static void ov_end(struct tir *p)
+{
+	struct tfast *f = p->f;
+	if (f->ov_q < 0)
+		return;
+	for (int i = 0; i < f->specl.n; i++)
+		pol_ix_rekey(level(p, f->ov_q), f->specl.v[i]);
+	f->ov_q = -1;
+}
+
 static void special(struct tfast *f, int node)
 {
 	if (!pol_bits_has(&f->spec, node)) {
@@ -383,29 +458,41 @@ static double proj_key(const void *ctx, const struct clu_node *n, int fc, int64_
 		       : INFINITY;
 }
 
-static int next_special(const struct tir *p, int q, int i)
+/* A level's key: proj_key on the node's free amounts plus what the
+ * running jobs of the queues after q hold there. */
+static double lvl_key(const void *ctx, const struct clu_node *n, int fc, int64_t fm, int fg,
+		      const struct pol_shape *sh)
 {
-	const struct tfast *f = p->f;
-	int a = pol_bits_next(&f->spec, i);
-	int b = q < p->nq - 1 ? pol_bits_next(&f->after[q], i) : -1;
-	return a < 0 ? b : b < 0 ? a : a < b ? a : b;
-}
-
-static bool is_special(const struct tir *p, int q, int node)
-{
-	const struct tfast *f = p->f;
-	return pol_bits_has(&f->spec, node) || (q < p->nq - 1 && pol_bits_has(&f->after[q], node));
+	const struct lvctx *l = ctx;
+	const struct tfast *f = l->p->f;
+	int64_t c = fc > 0 ? fc : 0, m = fm, g = pol_gpu_milli_free(NULL, n);
+	(void)fg;
+	for (int k = l->q + 1; k < l->p->nq; k++) {
+		const int64_t *r = &f->rs[((size_t)k * (size_t)f->proj.c->n + (size_t)n->id) * 3];
+		c += r[0], m += r[1], g += r[2];
+	}
+	return c >= sh->cores && m >= sh->mem_mib && g >= sh->gpu_milli ? 0 : INFINITY;
 }
 
 /* The first node where sh fits the projection at `cur`, of queue q's
  * blocks 1 and 2 (`fast`: every running job of q but the tail's is
- * passed, so a node not special is as the cluster has it), or any place
- * (node by node). */
+ * passed, so a node not special is as level q has it; in a segment the
+ * level's trees answer for the special ones too), or any place (node by
+ * node). */
 static int first_fit(struct tir *p, const struct clu *c, const struct pol_shape *sh, int64_t cur,
 		     bool fast)
 {
 	int q = (int)(cur >> 45);
-	const struct pol_tree *tr = fast ? pol_ix_tree(&p->f->proj, sh) : NULL;
+	struct tfast *f = p->f;
+	const struct pol_tree *tr =
+		!fast ? NULL : pol_ix_tree(q < p->nq - 1 ? &f->lvl[q] : &f->proj, sh);
+	if (tr && f->ov_q >= 0) { /* a tree made now: its special nodes */
+		struct pol_ix *ix = level(p, q);
+		for (int i = 0; f->ov_shapes < ix->nshapes && i < f->specl.n; i++)
+			ov_node(p, c, f->specl.v[i], f->ov_shapes);
+		f->ov_shapes = ix->nshapes;
+		return pol_tree_min(tr, 0, c->n);
+	}
 	if (!tr) {
 		for (int i = 0; i < c->n; i++)
 			if (fits_at(p, c, i, cur, sh))
@@ -413,9 +500,10 @@ static int first_fit(struct tir *p, const struct clu *c, const struct pol_shape 
 		return -1;
 	}
 	int a = pol_tree_min(tr, 0, c->n);
-	while (a >= 0 && is_special(p, q, a))
+	while (a >= 0 && pol_bits_has(&f->spec, a))
 		a = pol_tree_min(tr, a + 1, c->n);
-	for (int i = next_special(p, q, 0); i >= 0 && (a < 0 || i < a); i = next_special(p, q, i + 1))
+	for (int i = pol_bits_next(&f->spec, 0); i >= 0 && (a < 0 || i < a);
+	     i = pol_bits_next(&f->spec, i + 1))
 		if (fits_at(p, c, i, cur, sh))
 			return i;
 	return a;
@@ -424,11 +512,18 @@ static int first_fit(struct tir *p, const struct clu *c, const struct pol_shape 
 /* Take an executor's amounts at node from the projection at `cur`: the
  * node is special now, and the running jobs after `cur` there are to be
  * visited (they may not fit any more). */
-static void take(struct tir *p, int node, int64_t cur, const struct pol_shape *sh)
+static void take(struct tir *p, const struct clu *c, int node, int64_t cur,
+		 const struct pol_shape *sh)
 {
 	struct tfast *f = p->f;
 	f->pkc[node] += sh->cores, f->pkm[node] += sh->mem_mib, f->pkg[node] += sh->gpu_milli;
+	if (f->cq_at[node] == f->seg) {
+		int64_t *v = &f->cq[(size_t)node * 3];
+		v[0] -= sh->cores, v[1] -= sh->mem_mib, v[2] -= sh->gpu_milli;
+	}
 	special(f, node);
+	if (f->ov_q >= 0)
+		ov_node(p, c, node, 0);
 	for (int i = 0; i < f->nne[node]; i++) {
 		int job = f->ne[node][i].job;
 		if (p->j[job].pos >= cur)
@@ -451,7 +546,7 @@ static int pack(struct tir *p, struct sim *s, int job, int64_t cur, bool fast)
 			int node = first_fit(p, c, &sh, cur, fast);
 			if (node < 0)
 				return placed ? 1 : 0;
-			take(p, node, cur, &sh);
+			take(p, c, node, cur, &sh);
 			placed++;
 		}
 	}
@@ -520,6 +615,9 @@ static void segment(struct tir *p, struct sim *s, int q, int blk)
 	for (int g = 0; g < f->nsig; g++)
 		if (f->sig[g].root[q] >= 0)
 			sig_cand(p, g, q, lo, hi);
+	if (!f->sh.n)
+		return;
+	ov_begin(p, sim_cluster(s), q, lo);
 	int g;
 	while ((g = pol_heap_pop(&f->sh)) >= 0) {
 		int job = f->sig[g].next;
@@ -536,6 +634,7 @@ static void segment(struct tir *p, struct sim *s, int q, int blk)
 		f->failed.n = 0;
 		sig_cand(p, g, q, cur + 1, hi);
 	}
+	ov_end(p);
 }
 
 static void scan(struct tir *p, struct sim *s)
@@ -590,8 +689,16 @@ static void demote(struct tir *p, int job)
 	struct tfast *f = p->f;
 	struct tj *t = &p->j[job];
 	for (int i = 0; i < t->nen; i++) {
-		count(p, t->q, t->en[i], -1);
-		count(p, t->q + 1, t->en[i], +1);
+		int node = t->en[i], k = 0;
+		while (k < i && t->en[k] != node)
+			k++;
+		if (k < i)
+			continue; /* its node's executors moved already */
+		for (int x = 0; x < f->nne[node]; x++)
+			if (f->ne[node][x].job == job) {
+				count(p, t->q, node, &f->ne[node][x], -1);
+				count(p, t->q + 1, node, &f->ne[node][x], +1);
+			}
 	}
 	t->q++;
 	if (p->order_ref) { /* at its new queue's tail */
@@ -956,13 +1063,18 @@ void tfast_init(struct tir *p, struct sim *s)
 	f->ne = xcalloc((size_t)n, sizeof *f->ne);
 	f->nne = xcalloc((size_t)n, sizeof *f->nne);
 	f->capne = xcalloc((size_t)n, sizeof *f->capne);
-	f->cnt = xcalloc((size_t)n * TIR_MAX_QUEUES, sizeof *f->cnt);
-	for (int q = 0; q < p->nq; q++)
-		pol_bits_init(&f->after[q], n);
+	f->rs = xcalloc((size_t)n * (size_t)p->nq * 3, sizeof *f->rs);
+	for (int q = 0; q < p->nq - 1; q++) {
+		f->lctx[q] = (struct lvctx){p, q};
+		pol_ix_init(&f->lvl[q], c, NULL, lvl_key, &f->lctx[q]);
+	}
 	pol_bits_init(&f->spec, n);
 	f->pkc = xcalloc((size_t)n, sizeof *f->pkc);
 	f->pkm = xcalloc((size_t)n, sizeof *f->pkm);
 	f->pkg = xcalloc((size_t)n, sizeof *f->pkg);
+	f->cq = xmalloc((size_t)n * 3 * sizeof *f->cq);
+	f->cq_at = xcalloc((size_t)n, sizeof *f->cq_at);
+	f->ov_q = -1;
 }
 
 void tfast_fini(struct tir *p)
@@ -977,11 +1089,11 @@ void tfast_fini(struct tir *p)
 	free(f->sig), free(f->sig_of_shape), free(f->hslot);
 	for (int i = 0; i < n; i++)
 		free(f->ne[i]);
-	free(f->ne), free(f->nne), free(f->capne), free(f->cnt);
-	for (int q = 0; q < p->nq; q++)
-		pol_bits_free(&f->after[q]);
+	free(f->ne), free(f->nne), free(f->capne), free(f->rs);
+	for (int q = 0; q < p->nq - 1; q++)
+		pol_ix_free(&f->lvl[q]);
 	pol_bits_free(&f->spec);
-	free(f->pkc), free(f->pkm), free(f->pkg);
+	free(f->pkc), free(f->pkm), free(f->pkg), free(f->cq), free(f->cq_at);
 	free(f->failed.v), free(f->specl.v), free(f->tail.v), free(f->rekey.v), free(f->want.v);
 	free(f->started.v), free(f->rejected.v), free(f->tmp.v);
 	for (int j = 0; j < f->nj; j++)
