@@ -2,6 +2,7 @@
 #include "pol_oset.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,4 +95,45 @@ int pol_oset_ceil(const struct pol_oset_pool *p, int root, int64_t key)
 			t = p->r[t];
 		}
 	return best;
+}
+
+/* The walk keeps the ancestors whose left subtree it is in (visited next
+ * after that subtree), and the right subtree of the item it returned is
+ * pushed, leftmost path, at the next step. */
+static void push(struct pol_oset_iter *it, int t)
+{
+	if (it->n == POL_OSET_DEPTH) {
+		fprintf(stderr, "hetsim: an ordered set deeper than %d\n", POL_OSET_DEPTH);
+		abort();
+	}
+	it->stack[it->n++] = t;
+}
+
+static void push_left(const struct pol_oset_pool *p, int t, struct pol_oset_iter *it)
+{
+	for (; t >= 0; t = p->l[t])
+		push(it, t);
+}
+
+int pol_oset_first(const struct pol_oset_pool *p, int root, int64_t key,
+		   struct pol_oset_iter *it)
+{
+	it->n = 0;
+	for (int t = root; t >= 0;)
+		if (p->key[t] >= key) {
+			push(it, t);
+			t = p->l[t];
+		} else {
+			t = p->r[t];
+		}
+	return pol_oset_next(p, it);
+}
+
+int pol_oset_next(const struct pol_oset_pool *p, struct pol_oset_iter *it)
+{
+	if (!it->n)
+		return -1;
+	int t = it->stack[--it->n];
+	push_left(p, p->r[t], it);
+	return t;
 }

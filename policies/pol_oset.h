@@ -29,4 +29,20 @@ void pol_oset_erase(struct pol_oset_pool *p, int *root, int it);
 /* The item of least key >= `key` in the set, or -1. */
 int pol_oset_ceil(const struct pol_oset_pool *p, int root, int64_t key);
 
+/* A walk through a set in key order, from a key on; the set must not
+ * change while it is walked.  Each step is O(1) amortized where
+ * pol_oset_ceil climbs down from the root (a cache miss a level). */
+#define POL_OSET_DEPTH 200 /* a treap's depth is O(log n) with high
+			      probability: some 60 at 10^7 items */
+struct pol_oset_iter {
+	int n;
+	int stack[POL_OSET_DEPTH]; /* the items left to visit above, nearest
+			      last */
+};
+/* The item of least key >= `key`, or -1; `it` then walks on from it. */
+int pol_oset_first(const struct pol_oset_pool *p, int root, int64_t key,
+		   struct pol_oset_iter *it);
+/* The item after the one `it` returned last, or -1. */
+int pol_oset_next(const struct pol_oset_pool *p, struct pol_oset_iter *it);
+
 #endif

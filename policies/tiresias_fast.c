@@ -40,8 +40,9 @@
  *   it wants a replacement executor): those are visited, in order; every
  *   other running job is kept.  A waiting job is tried; once one of a
  *   signature does not fit at all (nothing packed), none of that
- *   signature fits until something is packed, so the rest are passed
- *   over through the ordered sets.  Waiting jobs among a queue's running
+ *   signature fits in the rest of its run of waiting jobs (there the
+ *   projection only shrinks), so the rest are passed over through the
+ *   ordered sets.  Waiting jobs among a queue's running
  *   ones (an executor lost, a preemption that took time) are placed
  *   against the projection node by node (rare).
  * - Demotions: running jobs in a heap by the instant their service
@@ -96,6 +97,7 @@ struct tsig {
 	struct { int count, cores; int64_t mem, gm; } role[2];
 	int root[TIR_MAX_QUEUES]; /* its waiting jobs by queue (pol_oset) */
 	int next;                 /* its candidate in the segment scanned */
+	struct pol_oset_iter it;  /* and the walk that found it */
 };
 
 struct ent { int job, cores; int64_t mem, gm; }; /* a running job's executor */
@@ -124,7 +126,6 @@ struct tfast {
 	struct tsig *sig; int nsig, capsig;
 	int *sig_of_shape;       /* by sim_shape id, -1: not seen */
 	int *hslot; int hcap;    /* signatures by a hash of their content */
-	struct list failed;      /* this segment: signatures that did not fit */
 	struct ent **ne; int *nne, *capne; /* by node: running jobs' executors */
 	int64_t *rs;             /* by queue x node x 3: their milli-cores, MiB,
 				    milli-GPUs */
@@ -593,28 +594,33 @@ static void drain(struct tir *p, struct sim *s, int64_t below)
 	}
 }
 
-static void sig_cand(struct tir *p, int g, int q, int64_t from, int64_t below)
+/* Signature g's next waiting job in the segment (below `below`): the
+ * first from `from` (first), or the one after its last. */
+static void sig_cand(struct tir *p, int g, int q, int64_t from, int64_t below, bool first)
 {
 	struct tfast *f = p->f;
-	int job = pol_oset_ceil(&f->os, f->sig[g].root[q], from);
+	struct tsig *sg = &f->sig[g];
+	int job = first ? pol_oset_first(&f->os, sg->root[q], from, &sg->it)
+			: pol_oset_next(&f->os, &sg->it);
 	if (job >= 0 && p->j[job].pos < below) {
-		f->sig[g].next = job;
+		sg->next = job;
 		pol_heap_set(&f->sh, g, p->j[job].pos);
 	}
 }
 
 /* Block blk of queue q, waiting jobs only: each signature's jobs in turn,
- * merged by place; a signature whose job packed nothing is passed over
- * until a job packs something. */
+ * merged by place.  A segment passes no running job and frees nothing, so
+ * the projection only shrinks in it: an executor that fits no node still
+ * fits none later, and a signature whose job packed nothing (its first
+ * executor fits nowhere) is done for the segment. */
 static void segment(struct tir *p, struct sim *s, int q, int blk)
 {
 	struct tfast *f = p->f;
 	int64_t lo = blk_start(q, blk), hi = blk_start(q, blk + 1);
 	pol_heap_clear(&f->sh);
-	f->failed.n = 0;
 	for (int g = 0; g < f->nsig; g++)
 		if (f->sig[g].root[q] >= 0)
-			sig_cand(p, g, q, lo, hi);
+			sig_cand(p, g, q, lo, hi, true);
 	if (!f->sh.n)
 		return;
 	ov_begin(p, sim_cluster(s), q, lo);
@@ -625,14 +631,8 @@ static void segment(struct tir *p, struct sim *s, int q, int blk)
 		int r = pack(p, s, job, cur, true);
 		if (r == 2)
 			push(&f->started, job);
-		if (r == 0) {
-			push(&f->failed, g);
-			continue;
-		}
-		for (int i = 0; i < f->failed.n; i++)
-			sig_cand(p, f->failed.v[i], q, cur + 1, hi);
-		f->failed.n = 0;
-		sig_cand(p, g, q, cur + 1, hi);
+		if (r > 0)
+			sig_cand(p, g, q, cur + 1, hi, false);
 	}
 	ov_end(p);
 }
@@ -1094,7 +1094,7 @@ void tfast_fini(struct tir *p)
 		pol_ix_free(&f->lvl[q]);
 	pol_bits_free(&f->spec);
 	free(f->pkc), free(f->pkm), free(f->pkg), free(f->cq), free(f->cq_at);
-	free(f->failed.v), free(f->specl.v), free(f->tail.v), free(f->rekey.v), free(f->want.v);
+	free(f->specl.v), free(f->tail.v), free(f->rekey.v), free(f->want.v);
 	free(f->started.v), free(f->rejected.v), free(f->tmp.v);
 	for (int j = 0; j < f->nj; j++)
 		free(p->j[j].en);

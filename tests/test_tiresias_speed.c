@@ -86,6 +86,19 @@ static void oset_random(void)
 			if (set[i] == s && key[i] >= from && (want < 0 || key[i] < key[want]))
 				want = i;
 		bad += pol_oset_ceil(&p, root[s], from) != want;
+		if (step % 97 == 0) { /* a walk from `from`: every later item, in order */
+			struct pol_oset_iter it;
+			int prev = -1, n = 0, m = 0;
+			for (int i = pol_oset_first(&p, root[s], from, &it); i >= 0;
+			     i = pol_oset_next(&p, &it), n++) {
+				bad += set[i] != s || key[i] < from || (prev >= 0 && key[i] <= key[prev]);
+				bad += n == 0 && i != want;
+				prev = i;
+			}
+			for (int i = 0; i < N; i++)
+				m += set[i] == s && key[i] >= from;
+			bad += n != m;
+		}
 	}
 	CU_ASSERT_EQUAL(bad, 0);
 	pol_oset_pool_free(&p);
@@ -95,6 +108,7 @@ int test_suite_tiresias_speed(void)
 {
 	TEST_SUITE("tiresias_speed",
 		   {"pol_heap: the least (key, item) first, against brute force", heap_random},
-		   {"pol_oset: the least key at or after any key, against brute force", oset_random});
+		   {"pol_oset: the least key at or after any key, and walks from it, against "
+		    "brute force", oset_random});
 	return 0;
 }
