@@ -20,7 +20,7 @@
  *   block 1's front, in the pass's order (`order: arrival`: block 0 the
  *   running, 1 the waiting, by arrival).  Each queue's waiting jobs of
  *   one fit signature (their executors' shapes) are an ordered set
- *   (pol_oset.h).
+ *   (pol_iset.h).
  * - The projection (every running job's resources free): never built.
  *   At a place c of the pass, node n has free F(n), the cluster's, plus
  *   the executors there of running jobs not yet passed (or left out),
@@ -70,7 +70,7 @@
 #include "pol_common.h"
 #include "pol_heap.h"
 #include "pol_index.h"
-#include "pol_oset.h"
+#include "pol_iset.h"
 #include "sim.h"
 #include "tiresias_int.h"
 #include "util.h"
@@ -95,9 +95,9 @@ static int64_t blk_start(int q, int blk)
 struct tsig {
 	int nroles;
 	struct { int count, cores; int64_t mem, gm; } role[2];
-	int root[TIR_MAX_QUEUES]; /* its waiting jobs by queue (pol_oset) */
+	int root[TIR_MAX_QUEUES]; /* its waiting jobs by queue (pol_iset) */
 	int next;                 /* its candidate in the segment scanned */
-	struct pol_oset_iter it;  /* and the walk that found it */
+	struct pol_iset_iter it;  /* and the walk that found it */
 };
 
 struct ent { int job, cores; int64_t mem, gm; }; /* a running job's executor */
@@ -115,7 +115,7 @@ struct tfast {
 				    hold it (pol_proj_free's) */
 	struct pol_ix start;     /* pol_first_fit's, with the tentative ones */
 	struct pol_bits active;  /* active jobs, by id (arrival order) */
-	struct pol_oset_pool os;
+	struct pol_iset_pool os;
 	struct pol_heap dem;     /* running jobs by the instant they are over */
 	struct pol_heap chk;     /* this pass: jobs to visit, by pos */
 	struct pol_heap sh;      /* this segment: signatures by their next job */
@@ -265,7 +265,7 @@ static void set_in(struct tir *p, int job)
 {
 	struct tj *t = &p->j[job];
 	if (!t->inset)
-		pol_oset_insert(&p->f->os, &p->f->sig[t->sig].root[t->q], job, t->pos);
+		pol_iset_insert(&p->f->os, &p->f->sig[t->sig].root[t->q], job, t->pos);
 	t->inset = true;
 }
 
@@ -273,7 +273,7 @@ static void set_out(struct tir *p, int job)
 {
 	struct tj *t = &p->j[job];
 	if (t->inset)
-		pol_oset_erase(&p->f->os, &p->f->sig[t->sig].root[t->q], job);
+		pol_iset_erase(&p->f->os, &p->f->sig[t->sig].root[t->q], job);
 	t->inset = false;
 }
 
@@ -600,8 +600,8 @@ static void sig_cand(struct tir *p, int g, int q, int64_t from, int64_t below, b
 {
 	struct tfast *f = p->f;
 	struct tsig *sg = &f->sig[g];
-	int job = first ? pol_oset_first(&f->os, sg->root[q], from, &sg->it)
-			: pol_oset_next(&f->os, &sg->it);
+	int job = first ? pol_iset_first(&f->os, sg->root[q], from, &sg->it)
+			: pol_iset_next(&f->os, &sg->it);
 	if (job >= 0 && p->j[job].pos < below) {
 		sg->next = job;
 		pol_heap_set(&f->sh, g, p->j[job].pos);
@@ -667,9 +667,9 @@ static void scan(struct tir *p, struct sim *s)
 				segment(p, s, q, 2);
 		} else { /* the tail's running jobs among its waiting ones */
 			for (int g = 0; g < f->nsig; g++)
-				for (int job = pol_oset_ceil(&f->os, f->sig[g].root[q], blk_start(q, 2));
+				for (int job = pol_iset_ceil(&f->os, f->sig[g].root[q], blk_start(q, 2));
 				     job >= 0 && p->j[job].pos < blk_start(q, 3);
-				     job = pol_oset_ceil(&f->os, f->sig[g].root[q], p->j[job].pos + 1))
+				     job = pol_iset_ceil(&f->os, f->sig[g].root[q], p->j[job].pos + 1))
 					pol_heap_set(&f->chk, job, p->j[job].pos);
 		}
 		drain(p, s, blk_start(q + 1, -1));
@@ -1053,7 +1053,7 @@ void tfast_init(struct tir *p, struct sim *s)
 	pol_ix_init(&f->proj, c, NULL, proj_key, NULL);
 	pol_ix_init(&f->start, c, &p->t, start_key, &p->t);
 	pol_bits_init(&f->active, nj);
-	pol_oset_pool_init(&f->os, nj);
+	pol_iset_pool_init(&f->os, nj);
 	pol_heap_init(&f->dem, nj);
 	pol_heap_init(&f->chk, nj);
 	int ns = sim_nshapes(s) ? sim_nshapes(s) : 1;
@@ -1084,7 +1084,7 @@ void tfast_fini(struct tir *p)
 	pol_ix_free(&f->proj);
 	pol_ix_free(&f->start);
 	pol_bits_free(&f->active);
-	pol_oset_pool_free(&f->os);
+	pol_iset_pool_free(&f->os);
 	pol_heap_free(&f->dem), pol_heap_free(&f->chk), pol_heap_free(&f->sh);
 	free(f->sig), free(f->sig_of_shape), free(f->hslot);
 	for (int i = 0; i < n; i++)

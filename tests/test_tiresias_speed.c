@@ -1,12 +1,12 @@
 /* test_tiresias_speed.c - the structures behind tiresias's incremental
- * decisions (policies/pol_heap.h, pol_oset.h) against brute force.  The
+ * decisions (policies/pol_heap.h, pol_iset.h) against brute force.  The
  * decisions themselves are compared with the full pass by
  * index_same_as_scan (test_policies.c) on hand/index-tiresias.yaml. */
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "pol_heap.h"
-#include "pol_oset.h"
+#include "pol_iset.h"
 #include "test.h"
 
 static uint32_t rnd(uint32_t *x)
@@ -61,8 +61,8 @@ static void heap_random(void)
 static void oset_random(void)
 {
 	enum { N = 400, SETS = 3 };
-	struct pol_oset_pool p;
-	pol_oset_pool_init(&p, N);
+	struct pol_iset_pool p;
+	pol_iset_pool_init(&p, N);
 	int root[SETS] = {-1, -1, -1}, set[N];
 	int64_t key[N];
 	for (int i = 0; i < N; i++)
@@ -74,9 +74,9 @@ static void oset_random(void)
 		if (set[it] < 0) {
 			set[it] = (int)(rnd(&x) % SETS);
 			key[it] = (int64_t)(rnd(&x) % 100000) * N + it; /* distinct */
-			pol_oset_insert(&p, &root[set[it]], it, key[it]);
+			pol_iset_insert(&p, &root[set[it]], it, key[it]);
 		} else if (rnd(&x) % 2) {
-			pol_oset_erase(&p, &root[set[it]], it);
+			pol_iset_erase(&p, &root[set[it]], it);
 			set[it] = -1;
 		}
 		int s = (int)(rnd(&x) % SETS);
@@ -85,12 +85,12 @@ static void oset_random(void)
 		for (int i = 0; i < N; i++)
 			if (set[i] == s && key[i] >= from && (want < 0 || key[i] < key[want]))
 				want = i;
-		bad += pol_oset_ceil(&p, root[s], from) != want;
+		bad += pol_iset_ceil(&p, root[s], from) != want;
 		if (step % 97 == 0) { /* a walk from `from`: every later item, in order */
-			struct pol_oset_iter it;
+			struct pol_iset_iter it;
 			int prev = -1, n = 0, m = 0;
-			for (int i = pol_oset_first(&p, root[s], from, &it); i >= 0;
-			     i = pol_oset_next(&p, &it), n++) {
+			for (int i = pol_iset_first(&p, root[s], from, &it); i >= 0;
+			     i = pol_iset_next(&p, &it), n++) {
 				bad += set[i] != s || key[i] < from || (prev >= 0 && key[i] <= key[prev]);
 				bad += n == 0 && i != want;
 				prev = i;
@@ -101,14 +101,14 @@ static void oset_random(void)
 		}
 	}
 	CU_ASSERT_EQUAL(bad, 0);
-	pol_oset_pool_free(&p);
+	pol_iset_pool_free(&p);
 }
 
 int test_suite_tiresias_speed(void)
 {
 	TEST_SUITE("tiresias_speed",
 		   {"pol_heap: the least (key, item) first, against brute force", heap_random},
-		   {"pol_oset: the least key at or after any key, and walks from it, against "
+		   {"pol_iset: the least key at or after any key, and walks from it, against "
 		    "brute force", oset_random});
 	return 0;
 }

@@ -1,5 +1,5 @@
-/* pol_oset.c - treaps over a pool of nodes by item. */
-#include "pol_oset.h"
+/* pol_iset.c - treaps over a pool of nodes by item. */
+#include "pol_iset.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -8,7 +8,7 @@
 
 #include "util.h"
 
-void pol_oset_pool_init(struct pol_oset_pool *p, int nitems)
+void pol_iset_pool_init(struct pol_iset_pool *p, int nitems)
 {
 	size_t n = (size_t)(nitems > 0 ? nitems : 1);
 	p->key = xmalloc(n * sizeof *p->key);
@@ -16,7 +16,7 @@ void pol_oset_pool_init(struct pol_oset_pool *p, int nitems)
 	p->r = xmalloc(n * sizeof *p->r);
 }
 
-void pol_oset_pool_free(struct pol_oset_pool *p)
+void pol_iset_pool_free(struct pol_iset_pool *p)
 {
 	free(p->key), free(p->l), free(p->r);
 	memset(p, 0, sizeof *p);
@@ -31,13 +31,13 @@ static uint32_t prio(int it)
 	return x ^ (x >> 13);
 }
 
-static bool before(const struct pol_oset_pool *p, int a, int b)
+static bool before(const struct pol_iset_pool *p, int a, int b)
 {
 	return p->key[a] != p->key[b] ? p->key[a] < p->key[b] : a < b;
 }
 
 /* Split t into the items before `it` (*a) and the rest (*b). */
-static void split(struct pol_oset_pool *p, int t, int it, int *a, int *b)
+static void split(struct pol_iset_pool *p, int t, int it, int *a, int *b)
 {
 	if (t < 0) {
 		*a = *b = -1;
@@ -53,7 +53,7 @@ static void split(struct pol_oset_pool *p, int t, int it, int *a, int *b)
 }
 
 /* Join a and b, every item of a before every item of b. */
-static int merge(struct pol_oset_pool *p, int a, int b)
+static int merge(struct pol_iset_pool *p, int a, int b)
 {
 	if (a < 0 || b < 0)
 		return a < 0 ? b : a;
@@ -65,7 +65,7 @@ static int merge(struct pol_oset_pool *p, int a, int b)
 	return b;
 }
 
-void pol_oset_insert(struct pol_oset_pool *p, int *root, int it, int64_t key)
+void pol_iset_insert(struct pol_iset_pool *p, int *root, int it, int64_t key)
 {
 	p->key[it] = key;
 	p->l[it] = p->r[it] = -1;
@@ -76,7 +76,7 @@ void pol_oset_insert(struct pol_oset_pool *p, int *root, int it, int64_t key)
 	*t = it;
 }
 
-void pol_oset_erase(struct pol_oset_pool *p, int *root, int it)
+void pol_iset_erase(struct pol_iset_pool *p, int *root, int it)
 {
 	int *t = root;
 	while (*t != it)
@@ -84,7 +84,7 @@ void pol_oset_erase(struct pol_oset_pool *p, int *root, int it)
 	*t = merge(p, p->l[it], p->r[it]);
 }
 
-int pol_oset_ceil(const struct pol_oset_pool *p, int root, int64_t key)
+int pol_iset_ceil(const struct pol_iset_pool *p, int root, int64_t key)
 {
 	int best = -1;
 	for (int t = root; t >= 0;)
@@ -100,23 +100,23 @@ int pol_oset_ceil(const struct pol_oset_pool *p, int root, int64_t key)
 /* The walk keeps the ancestors whose left subtree it is in (visited next
  * after that subtree), and the right subtree of the item it returned is
  * pushed, leftmost path, at the next step. */
-static void push(struct pol_oset_iter *it, int t)
+static void push(struct pol_iset_iter *it, int t)
 {
-	if (it->n == POL_OSET_DEPTH) {
-		fprintf(stderr, "hetsim: an ordered set deeper than %d\n", POL_OSET_DEPTH);
+	if (it->n == POL_ISET_DEPTH) {
+		fprintf(stderr, "hetsim: an ordered set deeper than %d\n", POL_ISET_DEPTH);
 		abort();
 	}
 	it->stack[it->n++] = t;
 }
 
-static void push_left(const struct pol_oset_pool *p, int t, struct pol_oset_iter *it)
+static void push_left(const struct pol_iset_pool *p, int t, struct pol_iset_iter *it)
 {
 	for (; t >= 0; t = p->l[t])
 		push(it, t);
 }
 
-int pol_oset_first(const struct pol_oset_pool *p, int root, int64_t key,
-		   struct pol_oset_iter *it)
+int pol_iset_first(const struct pol_iset_pool *p, int root, int64_t key,
+		   struct pol_iset_iter *it)
 {
 	it->n = 0;
 	for (int t = root; t >= 0;)
@@ -126,10 +126,10 @@ int pol_oset_first(const struct pol_oset_pool *p, int root, int64_t key,
 		} else {
 			t = p->r[t];
 		}
-	return pol_oset_next(p, it);
+	return pol_iset_next(p, it);
 }
 
-int pol_oset_next(const struct pol_oset_pool *p, struct pol_oset_iter *it)
+int pol_iset_next(const struct pol_iset_pool *p, struct pol_iset_iter *it)
 {
 	if (!it->n)
 		return -1;
