@@ -47,9 +47,14 @@
  * bounds the preemptions of one job (none by default).  Labels are
  * ignored, as by fifo (docs/policies/tiresias.md).
  *
- * Cost per decision: O(jobs log jobs + jobs x executors x nodes) under
- * nodes, O(jobs log jobs + nodes + executors launched x nodes) under
- * pool.
+ * Cost per decision: tiresias_fast.c keeps the decision incrementally
+ * (its header: O(k log n) for the k jobs that change, plus O(S x Q) for
+ * the S fit signatures waiting in the Q queues, plus O(log64 nodes) a
+ * packed executor), the same decisions as the full pass below, which
+ * stays the reference under clu_plain_scan and runs `placement: pool`
+ * and `max_preempt` >= 0: O(jobs log jobs + jobs x executors x nodes)
+ * under nodes, O(jobs log jobs + nodes + executors launched x nodes)
+ * under pool.
  */
 #include <math.h>
 #include <stdint.h>
@@ -59,67 +64,15 @@
 #include "pol_common.h"
 #include "registry.h"
 #include "sim.h"
+#include "tiresias_int.h"
 #include "util.h"
 
-#define TAG_ROUND 1u
-#define TAG_WAKE 2u
-#define MAX_QUEUES 8
+#define TAG_ROUND TIR_TAG_ROUND
+#define TAG_WAKE TIR_TAG_WAKE
+#define MAX_QUEUES TIR_MAX_QUEUES
 
 /* The reference's limits (jobs.py, _TFJobs.__init__, queue_limit), GPU-s. */
 static const double ref_limits[] = {3250, 7200, 18000};
-
-struct tj {
-	int64_t exec_us;       /* time run since arrival or the last promotion
-				  that reset it (run_sim.py executed_time) */
-	int64_t lpend_us;      /* time waited since it first ran or was last
-				  promoted (last_pending_time) */
-	int64_t since;         /* the current run's start, or -1 */
-	int64_t last_run;      /* the last run's length, µs (guard: last-run) */
-	int64_t waiting;       /* since when it waits, µs (guard: last-run) */
-	int64_t key;           /* its place in its queue: the larger, the later */
-	double w;              /* its GPUs (without: its cores) */
-	int q;                 /* its queue */
-	int preempted;         /* times */
-	bool active;           /* arrived, not ended */
-	bool running;          /* holds executors */
-	bool going;            /* being preempted */
-};
-
-struct tir {
-	struct pol_fits fits;
-	struct pol_tent t;
-	int nq;
-	double lim[MAX_QUEUES];/* queue k's limit, GPU-s (or core-s); k < nq - 1 */
-	bool demote_ref;       /* demotion: reference */
-	bool guard_ref;        /* guard: reference (else last-run) */
-	bool reset;            /* promote: reset */
-	bool order_ref;        /* order: reference (else arrival) */
-	bool pool;             /* placement: pool */
-	double starve;         /* 0: no guard */
-	int max_preempt;       /* -1: no bound */
-	int64_t round_us;      /* 0: no rounds */
-	int64_t last_us;       /* service counted up to here */
-	int64_t key;           /* the last place given */
-	int64_t want_us;       /* the wake-up wanted next, -1: none */
-	int64_t pushed_us;     /* the last wake-up timer set */
-	bool ticking;          /* a round timer is pending */
-	struct tj *j;
-	int *act; int nact, capact; /* active jobs, in arrival order */
-	struct ord { int q; int waits; int64_t k; int job; } *ord;
-	int64_t *pc, *pm, *pg; /* the projection by node */
-	bool *keep, *start;    /* by position in ord */
-};
-
-static double weight(const struct sim_job *j)
-{
-	double g = 0, c = 0;
-	for (int r = 0; r < j->shape->nroles; r++) {
-		const struct sim_role *ro = &j->shape->role[r];
-		g += ro->count * (ro->gpus ? ro->gpus : ro->gpu_milli / (double)CLU_GPU_MILLI);
-		c += ro->count * (ro->cores ? ro->cores : CLU_MILLI) / (double)CLU_MILLI;
-	}
-	return g > 0 ? g : c;
-}
 
 /* What job j asks in all, every executor: milli-cores, MiB, milli-GPUs. */
 static void demand(const struct sim_job *j, int64_t *c, int64_t *m, int64_t *g)
@@ -158,13 +111,19 @@ static void *tir_init(struct sim *s, const struct scn_policy *cfg)
 	p->max_preempt = (int)pol_param_num(ops, cfg, "max_preempt");
 	p->want_us = p->pushed_us = -1;
 	p->j = xcalloc((size_t)nj, sizeof *p->j);
+	p->last_us = sim_now(s);
+	/* the full pass is the reference (clu_plain_scan), and what the
+	 * variants tiresias_fast.c does not keep incrementally run */
+	if (!clu_plain_scan && !p->pool && p->max_preempt < 0) {
+		tfast_init(p, s);
+		return p;
+	}
 	p->ord = xmalloc((size_t)nj * sizeof *p->ord);
 	p->keep = xmalloc((size_t)nj * sizeof *p->keep);
 	p->start = xmalloc((size_t)nj * sizeof *p->start);
 	p->pc = xmalloc((size_t)n * sizeof *p->pc);
 	p->pm = xmalloc((size_t)n * sizeof *p->pm);
 	p->pg = xmalloc((size_t)n * sizeof *p->pg);
-	p->last_us = sim_now(s);
 	return p;
 }
 
@@ -192,13 +151,17 @@ static void tir_arrived(void *st, struct sim *s, int job)
 		sim_reject_job(s, job, why);
 		return;
 	}
-	account(p, s);
-	/* at the first queue's tail (reference §4 step 2; preempted counts
-	 * from 0: a new job) */
-	p->j[job] = (struct tj){.since = -1, .waiting = sim_now(s), .active = true,
-				.w = weight(sim_job(s, job)), .key = ++p->key};
-	xgrow(&p->act, &p->capact, p->nact + 1, sizeof *p->act);
-	p->act[p->nact++] = job;
+	if (p->f) {
+		tfast_arrived(p, s, job);
+	} else {
+		account(p, s);
+		/* at the first queue's tail (reference §4 step 2; preempted
+		 * counts from 0: a new job) */
+		p->j[job] = (struct tj){.since = -1, .waiting = sim_now(s), .active = true,
+					.w = tir_weight(sim_job(s, job)), .key = ++p->key};
+		xgrow(&p->act, &p->capact, p->nact + 1, sizeof *p->act);
+		p->act[p->nact++] = job;
+	}
 	if (p->round_us > 0 && !p->ticking) { /* rounds while jobs are active */
 		sim_policy_timer(s, (double)p->round_us, TAG_ROUND);
 		p->ticking = true;
@@ -208,6 +171,10 @@ static void tir_arrived(void *st, struct sim *s, int job)
 static void tir_finished(void *st, struct sim *s, int job)
 {
 	struct tir *p = st;
+	if (p->f) {
+		tfast_finished(p, s, job);
+		return;
+	}
 	account(p, s);
 	p->j[job].active = p->j[job].running = false;
 	for (int i = 0; i < p->nact; i++)
@@ -230,16 +197,6 @@ static int cmp_ord(const void *a, const void *b)
 	return (x->job > y->job) - (x->job < y->job);
 }
 
-/* The guard's verdict on waiting job t of a lower queue. */
-static bool starved(const struct tir *p, const struct tj *t, int64_t now)
-{
-	if (p->guard_ref) /* run_sim.py: last_pending_time >= int(executed_time x k) */
-		return t->exec_us > 0 &&
-		       (double)t->lpend_us >= floor((double)t->exec_us * p->starve / 1e6) * 1e6;
-	int64_t base = t->last_run > 0 ? t->last_run : (int64_t)(p->lim[0] * 1e6);
-	return (double)(now - t->waiting) > p->starve * (double)base;
-}
-
 /* Demotions and promotions, in arrival order (the order of the tails
  * they join): a running job's service against its queue's limit
  * (reference §4 step 3, L1045-1054), a starved one to the first queue's
@@ -250,13 +207,13 @@ static void requeue(struct tir *p, int64_t now)
 	for (int i = 0; i < p->nact; i++) {
 		struct tj *t = &p->j[p->act[i]];
 		if (t->running && !t->going) {
-			while (t->q < p->nq - 1 && t->w * (double)t->exec_us >= p->lim[t->q] * 1e6) {
+			while (tir_over(p, t)) {
 				t->q++;
 				t->key = ++p->key;
 				if (p->demote_ref) /* run_sim.py: one queue an event (an if) */
 					break;
 			}
-		} else if (!t->running && p->starve > 0 && t->q > 0 && starved(p, t, now)) {
+		} else if (!t->running && p->starve > 0 && t->q > 0 && tir_starved(p, t, now)) {
 			t->q = 0;
 			t->key = ++p->key;
 			t->lpend_us = 0;
@@ -339,37 +296,11 @@ static void wake(struct tir *p, struct sim *s)
 {
 	int64_t now = sim_now(s), want = -1;
 	for (int i = 0; i < p->nact; i++) {
-		const struct tj *t = &p->j[p->act[i]];
-		int64_t at = -1;
-		if (t->running && !t->going && t->q < p->nq - 1 && isfinite(p->lim[t->q])) {
-			double lim = p->lim[t->q];
-			if (p->demote_ref) /* run_sim.py: t + (limit - executed_time) / num_gpu,
-					      an integer division under Python 2 */
-				at = now + (int64_t)floor((lim - (double)t->exec_us / 1e6) / t->w) *
-						   1000000;
-			else /* the instant its service reaches the limit */
-				at = now + (int64_t)ceil((lim * 1e6 - t->w * (double)t->exec_us) / t->w);
-		} else if (!t->running && p->starve > 0 && t->q > 0) {
-			/* its promotion (reference §4 step 7's jump) */
-			if (!p->guard_ref) {
-				int64_t base = t->last_run > 0 ? t->last_run : (int64_t)(p->lim[0] * 1e6);
-				at = t->waiting + (int64_t)floor(p->starve * (double)base) + 1;
-			} else if (t->exec_us > 0) {
-				double need = floor((double)t->exec_us * p->starve / 1e6) * 1e6 -
-					      (double)t->lpend_us;
-				at = need > 0 ? now + (int64_t)need : -1;
-			}
-		}
-		if (at >= 0 && at <= now)
-			at = now + 1;
+		int64_t at = tir_wake_at(p, &p->j[p->act[i]], now);
 		if (at >= 0 && (want < 0 || at < want))
 			want = at;
 	}
-	p->want_us = want;
-	if (want >= 0 && want != p->pushed_us) {
-		sim_policy_timer(s, (double)(want - now), TAG_WAKE);
-		p->pushed_us = want;
-	}
+	tir_want(p, s, want);
 }
 
 static void decide(struct tir *p, struct sim *s)
@@ -426,7 +357,11 @@ static void decide(struct tir *p, struct sim *s)
 
 static void tir_schedule(void *st, struct sim *s)
 {
-	decide(st, s);
+	struct tir *p = st;
+	if (p->f)
+		tfast_decide(p, s);
+	else
+		decide(p, s);
 }
 
 /* A round or a wake-up: a decision once the instant's events are in. */
@@ -450,7 +385,11 @@ static void tir_timer(void *st, struct sim *s, uint32_t tag)
 static void tir_exec_lost(void *st, struct sim *s, int job, const struct sim_exec *x, int why)
 {
 	struct tir *p = st;
-	(void)x, (void)why;
+	(void)why;
+	if (p->f) {
+		tfast_exec_lost(p, s, job, x);
+		return;
+	}
 	const struct sim_job *j = sim_job(s, job);
 	if (j->live->execs_live == 0 && p->j[job].active) {
 		account(p, s);
@@ -467,6 +406,8 @@ static void tir_fini(void *st)
 	struct tir *p = st;
 	pol_fits_free(&p->fits);
 	pol_tent_fini(&p->t);
+	if (p->f)
+		tfast_fini(p);
 	free(p->j), free(p->act), free(p->ord), free(p->keep), free(p->start);
 	free(p->pc), free(p->pm), free(p->pg);
 	free(p);
@@ -530,3 +471,4 @@ const struct policy_ops pol_tiresias = {
 	.timer = tir_timer,
 	.can_ever_place = pol_whole_verdict,
 };
+

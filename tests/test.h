@@ -32,6 +32,7 @@ int test_suite_failures(void);
 int test_suite_types(void);
 int test_suite_tfos(void);
 int test_suite_yarn(void);
+int test_suite_tiresias_speed(void);
 int test_suite_locality(void);
 int test_suite_trace(void);
 int test_suite_json(void);

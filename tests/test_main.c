@@ -34,6 +34,7 @@ static const struct {
 	{"types", test_suite_types},
 	{"tfos", test_suite_tfos},
 	{"yarn", test_suite_yarn},
+	{"tiresias_speed", test_suite_tiresias_speed},
 	{"locality", test_suite_locality},
 	{"trace", test_suite_trace},
 	{"json", test_suite_json},
