@@ -38,8 +38,12 @@
  * log nodes) per app, plus O(shapes × log nodes) per node whose free
  * amounts changed.  An app without cores_max reaches every usable worker,
  * as the sort did.  Every app wanting cores is served at each decision;
- * nothing is done when the cluster has no free core.  With
- * clu_plain_scan, a scan and a sort: O(nodes log nodes) per app.
+ * nothing is done when the cluster has no free core, and an app whose
+ * executor shape found no usable worker earlier in the same pass is
+ * passed over in O(1) (nothing frees up within a pass): O(waiting apps)
+ * array reads per decision beside the apps served, k = the distinct
+ * shapes asked.  With clu_plain_scan, a scan and a sort: O(nodes log
+ * nodes) per app, every app.
  */
 #include <inttypes.h>
 #include <limits.h>
@@ -53,6 +57,8 @@
 #include "rng.h"
 #include "sim.h"
 #include "util.h"
+
+#define SA_MAX_SHAPES 64
 
 struct standalone {
 	struct pol_jobset q;   /* apps that may still want cores */
@@ -68,6 +74,16 @@ struct standalone {
 	int *usable;          /* scratch: node ids */
 	int *acores, *aexecs; /* scratch: assigned in this pass, by usable pos */
 	int cap;
+	/* indexed: a pass skips an app whose executor shape already found no
+	   usable worker in it (nothing frees up within a pass, so it would
+	   find none either): the shapes asked, and by job its shape's
+	   number (-1: not yet looked up, -2: past SA_MAX_SHAPES) */
+	struct pol_shape shp[SA_MAX_SHAPES];
+	unsigned fail_pass[SA_MAX_SHAPES]; /* the pass a shape last found no
+				 worker in */
+	int nshp;
+	int *sid;
+	unsigned pass;
 };
 
 /* Executor size and core limit of an app, as the Master sees them. */
@@ -204,6 +220,9 @@ static void *sa_init(struct sim *s, const struct scn_policy *cfg)
 	p->usable = xmalloc((size_t)(p->cap ? p->cap : 1) * sizeof *p->usable);
 	p->acores = xmalloc((size_t)(p->cap ? p->cap : 1) * sizeof *p->acores);
 	p->aexecs = xmalloc((size_t)(p->cap ? p->cap : 1) * sizeof *p->aexecs);
+	p->sid = xmalloc((size_t)(sim_njobs(s) ? sim_njobs(s) : 1) * sizeof *p->sid);
+	for (int j = 0; j < sim_njobs(s); j++)
+		p->sid[j] = -1;
 	return p;
 }
 
@@ -218,13 +237,29 @@ static int mastered_role(const struct sim_shape *sh)
 	return -1;
 }
 
+static int shape_id(struct standalone *p, const struct pol_shape *sh);
+
+/* What one unit of app j asks of a worker: an executor's cores (one core
+ * if unset), memory and GPUs. */
+static struct pol_shape unit_of(const struct app_shape *a)
+{
+	return (struct pol_shape){a->exec_cores ? a->exec_cores : CLU_MILLI, a->mem_mib, a->gpus, 0};
+}
+
 static void sa_arrived(void *st, struct sim *s, int job)
 {
-	if (mastered_role(sim_job(s, job)->shape) >= 0) {
+	struct standalone *p = st;
+	const struct sim_job *j = sim_job(s, job);
+	if (mastered_role(j->shape) >= 0) {
 		sim_reject_job(s, job, SIM_WHY_JOB_TYPE);
 		return;
 	}
-	pol_jobset_add(&((struct standalone *)st)->q, job);
+	if (p->indexed) {
+		struct app_shape a = shape(p, j);
+		struct pol_shape u = unit_of(&a);
+		p->sid[job] = shape_id(p, &u);
+	}
+	pol_jobset_add(&p->q, job);
 }
 
 static void sa_finished(void *st, struct sim *s, int job)
@@ -319,6 +354,21 @@ static int usable_indexed(struct standalone *p, const struct clu *c, struct pol_
 	return nusable;
 }
 
+/* The number of executor shape `sh` in p->shp, added if new; -2 past
+ * SA_MAX_SHAPES. */
+static int shape_id(struct standalone *p, const struct pol_shape *sh)
+{
+	for (int k = 0; k < p->nshp; k++)
+		if (pol_shape_eq(&p->shp[k], sh))
+			return k;
+	if (p->nshp == SA_MAX_SHAPES)
+		return -2;
+	p->shp[p->nshp] = *sh;
+	p->fail_pass[p->nshp] = 0;
+	return p->nshp++;
+}
+
+/* One app's turn: Master.startExecutorsOnWorkers for it. */
 static void schedule_app(struct standalone *p, struct sim *s, int job)
 {
 	const struct clu *c = sim_cluster(s);
@@ -331,13 +381,16 @@ static void schedule_app(struct standalone *p, struct sim *s, int job)
 		pol_jobset_remove(&p->q, job); /* it wants more only if it loses one */
 		return;
 	}
-	struct pol_shape sh = {min_cores, a.mem_mib, a.gpus, 0};
+	struct pol_shape sh = unit_of(&a);
 	int64_t free_sum;
 	struct pol_tree *t = p->indexed ? pol_ix_tree(&p->ix, &sh) : NULL;
 	int nusable = t ? usable_indexed(p, c, t, &sh, left, &free_sum)
 			: usable_scan(p, c, &sh, &free_sum);
-	if (!nusable)
+	if (!nusable) {
+		if (p->indexed && p->sid[job] >= 0)
+			p->fail_pass[p->sid[job]] = p->pass;
 		return;
+	}
 	for (int pos = 0; pos < nusable; pos++)
 		p->acores[pos] = p->aexecs[pos] = 0;
 	int to_assign = left < free_sum ? left : (int)free_sum;
@@ -363,9 +416,15 @@ static void sa_schedule(void *st, struct sim *s)
 {
 	struct standalone *p = st;
 	int job = pol_jobset_first(&p->q);
+	p->pass++;
 	while (job >= 0 && sim_cluster(s)->free_cores > 0) {
 		int next = pol_jobset_next(&p->q, job); /* schedule_app may remove job */
-		schedule_app(p, s, job);
+		int k = p->sid[job];
+		/* its shape found no worker in this pass: neither would it
+		   (skipping it leaves an app past its cores_max queued until a
+		   later turn removes it; it launches nothing either way) */
+		if (k < 0 || p->fail_pass[k] != p->pass)
+			schedule_app(p, s, job);
 		job = next;
 	}
 }
@@ -457,6 +516,7 @@ static void sa_fini(void *st)
 	free(p->usable);
 	free(p->acores);
 	free(p->aexecs);
+	free(p->sid);
 	free(p);
 }
 
