@@ -441,7 +441,8 @@ static void solve_lp(struct gav *p)
 	int live = 0;
 	for (int c = 0; c < p->C; c++)
 		live += p->cn[c] > 0;
-	memset(p->cx, 0, (size_t)p->C * K * sizeof *p->cx);
+	if (p->C) /* p->cx is NULL before the first class */
+		memset(p->cx, 0, (size_t)p->C * K * sizeof *p->cx);
 	p->lp_stale = false;
 	if (!live || !p->K)
 		return;
@@ -468,7 +469,7 @@ static void solve(struct gav *p, struct sim *s)
 	p->dirty = false;
 	p->solved_us = sim_now(s);
 	/* the jobs in id order (resolve > 0: see gav_finished) */
-	if (p->resolve_us > 0)
+	if (p->resolve_us > 0 && p->nact > 1)
 		qsort(p->act, (size_t)p->nact, sizeof *p->act, cmp_int);
 	p->seen_below = p->next_job;
 	if (p->lp_stale || p->plain)
@@ -548,7 +549,8 @@ static int pairs(struct gav *p, struct sim *s, bool wanting)
 		}
 	}
 	(void)K;
-	qsort(p->pr, (size_t)n, sizeof *p->pr, cmp_pair);
+	if (n > 1) /* p->pr is NULL before the first pair */
+		qsort(p->pr, (size_t)n, sizeof *p->pr, cmp_pair);
 	return n;
 }
 
