@@ -742,7 +742,8 @@ static void requeue(struct tir *p, int64_t now)
 	} else {
 		while (f->dem.n && f->dem.key[pol_heap_top(&f->dem)] <= now)
 			push(l, pol_heap_pop(&f->dem));
-		qsort(l->v, (size_t)l->n, sizeof *l->v, cmp_int);
+		if (l->n > 1) /* (qsort must not get NULL, even for nothing) */
+			qsort(l->v, (size_t)l->n, sizeof *l->v, cmp_int);
 	}
 	for (int i = 0; i < l->n; i++) {
 		int job = l->v[i];
