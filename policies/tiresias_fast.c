@@ -68,6 +68,7 @@
 #include "cluster.h"
 #include "pol_bits.h"
 #include "pol_common.h"
+#include "pol_firstfit.h"
 #include "pol_heap.h"
 #include "pol_index.h"
 #include "pol_iset.h"
@@ -113,7 +114,7 @@ static void push(struct list *l, int x)
 struct tfast {
 	struct pol_ix proj;      /* by executor shape: nodes whose free amounts
 				    hold it (pol_proj_free's) */
-	struct pol_ix start;     /* pol_first_fit's, with the tentative ones */
+	struct pol_ff start;     /* pol_first_fit's, with the tentative ones */
 	struct pol_bits active;  /* active jobs, by id (arrival order) */
 	struct pol_iset_pool os;
 	struct pol_heap dem;     /* running jobs by the instant they are over */
@@ -767,49 +768,11 @@ static void requeue(struct tir *p, int64_t now)
 
 /* ---- the decision ------------------------------------------------------ */
 
-/* pol_first_fit's verdict, through the index. */
-static double start_key(const void *ctx, const struct clu_node *n, int fc, int64_t fm, int fg,
-			const struct pol_shape *sh)
-{
-	const struct pol_tent *t = ctx;
-	(void)fc, (void)fm, (void)fg;
-	int c, g;
-	int64_t m;
-	pol_tent_free(t, n, &c, &m, &g);
-	if (!(c >= sh->cores && m >= sh->mem_mib && g >= sh->gpus))
-		return INFINITY;
-	return !sh->gpu_milli || pol_share_pick(t, n, sh->gpu_milli) >= 0 ? 0 : INFINITY;
-}
-
-/* pol_first_fit(t, s, j, -1), each executor's node the index's winner
- * (a scan past POL_IX_MAX_SHAPES shapes). */
+/* pol_first_fit(&p->t, s, j, -1), each executor's node the index's
+ * winner (pol_firstfit.h). */
 static bool place(struct tir *p, struct sim *s, const struct sim_job *j)
 {
-	const struct clu *c = sim_cluster(s);
-	pol_tent_reset(&p->t);
-	int left = sim_execs_wanted(j);
-	for (int r = 0; r < j->shape->nroles; r++) {
-		const struct sim_role *ro = &j->shape->role[r];
-		struct pol_shape sh = {ro->cores ? ro->cores : CLU_MILLI, ro->mem_mib, ro->gpus,
-				       ro->gpus ? 0 : ro->gpu_milli};
-		for (int k = j->live->granted[r]; k < ro->count; k++) {
-			const struct pol_tree *tr = pol_ix_tree(&p->f->start, &sh);
-			int node = tr ? pol_tree_top(tr) : -1;
-			for (int i = 0; !tr && i < c->n && node < 0; i++)
-				if (start_key(&p->t, &c->nodes[i], 0, 0, 0, &sh) == 0)
-					node = i;
-			if (node < 0)
-				return false;
-			if (sh.gpu_milli)
-				pol_tent_add_share(&p->t, &c->nodes[node], r, sh.cores, sh.mem_mib,
-						   sh.gpu_milli);
-			else
-				pol_tent_add(&p->t, node, r, sh.cores, sh.mem_mib, sh.gpus);
-			if (--left > 0)
-				pol_ix_touch(&p->f->start, node);
-		}
-	}
-	return true;
+	return pol_ff_place(&p->f->start, s, j, -1);
 }
 
 struct pj { int64_t pos; int job; };
@@ -1052,7 +1015,7 @@ void tfast_init(struct tir *p, struct sim *s)
 	struct tfast *f = p->f = xcalloc(1, sizeof *f);
 	f->nj = nj;
 	pol_ix_init(&f->proj, c, NULL, proj_key, NULL);
-	pol_ix_init(&f->start, c, &p->t, start_key, &p->t);
+	pol_ff_init(&f->start, s, &p->t);
 	pol_bits_init(&f->active, nj);
 	pol_iset_pool_init(&f->os, nj);
 	pol_heap_init(&f->dem, nj);
@@ -1083,7 +1046,7 @@ void tfast_fini(struct tir *p)
 	struct tfast *f = p->f;
 	int n = f->proj.c->n;
 	pol_ix_free(&f->proj);
-	pol_ix_free(&f->start);
+	pol_ff_free(&f->start);
 	pol_bits_free(&f->active);
 	pol_iset_pool_free(&f->os);
 	pol_heap_free(&f->dem), pol_heap_free(&f->chk), pol_heap_free(&f->sh);
