@@ -268,6 +268,29 @@ static void build(struct cons *p, struct sim *s, int fresh)
 	free(order);
 }
 
+/* Whether an executor of role ro (a share of milli of one GPU, else
+ * whole GPUs) fits node n as it is now, after the tentative ones. */
+static bool fits_now(const struct cons *p, const struct clu_node *n, const struct sim_role *ro,
+		     int milli)
+{
+	int fc, fg;
+	int64_t fm;
+	pol_tent_free(&p->t, n, &fc, &fm, &fg);
+	return fc >= (ro->cores ? ro->cores : CLU_MILLI) && fm >= ro->mem_mib && fg >= ro->gpus &&
+	       (!milli || pol_share_pick(&p->t, n, milli) >= 0);
+}
+
+/* Place it there tentatively (role r). */
+static void hold_now(struct cons *p, const struct clu_node *n, int r, const struct sim_role *ro,
+		     int milli)
+{
+	int cores = ro->cores ? ro->cores : CLU_MILLI;
+	if (milli)
+		pol_tent_add_share(&p->t, n, r, cores, ro->mem_mib, milli);
+	else
+		pol_tent_add(&p->t, n->id, r, cores, ro->mem_mib, ro->gpus);
+}
+
 /* First fit of j's wanted executors on the least free over segments
  * [a, b] (mc, mm, mg), their nodes into p->place; with `now` each also
  * on the real node as it is (pol_tent, GPU by GPU: a share needs one GPU
@@ -297,27 +320,16 @@ static bool pack(struct cons *p, const struct sim *s, const struct sim_job *j, i
 			for (int i = 0; i < p->n && node < 0; i++) {
 				if (!(p->mc[i] >= cores && p->mm[i] >= ro->mem_mib && p->mg[i] >= gm))
 					continue;
-				if (now && !p->pool) {
-					int fc, fg;
-					int64_t fm;
-					pol_tent_free(&p->t, &c->nodes[i], &fc, &fm, &fg);
-					if (fc < cores || fm < ro->mem_mib || fg < ro->gpus ||
-					    (milli && pol_share_pick(&p->t, &c->nodes[i], milli) < 0))
-						continue;
-				}
+				if (now && !p->pool && !fits_now(p, &c->nodes[i], ro, milli))
+					continue;
 				node = i;
 			}
 			if (node < 0)
 				return false;
 			p->mc[node] -= cores, p->mm[node] -= ro->mem_mib, p->mg[node] -= gm;
 			p->place[x++] = node;
-			if (p->pool)
-				continue;
-			if (now && milli)
-				pol_tent_add_share(&p->t, &c->nodes[node], r, (int)cores, ro->mem_mib,
-						   milli);
-			else if (now)
-				pol_tent_add(&p->t, node, r, (int)cores, ro->mem_mib, ro->gpus);
+			if (now && !p->pool)
+				hold_now(p, &c->nodes[node], r, ro, milli);
 		}
 	}
 	/* count: pool: it fits by amount; now, first fit places it on the
@@ -362,14 +374,8 @@ static bool pack_fast(struct cons *p, const struct sim *s, const struct sim_job 
 				}
 				if (!(p->mc[i] >= cores && p->mm[i] >= ro->mem_mib && p->mg[i] >= gm))
 					continue;
-				if (now && !p->pool) {
-					int fc, fg;
-					int64_t fm;
-					pol_tent_free(&p->t, &c->nodes[i], &fc, &fm, &fg);
-					if (fc < cores || fm < ro->mem_mib || fg < ro->gpus ||
-					    (milli && pol_share_pick(&p->t, &c->nodes[i], milli) < 0))
-						continue;
-				}
+				if (now && !p->pool && !fits_now(p, &c->nodes[i], ro, milli))
+					continue;
 				node = i;
 			}
 			if (node < 0)
@@ -377,13 +383,8 @@ static bool pack_fast(struct cons *p, const struct sim *s, const struct sim_job 
 			from = node;
 			p->mc[node] -= cores, p->mm[node] -= ro->mem_mib, p->mg[node] -= gm;
 			p->place[x++] = node;
-			if (p->pool)
-				continue;
-			if (now && milli)
-				pol_tent_add_share(&p->t, &c->nodes[node], r, (int)cores, ro->mem_mib,
-						   milli);
-			else if (now)
-				pol_tent_add(&p->t, node, r, (int)cores, ro->mem_mib, ro->gpus);
+			if (now && !p->pool)
+				hold_now(p, &c->nodes[node], r, ro, milli);
 		}
 	}
 	return !p->pool || !now || pol_fitq_fits(&p->fq, s, j);
