@@ -199,6 +199,17 @@ static void drf_finished(void *st, struct sim *s, int job)
 }
 
 
+/* Launch what is tentatively placed for `job`, its entity charged. */
+static void launch(struct drf *d, struct sim *s, int job)
+{
+	for (int i = 0; i < d->t.n; i++) {
+		const struct pol_tent_exec *x = &d->t.e[i];
+		account(d, job, x->cores, (double)x->mem_mib,
+			x->gpu_milli ? x->gpu_milli : (double)x->gpus * CLU_GPU_MILLI, +1);
+	}
+	pol_tent_launch(&d->t, s, job);
+}
+
 /* The scan's choices through the classes.  Between two launches the
  * scan tries jobs in increasing (share, job) and a launch only raises
  * the winner's share, so its choices climb: every job below the last
@@ -231,12 +242,7 @@ static void choose_classes(struct drf *d, struct sim *s)
 			cur.b++; /* past it: tried */
 			continue;
 		}
-		for (int i = 0; i < d->t.n; i++) {
-			const struct pol_tent_exec *x = &d->t.e[i];
-			account(d, best, x->cores, (double)x->mem_mib,
-				x->gpu_milli ? x->gpu_milli : (double)x->gpus * CLU_GPU_MILLI, +1);
-		}
-		pol_tent_launch(&d->t, s, best);
+		launch(d, s, best);
 		if (sim_execs_wanted(j) == 0) {
 			pol_jobset_remove(&d->q, best);
 			unset(d, best);
@@ -272,16 +278,11 @@ static void drf_schedule(void *st, struct sim *s)
 		if (best < 0)
 			return;
 		const struct sim_job *j = sim_job(s, best);
-		if (!pol_ff_place(&d->ff, s, j, j->shape->rigid || j->shape->gang_role >= 0 ? -1 : 1)) {
+		if (!pol_ff_place(&d->ff, s, j, whole(j) ? -1 : 1)) {
 			d->tried[best] = true;
 			continue;
 		}
-		for (int i = 0; i < d->t.n; i++) {
-			const struct pol_tent_exec *x = &d->t.e[i];
-			account(d, best, x->cores, (double)x->mem_mib,
-				x->gpu_milli ? x->gpu_milli : (double)x->gpus * CLU_GPU_MILLI, +1);
-		}
-		pol_tent_launch(&d->t, s, best);
+		launch(d, s, best);
 		if (sim_execs_wanted(j) == 0)
 			pol_jobset_remove(&d->q, best);
 	}
