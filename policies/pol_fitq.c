@@ -1,7 +1,6 @@
 /* pol_fitq.c - the waiting jobs split by shape (pol_fitq.h). */
 #include "pol_fitq.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,29 +8,18 @@
 #include "sim.h"
 #include "util.h"
 
-/* 0 where an executor of shape `sh` fits on every dimension, else
- * INFINITY (fifo's key): a tree's winner is the first node that fits. */
-static double fit_key(const void *ctx, const struct clu_node *n, int fc, int64_t fm, int fg,
-		      const struct pol_shape *sh)
-{
-	const struct pol_fitq *q = ctx;
-	if (!(fc >= sh->cores && fm >= sh->mem_mib && fg >= sh->gpus))
-		return INFINITY;
-	return !sh->gpu_milli || pol_share_pick(q->t, n, sh->gpu_milli) >= 0 ? 0 : INFINITY;
-}
-
 void pol_fitq_init(struct pol_fitq *q, const struct sim *s, struct pol_tent *t)
 {
 	memset(q, 0, sizeof *q);
 	q->t = t;
 	q->njobs = sim_njobs(s);
-	pol_ix_init(&q->ix, sim_cluster(s), t, fit_key, q);
+	pol_ff_init(&q->ff, s, t);
 	pol_bits_init(&q->apart, q->njobs);
 }
 
 void pol_fitq_free(struct pol_fitq *q)
 {
-	pol_ix_free(&q->ix);
+	pol_ff_free(&q->ff);
 	for (int k = 0; k < q->nc; k++)
 		pol_bits_free(&q->c[k].b);
 	free(q->c);
@@ -83,44 +71,9 @@ void pol_fitq_remove(struct pol_fitq *q, const struct sim_job *j, int job)
 	pol_bits_put(&q->apart, job, false);
 }
 
-/* The first node where an executor of `sh` fits after the tentative
- * ones: the index's winner, or a scan in node order. */
-static int first_fit(struct pol_fitq *q, const struct clu *c, const struct pol_shape *sh)
-{
-	const struct pol_tree *t = pol_ix_tree(&q->ix, sh);
-	if (t)
-		return pol_tree_top(t);
-	for (int i = 0; i < c->n; i++) {
-		int fc, fg;
-		int64_t fm;
-		pol_tent_free(q->t, &c->nodes[i], &fc, &fm, &fg);
-		if (fit_key(q, &c->nodes[i], fc, fm, fg, sh) == 0)
-			return i;
-	}
-	return -1;
-}
-
 bool pol_fitq_fits(struct pol_fitq *q, const struct sim *s, const struct sim_job *j)
 {
-	const struct clu *c = sim_cluster(s);
-	pol_tent_reset(q->t);
-	for (int r = 0; r < j->shape->nroles; r++) {
-		const struct sim_role *ro = &j->shape->role[r];
-		struct pol_shape sh = {ro->cores ? ro->cores : CLU_MILLI, ro->mem_mib, ro->gpus,
-				       ro->gpus ? 0 : ro->gpu_milli};
-		for (int k = j->live->granted[r]; k < ro->count; k++) {
-			int node = first_fit(q, c, &sh);
-			if (node < 0)
-				return false;
-			if (sh.gpu_milli)
-				pol_tent_add_share(q->t, &c->nodes[node], r, sh.cores, sh.mem_mib,
-						   sh.gpu_milli);
-			else
-				pol_tent_add(q->t, node, r, sh.cores, sh.mem_mib, sh.gpus);
-			pol_ix_touch(&q->ix, node);
-		}
-	}
-	return true;
+	return pol_ff_place(&q->ff, s, j, -1);
 }
 
 void pol_fitq_begin(struct pol_fitq *q, int from)

@@ -19,9 +19,9 @@
  * own) the jobs of the others are kept apart too: the pass is then a
  * walk, as before.
  *
- * A try is the first fit of pol_first_fit, found through a pol_ix tree
- * per executor shape (fifo's: key 0 where it fits), O(executors x log64
- * nodes), or by a scan where the index declines a shape.  The decisions
+ * A try is the first fit of pol_first_fit through its index
+ * (pol_firstfit.h), O(executors x log64 nodes), or a scan where the
+ * index declines a shape.  The decisions
  * are those of trying every job: only failures are skipped, each one
  * that the try would repeat.
  */
@@ -31,7 +31,7 @@
 #include <stdbool.h>
 
 #include "pol_bits.h"
-#include "pol_index.h"
+#include "pol_firstfit.h"
 
 struct sim;
 struct sim_job;
@@ -42,7 +42,7 @@ struct pol_tent;
 
 struct pol_fitq {
 	struct pol_tent *t;      /* the caller's tentative placement */
-	struct pol_ix ix;        /* per executor shape: the nodes it fits */
+	struct pol_ff ff;        /* the first fit, through its index */
 	int njobs;
 	int *cls;                /* by shape id: its class + 1, 0 none yet */
 	int capcls;
