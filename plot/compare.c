@@ -69,6 +69,8 @@ int plot_compare_cdf_data(const char *path, const char *wl, const struct plot_na
 		return -1;
 	}
 	double **v = calloc((size_t)pol->n + 1, sizeof *v), xmin = INFINITY;
+	if (!v)
+		rc = -1;
 	for (int p = 0; v && p < pol->n && !rc; p++) {
 		cnt[p] = 0;
 		if (!(v[p] = malloc(((size_t)c->nrows + 1) * sizeof **v)))
@@ -89,8 +91,6 @@ int plot_compare_cdf_data(const char *path, const char *wl, const struct plot_na
 				xmin = fmin(xmin, x);
 		}
 	}
-	if (!v)
-		rc = -1;
 	xmin = isfinite(xmin) ? xmin : 1;
 	out->zero_at = zero ? xmin : 0;
 	for (int p = 0; !rc && p < pol->n; p++) {

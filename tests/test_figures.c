@@ -30,14 +30,6 @@ static bool have_gnuplot(void)
 	return system("gnuplot --version >/dev/null 2>&1") == 0;
 }
 
-static void write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	fputs(text, f);
-	fclose(f);
-}
-
 /* ---- the palette ---------------------------------------------------- */
 
 /* plot/common.gp's palette: Okabe and Ito's eight first, twenty slots,
@@ -151,11 +143,8 @@ static void palette_errors(void)
 		{"$colour_of << EOD\nEOD\n$colour_of << EOD\n", "%s:3:1: a second '$colour_of << EOD'"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		char path[] = "/tmp/hetsim-palette-XXXXXX", err[1024], want[1024];
-		int fd = mkstemp(path);
-		CU_ASSERT_FATAL(fd >= 0);
-		close(fd);
-		write_file(path, cases[i].text);
+		char path[64], err[1024], want[1024];
+		h_write_tmp(path, sizeof path, cases[i].text);
 		struct plot_palette p;
 		CU_ASSERT_EQUAL(plot_palette_read(path, &p, err, sizeof err), -1);
 		snprintf(want, sizeof want, cases[i].err, path);
@@ -171,11 +160,8 @@ static void palette_errors(void)
  * colours` agree, whatever the other names or their order. */
 static void palette_same_everywhere(void)
 {
-	char path[] = "/tmp/hetsim-figures-XXXXXX", err[1024];
-	int fd = mkstemp(path);
-	CU_ASSERT_FATAL(fd >= 0);
-	close(fd);
-	write_file(path, "policy,point,metric,mean\n"
+	char path[64], err[1024];
+	h_write_tmp(path, sizeof path, "policy,point,metric,mean\n"
 			 "my-policy,0,makespan_s,10\nyarn,0,makespan_s,20\n"
 			 "spark-standalone,0,makespan_s,30\n");
 	struct plot_csv *c = plot_csv_read(path, err, sizeof err);
@@ -223,20 +209,20 @@ static void palette_read_once(void)
 			 i, i);
 	strcat(text, "EOD\n$colour_of << EOD\nyarn 2\nEOD\n");
 	snprintf(gp, sizeof gp, "%s/common.gp", dir);
-	write_file(gp, text);
+	h_write_file(gp, text);
 	const char *old = getenv("HETSIM_PLOT_DIR");
 	char *saved = old ? strdup(old) : NULL;
 	setenv("HETSIM_PLOT_DIR", dir, 1);
 	CU_ASSERT_EQUAL(plot_colour_words("fifo yarn", words, sizeof words, err, sizeof err), 0);
 	CU_ASSERT_STRING_EQUAL(words, "#010101 #020202");
-	write_file(gp, "x = 1\n"); /* read once: still the greys */
+	h_write_file(gp, "x = 1\n"); /* read once: still the greys */
 	CU_ASSERT_EQUAL(plot_colour_words("fifo yarn", words, sizeof words, err, sizeof err), 0);
 	CU_ASSERT_STRING_EQUAL(words, "#010101 #020202");
 	/* another folder: read anew, and named where it is bad */
 	char dir2[] = "/tmp/hetsim-figures-XXXXXX", want[4400];
 	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir2));
 	snprintf(gp, sizeof gp, "%s/common.gp", dir2);
-	write_file(gp, "x = 1\n");
+	h_write_file(gp, "x = 1\n");
 	setenv("HETSIM_PLOT_DIR", dir2, 1);
 	CU_ASSERT_EQUAL(plot_colour_words("fifo", words, sizeof words, err, sizeof err), -1);
 	snprintf(want, sizeof want, "%s:1:1: no '$palette << EOD' datablock (the figures' palette)",
@@ -376,18 +362,15 @@ static void committed_labels_inside(void)
 	CU_ASSERT_EQUAL(svgs_inside("results", &seen), 0);
 	CU_ASSERT(seen >= 70);
 	/* the check itself: a label that starts at the right edge is out */
-	char path[] = "/tmp/hetsim-figures-XXXXXX", first[1024];
-	int fd = mkstemp(path);
-	CU_ASSERT_FATAL(fd >= 0);
-	close(fd);
-	write_file(path, "<svg viewBox=\"0 0 100 50\">\n<g transform=\"translate(90.00,40.00) "
+	char path[64], first[1024];
+	h_write_tmp(path, sizeof path, "<svg viewBox=\"0 0 100 50\">\n<g transform=\"translate(90.00,40.00) "
 			 "rotate(30)\" stroke=\"none\" font-size=\"10.00\" text-anchor=\"start\">\n"
 			 "\t\t<text>policy</text>\n</g>\n<g transform=\"translate(50,20)\" "
 			 "font-size=\"10\" text-anchor=\"middle\">\n<text>ok</text>\n</g>\n</svg>\n");
 	CU_ASSERT_EQUAL(svg_outside(path, first, sizeof first), 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(first, ": 'policy' reaches (1"));
 	/* and a figure with no text it can read fails: nothing checked */
-	write_file(path, "<svg viewBox=\"0 0 100 50\">\n<g transform=\"translate(50,20)\">\n"
+	h_write_file(path, "<svg viewBox=\"0 0 100 50\">\n<g transform=\"translate(50,20)\">\n"
 			 "<text>no font size</text>\n</g>\n</svg>\n");
 	CU_ASSERT_EQUAL(svg_outside(path, first, sizeof first), 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(first, ": no text to check (none in a <g> with its font "
@@ -464,7 +447,7 @@ static void compare_makespan_panels(void)
 		snprintf(jcts, sizeof jcts, "workload,policy,jct_s\n%s,fifo,10\n%s,fifo,20\n"
 			 "%s,yarn,30\n%s,yarn,40\n", wl[w], wl[w], wl[w], wl[w]);
 		snprintf(p, sizeof p, "%s/jcts.csv", dir);
-		write_file(p, jcts);
+		h_write_file(p, jcts);
 		CU_ASSERT_EQUAL(plot_compare_workload(dir, p, w, wl[w], w < 2 ? "fifo yarn" :
 						      "fifo yarn drf", w < 2 ? jobs[w] : NULL), 0);
 		static const char *const fig[2] = {"slowdown-size", "jct-cdf"};
@@ -484,7 +467,7 @@ static void compare_makespan_panels(void)
 	/* long's yarn left 2.5 jobs a replication not done: marked over its
 	 * bar, and the footnote says what the mark is */
 	snprintf(p, sizeof p, "%s/leaderboard.csv", dir);
-	write_file(p, "workload,policy,rank,replications,makespan_s,makespan_s_ci95,not_done\n"
+	h_write_file(p, "workload,policy,rank,replications,makespan_s,makespan_s_ci95,not_done\n"
 		      "short,fifo,1,3,1,0.1,0\nshort,yarn,2,3,1000,nan,0\nshort,drf,3,3,nan,nan,3\n"
 		      "long,fifo,1,3,300000,1000,0\nlong,yarn,2,3,400000,2000,2.5\n");
 	CU_ASSERT_EQUAL(plot_compare_makespan(dir), 0);
@@ -509,7 +492,7 @@ static void compare_makespan_panels(void)
 	CU_ASSERT_EQUAL(count_in(p, "not done</text>"), 1); /* one mark */
 	/* a leaderboard without the makespan: said (on stderr), no figure */
 	snprintf(p, sizeof p, "%s/leaderboard.csv", dir);
-	write_file(p, "workload,policy\nw,fifo\n");
+	h_write_file(p, "workload,policy\nw,fifo\n");
 	snprintf(p, sizeof p, "%s/makespan.svg", dir);
 	remove(p);
 	fflush(stderr);
@@ -532,11 +515,8 @@ static void compare_makespan_panels(void)
  * row; a's two 3 s are one step to 4/4. */
 static void compare_cdf_data(void)
 {
-	char path[] = "/tmp/hetsim-figures-XXXXXX", err[1024] = "";
-	int fd = mkstemp(path);
-	CU_ASSERT_FATAL(fd >= 0);
-	close(fd);
-	write_file(path, "workload,policy,jct_s\nw,a,3\nw,a,0\nw,b,2\nv,a,0.5\nw,a,3\nw,zz,0.1\n"
+	char path[64], err[1024] = "";
+	h_write_tmp(path, sizeof path, "workload,policy,jct_s\nw,a,3\nw,a,0\nw,b,2\nv,a,0.5\nw,a,3\nw,zz,0.1\n"
 			 "w,c,\nw,a,1.5\n");
 	struct plot_names pol = {{"a", "b", "c"}, 3};
 	struct plot_cdf cdf;
@@ -569,7 +549,7 @@ static void compare_cdf_data(void)
 	free(dat);
 
 	/* every JCT 0: no positive one, drawn at 1 */
-	write_file(path, "workload,policy,jct_s\nw,a,0\nw,a,0\n");
+	h_write_file(path, "workload,policy,jct_s\nw,a,0\nw,a,0\n");
 	m = open_memstream(&dat, &len);
 	CU_ASSERT_EQUAL(plot_compare_cdf_data(path, "w", &pol, m, &cdf, err, sizeof err), 0);
 	fclose(m);
@@ -604,7 +584,7 @@ static void compare_cdf_data(void)
 	free(dat);
 
 	/* a bad cell and a missing column, named */
-	write_file(path, "workload,policy,jct_s\nw,a,3\nw,a,x\n");
+	h_write_file(path, "workload,policy,jct_s\nw,a,3\nw,a,x\n");
 	m = open_memstream(&dat, &len);
 	CU_ASSERT_EQUAL(plot_compare_cdf_data(path, "w", &pol, m, &cdf, err, sizeof err), -1);
 	fclose(m);
@@ -612,7 +592,7 @@ static void compare_cdf_data(void)
 	snprintf(want, sizeof want, "%s:3: column 'jct_s': 'x' is not a number", path);
 	CU_ASSERT_STRING_EQUAL(err, want);
 	free(dat);
-	write_file(path, "workload,jct_s\nw,3\n");
+	h_write_file(path, "workload,jct_s\nw,3\n");
 	m = open_memstream(&dat, &len);
 	CU_ASSERT_EQUAL(plot_compare_cdf_data(path, "w", &pol, m, &cdf, err, sizeof err), -1);
 	fclose(m);
@@ -629,11 +609,8 @@ static void compare_cdf_data(void)
  * its name, its page where docs/policies/ has one (yarn's; none for p). */
 static void utilisation_over_capacity(void)
 {
-	char path[] = "/tmp/hetsim-figures-XXXXXX", err[1024];
-	int fd = mkstemp(path);
-	CU_ASSERT_FATAL(fd >= 0);
-	close(fd);
-	write_file(path, "policy,replication,node,type,cores,gpus,launch_s,ready_s,end_s\n"
+	char path[64], err[1024];
+	h_write_tmp(path, sizeof path, "policy,replication,node,type,cores,gpus,launch_s,ready_s,end_s\n"
 			 "p,0,cpu-0,wordcount,3,0,0,0.5,2\np,0,cpu-1,wordcount,2,0,1,1.5,3\n"
 			 "yarn,0,cpu-0,wordcount,3,0,0,0.5,2\nyarn,0,cpu-1,wordcount,2,0,1,1.5,3\n");
 	struct scn *s = scn_load("tests/data/plot/cluster.yaml", err, sizeof err);
@@ -677,7 +654,7 @@ static void utilisation_over_capacity(void)
 	free(dat);
 
 	/* at most 100 %: no note */
-	write_file(path, "policy,replication,node,type,cores,gpus,launch_s,ready_s,end_s\n"
+	h_write_file(path, "policy,replication,node,type,cores,gpus,launch_s,ready_s,end_s\n"
 			 "p,0,cpu-0,wordcount,2,0,0,0.5,2\np,0,cpu-1,wordcount,2,0,1,1.5,3\n");
 	c = plot_csv_read(path, err, sizeof err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
