@@ -630,9 +630,11 @@ static bool launch(struct gav *p, struct sim *s, int job, int k)
 	if (!first_fit(p, s, sim_job(s, job), k))
 		return false;
 	pol_tent_launch(&p->t, s, job);
-	p->j[job].running = true;
-	p->j[job].type = k;
-	p->j[job].since_us = sim_now(s);
+	struct gj *g = &p->j[job];
+	if (!g->running || g->type != k) /* a replacement: its clock runs on */
+		g->since_us = sim_now(s);
+	g->running = true;
+	g->type = k;
 	return true;
 }
 
