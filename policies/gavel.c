@@ -527,7 +527,6 @@ static int cmp_pair(const void *a, const void *b)
  * the same, the comparison being a total order). */
 static int pairs(struct gav *p, struct sim *s, bool wanting)
 {
-	size_t K = (size_t)p->K;
 	int64_t now = sim_now(s);
 	int n = 0, pos = 0;
 	for (int job; (job = wanting ? want_next(p, s, &pos) : act_next(p, &pos)) >= 0;) {
@@ -548,7 +547,6 @@ static int pairs(struct gav *p, struct sim *s, bool wanting)
 						   job, k};
 		}
 	}
-	(void)K;
 	if (n > 1) /* p->pr is NULL before the first pair */
 		qsort(p->pr, (size_t)n, sizeof *p->pr, cmp_pair);
 	return n;

@@ -62,7 +62,6 @@ static void gavel_lp_hand(void)
  * program. */
 static void gavel_lp_classes_optimal(void)
 {
-	int checked = 0;
 	for (int it = 0; it < 300; it++) {
 		int K = 1 + (int)(rnd() * 3), C = 1 + (int)(rnd() * 5);
 		double a[5 * 3], s[5], cap[3];
@@ -109,9 +108,7 @@ static void gavel_lp_classes_optimal(void)
 		}
 		for (int k = 0; k < K; k++)
 			CU_ASSERT(used[k] <= cap[k] + 1e-7);
-		checked++;
 	}
-	CU_ASSERT_EQUAL(checked, 300);
 }
 
 int test_suite_gavel_speed(void)
