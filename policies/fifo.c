@@ -48,11 +48,20 @@ struct fifo {
 };
 
 /* 0 where an executor of shape `sh` fits on every dimension, else
- * INFINITY: a tree's winner is then the first node in order that fits. */
-static double fifo_key(const void *ctx, const struct clu_node *n, int fc, int64_t fm, int fg,
+ * INFINITY: a tree's winner is then the first node in order that fits.
+ * The free amounts are read through pol_tent_free, as the scan reads
+ * them, not taken from the index: on a GPU pool the index's free GPUs
+ * leave out the shares tentatively placed, and a job of a share and a
+ * whole GPU launched onto a GPU taken (the engine's invariant stopped
+ * the run). */
+static double fifo_key(const void *ctx, const struct clu_node *n, int ifc, int64_t ifm, int ifg,
 		       const struct pol_shape *sh)
 {
 	const struct fifo *f = ctx;
+	int fc, fg;
+	int64_t fm;
+	(void)ifc, (void)ifm, (void)ifg;
+	pol_tent_free(&f->t, n, &fc, &fm, &fg);
 	if (!(fc >= sh->cores && fm >= sh->mem_mib && fg >= sh->gpus))
 		return INFINITY;
 	/* a share: some GPU holds it (best fit, after the tentative ones) */
