@@ -25,10 +25,16 @@
 
 #include "frag.h"
 #include "pol_common.h"
+#include "pol_heap.h"
 #include "pol_top.h"
 #include "rng.h"
 #include "sim.h"
 #include "util.h"
+
+/* Seqs kept at most (each holds a bit per job): past them, the jobs are
+ * in one seq tried as the scan does. */
+#define POD_MAX_SEQS 256
+#define POD_SEQ_BUCKETS 512
 
 #define POD_RNG 0x706f6473u   /* "pods": the keyed RNG's x coordinate */
 #define POD_ORDER 0xffffffffu /* its y coordinate for the node order (a
@@ -66,16 +72,25 @@ struct pods {
 	/* the index (below); ix false with clu_plain_scan */
 	bool ix;
 	struct cls **cls; int ncls, cap_cls; /* every shape asked for */
+	int *cls_head; uint64_t cls_mask; /* hash chains of cls by shape */
 	int nix, max_cls;     /* classes indexed, at most */
 	int *log; uint64_t log_mask, nlog; /* ring: nodes whose view changed */
 	uint64_t clu_seen;    /* cluster changes copied into log */
 	/* the waiting jobs by what they still want (below) */
 	struct seq **seqs; int nseqs, cap_seqs;
+	int seq_head[POD_SEQ_BUCKETS]; /* hash chains of seqs by what they hold */
+	int *live, nlive;     /* seqs holding jobs */
+	int *spare, nspare;   /* seqs emptied, for reuse */
+	int overflow;         /* the seq past POD_MAX_SEQS, -1 */
+	struct pol_heap next; /* schedule_ix's seqs by their next job */
+	int *parked, nparked; /* seqs ruled out until the next launch (2) */
 	int *seq_of;          /* by job: its seq while waiting, -1 */
 	uint64_t pass, epoch; /* pods_schedule calls; launches and calls */
 	int fail_cls, fail_nt; /* place_job's failure: the shape, the job's
 				 executors then tentatively placed */
 };
+
+struct pods_work pods_work;
 
 static const char *const tie_rules[] = {"node-order", "uniform", NULL};
 
@@ -211,6 +226,9 @@ struct cls {
 				 holds one after the other (room_of) */
 	int64_t slots;        /* their sum */
 	uint64_t seen;        /* log entries caught up with */
+	uint64_t hash;        /* req_hash(&r) */
+	int hnext;            /* the next class of its hash chain, -1 */
+	uint64_t dead;        /* pass in which it fit no node (schedule_ix) */
 };
 
 static bool req_eq(const struct pod_req *a, const struct pod_req *b)
@@ -288,16 +306,47 @@ static void rekey(struct pods *p, struct cls *c, int node)
 
 static void cls_sync(struct pods *p, struct cls *c);
 
-/* Shape r's class (interned: every shape ever asked for has one). */
+static uint64_t mix(uint64_t h, uint64_t x)
+{
+	h = (h ^ x) * UINT64_C(0xff51afd7ed558ccd);
+	return h ^ h >> 32;
+}
+
+static uint64_t req_hash(const struct pod_req *r)
+{
+	uint64_t h = mix(mix(mix(0, (uint64_t)r->cpu), (uint64_t)r->mem), r->require);
+	return mix(h, (uint64_t)r->k << 40 ^ (uint64_t)r->m << 20 ^ (uint64_t)r->tag);
+}
+
+/* Shape r's class (interned: every shape ever asked for has one), found
+ * through hash chains: O(1) expected, where a search of every class ever
+ * made cost O(shapes) per executor (a trace of a shape per pod made that
+ * quadratic: 55 s for fgd on 4 000 such pods). */
 static int intern(struct pods *p, const struct pod_req *r)
 {
-	for (int i = 0; i < p->ncls; i++)
-		if (req_eq(&p->cls[i]->r, r))
+	uint64_t h = req_hash(r);
+	for (int i = p->cls_head[h & p->cls_mask]; i >= 0; i = p->cls[i]->hnext)
+		if (pods_work.probes++, p->cls[i]->hash == h && req_eq(&p->cls[i]->r, r))
 			return i;
 	struct cls *c = xcalloc(1, sizeof *c);
 	c->r = *r;
+	c->hash = h;
 	xgrow(&p->cls, &p->cap_cls, p->ncls + 1, sizeof *p->cls);
 	p->cls[p->ncls++] = c;
+	if ((uint64_t)p->ncls > p->cls_mask + 1) { /* double the chains */
+		p->cls_mask = 2 * p->cls_mask + 1;
+		free(p->cls_head);
+		p->cls_head = xmalloc((p->cls_mask + 1) * sizeof *p->cls_head);
+		for (uint64_t b = 0; b <= p->cls_mask; b++)
+			p->cls_head[b] = -1;
+		for (int i = 0; i < p->ncls - 1; i++) {
+			struct cls *d = p->cls[i];
+			d->hnext = p->cls_head[d->hash & p->cls_mask];
+			p->cls_head[d->hash & p->cls_mask] = i;
+		}
+	}
+	c->hnext = p->cls_head[h & p->cls_mask];
+	p->cls_head[h & p->cls_mask] = p->ncls - 1;
 	return p->ncls - 1;
 }
 
@@ -546,27 +595,46 @@ struct seq {
 				 past POD_MAX_SEQS, never ruled out */
 	int *cls, *cnt;       /* by one: the class, executors wanted */
 	struct pol_jobset q;  /* its waiting jobs */
-	uint64_t dead;        /* pass in which one of its shapes fit nowhere */
-	uint64_t failed;      /* epoch in which one of its jobs failed */
+	int len;              /* how many */
+	int live_at;          /* its place in live, -1 */
+	uint64_t hash;        /* seq_hash of cls, cnt */
+	int hnext;            /* the next seq of its hash chain, -1 */
 };
 
-/* Seqs kept at most (each holds a bit per job): past them, the jobs are
- * in one seq tried as the scan does. */
-#define POD_MAX_SEQS 256
-
-static struct seq *seq_new(struct pods *p, int n)
+static uint64_t seq_hash(int n, const int *cls, const int *cnt)
 {
-	struct seq *q = xcalloc(1, sizeof *q);
+	uint64_t h = mix(0, (uint64_t)n);
+	for (int i = 0; i < n; i++)
+		h = mix(h, (uint64_t)cls[i] << 32 ^ (uint64_t)cnt[i]);
+	return h;
+}
+
+/* A seq for n classes: an emptied one again, or a new one. */
+static int seq_new(struct pods *p, int n)
+{
+	struct seq *q;
+	int at;
+	if (p->nspare) {
+		at = p->spare[--p->nspare];
+		q = p->seqs[at];
+		free(q->cls), free(q->cnt);
+	} else {
+		q = xcalloc(1, sizeof *q);
+		pol_jobset_init(&q->q, sim_njobs(p->s));
+		xgrow(&p->seqs, &p->cap_seqs, p->nseqs + 1, sizeof *p->seqs);
+		at = p->nseqs;
+		p->seqs[p->nseqs++] = q;
+	}
 	q->n = n;
 	q->cls = xmalloc((size_t)(n > 0 ? n : 1) * sizeof *q->cls);
 	q->cnt = xmalloc((size_t)(n > 0 ? n : 1) * sizeof *q->cnt);
-	pol_jobset_init(&q->q, sim_njobs(p->s));
-	xgrow(&p->seqs, &p->cap_seqs, p->nseqs + 1, sizeof *p->seqs);
-	p->seqs[p->nseqs++] = q;
-	return q;
+	q->live_at = -1;
+	q->hnext = -1;
+	return at;
 }
 
-/* Queue waiting job `job` in the seq of what it wants now. */
+/* Queue waiting job `job` in the seq of what it wants now: O(roles)
+ * expected (the seqs' hash chains). */
 static void seq_add(struct pods *p, int job)
 {
 	const struct sim_job *j = sim_job(p->s, job);
@@ -581,43 +649,75 @@ static void seq_add(struct pods *p, int job)
 		cls[n] = intern(p, &q);
 		cnt[n++] = want;
 	}
-	int at = -1;
-	for (int i = 0; i < p->nseqs && at < 0; i++) {
+	uint64_t h = seq_hash(n, cls, cnt);
+	int *chain = &p->seq_head[h % POD_SEQ_BUCKETS], at = -1;
+	for (int i = *chain; i >= 0 && at < 0; i = p->seqs[i]->hnext) {
 		const struct seq *q = p->seqs[i];
-		if (q->n == n && !memcmp(q->cls, cls, (size_t)n * sizeof *cls) &&
+		pods_work.probes++;
+		if (q->hash == h && q->n == n && !memcmp(q->cls, cls, (size_t)n * sizeof *cls) &&
 		    !memcmp(q->cnt, cnt, (size_t)n * sizeof *cnt))
 			at = i;
 	}
-	if (at < 0 && p->nseqs < POD_MAX_SEQS - 1) {
-		struct seq *q = seq_new(p, n);
+	if (at < 0 && (p->nspare || p->nseqs < POD_MAX_SEQS - 1)) {
+		at = seq_new(p, n);
+		struct seq *q = p->seqs[at];
 		memcpy(q->cls, cls, (size_t)n * sizeof *cls);
 		memcpy(q->cnt, cnt, (size_t)n * sizeof *cnt);
-		at = p->nseqs - 1;
+		q->hash = h;
+		q->hnext = *chain;
+		*chain = at;
 	}
-	for (int i = 0; i < p->nseqs && at < 0; i++)
-		if (p->seqs[i]->n < 0)
-			at = i;
 	if (at < 0) {
-		seq_new(p, -1);
-		at = p->nseqs - 1;
+		if (p->overflow < 0)
+			p->overflow = seq_new(p, -1);
+		at = p->overflow;
 	}
-	pol_jobset_return(&p->seqs[at]->q, job);
+	struct seq *q = p->seqs[at];
+	pol_jobset_return(&q->q, job);
+	if (!q->len++) {
+		q->live_at = p->nlive;
+		p->live[p->nlive++] = at;
+	}
 	p->seq_of[job] = at;
 }
 
+/* Job `job` leaves its seq; a seq left empty (but the overflow) goes to
+ * the spares, out of its hash chain, so that seqs are made for the
+ * shapes waiting now, not the first ones ever seen. */
 static void seq_remove(struct pods *p, int job)
 {
-	if (p->seq_of[job] >= 0)
-		pol_jobset_remove(&p->seqs[p->seq_of[job]]->q, job);
+	int at = p->seq_of[job];
+	if (at < 0)
+		return;
 	p->seq_of[job] = -1;
+	struct seq *q = p->seqs[at];
+	pol_jobset_remove(&q->q, job);
+	if (--q->len)
+		return;
+	int last = p->live[--p->nlive];
+	p->live[q->live_at] = last;
+	p->seqs[last]->live_at = q->live_at;
+	q->live_at = -1;
+	if (at == p->overflow)
+		return;
+	int *link = &p->seq_head[q->hash % POD_SEQ_BUCKETS];
+	while (*link != at)
+		link = &p->seqs[*link]->hnext;
+	*link = q->hnext;
+	p->spare[p->nspare++] = at;
 }
 
-/* (3) Whether seq q may fit: no indexed shape of it is wanted more times
+/* (1) and (3): whether seq q may fit.  (1) none of its shapes fit no
+ * node in this pass; (3) no indexed shape of it is wanted more times
  * than the nodes have room for (room_of; at the start of a job, nothing
  * tentative).  Room only shrinks within a pass, so a seq that may not
- * fit stays out of it. */
+ * fit stays out of it, and checking it only when its next job comes up
+ * rules out what checking it at every job did. */
 static bool seq_may_fit(struct pods *p, const struct seq *q)
 {
+	for (int k = 0; k < q->n; k++)
+		if (p->cls[q->cls[k]]->dead == p->pass)
+			return false;
 	for (int k = 0; k < q->n; k++) {
 		struct cls *c = p->cls[q->cls[k]];
 		if (!c->gpu)
@@ -632,43 +732,55 @@ static bool seq_may_fit(struct pods *p, const struct seq *q)
 	return true;
 }
 
-/* A pass through the seqs: the first waiting job in arrival order of a
- * seq not ruled out, O(seqs) each. */
+/* Seq `at` into the merge by its first job after pos, if any. */
+static void seq_push(struct pods *p, int at, int pos)
+{
+	int k = pol_jobset_next(&p->seqs[at]->q, pos);
+	if (k >= 0)
+		pol_heap_set(&p->next, at, k);
+}
+
+/* A pass through the seqs: the waiting jobs of the seqs not ruled out,
+ * in arrival order, by a merge of the seqs (a heap keyed by each one's
+ * next job).  A seq is taken from the heap once per job of it tried,
+ * once when ruled out for the pass, and once per launch after it was
+ * ruled out until one (2): O(log seqs) each, so a pass costs O(live
+ * seqs + (jobs tried + launches x seqs failed) x log seqs), where
+ * checking every seq at every job tried cost O(seqs) a job. */
 static void schedule_ix(struct pods *p)
 {
 	p->pass++;
 	p->epoch++;
-	for (int pos = -1;;) {
-		int job = -1;
-		struct seq *at = NULL;
-		for (int i = 0; i < p->nseqs; i++) {
-			struct seq *q = p->seqs[i];
-			if (q->dead == p->pass || q->failed == p->epoch)
-				continue;
-			int k = pol_jobset_next(&q->q, pos);
-			if (k >= 0 && !seq_may_fit(p, q)) {
-				q->dead = p->pass;
-				continue;
-			}
-			if (k >= 0 && (job < 0 || k < job))
-				job = k, at = q;
-		}
-		if (job < 0)
-			return;
-		pos = job;
+	pods_work.passes++;
+	pol_heap_clear(&p->next);
+	p->nparked = 0;
+	for (int i = 0; i < p->nlive; i++)
+		seq_push(p, p->live[i], -1);
+	for (int at; (at = pol_heap_top(&p->next)) >= 0;) {
+		struct seq *q = p->seqs[at];
+		int job = (int)p->next.key[at];
+		pol_heap_pop(&p->next);
+		pods_work.pops++;
+		if (!seq_may_fit(p, q))
+			continue; /* out for the pass */
 		if (place_job(p, job)) {
 			pol_jobset_remove(&p->q, job);
 			seq_remove(p, job);
 			p->epoch++;
-		} else if (at->n >= 0 && !p->fail_nt) { /* (1) */
-			for (int i = 0; i < p->nseqs; i++) {
-				struct seq *q = p->seqs[i];
-				for (int k = 0; k < q->n; k++)
-					if (q->cls[k] == p->fail_cls)
-						q->dead = p->pass;
-			}
-		} else if (at->n >= 0 && p->rank) { /* (2) */
-			at->failed = p->epoch;
+			for (int i = 0; i < p->nparked; i++)
+				seq_push(p, p->parked[i], job);
+			p->nparked = 0;
+			if (q->len)
+				seq_push(p, at, job);
+		} else {
+			if (!p->fail_nt) /* (1): its seq, and any wanting the shape */
+				p->cls[p->fail_cls]->dead = p->pass;
+			if (q->n < 0)
+				seq_push(p, at, job);
+			else if (p->fail_nt && p->rank) /* (2) */
+				p->parked[p->nparked++] = at;
+			else if (p->fail_nt)
+				seq_push(p, at, job);
 		}
 	}
 }
@@ -745,6 +857,17 @@ void *pods_init(struct sim *s, const struct scn_policy *cfg, const struct pod_ru
 		p->log_mask = 2 * p->log_mask + 1;
 	p->log = xmalloc((p->log_mask + 1) * sizeof *p->log);
 	p->clu_seen = c->changes;
+	p->cls_mask = 15;
+	p->cls_head = xmalloc((p->cls_mask + 1) * sizeof *p->cls_head);
+	for (uint64_t b = 0; b <= p->cls_mask; b++)
+		p->cls_head[b] = -1;
+	for (int b = 0; b < POD_SEQ_BUCKETS; b++)
+		p->seq_head[b] = -1;
+	p->live = xmalloc(POD_MAX_SEQS * sizeof *p->live);
+	p->spare = xmalloc(POD_MAX_SEQS * sizeof *p->spare);
+	p->parked = xmalloc(POD_MAX_SEQS * sizeof *p->parked);
+	p->overflow = -1;
+	pol_heap_init(&p->next, POD_MAX_SEQS);
 	/* a class holds ~28 bytes a node: 64 MiB of them at most, 32 always */
 	p->max_cls = (1 << 21) / nn > 32 ? (1 << 21) / nn : 32;
 	if (!p->rank) {
@@ -839,7 +962,9 @@ void pods_fini(void *st)
 		free(p->cls[i]->gpu), free(p->cls[i]->room);
 		free(p->cls[i]);
 	}
-	free(p->cls);
+	free(p->cls), free(p->cls_head);
+	free(p->live), free(p->spare), free(p->parked);
+	pol_heap_free(&p->next);
 	for (int i = 0; i < p->nseqs; i++) {
 		pol_jobset_free(&p->seqs[i]->q);
 		free(p->seqs[i]->cls), free(p->seqs[i]->cnt);

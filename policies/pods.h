@@ -104,6 +104,15 @@ void pods_can_ever_place(const struct scn_policy *cfg, const struct scn *sc, int
 		.can_ever_place = pods_can_ever_place,                             \
 	}
 
+/* The index's work since the program started, every run together (a
+ * test bounds it: tests/test_fgd_speed.c): passes over the waiting
+ * jobs, seqs taken from a pass's merge, and entries of the hash chains
+ * compared while looking a shape or a seq up. */
+struct pods_work {
+	uint64_t passes, pops, probes;
+};
+extern struct pods_work pods_work;
+
 /* The largest node's CPU (milli-cores) and GPUs (milli-GPUs): fgd.md's
  * MaxCPU and MaxGPU (128 000 and 8 000 on openb). */
 int64_t pods_max_cpu(const struct pods *p);
