@@ -48,6 +48,10 @@ struct tent {
 	uint64_t mask;
 };
 
+/* What one node offers at most, over the nodes: free CPU, memory, free
+ * milli-GPUs of one GPU, idle GPUs (caps_fit). */
+enum { CAP_CPU, CAP_MEM, CAP_SHARE, CAP_IDLE, NCAPS };
+
 struct pods {
 	const struct pod_rules *rules;
 	struct sim *s;
@@ -83,6 +87,7 @@ struct pods {
 	int *spare, nspare;   /* seqs emptied, for reuse */
 	int overflow;         /* the seq past POD_MAX_SEQS, -1 */
 	struct pol_heap next; /* schedule_ix's seqs by their next job */
+	struct pol_top caps[NCAPS]; uint64_t caps_seen; /* (below) */
 	int *parked, nparked; /* seqs ruled out until the next launch (2) */
 	int *seq_of;          /* by job: its seq while waiting, -1 */
 	uint64_t pass, epoch; /* pods_schedule calls; launches and calls */
@@ -384,6 +389,61 @@ static void cls_sync(struct pods *p, struct cls *c)
 		for (uint64_t q = c->seen; q < p->nlog; q++)
 			rekey(p, c, p->log[q & p->log_mask]);
 	c->seen = p->nlog;
+}
+
+/* Bring the caps up to the log (nothing tentative: their views are the
+ * cluster's), as cls_sync does a class. */
+static void caps_sync(struct pods *p)
+{
+	const struct clu *cl = sim_cluster(p->s);
+	catch_up(p);
+	bool all = p->nlog - p->caps_seen > p->log_mask + 1;
+	for (uint64_t q = all ? 0 : p->caps_seen; q < (all ? (uint64_t)cl->n : p->nlog); q++) {
+		int node = all ? (int)q : p->log[q & p->log_mask];
+		struct pod_node v;
+		view(p, node, &v);
+		int64_t share = 0, idle = 0;
+		for (int g = 0; g < v.g; g++) {
+			share = v.free[g] > share ? v.free[g] : share;
+			idle += v.free[g] == CLU_GPU_MILLI;
+		}
+		pol_top_set(&p->caps[CAP_CPU], node, v.cpu);
+		pol_top_set(&p->caps[CAP_MEM], node, v.mem);
+		pol_top_set(&p->caps[CAP_SHARE], node, share);
+		pol_top_set(&p->caps[CAP_IDLE], node, idle);
+	}
+	p->caps_seen = p->nlog;
+}
+
+/* Whether an executor of shape r may be feasible on some node (nothing
+ * tentative): no node is feasible where one of its amounts exceeds the
+ * most any node has free.  A test in O(1) once caps_sync is done, where
+ * trying a job the index cannot rule out otherwise (past POD_MAX_SEQS,
+ * on a trace of a shape per pod) scores its shape on every node changed
+ * since it was last tried, up to O(nodes). */
+static bool caps_fit(const struct pods *p, const struct pod_req *r)
+{
+	if (r->cpu > pol_top_key(&p->caps[CAP_CPU]) || r->mem > pol_top_key(&p->caps[CAP_MEM]))
+		return false;
+	if (!r->k)
+		return true;
+	return r->m < CLU_GPU_MILLI ? r->m <= pol_top_key(&p->caps[CAP_SHARE])
+				    : r->k <= pol_top_key(&p->caps[CAP_IDLE]);
+}
+
+/* Whether every executor job `job` still wants may be feasible
+ * (caps_fit). */
+static bool job_caps_fit(struct pods *p, int job)
+{
+	const struct sim_job *j = sim_job(p->s, job);
+	caps_sync(p);
+	for (int r = 0; r < j->shape->nroles; r++) {
+		struct pod_req q;
+		req_of(&j->shape->role[r], &q);
+		if (j->live->granted[r] < j->shape->role[r].count && !caps_fit(p, &q))
+			return false;
+	}
+	return true;
 }
 
 /* ---- the decision ------------------------------------------------------ */
@@ -715,8 +775,9 @@ static void seq_remove(struct pods *p, int job)
  * rules out what checking it at every job did. */
 static bool seq_may_fit(struct pods *p, const struct seq *q)
 {
+	caps_sync(p);
 	for (int k = 0; k < q->n; k++)
-		if (p->cls[q->cls[k]]->dead == p->pass)
+		if (p->cls[q->cls[k]]->dead == p->pass || !caps_fit(p, &p->cls[q->cls[k]]->r))
 			return false;
 	for (int k = 0; k < q->n; k++) {
 		struct cls *c = p->cls[q->cls[k]];
@@ -763,6 +824,11 @@ static void schedule_ix(struct pods *p)
 		pods_work.pops++;
 		if (!seq_may_fit(p, q))
 			continue; /* out for the pass */
+		if (q->n < 0 && !job_caps_fit(p, job)) {
+			seq_push(p, at, job);
+			continue;
+		}
+		pods_work.tries++;
 		if (place_job(p, job)) {
 			pol_jobset_remove(&p->q, job);
 			seq_remove(p, job);
@@ -868,6 +934,9 @@ void *pods_init(struct sim *s, const struct scn_policy *cfg, const struct pod_ru
 	p->parked = xmalloc(POD_MAX_SEQS * sizeof *p->parked);
 	p->overflow = -1;
 	pol_heap_init(&p->next, POD_MAX_SEQS);
+	for (int k = 0; k < NCAPS; k++)
+		pol_top_init(&p->caps[k], c->n);
+	p->caps_seen = p->nlog - p->log_mask - 2; /* behind the ring: all */
 	/* a class holds ~28 bytes a node: 64 MiB of them at most, 32 always */
 	p->max_cls = (1 << 21) / nn > 32 ? (1 << 21) / nn : 32;
 	if (!p->rank) {
@@ -965,6 +1034,8 @@ void pods_fini(void *st)
 	free(p->cls), free(p->cls_head);
 	free(p->live), free(p->spare), free(p->parked);
 	pol_heap_free(&p->next);
+	for (int k = 0; k < NCAPS; k++)
+		pol_top_free(&p->caps[k]);
 	for (int i = 0; i < p->nseqs; i++) {
 		pol_jobset_free(&p->seqs[i]->q);
 		free(p->seqs[i]->cls), free(p->seqs[i]->cnt);

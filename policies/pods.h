@@ -106,10 +106,10 @@ void pods_can_ever_place(const struct scn_policy *cfg, const struct scn *sc, int
 
 /* The index's work since the program started, every run together (a
  * test bounds it: tests/test_fgd_speed.c): passes over the waiting
- * jobs, seqs taken from a pass's merge, and entries of the hash chains
+ * jobs, seqs taken from a pass's merge, jobs tried, and entries of the hash chains
  * compared while looking a shape or a seq up. */
 struct pods_work {
-	uint64_t passes, pops, probes;
+	uint64_t passes, pops, tries, probes;
 };
 extern struct pods_work pods_work;
 
