@@ -79,6 +79,11 @@ struct tgroup {
 	int thr;           /* its jobs below this id were tried in this
 			      decision (INT_MAX: all) */
 	uint64_t doomed;   /* the epoch its last attempt failed in */
+	uint64_t hash;     /* key_hash(&key) */
+	int hnext;         /* the next group of its hash chain, -1 */
+	int live_at;       /* its place in live, -1 while it has no job */
+	bool scan;         /* its first shape has no tree (past
+			      POL_IX_MAX_SHAPES: never will) */
 };
 
 struct tetris {
@@ -96,6 +101,13 @@ struct tetris {
 	/* grouped (indexed, knobs at 0): the waiting jobs by key */
 	bool grouped;
 	struct tgroup *grp; int ngrp, capgrp;
+	int *ghead; uint64_t gmask;     /* hash chains of groups by key */
+	int *live, nlive, caplive;      /* groups with jobs */
+	int *thr_set, nthr, capthr;     /* groups given a thr in this decision */
+	/* the most free cores, MiB, whole GPUs of any node, nothing
+	   tentative (best_group), as of cluster change caps_at */
+	int cap_cores, cap_gpus; int64_t cap_mem;
+	uint64_t caps_at; bool caps_ok;
 	int *gof;                       /* by job: its group, -1 if none */
 	uint32_t *stamp;                /* by job */
 	uint64_t epoch;                 /* launches (and decisions) so far */
@@ -189,6 +201,10 @@ static void *tetris_init(struct sim *s, const struct scn_policy *cfg)
 		t->cand = xmalloc((size_t)nj * sizeof *t->cand);
 	}
 	t->epoch = 1;
+	t->gmask = 15;
+	t->ghead = xmalloc((t->gmask + 1) * sizeof *t->ghead);
+	for (uint64_t b = 0; b <= t->gmask; b++)
+		t->ghead[b] = -1;
 	return t;
 }
 
@@ -214,7 +230,7 @@ static int step_execs(const struct sim_job *j)
 /* ---- the groups (grouped only) ----------------------------------------- */
 
 /* Job `job` into group g, in id order. */
-static void group_add(const struct tetris *t, struct tgroup *g, struct tent_ref r)
+static void group_add(struct tetris *t, struct tgroup *g, struct tent_ref r)
 {
 	if (g->n - g->head > 2 * g->live + 64) { /* mostly stale: compact */
 		int k = 0;
@@ -223,6 +239,11 @@ static void group_add(const struct tetris *t, struct tgroup *g, struct tent_ref 
 				g->e[k++] = g->e[i];
 		g->n = k;
 		g->head = 0;
+	}
+	if (!g->live) { /* among the live groups again */
+		g->live_at = t->nlive;
+		xgrow(&t->live, &t->caplive, t->nlive + 1, sizeof *t->live);
+		t->live[t->nlive++] = (int)(g - t->grp);
 	}
 	if (g->head > 0 && g->head == g->n)
 		g->head = g->n = 0;
@@ -263,25 +284,75 @@ static bool key_eq(const struct tkey *a, const struct tkey *b)
 	return true;
 }
 
-/* The group of key k, made if new.  O(groups). */
-static int group_of(struct tetris *t, const struct tkey *k)
+static uint64_t mix(uint64_t h, uint64_t x)
 {
-	for (int g = 0; g < t->ngrp; g++)
-		if (key_eq(&t->grp[g].key, k))
-			return g;
-	xgrow(&t->grp, &t->capgrp, t->ngrp + 1, sizeof *t->grp);
-	t->grp[t->ngrp] = (struct tgroup){.key = *k};
-	return t->ngrp++;
+	h = (h ^ x) * UINT64_C(0xff51afd7ed558ccd);
+	return h ^ h >> 32;
 }
 
-/* Job `job` leaves its group. */
+static uint64_t key_hash(const struct tkey *k)
+{
+	uint64_t h = mix(0, (uint64_t)k->nrun);
+	for (int i = 0; i < k->nrun; i++) {
+		const struct pol_shape *sh = &k->run[i].sh;
+		h = mix(mix(h, (uint64_t)sh->cores << 32 ^ (uint64_t)k->run[i].count),
+			(uint64_t)sh->mem_mib);
+		h = mix(h, (uint64_t)sh->gpus << 32 ^ (uint64_t)sh->gpu_milli);
+	}
+	return h;
+}
+
+/* The group of key k, made if new: O(1) expected through the hash
+ * chains (a search of every group ever made cost O(groups) a job, on a
+ * trace of a shape per pod quadratic). */
+static int group_of(struct tetris *t, const struct tkey *k)
+{
+	uint64_t h = key_hash(k);
+	for (int g = t->ghead[h & t->gmask]; g >= 0; g = t->grp[g].hnext)
+		if (t->grp[g].hash == h && key_eq(&t->grp[g].key, k))
+			return g;
+	xgrow(&t->grp, &t->capgrp, t->ngrp + 1, sizeof *t->grp);
+	t->grp[t->ngrp] = (struct tgroup){.key = *k, .hash = h, .live_at = -1};
+	if ((uint64_t)++t->ngrp > t->gmask + 1) { /* double the chains */
+		t->gmask = 2 * t->gmask + 1;
+		free(t->ghead);
+		t->ghead = xmalloc((t->gmask + 1) * sizeof *t->ghead);
+		for (uint64_t b = 0; b <= t->gmask; b++)
+			t->ghead[b] = -1;
+		for (int g = 0; g < t->ngrp - 1; g++) {
+			t->grp[g].hnext = t->ghead[t->grp[g].hash & t->gmask];
+			t->ghead[t->grp[g].hash & t->gmask] = g;
+		}
+	}
+	t->grp[t->ngrp - 1].hnext = t->ghead[h & t->gmask];
+	t->ghead[h & t->gmask] = t->ngrp - 1;
+	return t->ngrp - 1;
+}
+
+/* Job `job` leaves its group; a group left without jobs leaves live. */
 static void ungroup(struct tetris *t, int job)
 {
 	if (t->gof[job] >= 0) {
+		struct tgroup *g = &t->grp[t->gof[job]];
 		t->stamp[job]++;
-		t->grp[t->gof[job]].live--;
+		if (!--g->live) {
+			int last = t->live[--t->nlive];
+			t->live[g->live_at] = last;
+			t->grp[last].live_at = g->live_at;
+			g->live_at = -1;
+		}
 	}
 	t->gof[job] = -1;
+}
+
+/* Group g gets a thr (reset at the end of the decision). */
+static void set_thr(struct tetris *t, struct tgroup *g, int thr)
+{
+	if (!g->thr) {
+		xgrow(&t->thr_set, &t->capthr, t->nthr + 1, sizeof *t->thr_set);
+		t->thr_set[t->nthr++] = (int)(g - t->grp);
+	}
+	g->thr = thr;
 }
 
 /* Job `job` into the group of its key now (none if it wants nothing).
@@ -512,19 +583,64 @@ static void schedule_all(struct tetris *t, struct sim *s)
 	}
 }
 
+/* The most any node has free (nothing tentative), recomputed when the
+ * cluster changed: O(nodes), no more than one scan_node. */
+static void caps_sync(struct tetris *t, const struct sim *s)
+{
+	const struct clu *c = sim_cluster(s);
+	if (t->caps_ok && t->caps_at == c->changes)
+		return;
+	t->cap_cores = t->cap_gpus = 0;
+	t->cap_mem = 0;
+	for (int i = 0; i < c->n; i++) {
+		int fc, fg;
+		int64_t fm;
+		pol_tent_free(&t->t, &c->nodes[i], &fc, &fm, &fg);
+		t->cap_cores = fc > t->cap_cores ? fc : t->cap_cores;
+		t->cap_mem = fm > t->cap_mem ? fm : t->cap_mem;
+		t->cap_gpus = fg > t->cap_gpus ? fg : t->cap_gpus;
+	}
+	t->caps_at = c->changes;
+	t->caps_ok = true;
+}
+
+/* best_node for group g's first executor, nothing tentative.  A shape
+ * without a tree is scanned, unless it asks for more cores, memory or
+ * whole GPUs than any node has free: it fits nowhere (fit_align's first
+ * test fails on every node), found in O(1) once the caps are current. */
+static int group_node(struct tetris *t, const struct sim *s, struct tgroup *g, double *a)
+{
+	const struct pol_shape *sh = &g->key.run[0].sh;
+	if (!g->scan) {
+		const struct pol_tree *tr = t->indexed ? pol_ix_tree(&t->ix, sh) : NULL;
+		if (tr) {
+			int node = pol_tree_top(tr);
+			if (node >= 0)
+				*a = -tr->key[node];
+			return node;
+		}
+		g->scan = true;
+	}
+	caps_sync(t, s);
+	if (sh->cores > t->cap_cores || sh->mem_mib > t->cap_mem || sh->gpus > t->cap_gpus)
+		return -1;
+	return scan_node(t, sim_cluster(s), sh, a);
+}
+
 /* The best (group, job, node, alignment) over the groups' first jobs, -1
  * if none fits; with `live`, of the groups not doomed now. */
 static int best_group(struct tetris *t, const struct sim *s, bool live, int *bj, int *bn,
 		      double *ba)
 {
 	int bg = -1;
-	for (int g = 0; g < t->ngrp; g++) {
+	for (int i = 0; i < t->nlive; i++) {
+		int g = t->live[i];
 		struct tgroup *gr = &t->grp[g];
 		if (live && gr->doomed == t->epoch)
 			continue;
 		int job = first_job(t, gr);
 		double a = 0;
-		int node = job < 0 ? -1 : best_node(t, s, &gr->key.run[0].sh, &a);
+		int node = job < 0 ? -1 : group_node(t, s, gr, &a);
 		if (node < 0)
 			continue; /* its first executor fits nowhere: nor later in
 				     this decision, which only takes */
@@ -547,18 +663,18 @@ static void settle_doomed(struct tetris *t, const struct sim *s)
 	int j2 = -1, n2;
 	double a2 = 0;
 	int g2 = best_group(t, s, true, &j2, &n2, &a2);
-	for (int g = 0; g < t->ngrp; g++) {
-		struct tgroup *gr = &t->grp[g];
+	for (int i = 0; i < t->nlive; i++) {
+		struct tgroup *gr = &t->grp[t->live[i]];
 		if (gr->doomed != t->epoch)
 			continue;
 		int job = first_job(t, gr);
 		double a = 0;
-		if (job < 0 || best_node(t, s, &gr->key.run[0].sh, &a) < 0)
+		if (job < 0 || group_node(t, s, gr, &a) < 0)
 			continue;
 		if (g2 < 0 || a > a2)
-			gr->thr = INT_MAX;
+			set_thr(t, gr, INT_MAX);
 		else if (a == a2 && job < j2)
-			gr->thr = j2;
+			set_thr(t, gr, j2);
 	}
 }
 
@@ -567,6 +683,7 @@ static void settle_doomed(struct tetris *t, const struct sim *s)
 static void schedule_groups(struct tetris *t, struct sim *s)
 {
 	t->epoch++; /* no group is doomed by an earlier decision */
+	t->caps_ok = false; /* nodes may have come or gone since */
 	for (;;) {
 		pol_tent_reset(&t->t);
 		int bj = -1, bn = -1;
@@ -581,7 +698,7 @@ static void schedule_groups(struct tetris *t, struct sim *s)
 		const struct sim_job *j = sim_job(s, bj);
 		if (!place(t, s, j, bn)) {
 			t->grp[bg].doomed = t->epoch;
-			t->grp[bg].thr = bj + 1;
+			set_thr(t, &t->grp[bg], bj + 1);
 			continue;
 		}
 		launch(t, s, bj);
@@ -593,8 +710,9 @@ static void schedule_groups(struct tetris *t, struct sim *s)
 		}
 	}
 	pol_tent_reset(&t->t);
-	for (int g = 0; g < t->ngrp; g++) /* none tried in the next decision */
-		t->grp[g].thr = 0;
+	for (int i = 0; i < t->nthr; i++) /* none tried in the next decision */
+		t->grp[t->thr_set[i]].thr = 0;
+	t->nthr = 0;
 }
 
 static void tetris_schedule(void *st, struct sim *s)
@@ -654,6 +772,7 @@ static void tetris_fini(void *st)
 	for (int g = 0; g < t->ngrp; g++)
 		free(t->grp[g].e);
 	free(t->grp), free(t->gof), free(t->stamp);
+	free(t->ghead), free(t->live), free(t->thr_set);
 	free(t->held), free(t->tried), free(t->cand);
 	free(t);
 }
