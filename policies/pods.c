@@ -330,6 +330,7 @@ static uint64_t req_hash(const struct pod_req *r)
 static int intern(struct pods *p, const struct pod_req *r)
 {
 	uint64_t h = req_hash(r);
+	pods_work.lookups++;
 	for (int i = p->cls_head[h & p->cls_mask]; i >= 0; i = p->cls[i]->hnext)
 		if (pods_work.probes++, p->cls[i]->hash == h && req_eq(&p->cls[i]->r, r))
 			return i;
@@ -711,6 +712,7 @@ static void seq_add(struct pods *p, int job)
 	}
 	uint64_t h = seq_hash(n, cls, cnt);
 	int *chain = &p->seq_head[h % POD_SEQ_BUCKETS], at = -1;
+	pods_work.lookups++;
 	for (int i = *chain; i >= 0 && at < 0; i = p->seqs[i]->hnext) {
 		const struct seq *q = p->seqs[i];
 		pods_work.probes++;

@@ -106,10 +106,10 @@ void pods_can_ever_place(const struct scn_policy *cfg, const struct scn *sc, int
 
 /* The index's work since the program started, every run together (a
  * test bounds it: tests/test_fgd_speed.c): passes over the waiting
- * jobs, seqs taken from a pass's merge, jobs tried, and entries of the hash chains
- * compared while looking a shape or a seq up. */
+ * jobs, seqs taken from a pass's merge, jobs tried, shapes and seqs
+ * looked up, and the entries of the hash chains compared then. */
 struct pods_work {
-	uint64_t passes, pops, tries, probes;
+	uint64_t passes, pops, tries, lookups, probes;
 };
 extern struct pods_work pods_work;
 

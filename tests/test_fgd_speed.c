@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "harness.h"
 #include "pods.h"
 #include "pol_top.h"
 #include "rng.h"
@@ -75,10 +76,36 @@ static void divides_same_as_mod(void)
 	CU_ASSERT(yes > 0); /* the random half met divisible cases too */
 }
 
+/* 400 pods each of its own shape (index-distinct.yaml) under fgd: a
+ * shape or seq is found in about one comparison (the search of every
+ * shape ever made that this replaced compared ~200 a lookup, quadratic
+ * over the trace); a pass tries at most the jobs it takes from the
+ * merge, each seq or job at most once per pass and launch; and the caps
+ * leave untried most of the jobs (the build before tried every job of
+ * the overflow seq at every pass). */
+static void distinct_work(void)
+{
+	struct scn *scn;
+	struct pods_work w0 = pods_work;
+	struct sim *s = h_run("tests/scenarios/hand/index-distinct.yaml", "fgd", 0, &scn);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	uint64_t passes = pods_work.passes - w0.passes, pops = pods_work.pops - w0.pops;
+	uint64_t tries = pods_work.tries - w0.tries, lookups = pods_work.lookups - w0.lookups;
+	uint64_t probes = pods_work.probes - w0.probes;
+	CU_ASSERT(passes > 100);
+	CU_ASSERT(lookups > 1000);
+	CU_ASSERT(probes <= 2 * lookups);
+	CU_ASSERT(tries <= pops);
+	CU_ASSERT(pops <= passes * 400);
+	CU_ASSERT(tries * 20 <= pops); /* 488 of 29 828 */
+	h_done(s, scn);
+}
+
 int test_suite_fgd_speed(void)
 {
 	TEST_SUITE("fgd_speed",
 		   {"pol_top: top key, count and n-th equal a scan's", top_same_as_scan},
-		   {"pods_divides equals x % t == 0", divides_same_as_mod});
+		   {"pods_divides equals x % t == 0", divides_same_as_mod},
+		   {"distinct shapes: lookups, pops, tries bounded", distinct_work});
 	return 0;
 }
