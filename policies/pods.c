@@ -12,7 +12,13 @@
  * back, half the top nodes on average (random's top is every feasible
  * node, so random is O(feasible nodes) a pod by design: measured, one
  * pol_top_nth and a hash a node).  A pass over the queue visits only the
- * jobs that may fit (the seqs, below): O(seqs) a job visited.  With
+ * jobs that may fit (the seqs, below), merging the seqs holding jobs by
+ * a heap: O(log seqs) a seq taken from it (once per job tried, once per
+ * seq ruled out, once per launch after a failure); shapes and seqs
+ * found by hash, O(1) expected; a shape more than any node has free
+ * (the caps) ruled out in O(1) before it is scored.  So a pass is at
+ * most the scan's one try per waiting job, also on a trace of a shape
+ * per pod (k = 1 job per seq).  With
  * clu_plain_scan, the scan the policies' docs describe: every node
  * viewed and scored for every executor, O(nodes x (GPUs + score)), and
  * every waiting job tried at every decision.

@@ -41,6 +41,12 @@
  * `srpt` or `fairness` set, the rule's loop over the waiting jobs with
  * each job's best node from the index: O(launches x (waiting x s +
  * waiting log waiting)).  Every change to a node costs O(s log nodes).
+ * Groups are found by hash (O(1) expected) and a step walks only those
+ * holding jobs (live); a group whose shape has no tree (past
+ * POL_IX_MAX_SHAPES: a trace of a shape per job) is scanned unless it
+ * asks for more than any node has free (caps_sync, O(nodes) once per
+ * cluster change): on such a trace a step is O(waiting + groups that
+ * may fit x nodes), never above the plain scan's O(waiting x nodes).
  * With clu_plain_scan (the reference the tests compare against), every
  * node for every waiting job: O(launches x waiting x nodes).
  */
