@@ -41,6 +41,8 @@
  * in one seq tried as the scan does. */
 #define POD_MAX_SEQS 256
 #define POD_SEQ_BUCKETS 512
+/* Seqs holding jobs past which seq_may_fit consults the caps first. */
+#define POD_CAPS_SEQS 16
 
 #define POD_RNG 0x706f6473u   /* "pods": the keyed RNG's x coordinate */
 #define POD_ORDER 0xffffffffu /* its y coordinate for the node order (a
@@ -783,9 +785,13 @@ static void seq_remove(struct pods *p, int job)
  * rules out what checking it at every job did. */
 static bool seq_may_fit(struct pods *p, const struct seq *q)
 {
-	caps_sync(p);
+	/* the caps cost a sync of their own: worth it only where the seqs
+	   are many (a shape per job), not on a few busy shapes */
+	bool caps = p->nlive > POD_CAPS_SEQS;
+	if (caps)
+		caps_sync(p);
 	for (int k = 0; k < q->n; k++)
-		if (p->cls[q->cls[k]]->dead == p->pass || !caps_fit(p, &p->cls[q->cls[k]]->r))
+		if (p->cls[q->cls[k]]->dead == p->pass || (caps && !caps_fit(p, &p->cls[q->cls[k]]->r)))
 			return false;
 	for (int k = 0; k < q->n; k++) {
 		struct cls *c = p->cls[q->cls[k]];
