@@ -14,10 +14,13 @@
  *
  * Cost per decision: each executor placed first fit through a node
  * index (pol_firstfit.h), O(log64 nodes).  Every job its own entity (no
- * users): a choice is O(k log waiting), k the classes of what waiting
- * jobs want next (pol_wclass.h; 6 in bench/gen-mix's mix), each class
- * tried at most once between launches (choose_classes).  With users, or
- * clu_plain_scan (the reference), O(waiting) per launch: a scan.
+ * users): a k-way merge of the classes of what waiting jobs want next
+ * (pol_wclass.h, pol_wwalk_*; 6 in bench/gen-mix's mix), O((t + l +
+ * p x l) log waiting) a decision, t the classes tried, l the launches,
+ * p the classes of two roles that failed and still hold a job (0 where
+ * every job is its own demand); O(log waiting) once the cluster's free
+ * sums fit no class.  With users, or clu_plain_scan (the reference),
+ * O(waiting) per launch: a scan.
  */
 #include <math.h>
 #include <stdlib.h>

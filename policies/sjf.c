@@ -13,10 +13,12 @@
  * stream of short ones, as SJF allows).  Labels are ignored.
  *
  * Cost: O(log waiting) to queue a job (an ordered set per class of
- * what jobs want, pol_wclass.h); a decision O(k log waiting) per job
- * tried or launched, k the classes holding a job, each class tried at
- * most once between launches, each executor placed through a node index
- * (pol_firstfit.h), O(log64 nodes).  clu_plain_scan (the reference): a
+ * what jobs want, pol_wclass.h); a decision a k-way merge of the
+ * classes (pol_wwalk_*), O((t + l + p x l) log waiting), t the classes
+ * tried, l the launches, p the classes of two roles that failed and
+ * still hold a job (0 where every job is its own demand), O(log
+ * waiting) once the cluster's free sums fit no class; each executor
+ * placed through a node index (pol_firstfit.h), O(log64 nodes).  clu_plain_scan (the reference): a
  * sorted array, O(waiting) to queue, O(waiting x executors x nodes) a
  * decision (docs/policies/sjf.md).
  */
