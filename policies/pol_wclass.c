@@ -200,14 +200,19 @@ int pol_wwalk_next(struct pol_wclasses *w, const struct clu *c, const struct pol
 {
 	if (none_fits(w, c))
 		return -1;
+	/* The classes passed over lie before the job chosen, so behind cur
+	 * from the next step on: each is passed over once a walk.  Hence the
+	 * byhead walk stops at the aux set's first. */
+	int b = pol_oset_first(&w->aux, w->aroot);
 	struct pol_okey at = *cur;
 	int a;
-	while ((a = pol_oset_ceil(&w->byhead, w->hroot, &at)) >= 0 && known_to_fail(w, c, a)) {
+	while ((a = pol_oset_ceil(&w->byhead, w->hroot, &at)) >= 0 &&
+	       !(b >= 0 && pol_okey_cmp(&w->byhead.key[a], &w->aux.key[b]) > 0) &&
+	       known_to_fail(w, c, a)) {
 		w->visits++;
 		at = w->byhead.key[a];
 		at.c++; /* strictly after it */
 	}
-	int b = pol_oset_first(&w->aux, w->aroot);
 	if (a < 0 && b < 0)
 		return -1;
 	w->visits++;
