@@ -14,10 +14,13 @@
  *
  * Cost per decision: each executor placed first fit through a node
  * index (pol_firstfit.h), O(log64 nodes).  Every job its own entity (no
- * users): a choice is O(k log waiting), k the classes of what waiting
- * jobs want next (pol_wclass.h; 6 in bench/gen-mix's mix), each class
- * tried at most once between launches (choose_classes).  With users, or
- * clu_plain_scan (the reference), O(waiting) per launch: a scan.
+ * users): a k-way merge of the classes of what waiting jobs want next
+ * (pol_wclass.h, pol_wwalk_*; 6 in bench/gen-mix's mix), O((t + l +
+ * p x l) log waiting) a decision, t the classes tried, l the launches,
+ * p the classes of two roles that failed and still hold a job (0 where
+ * every job is its own demand); O(log waiting) once the cluster's free
+ * sums fit no class.  With users, or clu_plain_scan (the reference),
+ * O(waiting) per launch: a scan.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -115,7 +118,7 @@ static void *drf_init(struct sim *s, const struct scn_policy *cfg)
 	free(per);
 	if (d->indexed) {
 		pol_oset_init(&d->pool, nj);
-		pol_wclasses_init(&d->cls);
+		pol_wclasses_init(&d->cls, &d->pool);
 		d->cls_of = xmalloc((size_t)nj * sizeof *d->cls_of);
 		for (int i = 0; i < nj; i++)
 			d->cls_of[i] = -1;
@@ -214,32 +217,22 @@ static void launch(struct drf *d, struct sim *s, int job)
  * scan tries jobs in increasing (share, job) and a launch only raises
  * the winner's share, so its choices climb: every job below the last
  * one chosen was tried, and the next choice is the least job at or
- * after it among the classes not known to fail (a class that failed at
- * this change count fails again: pol_wclass.h).  O(classes x log
- * waiting) a choice. */
+ * after it, a k-way merge of the classes by their next job
+ * (pol_wwalk_*), a class known not to fit passed over whole
+ * (pol_wclass.h).  O(log waiting) a choice, plus O(c log waiting) a
+ * decision, c the classes holding a job. */
 static void choose_classes(struct drf *d, struct sim *s)
 {
 	const struct clu *c = sim_cluster(s);
 	struct pol_okey cur = {INT64_MIN, INT64_MIN, 0};
-	for (;;) {
-		int best = -1, bk = -1;
-		for (int i = 0; i < d->cls.nlive; i++) {
-			int k = d->cls.live[i];
-			const struct pol_wclass *cl = &d->cls.c[k];
-			if (cl->failed && cl->failed_at == c->changes)
-				continue;
-			int job = pol_oset_ceil(&d->pool, cl->root, &cur);
-			if (job >= 0 && (best < 0 || pol_okey_cmp(&d->pool.key[job], &d->pool.key[best]) < 0))
-				best = job, bk = k;
-		}
-		if (best < 0)
-			return;
+	int best, bk;
+	pol_wwalk_begin(&d->cls, c);
+	while ((best = pol_wwalk_next(&d->cls, c, &cur, &bk)) >= 0) {
 		cur = d->pool.key[best];
 		const struct sim_job *j = sim_job(s, best);
 		if (!pol_ff_place(&d->ff, s, j, whole(j) ? -1 : 1)) {
-			d->cls.c[bk].failed = true;
-			d->cls.c[bk].failed_at = c->changes;
 			cur.b++; /* past it: tried */
+			pol_wwalk_failed(&d->cls, c, &cur, bk);
 			continue;
 		}
 		launch(d, s, best);
@@ -249,7 +242,9 @@ static void choose_classes(struct drf *d, struct sim *s)
 		} else {
 			reset(d, s, best); /* its share rose: at or after cur */
 		}
+		pol_wwalk_launched(&d->cls, &cur, bk, d->cls_of[best]);
 	}
+	pol_wwalk_end(&d->cls, c);
 }
 
 static void drf_schedule(void *st, struct sim *s)

@@ -13,10 +13,12 @@
  * stream of short ones, as SJF allows).  Labels are ignored.
  *
  * Cost: O(log waiting) to queue a job (an ordered set per class of
- * what jobs want, pol_wclass.h); a decision O(k log waiting) per job
- * tried or launched, k the classes holding a job, each class tried at
- * most once between launches, each executor placed through a node index
- * (pol_firstfit.h), O(log64 nodes).  clu_plain_scan (the reference): a
+ * what jobs want, pol_wclass.h); a decision a k-way merge of the
+ * classes (pol_wwalk_*), O((t + l + p x l) log waiting), t the classes
+ * tried, l the launches, p the classes of two roles that failed and
+ * still hold a job (0 where every job is its own demand), O(log
+ * waiting) once the cluster's free sums fit no class; each executor
+ * placed through a node index (pol_firstfit.h), O(log64 nodes).  clu_plain_scan (the reference): a
  * sorted array, O(waiting) to queue, O(waiting x executors x nodes) a
  * decision (docs/policies/sjf.md).
  */
@@ -69,7 +71,7 @@ static void *sjf_init(struct sim *s, const struct scn_policy *cfg)
 	if (p->indexed) {
 		int nj = sim_njobs(s) ? sim_njobs(s) : 1;
 		pol_oset_init(&p->pool, nj);
-		pol_wclasses_init(&p->cls);
+		pol_wclasses_init(&p->cls, &p->pool);
 		p->cls_of = xmalloc((size_t)nj * sizeof *p->cls_of);
 		for (int i = 0; i < nj; i++)
 			p->cls_of[i] = -1;
@@ -146,40 +148,31 @@ static void sjf_finished(void *st, struct sim *s, int job)
 }
 
 
-/* The scan's pass through the classes: the next job in the order after
- * `cur` among the classes not known not to fit now (a class that failed
- * at this change count fails again: pol_wclass.h), O(classes x log
- * waiting) a step; each class is tried at most once between two
- * launches. */
+/* The scan's pass through the classes: the waiting jobs in order, a
+ * k-way merge of the classes by their next job (pol_wwalk_*), a class
+ * known not to fit passed over whole (pol_wclass.h): O((c + l) log
+ * waiting) a pass, c the classes holding a job, l the launches. */
 static bool pass_classes(struct sjf *p, struct sim *s)
 {
 	const struct clu *c = sim_cluster(s);
 	struct pol_okey cur = {INT64_MIN, INT64_MIN, INT64_MIN};
 	bool any = false;
-	for (;;) {
-		int best = -1, bk = -1;
-		for (int i = 0; i < p->cls.nlive; i++) {
-			int k = p->cls.live[i];
-			const struct pol_wclass *cl = &p->cls.c[k];
-			if (cl->failed && cl->failed_at == c->changes)
-				continue;
-			int job = pol_oset_ceil(&p->pool, cl->root, &cur);
-			if (job >= 0 && (best < 0 || pol_okey_cmp(&p->pool.key[job], &p->pool.key[best]) < 0))
-				best = job, bk = k;
-		}
-		if (best < 0)
-			return any;
-		cur = p->pool.key[best];
+	int job, k;
+	pol_wwalk_begin(&p->cls, c);
+	while ((job = pol_wwalk_next(&p->cls, c, &cur, &k)) >= 0) {
+		cur = p->pool.key[job];
 		cur.c++; /* strictly after it: keys end with the job */
-		if (pol_ff_place(&p->ff, s, sim_job(s, best), -1)) {
-			pol_tent_launch(&p->t, s, best);
-			dequeue(p, best);
+		if (pol_ff_place(&p->ff, s, sim_job(s, job), -1)) {
+			pol_tent_launch(&p->t, s, job);
+			dequeue(p, job);
+			pol_wwalk_launched(&p->cls, &cur, k, -1);
 			any = true;
 		} else {
-			p->cls.c[bk].failed = true;
-			p->cls.c[bk].failed_at = c->changes;
+			pol_wwalk_failed(&p->cls, c, &cur, k);
 		}
 	}
+	pol_wwalk_end(&p->cls, c);
+	return any;
 }
 
 static void sjf_schedule(void *st, struct sim *s)

@@ -49,6 +49,7 @@ static const struct {
 	{"gang", test_suite_gang},
 	{"layers", test_suite_layers},
 	{"gavel_speed", test_suite_gavel_speed},
+	{"wclass_speed", test_suite_wclass_speed},
 	{"plugin", test_suite_plugin}, /* last: it unloads its plugins */
 };
 
