@@ -368,12 +368,17 @@ static void ents_clear(struct tir *p, int job)
 		ent_del(p, job, t->en[t->nen - 1], -1, 0, 0);
 }
 
-/* Its executors as they are now: those live. */
+/* Its executors as they are now: those live.  The lists hold its live
+ * executors already read (each one lost or stopped is taken out as it
+ * goes: tfast_exec_lost, ents_clear), and an executor is launched after
+ * every one read, so only those since the last read are added: a restart
+ * costs its own executors, not every one the job ever had. */
 static void ents_load(struct tir *p, struct sim *s, int job)
 {
-	ents_clear(p, job);
 	const struct sim_job *j = sim_job(s, job);
-	for (int x = 0; x < sim_job_nexecs(j); x++) {
+	int x = p->j[job].nseen;
+	p->j[job].nseen = sim_job_nexecs(j);
+	for (; x < sim_job_nexecs(j); x++) {
 		const struct sim_exec *e = sim_job_exec(s, j, x);
 		if (e && e->live)
 			ent_add(p, job, e->node, e->cores, e->mem_mib,
