@@ -54,7 +54,11 @@
  * changes, plus O(S x Q) for the S signatures with waiting jobs in the Q
  * queues, plus O((P + 1) x S x e log64 nodes) for the P jobs tried after
  * something packed (e executors each), plus O(shapes x log64 nodes) for
- * each node packed, freed, or whose running jobs change; a waiting job
+ * each node packed, freed, or whose running jobs change (past
+ * POL_IX_MAX_SHAPES shapes, no tree: O(nodes) a try on the segment's
+ * cached amounts, after an O(1) check against the most any node had;
+ * 4 000 pods each of its own memory on 20 nodes: 1.5 s, the full pass
+ * 1.2 s, 8.6 s when a try read every executor on every node); a waiting job
  * among running ones costs O(nodes x executors on a node).  With
  * `starve` > 0 the guard's promotions and the wake-up read every active
  * job (O(jobs) a decision), and with `demotion: reference` the wake-up
