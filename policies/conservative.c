@@ -208,9 +208,14 @@ static void seg_grow(struct cons *p, int caps)
  * that starts at t, splitting the one it falls in. */
 static int split_at(struct cons *p, int64_t t)
 {
-	int i = 0;
-	while (i + 1 < p->ns && p->s[i + 1].t <= t)
-		i++;
+	int i = 0, hi = p->ns - 1; /* the last segment starting at or before t */
+	while (i < hi) {
+		int mid = i + (hi - i + 1) / 2;
+		if (p->s[mid].t <= t)
+			i = mid;
+		else
+			hi = mid - 1;
+	}
 	if (p->s[i].t == t)
 		return i;
 	if (p->ns == p->caps)
