@@ -40,7 +40,7 @@
  *     candidate; O(running x segments + nodes) to build the profile.
  *     So O(waiting x nodes x segments) a decision for jobs of one
  *     executor, by the published rule (every waiting job reserved again,
- *     a breakpoint per reservation): measured 23 ms a decision for 4 000
+ *     a breakpoint per reservation): measured 13 ms a decision for 4 000
  *     pods each of its own memory size on 20 nodes (about 4 000
  *     segments; docs/policies/conservative.md).
  * Under clu_plain_scan (the tests' reference) every decision is the
