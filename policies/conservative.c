@@ -32,11 +32,17 @@
  *     out an earlier start (less free than the job wants), plus a first
  *     fit now;
  *   - else: per waiting job, its candidate starts are pruned by the
- *     profile's sums over the nodes (O(segments) a job in all), and each
- *     left is packed first fit on the least free over its run, a node's
- *     least computed when first fit reaches it: O(nodes x length +
- *     executors x nodes) a candidate; O(running x segments + nodes) to
- *     build the profile.
+ *     profile's sums over the nodes (O(segments) a job in all), then by
+ *     its first executor (first_gate: O(nodes x segments) a job in all);
+ *     a job of one executor is placed by the gate, one of several packed
+ *     first fit on the least free over its run, a node's least computed
+ *     when first fit reaches it: O(nodes x length + executors x nodes) a
+ *     candidate; O(running x segments + nodes) to build the profile.
+ *     So O(waiting x nodes x segments) a decision for jobs of one
+ *     executor, by the published rule (every waiting job reserved again,
+ *     a breakpoint per reservation): measured 13 ms a decision for 4 000
+ *     pods each of its own memory size on 20 nodes (about 4 000
+ *     segments; docs/policies/conservative.md).
  * Under clu_plain_scan (the tests' reference) every decision is the
  * original one: O(waiting x segments x (segments + executors x nodes)).
  */
@@ -59,12 +65,16 @@ struct run {
 	int64_t end_us;
 };
 
-/* A segment of the profile: from t (to the next segment's t), the free
- * amounts by node. */
+/* A segment of the profile: from t (to the next segment's t); its free
+ * amounts by node are AT(p, segment, node). */
 struct seg {
 	int64_t t;
-	int64_t *c, *m, *g;
 	int64_t tc, tm, tg;  /* fast: their sums over the nodes */
+};
+
+/* Free milli-cores, MiB, milli-GPUs of a node in a segment. */
+struct amt {
+	int64_t c, m, g;
 };
 
 struct cons {
@@ -86,11 +96,20 @@ struct cons {
 	struct pol_fitq fq;                 /* fast: the queue again, by shape */
 	struct pol_prof prof;               /* fast, n 1: the profile (s unused) */
 	struct seg *s; int ns, caps;        /* the profile */
+	struct amt *nm;                     /* its amounts node by node, caps
+					       segments a node: a node's run of
+					       segments is read in a row */
 	int64_t *mc, *mm, *mg;              /* the least free over an interval */
 	int *place;                         /* by executor of the job: its node */
 	unsigned *stamp;                    /* fast: by node, the pack whose least
 					       free mc, mm, mg hold (lazily) */
 	unsigned npack;
+	int *lf, *top;                      /* fast: by node, for the job placed:
+					       the last segment up to top where its
+					       first executor does not fit the node
+					       (-1 none) */
+	unsigned *fst, nfirst;              /* by node: the job whose lf, top they
+					       are (lazily) */
 };
 
 static int64_t estimate(const struct cons *p, const struct sim *s, const struct sim_job *j)
@@ -132,6 +151,9 @@ static void *cons_init(struct sim *s, const struct scn_policy *cfg)
 	if (p->fast)
 		pol_fitq_init(&p->fq, s, &p->t);
 	p->stamp = xcalloc(nn, sizeof *p->stamp);
+	p->lf = xmalloc(nn * sizeof *p->lf);
+	p->top = xmalloc(nn * sizeof *p->top);
+	p->fst = xcalloc(nn, sizeof *p->fst);
 	pol_prof_init(&p->prof);
 	return p;
 }
@@ -166,43 +188,46 @@ static void cons_finished(void *st, struct sim *s, int job)
 
 /* ---- the profile ------------------------------------------------------ */
 
-static void seg_alloc(struct cons *p, struct seg *g)
+#define AT(p, q, i) ((p)->nm[(size_t)(i) * (size_t)(p)->caps + (size_t)(q)])
+
+/* Room for caps segments, the first ns kept. */
+static void seg_grow(struct cons *p, int caps)
 {
 	size_t nn = (size_t)(p->n ? p->n : 1);
-	g->c = xmalloc(nn * sizeof *g->c);
-	g->m = xmalloc(nn * sizeof *g->m);
-	g->g = xmalloc(nn * sizeof *g->g);
-}
-
-static void seg_copy(struct cons *p, struct seg *to, const struct seg *from)
-{
-	memcpy(to->c, from->c, (size_t)p->n * sizeof *to->c);
-	memcpy(to->m, from->m, (size_t)p->n * sizeof *to->m);
-	memcpy(to->g, from->g, (size_t)p->n * sizeof *to->g);
+	struct amt *nm = xmalloc(nn * (size_t)caps * sizeof *nm);
+	for (size_t i = 0; p->nm && i < (size_t)p->n; i++)
+		memcpy(nm + i * (size_t)caps, p->nm + i * (size_t)p->caps,
+		       (size_t)p->ns * sizeof *nm);
+	free(p->nm);
+	p->nm = nm;
+	p->s = xrealloc(p->s, (size_t)caps * sizeof *p->s);
+	p->caps = caps;
 }
 
 /* A breakpoint at t (> the first segment's): the index of the segment
  * that starts at t, splitting the one it falls in. */
 static int split_at(struct cons *p, int64_t t)
 {
-	int i = 0;
-	while (i + 1 < p->ns && p->s[i + 1].t <= t)
-		i++;
+	int i = 0, hi = p->ns - 1; /* the last segment starting at or before t */
+	while (i < hi) {
+		int mid = i + (hi - i + 1) / 2;
+		if (p->s[mid].t <= t)
+			i = mid;
+		else
+			hi = mid - 1;
+	}
 	if (p->s[i].t == t)
 		return i;
-	if (p->ns == p->caps) {
-		int old = p->caps;
-		p->caps = p->caps ? 2 * p->caps : 16;
-		p->s = xrealloc(p->s, (size_t)p->caps * sizeof *p->s);
-		for (int k = old; k < p->caps; k++)
-			seg_alloc(p, &p->s[k]);
-	}
-	struct seg spare = p->s[p->ns]; /* its arrays, reused */
+	if (p->ns == p->caps)
+		seg_grow(p, 2 * p->caps);
 	memmove(p->s + i + 2, p->s + i + 1, (size_t)(p->ns - i - 1) * sizeof *p->s);
-	p->s[i + 1] = spare;
+	p->s[i + 1] = p->s[i];
 	p->s[i + 1].t = t;
-	seg_copy(p, &p->s[i + 1], &p->s[i]);
-	p->s[i + 1].tc = p->s[i].tc, p->s[i + 1].tm = p->s[i].tm, p->s[i + 1].tg = p->s[i].tg;
+	for (int k = 0; k < p->n; k++) {
+		struct amt *row = &AT(p, 0, k);
+		memmove(row + i + 2, row + i + 1, (size_t)(p->ns - i - 1) * sizeof *row);
+		row[i + 1] = row[i];
+	}
 	p->ns++;
 	return i + 1;
 }
@@ -221,26 +246,22 @@ static void build(struct cons *p, struct sim *s, int fresh)
 {
 	const struct clu *c = sim_cluster(s);
 	int64_t now = sim_now(s);
-	if (!p->caps) {
-		p->caps = 16;
-		p->s = xcalloc((size_t)p->caps, sizeof *p->s);
-		for (int k = 0; k < p->caps; k++)
-			seg_alloc(p, &p->s[k]);
-	}
+	if (!p->caps)
+		seg_grow(p, 16);
 	p->ns = 1;
 	p->s[0].t = now;
 	for (int i = 0; i < p->n; i++)
-		p->s[0].c[i] = p->s[0].m[i] = p->s[0].g[i] = 0;
+		AT(p, 0, i) = (struct amt){0, 0, 0};
 	for (int i = 0; i < c->n; i++) { /* count: pool: all into 0 */
 		const struct clu_node *n = &c->nodes[i];
 		int k = p->pool ? 0 : i;
-		p->s[0].c[k] += n->cores_free > 0 ? n->cores_free : 0;
-		p->s[0].m[k] += n->mem_free;
-		p->s[0].g[k] += pol_gpu_milli_free(NULL, n);
+		AT(p, 0, k).c += n->cores_free > 0 ? n->cores_free : 0;
+		AT(p, 0, k).m += n->mem_free;
+		AT(p, 0, k).g += pol_gpu_milli_free(NULL, n);
 	}
 	p->s[0].tc = p->s[0].tm = p->s[0].tg = 0;
 	for (int i = 0; p->fast && i < p->n; i++)
-		p->s[0].tc += p->s[0].c[i], p->s[0].tm += p->s[0].m[i], p->s[0].tg += p->s[0].g[i];
+		p->s[0].tc += AT(p, 0, i).c, p->s[0].tm += AT(p, 0, i).m, p->s[0].tg += AT(p, 0, i).g;
 	struct run *order = xmalloc((size_t)(p->nrun ? p->nrun : 1) * sizeof *order);
 	if (p->nrun)
 		memcpy(order, p->run, (size_t)p->nrun * sizeof *order);
@@ -258,9 +279,9 @@ static void build(struct cons *p, struct sim *s, int fresh)
 			int64_t gm = e->gpu_milli ? e->gpu_milli : (int64_t)e->gpus * CLU_GPU_MILLI;
 			int k = p->pool ? 0 : e->node;
 			for (int i = from; i < p->ns; i++) {
-				p->s[i].c[k] += e->cores;
-				p->s[i].m[k] += e->mem_mib;
-				p->s[i].g[k] += gm;
+				AT(p, i, k).c += e->cores;
+				AT(p, i, k).m += e->mem_mib;
+				AT(p, i, k).g += gm;
 				p->s[i].tc += e->cores, p->s[i].tm += e->mem_mib, p->s[i].tg += gm;
 			}
 		}
@@ -302,11 +323,11 @@ static bool pack(struct cons *p, const struct sim *s, const struct sim_job *j, i
 	const struct clu *c = sim_cluster(s);
 	pol_tent_reset(&p->t);
 	for (int i = 0; i < p->n; i++) {
-		p->mc[i] = p->s[a].c[i], p->mm[i] = p->s[a].m[i], p->mg[i] = p->s[a].g[i];
+		p->mc[i] = AT(p, a, i).c, p->mm[i] = AT(p, a, i).m, p->mg[i] = AT(p, a, i).g;
 		for (int k = a + 1; k <= b; k++) {
-			p->mc[i] = p->s[k].c[i] < p->mc[i] ? p->s[k].c[i] : p->mc[i];
-			p->mm[i] = p->s[k].m[i] < p->mm[i] ? p->s[k].m[i] : p->mm[i];
-			p->mg[i] = p->s[k].g[i] < p->mg[i] ? p->s[k].g[i] : p->mg[i];
+			p->mc[i] = AT(p, k, i).c < p->mc[i] ? AT(p, k, i).c : p->mc[i];
+			p->mm[i] = AT(p, k, i).m < p->mm[i] ? AT(p, k, i).m : p->mm[i];
+			p->mg[i] = AT(p, k, i).g < p->mg[i] ? AT(p, k, i).g : p->mg[i];
 		}
 	}
 	int x = 0;
@@ -364,11 +385,12 @@ static bool pack_fast(struct cons *p, const struct sim *s, const struct sim_job 
 			for (int i = from; i < p->n && node < 0; i++) {
 				if (p->stamp[i] != p->npack) {
 					p->stamp[i] = p->npack;
-					int64_t lc = p->s[a].c[i], lm = p->s[a].m[i], lg = p->s[a].g[i];
+					const struct amt *row = &AT(p, 0, i);
+					int64_t lc = row[a].c, lm = row[a].m, lg = row[a].g;
 					for (int q = a + 1; q <= b; q++) {
-						lc = p->s[q].c[i] < lc ? p->s[q].c[i] : lc;
-						lm = p->s[q].m[i] < lm ? p->s[q].m[i] : lm;
-						lg = p->s[q].g[i] < lg ? p->s[q].g[i] : lg;
+						lc = row[q].c < lc ? row[q].c : lc;
+						lm = row[q].m < lm ? row[q].m : lm;
+						lg = row[q].g < lg ? row[q].g : lg;
 					}
 					p->mc[i] = lc, p->mm[i] = lm, p->mg[i] = lg;
 				}
@@ -390,6 +412,63 @@ static bool pack_fast(struct cons *p, const struct sim *s, const struct sim_job 
 	return !p->pool || !now || pol_fitq_fits(&p->fq, s, j);
 }
 
+/* The role of j's first executor wanted (nroles: none). */
+static int first_role(const struct sim_job *j)
+{
+	int r = 0;
+	while (r < j->shape->nroles && j->live->granted[r] >= j->shape->role[r].count)
+		r++;
+	return r;
+}
+
+/* Whether j's first executor fits some node on the least free over
+ * segments [a, b] of the profile; if none, *skip the first segment past
+ * which it might: the least over the nodes of the last segment in [a, b]
+ * where it does not fit the node.  A later candidate start a' <= *skip
+ * has a run [a', b'] with b' >= b, so holds that segment of every node:
+ * pack() fails there too.  Each node's segments are read once a job
+ * (p->lf, p->top kept from candidate to candidate; the profile does not
+ * change while one job's starts are tried), where pack() reads a node's
+ * whole run at every candidate. */
+static bool first_gate(struct cons *p, const struct sim *s, const struct sim_job *j, int a, int b,
+		       bool now, int *skip, int *node)
+{
+	const struct clu *c = sim_cluster(s);
+	int r = first_role(j);
+	if (r == j->shape->nroles)
+		return *node = -1, true;
+	const struct sim_role *ro = &j->shape->role[r];
+	int64_t cores = ro->cores ? ro->cores : CLU_MILLI;
+	int64_t gm = ro->gpus ? (int64_t)ro->gpus * CLU_GPU_MILLI : ro->gpu_milli;
+	int milli = ro->gpus ? 0 : ro->gpu_milli;
+	*skip = INT32_MAX;
+	if (now)
+		pol_tent_reset(&p->t);
+	for (int i = 0; i < p->n; i++) {
+		if (p->fst[i] != p->nfirst)
+			p->fst[i] = p->nfirst, p->lf[i] = p->top[i] = -1;
+		/* the last not fitting in the segments not read yet, read down
+		 * from b: the first found is the one wanted */
+		const struct amt *row = &AT(p, 0, i);
+		int lo = p->top[i] + 1 > a ? p->top[i] + 1 : a, q = b;
+		int64_t mem = ro->mem_mib;
+		while (q >= lo && row[q].c >= cores && row[q].m >= mem && row[q].g >= gm)
+			q--;
+		if (q >= lo)
+			p->lf[i] = q;
+		if (b > p->top[i])
+			p->top[i] = b;
+		if (p->lf[i] < a && (!now || fits_now(p, &c->nodes[i], ro, milli))) {
+			*node = i;
+			return true;
+		}
+		/* (failing only the nodes as they are: a, the only start now) */
+		int f = p->lf[i] < a ? a : p->lf[i];
+		*skip = f < *skip ? f : *skip;
+	}
+	return false;
+}
+
 /* Take j's packed executors out of segments [a, b]. */
 static void reserve(struct cons *p, const struct sim_job *j, int a, int b)
 {
@@ -401,9 +480,9 @@ static void reserve(struct cons *p, const struct sim_job *j, int a, int b)
 		for (int k = j->live->granted[r]; k < ro->count; k++) {
 			int node = p->place[x++];
 			for (int i = a; i <= b; i++) {
-				p->s[i].c[node] -= cores;
-				p->s[i].m[node] -= ro->mem_mib;
-				p->s[i].g[node] -= gm;
+				AT(p, i, node).c -= cores;
+				AT(p, i, node).m -= ro->mem_mib;
+				AT(p, i, node).g -= gm;
 				p->s[i].tc -= cores, p->s[i].tm -= ro->mem_mib, p->s[i].tg -= gm;
 			}
 		}
@@ -579,6 +658,10 @@ static void cons_schedule(void *st, struct sim *s)
 			wg += k * (ro->gpus ? (int64_t)ro->gpus * CLU_GPU_MILLI : ro->gpu_milli);
 		}
 		int good = -1; /* fast: segments [a, good] hold wc, wm, wg in all */
+		if (p->fast && ++p->nfirst == 0) { /* wrapped */
+			memset(p->fst, 0, (size_t)(p->n ? p->n : 1) * sizeof *p->fst);
+			p->nfirst = 1;
+		}
 		for (int a = 0, b = 0; a < p->ns; a++) {
 			int64_t start = p->s[a].t, end = add_sat(start, est > 0 ? est : 1); /* at
 				 least 1 us: a reservation must end after it starts */
@@ -600,9 +683,26 @@ static void cons_schedule(void *st, struct sim *s)
 					a = bad; /* then bad + 1 */
 					continue;
 				}
-			}
-			if (!(p->fast ? pack_fast : pack)(p, s, j, a, b, start == now))
+				int skip, node = -1;
+				if (!first_gate(p, s, j, a, b, start == now, &skip, &node)) {
+					a = skip; /* then skip + 1 */
+					continue;
+				}
+				if (nx == 1 && node >= 0) { /* its one executor: placed as
+							       pack() would */
+					p->place[0] = node;
+					if (start == now)
+						hold_now(p, &sim_cluster(s)->nodes[node],
+							 first_role(j), &j->shape->role[first_role(j)],
+							 j->shape->role[first_role(j)].gpus
+								 ? 0
+								 : j->shape->role[first_role(j)].gpu_milli);
+				} else if (!pack_fast(p, s, j, a, b, start == now)) {
+					continue;
+				}
+			} else if (!pack(p, s, j, a, b, start == now)) {
 				continue;
+			}
 			/* the reservation: [start, end), the profile split at end */
 			if (end != NO_END && (b + 1 >= p->ns || p->s[b + 1].t != end))
 				split_at(p, end);
@@ -632,13 +732,12 @@ static void cons_fini(void *st)
 	pol_tent_fini(&p->t);
 	if (p->fast)
 		pol_fitq_free(&p->fq);
-	for (int k = 0; k < p->caps; k++)
-		free(p->s[k].c), free(p->s[k].m), free(p->s[k].g);
-	free(p->s);
+	free(p->s), free(p->nm);
 	free(p->run), free(p->run_at);
 	free(p->mc), free(p->mm), free(p->mg);
 	free(p->place);
 	free(p->stamp);
+	free(p->lf), free(p->top), free(p->fst);
 	pol_prof_free(&p->prof);
 	free(p);
 }

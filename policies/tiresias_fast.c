@@ -54,7 +54,11 @@
  * changes, plus O(S x Q) for the S signatures with waiting jobs in the Q
  * queues, plus O((P + 1) x S x e log64 nodes) for the P jobs tried after
  * something packed (e executors each), plus O(shapes x log64 nodes) for
- * each node packed, freed, or whose running jobs change; a waiting job
+ * each node packed, freed, or whose running jobs change (past
+ * POL_IX_MAX_SHAPES shapes, no tree: O(nodes) a try on the segment's
+ * cached amounts, after an O(1) check against the most any node had;
+ * 4 000 pods each of its own memory on 20 nodes: 1.5 s, the full pass
+ * 1.2 s, 8.6 s when a try read every executor on every node); a waiting job
  * among running ones costs O(nodes x executors on a node).  With
  * `starve` > 0 the guard's promotions and the wake-up read every active
  * job (O(jobs) a decision), and with `demotion: reference` the wake-up
@@ -97,6 +101,7 @@ struct tsig {
 	int nroles;
 	struct { int count, cores; int64_t mem, gm; } role[2];
 	int root[TIR_MAX_QUEUES]; /* its waiting jobs by queue (pol_iset) */
+	int at[TIR_MAX_QUEUES];   /* its index in live[q], -1: root[q] empty */
 	int next;                 /* its candidate in the segment scanned */
 	struct pol_iset_iter it;  /* and the walk that found it */
 };
@@ -125,6 +130,11 @@ struct tfast {
 	uint32_t dec;            /* decisions */
 	int nj;                  /* jobs */
 	struct tsig *sig; int nsig, capsig;
+	struct list live[TIR_MAX_QUEUES]; /* by queue: the signatures with
+				    waiting jobs there, in no order (a pass
+				    walks these, not every signature ever
+				    made: on a trace whose jobs have shapes
+				    of their own that is every job ever) */
 	int *sig_of_shape;       /* by sim_shape id, -1: not seen */
 	int *hslot; int hcap;    /* signatures by a hash of their content */
 	struct ent **ne; int *nne, *capne; /* by node: running jobs' executors */
@@ -141,6 +151,11 @@ struct tfast {
 				    segment seg (a segment passes no running
 				    job: they change only by take) */
 	uint32_t *cq_at, seg;
+	int64_t ub[3];           /* in segment ub_at: at least the most any
+				    node has of each amount there (the most
+				    seen by first_fit's last scan of every
+				    node; amounts only shrink in a segment) */
+	uint32_t ub_at;
 	int ov_q;                /* the level whose trees hold the special
 				    nodes' amounts in this segment, -1 none */
 	int ov_shapes;           /* its trees that do */
@@ -250,7 +265,7 @@ static int sig_of(struct tfast *f, const struct sim_job *j)
 		int *slot = &f->hslot[h & (uint64_t)(f->hcap - 1)];
 		if (*slot < 0) {
 			for (int q = 0; q < TIR_MAX_QUEUES; q++)
-				g.root[q] = -1;
+				g.root[q] = g.at[q] = -1;
 			xgrow(&f->sig, &f->capsig, f->nsig + 1, sizeof *f->sig);
 			f->sig[f->nsig] = g;
 			*slot = f->nsig++;
@@ -265,16 +280,31 @@ static int sig_of(struct tfast *f, const struct sim_job *j)
 static void set_in(struct tir *p, int job)
 {
 	struct tj *t = &p->j[job];
-	if (!t->inset)
-		pol_iset_insert(&p->f->os, &p->f->sig[t->sig].root[t->q], job, t->pos);
+	struct tsig *g = &p->f->sig[t->sig];
+	if (!t->inset) {
+		pol_iset_insert(&p->f->os, &g->root[t->q], job, t->pos);
+		if (g->at[t->q] < 0) {
+			g->at[t->q] = p->f->live[t->q].n;
+			push(&p->f->live[t->q], t->sig);
+		}
+	}
 	t->inset = true;
 }
 
 static void set_out(struct tir *p, int job)
 {
 	struct tj *t = &p->j[job];
-	if (t->inset)
-		pol_iset_erase(&p->f->os, &p->f->sig[t->sig].root[t->q], job);
+	struct tsig *g = &p->f->sig[t->sig];
+	if (t->inset) {
+		pol_iset_erase(&p->f->os, &g->root[t->q], job);
+		if (g->root[t->q] < 0) { /* out of live[q]: the last in its slot */
+			struct list *l = &p->f->live[t->q];
+			int last = l->v[--l->n];
+			l->v[g->at[t->q]] = last;
+			p->f->sig[last].at[t->q] = g->at[t->q];
+			g->at[t->q] = -1;
+		}
+	}
 	t->inset = false;
 }
 
@@ -342,12 +372,17 @@ static void ents_clear(struct tir *p, int job)
 		ent_del(p, job, t->en[t->nen - 1], -1, 0, 0);
 }
 
-/* Its executors as they are now: those live. */
+/* Its executors as they are now: those live.  The lists hold its live
+ * executors already read (each one lost or stopped is taken out as it
+ * goes: tfast_exec_lost, ents_clear), and an executor is launched after
+ * every one read, so only those since the last read are added: a restart
+ * costs its own executors, not every one the job ever had. */
 static void ents_load(struct tir *p, struct sim *s, int job)
 {
-	ents_clear(p, job);
 	const struct sim_job *j = sim_job(s, job);
-	for (int x = 0; x < sim_job_nexecs(j); x++) {
+	int x = p->j[job].nseen;
+	p->j[job].nseen = sim_job_nexecs(j);
+	for (; x < sim_job_nexecs(j); x++) {
 		const struct sim_exec *e = sim_job_exec(s, j, x);
 		if (e && e->live)
 			ent_add(p, job, e->node, e->cores, e->mem_mib,
@@ -495,6 +530,28 @@ static int first_fit(struct tir *p, const struct clu *c, const struct pol_shape 
 		f->ov_shapes = ix->nshapes;
 		return pol_tree_min(tr, 0, c->n);
 	}
+	if (!tr && f->ov_q == q) { /* no tree (past POL_IX_MAX_SHAPES shapes:
+				      jobs of shapes of their own): in a
+				      segment every node's amounts are
+				      q_seg's, O(1) a node where proj_at
+				      reads its executors */
+		if (f->ub_at != f->seg) {
+			f->ub[0] = f->ub[1] = f->ub[2] = INT64_MAX;
+			f->ub_at = f->seg;
+		}
+		if (sh->cores > f->ub[0] || sh->mem_mib > f->ub[1] || sh->gpu_milli > f->ub[2])
+			return -1; /* no node has that much */
+		int64_t mx[3] = {INT64_MIN, INT64_MIN, INT64_MIN};
+		for (int i = 0; i < c->n; i++) {
+			const int64_t *v = q_seg(p, c, i);
+			if (v[0] >= sh->cores && v[1] >= sh->mem_mib && v[2] >= sh->gpu_milli)
+				return i;
+			for (int d = 0; d < 3; d++)
+				mx[d] = v[d] > mx[d] ? v[d] : mx[d];
+		}
+		memcpy(f->ub, mx, sizeof mx);
+		return -1;
+	}
 	if (!tr) {
 		for (int i = 0; i < c->n; i++)
 			if (fits_at(p, c, i, cur, sh))
@@ -619,9 +676,8 @@ static void segment(struct tir *p, struct sim *s, int q, int blk)
 	struct tfast *f = p->f;
 	int64_t lo = blk_start(q, blk), hi = blk_start(q, blk + 1);
 	pol_heap_clear(&f->sh);
-	for (int g = 0; g < f->nsig; g++)
-		if (f->sig[g].root[q] >= 0)
-			sig_cand(p, g, q, lo, hi, true);
+	for (int i = 0; i < f->live[q].n; i++) /* (the heap orders them) */
+		sig_cand(p, f->live[q].v[i], q, lo, hi, true);
 	if (!f->sh.n)
 		return;
 	ov_begin(p, sim_cluster(s), q, lo);
@@ -667,8 +723,8 @@ static void scan(struct tir *p, struct sim *s)
 			if (p->order_ref) /* (order: arrival has no tail) */
 				segment(p, s, q, 2);
 		} else { /* the tail's running jobs among its waiting ones */
-			for (int g = 0; g < f->nsig; g++)
-				for (int job = pol_iset_ceil(&f->os, f->sig[g].root[q], blk_start(q, 2));
+			for (int i = 0; i < f->live[q].n; i++)
+				for (int g = f->live[q].v[i], job = pol_iset_ceil(&f->os, f->sig[g].root[q], blk_start(q, 2));
 				     job >= 0 && p->j[job].pos < blk_start(q, 3);
 				     job = pol_iset_ceil(&f->os, f->sig[g].root[q], p->j[job].pos + 1))
 					pol_heap_set(&f->chk, job, p->j[job].pos);
@@ -1051,6 +1107,8 @@ void tfast_fini(struct tir *p)
 	pol_iset_pool_free(&f->os);
 	pol_heap_free(&f->dem), pol_heap_free(&f->chk), pol_heap_free(&f->sh);
 	free(f->sig), free(f->sig_of_shape), free(f->hslot);
+	for (int q = 0; q < TIR_MAX_QUEUES; q++)
+		free(f->live[q].v);
 	for (int i = 0; i < n; i++)
 		free(f->ne[i]);
 	free(f->ne), free(f->nne), free(f->capne), free(f->rs);

@@ -49,6 +49,7 @@ struct tj {
 	int64_t stamp;         /* service and waiting counted up to here */
 	uint32_t rej_at, mark; /* the decision that left it out; a scratch mark */
 	int *en; int nen, capen; /* the node of each executor it holds */
+	int nseen;             /* its executors (sim_job_exec's) read so far */
 };
 
 struct tir {
