@@ -45,14 +45,19 @@
  * Cost per decision (between rounds): the program, when a class count
  * changed, GLPK's simplex on (2 classes + models) rows and (classes x
  * models + 1) columns (the mix of bench/gen-mix: 4 classes, 2 models);
- * then O(W log W) for the W jobs that want executors (their pairs
- * sorted: the priorities move with the clock, so no order is kept), and
- * per first fit O(executors x log64 nodes) through a pol_index tree per
- * GPU model, O(1) for a job holding nothing whose shape did not fit the
- * unchanged cluster.  Per round O(pairs log pairs + jobs x executors x
- * nodes) (the projection is scanned).  With clu_plain_scan, the
- * reference: GLPK at every solve, every active job visited, every node
- * scanned per executor.
+ * then, with resolve = 0 (fill_fast), O((G + L) x (S + log W) + M log M)
+ * for W waiting jobs in G groups (class x shape, 8 on the mix), S <=
+ * G x (K + 1) streams, L launches and M pairs of jobs that ran and wait
+ * again or lost an executor (0 on the mix: no round comes before its
+ * queue drains): a waiting job's pairs that never ran have a priority
+ * free of the clock, kept in order per group and model; with resolve >
+ * 0, O(W log W), every pair sorted.  Per first fit O(executors x log64
+ * nodes) through a pol_index tree per GPU model, O(1) for a job holding
+ * nothing whose shape did not fit the unchanged cluster.  Per job change
+ * O(K log W) (regroup).  Per round O(pairs log pairs + jobs x executors
+ * x nodes) (the projection is scanned).  With clu_plain_scan, the
+ * reference: GLPK at every solve, every active job visited and every
+ * pair sorted, every node scanned per executor.
  */
 #include <glpk.h>
 #include <limits.h>
@@ -61,6 +66,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gavel.h"
 #include "gavel_lp.h"
 #include "pol_common.h"
 #include "pol_index.h"
@@ -180,8 +186,10 @@ struct gav {
 	struct pol_bits ranb, misb;
 	int nran, nmis;
 	struct gstream *st; int capst;
-	int64_t ff_visits;     /* members and pairs fill_fast visited */
+	int nwait;             /* jobs in groups */
 };
+
+struct gav_count gav_count;
 
 static double gpus_asked(const struct sim_job *j)
 {
@@ -453,10 +461,8 @@ static int grp_of(struct gav *p, int cls, int shape)
 
 static void set_bit(struct pol_bits *b, int *n, int i, bool on)
 {
-	if (pol_bits_has(b, i) != on) {
-		pol_bits_put(b, i, on);
-		*n += on ? 1 : -1;
-	}
+	if (pol_bits_has(b, i) != on)
+		pol_bits_put(b, i, on), *n += on ? 1 : -1;
 }
 
 /* Whether job j holds nothing and its shape has a nofit row (first_fit's
@@ -488,6 +494,7 @@ static void regroup(struct gav *p, const struct sim *s, int job)
 						(int)((size_t)job * K + k));
 		p->jnr[job] = 0;
 		p->jg[job] = -1;
+		p->nwait--;
 		if (--q->n == 0) { /* out of glive: the last takes its place */
 			int last = p->glive[--p->nlive];
 			p->glive[q->at] = last;
@@ -521,6 +528,7 @@ static void regroup(struct gav *p, const struct sim *s, int job)
 	}
 	if (ran)
 		set_bit(&p->ranb, &p->nran, job, true);
+	p->nwait++;
 	if (q->n++ == 0) {
 		q->at = p->nlive;
 		p->glive[p->nlive++] = gi;
@@ -871,20 +879,16 @@ static struct pair nr_pair(const struct gav *p, const struct gstream *t)
 	return (struct pair){1e300 * x, x, key->a, (int)key->b, t->k};
 }
 
-static int stream_root(const struct gav *p, const struct gstream *t)
-{
-	return t->k >= 0 ? p->gnr[(size_t)t->g * (size_t)p->K + (size_t)t->k] : p->grp[t->g].all;
-}
-
 static void stream_head(struct gav *p, struct gstream *t)
 {
-	t->head = pol_oset_ceil(t->k >= 0 ? &p->pn : &p->pa, stream_root(p, t), &t->cur);
+	t->head = t->k >= 0 ? pol_oset_ceil(&p->pn, p->gnr[(size_t)t->g * (size_t)p->K + (size_t)t->k],
+					    &t->cur)
+			    : pol_oset_ceil(&p->pa, p->grp[t->g].all, &t->cur);
 }
 
 static void stream_past(struct gstream *t, struct pol_okey after)
 {
-	if (pol_okey_cmp(&after, &t->cur) > 0)
-		t->cur = after;
+	t->cur = pol_okey_cmp(&after, &t->cur) > 0 ? after : t->cur;
 }
 
 /* Pairs of the jobs in ranb and misb, sorted, into p->pr. */
@@ -929,7 +933,10 @@ static void fill_fast(struct gav *p, struct sim *s)
 	const struct clu *c = sim_cluster(s);
 	size_t K = (size_t)p->K;
 	const struct pol_okey lo = {INT64_MIN, INT64_MIN, INT64_MIN};
-	int n = misc_pairs(p, s), mi = 0, ns = 0;
+	int n = misc_pairs(p, s), mi = 0, ns = 0, launches = 0;
+	gav_count.fills++;
+	gav_count.waiting += p->nwait;
+	gav_count.bound += n;
 	xgrow(&p->st, &p->capst, p->nlive * (p->K + 1) + 1, sizeof *p->st);
 	for (int i = 0; i < p->nlive; i++) {
 		int g = p->glive[i], cls = p->grp[g].cls;
@@ -956,20 +963,20 @@ static void fill_fast(struct gav *p, struct sim *s)
 		struct gj *g = &p->j[P.job];
 		uint64_t ch = c->changes;
 		bool tried = false;
-		p->ff_visits++;
+		gav_count.visits++;
 		if (!(g->going || (g->running && g->type != P.type) ||
 		      sim_execs_wanted(sim_job(s, P.job)) == 0)) {
 			tried = true;
 			launch(p, s, P.job, P.type);
 		}
 		if (!misc) {
-			struct gstream *t = &p->st[best];
-			t->cur = (struct pol_okey){P.arrival, P.job, P.type + 1};
-			t->parked = tried && c->changes == ch;
-			stream_head(p, t);
+			p->st[best].cur = (struct pol_okey){P.arrival, P.job, P.type + 1};
+			p->st[best].parked = tried && c->changes == ch;
+			stream_head(p, &p->st[best]);
 		}
 		if (c->changes == ch)
 			continue;
+		launches++;
 		for (int t = 0; t < ns; t++) { /* a change: the parked wake past P */
 			struct gstream *u = &p->st[t];
 			if (u->parked) {
@@ -986,8 +993,10 @@ static void fill_fast(struct gav *p, struct sim *s)
 			stream_head(p, u); /* P's job left its groups */
 		}
 	}
+	gav_count.bound += (int64_t)ns * (launches + 1) + launches;
 	/* jobs the last solve gave no share, and CPU jobs, by id */
-	ns = 0;
+	ns = 0, launches = 0;
+	int64_t nmis = p->nmis;
 	for (int i = 0; i < p->nlive; i++) {
 		int g = p->glive[i], cls = p->grp[g].cls;
 		bool seen = false;
@@ -1012,7 +1021,7 @@ static void fill_fast(struct gav *p, struct sim *s)
 		const struct sim_job *j = sim_job(s, job);
 		uint64_t ch = c->changes;
 		bool tried = false;
-		p->ff_visits++;
+		gav_count.visits++;
 		if (misc)
 			mpos = job + 1;
 		if (!g->going && sim_execs_wanted(j) == 0) {
@@ -1042,6 +1051,7 @@ static void fill_fast(struct gav *p, struct sim *s)
 		}
 		if (c->changes == ch)
 			continue;
+		launches++;
 		for (int t = 0; t < ns; t++) {
 			struct gstream *u = &p->st[t];
 			if (u->parked)
@@ -1050,6 +1060,7 @@ static void fill_fast(struct gav *p, struct sim *s)
 			stream_head(p, u);
 		}
 	}
+	gav_count.bound += (int64_t)ns * (launches + 1) + launches + nmis;
 }
 
 /* A round: the allocation's pairs given out on the projection, the
