@@ -27,7 +27,9 @@
  * The program is solved at every `round` and whenever the set of jobs
  * changed since the last solve (at most once per `resolve`); GLPK runs
  * only when a class count changed since it last ran (a job's matrix
- * row is fixed at its arrival, the capacities at the start), cold.
+ * row is fixed at its arrival, the capacities at the start), cold, and
+ * not when the counts are those of one of the last 16 programs solved
+ * (their X kept: the same program, the same bytes).
  *
  * The mechanism, at every round: each (job, model) pair's priority is
  * X[m][k] over the share of its time in the system the job has run on
@@ -187,6 +189,16 @@ struct gav {
 	int nran, nmis;
 	struct gstream *st; int capst;
 	int nwait;             /* jobs in groups */
+	/* The last LP_MEMO programs solved: the class counts (C of them)
+	 * and the X they gave (C x K); a program is its counts, the rest
+	 * being fixed for a class, and a cold solve of it the same bytes. */
+	struct gav_memo {
+		uint64_t h;
+		int C;
+		int *cn;
+		double *cx;
+	} memo[16];
+	int memo_next;
 };
 
 struct gav_count gav_count;
@@ -625,9 +637,20 @@ static void solve_lp(struct gav *p)
 	int live = 0;
 	for (int c = 0; c < p->C; c++)
 		live += p->cn[c] > 0;
+	p->lp_stale = false;
+	uint64_t h = (uint64_t)p->C;
+	for (int c = 0; c < p->C; c++)
+		h = (h ^ (uint64_t)p->cn[c]) * 1099511628211u;
+	for (int m = 0; !p->plain && m < 16; m++) {
+		struct gav_memo *e = &p->memo[m];
+		if (e->cn && e->h == h && e->C == p->C &&
+		    !memcmp(e->cn, p->cn, (size_t)p->C * sizeof *p->cn)) {
+			memcpy(p->cx, e->cx, (size_t)p->C * K * sizeof *p->cx);
+			return;
+		}
+	}
 	if (p->C) /* p->cx is NULL before the first class */
 		memset(p->cx, 0, (size_t)p->C * K * sizeof *p->cx);
-	p->lp_stale = false;
 	if (!live || !p->K)
 		return;
 	double *a = xmalloc((size_t)live * K * sizeof *a), *x = xmalloc((size_t)live * K * sizeof *x);
@@ -644,6 +667,12 @@ static void solve_lp(struct gav *p)
 			memcpy(&p->cx[(size_t)which[l] * K], &x[(size_t)l * K], K * sizeof *x);
 	p->lp_solves++;
 	free(a), free(x), free(sz), free(n), free(which);
+	struct gav_memo *e = &p->memo[p->memo_next++ % 16];
+	e->h = h, e->C = p->C;
+	e->cn = xrealloc(e->cn, (size_t)p->C * sizeof *e->cn);
+	e->cx = xrealloc(e->cx, (size_t)p->C * K * sizeof *e->cx);
+	memcpy(e->cn, p->cn, (size_t)p->C * sizeof *e->cn);
+	memcpy(e->cx, p->cx, (size_t)p->C * K * sizeof *e->cx);
 }
 
 /* A solve: the program over the active GPU jobs (by class), and every
@@ -1180,6 +1209,8 @@ static void gav_fini(void *st)
 	}
 	free(p->grp), free(p->gh), free(p->glive), free(p->gnr), free(p->jg), free(p->jnr);
 	free(p->st);
+	for (int m = 0; m < 16; m++)
+		free(p->memo[m].cn), free(p->memo[m].cx);
 	free(p);
 	glp_free_env();
 }
