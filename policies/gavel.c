@@ -27,7 +27,9 @@
  * The program is solved at every `round` and whenever the set of jobs
  * changed since the last solve (at most once per `resolve`); GLPK runs
  * only when a class count changed since it last ran (a job's matrix
- * row is fixed at its arrival, the capacities at the start), cold.
+ * row is fixed at its arrival, the capacities at the start), cold, and
+ * not when the counts are those of one of the last 16 programs solved
+ * (their X kept: the same program, the same bytes).
  *
  * The mechanism, at every round: each (job, model) pair's priority is
  * X[m][k] over the share of its time in the system the job has run on
@@ -45,24 +47,32 @@
  * Cost per decision (between rounds): the program, when a class count
  * changed, GLPK's simplex on (2 classes + models) rows and (classes x
  * models + 1) columns (the mix of bench/gen-mix: 4 classes, 2 models);
- * then O(W log W) for the W jobs that want executors (their pairs
- * sorted: the priorities move with the clock, so no order is kept), and
- * per first fit O(executors x log64 nodes) through a pol_index tree per
- * GPU model, O(1) for a job holding nothing whose shape did not fit the
- * unchanged cluster.  Per round O(pairs log pairs + jobs x executors x
- * nodes) (the projection is scanned).  With clu_plain_scan, the
- * reference: GLPK at every solve, every active job visited, every node
- * scanned per executor.
+ * then, with resolve = 0 (fill_fast), O((G + L) x (S + log W) + M log M)
+ * for W waiting jobs in G groups (class x shape, 8 on the mix), S <=
+ * G x (K + 1) streams, L launches and M pairs of jobs that ran and wait
+ * again or lost an executor (0 on the mix: no round comes before its
+ * queue drains): a waiting job's pairs that never ran have a priority
+ * free of the clock, kept in order per group and model; with resolve >
+ * 0, O(W log W), every pair sorted.  Per first fit O(executors x log64
+ * nodes) through a pol_index tree per GPU model, O(1) for a job holding
+ * nothing whose shape did not fit the unchanged cluster.  Per job change
+ * O(K log W) (regroup).  Per round O(pairs log pairs + jobs x executors
+ * x nodes) (the projection is scanned).  With clu_plain_scan, the
+ * reference: GLPK at every solve, every active job visited and every
+ * pair sorted, every node scanned per executor.
  */
 #include <glpk.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "gavel.h"
 #include "gavel_lp.h"
 #include "pol_common.h"
 #include "pol_index.h"
+#include "pol_oset.h"
 #include "registry.h"
 #include "sim.h"
 #include "util.h"
@@ -88,6 +98,25 @@ struct pair {
 };
 
 struct gav;
+
+/* A group of waiting jobs (fill_fast): active, holding nothing, not
+ * being preempted, of one class (-1: CPU jobs) and one shape. */
+struct ggrp {
+	int cls, shape;
+	int n;                 /* members */
+	int all;               /* pol_oset root (pool pa): members by id */
+	int at;                /* its place in glive */
+};
+
+/* One ordered stream of fill_fast's walk: a group's members (k >= 0:
+ * those that never ran on model k, as pairs on k) from a cursor. */
+struct gstream {
+	int g, k;
+	int head;              /* the next member (pair id or job), -1: done */
+	bool parked;           /* its last member failed on an unchanged
+				  cluster: the next ones fail too (nofit) */
+	struct pol_okey cur;   /* members before it are passed */
+};
 
 /* One first-fit index: GPU executors on nodes of model k only (k < 0:
  * anywhere), the others anywhere (pol_first_fit_on's rule). */
@@ -144,7 +173,35 @@ struct gav {
 	 * next such job does not fit either (fifo's `blocked`, by shape). */
 	uint64_t *nofit;
 	int64_t solves, lp_solves;
+	/* fill_fast (resolve = 0, not plain): the waiting jobs in groups
+	 * (struct ggrp), found by a hash of (class, shape); the others that
+	 * may want executors in misb; waiting ones that ran in ranb. */
+	bool fast;
+	struct ggrp *grp; int G, capg;
+	int *gh; int ghcap;    /* group + 1, 0 empty; open addressing */
+	int *glive; int nlive; /* groups with members */
+	int *gnr;              /* by group x model: pol_oset root (pool pn,
+				  ids job x K + k), members with no time on k */
+	struct pol_oset pa, pn;
+	int *jg;               /* by job: its group, -1 */
+	uint64_t *jnr;         /* by job: the models of its pn entries */
+	struct pol_bits ranb, misb;
+	int nran, nmis;
+	struct gstream *st; int capst;
+	int nwait;             /* jobs in groups */
+	/* The last LP_MEMO programs solved: the class counts (C of them)
+	 * and the X they gave (C x K); a program is its counts, the rest
+	 * being fixed for a class, and a cold solve of it the same bytes. */
+	struct gav_memo {
+		uint64_t h;
+		int C;
+		int *cn;
+		double *cx;
+	} memo[16];
+	int memo_next;
 };
+
+struct gav_count gav_count;
 
 static double gpus_asked(const struct sim_job *j)
 {
@@ -214,12 +271,23 @@ static void *gav_init(struct sim *s, const struct scn_policy *cfg)
 	if (!p->plain) {
 		p->nofit = xcalloc((size_t)(p->nshapes ? p->nshapes : 1) * (size_t)(p->K + 1),
 				   sizeof *p->nofit);
+		p->fast = p->resolve_us == 0;
 		p->ix = xcalloc((size_t)p->K + 1, sizeof *p->ix);
 		for (int k = 0; k <= p->K; k++) {
 			p->ix[k].p = p;
 			p->ix[k].k = k - 1;
 			pol_ix_init(&p->ix[k].ix, c, &p->t, ff_key, &p->ix[k]);
 		}
+	}
+	if (p->fast) {
+		pol_oset_init(&p->pa, nj);
+		pol_oset_init(&p->pn, nj * K);
+		p->jg = xmalloc((size_t)nj * sizeof *p->jg);
+		for (int i = 0; i < nj; i++)
+			p->jg[i] = -1;
+		p->jnr = xcalloc((size_t)nj, sizeof *p->jnr);
+		pol_bits_init(&p->ranb, nj);
+		pol_bits_init(&p->misb, nj);
 	}
 	glp_term_out(GLP_OFF);
 	return p;
@@ -353,6 +421,132 @@ static double x_of(const struct gav *p, int job, int k)
 	return p->cx[(size_t)c * (size_t)p->K + (size_t)k];
 }
 
+/* ---- fill_fast's groups ------------------------------------------ */
+
+static uint64_t grp_hash(int cls, int shape)
+{
+	uint64_t h = ((uint64_t)(uint32_t)(cls + 1) << 32 | (uint32_t)shape) * 0x9e3779b97f4a7c15u;
+	return h ^ h >> 31;
+}
+
+static void grp_rehash(struct gav *p)
+{
+	free(p->gh);
+	p->ghcap = p->ghcap ? 2 * p->ghcap : 64;
+	p->gh = xcalloc((size_t)p->ghcap, sizeof *p->gh);
+	for (int g = 0; g < p->G; g++) {
+		uint64_t i = grp_hash(p->grp[g].cls, p->grp[g].shape);
+		while (p->gh[i & (uint64_t)(p->ghcap - 1)])
+			i++;
+		p->gh[i & (uint64_t)(p->ghcap - 1)] = g + 1;
+	}
+}
+
+/* The group of class cls (-1: CPU jobs) and shape `shape`, made if new.
+ * O(1) expected. */
+static int grp_of(struct gav *p, int cls, int shape)
+{
+	if (2 * (p->G + 1) > p->ghcap)
+		grp_rehash(p);
+	uint64_t i = grp_hash(cls, shape);
+	for (;; i++) {
+		int g = p->gh[i & (uint64_t)(p->ghcap - 1)] - 1;
+		if (g < 0)
+			break;
+		if (p->grp[g].cls == cls && p->grp[g].shape == shape)
+			return g;
+	}
+	size_t K = (size_t)(p->K ? p->K : 1);
+	if (p->G == p->capg) {
+		p->capg = p->capg ? 2 * p->capg : 16;
+		p->grp = xrealloc(p->grp, (size_t)p->capg * sizeof *p->grp);
+		p->gnr = xrealloc(p->gnr, (size_t)p->capg * K * sizeof *p->gnr);
+		p->glive = xrealloc(p->glive, (size_t)p->capg * sizeof *p->glive);
+	}
+	int g = p->G++;
+	p->grp[g] = (struct ggrp){.cls = cls, .shape = shape, .all = -1, .at = -1};
+	for (size_t k = 0; k < K; k++)
+		p->gnr[(size_t)g * K + k] = -1;
+	p->gh[i & (uint64_t)(p->ghcap - 1)] = g + 1;
+	return g;
+}
+
+static void set_bit(struct pol_bits *b, int *n, int i, bool on)
+{
+	if (pol_bits_has(b, i) != on)
+		pol_bits_put(b, i, on), *n += on ? 1 : -1;
+}
+
+/* Whether job j holds nothing and its shape has a nofit row (first_fit's
+ * `fresh`). */
+static bool holds_nothing(const struct gav *p, const struct sim_job *j)
+{
+	bool fresh = j->shape->id >= 0 && j->shape->id < p->nshapes;
+	for (int r = 0; r < j->shape->nroles; r++)
+		fresh &= j->live->granted[r] == 0;
+	return fresh;
+}
+
+/* Job `job`'s place in fill_fast's structures, from its state now:
+ * called whenever its state changes (arrival, launch, preemption, loss,
+ * end).  O(K log jobs). */
+static void regroup(struct gav *p, const struct sim *s, int job)
+{
+	if (!p->fast)
+		return;
+	struct gj *g = &p->j[job];
+	size_t K = (size_t)p->K;
+	int gi = p->jg[job];
+	if (gi >= 0) {
+		struct ggrp *q = &p->grp[gi];
+		pol_oset_remove(&p->pa, &q->all, job);
+		for (size_t k = 0; k < K; k++)
+			if (p->jnr[job] >> k & 1)
+				pol_oset_remove(&p->pn, &p->gnr[(size_t)gi * K + k],
+						(int)((size_t)job * K + k));
+		p->jnr[job] = 0;
+		p->jg[job] = -1;
+		p->nwait--;
+		if (--q->n == 0) { /* out of glive: the last takes its place */
+			int last = p->glive[--p->nlive];
+			p->glive[q->at] = last;
+			p->grp[last].at = q->at;
+			q->at = -1;
+		}
+	}
+	set_bit(&p->ranb, &p->nran, job, false);
+	set_bit(&p->misb, &p->nmis, job, false);
+	if (!g->active || g->going)
+		return;
+	const struct sim_job *j = sim_job(s, job);
+	if (g->running || !holds_nothing(p, j)) {
+		if (sim_execs_wanted(j) > 0)
+			set_bit(&p->misb, &p->nmis, job, true);
+		return;
+	}
+	gi = grp_of(p, g->gpus > 0 ? g->cls : -1, j->shape->id);
+	struct ggrp *q = &p->grp[gi];
+	p->jg[job] = gi;
+	pol_oset_insert(&p->pa, &q->all, job, (struct pol_okey){job, 0, 0});
+	bool ran = false;
+	for (size_t k = 0; g->gpus > 0 && k < K; k++) {
+		if (p->recv[(size_t)job * K + k] > 0) {
+			ran = true;
+			continue;
+		}
+		pol_oset_insert(&p->pn, &p->gnr[(size_t)gi * K + k], (int)((size_t)job * K + k),
+				(struct pol_okey){j->arrival_us, job, (int64_t)k});
+		p->jnr[job] |= UINT64_C(1) << k;
+	}
+	if (ran)
+		set_bit(&p->ranb, &p->nran, job, true);
+	p->nwait++;
+	if (q->n++ == 0) {
+		q->at = p->nlive;
+		p->glive[p->nlive++] = gi;
+	}
+}
+
 static void gav_arrived(void *st, struct sim *s, int job)
 {
 	struct gav *p = st;
@@ -390,6 +584,7 @@ static void gav_arrived(void *st, struct sim *s, int job)
 	p->nact++;
 	pol_bits_put(&p->actb, job, true);
 	pol_bits_put(&p->want, job, true);
+	regroup(p, s, job);
 	p->dirty = true;
 	if (!p->ticking) { /* rounds while jobs are active */
 		sim_policy_timer(s, (double)p->round_us, TAG_ROUND);
@@ -407,6 +602,7 @@ static void gav_finished(void *st, struct sim *s, int job)
 	p->dirty = true;
 	if (!was)
 		return;
+	regroup(p, s, job);
 	if (g->cls >= 0) {
 		p->cn[g->cls]--;
 		p->lp_stale = true;
@@ -441,9 +637,20 @@ static void solve_lp(struct gav *p)
 	int live = 0;
 	for (int c = 0; c < p->C; c++)
 		live += p->cn[c] > 0;
+	p->lp_stale = false;
+	uint64_t h = (uint64_t)p->C;
+	for (int c = 0; c < p->C; c++)
+		h = (h ^ (uint64_t)p->cn[c]) * 1099511628211u;
+	for (int m = 0; !p->plain && m < 16; m++) {
+		struct gav_memo *e = &p->memo[m];
+		if (e->cn && e->h == h && e->C == p->C &&
+		    !memcmp(e->cn, p->cn, (size_t)p->C * sizeof *p->cn)) {
+			memcpy(p->cx, e->cx, (size_t)p->C * K * sizeof *p->cx);
+			return;
+		}
+	}
 	if (p->C) /* p->cx is NULL before the first class */
 		memset(p->cx, 0, (size_t)p->C * K * sizeof *p->cx);
-	p->lp_stale = false;
 	if (!live || !p->K)
 		return;
 	double *a = xmalloc((size_t)live * K * sizeof *a), *x = xmalloc((size_t)live * K * sizeof *x);
@@ -460,6 +667,12 @@ static void solve_lp(struct gav *p)
 			memcpy(&p->cx[(size_t)which[l] * K], &x[(size_t)l * K], K * sizeof *x);
 	p->lp_solves++;
 	free(a), free(x), free(sz), free(n), free(which);
+	struct gav_memo *e = &p->memo[p->memo_next++ % 16];
+	e->h = h, e->C = p->C;
+	e->cn = xrealloc(e->cn, (size_t)p->C * sizeof *e->cn);
+	e->cx = xrealloc(e->cx, (size_t)p->C * K * sizeof *e->cx);
+	memcpy(e->cn, p->cn, (size_t)p->C * sizeof *e->cn);
+	memcpy(e->cx, p->cx, (size_t)p->C * K * sizeof *e->cx);
 }
 
 /* A solve: the program over the active GPU jobs (by class), and every
@@ -633,6 +846,7 @@ static bool launch(struct gav *p, struct sim *s, int job, int k)
 		g->since_us = sim_now(s);
 	g->running = true;
 	g->type = k;
+	regroup(p, s, job);
 	return true;
 }
 
@@ -660,6 +874,7 @@ static void fill(struct gav *p, struct sim *s)
 			if (first_fit(p, s, sim_job(s, job), -1)) {
 				pol_tent_launch(&p->t, s, job);
 				g->running = true;
+				regroup(p, s, job);
 			}
 			continue;
 		}
@@ -670,6 +885,211 @@ static void fill(struct gav *p, struct sim *s)
 			if (p->tp[(size_t)job * (size_t)p->K + (size_t)k] > 0)
 				launch(p, s, job, k);
 	}
+}
+
+/* ---- fill_fast: fill's walk without visiting every waiting job ----- */
+
+/* The waiting jobs of one group that never ran on model k all have the
+ * priority 1e300 X[class][k] (got = 0) and the same x: their pairs come
+ * in (arrival, job) order, the order of their pn keys.  The others that
+ * may want executors (misb: running with an executor lost, or holding
+ * some; ranb: waiting, with time on some model) are few: their pairs are
+ * made and sorted as pairs() does.  fill's walk is then a merge of these
+ * streams by cmp_pair, a total order, so it visits the pairs in the same
+ * order.  A group's members hold nothing and share shape and model:
+ * once one failed, the next ones fail through first_fit's nofit until
+ * the cluster changes, so the stream is parked, and only a launch (a
+ * change) wakes it, past the pair launched (the members it skipped were
+ * no-ops in fill's walk). */
+static struct pair nr_pair(const struct gav *p, const struct gstream *t)
+{
+	const struct pol_okey *key = &p->pn.key[t->head];
+	double x = p->cx[(size_t)p->grp[t->g].cls * (size_t)p->K + (size_t)t->k];
+	return (struct pair){1e300 * x, x, key->a, (int)key->b, t->k};
+}
+
+static void stream_head(struct gav *p, struct gstream *t)
+{
+	t->head = t->k >= 0 ? pol_oset_ceil(&p->pn, p->gnr[(size_t)t->g * (size_t)p->K + (size_t)t->k],
+					    &t->cur)
+			    : pol_oset_ceil(&p->pa, p->grp[t->g].all, &t->cur);
+}
+
+static void stream_past(struct gstream *t, struct pol_okey after)
+{
+	t->cur = pol_okey_cmp(&after, &t->cur) > 0 ? after : t->cur;
+}
+
+/* Pairs of the jobs in ranb and misb, sorted, into p->pr. */
+static int misc_pairs(struct gav *p, struct sim *s)
+{
+	int64_t now = sim_now(s);
+	size_t K = (size_t)p->K;
+	int n = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		struct pol_bits *b = pass ? &p->misb : &p->ranb;
+		if (!(pass ? p->nmis : p->nran))
+			continue;
+		for (int job, pos = 0; (job = pol_bits_next(b, pos)) >= 0; pos = job + 1) {
+			const struct gj *g = &p->j[job];
+			const struct sim_job *j = sim_job(s, job);
+			if (pass && sim_execs_wanted(j) == 0) { /* back at exec_lost */
+				set_bit(&p->misb, &p->nmis, job, false);
+				continue;
+			}
+			if (!(g->gpus > 0) || g->going)
+				continue;
+			double life = (double)(now - j->arrival_us) / 1e6;
+			for (size_t k = 0; k < K; k++) {
+				double x = x_of(p, job, (int)k);
+				if (!(x > 0) || (!pass && p->jnr[job] >> k & 1))
+					continue; /* ranb: pairs with no time there are in pn */
+				int64_t r = recv_us(p, now, job, (int)k);
+				double got = life > 0 ? (double)r / 1e6 / life : 0;
+				xgrow(&p->pr, &p->cappr, n + 1, sizeof *p->pr);
+				p->pr[n++] = (struct pair){got > 0 ? x / got : 1e300 * x, x,
+							   j->arrival_us, job, (int)k};
+			}
+		}
+	}
+	if (n > 1)
+		qsort(p->pr, (size_t)n, sizeof *p->pr, cmp_pair);
+	return n;
+}
+
+static void fill_fast(struct gav *p, struct sim *s)
+{
+	const struct clu *c = sim_cluster(s);
+	size_t K = (size_t)p->K;
+	const struct pol_okey lo = {INT64_MIN, INT64_MIN, INT64_MIN};
+	int n = misc_pairs(p, s), mi = 0, ns = 0, launches = 0;
+	gav_count.fills++;
+	gav_count.waiting += p->nwait;
+	gav_count.bound += n;
+	xgrow(&p->st, &p->capst, p->nlive * (p->K + 1) + 1, sizeof *p->st);
+	for (int i = 0; i < p->nlive; i++) {
+		int g = p->glive[i], cls = p->grp[g].cls;
+		for (size_t k = 0; cls >= 0 && k < K; k++)
+			if (p->cx[(size_t)cls * K + k] > 0 && p->gnr[(size_t)g * K + k] >= 0) {
+				p->st[ns] = (struct gstream){g, (int)k, -1, false, lo};
+				stream_head(p, &p->st[ns++]);
+			}
+	}
+	for (;;) { /* GPU jobs in falling priority */
+		int best = -1;
+		struct pair bp = {0};
+		for (int t = 0; t < ns; t++) {
+			if (p->st[t].head < 0 || p->st[t].parked)
+				continue;
+			struct pair q = nr_pair(p, &p->st[t]);
+			if (best < 0 || cmp_pair(&q, &bp) < 0)
+				best = t, bp = q;
+		}
+		bool misc = mi < n && (best < 0 || cmp_pair(&p->pr[mi], &bp) < 0);
+		if (!misc && best < 0)
+			break;
+		struct pair P = misc ? p->pr[mi++] : bp;
+		struct gj *g = &p->j[P.job];
+		uint64_t ch = c->changes;
+		bool tried = false;
+		gav_count.visits++;
+		if (!(g->going || (g->running && g->type != P.type) ||
+		      sim_execs_wanted(sim_job(s, P.job)) == 0)) {
+			tried = true;
+			launch(p, s, P.job, P.type);
+		}
+		if (!misc) {
+			p->st[best].cur = (struct pol_okey){P.arrival, P.job, P.type + 1};
+			p->st[best].parked = tried && c->changes == ch;
+			stream_head(p, &p->st[best]);
+		}
+		if (c->changes == ch)
+			continue;
+		launches++;
+		for (int t = 0; t < ns; t++) { /* a change: the parked wake past P */
+			struct gstream *u = &p->st[t];
+			if (u->parked) {
+				double x = p->cx[(size_t)p->grp[u->g].cls * K + (size_t)u->k];
+				struct pair h = {1e300 * x, x, INT64_MAX, INT_MAX, INT_MAX};
+				if (h.prio != P.prio || h.x != P.x) {
+					if (cmp_pair(&h, &P) < 0) /* all of it before P */
+						u->cur = (struct pol_okey){INT64_MAX, INT64_MAX, INT64_MAX};
+				} else {
+					stream_past(u, (struct pol_okey){P.arrival, P.job, P.type + 1});
+				}
+				u->parked = false;
+			}
+			stream_head(p, u); /* P's job left its groups */
+		}
+	}
+	gav_count.bound += (int64_t)ns * (launches + 1) + launches;
+	/* jobs the last solve gave no share, and CPU jobs, by id */
+	ns = 0, launches = 0;
+	int64_t nmis = p->nmis;
+	for (int i = 0; i < p->nlive; i++) {
+		int g = p->glive[i], cls = p->grp[g].cls;
+		bool seen = false;
+		for (size_t k = 0; cls >= 0 && k < K; k++)
+			seen |= p->cx[(size_t)cls * K + k] > 0;
+		if (!seen) {
+			p->st[ns] = (struct gstream){g, -1, -1, false, lo};
+			stream_head(p, &p->st[ns++]);
+		}
+	}
+	for (int mpos = 0;;) {
+		int best = -1, bj = INT_MAX;
+		for (int t = 0; t < ns; t++)
+			if (p->st[t].head >= 0 && !p->st[t].parked && p->st[t].head < bj)
+				best = t, bj = p->st[t].head;
+		int mj = p->nmis ? pol_bits_next(&p->misb, mpos) : -1;
+		bool misc = mj >= 0 && mj < bj;
+		if (!misc && best < 0)
+			break;
+		int job = misc ? mj : bj;
+		struct gj *g = &p->j[job];
+		const struct sim_job *j = sim_job(s, job);
+		uint64_t ch = c->changes;
+		bool tried = false;
+		gav_count.visits++;
+		if (misc)
+			mpos = job + 1;
+		if (!g->going && sim_execs_wanted(j) == 0) {
+			if (misc) /* back at exec_lost */
+				set_bit(&p->misb, &p->nmis, job, false);
+		} else if (!g->going && !(g->gpus > 0)) {
+			tried = true;
+			if (first_fit(p, s, j, -1)) {
+				pol_tent_launch(&p->t, s, job);
+				g->running = true;
+				regroup(p, s, job);
+			}
+		} else if (!g->going) {
+			bool seen = false;
+			for (int k = 0; k < p->K; k++)
+				seen |= x_of(p, job, k) > 0;
+			tried = !seen && !g->running;
+			for (int k = 0; !seen && !g->running && k < p->K; k++)
+				if (p->tp[(size_t)job * K + (size_t)k] > 0)
+					launch(p, s, job, k);
+		}
+		if (!misc) {
+			struct gstream *t = &p->st[best];
+			t->cur = (struct pol_okey){job, 0, 1};
+			t->parked = tried && c->changes == ch;
+			stream_head(p, t);
+		}
+		if (c->changes == ch)
+			continue;
+		launches++;
+		for (int t = 0; t < ns; t++) {
+			struct gstream *u = &p->st[t];
+			if (u->parked)
+				stream_past(u, (struct pol_okey){job, 0, 1});
+			u->parked = false;
+			stream_head(p, u);
+		}
+	}
+	gav_count.bound += (int64_t)ns * (launches + 1) + launches + nmis;
 }
 
 /* A round: the allocation's pairs given out on the projection, the
@@ -715,7 +1135,18 @@ static void round_assign(struct gav *p, struct sim *s)
 			continue;
 		g->going = true;
 		pol_preempt_job(s, job);
+		regroup(p, s, job);
 	}
+}
+
+/* fill_fast where it applies (resolve = 0, not plain, every active job
+ * seen by the last solve), else fill. */
+static void fill_any(struct gav *p, struct sim *s)
+{
+	if (p->fast && p->seen_below == p->next_job)
+		fill_fast(p, s);
+	else
+		fill(p, s);
 }
 
 static void gav_schedule(void *st, struct sim *s)
@@ -723,7 +1154,7 @@ static void gav_schedule(void *st, struct sim *s)
 	struct gav *p = st;
 	if (p->dirty && (p->solved_us < 0 || sim_now(s) - p->solved_us >= p->resolve_us))
 		solve(p, s);
-	fill(p, s);
+	fill_any(p, s);
 }
 
 static void gav_timer(void *st, struct sim *s, uint32_t tag)
@@ -733,7 +1164,7 @@ static void gav_timer(void *st, struct sim *s, uint32_t tag)
 		return;
 	solve(p, s);
 	round_assign(p, s);
-	fill(p, s);
+	fill_any(p, s);
 	p->ticking = p->nact > 0;
 	if (p->ticking)
 		sim_policy_timer(s, (double)p->round_us, TAG_ROUND);
@@ -752,6 +1183,7 @@ static void gav_exec_lost(void *st, struct sim *s, int job, const struct sim_exe
 		stop_running(p, sim_now(s), job);
 		p->j[job].going = false;
 	}
+	regroup(p, s, job);
 }
 
 static void gav_fini(void *st)
@@ -769,6 +1201,16 @@ static void gav_fini(void *st)
 		pol_ix_free(&p->ix[k].ix);
 	free(p->ix);
 	free(p->nofit);
+	if (p->fast) {
+		pol_oset_free(&p->pa);
+		pol_oset_free(&p->pn);
+		pol_bits_free(&p->ranb);
+		pol_bits_free(&p->misb);
+	}
+	free(p->grp), free(p->gh), free(p->glive), free(p->gnr), free(p->jg), free(p->jnr);
+	free(p->st);
+	for (int m = 0; m < 16; m++)
+		free(p->memo[m].cn), free(p->memo[m].cx);
 	free(p);
 	glp_free_env();
 }

@@ -4,13 +4,16 @@
  * solve skipped while no class count changed, the jobs that want
  * executors visited, first fits through its indexes) decide as its
  * reference does is index_same_as_scan's, in tests/test_policies.c, on
- * tests/scenarios/hand/index-gavel.yaml. */
+ * tests/scenarios/hand/index-gavel.yaml and index-gavel-queue.yaml;
+ * here, the work fill_fast does on the long queue of the latter. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "gavel.h"
 #include "gavel_lp.h"
+#include "harness.h"
 #include "test.h"
 
 /* A small deterministic generator (xorshift64*), so that the instances
@@ -111,11 +114,36 @@ static void gavel_lp_classes_optimal(void)
 	}
 }
 
+/* On a queue of ~100 GPU jobs and more CPU jobs, fill_fast's walk
+ * visits each stream once per launch, plus a pair per launch and each
+ * pair of a job that ran (gav_count.bound), not every waiting job at
+ * every decision as fill (the reference) does: under a quarter of them
+ * (measured: 6 118 visits against 96 887 waiting, 15 460 against 96 660
+ * with 20 s rounds). */
+static void gavel_fill_visits(void)
+{
+	static const char *const pol[] = {"gavel", "gavel-round"};
+	for (int i = 0; i < 2; i++) {
+		struct scn *c;
+		gav_count = (struct gav_count){0};
+		struct sim *s = h_run("tests/scenarios/hand/index-gavel-queue.yaml", pol[i], 0, &c);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+		CU_ASSERT(gav_count.fills > 500);
+		CU_ASSERT(gav_count.waiting > 20 * gav_count.fills); /* a long queue */
+		CU_ASSERT(gav_count.visits <= gav_count.bound);
+		CU_ASSERT(4 * gav_count.visits < gav_count.waiting); /* 15x, 6x measured */
+		h_done(s, c);
+	}
+}
+
 int test_suite_gavel_speed(void)
 {
 	TEST_SUITE("gavel_speed",
 		   {"gavel's class program by hand: equal shares within a class", gavel_lp_hand},
 		   {"gavel's class program: the job program's optima, feasible for every job",
-		    gavel_lp_classes_optimal});
+		    gavel_lp_classes_optimal},
+		   {"gavel's fast fill: visits per walk bounded by streams and launches, "
+		    "not the queue",
+		    gavel_fill_visits});
 	return 0;
 }
