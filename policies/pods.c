@@ -10,8 +10,9 @@
  * O(log nodes + d) under uniform ties and random, d the draws the scan's
  * reservoir would have made that decide the pick: from the last top node
  * back, half the top nodes on average (random's top is every feasible
- * node, so random is O(feasible nodes) a pod by design: measured, one
- * pol_top_nth and a hash a node).  A pass over the queue visits only the
+ * node, so random is O(feasible nodes) a pod by design: one hash, a
+ * multiplication and a rotation a node, the hashes made 32 at a time by
+ * rng_u64_run so they overlap, then one pol_top_nth).  A pass over the queue visits only the
  * jobs that may fit (the seqs, below), merging the seqs holding jobs by
  * a heap: O(log seqs) a seq taken from it (once per job tried, once per
  * seq ruled out, once per launch after a failure); shapes and seqs
@@ -41,6 +42,9 @@
  * in one seq tried as the scan does. */
 #define POD_MAX_SEQS 256
 #define POD_SEQ_BUCKETS 512
+/* Draws made at once by ix_choose's walk back (rng_u64_run): past the
+ * pick at most this many less one are made and not used. */
+#define POD_DRAW_RUN 32
 /* Seqs holding jobs past which seq_may_fit consults the caps first. */
 #define POD_CAPS_SEQS 16
 
@@ -79,7 +83,8 @@ struct pods {
 	int *rank;            /* by node: its place in the seed's node order
 				 (ties node-order), NULL: ties uniform */
 	int *order;           /* by place: the node (with rank) */
-	uint64_t *inv;        /* by t = 1 .. nodes: pods_odd_inverse(t) (ties
+	uint64_t *inv, *lim;  /* by t = 1 .. nodes: pods_odd_inverse(t),
+				 UINT64_MAX / t (pods_divides; ties
 				 uniform, with the index) */
 	/* the index (below); ix false with clu_plain_scan */
 	bool ix;
@@ -549,9 +554,17 @@ static bool ix_choose(struct pods *p, struct cls *c, const struct pod_req *r, in
 		p->draws += (uint64_t)ntop;
 	int pick = ntop - 1;
 	struct rng_key key = key_of(p);
-	while (pick > 0 && !pods_divides(rng_u64(key, p->draws + (uint64_t)pick),
-					 (uint64_t)pick + 1, p->inv[pick + 1]))
-		pick--;
+	uint64_t d[POD_DRAW_RUN];
+	while (pick > 0) { /* draws lo .. pick by a run, tested from pick down */
+		int lo = pick >= POD_DRAW_RUN ? pick - POD_DRAW_RUN + 1 : 1, i = pick - lo;
+		rng_u64_run(key, p->draws + (uint64_t)lo, d, i + 1);
+		while (i >= 0 && !pods_divides(d[i], (uint64_t)(lo + i) + 1, p->inv[lo + i + 1],
+					       p->lim[lo + i + 1]))
+			i--;
+		pick = i >= 0 ? lo + i : lo - 1;
+		if (i >= 0)
+			break;
+	}
 	p->draws += (uint64_t)ntop;
 	*node = pol_top_nth(&c->top, pick);
 	*gpu = c->gpu[*node];
@@ -955,8 +968,11 @@ void *pods_init(struct sim *s, const struct scn_policy *cfg, const struct pod_ru
 	p->max_cls = (1 << 21) / nn > 32 ? (1 << 21) / nn : 32;
 	if (!p->rank) {
 		p->inv = xmalloc((size_t)(nn + 1) * sizeof *p->inv);
-		for (int t = 1; t <= nn; t++)
+		p->lim = xmalloc((size_t)(nn + 1) * sizeof *p->lim);
+		for (int t = 1; t <= nn; t++) {
 			p->inv[t] = pods_odd_inverse((uint64_t)t);
+			p->lim[t] = UINT64_MAX / (uint64_t)t;
+		}
 	}
 	if (rules->frag) /* fgd.md: the original pod list's */
 		frag_of_scenario(sim_scenario(s), &p->tw);
@@ -1038,7 +1054,7 @@ void pods_fini(void *st)
 	free(p->pl_head), free(p->pl);
 	free(p->t);
 	free(p->score), free(p->cand_gpu), free(p->cand);
-	free(p->rank), free(p->order), free(p->inv);
+	free(p->rank), free(p->order), free(p->inv), free(p->lim);
 	for (int i = 0; i < p->ncls; i++) {
 		if (p->cls[i]->gpu)
 			pol_top_free(&p->cls[i]->top);

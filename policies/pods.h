@@ -119,20 +119,21 @@ int64_t pods_max_cpu(const struct pods *p);
 int64_t pods_max_gpu(const struct pods *p);
 /* A uniform draw in [0, n) from the keyed RNG of the decision. */
 uint64_t pods_draw(struct pods *p, uint64_t n);
-/* Whether t (> 0) divides x, given inv = pods_odd_inverse(t): x % t ==
- * 0 by a multiplication, where a division costs ten times as much (the
- * uniform ties test one draw per top node, pods.c).  With t = 2^s o, o
- * odd: 2^s divides x, and q = (x >> s) inv mod 2^64 is (x >> s) / o when
- * o divides it, so q o does not overflow; otherwise q o = x >> s mod 2^64
- * and q o >= 2^64. */
+/* Whether t (> 0) divides x, given inv = pods_odd_inverse(t) and lim =
+ * UINT64_MAX / t: x % t == 0 by a multiplication and a rotation, where
+ * a division costs ten times as much (the uniform ties test one draw per
+ * top node, pods.c).  The test compilers make for x % t == 0 with t =
+ * 2^s o, o odd: q = x inv mod 2^64; if x = t y then q = 2^s y with y <=
+ * lim, and q rotated right by s is y; otherwise either q has one of its
+ * low s bits set, which the rotation puts at 2^(64-s) or above, past lim
+ * (<= UINT64_MAX / 2^s), or q = 2^s y' with y' <= lim, and then x = q o
+ * mod 2^64 = t y' <= t lim < 2^64, so t divides x. */
 uint64_t pods_odd_inverse(uint64_t t);
-static inline bool pods_divides(uint64_t x, uint64_t t, uint64_t inv)
+static inline bool pods_divides(uint64_t x, uint64_t t, uint64_t inv, uint64_t lim)
 {
-	int s = __builtin_ctzll(t);
-	uint64_t hi;
-	if (s && x << (64 - s))
-		return false;
-	return !__builtin_mul_overflow((x >> s) * inv, t >> s, &hi);
+	unsigned s = (unsigned)__builtin_ctzll(t);
+	uint64_t q = x * inv;
+	return (q >> s | q << (-s & 63)) <= lim;
 }
 /* FGD's fragmentation of node v against the target workload (fgd.md §2),
  * milli-GPUs. */

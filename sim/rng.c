@@ -109,6 +109,13 @@ uint64_t rng_u64(struct rng_key k, uint64_t draw)
 	return fmix64(split13(k.a + draw * GOLDEN) ^ k.b);
 }
 
+void rng_u64_run(struct rng_key k, uint64_t first, uint64_t *out, int n)
+{
+	uint64_t w = k.a + first * GOLDEN; /* the Weyl sequence, by additions */
+	for (int i = 0; i < n; i++, w += GOLDEN)
+		out[i] = fmix64(split13(w) ^ k.b);
+}
+
 double rng_u01(struct rng_key k, uint64_t draw)
 {
 	/* 52 bits so that j + 0.5 is exact and the largest value,

@@ -1,7 +1,8 @@
 /* test_fgd_speed.c - the pieces behind the FGD study's node index
- * (policies/pods.c): pol_top against a scan, and pods_divides against
- * the % operator.  The index as a whole is compared with the plain scan
- * by tests/scenarios/hand/index-fgd.yaml (test_policies.c,
+ * (policies/pods.c): pol_top against a scan, pods_divides against the %
+ * operator, and rng_u64_run (random's reservoir walk) against rng_u64.
+ * The index as a whole is compared with the plain scan by
+ * tests/scenarios/hand/index-fgd.yaml (test_policies.c,
  * index_same_as_scan). */
 #include "test.h"
 
@@ -56,13 +57,13 @@ static void divides_same_as_mod(void)
 	static const uint64_t xs[] = {0, 1, 2, 3, 6, 12, 1000, 4096, 999999, UINT64_MAX,
 				      UINT64_MAX - 1, UINT64_C(1) << 63, 3 * (UINT64_C(1) << 62)};
 	for (uint64_t t = 1; t <= 5000; t++) {
-		uint64_t inv = pods_odd_inverse(t);
+		uint64_t inv = pods_odd_inverse(t), lim = UINT64_MAX / t;
 		for (size_t i = 0; i < sizeof xs / sizeof *xs; i++)
-			CU_ASSERT_EQUAL_FATAL(pods_divides(xs[i], t, inv), xs[i] % t == 0);
+			CU_ASSERT_EQUAL_FATAL(pods_divides(xs[i], t, inv, lim), xs[i] % t == 0);
 		for (uint64_t m = 0; m < 50; m++) { /* multiples, and one off */
 			uint64_t x = m * t * 977;
-			CU_ASSERT_FATAL(pods_divides(x, t, inv));
-			CU_ASSERT_EQUAL_FATAL(pods_divides(x + 1, t, inv), (x + 1) % t == 0);
+			CU_ASSERT_FATAL(pods_divides(x, t, inv, lim));
+			CU_ASSERT_EQUAL_FATAL(pods_divides(x + 1, t, inv, lim), (x + 1) % t == 0);
 		}
 	}
 	struct rng_key k = rng_key(9, 0, RNG_USER, 0x646976, 0, 0);
@@ -71,9 +72,27 @@ static void divides_same_as_mod(void)
 		uint64_t x = rng_u64(k, 2 * d), t = 1 + rng_u64(k, 2 * d + 1) % 100000;
 		bool want = x % t == 0;
 		yes += want;
-		CU_ASSERT_EQUAL_FATAL(pods_divides(x, t, pods_odd_inverse(t)), want);
+		CU_ASSERT_EQUAL_FATAL(pods_divides(x, t, pods_odd_inverse(t), UINT64_MAX / t), want);
 	}
 	CU_ASSERT(yes > 0); /* the random half met divisible cases too */
+}
+
+/* rng_u64_run gives rng_u64's numbers, for runs of every length up to
+ * pods.c's and from first draws near 0 and near 2^64 (the Weyl sum
+ * wraps), and writes nothing past n. */
+static void run_same_as_u64(void)
+{
+	struct rng_key k = rng_key(11, 0, RNG_USER, 0x72756e, 0, 0);
+	static const uint64_t firsts[] = {0, 1, 3500, UINT64_MAX - 40, UINT64_C(1) << 63};
+	uint64_t out[66];
+	for (size_t f = 0; f < sizeof firsts / sizeof *firsts; f++)
+		for (int n = 0; n <= 64; n++) {
+			out[n] = 0x5a5a;
+			rng_u64_run(k, firsts[f], out, n);
+			for (int i = 0; i < n; i++)
+				CU_ASSERT_EQUAL_FATAL(out[i], rng_u64(k, firsts[f] + (uint64_t)i));
+			CU_ASSERT_EQUAL_FATAL(out[n], 0x5a5a);
+		}
 }
 
 /* 400 pods each of its own shape (index-distinct.yaml) under fgd: a
@@ -106,6 +125,7 @@ int test_suite_fgd_speed(void)
 	TEST_SUITE("fgd_speed",
 		   {"pol_top: top key, count and n-th equal a scan's", top_same_as_scan},
 		   {"pods_divides equals x % t == 0", divides_same_as_mod},
+		   {"rng_u64_run equals rng_u64 draw by draw", run_same_as_u64},
 		   {"distinct shapes: lookups, pops, tries bounded", distinct_work});
 	return 0;
 }
