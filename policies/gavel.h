@@ -1,6 +1,7 @@
-/* gavel.h - what tests read of gavel.c's fill (gav_ prefix): counters of
- * its fast walk (fill_fast), over the process, so that a test can
- * assert the work it does per decision, not a time. */
+/* gavel.h - what tests read of gavel's fill (gav_ prefix): counters of
+ * its fast walk (gav_fill_fast, policies/gavel_fill.c), over the
+ * process, so that a test can assert the work it does per decision, not
+ * a time.  The policy's own records: gavel_int.h. */
 #ifndef HETSIM_GAVEL_H
 #define HETSIM_GAVEL_H
 
