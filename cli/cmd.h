@@ -130,9 +130,12 @@ struct cmd_run_opts {
 	bool rows_inline;         /* format the rows on the simulating thread
 				   * rather than a second one (bgq.h): the same
 				   * bytes, slower; tests compare the two */
+	bool no_rows;             /* --no-rows: write neither jobs.csv nor
+				   * executors.csv; the other files the same */
 };
 
-/* Run a scenario and write runs.csv, jobs.csv and executors.csv into
+/* Run a scenario and write runs.csv, types.csv, jobs.csv, executors.csv
+ * (neither of these two under o->no_rows), timing.csv and table.md into
  * `dir` (created if missing), each through a temporary file renamed at
  * the end, so a failed run leaves no partial file.  Prints the table on
  * stdout unless quiet.  Returns 0, 1 on bad input (message printed), 2

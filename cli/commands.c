@@ -44,6 +44,9 @@ static const struct cmd_opt run_opts[] = {
 	PLUGIN_OPT,
 	CMD_MAXMEM_OPT,
 	CMD_MAXSTALL_OPT,
+	{"no-rows", 0, NULL, "write neither jobs.csv nor executors.csv (a row per job, per "
+			     "executor): runs.csv, types.csv, timing.csv and table.md only, the "
+			     "same bytes (for benchmarks and sweeps of one's own)"},
 	{"quiet", 'q', NULL, "print no table"},
 	{"help", 'h', NULL, "show this help"},
 	{NULL, 0, NULL, NULL},
@@ -100,6 +103,7 @@ static int cmd_run(int argc, char **argv)
 		o.only_replication = (int)x;
 	}
 	o.quiet = cmd_get(run_opts, &a, "quiet") != NULL;
+	o.no_rows = cmd_get(run_opts, &a, "no-rows") != NULL;
 	o.baseline = cmd_get(run_opts, &a, "baseline");
 	if ((o.trace_json = cmd_get(run_opts, &a, "trace-json")) && !*o.trace_json) {
 		fprintf(stderr, "hetsim run: option '--trace-json': empty\n");

@@ -138,7 +138,8 @@ static void rb_prefix(struct rowbuf *rb, const char *pol, int rep)
 
 static void rb_flush(struct rowbuf *rb)
 {
-	fwrite(rb->b, 1, rb->len, rb->f); /* errors: ferror, at rows_files_close */
+	if (rb->f && rb->len) /* f NULL: rows left out (--no-rows), none made */
+		fwrite(rb->b, 1, rb->len, rb->f); /* errors: ferror, at rows_files_close */
 	rb->len = 0;
 }
 
@@ -282,6 +283,7 @@ struct out_ctx {
 	int jobs_over;         /* the engine's thread: jobs below this have ended */
 	int jobs_handed;       /* the engine's thread: rows below this are handed over */
 	struct tl *tl;         /* the engine's thread: the timeline it records, or NULL */
+	bool rows;             /* jobs.csv and executors.csv are written (not --no-rows) */
 };
 
 #define JOB_BATCH 4096 /* jobs.csv rows handed over at once */
@@ -368,7 +370,8 @@ static void out_rec_do(void *ctx, const void *rec)
 	struct out_ctx *o = ctx;
 	const struct out_rec *r = rec;
 	if (r->kind == REC_JOBS) {
-		job_rows(&o->jrb, o->s, r->id, r->job);
+		if (o->rows)
+			job_rows(&o->jrb, o->s, r->id, r->job);
 		met_acc_jobs(&o->acc, o->s, r->job);
 	} else {
 		exec_row(o, r);
@@ -395,16 +398,18 @@ static void exec_put(void *ctx, const struct sim *s, const struct sim_exec *x)
 	struct out_ctx *o = ctx;
 	if (o->tl)
 		tl_exec(o->tl, x);
-	const struct sim_job *j = sim_job(s, x->job);
-	struct out_rec *r = bgq_put(o->q);
-	*r = (struct out_rec){.launch_us = x->launch_us, .ready_us = x->ready_us,
-			      .end_us = x->end_us, .gpu_from_us = x->gpu_from_us,
-			      .gpu_to_us = x->gpu_to_us, .mem_mib = x->mem_mib,
-			      .id = x->id, .job = x->job, .group = j->group, .node = x->node,
-			      .cores = x->cores,
-			      .gpus = x->gpu_milli ? x->gpu_milli + x->gpus_took * CLU_GPU_MILLI
-						   : (x->gpus + x->gpus_took) * CLU_GPU_MILLI,
-			      .kind = REC_EXEC, .type = j->type, .role = (int8_t)x->played};
+	if (o->rows) {
+		const struct sim_job *j = sim_job(s, x->job);
+		struct out_rec *r = bgq_put(o->q);
+		*r = (struct out_rec){.launch_us = x->launch_us, .ready_us = x->ready_us,
+				      .end_us = x->end_us, .gpu_from_us = x->gpu_from_us,
+				      .gpu_to_us = x->gpu_to_us, .mem_mib = x->mem_mib,
+				      .id = x->id, .job = x->job, .group = j->group,
+				      .node = x->node, .cores = x->cores,
+				      .gpus = x->gpu_milli ? x->gpu_milli + x->gpus_took * CLU_GPU_MILLI
+							   : (x->gpus + x->gpus_took) * CLU_GPU_MILLI,
+				      .kind = REC_EXEC, .type = j->type, .role = (int8_t)x->played};
+	}
 	/* the statuses from JOB_DONE on are final (enum sim_job_status) */
 	int n = sim_njobs(s);
 	while (o->jobs_over < n && sim_job(s, o->jobs_over)->status >= JOB_DONE)
@@ -718,12 +723,22 @@ int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *di
 		fprintf(stderr, "note: %s has a sweep block of %d points; run takes point 0 "
 			"(hetsim sweep runs them all)\n", s->path, s->sweep_points);
 	bool labels = rows_scenario_has_labels(s);
-	struct rows_files out = {.cmd = "run", .dir = dir, .names = out_names, .n = NOUT};
+	/* the set: every file but, under --no-rows, jobs.csv and executors.csv
+	 * (a folder's earlier ones go with the set's commit: rows.h) */
+	const char *names[NOUT];
+	int at[NOUT], nnames = 0;
+	for (int i = 0; i < NOUT; i++) {
+		at[i] = o->no_rows && (i == OUT_JOBS || i == OUT_EXECUTORS) ? -1 : nnames;
+		if (at[i] >= 0)
+			names[nnames++] = out_names[i];
+	}
+	struct rows_files out = {.cmd = "run", .dir = dir, .names = names, .n = nnames};
 	if (rows_files_open(&out))
 		return 1;
-	FILE **f = out.f;
+	FILE *f[NOUT]; /* NULL: left out */
 	for (int i = 0; i < NOUT; i++)
-		fputs(out_headers[i], f[i]);
+		if ((f[i] = at[i] >= 0 ? out.f[at[i]] : NULL))
+			fputs(out_headers[i], f[i]);
 	struct agg *agg = xcalloc((size_t)npol, sizeof *agg);
 	for (int p = 0; p < npol; p++) {
 		agg[p].mk = xmalloc((size_t)(last - first) * sizeof *agg[p].mk);
@@ -762,7 +777,8 @@ int cmd_run_scenario(struct scn *s, const struct cmd_run_opts *o, const char *di
 				rc = 1;
 				break;
 			}
-			struct out_ctx oc = {.s = sim, .policy = pols[p].name, .rep = r};
+			struct out_ctx oc = {.s = sim, .policy = pols[p].name, .rep = r,
+					     .rows = !o->no_rows};
 			rb_init(&oc.xrb, f[OUT_EXECUTORS]);
 			rb_init(&oc.jrb, f[OUT_JOBS]);
 			rb_prefix(&oc.jrb, pols[p].name, r);

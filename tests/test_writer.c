@@ -163,6 +163,50 @@ static void thread_same_bytes(void)
 	}
 }
 
+/* Whether DIR/SUB/NAME exists. */
+static bool exists(const char *sub, const char *name)
+{
+	char p[192];
+	snprintf(p, sizeof p, "%s/%s/%s", tmpdir, sub, name);
+	return access(p, F_OK) == 0;
+}
+
+/* --no-rows: runs.csv, types.csv and table.md the bytes of a run with
+ * the rows; no jobs.csv, no executors.csv, not even those an earlier
+ * run left in the folder (the set's commit removes what the folder's
+ * last manifest listed and this set does not), and the manifest names
+ * neither. */
+static void no_rows_same_bytes(void)
+{
+	struct scn *s = h_load(SCENARIO);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	char dir[128];
+	struct cmd_run_opts o = {.only_replication = -1, .quiet = true};
+	snprintf(dir, sizeof dir, "%s/rows", tmpdir);
+	CU_ASSERT_EQUAL(cmd_run_scenario(s, &o, dir), 0);
+	snprintf(dir, sizeof dir, "%s/norows", tmpdir);
+	CU_ASSERT_EQUAL(cmd_run_scenario(s, &o, dir), 0);
+	CU_ASSERT_TRUE(exists("norows", "jobs.csv") && exists("norows", "executors.csv"));
+	o.no_rows = true;
+	CU_ASSERT_EQUAL(cmd_run_scenario(s, &o, dir), 0);
+	scn_free(s);
+	static const char *const same[] = {"runs.csv", "types.csv", "table.md"};
+	for (int i = 0; i < 3; i++) {
+		char *a = slurp("rows", same[i]), *b = slurp("norows", same[i]);
+		CU_ASSERT_STRING_EQUAL(a, b);
+		free(a);
+		free(b);
+	}
+	CU_ASSERT_FALSE(exists("norows", "jobs.csv"));
+	CU_ASSERT_FALSE(exists("norows", "executors.csv"));
+	CU_ASSERT_TRUE(exists("norows", "timing.csv"));
+	char *m = slurp("norows", "manifest.csv");
+	CU_ASSERT_PTR_NULL(strstr(m, "jobs.csv"));
+	CU_ASSERT_PTR_NULL(strstr(m, "executors.csv"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(m, "\nruns.csv,"));
+	free(m);
+}
+
 /* ---- metrics, job by job --------------------------------------------- */
 
 #define SAME(f) CU_ASSERT_EQUAL(a.f, b.f)
@@ -253,6 +297,8 @@ int test_suite_writer(void)
 	    !CU_add_test(s, "bgq: an empty queue stops", queue_empty) ||
 	    !CU_add_test(s, "run: the writer thread writes the bytes the engine's thread would",
 			 thread_same_bytes) ||
+	    !CU_add_test(s, "run --no-rows: the other files' bytes, no rows, old rows removed",
+			 no_rows_same_bytes) ||
 	    !CU_add_test(s, "metrics taken job by job, in batches, equal met_compute's",
 			 metrics_by_batches))
 		return -1;
