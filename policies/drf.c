@@ -13,7 +13,10 @@
  * (docs/policies/drf.md).
  *
  * Cost per decision: each executor placed first fit through a node
- * index (pol_firstfit.h), O(log64 nodes).  Every job its own entity (no
+ * index (pol_firstfit.h), O(log64 nodes); past its 32 shapes (a trace of
+ * pods each of its own demand) a scan, but a job that missed looks again
+ * only at the nodes changed since (O(changes since), never above the
+ * scan's O(nodes)).  Every job its own entity (no
  * users): a k-way merge of the classes of what waiting jobs want next
  * (pol_wclass.h, pol_wwalk_*; 6 in bench/gen-mix's mix), O((t + l +
  * p x l) log waiting) a decision, t the classes tried, l the launches,

@@ -39,7 +39,10 @@
  * O(executors x log64 nodes).  Else O(nodes + running x log running +
  * releases x executors x nodes) for the shadow time and the walk of the
  * queue, each job O(executors x log64 nodes) (early) or O(executors x
- * nodes) (on the extra resources), stopped once no core is free.  The
+ * nodes) (on the extra resources: only for a job whose first executor
+ * fits some node now, pol_ff_can_start, which past the index's shapes
+ * reads only the nodes changed since the job's last miss), stopped once
+ * no core is free.  The
  * call returns at once when the cluster and the queue's head are as at
  * the last call that decided nothing.  count: pool and passes: event,
  * and every variant under clu_plain_scan (the tests' reference): the
@@ -235,6 +238,7 @@ static bool place_now(struct easy *e, const struct sim *s, const struct sim_job 
 			for (int i = 0; i < c->n && node < 0; i++) {
 				int fc, fg;
 				int64_t fm;
+				pol_work.easy_extra_tests += extra;
 				pol_tent_free(&e->t, &c->nodes[i], &fc, &fm, &fg);
 				if (fc >= cores && fm >= ro->mem_mib && fg >= ro->gpus &&
 				    (!milli || pol_share_pick(&e->t, &c->nodes[i], milli) >= 0) &&
@@ -580,6 +584,13 @@ static void easy_schedule(void *st, struct sim *s)
 		 * only on the extra resources (taken from them) */
 		int64_t end = add_sat(now + e->startup_us, estimate(e, s, j));
 		bool early = when == NO_END || end <= when;
+		pol_work.easy_extra += !early;
+		/* fast, on the extra resources: a job whose first executor fits
+		 * no node now fails there at once, found without the scan */
+		if (!early && e->fast && !pol_ff_can_start(&e->fq.ff, s, j)) {
+			job = next;
+			continue;
+		}
 		if (place_now(e, s, j, !early)) {
 			launch(e, s, job, true);
 			any = true;

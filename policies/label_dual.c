@@ -31,6 +31,9 @@
  * the dominant leftover share (pol_index.h): O(node groups × log nodes)
  * per executor, plus O(shapes × log nodes) per node whose free or
  * tentative amounts changed; every waiting job is tried at each decision.
+ * Past the index's 32 shapes a scan, O(nodes), but a job whose first
+ * executor missed reads only the nodes changed since (best_fit_changed),
+ * O(changes since).
  * With clu_plain_scan, a scan of every node: O(nodes) per executor.
  */
 #include <math.h>
@@ -56,6 +59,12 @@ struct dual {
 	uint64_t *failed_in;  /* by job shape (sim_shape.id): the last pass in
 				 which one of its jobs failed its gang (indexed
 				 runs only) */
+	/* Indexed, past the index's shapes (a scan): by job, made on first
+	 * use, when its first executor (of role `role`, nothing tentative)
+	 * fitted no node of the pass over preferred nodes (at[1]) or the
+	 * others (at[0]): clu.changes + 1 then, 0 if not known to miss. */
+	struct dual_miss { uint64_t at[2]; int role; } *miss;
+	int njobs;
 };
 
 static double leftover(int64_t free, int64_t demand, int64_t cap)
@@ -131,6 +140,7 @@ static void *dual_init(struct sim *s, const struct scn_policy *cfg)
 		}
 		d->failed_in = xcalloc((size_t)sim_nshapes(s) + 1,
 				       sizeof *d->failed_in);
+		d->njobs = sim_njobs(s);
 	}
 	return d;
 }
@@ -188,6 +198,33 @@ static int best_fit_scan(const struct dual *d, const struct clu *c, const struct
 	return best;
 }
 
+/* best_fit_scan for a try that missed at cluster change `from` and
+ * whose nodes have changed fewer times since than there are nodes: a node
+ * unchanged since still fits nowhere, so the best is the best of the
+ * changed ones, in the same order (the least key, ties to the lower
+ * node).  O(changes since). */
+static int best_fit_changed(const struct dual *d, const struct clu *c, const struct sim_role *ro,
+			    const struct pol_shape *sh, bool preferred, uint64_t from)
+{
+	int best = -1;
+	double best_left = 0;
+	for (uint64_t q = from; q < c->changes; q++) {
+		int i = clu_log_node(c, q);
+		const struct clu_node *n = &c->nodes[i];
+		if (!eligible(d, n, ro, preferred))
+			continue;
+		int fc, fg;
+		int64_t fm;
+		pol_tent_free(&d->t, n, &fc, &fm, &fg);
+		double l = dual_key(d, n, fc, fm, fg, sh);
+		if (l < INFINITY && (best < 0 || l < best_left || (l == best_left && i < best))) {
+			best = i;
+			best_left = l;
+		}
+	}
+	return best;
+}
+
 /* The same from the index: the winner of each eligible node group's
  * range, the least of those (groups are in node order, so a strict < keeps
  * the lower node on ties).  O(node groups × log nodes). */
@@ -206,19 +243,44 @@ static int best_fit_indexed(struct dual *d, const struct clu *c, const struct si
 	return best;
 }
 
+/* Best fit; job, role: a job's first executor with nothing tentative
+ * (its misses remembered and read, on the scan), else job -1. */
 static int best_fit(struct dual *d, const struct clu *c, const struct sim_role *ro,
-		    const struct pol_shape *sh, bool preferred)
+		    const struct pol_shape *sh, bool preferred, int job, int role)
 {
 	const struct pol_tree *t = d->indexed ? pol_ix_tree(&d->ix, sh) : NULL;
-	return t ? best_fit_indexed(d, c, ro, t, preferred) : best_fit_scan(d, c, ro, sh, preferred);
+	if (t)
+		return best_fit_indexed(d, c, ro, t, preferred);
+	if (!d->indexed || job < 0)
+		return best_fit_scan(d, c, ro, sh, preferred);
+	if (!d->miss)
+		d->miss = xcalloc((size_t)(d->njobs ? d->njobs : 1), sizeof *d->miss);
+	struct dual_miss *m = &d->miss[job];
+	uint64_t *at = &m->at[preferred];
+	int node;
+	pol_work.dual_scans++;
+	if (*at && m->role == role && clu_log_holds(c, *at - 1) &&
+	    c->changes - (*at - 1) < (uint64_t)c->n) {
+		pol_work.dual_tests += c->changes - (*at - 1);
+		node = best_fit_changed(d, c, ro, sh, preferred, *at - 1);
+	} else {
+		pol_work.dual_tests += (uint64_t)c->n;
+		node = best_fit_scan(d, c, ro, sh, preferred);
+	}
+	if (node < 0 && m->role != role) { /* another role's misses are not its */
+		m->at[0] = m->at[1] = 0;
+		m->role = role;
+	}
+	*at = node < 0 ? c->changes + 1 : 0;
+	return node;
 }
 
 static int place_one(struct dual *d, const struct clu *c, const struct sim_role *ro,
-		     const struct pol_shape *sh)
+		     const struct pol_shape *sh, int job, int role)
 {
-	int node = best_fit(d, c, ro, sh, true);
+	int node = best_fit(d, c, ro, sh, true, job, role);
 	if (node < 0 && d->labels && ro->prefer)
-		node = best_fit(d, c, ro, sh, false);
+		node = best_fit(d, c, ro, sh, false, job, role);
 	return node;
 }
 
@@ -233,7 +295,7 @@ static bool place(struct dual *d, const struct sim *s, const struct sim_job *j)
 		struct pol_shape sh = {ro->cores ? ro->cores : CLU_MILLI, ro->mem_mib, ro->gpus,
 				       ro->gpus ? 0 : ro->gpu_milli};
 		for (int k = j->live->granted[r]; k < ro->count; k++) {
-			int node = place_one(d, c, ro, &sh);
+			int node = place_one(d, c, ro, &sh, d->t.n == 0 ? j->id : -1, r);
 			if (node < 0) {
 				all = false;
 				break;
@@ -308,6 +370,7 @@ static void dual_fini(void *st)
 		pol_ix_free(&d->ix);
 	free(d->group_first);
 	free(d->failed_in);
+	free(d->miss);
 	free(d);
 }
 

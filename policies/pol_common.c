@@ -248,6 +248,8 @@ const char *pol_gpu_model(const struct clu_node *n)
 	return n->gpu_model ? n->gpu_model : "gpu";
 }
 
+struct pol_work pol_work;
+
 bool pol_first_fit(struct pol_tent *t, const struct sim *s, const struct sim_job *j, int most)
 {
 	return pol_first_fit_on(t, s, j, most, NULL);

@@ -236,4 +236,19 @@ const char *pol_fmt_mib(int64_t mib, char *buf, size_t len);
 /* Milli-cores as cores, for messages: "3", "0.5", "1.25". */
 const char *pol_fmt_cores(int64_t milli, char *buf, size_t len);
 
+/* Work some policies count for the tests' bounds (issue 34), since the
+ * process began: tetris's best nodes of scanned groups (tetris.c,
+ * group_node: asked, nodes whose alignment it took), easy's tries on
+ * the extra resources (easy.c: tries, and the nodes they tested), and
+ * the scans of label-dual's best fit and spark-standalone's usable
+ * workers past their indexes' shapes (label_dual.c, best_fit;
+ * spark_standalone.c, schedule_app: looks, nodes read). */
+struct pol_work {
+	uint64_t tetris_best, tetris_evals;
+	uint64_t easy_extra, easy_extra_tests;
+	uint64_t dual_scans, dual_tests;
+	uint64_t sa_scans, sa_tests;
+};
+extern struct pol_work pol_work;
+
 #endif

@@ -18,7 +18,9 @@
  * tried, l the launches, p the classes of two roles that failed and
  * still hold a job (0 where every job is its own demand), O(log
  * waiting) once the cluster's free sums fit no class; each executor
- * placed through a node index (pol_firstfit.h), O(log64 nodes).  clu_plain_scan (the reference): a
+ * placed through a node index (pol_firstfit.h), O(log64 nodes); past
+ * its 32 shapes a scan, a job's next try after a miss only of the nodes
+ * changed since, O(changes since).  clu_plain_scan (the reference): a
  * sorted array, O(waiting) to queue, O(waiting x executors x nodes) a
  * decision (docs/policies/sjf.md).
  */

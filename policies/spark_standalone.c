@@ -42,8 +42,11 @@
  * executor shape found no usable worker earlier in the same pass is
  * passed over in O(1) (nothing frees up within a pass): O(waiting apps)
  * array reads per decision beside the apps served, k = the distinct
- * shapes asked.  With clu_plain_scan, a scan and a sort: O(nodes log
- * nodes) per app, every app.
+ * shapes asked.  Past the shapes the index keeps trees for, a scan and
+ * a sort, O(nodes log nodes), but an app that found no usable worker
+ * reads only the nodes changed since (usable_changed), O(changes
+ * since).  With clu_plain_scan, a scan and a sort: O(nodes log nodes)
+ * per app, every app.
  */
 #include <inttypes.h>
 #include <limits.h>
@@ -84,6 +87,11 @@ struct standalone {
 	int nshp;
 	int *sid;
 	unsigned pass;
+	/* indexed, an executor shape without a tree (a scan): by job, made on
+	   first use, clu.changes + 1 when its shape found no usable worker,
+	   0 if not known; and by node the last such look that met it */
+	uint64_t *miss_at, *met;
+	uint64_t looks;
 };
 
 /* Executor size and core limit of an app, as the Master sees them. */
@@ -333,6 +341,35 @@ static int usable_scan(struct standalone *p, const struct clu *c, const struct p
 	return nusable;
 }
 
+/* usable_scan for an app that found no usable worker at cluster change
+ * `from`, the nodes changed fewer times since than there are nodes: a
+ * worker unchanged since is still not usable, so the usable ones are the
+ * changed ones that are, in the same order (the ranks are distinct).
+ * O(changes since + usable log usable). */
+static int usable_changed(struct standalone *p, const struct clu *c, const struct pol_shape *sh,
+			  uint64_t from, int64_t *free_sum)
+{
+	int nusable = 0;
+	*free_sum = 0;
+	p->looks++;
+	for (uint64_t q = from; q < c->changes; q++) {
+		int i = clu_log_node(c, q);
+		const struct clu_node *n = &c->nodes[i];
+		if (p->met[i] == p->looks)
+			continue; /* changed more than once: looked at */
+		p->met[i] = p->looks;
+		if (n->mem_free >= sh->mem_mib && n->cores_free >= sh->cores &&
+		    n->gpus_free >= sh->gpus) {
+			p->ranks[nusable++] = (struct sa_rank){sa_rank(p, p->cap, i, n->cores_free), i};
+			*free_sum += n->cores_free;
+		}
+	}
+	qsort(p->ranks, (size_t)nusable, sizeof *p->ranks, by_rank);
+	for (int k = 0; k < nusable; k++)
+		p->usable[k] = p->ranks[k].node;
+	return nusable;
+}
+
 /* The same list cut where the assignment cannot reach: its first pass
  * gives one unit (>= sh->cores cores) to each worker in turn, so with
  * `left` cores to assign it never goes past worker left / sh->cores,
@@ -384,8 +421,27 @@ static void schedule_app(struct standalone *p, struct sim *s, int job)
 	struct pol_shape sh = unit_of(&a);
 	int64_t free_sum;
 	struct pol_tree *t = p->indexed ? pol_ix_tree(&p->ix, &sh) : NULL;
-	int nusable = t ? usable_indexed(p, c, t, &sh, left, &free_sum)
-			: usable_scan(p, c, &sh, &free_sum);
+	int nusable;
+	if (t) {
+		nusable = usable_indexed(p, c, t, &sh, left, &free_sum);
+	} else if (!p->indexed) {
+		nusable = usable_scan(p, c, &sh, &free_sum);
+	} else { /* past the trees: after a miss, only the nodes changed since */
+		if (!p->miss_at) {
+			p->miss_at = xcalloc((size_t)sim_njobs(s), sizeof *p->miss_at);
+			p->met = xcalloc((size_t)(c->n ? c->n : 1), sizeof *p->met);
+		}
+		uint64_t at = p->miss_at[job];
+		pol_work.sa_scans++;
+		if (at && clu_log_holds(c, at - 1) && c->changes - (at - 1) < (uint64_t)c->n) {
+			pol_work.sa_tests += c->changes - (at - 1);
+			nusable = usable_changed(p, c, &sh, at - 1, &free_sum);
+		} else {
+			pol_work.sa_tests += (uint64_t)c->n;
+			nusable = usable_scan(p, c, &sh, &free_sum);
+		}
+		p->miss_at[job] = nusable ? 0 : c->changes + 1;
+	}
 	if (!nusable) {
 		if (p->indexed && p->sid[job] >= 0)
 			p->fail_pass[p->sid[job]] = p->pass;
@@ -517,6 +573,8 @@ static void sa_fini(void *st)
 	free(p->acores);
 	free(p->aexecs);
 	free(p->sid);
+	free(p->miss_at);
+	free(p->met);
 	free(p);
 }
 

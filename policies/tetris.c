@@ -45,8 +45,11 @@
  * holding jobs (live); a group whose shape has no tree (past
  * POL_IX_MAX_SHAPES: a trace of a shape per job) is scanned unless it
  * asks for more than any node has free (caps_sync, O(nodes) once per
- * cluster change): on such a trace a step is O(waiting + groups that
- * may fit x nodes), never above the plain scan's O(waiting x nodes).
+ * cluster change), and keeps its best nodes (struct tbest: its top 8 and
+ * a bound on the rest, as of a cluster change): the next step reads only
+ * the nodes changed since, O(changes since x 8), a whole scan when its
+ * top is used up.  On such a trace a step is O(waiting + groups that may
+ * fit x changes since), never above the plain scan's O(waiting x nodes).
  * With clu_plain_scan (the reference the tests compare against), every
  * node for every waiting job: O(launches x waiting x nodes).
  */
@@ -90,6 +93,21 @@ struct tgroup {
 	int live_at;       /* its place in live, -1 while it has no job */
 	bool scan;         /* its first shape has no tree (past
 			      POL_IX_MAX_SHAPES: never will) */
+	struct tbest *best; /* scan: its best nodes, made on first use */
+};
+
+/* A scanned group's best nodes, nothing tentative, as of cluster change
+ * at - 1 (0: none known): up to TOP_K nodes where its first executor
+ * fits, by alignment (highest first, ties to the lower node), each
+ * before `bound` in that order; every other node, unless changed since,
+ * is at or after `bound` (bound.node -1: fits nowhere). */
+#define TOP_K 8
+struct tnode { double a; int node; };
+struct tbest {
+	uint64_t at;
+	int n;
+	struct tnode top[TOP_K];
+	struct tnode bound;
 };
 
 struct tetris {
@@ -610,6 +628,69 @@ static void caps_sync(struct tetris *t, const struct sim *s)
 	t->caps_ok = true;
 }
 
+/* Whether x comes before y: the higher alignment, ties to the lower node
+ * (the scan's order); a node -1 (nowhere) after every other. */
+static bool tn_before(struct tnode x, struct tnode y)
+{
+	if (y.node < 0)
+		return x.node >= 0;
+	return x.node >= 0 && (x.a > y.a || (x.a == y.a && x.node < y.node));
+}
+
+/* x (before the bound) into b's top, in order.  Where the top is full,
+ * x or the last, whichever comes later, stays out and is the bound
+ * (every node outside the top is at or after it). */
+static void top_insert(struct tbest *b, struct tnode x)
+{
+	int k = b->n;
+	if (k == TOP_K) {
+		if (!tn_before(x, b->top[TOP_K - 1])) {
+			b->bound = x;
+			return;
+		}
+		b->bound = b->top[TOP_K - 1];
+		k = TOP_K - 1;
+	}
+	while (k > 0 && tn_before(x, b->top[k - 1])) {
+		b->top[k] = b->top[k - 1];
+		k--;
+	}
+	b->top[k] = x;
+	if (b->n < TOP_K)
+		b->n++;
+}
+
+/* b from every node (nothing tentative): O(nodes x TOP_K). */
+static void top_scan(const struct tetris *t, const struct clu *c, const struct pol_shape *sh,
+		     struct tbest *b)
+{
+	b->n = 0;
+	b->bound = (struct tnode){0, -1};
+	pol_work.tetris_evals += (uint64_t)c->n;
+	for (int i = 0; i < c->n; i++) {
+		struct tnode x = {0, i};
+		if (fit_align(t, &c->nodes[i], sh, &x.a) && tn_before(x, b->bound))
+			top_insert(b, x);
+	}
+}
+
+/* Node i changed: out of b's top, and back in where it comes before the
+ * bound now. */
+static void top_update(const struct tetris *t, const struct clu *c, const struct pol_shape *sh,
+		       struct tbest *b, int i)
+{
+	for (int k = 0; k < b->n; k++)
+		if (b->top[k].node == i) {
+			memmove(&b->top[k], &b->top[k + 1], (size_t)(b->n - k - 1) * sizeof *b->top);
+			b->n--;
+			break;
+		}
+	struct tnode x = {0, i};
+	pol_work.tetris_evals++;
+	if (fit_align(t, &c->nodes[i], sh, &x.a) && tn_before(x, b->bound))
+		top_insert(b, x);
+}
+
 /* best_node for group g's first executor, nothing tentative.  A shape
  * without a tree is scanned, unless it asks for more cores, memory or
  * whole GPUs than any node has free: it fits nowhere (fit_align's first
@@ -630,7 +711,27 @@ static int group_node(struct tetris *t, const struct sim *s, struct tgroup *g, d
 	caps_sync(t, s);
 	if (sh->cores > t->cap_cores || sh->mem_mib > t->cap_mem || sh->gpus > t->cap_gpus)
 		return -1;
-	return scan_node(t, sim_cluster(s), sh, a);
+	const struct clu *c = sim_cluster(s);
+	if (!g->best)
+		g->best = xcalloc(1, sizeof *g->best);
+	struct tbest *b = g->best;
+	uint64_t from = b->at - 1;
+	pol_work.tetris_best++;
+	if (!b->at || !clu_log_holds(c, from) || c->changes - from >= (uint64_t)c->n) {
+		top_scan(t, c, sh, b);
+	} else {
+		/* a node unchanged since has the alignment it had: only the
+		 * changed ones move, in or out of the top */
+		for (uint64_t q = from; q < c->changes; q++)
+			top_update(t, c, sh, b, clu_log_node(c, q));
+		if (!b->n && b->bound.node >= 0)
+			top_scan(t, c, sh, b); /* the top used up: the rest unknown */
+	}
+	b->at = c->changes + 1;
+	if (!b->n)
+		return -1;
+	*a = b->top[0].a;
+	return b->top[0].node;
 }
 
 /* The best (group, job, node, alignment) over the groups' first jobs, -1
@@ -776,7 +877,7 @@ static void tetris_fini(void *st)
 	if (t->indexed)
 		pol_ix_free(&t->ix);
 	for (int g = 0; g < t->ngrp; g++)
-		free(t->grp[g].e);
+		free(t->grp[g].e), free(t->grp[g].best);
 	free(t->grp), free(t->gof), free(t->stamp);
 	free(t->ghead), free(t->live), free(t->thr_set);
 	free(t->held), free(t->tried), free(t->cand);

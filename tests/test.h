@@ -48,6 +48,7 @@ int test_suite_gang(void);
 int test_suite_layers(void);
 int test_suite_gavel_speed(void);
 int test_suite_wclass_speed(void);
+int test_suite_frag_speed(void);
 int test_suite_plugin(void);
 
 /* Add a suite with the given tests (NULL-terminated pairs). */

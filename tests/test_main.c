@@ -50,6 +50,7 @@ static const struct {
 	{"layers", test_suite_layers},
 	{"gavel_speed", test_suite_gavel_speed},
 	{"wclass_speed", test_suite_wclass_speed},
+	{"frag_speed", test_suite_frag_speed},
 	{"plugin", test_suite_plugin}, /* last: it unloads its plugins */
 };
 
