@@ -177,19 +177,27 @@ static bool eligible(const struct dual *d, const struct clu_node *n, const struc
 /* Best node for one executor of shape `sh` among the eligible nodes; -1
  * if none fits.  The reference: every node in order, the first with the
  * least key wins. */
+/* Node n's key for an executor of role ro, shape sh, in the pass over
+ * preferred nodes or the others: INFINITY where not eligible or it does
+ * not fit. */
+static double node_key(const struct dual *d, const struct clu_node *n, const struct sim_role *ro,
+		       const struct pol_shape *sh, bool preferred)
+{
+	if (!eligible(d, n, ro, preferred))
+		return INFINITY;
+	int fc, fg;
+	int64_t fm;
+	pol_tent_free(&d->t, n, &fc, &fm, &fg);
+	return dual_key(d, n, fc, fm, fg, sh);
+}
+
 static int best_fit_scan(const struct dual *d, const struct clu *c, const struct sim_role *ro,
 			 const struct pol_shape *sh, bool preferred)
 {
 	int best = -1;
 	double best_left = 0;
 	for (int i = 0; i < c->n; i++) {
-		const struct clu_node *n = &c->nodes[i];
-		if (!eligible(d, n, ro, preferred))
-			continue;
-		int fc, fg;
-		int64_t fm;
-		pol_tent_free(&d->t, n, &fc, &fm, &fg);
-		double l = dual_key(d, n, fc, fm, fg, sh);
+		double l = node_key(d, &c->nodes[i], ro, sh, preferred);
 		if (l < INFINITY && (best < 0 || l < best_left)) {
 			best = i;
 			best_left = l;
@@ -210,13 +218,7 @@ static int best_fit_changed(const struct dual *d, const struct clu *c, const str
 	double best_left = 0;
 	for (uint64_t q = from; q < c->changes; q++) {
 		int i = clu_log_node(c, q);
-		const struct clu_node *n = &c->nodes[i];
-		if (!eligible(d, n, ro, preferred))
-			continue;
-		int fc, fg;
-		int64_t fm;
-		pol_tent_free(&d->t, n, &fc, &fm, &fg);
-		double l = dual_key(d, n, fc, fm, fg, sh);
+		double l = node_key(d, &c->nodes[i], ro, sh, preferred);
 		if (l < INFINITY && (best < 0 || l < best_left || (l == best_left && i < best))) {
 			best = i;
 			best_left = l;

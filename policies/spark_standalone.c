@@ -322,23 +322,34 @@ static void launch_assigned(struct standalone *p, struct sim *s, int job, int nu
 
 /* The usable workers, in the Master's order: every node, then qsort.  Returns
  * how many; *free_sum receives their free cores. */
+/* Worker i into the ranks if usable for sh (its free cores summed). */
+static void rank_if_usable(struct standalone *p, const struct clu *c, int i,
+			   const struct pol_shape *sh, int *nusable, int64_t *free_sum)
+{
+	const struct clu_node *n = &c->nodes[i];
+	if (n->mem_free >= sh->mem_mib && n->cores_free >= sh->cores && n->gpus_free >= sh->gpus) {
+		p->ranks[(*nusable)++] = (struct sa_rank){sa_rank(p, p->cap, i, n->cores_free), i};
+		*free_sum += n->cores_free;
+	}
+}
+
+/* The ranked workers, in the Master's order, into usable. */
+static int rank_sort(struct standalone *p, int nusable)
+{
+	qsort(p->ranks, (size_t)nusable, sizeof *p->ranks, by_rank);
+	for (int k = 0; k < nusable; k++)
+		p->usable[k] = p->ranks[k].node;
+	return nusable;
+}
+
 static int usable_scan(struct standalone *p, const struct clu *c, const struct pol_shape *sh,
 		       int64_t *free_sum)
 {
 	int nusable = 0;
 	*free_sum = 0;
-	for (int i = 0; i < c->n; i++) {
-		const struct clu_node *n = &c->nodes[i];
-		if (n->mem_free >= sh->mem_mib && n->cores_free >= sh->cores &&
-		    n->gpus_free >= sh->gpus) {
-			p->ranks[nusable++] = (struct sa_rank){sa_rank(p, p->cap, i, n->cores_free), i};
-			*free_sum += n->cores_free;
-		}
-	}
-	qsort(p->ranks, (size_t)nusable, sizeof *p->ranks, by_rank);
-	for (int k = 0; k < nusable; k++)
-		p->usable[k] = p->ranks[k].node;
-	return nusable;
+	for (int i = 0; i < c->n; i++)
+		rank_if_usable(p, c, i, sh, &nusable, free_sum);
+	return rank_sort(p, nusable);
 }
 
 /* usable_scan for an app that found no usable worker at cluster change
@@ -354,20 +365,12 @@ static int usable_changed(struct standalone *p, const struct clu *c, const struc
 	p->looks++;
 	for (uint64_t q = from; q < c->changes; q++) {
 		int i = clu_log_node(c, q);
-		const struct clu_node *n = &c->nodes[i];
 		if (p->met[i] == p->looks)
 			continue; /* changed more than once: looked at */
 		p->met[i] = p->looks;
-		if (n->mem_free >= sh->mem_mib && n->cores_free >= sh->cores &&
-		    n->gpus_free >= sh->gpus) {
-			p->ranks[nusable++] = (struct sa_rank){sa_rank(p, p->cap, i, n->cores_free), i};
-			*free_sum += n->cores_free;
-		}
+		rank_if_usable(p, c, i, sh, &nusable, free_sum);
 	}
-	qsort(p->ranks, (size_t)nusable, sizeof *p->ranks, by_rank);
-	for (int k = 0; k < nusable; k++)
-		p->usable[k] = p->ranks[k].node;
-	return nusable;
+	return rank_sort(p, nusable);
 }
 
 /* The same list cut where the assignment cannot reach: its first pass
