@@ -191,9 +191,20 @@ void cmd_help(const char *cmd, const char *usage, const char *about,
 
 volatile sig_atomic_t cmd_stopped;
 
+/* The handlers before cmd_stop_catch's (the guard's, which removes the
+ * temporary files and ends the process at once), for a second signal. */
+static struct sigaction before_int, before_term;
+
+/* The first signal asks the command to stop where it looks (a run: its
+ * watch, between events), and hands the next one back to the handlers
+ * before: a second SIGINT or SIGTERM ends the process at once, its
+ * temporary files removed, where a policy's decision runs long.
+ * sigaction is async-signal-safe. */
 static void on_stop(int sig)
 {
 	cmd_stopped = sig;
+	sigaction(SIGINT, &before_int, NULL);
+	sigaction(SIGTERM, &before_term, NULL);
 }
 
 void cmd_stop_catch(struct cmd_stop *c)
@@ -203,6 +214,8 @@ void cmd_stop_catch(struct cmd_stop *c)
 	cmd_stopped = 0;
 	sigaction(SIGINT, &stop, &c->old_int);
 	sigaction(SIGTERM, &stop, &c->old_term);
+	before_int = c->old_int;
+	before_term = c->old_term;
 }
 
 void cmd_stop_release(const struct cmd_stop *c)

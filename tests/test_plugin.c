@@ -423,12 +423,14 @@ static void expect_bad(const char *file, const char *what)
  * hook (or, timer0, by a timer re-armed with no delay in each call):
  * segv (a NULL store), abort (abort()), launch (a node out of range),
  * overcommit (a second executor for a job of one), reject2 (a job
- * rejected twice), term and int (the process signals itself). */
+ * rejected twice), term and int (the process signals itself), term2
+ * (twice, then a decision of 20 s). */
 static const char faulty_c[] =
 	"#include <hetsim/policy.h>\n"
 	"#include <signal.h>\n"
 	"#include <stdlib.h>\n"
 	"#include <string.h>\n"
+	"#include <time.h>\n"
 	"static int state;\n"
 	"static int *volatile nowhere;\n"
 	"static void *init(struct hetsim *h) { (void)h; state = 0; return &state; }\n"
@@ -455,9 +457,16 @@ static const char faulty_c[] =
 	"	}\n"
 	"	if (!strcmp(f, \"term\")) raise(SIGTERM);\n"
 	"	if (!strcmp(f, \"int\")) raise(SIGINT);\n"
+	"	if (!strcmp(f, \"term2\")) { /* a decision that runs long, stopped twice */\n"
+	"		raise(SIGTERM);\n"
+	"		raise(SIGTERM);\n"
+	"		time_t t0 = time(NULL);\n"
+	"		while (time(NULL) - t0 < 20)\n"
+	"			;\n"
+	"	}\n"
 	"}\n"
 	"static const char *const faults[] = {\"none\", \"segv\", \"abort\", \"launch\", \"overcommit\",\n"
-	"	\"reject2\", \"timer0\", \"term\", \"int\", NULL};\n"
+	"	\"reject2\", \"timer0\", \"term\", \"int\", \"term2\", NULL};\n"
 	"static const struct hetsim_param params[] = {\n"
 	"	{.key = \"fault\", .type = HETSIM_CHOICE, .choices = faults, .def = \"none\", .help = \"how\"},\n"
 	"	{.key = NULL},\n"
@@ -495,6 +504,10 @@ static void test_faults(void)
 					"written"},
 		{"int", 128 + SIGINT, "interrupted (SIGINT) in policy f, replication 0; no file "
 				      "written"},
+		/* a second signal during a long decision: at once, by the
+		 * guard (the run's own stop waits for the decision's end,
+		 * 20 s later, and says the line above) */
+		{"term2", 128 + SIGTERM, "hetsim: interrupted (SIGTERM) in policy 'f' (a plugin: "},
 	};
 	write_file("faulty.c", faulty_c);
 	/* never with the sanitizers: UBSan would stop the NULL store
