@@ -242,12 +242,17 @@ const char *pol_fmt_cores(int64_t milli, char *buf, size_t len);
  * the extra resources (easy.c: tries, and the nodes they tested), and
  * the scans of label-dual's best fit and spark-standalone's usable
  * workers past their indexes' shapes (label_dual.c, best_fit;
- * spark_standalone.c, schedule_app: looks, nodes read). */
+ * spark_standalone.c, schedule_app: looks, nodes read), and tiresias's
+ * (below). */
 struct pol_work {
 	uint64_t tetris_best, tetris_evals;
 	uint64_t easy_extra, easy_extra_tests;
 	uint64_t dual_scans, dual_tests;
 	uint64_t sa_scans, sa_tests;
+	/* tiresias (tiresias_fast.c) past its trees: a segment's signatures
+	 * that missed before, those left out at once (nothing fits now),
+	 * and the scans of every node its tries made */
+	uint64_t tir_missed, tir_left_out, tir_scans;
 };
 extern struct pol_work pol_work;
 

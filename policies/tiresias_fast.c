@@ -57,6 +57,10 @@
  * each node packed, freed, or whose running jobs change (past
  * POL_IX_MAX_SHAPES shapes, no tree: O(nodes) a try on the segment's
  * cached amounts, after an O(1) check against the most any node had;
+ * a signature that missed reads only the nodes moved since its miss
+ * (struct tsig.miss, tfast's list by when nodes moved), left out of a
+ * segment at once where none of those fits, a whole scan when more
+ * than a quarter moved;
  * 4 000 pods each of its own memory on 20 nodes: 1.5 s, the full pass
  * 1.2 s, 8.6 s when a try read every executor on every node); a waiting job
  * among running ones costs O(nodes x executors on a node).  With
@@ -104,6 +108,9 @@ struct tsig {
 	int at[TIR_MAX_QUEUES];   /* its index in live[q], -1: root[q] empty */
 	int next;                 /* its candidate in the segment scanned */
 	struct pol_iset_iter it;  /* and the walk that found it */
+	/* Past the trees: where its first executor last fitted no node in a
+	 * segment of queue q, tfast.mseq then + 1 (0: not known to miss). */
+	uint64_t miss[TIR_MAX_QUEUES];
 };
 
 struct ent { int job, cores; int64_t mem, gm; }; /* a running job's executor */
@@ -165,7 +172,47 @@ struct tfast {
 	struct list rekey;       /* waiting since the last decision in blocks <= 0 */
 	struct list want;        /* running jobs that lost an executor */
 	struct list started, rejected, tmp;
+	/* The nodes by when their level amounts may last have moved: in the
+	 * cluster (its change log, caught up with at cl_seen), by a later
+	 * queue's running executors counted in or out (count), or as a
+	 * pass's special node (at its end).  A list, the last moved first
+	 * (mru_head, mru_next; -1 ends it), moved[node] its stamp from mseq. */
+	int *mru_next, *mru_prev, mru_head;
+	uint64_t *moved, mseq, cl_seen;
+	struct list missl;       /* segment: the signatures that missed before */
+	bool scanned;            /* first_fit's last try with a signature
+				    went the scan's way, past the trees */
 };
+
+/* Node's level amounts may have moved: to the list's head. */
+static void touch_node(struct tfast *f, int node)
+{
+	f->moved[node] = ++f->mseq;
+	if (f->mru_head == node)
+		return;
+	int p = f->mru_prev[node], n = f->mru_next[node];
+	if (p >= 0)
+		f->mru_next[p] = n;
+	if (n >= 0)
+		f->mru_prev[n] = p;
+	f->mru_prev[node] = -1;
+	f->mru_next[node] = f->mru_head;
+	if (f->mru_head >= 0)
+		f->mru_prev[f->mru_head] = node;
+	f->mru_head = node;
+}
+
+/* The cluster's changes into the list. */
+static void touch_sync(struct tfast *f, const struct clu *c)
+{
+	if (!clu_log_holds(c, f->cl_seen))
+		for (int i = 0; i < c->n; i++)
+			touch_node(f, i);
+	else
+		for (uint64_t q = f->cl_seen; q < c->changes; q++)
+			touch_node(f, clu_log_node(c, q));
+	f->cl_seen = c->changes;
+}
 
 /* ---- service, counted job by job ------------------------------------- */
 
@@ -329,6 +376,7 @@ static void count(struct tir *p, int q, int node, const struct ent *e, int sign)
 	struct tfast *f = p->f;
 	int64_t *r = &f->rs[((size_t)q * (size_t)f->proj.c->n + (size_t)node) * 3];
 	r[0] += sign * e->cores, r[1] += sign * e->mem, r[2] += sign * e->gm;
+	touch_node(f, node);
 	for (int k = 0; k < q; k++)
 		pol_ix_rekey(&f->lvl[k], node);
 }
@@ -419,13 +467,27 @@ static bool fits_at(const struct tir *p, const struct clu *c, int node, int64_t 
 	return qc >= sh->cores && qm >= sh->mem_mib && qg >= sh->gpu_milli;
 }
 
-/* proj_at in the current segment, through the cache. */
+/* proj_at in the current segment, through the cache.  A node not
+ * special is at its level's amounts there (the header's "projection"):
+ * its free amounts plus the later queues' sums, O(queues), where
+ * proj_at reads each executor on it. */
 static const int64_t *q_seg(const struct tir *p, const struct clu *c, int node)
 {
 	struct tfast *f = p->f;
 	int64_t *v = &f->cq[(size_t)node * 3];
 	if (f->cq_at[node] != f->seg) {
-		proj_at(p, c, node, f->ov_cur, &v[0], &v[1], &v[2]);
+		if (f->ov_q >= 0 && !pol_bits_has(&f->spec, node)) {
+			const struct clu_node *n = &c->nodes[node];
+			v[0] = n->cores_free > 0 ? n->cores_free : 0;
+			v[1] = n->mem_free;
+			v[2] = pol_gpu_milli_free(NULL, n);
+			for (int k = f->ov_q + 1; k < p->nq; k++) {
+				const int64_t *r = &f->rs[((size_t)k * (size_t)c->n + (size_t)node) * 3];
+				v[0] += r[0], v[1] += r[1], v[2] += r[2];
+			}
+		} else {
+			proj_at(p, c, node, f->ov_cur, &v[0], &v[1], &v[2]);
+		}
 		f->cq_at[node] = f->seg;
 	}
 	return v;
@@ -516,13 +578,47 @@ static double lvl_key(const void *ctx, const struct clu_node *n, int fc, int64_t
  * passed, so a node not special is as level q has it; in a segment the
  * level's trees answer for the special ones too), or any place (node by
  * node). */
+/* A segment's try of signature g's first executor past the trees, whose
+ * last try in a segment of queue q fitted no node: the first node that
+ * fits now, looking only at the nodes whose level amounts may have moved
+ * since (the list's head down to that stamp) and the special ones; any
+ * other is at the level's amounts it had then, where it did not fit.
+ * -2 where more than an eighth of the nodes moved since (a scan then). */
+static int fit_since(struct tir *p, const struct clu *c, const struct pol_shape *sh, int g, int q)
+{
+	struct tfast *f = p->f;
+	uint64_t at = f->sig[g].miss[q] - 1;
+	int best = -1, seen = 0;
+	for (int i = f->mru_head; i >= 0 && f->moved[i] > at; i = f->mru_next[i]) {
+		if (++seen > c->n / 4 + 8)
+			return -2;
+		if (best >= 0 && i >= best)
+			continue;
+		const int64_t *v = q_seg(p, c, i);
+		if (v[0] >= sh->cores && v[1] >= sh->mem_mib && v[2] >= sh->gpu_milli)
+			best = i;
+	}
+	for (int k = 0; k < f->specl.n; k++) {
+		int i = f->specl.v[k];
+		if (best >= 0 && i >= best)
+			continue;
+		const int64_t *v = q_seg(p, c, i);
+		if (v[0] >= sh->cores && v[1] >= sh->mem_mib && v[2] >= sh->gpu_milli)
+			best = i;
+	}
+	return best;
+}
+
 static int first_fit(struct tir *p, const struct clu *c, const struct pol_shape *sh, int64_t cur,
-		     bool fast)
+		     bool fast, int g)
 {
 	int q = (int)(cur >> 45);
 	struct tfast *f = p->f;
-	const struct pol_tree *tr =
-		!fast ? NULL : pol_ix_tree(q < p->nq - 1 ? &f->lvl[q] : &f->proj, sh);
+	/* a miss is of a shape its level had no tree for, and never will */
+	bool missed = g >= 0 && f->sig[g].miss[q];
+	f->scanned = false;
+	const struct pol_tree *tr = !fast || missed
+		? NULL : pol_ix_tree(q < p->nq - 1 ? &f->lvl[q] : &f->proj, sh);
 	if (tr && f->ov_q >= 0) { /* a tree made now: its special nodes */
 		struct pol_ix *ix = level(p, q);
 		for (int i = 0; f->ov_shapes < ix->nshapes && i < f->specl.n; i++)
@@ -541,6 +637,11 @@ static int first_fit(struct tir *p, const struct clu *c, const struct pol_shape 
 		}
 		if (sh->cores > f->ub[0] || sh->mem_mib > f->ub[1] || sh->gpu_milli > f->ub[2])
 			return -1; /* no node has that much */
+		int got = missed ? fit_since(p, c, sh, g, q) : -2;
+		if (got != -2)
+			return got;
+		f->scanned = g >= 0; /* a miss of g's is one past the trees */
+		pol_work.tir_scans++;
 		int64_t mx[3] = {INT64_MIN, INT64_MIN, INT64_MIN};
 		for (int i = 0; i < c->n; i++) {
 			const int64_t *v = q_seg(p, c, i);
@@ -592,7 +693,7 @@ static void take(struct tir *p, const struct clu *c, int node, int64_t cur,
 
 /* pol_proj_pack at `cur`: 2 all placed, 1 some, 0 none (the projection
  * keeps what was placed, as pol_proj_pack's). */
-static int pack(struct tir *p, struct sim *s, int job, int64_t cur, bool fast)
+static int pack(struct tir *p, struct sim *s, int job, int64_t cur, bool fast, int g)
 {
 	const struct clu *c = sim_cluster(s);
 	const struct sim_job *j = sim_job(s, job);
@@ -602,7 +703,7 @@ static int pack(struct tir *p, struct sim *s, int job, int64_t cur, bool fast)
 		struct pol_shape sh = {ro->cores ? ro->cores : CLU_MILLI, ro->mem_mib, 0,
 				       ro->gpus ? ro->gpus * CLU_GPU_MILLI : ro->gpu_milli};
 		for (int k = j->live->granted[r]; k < ro->count; k++) {
-			int node = first_fit(p, c, &sh, cur, fast);
+			int node = first_fit(p, c, &sh, cur, fast, placed ? -1 : g);
 			if (node < 0)
 				return placed ? 1 : 0;
 			take(p, c, node, cur, &sh);
@@ -623,7 +724,7 @@ static void visit(struct tir *p, struct sim *s, int job)
 	struct tj *t = &p->j[job];
 	const struct clu *c = sim_cluster(s);
 	if (!t->running) {
-		if (pack(p, s, job, t->pos, blk_of(t->pos) >= 1) == 2)
+		if (pack(p, s, job, t->pos, blk_of(t->pos) >= 1, -1) == 2)
 			push(&f->started, job);
 		return;
 	}
@@ -638,7 +739,7 @@ static void visit(struct tir *p, struct sim *s, int job)
 			return;
 		}
 	}
-	if (sim_execs_wanted(sim_job(s, job)) > 0 && pack(p, s, job, t->pos + 1, false) == 2)
+	if (sim_execs_wanted(sim_job(s, job)) > 0 && pack(p, s, job, t->pos + 1, false, -1) == 2)
 		push(&f->started, job);
 }
 
@@ -666,6 +767,16 @@ static void sig_cand(struct tir *p, int g, int q, int64_t from, int64_t below, b
 	}
 }
 
+/* fit_since for signature g's first executor, which missed in queue q,
+ * on the segment's projection now: a node, -1 none, -2 not known. */
+static int sig_may_fit(struct tir *p, const struct clu *c, int g, int q)
+{
+	const struct tsig *sg = &p->f->sig[g];
+	int r = sg->role[0].count > 0 ? 0 : 1;
+	struct pol_shape sh = {sg->role[r].cores, sg->role[r].mem, 0, sg->role[r].gm};
+	return fit_since(p, c, &sh, g, q);
+}
+
 /* Block blk of queue q, waiting jobs only: each signature's jobs in turn,
  * merged by place.  A segment passes no running job and frees nothing, so
  * the projection only shrinks in it: an executor that fits no node still
@@ -674,18 +785,41 @@ static void sig_cand(struct tir *p, int g, int q, int64_t from, int64_t below, b
 static void segment(struct tir *p, struct sim *s, int q, int blk)
 {
 	struct tfast *f = p->f;
+	const struct clu *c = sim_cluster(s);
 	int64_t lo = blk_start(q, blk), hi = blk_start(q, blk + 1);
 	pol_heap_clear(&f->sh);
-	for (int i = 0; i < f->live[q].n; i++) /* (the heap orders them) */
-		sig_cand(p, f->live[q].v[i], q, lo, hi, true);
-	if (!f->sh.n)
+	f->missl.n = 0;
+	for (int i = 0; i < f->live[q].n; i++) { /* (the heap orders them) */
+		int g = f->live[q].v[i];
+		if (f->sig[g].miss[q])
+			push(&f->missl, g); /* missed before: below */
+		else
+			sig_cand(p, g, q, lo, hi, true);
+	}
+	if (!f->sh.n && !f->missl.n)
 		return;
-	ov_begin(p, sim_cluster(s), q, lo);
+	touch_sync(f, c);
+	ov_begin(p, c, q, lo);
+	pol_work.tir_missed += (uint64_t)f->missl.n;
+	for (int i = 0; i < f->missl.n; i++) {
+		int g = f->missl.v[i];
+		/* one that missed, and fits no node now, packs nothing in the
+		 * segment (its amounts only shrink): left out, its miss now */
+		if (sig_may_fit(p, c, g, q) == -1) {
+			f->sig[g].miss[q] = f->mseq + 1;
+			pol_work.tir_left_out++;
+		} else
+			sig_cand(p, g, q, lo, hi, true);
+	}
 	int g;
 	while ((g = pol_heap_pop(&f->sh)) >= 0) {
 		int job = f->sig[g].next;
 		int64_t cur = p->j[job].pos;
-		int r = pack(p, s, job, cur, true);
+		/* past the trees, a signature's misses are kept (fit_since) */
+		f->scanned = false;
+		int r = pack(p, s, job, cur, true, g);
+		if (r == 0 && (f->scanned || f->sig[g].miss[q]))
+			f->sig[g].miss[q] = f->mseq + 1;
 		if (r == 2)
 			push(&f->started, job);
 		if (r > 0)
@@ -733,6 +867,7 @@ static void scan(struct tir *p, struct sim *s)
 	}
 	for (int i = 0; i < f->specl.n; i++) {
 		int node = f->specl.v[i];
+		touch_node(f, node); /* its amounts back from this pass's */
 		pol_bits_put(&f->spec, node, false);
 		f->pkc[node] = f->pkm[node] = f->pkg[node] = 0;
 	}
@@ -1095,6 +1230,15 @@ void tfast_init(struct tir *p, struct sim *s)
 	f->cq = xmalloc((size_t)n * 3 * sizeof *f->cq);
 	f->cq_at = xcalloc((size_t)n, sizeof *f->cq_at);
 	f->ov_q = -1;
+	f->mru_next = xmalloc((size_t)n * sizeof *f->mru_next);
+	f->mru_prev = xmalloc((size_t)n * sizeof *f->mru_prev);
+	f->moved = xcalloc((size_t)n, sizeof *f->moved);
+	for (int i = 0; i < n; i++) { /* every node at stamp 0, in id order */
+		f->mru_next[i] = i + 1 < n ? i + 1 : -1;
+		f->mru_prev[i] = i - 1;
+	}
+	f->mru_head = c->n ? 0 : -1;
+	f->cl_seen = c->changes;
 }
 
 void tfast_fini(struct tir *p)
@@ -1118,6 +1262,7 @@ void tfast_fini(struct tir *p)
 	free(f->pkc), free(f->pkm), free(f->pkg), free(f->cq), free(f->cq_at);
 	free(f->specl.v), free(f->tail.v), free(f->rekey.v), free(f->want.v);
 	free(f->started.v), free(f->rejected.v), free(f->tmp.v);
+	free(f->mru_next), free(f->mru_prev), free(f->moved), free(f->missl.v);
 	for (int j = 0; j < f->nj; j++)
 		free(p->j[j].en);
 	free(f);
