@@ -261,8 +261,7 @@ static int best_fit(struct dual *d, const struct clu *c, const struct sim_role *
 	uint64_t *at = &m->at[preferred];
 	int node;
 	pol_work.dual_scans++;
-	if (*at && m->role == role && clu_log_holds(c, *at - 1) &&
-	    c->changes - (*at - 1) < (uint64_t)c->n) {
+	if (*at && m->role == role && clu_log_short(c, *at - 1)) {
 		pol_work.dual_tests += c->changes - (*at - 1);
 		node = best_fit_changed(d, c, ro, sh, preferred, *at - 1);
 	} else {

@@ -65,7 +65,7 @@ static int first(struct pol_ff *f, const struct clu *c, const struct pol_shape *
 	}
 	if (m)
 		pol_ff_work.scans++;
-	if (missed && clu_log_holds(c, m->at - 1) && c->changes - (m->at - 1) < (uint64_t)c->n) {
+	if (missed && clu_log_short(c, m->at - 1)) {
 		pol_ff_work.by_log++;
 		/* only the nodes changed since it fitted none can take it now */
 		int best = -1;

@@ -436,7 +436,7 @@ static void schedule_app(struct standalone *p, struct sim *s, int job)
 		}
 		uint64_t at = p->miss_at[job];
 		pol_work.sa_scans++;
-		if (at && clu_log_holds(c, at - 1) && c->changes - (at - 1) < (uint64_t)c->n) {
+		if (at && clu_log_short(c, at - 1)) {
 			pol_work.sa_tests += c->changes - (at - 1);
 			nusable = usable_changed(p, c, &sh, at - 1, &free_sum);
 		} else {

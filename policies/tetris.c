@@ -717,7 +717,7 @@ static int group_node(struct tetris *t, const struct sim *s, struct tgroup *g, d
 	struct tbest *b = g->best;
 	uint64_t from = b->at - 1;
 	pol_work.tetris_best++;
-	if (!b->at || !clu_log_holds(c, from) || c->changes - from >= (uint64_t)c->n) {
+	if (!b->at || !clu_log_short(c, from)) {
 		top_scan(t, c, sh, b);
 	} else {
 		/* a node unchanged since has the alignment it had: only the

@@ -58,7 +58,7 @@
  * POL_IX_MAX_SHAPES shapes, no tree: O(nodes) a try on the segment's
  * cached amounts, after an O(1) check against the most any node had;
  * a signature that missed reads only the nodes moved since its miss
- * (struct tsig.miss, tfast's list by when nodes moved), left out of a
+ * (struct tsig.miss, pol_moved.h's list of nodes), left out of a
  * segment at once where none of those fits, a whole scan when more
  * than a quarter moved;
  * 4 000 pods each of its own memory on 20 nodes: 1.5 s, the full pass
@@ -80,6 +80,7 @@
 #include "pol_heap.h"
 #include "pol_index.h"
 #include "pol_iset.h"
+#include "pol_moved.h"
 #include "sim.h"
 #include "tiresias_int.h"
 #include "util.h"
@@ -109,7 +110,8 @@ struct tsig {
 	int next;                 /* its candidate in the segment scanned */
 	struct pol_iset_iter it;  /* and the walk that found it */
 	/* Past the trees: where its first executor last fitted no node in a
-	 * segment of queue q, tfast.mseq then + 1 (0: not known to miss). */
+	 * segment of queue q, tfast.moved's stamp then + 1 (0: not known
+	 * to miss). */
 	uint64_t miss[TIR_MAX_QUEUES];
 };
 
@@ -173,46 +175,13 @@ struct tfast {
 	struct list want;        /* running jobs that lost an executor */
 	struct list started, rejected, tmp;
 	/* The nodes by when their level amounts may last have moved: in the
-	 * cluster (its change log, caught up with at cl_seen), by a later
-	 * queue's running executors counted in or out (count), or as a
-	 * pass's special node (at its end).  A list, the last moved first
-	 * (mru_head, mru_next; -1 ends it), moved[node] its stamp from mseq. */
-	int *mru_next, *mru_prev, mru_head;
-	uint64_t *moved, mseq, cl_seen;
+	 * cluster, by a later queue's running executors counted in or out
+	 * (count), or as a pass's special node (at its end). */
+	struct pol_moved moved;
 	struct list missl;       /* segment: the signatures that missed before */
 	bool scanned;            /* first_fit's last try with a signature
 				    went the scan's way, past the trees */
 };
-
-/* Node's level amounts may have moved: to the list's head. */
-static void touch_node(struct tfast *f, int node)
-{
-	f->moved[node] = ++f->mseq;
-	if (f->mru_head == node)
-		return;
-	int p = f->mru_prev[node], n = f->mru_next[node];
-	if (p >= 0)
-		f->mru_next[p] = n;
-	if (n >= 0)
-		f->mru_prev[n] = p;
-	f->mru_prev[node] = -1;
-	f->mru_next[node] = f->mru_head;
-	if (f->mru_head >= 0)
-		f->mru_prev[f->mru_head] = node;
-	f->mru_head = node;
-}
-
-/* The cluster's changes into the list. */
-static void touch_sync(struct tfast *f, const struct clu *c)
-{
-	if (!clu_log_holds(c, f->cl_seen))
-		for (int i = 0; i < c->n; i++)
-			touch_node(f, i);
-	else
-		for (uint64_t q = f->cl_seen; q < c->changes; q++)
-			touch_node(f, clu_log_node(c, q));
-	f->cl_seen = c->changes;
-}
 
 /* ---- service, counted job by job ------------------------------------- */
 
@@ -376,7 +345,7 @@ static void count(struct tir *p, int q, int node, const struct ent *e, int sign)
 	struct tfast *f = p->f;
 	int64_t *r = &f->rs[((size_t)q * (size_t)f->proj.c->n + (size_t)node) * 3];
 	r[0] += sign * e->cores, r[1] += sign * e->mem, r[2] += sign * e->gm;
-	touch_node(f, node);
+	pol_moved_touch(&f->moved, node);
 	for (int k = 0; k < q; k++)
 		pol_ix_rekey(&f->lvl[k], node);
 }
@@ -589,7 +558,8 @@ static int fit_since(struct tir *p, const struct clu *c, const struct pol_shape 
 	struct tfast *f = p->f;
 	uint64_t at = f->sig[g].miss[q] - 1;
 	int best = -1, seen = 0;
-	for (int i = f->mru_head; i >= 0 && f->moved[i] > at; i = f->mru_next[i]) {
+	const struct pol_moved *m = &f->moved;
+	for (int i = m->head; i >= 0 && m->at[i] > at; i = m->next[i]) {
 		if (++seen > c->n / 4 + 8)
 			return -2;
 		if (best >= 0 && i >= best)
@@ -798,7 +768,7 @@ static void segment(struct tir *p, struct sim *s, int q, int blk)
 	}
 	if (!f->sh.n && !f->missl.n)
 		return;
-	touch_sync(f, c);
+	pol_moved_sync(&f->moved);
 	ov_begin(p, c, q, lo);
 	pol_work.tir_missed += (uint64_t)f->missl.n;
 	for (int i = 0; i < f->missl.n; i++) {
@@ -806,7 +776,7 @@ static void segment(struct tir *p, struct sim *s, int q, int blk)
 		/* one that missed, and fits no node now, packs nothing in the
 		 * segment (its amounts only shrink): left out, its miss now */
 		if (sig_may_fit(p, c, g, q) == -1) {
-			f->sig[g].miss[q] = f->mseq + 1;
+			f->sig[g].miss[q] = f->moved.stamp + 1;
 			pol_work.tir_left_out++;
 		} else
 			sig_cand(p, g, q, lo, hi, true);
@@ -819,7 +789,7 @@ static void segment(struct tir *p, struct sim *s, int q, int blk)
 		f->scanned = false;
 		int r = pack(p, s, job, cur, true, g);
 		if (r == 0 && (f->scanned || f->sig[g].miss[q]))
-			f->sig[g].miss[q] = f->mseq + 1;
+			f->sig[g].miss[q] = f->moved.stamp + 1;
 		if (r == 2)
 			push(&f->started, job);
 		if (r > 0)
@@ -867,7 +837,7 @@ static void scan(struct tir *p, struct sim *s)
 	}
 	for (int i = 0; i < f->specl.n; i++) {
 		int node = f->specl.v[i];
-		touch_node(f, node); /* its amounts back from this pass's */
+		pol_moved_touch(&f->moved, node); /* its amounts back from this pass's */
 		pol_bits_put(&f->spec, node, false);
 		f->pkc[node] = f->pkm[node] = f->pkg[node] = 0;
 	}
@@ -1230,15 +1200,7 @@ void tfast_init(struct tir *p, struct sim *s)
 	f->cq = xmalloc((size_t)n * 3 * sizeof *f->cq);
 	f->cq_at = xcalloc((size_t)n, sizeof *f->cq_at);
 	f->ov_q = -1;
-	f->mru_next = xmalloc((size_t)n * sizeof *f->mru_next);
-	f->mru_prev = xmalloc((size_t)n * sizeof *f->mru_prev);
-	f->moved = xcalloc((size_t)n, sizeof *f->moved);
-	for (int i = 0; i < n; i++) { /* every node at stamp 0, in id order */
-		f->mru_next[i] = i + 1 < n ? i + 1 : -1;
-		f->mru_prev[i] = i - 1;
-	}
-	f->mru_head = c->n ? 0 : -1;
-	f->cl_seen = c->changes;
+	pol_moved_init(&f->moved, c);
 }
 
 void tfast_fini(struct tir *p)
@@ -1262,7 +1224,8 @@ void tfast_fini(struct tir *p)
 	free(f->pkc), free(f->pkm), free(f->pkg), free(f->cq), free(f->cq_at);
 	free(f->specl.v), free(f->tail.v), free(f->rekey.v), free(f->want.v);
 	free(f->started.v), free(f->rejected.v), free(f->tmp.v);
-	free(f->mru_next), free(f->mru_prev), free(f->moved), free(f->missl.v);
+	pol_moved_free(&f->moved);
+	free(f->missl.v);
 	for (int j = 0; j < f->nj; j++)
 		free(p->j[j].en);
 	free(f);

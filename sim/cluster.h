@@ -127,6 +127,15 @@ static inline bool clu_log_holds(const struct clu *c, uint64_t seq)
 	return c->changes - seq <= c->log_mask + 1;
 }
 
+/* Whether reading the changes from `seq` on costs less than a look at
+ * every node: the log holds them and they are fewer than the nodes (a
+ * policy that remembers where something fitted no node reads only those
+ * nodes again). */
+static inline bool clu_log_short(const struct clu *c, uint64_t seq)
+{
+	return clu_log_holds(c, seq) && c->changes - seq < (uint64_t)c->n;
+}
+
 /* Build the nodes of a scenario's node groups, in group order.
  * Owned by the caller; free with clu_free. */
 void clu_init(struct clu *c, const struct scn *s);
