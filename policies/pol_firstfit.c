@@ -129,14 +129,7 @@ bool pol_ff_can_start(struct pol_ff *f, const struct sim *s, const struct sim_jo
 			continue;
 		struct pol_shape sh = {ro->cores ? ro->cores : CLU_MILLI, ro->mem_mib, ro->gpus,
 				       ro->gpus ? 0 : ro->gpu_milli};
-		if (!f->indexed) {
-			const struct clu *c = sim_cluster(s);
-			for (int i = 0; i < c->n; i++)
-				if (ff_key(f->t, &c->nodes[i], 0, 0, 0, &sh) == 0)
-					return true;
-			return false;
-		}
-		return first(f, sim_cluster(s), &sh, j->id, r) >= 0;
+		return first(f, sim_cluster(s), &sh, j->id, r) >= 0; /* (plain scan: no miss kept) */
 	}
 	return true;
 }
