@@ -219,6 +219,21 @@ static bool sooner(const struct yarn *y, struct hkey start, int x, int best, boo
  * through the request sets.  The reference (clu_plain_scan) looks at
  * every application asking, the first of each container size (ties go
  * to the earlier): O(asking applications + sizes × log nodes). */
+/* The first application of request set q that still asks, -1 if none.
+ * An application that ended at this instant stays in its set until its
+ * job_finished notice, which comes after the instant's events (a
+ * heartbeat among them): it asks for nothing, and the reference scan
+ * passes over it (request() says RQ_NONE), so the sets must too.  Every
+ * other member's request is its set's (note() at each change). */
+static int set_first(const struct yarn *y, const struct sim *s, int q)
+{
+	for (int job = pol_bits_next(&y->rq[q].jobs, 0); job >= 0;
+	     job = pol_bits_next(&y->rq[q].jobs, job + 1))
+		if (sim_job(s, job)->status < JOB_DONE)
+			return job;
+	return -1;
+}
+
 static bool next_useful(struct yarn *y, struct sim *s, int *node, int64_t *at)
 {
 	const struct clu *c = sim_cluster(s);
@@ -227,7 +242,7 @@ static bool next_useful(struct yarn *y, struct sim *s, int *node, int64_t *at)
 	bool best_wraps = false, wraps;
 	if (by_sets(y)) {
 		for (int k = 0; k < y->nrq; k++) {
-			if (!y->rq[k].n)
+			if (!y->rq[k].n || set_first(y, s, k) < 0)
 				continue;
 			int x = first_fit(y, c, start, &y->rq[k].sh);
 			if (x >= 0 && sooner(y, start, x, best, best_wraps, &wraps)) {
@@ -420,8 +435,8 @@ static void beat(struct yarn *y, struct sim *s, int node)
 		if (by_sets(y)) {
 			for (int q = 0; q < y->nrq; q++)
 				if (y->rq[q].n && fits_node(y, c, node, &y->rq[q].sh)) {
-					int first = pol_bits_next(&y->rq[q].jobs, 0);
-					if (job < 0 || first < job)
+					int first = set_first(y, s, q);
+					if (first >= 0 && (job < 0 || first < job))
 						job = first;
 				}
 			if (job >= 0)
