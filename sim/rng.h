@@ -72,8 +72,9 @@ extern bool rng_scalar_runs;
  * integer j in [0, 2^52), so never 0 or 1, and symmetric about 1/2. */
 double rng_u01(struct rng_key k, uint64_t draw);
 
-/* Exponential with the given mean (> 0): -mean ln U.  Always > 0 and
- * below about 36.7 mean. */
+/* Exponential with the given mean (> 0), by the ziggurat (rng.c): one
+ * raw number, the key's draw-th, 97.8 % of the time, more from keys
+ * derived from (k, j) otherwise.  Always > 0. */
 double rng_exponential(struct rng_key k, uint64_t draw, double mean);
 
 /* Lognormal whose result has the given mean (> 0) and coefficient of
@@ -85,10 +86,20 @@ double rng_lognormal(struct rng_key k, uint64_t draw, double mean, double cv);
  * the interval is tiny).  lo == hi -> lo. */
 double rng_uniform(struct rng_key k, uint64_t draw, double lo, double hi);
 
-/* Standard normal, by Box-Muller (cosine branch) on two uniforms: raw
- * draws 2*draw and 2*draw+1 of a sub-stream of k reserved for normals.
- * A draw index is thus one logical slot, and draw must be < 2^63. */
+/* Standard normal, by the ziggurat (rng.c) on raw draw `draw` of a
+ * sub-stream of k reserved for normals (97.2 % of the time; more numbers
+ * of keys derived from it otherwise).  A draw index is one logical slot. */
 double rng_normal(struct rng_key k, uint64_t draw);
+
+/* exp(mu + sigma Z), Z = rng_normal(k, draw): rng_lognormal's value for
+ * mu and sigma computed once (rng_lognormal_par) rather than per draw. */
+struct rng_lognormal_par { double mu, sigma; };
+struct rng_lognormal_par rng_lognormal_par(double mean, double cv);
+double rng_lognormal_at(struct rng_key k, uint64_t draw, struct rng_lognormal_par p);
+
+/* The ziggurat's layer edges x[0..N] (N = 128 normal, 256 exponential),
+ * for the tests: each layer's area must be the same. */
+double rng_zig_x(bool normal, int i);
 
 struct scn_dist; /* workloads/scenario.h */
 

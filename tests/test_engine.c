@@ -206,12 +206,12 @@ static void far_arrival(void)
 	char err[256];
 	struct scn *s = scn_load("tests/scenarios/edge/far-arrival.yaml", err, sizeof err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	struct sim *m = sim_new(s, &s->policies[0], 53262, err, sizeof err);
+	struct sim *m = sim_new(s, &s->policies[0], 7509, err, sizeof err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	CU_ASSERT(sim_job(m, 0)->arrival_us > SIM_TIME_MAX);
 	CU_ASSERT_EQUAL(sim_run(m), -1);
 	sim_free(m);
-	m = sim_new(s, &s->policies[0], 53261, err, sizeof err);
+	m = sim_new(s, &s->policies[0], 7508, err, sizeof err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	CU_ASSERT(sim_job(m, 0)->arrival_us < SIM_TIME_MAX);
 	CU_ASSERT_EQUAL(sim_run(m), 0);

@@ -15,6 +15,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "rng.h"
 #include "scenario.h"
@@ -235,8 +236,8 @@ static void test_no_correlation(void)
 	}
 	CU_ASSERT(fabs(corr_of(xs, ys, N)) < tol);
 	CU_ASSERT(fabs(corr_of(ys, ys + 1, N - 1)) < tol);
-	/* Squares too: normals d and d+1 sharing a uniform would show here
-	 * (the sign symmetry of Box-Muller hides it from the plain r). */
+	/* Squares too: normals d and d+1 sharing a raw number would show
+	 * here (the normal's sign symmetry hides it from the plain r). */
 	for (uint64_t i = 0; i < N; i++)
 		ys[i] *= ys[i];
 	CU_ASSERT(fabs(corr_of(ys, ys + 1, N - 1)) < tol);
@@ -281,6 +282,130 @@ static void test_normal(void)
 		tail += fabs(xs[i]) > 3;
 	double p = 0.0026998, se = sqrt(p * (1 - p) / N);
 	CU_ASSERT(fabs((double)tail / N - p) < SE_TOL * se);
+}
+
+/* The ziggurat's tables (sim/rng.c): every layer of the same area v,
+ * the base strip (rectangle [0, r] x [0, f(r)] and the tail beyond r)
+ * included, and the top layer closing at x = 0.  This checks the
+ * paper's r and v for each N: a wrong digit leaves the top layer's area
+ * off.  Within 1e-8: the paper gives r to 13 digits, and 127 steps of
+ * the recursion leave the normal's top layer 1.2e-9 off (its share of
+ * the law is off by as much, relative: far below what a simulation
+ * could see). */
+static void check_layers(bool normal, int n)
+{
+	double r = rng_zig_x(normal, 1), x0 = rng_zig_x(normal, 0);
+	double fr = normal ? exp(-r * r / 2) : exp(-r);
+	double tail = normal ? 1.2533141373155002512 /* sqrt(pi / 2) */ * erfc(r / sqrt(2.0)) : exp(-r);
+	double v = r * fr + tail;
+	CU_ASSERT(fabs(x0 * fr - v) < 1e-8 * v);
+	for (int i = 1; i < n; i++) {
+		double a = rng_zig_x(normal, i), b = rng_zig_x(normal, i + 1);
+		double fa = normal ? exp(-a * a / 2) : exp(-a), fb = normal ? exp(-b * b / 2) : exp(-b);
+		CU_ASSERT(a > b);
+		if (fabs(a * (fb - fa) - v) >= 1e-8 * v)
+			fprintf(stderr, "\n  %s layer %d: area %.12g, v %.12g\n", normal ? "normal" : "exponential",
+				i, a * (fb - fa), v);
+		CU_ASSERT(fabs(a * (fb - fa) - v) < 1e-8 * v);
+	}
+	CU_ASSERT_EQUAL(rng_zig_x(normal, n), 0);
+}
+
+/* xs[0..N) against a distribution through its CDF: F(x) is uniform on
+ * (0, 1) where x has F's law, so Pearson's chi-square over 1 000 equal
+ * buckets of F(x), 999 degrees of freedom, accepted between the 0.1 %
+ * and 99.9 % quantiles (866.5, 1 142.9; Wilson-Hilferty); and the count
+ * beyond `far` (the tail a ziggurat draws by its own method) within
+ * SE_TOL binomial standard errors of N (1 - F(far)). */
+static void check_law(const char *what, double (*cdf)(double), double far)
+{
+	static long count[1000];
+	memset(count, 0, sizeof count);
+	long beyond = 0;
+	for (size_t i = 0; i < N; i++) {
+		double u = cdf(xs[i]);
+		int b = (int)(u * 1000);
+		count[b < 0 ? 0 : b > 999 ? 999 : b]++;
+		beyond += xs[i] > far;
+	}
+	double chi2 = 0, e = N / 1000.0;
+	for (int j = 0; j < 1000; j++)
+		chi2 += (count[j] - e) * (count[j] - e) / e;
+	if (!(chi2 > 866.5 && chi2 < 1142.9))
+		fprintf(stderr, "\n  %s: chi-square %.1f over 1 000 buckets\n", what, chi2);
+	CU_ASSERT(chi2 > 866.5 && chi2 < 1142.9);
+	double p = 1 - cdf(far), se = sqrt(p * (1 - p) / N);
+	if (!(fabs((double)beyond / N - p) < SE_TOL * se))
+		fprintf(stderr, "\n  %s: %ld beyond %g, %.1f expected\n", what, beyond, far, p * N);
+	CU_ASSERT(fabs((double)beyond / N - p) < SE_TOL * se);
+}
+
+/* The tail a ziggurat draws by its own method, beyond r = x[1]: over M =
+ * 10^7 draws (about 5 800 normals beyond +-r, 4 500 exponentials), the
+ * count within SE_TOL binomial standard errors of M p, and the mean
+ * excess over r within SE_TOL standard errors of its exact value: for
+ * the exponential 1 (it has no memory), for the normal lambda - r with
+ * lambda = phi(r) / Q(r) the inverse Mills ratio, variance 1 + r lambda -
+ * lambda^2 (the truncated normal's). */
+#define M_TAIL 10000000
+static void check_tail(bool normal)
+{
+	struct rng_key k = rng_key(12, 0, RNG_NOISE, 0, 0, 0);
+	double r = rng_zig_x(normal, 1);
+	double p, mean, var;
+	if (normal) {
+		double q = 0.5 * erfc(r / sqrt(2.0)), phi = exp(-r * r / 2) / 2.5066282746310002;
+		double lam = phi / q;
+		p = 2 * q; /* either side */
+		mean = lam - r;
+		var = 1 + r * lam - lam * lam;
+	} else {
+		p = exp(-r);
+		mean = var = 1;
+	}
+	long n = 0;
+	double sum = 0;
+	for (uint64_t i = 0; i < M_TAIL; i++) {
+		double x = normal ? fabs(rng_normal(k, i)) : rng_exponential(k, i, 1.0);
+		if (x > r) {
+			n++;
+			sum += x - r;
+		}
+	}
+	double se_n = sqrt(p * (1 - p) * M_TAIL), got = n ? sum / (double)n : 0;
+	double se_m = n ? sqrt(var / (double)n) : 1;
+	if (!(fabs((double)n - p * M_TAIL) < SE_TOL * se_n && fabs(got - mean) < SE_TOL * se_m))
+		fprintf(stderr, "\n  %s tail: %ld beyond %g (%.1f expected), mean excess %.4f (%.4f)\n",
+			normal ? "normal" : "exponential", n, r, p * M_TAIL, got, mean);
+	CU_ASSERT(fabs((double)n - p * M_TAIL) < SE_TOL * se_n);
+	CU_ASSERT(fabs(got - mean) < SE_TOL * se_m);
+}
+
+static double cdf_normal(double x) { return 0.5 * erfc(-x / sqrt(2.0)); }
+static double cdf_expo(double x) { return -expm1(-x); }
+
+static void test_ziggurat(void)
+{
+	check_layers(true, 128);
+	check_layers(false, 256);
+	/* the tail starts at x[1] = r: 3.4426 (normal), 7.6971 (exponential) */
+	struct rng_key k = rng_key(11, 0, RNG_NOISE, 0, 0, 0);
+	for (uint64_t i = 0; i < N; i++)
+		xs[i] = rng_normal(k, i);
+	check_law("normal", cdf_normal, rng_zig_x(true, 1));
+	for (uint64_t i = 0; i < N; i++)
+		xs[i] = -xs[i]; /* the other side's tail */
+	check_law("normal, negated", cdf_normal, rng_zig_x(true, 1));
+	for (uint64_t i = 0; i < N; i++)
+		xs[i] = rng_exponential(k, i, 1.0);
+	check_law("exponential", cdf_expo, rng_zig_x(false, 1));
+	check_tail(true);
+	check_tail(false);
+	/* a mean scales the draw, and nothing else */
+	bool same = true;
+	for (uint64_t i = 0; i < 1000; i++)
+		same &= rng_exponential(k, i, 4.0) == 4.0 * rng_exponential(k, i, 1.0);
+	CU_ASSERT_TRUE(same);
 }
 
 /* Lognormal with mean m and cv c: with w = 1 + c^2, E[X^k] = m^k w^(k(k-1)/2),
@@ -361,6 +486,7 @@ int test_suite_rng(void)
 		   {"uniform moments", test_uniform},
 		   {"normal moments and tails", test_normal},
 		   {"lognormal mean, cv, parameters", test_lognormal},
+		   {"ziggurat: layers of equal area, normal and exponential laws", test_ziggurat},
 		   {"rng_dist for each kind", test_dist});
 	return 0;
 }

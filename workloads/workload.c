@@ -43,8 +43,10 @@ void wl_cost_find(struct wl_cost *c, const struct scn *s, const char *kernel,
 		abort();
 	}
 	c->cpu = strcmp(device, "cpu") == 0;
-	if (c->k->noise == SCN_NOISE_LOGNORMAL && c->k->noise_cv > 0)
+	if (c->k->noise == SCN_NOISE_LOGNORMAL && c->k->noise_cv > 0) {
 		c->key = rng_key(seed, 0, RNG_NOISE, x, y, z);
+		c->noise = rng_lognormal_par(1.0, c->k->noise_cv);
+	}
 }
 
 static _Thread_local struct wl_cost_max *watch;
@@ -74,7 +76,7 @@ double wl_cost_at(const struct wl_cost *c, double work, double cpu_speed, uint64
 	if (c->cpu)
 		t /= cpu_speed;
 	if (c->k->noise == SCN_NOISE_LOGNORMAL && c->k->noise_cv > 0)
-		t *= rng_lognormal(c->key, draw, 1.0, c->k->noise_cv);
+		t *= rng_lognormal_at(c->key, draw, c->noise);
 	if (watch && t > watch->us)
 		*watch = (struct wl_cost_max){c->k, c->d, work, t};
 	return t;

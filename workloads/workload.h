@@ -71,6 +71,7 @@ struct wl_cost {
 	const struct scn_cost_dev *d;
 	bool cpu;               /* the device is "cpu": divided by cpu_speed */
 	struct rng_key key;     /* the noise's, when the kernel has noise */
+	struct rng_lognormal_par noise; /* its factor's, computed once */
 };
 void wl_cost_find(struct wl_cost *c, const struct scn *s, const char *kernel,
 		  const char *device, uint64_t seed, uint32_t x, uint32_t y, uint32_t z);
