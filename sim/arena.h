@@ -5,12 +5,14 @@
  * is built when the job first runs and dropped when it ends: five or six
  * small arrays per job, a malloc and a free each, which on a run of a
  * million jobs cost more than the scheduling did.  An arena hands them
- * out of one block and drops them all at once (arena_reset), keeping the
- * block for the next job: after a few jobs no call allocates at all.
+ * out of one block and drops them all at once (arena_reset), keeping a
+ * block of this round's size for the next job: a job no bigger than the
+ * last, and not much smaller, allocates nothing; another costs a free and
+ * a malloc at its reset.
  *
  * Memory handed out never moves until the next reset: when the block is
  * full, further requests come from extra blocks, which the reset frees
- * after growing the main block to hold them all next time.
+ * after sizing the main block to hold them all next time.
  */
 #ifndef HETSIM_ARENA_H
 #define HETSIM_ARENA_H
@@ -35,7 +37,9 @@ void arena_init(struct arena *a);
 void *arena_alloc(struct arena *a, size_t n);
 void *arena_zalloc(struct arena *a, size_t n);
 
-/* Drop everything handed out; keep (and if needed grow) the main block. */
+/* Drop everything handed out; keep the main block, resized to this
+ * round's demand (rounded up to 256 bytes) where that passed it or used
+ * less than three quarters of it. */
 void arena_reset(struct arena *a);
 
 /* Free every block; *a is then an empty arena again. */

@@ -108,7 +108,8 @@ struct loc {
 	const int *pref;       /* the DAG's: npref node ids per task, -1 none */
 	int npref;
 	int ntasks;
-	const double *remote_mib; /* the DAG's, or NULL */
+	const double *remote_mib; /* the DAG's, or NULL: then each task's is */
+	double remote_each_mib, remote_last_mib; /* the DAG's (the last task's) */
 	struct arena *ar;      /* the job's: where the lists are made */
 	uint8_t *taken;        /* a bit per task: dispatched once (no longer
 				  pending; a killed one runs again from the

@@ -65,9 +65,11 @@ static int64_t loc_read_us(struct sim *s, const struct loc *l, int t, int node)
 		return 0;
 	s->tot.tasks_remote++;
 	double bw = s->scn->groups[s->clu.nodes[node].group].net_mib_s;
-	if (!l->remote_mib || !(bw > 0))
+	double mib = l->remote_mib ? l->remote_mib[t]
+		     : t == l->ntasks - 1 ? l->remote_last_mib : l->remote_each_mib;
+	if (!(mib > 0) || !(bw > 0))
 		return 0;
-	double us = round_half_away(l->remote_mib[t] / bw * 1e6);
+	double us = round_half_away(mib / bw * 1e6);
 	return us < (double)SIM_TIME_MAX ? (int64_t)us : SIM_TIME_MAX;
 }
 

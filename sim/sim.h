@@ -579,12 +579,16 @@ struct sim_dag_stage {
 	 * prefers, `npref` a task (task t's are pref[t * npref ...], node ids
 	 * of the cluster, -1 for none), and the MiB a task that prefers some
 	 * node reads over the network when it runs on none of them, at its
-	 * node's network bandwidth (NULL: nothing).  npref 0 (pref NULL): no
+	 * node's network bandwidth: remote_mib[t], or where that is NULL
+	 * remote_each_mib for every task but the last, which reads
+	 * remote_last_mib (a file cut into equal splits and what is left: no
+	 * array per task); all 0: nothing.  npref 0 (pref NULL): no
 	 * task prefers a node; the stage then costs nothing more, and its
 	 * slots are filled as if locality did not exist. */
 	int npref;         /* preferred nodes per task, 0..SIM_MAX_PREF */
 	int *pref;
 	double *remote_mib;
+	double remote_each_mib, remote_last_mib;
 	/* Not before: its tasks start no sooner than the job's arrival plus
 	 * this, µs, whatever its parents (a replayed Spark job's submission by
 	 * its driver: workloads/sparkapp.c); 0: no such wait. */

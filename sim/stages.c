@@ -34,6 +34,7 @@ static struct loc *loc_build(struct sim *s, const struct sim_job *j, struct aren
 		sim_die(s, "job %d: a stage's tasks prefer %d nodes each", j->id, r);
 	struct loc *l = arena_zalloc(ar, sizeof *l);
 	*l = (struct loc){.pref = w->pref, .npref = r, .ntasks = n, .remote_mib = w->remote_mib,
+			  .remote_each_mib = w->remote_each_mib, .remote_last_mib = w->remote_last_mib,
 			  .ar = ar, .none = {.node = -1}};
 	l->taken = arena_zalloc(ar, ((size_t)n + 7) / 8);
 	int nn = 0;

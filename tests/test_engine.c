@@ -510,6 +510,18 @@ static void arena_rounds(void)
 	CU_ASSERT_EQUAL(((unsigned char *)arena_zalloc(&a, 100))[99], 0);
 	arena_reset(&a); /* a round of 100 bytes: the big block goes back */
 	CU_ASSERT(a.cap < big);
+	CU_ASSERT_EQUAL(a.cap, 256); /* the smallest block */
+	/* the block is the last round's demand rounded up to 256 bytes, kept
+	 * while a round uses three quarters of it (requests round to 16) */
+	arena_alloc(&a, 1000);
+	arena_reset(&a);
+	CU_ASSERT_EQUAL(a.cap, 1024);
+	arena_alloc(&a, 800); /* 800 >= 768: kept */
+	arena_reset(&a);
+	CU_ASSERT_EQUAL(a.cap, 1024);
+	arena_alloc(&a, 700); /* 704 < 768: shrunk */
+	arena_reset(&a);
+	CU_ASSERT_EQUAL(a.cap, 768);
 	arena_free(&a);
 	CU_ASSERT(a.base == NULL && a.cap == 0);
 }

@@ -37,10 +37,12 @@ static void expect_placement(const struct sim *s, const int *nodes, int n)
 	sim_build_dag(sim_scenario(s), 0, 0, sim_seed(s), &a, &d);
 	CU_ASSERT_EQUAL_FATAL(d.st[0].ntasks, n);
 	CU_ASSERT_EQUAL(d.st[0].npref, 1);
-	for (int t = 0; t < n; t++) {
+	for (int t = 0; t < n; t++)
 		CU_ASSERT_EQUAL(d.st[0].pref[t], nodes[t]);
-		CU_ASSERT_DOUBLE_EQUAL(d.st[0].remote_mib[t], 128, 1e-9);
-	}
+	/* every split 128 MiB, the last too: no array per task */
+	CU_ASSERT_PTR_NULL(d.st[0].remote_mib);
+	CU_ASSERT_DOUBLE_EQUAL(d.st[0].remote_each_mib, 128, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(d.st[0].remote_last_mib, 128, 1e-9);
 	CU_ASSERT_EQUAL(d.st[1].npref, 0); /* reduce tasks read shuffle output */
 	CU_ASSERT_PTR_NULL(d.st[1].pref);
 	arena_free(&a);
@@ -190,6 +192,8 @@ static void keys_and_defaults(void)
 	CU_ASSERT_EQUAL(d.st[0].npref, 0);
 	CU_ASSERT_PTR_NULL(d.st[0].pref);
 	CU_ASSERT_PTR_NULL(d.st[0].remote_mib);
+	CU_ASSERT_EQUAL(d.st[0].remote_each_mib, 0);
+	CU_ASSERT_EQUAL(d.st[0].remote_last_mib, 0);
 	arena_free(&a);
 	scn_free(c2);
 	scn_free(c);

@@ -125,12 +125,13 @@ static void wc_build(const struct scn *s, int g, int idx, uint64_t seed, struct 
 		int rep = jg->hdfs_replicas < n ? jg->hdfs_replicas : n;
 		map->npref = rep;
 		map->pref = arena_alloc(a, (size_t)m * (size_t)rep * sizeof *map->pref);
-		map->remote_mib = arena_alloc(a, (size_t)m * sizeof *map->remote_mib);
+		/* a task away from its replicas reads its split: every one
+		 * split_size but the last, what is left */
+		map->remote_each_mib = split_mib(in, block, 0, m > 1 ? m : 2);
+		map->remote_last_mib = split_mib(in, block, m - 1, m);
 		struct rng_base base = rng_key_base(seed, 0, RNG_REPLICAS, (uint32_t)g);
-		for (int t = 0; t < m; t++) {
+		for (int t = 0; t < m; t++)
 			place_replicas(base, idx, t, n, rep, map->pref + (size_t)t * (size_t)rep);
-			map->remote_mib[t] = split_mib(in, block, t, m);
-		}
 	}
 	red->ntasks = r;
 	red->work_us = arena_alloc(a, (size_t)r * sizeof *red->work_us);
