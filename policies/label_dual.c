@@ -174,9 +174,6 @@ static bool eligible(const struct dual *d, const struct clu_node *n, const struc
 	return !ro->prefer || clu_has_labels(n, ro->prefer) == preferred;
 }
 
-/* Best node for one executor of shape `sh` among the eligible nodes; -1
- * if none fits.  The reference: every node in order, the first with the
- * least key wins. */
 /* Node n's key for an executor of role ro, shape sh, in the pass over
  * preferred nodes or the others: INFINITY where not eligible or it does
  * not fit. */
@@ -191,6 +188,9 @@ static double node_key(const struct dual *d, const struct clu_node *n, const str
 	return dual_key(d, n, fc, fm, fg, sh);
 }
 
+/* Best node for one executor of shape `sh` among the eligible nodes; -1
+ * if none fits.  The reference: every node in order, the first with the
+ * least key wins. */
 static int best_fit_scan(const struct dual *d, const struct clu *c, const struct sim_role *ro,
 			 const struct pol_shape *sh, bool preferred)
 {

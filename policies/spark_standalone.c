@@ -320,8 +320,6 @@ static void launch_assigned(struct standalone *p, struct sim *s, int job, int nu
 	}
 }
 
-/* The usable workers, in the Master's order: every node, then qsort.  Returns
- * how many; *free_sum receives their free cores. */
 /* Worker i into the ranks if usable for sh (its free cores summed). */
 static void rank_if_usable(struct standalone *p, const struct clu *c, int i,
 			   const struct pol_shape *sh, int *nusable, int64_t *free_sum)
@@ -342,6 +340,8 @@ static int rank_sort(struct standalone *p, int nusable)
 	return nusable;
 }
 
+/* The usable workers, in the Master's order: every node, then qsort.  Returns
+ * how many; *free_sum receives their free cores. */
 static int usable_scan(struct standalone *p, const struct clu *c, const struct pol_shape *sh,
 		       int64_t *free_sum)
 {

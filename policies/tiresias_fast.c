@@ -428,12 +428,18 @@ static void proj_at(const struct tir *p, const struct clu *c, int node, int64_t 
 	*qc -= f->pkc[node], *qm -= f->pkm[node], *qg -= f->pkg[node];
 }
 
+/* Whether sh fits a node's amounts v (cores, memory, milli-GPUs). */
+static inline bool v_fits(const int64_t *v, const struct pol_shape *sh)
+{
+	return v[0] >= sh->cores && v[1] >= sh->mem_mib && v[2] >= sh->gpu_milli;
+}
+
 static bool fits_at(const struct tir *p, const struct clu *c, int node, int64_t cur,
 		    const struct pol_shape *sh)
 {
-	int64_t qc, qm, qg;
-	proj_at(p, c, node, cur, &qc, &qm, &qg);
-	return qc >= sh->cores && qm >= sh->mem_mib && qg >= sh->gpu_milli;
+	int64_t v[3];
+	proj_at(p, c, node, cur, &v[0], &v[1], &v[2]);
+	return v_fits(v, sh);
 }
 
 /* proj_at in the current segment, through the cache.  A node not
@@ -542,17 +548,13 @@ static double lvl_key(const void *ctx, const struct clu_node *n, int fc, int64_t
 	return c >= sh->cores && m >= sh->mem_mib && g >= sh->gpu_milli ? 0 : INFINITY;
 }
 
-/* The first node where sh fits the projection at `cur`, of queue q's
- * blocks 1 and 2 (`fast`: every running job of q but the tail's is
- * passed, so a node not special is as level q has it; in a segment the
- * level's trees answer for the special ones too), or any place (node by
- * node). */
 /* A segment's try of signature g's first executor past the trees, whose
  * last try in a segment of queue q fitted no node: the first node that
  * fits now, looking only at the nodes whose level amounts may have moved
  * since (the list's head down to that stamp) and the special ones; any
  * other is at the level's amounts it had then, where it did not fit.
- * -2 where more than an eighth of the nodes moved since (a scan then). */
+ * -2 where more than a quarter of the nodes (and 8) moved since (a scan
+ * then). */
 static int fit_since(struct tir *p, const struct clu *c, const struct pol_shape *sh, int g, int q)
 {
 	struct tfast *f = p->f;
@@ -564,21 +566,24 @@ static int fit_since(struct tir *p, const struct clu *c, const struct pol_shape 
 			return -2;
 		if (best >= 0 && i >= best)
 			continue;
-		const int64_t *v = q_seg(p, c, i);
-		if (v[0] >= sh->cores && v[1] >= sh->mem_mib && v[2] >= sh->gpu_milli)
+		if (v_fits(q_seg(p, c, i), sh))
 			best = i;
 	}
 	for (int k = 0; k < f->specl.n; k++) {
 		int i = f->specl.v[k];
 		if (best >= 0 && i >= best)
 			continue;
-		const int64_t *v = q_seg(p, c, i);
-		if (v[0] >= sh->cores && v[1] >= sh->mem_mib && v[2] >= sh->gpu_milli)
+		if (v_fits(q_seg(p, c, i), sh))
 			best = i;
 	}
 	return best;
 }
 
+/* The first node where sh fits the projection at `cur`, of queue q's
+ * blocks 1 and 2 (`fast`: every running job of q but the tail's is
+ * passed, so a node not special is as level q has it; in a segment the
+ * level's trees answer for the special ones too), or any place (node by
+ * node). */
 static int first_fit(struct tir *p, const struct clu *c, const struct pol_shape *sh, int64_t cur,
 		     bool fast, int g)
 {
@@ -615,7 +620,7 @@ static int first_fit(struct tir *p, const struct clu *c, const struct pol_shape 
 		int64_t mx[3] = {INT64_MIN, INT64_MIN, INT64_MIN};
 		for (int i = 0; i < c->n; i++) {
 			const int64_t *v = q_seg(p, c, i);
-			if (v[0] >= sh->cores && v[1] >= sh->mem_mib && v[2] >= sh->gpu_milli)
+			if (v_fits(v, sh))
 				return i;
 			for (int d = 0; d < 3; d++)
 				mx[d] = v[d] > mx[d] ? v[d] : mx[d];

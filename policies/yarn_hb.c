@@ -212,13 +212,6 @@ static bool sooner(const struct yarn *y, struct hkey start, int x, int best, boo
 		key_before(y, x, (struct hkey){y->ring.s[best].ka, y->ring.s[best].kb}));
 }
 
-/* The next heartbeat at which some request fits: its node and time;
- * false if none.  Whether a node fits a request depends only on the part
- * of its container the calculator compares, so the answer is the first
- * of the nodes each size asked for fits first: O(sizes × log nodes)
- * through the request sets.  The reference (clu_plain_scan) looks at
- * every application asking, the first of each container size (ties go
- * to the earlier): O(asking applications + sizes × log nodes). */
 /* The first application of request set q that still asks, -1 if none.
  * An application that ended at this instant stays in its set until its
  * job_finished notice, which comes after the instant's events (a
@@ -234,6 +227,13 @@ static int set_first(const struct yarn *y, const struct sim *s, int q)
 	return -1;
 }
 
+/* The next heartbeat at which some request fits: its node and time;
+ * false if none.  Whether a node fits a request depends only on the part
+ * of its container the calculator compares, so the answer is the first
+ * of the nodes each size asked for fits first: O(sizes × log nodes)
+ * through the request sets.  The reference (clu_plain_scan) looks at
+ * every application asking, the first of each container size (ties go
+ * to the earlier): O(asking applications + sizes × log nodes). */
 static bool next_useful(struct yarn *y, struct sim *s, int *node, int64_t *at)
 {
 	const struct clu *c = sim_cluster(s);

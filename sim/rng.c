@@ -278,6 +278,12 @@ static inline double u53(uint64_t m)
 	return ((double)m + 0.5) * 0x1p-53;
 }
 
+/* The uniform of slot draw's j-th raw number (its top 53 bits). */
+static inline double zig_u(struct rng_key k, uint64_t draw, uint32_t j)
+{
+	return u53(zig_raw(k, draw, j) >> 11);
+}
+
 double rng_zig_x(bool normal, int i)
 {
 	pthread_once(&zig_once, zig_build_all);
@@ -299,8 +305,8 @@ double rng_exponential(struct rng_key k, uint64_t draw, double mean)
 			off += ZIG_RE;
 			continue;
 		}
-		double y = z->f[i] + u53(zig_raw(k, draw, ++j) >> 11) * (z->f[i + 1] - z->f[i]);
-		if (y < exp(-x))
+		double y = z->f[i] + zig_u(k, draw, ++j) * (z->f[i + 1] - z->f[i]);
+		if (y < f_expo(x))
 			return mean * (off + x);
 	}
 }
@@ -327,13 +333,13 @@ double rng_normal(struct rng_key k, uint64_t draw)
 		if (i == 0) { /* the tail beyond r */
 			double a, b;
 			do {
-				a = -log(u53(zig_raw(kn, draw, ++j) >> 11)) / ZIG_RN;
-				b = -log(u53(zig_raw(kn, draw, ++j) >> 11));
+				a = -log(zig_u(kn, draw, ++j)) / ZIG_RN;
+				b = -log(zig_u(kn, draw, ++j));
 			} while (b + b < a * a);
 			return sign * (ZIG_RN + a);
 		}
-		double y = z->f[i] + u53(zig_raw(kn, draw, ++j) >> 11) * (z->f[i + 1] - z->f[i]);
-		if (y < exp(-0.5 * x * x))
+		double y = z->f[i] + zig_u(kn, draw, ++j) * (z->f[i + 1] - z->f[i]);
+		if (y < f_normal(x))
 			return sign * x;
 	}
 }
