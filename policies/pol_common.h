@@ -237,7 +237,9 @@ const char *pol_fmt_mib(int64_t mib, char *buf, size_t len);
 const char *pol_fmt_cores(int64_t milli, char *buf, size_t len);
 
 /* Work some policies count for the tests' bounds (issue 34), since the
- * process began: tetris's best nodes of scanned groups (tetris.c,
+ * process began or a test zeroed it: first fit's tries past its index's
+ * shapes (pol_firstfit.c: the first executors scanned, the nodes they
+ * tested, the tries answered from the change log), tetris's best nodes of scanned groups (tetris.c,
  * group_node: asked, nodes whose alignment it took), easy's tries on
  * the extra resources (easy.c: tries, and the nodes they tested), and
  * the scans of label-dual's best fit and spark-standalone's usable
@@ -245,6 +247,7 @@ const char *pol_fmt_cores(int64_t milli, char *buf, size_t len);
  * spark_standalone.c, schedule_app: looks, nodes read), and tiresias's
  * (below). */
 struct pol_work {
+	uint64_t ff_scans, ff_tests, ff_by_log;
 	uint64_t tetris_best, tetris_evals;
 	uint64_t easy_extra, easy_extra_tests;
 	uint64_t dual_scans, dual_tests;

@@ -26,8 +26,6 @@ static double ff_key(const void *ctx, const struct clu_node *n, int cores_free,
 	return !sh->gpu_milli || pol_share_pick(t, n, sh->gpu_milli) >= 0 ? 0 : INFINITY;
 }
 
-struct pol_ff_work pol_ff_work;
-
 void pol_ff_init(struct pol_ff *f, const struct sim *s, struct pol_tent *t)
 {
 	*f = (struct pol_ff){.t = t, .njobs = sim_njobs(s)};
@@ -64,16 +62,16 @@ static int first(struct pol_ff *f, const struct clu *c, const struct pol_shape *
 		m = &f->miss[job];
 	}
 	if (m)
-		pol_ff_work.scans++;
+		pol_work.ff_scans++;
 	if (missed && clu_log_short(c, m->at - 1)) {
-		pol_ff_work.by_log++;
+		pol_work.ff_by_log++;
 		/* only the nodes changed since it fitted none can take it now */
 		int best = -1;
 		for (uint64_t q = m->at - 1; q < c->changes; q++) {
 			int i = clu_log_node(c, q);
 			if (best >= 0 && i >= best)
 				continue;
-			pol_ff_work.tests++;
+			pol_work.ff_tests++;
 			if (ff_key(f->t, &c->nodes[i], 0, 0, 0, sh) == 0)
 				best = i;
 		}
@@ -81,7 +79,7 @@ static int first(struct pol_ff *f, const struct clu *c, const struct pol_shape *
 		return best;
 	}
 	for (int i = 0; i < c->n; i++) {
-		pol_ff_work.tests++;
+		pol_work.ff_tests++;
 		if (ff_key(f->t, &c->nodes[i], 0, 0, 0, sh) == 0) {
 			if (m)
 				m->at = 0;

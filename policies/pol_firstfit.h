@@ -46,14 +46,6 @@ struct pol_ff {
 	int njobs;
 };
 
-/* Work done by every pol_ff since the process began, for tests: the
- * scans' tries (first executors past the index's shapes), the nodes
- * they tested, and the tries answered from the change log. */
-struct pol_ff_work {
-	uint64_t scans, tests, by_log;
-};
-extern struct pol_ff_work pol_ff_work;
-
 /* An index over sim s's cluster placing into t; both must outlive it. */
 void pol_ff_init(struct pol_ff *f, const struct sim *s, struct pol_tent *t);
 void pol_ff_free(struct pol_ff *f);

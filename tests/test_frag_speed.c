@@ -11,33 +11,19 @@
 
 #include "harness.h"
 #include "pol_common.h"
-#include "pol_firstfit.h"
 #include "sim.h"
 
 #define DISTINCT "tests/scenarios/hand/index-distinct.yaml"
 #define FRAG "tests/scenarios/hand/index-frag.yaml"
 
 /* One run of scenario `path` under `pol`: the work it counted. */
-static void run(const char *path, const char *pol, struct pol_ff_work *f, struct pol_work *w)
+static void run(const char *path, const char *pol, struct pol_work *w)
 {
 	struct scn *scn;
-	struct pol_ff_work f0 = pol_ff_work;
-	struct pol_work w0 = pol_work;
+	pol_work = (struct pol_work){0};
 	struct sim *s = h_run(path, pol, 0, &scn);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	*f = (struct pol_ff_work){pol_ff_work.scans - f0.scans, pol_ff_work.tests - f0.tests,
-				  pol_ff_work.by_log - f0.by_log};
-	*w = (struct pol_work){pol_work.tetris_best - w0.tetris_best,
-			       pol_work.tetris_evals - w0.tetris_evals,
-			       pol_work.easy_extra - w0.easy_extra,
-			       pol_work.easy_extra_tests - w0.easy_extra_tests,
-			       pol_work.dual_scans - w0.dual_scans,
-			       pol_work.dual_tests - w0.dual_tests,
-			       pol_work.sa_scans - w0.sa_scans,
-			       pol_work.sa_tests - w0.sa_tests,
-			       pol_work.tir_missed - w0.tir_missed,
-			       pol_work.tir_left_out - w0.tir_left_out,
-			       pol_work.tir_scans - w0.tir_scans};
+	*w = pol_work;
 	h_done(s, scn);
 }
 
@@ -50,16 +36,15 @@ static void ff_misses(void)
 {
 	static const char *const pols[] = {"drf", "sjf"};
 	for (int k = 0; k < 2; k++) {
-		struct pol_ff_work f;
 		struct pol_work w;
-		run(DISTINCT, pols[k], &f, &w);
-		CU_ASSERT(f.scans > 20000);
-		CU_ASSERT(f.by_log * 10 >= f.scans * 9);
-		CU_ASSERT(f.tests <= 4 * f.scans);
-		run(FRAG, pols[k], &f, &w);
-		CU_ASSERT(f.scans > 400000);
-		CU_ASSERT(f.by_log * 100 >= f.scans * 95);
-		CU_ASSERT(f.tests <= 3 * f.scans);
+		run(DISTINCT, pols[k], &w);
+		CU_ASSERT(w.ff_scans > 20000);
+		CU_ASSERT(w.ff_by_log * 10 >= w.ff_scans * 9);
+		CU_ASSERT(w.ff_tests <= 4 * w.ff_scans);
+		run(FRAG, pols[k], &w);
+		CU_ASSERT(w.ff_scans > 400000);
+		CU_ASSERT(w.ff_by_log * 100 >= w.ff_scans * 95);
+		CU_ASSERT(w.ff_tests <= 3 * w.ff_scans);
 	}
 }
 
@@ -68,9 +53,8 @@ static void ff_misses(void)
  * Measured: 958 546 alignments for 169 774 best nodes asked. */
 static void tetris_best(void)
 {
-	struct pol_ff_work f;
 	struct pol_work w;
-	run(FRAG, "tetris", &f, &w);
+	run(FRAG, "tetris", &w);
 	CU_ASSERT(w.tetris_best > 100000);
 	CU_ASSERT(w.tetris_evals <= 8 * w.tetris_best);
 }
@@ -81,9 +65,8 @@ static void tetris_best(void)
  * such jobs; the scan of the 40 nodes each tested 40 a job that fails. */
 static void easy_extra(void)
 {
-	struct pol_ff_work f;
 	struct pol_work w;
-	run(FRAG, "easy", &f, &w);
+	run(FRAG, "easy", &w);
 	CU_ASSERT(w.easy_extra > 500000);
 	CU_ASSERT(w.easy_extra_tests <= 2 * w.easy_extra);
 }
@@ -94,12 +77,11 @@ static void easy_extra(void)
  * 676 312 looks (label-dual), 1 020 630 for 664 475 (spark-standalone). */
 static void dual_sa_misses(void)
 {
-	struct pol_ff_work f;
 	struct pol_work w;
-	run(FRAG, "label-dual", &f, &w);
+	run(FRAG, "label-dual", &w);
 	CU_ASSERT(w.dual_scans > 500000);
 	CU_ASSERT(w.dual_tests <= 2 * w.dual_scans);
-	run(FRAG, "spark-standalone", &f, &w);
+	run(FRAG, "spark-standalone", &w);
 	CU_ASSERT(w.sa_scans > 500000);
 	CU_ASSERT(w.sa_tests <= 2 * w.sa_scans);
 }
@@ -111,9 +93,8 @@ static void dual_sa_misses(void)
  * (every signature met used to be tried, each miss a scan). */
 static void tiresias_misses(void)
 {
-	struct pol_ff_work f;
 	struct pol_work w;
-	run(FRAG, "tiresias", &f, &w);
+	run(FRAG, "tiresias", &w);
 	CU_ASSERT(w.tir_missed > 1000000);
 	CU_ASSERT(w.tir_left_out * 10 >= w.tir_missed * 8);
 	CU_ASSERT(w.tir_scans * 100 <= w.tir_missed);
