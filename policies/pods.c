@@ -268,12 +268,9 @@ static void note(struct pods *p, int node)
 static void catch_up(struct pods *p)
 {
 	const struct clu *c = sim_cluster(p->s);
-	if (!clu_log_holds(c, p->clu_seen) || c->changes - p->clu_seen > (uint64_t)c->n)
-		for (int i = 0; i < c->n; i++)
-			note(p, i);
-	else
-		for (uint64_t q = p->clu_seen; q < c->changes; q++)
-			note(p, clu_log_node(c, q));
+	struct clu_since it = clu_since(c, p->clu_seen, (uint64_t)c->n);
+	for (int i; (i = clu_since_next(&it)) >= 0;)
+		note(p, i);
 	p->clu_seen = c->changes;
 }
 

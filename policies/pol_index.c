@@ -152,14 +152,10 @@ static bool tentative(const struct pol_tent *t, int node)
  * tentative amounts were reset since they were touched. */
 static void sync(struct pol_ix *ix)
 {
-	const struct clu *c = ix->c;
-	if (!clu_log_holds(c, ix->seen))
-		for (int i = 0; i < c->n; i++)
-			pol_ix_rekey(ix, i);
-	else
-		for (uint64_t q = ix->seen; q < c->changes; q++)
-			pol_ix_rekey(ix, clu_log_node(c, q));
-	ix->seen = c->changes;
+	struct clu_since it = clu_since(ix->c, ix->seen, UINT64_MAX);
+	for (int i; (i = clu_since_next(&it)) >= 0;)
+		pol_ix_rekey(ix, i);
+	ix->seen = ix->c->changes;
 	for (int i = 0; i < ix->ntent;) {
 		int node = ix->tent[i];
 		if (tentative(ix->t, node)) {

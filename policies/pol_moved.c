@@ -44,12 +44,8 @@ void pol_moved_touch(struct pol_moved *m, int node)
 
 void pol_moved_sync(struct pol_moved *m)
 {
-	const struct clu *c = m->c;
-	if (!clu_log_holds(c, m->seen))
-		for (int i = 0; i < c->n; i++)
-			pol_moved_touch(m, i);
-	else
-		for (uint64_t q = m->seen; q < c->changes; q++)
-			pol_moved_touch(m, clu_log_node(c, q));
-	m->seen = c->changes;
+	struct clu_since it = clu_since(m->c, m->seen, UINT64_MAX);
+	for (int i; (i = clu_since_next(&it)) >= 0;)
+		pol_moved_touch(m, i);
+	m->seen = m->c->changes;
 }

@@ -173,14 +173,10 @@ void pol_ring_touch(struct pol_ring *g, int node)
 /* Catch up with the cluster's change log. */
 static void sync(struct pol_ring *g)
 {
-	const struct clu *c = g->c;
-	if (!clu_log_holds(c, g->seen))
-		for (int i = 0; i < c->n; i++)
-			pol_ring_touch(g, i);
-	else
-		for (uint64_t q = g->seen; q < c->changes; q++)
-			pol_ring_touch(g, clu_log_node(c, q));
-	g->seen = c->changes;
+	struct clu_since it = clu_since(g->c, g->seen, UINT64_MAX);
+	for (int i; (i = clu_since_next(&it)) >= 0;)
+		pol_ring_touch(g, i);
+	g->seen = g->c->changes;
 }
 
 /* A hash of a node's id, its heap priority (splitmix32's finaliser). */

@@ -136,6 +136,37 @@ static inline bool clu_log_short(const struct clu *c, uint64_t seq)
 	return clu_log_holds(c, seq) && c->changes - seq < (uint64_t)c->n;
 }
 
+/* A reader catching up with the changes since `seen`: the node of each
+ * change the log holds, in order, or every node once, in id order, where
+ * the log no longer holds them or they are more than `most` (a reader
+ * for whom a node twice costs twice):
+ *
+ *	struct clu_since it = clu_since(c, seen, UINT64_MAX);
+ *	for (int i; (i = clu_since_next(&it)) >= 0;)
+ *		touch(i);
+ *	seen = c->changes;
+ */
+struct clu_since {
+	const struct clu *c;
+	uint64_t q, end;        /* the next change, and the count at the start */
+	int i;                  /* the next node, reading every node */
+	bool all;
+};
+
+static inline struct clu_since clu_since(const struct clu *c, uint64_t seen, uint64_t most)
+{
+	bool all = !clu_log_holds(c, seen) || c->changes - seen > most;
+	return (struct clu_since){c, seen, c->changes, 0, all};
+}
+
+/* The next node changed, -1 once there is none. */
+static inline int clu_since_next(struct clu_since *it)
+{
+	if (it->all)
+		return it->i < it->c->n ? it->i++ : -1;
+	return it->q < it->end ? clu_log_node(it->c, it->q++) : -1;
+}
+
 /* Build the nodes of a scenario's node groups, in group order.
  * Owned by the caller; free with clu_free. */
 void clu_init(struct clu *c, const struct scn *s);
