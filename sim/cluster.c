@@ -1,6 +1,7 @@
 /* cluster.c - node capacity accounting. */
 #include "cluster.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,13 +9,20 @@
 #include "scenario.h"
 #include "util.h"
 
+/* The loop's fields share the record's first line, the placement's its
+ * second (cluster.h). */
+_Static_assert(offsetof(struct clu_node, gpus) + sizeof(int) <= 64, "clu_node: loop line");
+_Static_assert(offsetof(struct clu_node, cores_free) == 64, "clu_node: placement line");
+_Static_assert(offsetof(struct clu_node, pool) < 128, "clu_node: placement line");
+_Static_assert(sizeof(struct clu_node) == 192, "clu_node: three lines");
+
 void clu_init(struct clu *c, const struct scn *s)
 {
 	int n = 0;
 	for (int g = 0; g < s->ngroups; g++)
 		n += s->groups[g].count;
 	memset(c, 0, sizeof *c);
-	c->nodes = xcalloc((size_t)n, sizeof *c->nodes);
+	c->nodes = xcalloc_lines((size_t)n, sizeof *c->nodes); /* on lines: its _Alignas */
 	c->n = n;
 	size_t ngpus = 0;
 	for (int g = 0; g < s->ngroups; g++)

@@ -49,42 +49,48 @@ struct scn;
 #define CLU_MAX_GPUS 64
 
 struct clu_node {
-	char *name;          /* "<group>-<i>"; owned */
-	int id;              /* index in the cluster, = node order */
-	int group;           /* index of its scenario node group */
-	uint64_t labels;     /* label bits (scn.label_names) */
-	const char *gpu_model; /* NULL without GPUs; points into the scenario */
-
-	int cores;           /* physical cores, milli-cores (CLU_MILLI a core) */
-	int64_t mem_mib;     /* memory, MiB */
-	int gpus;            /* GPUs */
+	/* First line: what the event loop reads and writes at every task
+	 * start and end (k_change_load, node_rate), together, so that one
+	 * cache line is fetched (and prefetched) for it.  The records lie on
+	 * lines (clu_init; the _Alignas), 192 bytes each. */
+	_Alignas(64) int64_t load; /* milli-cores demanded by running tasks
+				(task_cpus each) */
+	double rate;         /* progress per µs of each task working on it,
+				µs of work at speed 1 (kernel.h, node_rate) */
 	double cpu_speed;    /* speed factor, 1.0 = reference core */
 	const double *busy_slowdown; /* its group's (scenario.h): the
 				slowdown at b busy cores, b = 1..nbusy;
 				points into the scenario */
+	int cores;           /* physical cores, milli-cores (CLU_MILLI a core) */
 	int nbusy;           /* 0: no slowdown under load */
+	int run_head;        /* first task running on the node with an end
+				event of its own (kernel.h, struct run; the
+				others: share.h), -1 if none */
+	int exec_head;       /* first live executor on the node, -1 if none */
+	int nexec;           /* live executors on the node */
+	int id;              /* index in the cluster, = node order */
+	int group;           /* index of its scenario node group */
+	int gpus;            /* GPUs */
 
-	int64_t cores_free;  /* milli-cores not given to executors; < 0 =
-				oversubscribed (a memory-only calculator: may
-				pass INT_MAX milli-cores, hence 64 bits) */
+	/* Second line: what placing and releasing executors reads and
+	 * writes (clu_take, clu_give, the policies' fit tests). */
+	_Alignas(64) int64_t cores_free; /* milli-cores not given to executors;
+				< 0 = oversubscribed (a memory-only calculator:
+				may pass INT_MAX milli-cores, hence 64 bits) */
 	int64_t mem_free;    /* MiB not given to executors, >= 0 */
-	int gpus_free;       /* GPUs physically idle (nothing on them), >= 0 */
+	int64_t mem_mib;     /* memory, MiB */
+	uint64_t labels;     /* label bits (scn.label_names) */
 	uint64_t gpu_idle;   /* bit g: GPU g idle (gpus_free of them) */
 	uint16_t *gpu_free_m;/* per GPU: milli-GPUs free, 0 .. CLU_GPU_MILLI
 				(NULL without GPUs or in a pool); points
 				into the cluster */
-	bool pool;           /* its GPUs are a pool (above) */
 	int64_t pool_m;      /* a pool: milli-GPUs free */
+	int gpus_free;       /* GPUs physically idle (nothing on them), >= 0 */
+	bool pool;           /* its GPUs are a pool (above) */
 
-	int nexec;           /* live executors on the node */
-	int64_t load;        /* milli-cores demanded by running tasks (task_cpus
-				each) */
-	int run_head;        /* first task running on the node with an end
-				event of its own (kernel.h, struct run; the
-				others: share.h), -1 if none */
-	double rate;         /* progress per µs of each task working on it,
-				µs of work at speed 1 (kernel.h, node_rate) */
-	int exec_head;       /* first live executor on the node, -1 if none */
+	/* Cold: outputs and messages. */
+	_Alignas(64) char *name; /* "<group>-<i>"; owned */
+	const char *gpu_model; /* NULL without GPUs; points into the scenario */
 };
 
 struct clu {

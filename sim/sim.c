@@ -142,7 +142,7 @@ struct sim *sim_new(const struct scn *scn, const struct scn_policy *pol,
 		s->have_dag[g] = scn->jobs[g].ops->dag_shared &&
 				 scn->jobs[g].ops->dag_shared(scn, g);
 	arena_init(&s->dag_ar);
-	s->pub.jobs = xmalloc((size_t)(s->pub.njobs ? s->pub.njobs : 1) * sizeof *s->pub.jobs);
+	s->pub.jobs = xmalloc_lines((size_t)(s->pub.njobs ? s->pub.njobs : 1) * sizeof *s->pub.jobs);
 	s->why = xcalloc((size_t)(s->pub.njobs ? s->pub.njobs : 1), 1);
 	s->hold = xcalloc((size_t)(s->pub.njobs ? s->pub.njobs : 1), sizeof *s->hold);
 	s->jgen = xcalloc((size_t)(s->pub.njobs ? s->pub.njobs : 1), sizeof *s->jgen);

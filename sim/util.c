@@ -103,6 +103,22 @@ void *xrealloc(void *p, size_t n)
 	return hint_huge(q, n);
 }
 
+void *xmalloc_lines(size_t n)
+{
+	size_t m = (n ? n + CACHE_LINE - 1 : CACHE_LINE) / CACHE_LINE * CACHE_LINE;
+	void *p = aligned_alloc(CACHE_LINE, m);
+	if (!p)
+		oom(m);
+	return hint_huge(p, m);
+}
+
+void *xcalloc_lines(size_t count, size_t size)
+{
+	if (size && count > SIZE_MAX / size)
+		oom(SIZE_MAX);
+	return memset(xmalloc_lines(count * size), 0, count * size);
+}
+
 char *xstrdup(const char *s)
 {
 	size_t n = strlen(s) + 1;

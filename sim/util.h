@@ -18,6 +18,15 @@ void *xcalloc(size_t count, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 
+/* Records the event loop reads at random (the jobs, the nodes) are laid
+ * on cache lines: the array starts on a line, so that a
+ * record of 64 bytes is one line and not two (malloc aligns to 16 only:
+ * a large block is mapped, and its first 16 bytes are malloc's), and a
+ * prefetch of a record's first byte brings the record.  Freed by free(). */
+#define CACHE_LINE 64
+void *xmalloc_lines(size_t n);
+void *xcalloc_lines(size_t count, size_t size);
+
 /* FNV-1a over p[0 .. n), from h: FNV1A_BASIS to begin, a hash so far to
  * go on.  (Some tables of the importers and calibrate begin from
  * 1469598103934665603, a digit short of the basis: kept, so that their
