@@ -144,13 +144,15 @@ run: deps $(BIN)
 # The modules' layers first (scripts/check-layers: no include cycle,
 # policies and workloads side by side, no policy reading a job's model;
 # scripts/check-file-cycles: no circle of files within a module, from
-# the objects), then the CUnit suites, then tests/mpi-sweep.sh (it
+# the objects), then the CUnit suites (TEST_JOBS at a time, default the
+# cores: tests/test_main.c), then tests/mpi-sweep.sh (it
 # builds MPI=1 itself) where OpenMPI is installed; not under the
 # sanitizers.
+TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 check: deps $(BIN) $(TESTBIN)
 	scripts/check-layers
 	scripts/check-file-cycles $(BUILD)
-	./$(TESTBIN)
+	./$(TESTBIN) -j $(TEST_JOBS)
 	scripts/check-samples ./$(BIN)
 	scripts/check-tour ./$(BIN)
 ifeq ($(SAN),1)
