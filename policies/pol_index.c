@@ -136,6 +136,11 @@ void pol_ix_rekey(struct pol_ix *ix, int node)
 		key_into(ix, ix->shapes[k], node);
 }
 
+void pol_ix_rekey_shape(struct pol_ix *ix, int k, int node)
+{
+	key_into(ix, ix->shapes[k], node);
+}
+
 void pol_ix_touch(struct pol_ix *ix, int node)
 {
 	pol_ix_rekey(ix, node);

@@ -149,5 +149,8 @@ void pol_ix_touch(struct pol_ix *ix, int node);
 
 /* Recompute the keys of `node` in every tree from its amounts now. */
 void pol_ix_rekey(struct pol_ix *ix, int node);
+/* The same in tree k (ix->shapes[k]) only: for a caller that hid or
+ * re-keyed the node in that tree alone. */
+void pol_ix_rekey_shape(struct pol_ix *ix, int k, int node);
 
 #endif

@@ -32,8 +32,9 @@
  *   by a level's amounts and re-keyed as running jobs come and go) finds
  *   the first node where an executor fits; while a segment of waiting
  *   jobs is scanned, the special nodes are keyed in it by their projected
- *   amounts (cached: within a segment they change only by packing) and
- *   put back at its end.  Elsewhere (a job among running ones) the
+ *   amounts (cached: within a segment they change only by packing), in
+ *   each tree just before it answers (a node packed again and again in
+ *   between is keyed there once), and put back at its end.  Elsewhere (a job among running ones) the
  *   special nodes before the index's winner are read one by one.
  * - The pass: only what can decide something is visited.  A running job
  *   can be left out only on a node a waiting job packed in this pass (or
@@ -167,8 +168,19 @@ struct tfast {
 	uint32_t ub_at;
 	int ov_q;                /* the level whose trees hold the special
 				    nodes' amounts in this segment, -1 none */
-	int ov_shapes;           /* its trees that do */
 	int64_t ov_cur;          /* the segment's first place */
+	/* Its trees take those amounts lazily: the special nodes in the order
+	 * their amounts changed in the segment (ovl), and per tree (by shape)
+	 * how much of that list it has read (ovr); a tree reads the rest just
+	 * before it answers (ov_flush), so a node packed again and again
+	 * between two questions to a tree is keyed there once, and a tree
+	 * asked nothing in the segment not at all.  A node is listed again
+	 * only once some tree has read its last entry (ov_last, valid where
+	 * ov_at is the segment); ov_first: its first entry. */
+	struct list ovl;
+	int ovr[POL_IX_MAX_SHAPES], ov_maxr;
+	int *ov_first, *ov_last;
+	uint32_t *ov_at;
 	int ntail[TIR_MAX_QUEUES];
 	struct list tail;        /* demoted this decision (block 2, running) */
 	struct list rekey;       /* waiting since the last decision in blocks <= 0 */
@@ -473,22 +485,38 @@ static struct pol_ix *level(struct tir *p, int q)
 	return q < p->nq - 1 ? &p->f->lvl[q] : &p->f->proj;
 }
 
-/* In the segment's level, node keyed by its projected amounts (it is
- * special) in the trees from shape k on. */
-static void ov_node(struct tir *p, const struct clu *c, int node, int k)
+/* Node's projected amounts changed in the segment: each of its level's
+ * trees is to key it anew before its next answer. */
+static void ov_mark(struct tfast *f, int node)
 {
-	struct pol_ix *ix = level(p, p->f->ov_q);
-	const int64_t *v = q_seg(p, c, node);
-	for (; k < ix->nshapes; k++) {
-		const struct pol_shape *sh = &ix->shapes[k]->sh;
-		bool fits = v[0] >= sh->cores && v[1] >= sh->mem_mib && v[2] >= sh->gpu_milli;
-		pol_tree_set(&ix->shapes[k]->tree, node, fits ? 0 : INFINITY);
+	if (f->ov_at[node] == f->seg && f->ov_last[node] >= f->ov_maxr)
+		return; /* listed, and no tree has read that entry yet */
+	if (f->ov_at[node] != f->seg)
+		f->ov_first[node] = f->ovl.n;
+	f->ov_at[node] = f->seg;
+	f->ov_last[node] = f->ovl.n;
+	push(&f->ovl, node);
+}
+
+/* Tree k of the segment's level, the special nodes keyed in it by their
+ * projected amounts (cached: within a segment they change only by
+ * packing, which lists the node again). */
+static void ov_flush(struct tir *p, const struct clu *c, int k)
+{
+	struct tfast *f = p->f;
+	struct pol_ix_shape *sp = level(p, f->ov_q)->shapes[k];
+	for (int i = f->ovr[k]; i < f->ovl.n; i++) {
+		int node = f->ovl.v[i];
+		pol_tree_set(&sp->tree, node, v_fits(q_seg(p, c, node), &sp->sh) ? 0 : INFINITY);
 	}
+	f->ovr[k] = f->ovl.n;
+	if (f->ov_maxr < f->ovl.n)
+		f->ov_maxr = f->ovl.n;
 }
 
 /* A segment of queue q from place cur: its level's trees answer for the
- * special nodes too (pol_ix_rekey puts them back at its end). */
-static void ov_begin(struct tir *p, const struct clu *c, int q, int64_t cur)
+ * special nodes too (ov_flush; ov_end puts them back at its end). */
+static void ov_begin(struct tir *p, int q, int64_t cur)
 {
 	struct tfast *f = p->f;
 	f->seg++; /* a fresh cache */
@@ -498,18 +526,29 @@ static void ov_begin(struct tir *p, const struct clu *c, int q, int64_t cur)
 	if (ix->nshapes) /* caught up with the cluster first: its catching up
 			    would key special nodes by their free amounts */
 		pol_ix_tree(ix, &ix->shapes[0]->sh);
-	f->ov_shapes = ix->nshapes;
+	f->ovl.n = 0;
+	memset(f->ovr, 0, sizeof f->ovr); /* (a tree made in the segment too) */
+	f->ov_maxr = 0;
 	for (int i = 0; i < f->specl.n; i++)
-		ov_node(p, c, f->specl.v[i], 0);
+		ov_mark(f, f->specl.v[i]);
 }
 
+/* The special nodes back at their level's amounts in the trees that read
+ * them (once each, however often listed); the others never left them. */
 static void ov_end(struct tir *p)
 {
 	struct tfast *f = p->f;
 	if (f->ov_q < 0)
 		return;
-	for (int i = 0; i < f->specl.n; i++)
-		pol_ix_rekey(level(p, f->ov_q), f->specl.v[i]);
+	struct pol_ix *ix = level(p, f->ov_q);
+	for (int i = 0; i < f->specl.n; i++) {
+		int node = f->specl.v[i];
+		if (f->ov_at[node] != f->seg)
+			continue; /* (special after the segment's end: none) */
+		for (int k = 0; k < ix->nshapes; k++)
+			if (f->ov_first[node] < f->ovr[k])
+				pol_ix_rekey_shape(ix, k, node);
+	}
 	f->ov_q = -1;
 }
 
@@ -594,11 +633,12 @@ static int first_fit(struct tir *p, const struct clu *c, const struct pol_shape 
 	f->scanned = false;
 	const struct pol_tree *tr = !fast || missed
 		? NULL : pol_ix_tree(q < p->nq - 1 ? &f->lvl[q] : &f->proj, sh);
-	if (tr && f->ov_q >= 0) { /* a tree made now: its special nodes */
+	if (tr && f->ov_q >= 0) { /* its special nodes first */
 		struct pol_ix *ix = level(p, q);
-		for (int i = 0; f->ov_shapes < ix->nshapes && i < f->specl.n; i++)
-			ov_node(p, c, f->specl.v[i], f->ov_shapes);
-		f->ov_shapes = ix->nshapes;
+		int k = 0;
+		while (&ix->shapes[k]->tree != tr)
+			k++;
+		ov_flush(p, c, k);
 		return pol_tree_min(tr, 0, c->n);
 	}
 	if (!tr && f->ov_q == q) { /* no tree (past POL_IX_MAX_SHAPES shapes:
@@ -647,8 +687,7 @@ static int first_fit(struct tir *p, const struct clu *c, const struct pol_shape 
 /* Take an executor's amounts at node from the projection at `cur`: the
  * node is special now, and the running jobs after `cur` there are to be
  * visited (they may not fit any more). */
-static void take(struct tir *p, const struct clu *c, int node, int64_t cur,
-		 const struct pol_shape *sh)
+static void take(struct tir *p, int node, int64_t cur, const struct pol_shape *sh)
 {
 	struct tfast *f = p->f;
 	f->pkc[node] += sh->cores, f->pkm[node] += sh->mem_mib, f->pkg[node] += sh->gpu_milli;
@@ -658,7 +697,7 @@ static void take(struct tir *p, const struct clu *c, int node, int64_t cur,
 	}
 	special(f, node);
 	if (f->ov_q >= 0)
-		ov_node(p, c, node, 0);
+		ov_mark(f, node);
 	for (int i = 0; i < f->nne[node]; i++) {
 		int job = f->ne[node][i].job;
 		if (p->j[job].pos >= cur)
@@ -681,7 +720,7 @@ static int pack(struct tir *p, struct sim *s, int job, int64_t cur, bool fast, i
 			int node = first_fit(p, c, &sh, cur, fast, placed ? -1 : g);
 			if (node < 0)
 				return placed ? 1 : 0;
-			take(p, c, node, cur, &sh);
+			take(p, node, cur, &sh);
 			placed++;
 		}
 	}
@@ -774,7 +813,7 @@ static void segment(struct tir *p, struct sim *s, int q, int blk)
 	if (!f->sh.n && !f->missl.n)
 		return;
 	pol_moved_sync(&f->moved);
-	ov_begin(p, c, q, lo);
+	ov_begin(p, q, lo);
 	pol_work.tir_missed += (uint64_t)f->missl.n;
 	for (int i = 0; i < f->missl.n; i++) {
 		int g = f->missl.v[i];
@@ -1204,6 +1243,9 @@ void tfast_init(struct tir *p, struct sim *s)
 	f->pkg = xcalloc((size_t)n, sizeof *f->pkg);
 	f->cq = xmalloc((size_t)n * 3 * sizeof *f->cq);
 	f->cq_at = xcalloc((size_t)n, sizeof *f->cq_at);
+	f->ov_first = xmalloc((size_t)n * sizeof *f->ov_first);
+	f->ov_last = xmalloc((size_t)n * sizeof *f->ov_last);
+	f->ov_at = xcalloc((size_t)n, sizeof *f->ov_at);
 	f->ov_q = -1;
 	pol_moved_init(&f->moved, c);
 }
@@ -1227,6 +1269,7 @@ void tfast_fini(struct tir *p)
 		pol_ix_free(&f->lvl[q]);
 	pol_bits_free(&f->spec);
 	free(f->pkc), free(f->pkm), free(f->pkg), free(f->cq), free(f->cq_at);
+	free(f->ovl.v), free(f->ov_first), free(f->ov_last), free(f->ov_at);
 	free(f->specl.v), free(f->tail.v), free(f->rekey.v), free(f->want.v);
 	free(f->started.v), free(f->rejected.v), free(f->tmp.v);
 	pol_moved_free(&f->moved);
