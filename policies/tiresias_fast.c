@@ -177,6 +177,13 @@ struct tfast {
 	 * asked nothing in the segment not at all.  A node is listed again
 	 * only once some tree has read its last entry (ov_last, valid where
 	 * ov_at is the segment); ov_first: its first entry. */
+	/* take()'s walk over a node's running jobs, last made in pass
+	 * tk_at at place tk_cur: a pass goes forward (no job at or after a
+	 * place is visited before the pass reaches it), so a take there at or
+	 * after tk_cur would push again only jobs chk holds already, at the
+	 * same keys: it skips the walk. */
+	uint32_t *tk_at, npass;
+	int64_t *tk_cur;
 	struct list ovl;
 	int ovr[POL_IX_MAX_SHAPES], ov_maxr;
 	int *ov_first, *ov_last;
@@ -698,6 +705,10 @@ static void take(struct tir *p, int node, int64_t cur, const struct pol_shape *s
 	special(f, node);
 	if (f->ov_q >= 0)
 		ov_mark(f, node);
+	if (f->tk_at[node] == f->npass && f->tk_cur[node] <= cur)
+		return;
+	f->tk_at[node] = f->npass;
+	f->tk_cur[node] = cur;
 	for (int i = 0; i < f->nne[node]; i++) {
 		int job = f->ne[node][i].job;
 		if (p->j[job].pos >= cur)
@@ -845,6 +856,7 @@ static void segment(struct tir *p, struct sim *s, int q, int blk)
 static void scan(struct tir *p, struct sim *s)
 {
 	struct tfast *f = p->f;
+	f->npass++; /* (take's walks) */
 	for (int i = 0; i < f->want.n; i++) {
 		int job = f->want.v[i];
 		if (runner(&p->j[job]) && sim_execs_wanted(sim_job(s, job)) > 0)
@@ -1243,6 +1255,8 @@ void tfast_init(struct tir *p, struct sim *s)
 	f->pkg = xcalloc((size_t)n, sizeof *f->pkg);
 	f->cq = xmalloc((size_t)n * 3 * sizeof *f->cq);
 	f->cq_at = xcalloc((size_t)n, sizeof *f->cq_at);
+	f->tk_at = xcalloc((size_t)n, sizeof *f->tk_at);
+	f->tk_cur = xmalloc((size_t)n * sizeof *f->tk_cur);
 	f->ov_first = xmalloc((size_t)n * sizeof *f->ov_first);
 	f->ov_last = xmalloc((size_t)n * sizeof *f->ov_last);
 	f->ov_at = xcalloc((size_t)n, sizeof *f->ov_at);
@@ -1270,6 +1284,7 @@ void tfast_fini(struct tir *p)
 	pol_bits_free(&f->spec);
 	free(f->pkc), free(f->pkm), free(f->pkg), free(f->cq), free(f->cq_at);
 	free(f->ovl.v), free(f->ov_first), free(f->ov_last), free(f->ov_at);
+	free(f->tk_at), free(f->tk_cur);
 	free(f->specl.v), free(f->tail.v), free(f->rekey.v), free(f->want.v);
 	free(f->started.v), free(f->rejected.v), free(f->tmp.v);
 	pol_moved_free(&f->moved);
