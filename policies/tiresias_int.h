@@ -9,7 +9,9 @@
  *   tiresias_fast.c  the same decisions kept incrementally (every other
  *                    run): ordered queues, the projection as corrections
  *                    of the cluster's free amounts, a fit index, heaps of
- *                    demotion instants
+ *                    demotion instants; its events, requeueing, decision
+ *   tiresias_pass.c  its projection and pass (tiresias_fast.h: what the
+ *                    two share)
  */
 #ifndef HETSIM_TIRESIAS_INT_H
 #define HETSIM_TIRESIAS_INT_H
