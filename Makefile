@@ -19,6 +19,9 @@
 CC      ?= cc
 PKGS    := gsl yaml-0.1 cunit libzstd
 VERSION := 0.1.0
+# The machine's cores: how many test suites (TEST_JOBS) and FGD pod lists
+# (FGD_JOBS) run at a time by default.
+CORES   := $(shell nproc 2>/dev/null || echo 2)
 
 # The include path, one list for every build (the fuzz build's too).
 INCDIRS := -I. -Iinclude -Iscenario -Isim -Ipolicies -Iworkloads -Iinput -Iplot -Icli -Icalibrate
@@ -148,7 +151,7 @@ run: deps $(BIN)
 # cores: tests/test_main.c), then tests/mpi-sweep.sh (it
 # builds MPI=1 itself) where OpenMPI is installed; not under the
 # sanitizers.
-TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+TEST_JOBS ?= $(CORES)
 check: deps $(BIN) $(TESTBIN)
 	scripts/check-layers
 	scripts/check-file-cycles $(BUILD)
@@ -246,7 +249,7 @@ paper: deps $(BIN)
 # FGD_JOBS lists at a time (default: the cores).  Not part of `make
 # paper` or CI (about a minute per list on one core);
 # tests/test_policies.c runs small cases in `make check`.
-FGD_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+FGD_JOBS ?= $(CORES)
 .PHONY: fgd
 fgd: deps $(BIN)
 	scripts/fgd -j $(FGD_JOBS) ./$(BIN)

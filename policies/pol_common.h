@@ -239,8 +239,9 @@ const char *pol_fmt_cores(int64_t milli, char *buf, size_t len);
 /* Work some policies count for the tests' bounds (issue 34), since the
  * process began or a test zeroed it: first fit's tries past its index's
  * shapes (pol_firstfit.c: the first executors scanned, the nodes they
- * tested, the tries answered from the change log), tetris's best nodes of scanned groups (tetris.c,
- * group_node: asked, nodes whose alignment it took), easy's tries on
+ * tested, the tries answered from the change log), tetris's best nodes
+ * of scanned groups (tetris.c, group_node: asked, nodes whose alignment
+ * it took), easy's tries on
  * the extra resources (easy.c: tries, and the nodes they tested), and
  * the scans of label-dual's best fit and spark-standalone's usable
  * workers past their indexes' shapes (label_dual.c, best_fit;

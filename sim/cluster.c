@@ -11,10 +11,10 @@
 
 /* The loop's fields share the record's first line, the placement's its
  * second (cluster.h). */
-_Static_assert(offsetof(struct clu_node, gpus) + sizeof(int) <= 64, "clu_node: loop line");
-_Static_assert(offsetof(struct clu_node, cores_free) == 64, "clu_node: placement line");
-_Static_assert(offsetof(struct clu_node, pool) < 128, "clu_node: placement line");
-_Static_assert(sizeof(struct clu_node) == 192, "clu_node: three lines");
+_Static_assert(offsetof(struct clu_node, gpus) + sizeof(int) <= CACHE_LINE, "clu_node: loop line");
+_Static_assert(offsetof(struct clu_node, cores_free) == CACHE_LINE, "clu_node: placement line");
+_Static_assert(offsetof(struct clu_node, pool) < 2 * CACHE_LINE, "clu_node: placement line");
+_Static_assert(sizeof(struct clu_node) == 3 * CACHE_LINE, "clu_node: three lines");
 
 void clu_init(struct clu *c, const struct scn *s)
 {

@@ -50,9 +50,11 @@ struct scn;
 
 struct clu_node {
 	/* First line: what the event loop reads and writes at every task
-	 * start and end (k_change_load, node_rate), together, so that one
-	 * cache line is fetched (and prefetched) for it.  The records lie on
-	 * lines (clu_init; the _Alignas), 192 bytes each. */
+	 * start and end (k_change_load, node_rate: load to nbusy, and
+	 * run_head), together, so that one cache line is fetched (and
+	 * prefetched) for it; the rest of the line holds small fields read
+	 * less often.  The records lie on lines (clu_init; the _Alignas),
+	 * 192 bytes each. */
 	_Alignas(64) int64_t load; /* milli-cores demanded by running tasks
 				(task_cpus each) */
 	double rate;         /* progress per µs of each task working on it,

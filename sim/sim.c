@@ -12,6 +12,8 @@
 #include "policy.h"
 #include "rng.h"
 
+_Static_assert(sizeof(struct sim_job) == CACHE_LINE, "sim_job: one cache line");
+
 /* ---- construction -------------------------------------------------- */
 
 /* Jobs are numbered in arrival order, ties by group, then by index in
@@ -142,6 +144,8 @@ struct sim *sim_new(const struct scn *scn, const struct scn_policy *pol,
 		s->have_dag[g] = scn->jobs[g].ops->dag_shared &&
 				 scn->jobs[g].ops->dag_shared(scn, g);
 	arena_init(&s->dag_ar);
+	/* on lines: a job is one line (sim.h), which the loop's prefetch of
+	 * its first byte brings whole */
 	s->pub.jobs = xmalloc_lines((size_t)(s->pub.njobs ? s->pub.njobs : 1) * sizeof *s->pub.jobs);
 	s->why = xcalloc((size_t)(s->pub.njobs ? s->pub.njobs : 1), 1);
 	s->hold = xcalloc((size_t)(s->pub.njobs ? s->pub.njobs : 1), sizeof *s->hold);

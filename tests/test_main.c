@@ -186,17 +186,14 @@ static int run_children(int jobs)
 	enum { N = sizeof suites / sizeof suites[0], NSLOW = sizeof slow / sizeof slow[0] };
 	static struct child ch[N];
 	size_t order[N], n = 0;
+	bool first[N] = {false};
 	for (size_t i = 0; i < NSLOW; i++)
 		for (size_t k = 0; k < N; k++)
 			if (strcmp(suites[k].name, slow[i]) == 0)
-				order[n++] = k;
-	for (size_t k = 0; k < N; k++) {
-		size_t i = 0;
-		while (i < NSLOW && strcmp(suites[k].name, slow[i]) != 0)
-			i++;
-		if (i == NSLOW)
+				order[n++] = k, first[k] = true;
+	for (size_t k = 0; k < N; k++)
+		if (!first[k])
 			order[n++] = k;
-	}
 	size_t next = 0, shown = 0;
 	int running = 0;
 	unsigned tests = 0, asserts = 0;
